@@ -1,0 +1,3 @@
+from tysh.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,66 @@
+"""The builtin tools, grouped by family, loaded lazily by name.
+
+Each family module defines `TOOLS: list[Tool]`. The table below maps every builtin name
+to its module so that running `echo` does not import grep, sed and jq."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tysh.kernel.tooldef import Tool
+
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "shell": (
+        "echo", "printf", "read", "cd", "pwd", "export", "unset", "local", "declare",
+        "typeset", "readonly", "shift", "set", "exit", "return", "break", "continue",
+        "true", "false", ":", "test", "[", "source", ".", "wait", "eval", "trap",
+        "let", "getopts", "sleep", "timeout", "env", "alias", "unalias",
+    ),
+    "meta": ("help", "tools", "type", "command", "builtin"),
+    "text": (
+        "cat", "tac", "head", "tail", "wc", "sort", "uniq", "cut", "tr", "seq", "tee",
+        "xargs", "rev", "nl", "paste",
+    ),
+    "grep": ("grep",),
+    "sed": ("sed",),
+    "files": (
+        "ls", "find", "glob", "mkdir", "rm", "rmdir", "cp", "mv", "touch", "stat",
+        "basename", "dirname", "realpath", "ln", "chmod",
+    ),
+    "jsontools": ("jq", "fromjson", "tojson", "keys", "values", "typeof", "split"),
+}
+
+MODULE_OF: dict[str, str] = {n: fam for fam, names in FAMILIES.items() for n in names}
+
+_loaded: dict[str, dict[str, Tool]] = {}
+
+
+def _family(fam: str) -> dict[str, Tool]:
+    tools = _loaded.get(fam)
+    if tools is None:
+        try:
+            mod = importlib.import_module(f"tysh.builtins.{fam}")
+        except ModuleNotFoundError as e:
+            if e.name != f"tysh.builtins.{fam}":
+                raise
+            tools = {}
+        else:
+            tools = {t.name: t for t in mod.TOOLS}
+        _loaded[fam] = tools
+    return tools
+
+
+def get_builtin(name: str) -> Tool | None:
+    fam = MODULE_OF.get(name)
+    if fam is None:
+        return None
+    return _family(fam).get(name)
+
+
+def all_builtins() -> list[Tool]:
+    out: list[Tool] = []
+    for fam in FAMILIES:
+        out.extend(_family(fam).values())
+    return out

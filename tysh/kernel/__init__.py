@@ -1,0 +1,1 @@
+"""The kernel: syntax, values, expansion, schemas, binder, output, interpreter."""

@@ -1,0 +1,380 @@
+"""The syntax tree: frozen attrs classes produced by the parser, walked by the interpreter.
+
+This module is the contract between `parser.py` (which builds these nodes) and
+`expand.py` / `interpreter.py` (which consume them). Every node carries the source
+position of its first character so errors and `Kernel.plan` can point at it.
+
+Words are sequences of parts rather than strings because quoting decides what is
+active later: a `Lit` is unquoted source text (glob, brace and tilde characters are
+live), a `Quoted` is text whose characters are all literal, and `DQ` groups the parts
+of a double-quoted region (so `"$@"` and `"${a[@]}"` can give one word per element).
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+
+
+@attrs.frozen
+class Pos:
+    line: int = 1
+    col: int = 1
+
+
+NOPOS = Pos(0, 0)
+
+# ---------------------------------------------------------------------------
+# Word parts
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Lit:
+    """Unquoted source text; `* ? [ { , } ~` keep their meaning here."""
+
+    text: str
+
+
+@attrs.frozen
+class Quoted:
+    """Literal text: from '…', $'…' (already decoded), a backslash escape, or plain text inside "…"."""
+
+    text: str
+
+
+@attrs.frozen
+class ParamExp:
+    """`$x`, `${x}` and every `${…}` operator form.
+
+    name: a variable name, a positional digit string ("1", "10"), or a special
+        parameter: "@", "*", "#", "?", "$", "!", "0", "-".
+    index: for `${a[i]}` the subscript word; a subscript of exactly `@` or `*` is given
+        as `Quoted("@")` / `Quoted("*")` in a one-part word (see `index_all`).
+    length: `${#x}` / `${#a[@]}`.
+    indirect: `${!a[@]}` / `${!a[*]}` (the keys of an array or record).
+    op: "" for plain access, else one of
+        ":-" "-" ":=" "=" ":?" "?" ":+" "+"   (defaults/alternatives; arg = the word)
+        "#" "##" "%" "%%"                      (prefix/suffix removal; arg = the pattern)
+        "/" "//" "/#" "/%"                     (substitution; arg = pattern, arg2 = replacement or None)
+        ":"                                    (substring; arg = offset, arg2 = length or None)
+        "^^" ",," "^" ","                      (case; arg = optional pattern or None)
+    """
+
+    name: str
+    index: Word | None = None
+    length: bool = False
+    indirect: bool = False
+    op: str = ""
+    arg: Word | None = None
+    arg2: Word | None = None
+    braced: bool = False
+
+
+@attrs.frozen
+class CmdSub:
+    """`$(…)`: the command's output (or typed value, DESIGN §5.4)."""
+
+    body: Script
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class ArithSub:
+    """`$((…))`: `expr` holds the parts between the parentheses (like a DQ body);
+    after expansion the text is evaluated as an arithmetic expression, as bash does."""
+
+    expr: Word
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class DQ:
+    """A double-quoted region: its parts are Quoted, ParamExp, CmdSub and ArithSub."""
+
+    parts: tuple[WordPart, ...]
+
+
+WordPart = Union[Lit, Quoted, DQ, ParamExp, CmdSub, ArithSub]
+
+
+@attrs.frozen
+class Word:
+    parts: tuple[WordPart, ...]
+    pos: Pos = NOPOS
+
+    def literal_text(self) -> str | None:
+        """The word's text when it contains no expansion at all (quotes removed), else None."""
+        out: list[str] = []
+        for p in self.parts:
+            if isinstance(p, (Lit, Quoted)):
+                out.append(p.text)
+            elif isinstance(p, DQ):
+                for q in p.parts:
+                    if isinstance(q, Quoted):
+                        out.append(q.text)
+                    else:
+                        return None
+            else:
+                return None
+        return "".join(out)
+
+
+# ---------------------------------------------------------------------------
+# Assignments and redirections
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class ArrayElem:
+    """One element of `a=( … )`; `key` is set for `[k]=v` elements."""
+
+    value: Word
+    key: Word | None = None
+
+
+@attrs.frozen
+class ArrayLit:
+    elements: tuple[ArrayElem, ...]
+
+
+@attrs.frozen
+class Assign:
+    """`name=value`, `name+=value`, `name[i]=value`, `name=( … )`."""
+
+    name: str
+    value: Word | ArrayLit
+    index: Word | None = None
+    append: bool = False
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class HereDoc:
+    """Body of `<<WORD`: `quoted` delimiters give a literal body (one Quoted part);
+    otherwise the body's parts are Quoted text and expansions as inside "…"."""
+
+    body: Word
+    quoted: bool = False
+    strip_tabs: bool = False
+
+
+@attrs.frozen
+class Redirect:
+    """`fd op target`.
+
+    op: ">" ">>" "<" "<>" ">|" "&>" "&>>" ">&" "<&" "<<" "<<-" "<<<".
+    fd: the explicit fd number written before the operator, or None for the default
+        (1 for output operators, 0 for input ones; both for `&>`).
+    target: a Word (file name, fd number for `>&`/`<&`, here-string), or a HereDoc.
+    """
+
+    op: str
+    target: Word | HereDoc
+    fd: int | None = None
+    pos: Pos = NOPOS
+
+
+# ---------------------------------------------------------------------------
+# Commands
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class SimpleCommand:
+    assigns: tuple[Assign, ...]
+    words: tuple[Word, ...]
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class BraceGroup:
+    body: Script
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class Subshell:
+    body: Script
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class IfClause:
+    cond: Script
+    body: Script
+
+
+@attrs.frozen
+class If:
+    clauses: tuple[IfClause, ...]  # the `if` clause then each `elif`
+    else_body: Script | None = None
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class While:
+    cond: Script
+    body: Script
+    until: bool = False
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class For:
+    """`for var in items; do …; done`; items None means `for var` (over "$@")."""
+
+    var: str
+    items: tuple[Word, ...] | None
+    body: Script
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class ArithFor:
+    """`for ((init; cond; step))`; each part is an arithmetic Word or None when empty."""
+
+    init: Word | None
+    cond: Word | None
+    step: Word | None
+    body: Script
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class CaseItem:
+    patterns: tuple[Word, ...]
+    body: Script
+    terminator: str = ";;"  # ";;", ";&" or ";;&"
+
+
+@attrs.frozen
+class Case:
+    word: Word
+    items: tuple[CaseItem, ...]
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+# `[[ … ]]` expressions ------------------------------------------------------
+
+
+@attrs.frozen
+class CondWord:
+    """A bare word inside `[[ ]]`: true when non-empty."""
+
+    word: Word
+
+
+@attrs.frozen
+class CondUnary:
+    op: str  # "-f" "-d" "-e" "-z" "-n" "-r" "-w" "-x" "-s" "-L" "-h" "-v" …
+    operand: Word
+
+
+@attrs.frozen
+class CondBinary:
+    op: str  # "==" "=" "!=" "=~" "<" ">" "-eq" "-ne" "-lt" "-le" "-gt" "-ge" "-nt" "-ot" "-ef"
+    left: Word
+    right: Word
+
+
+@attrs.frozen
+class CondNot:
+    operand: CondExpr
+
+
+@attrs.frozen
+class CondAnd:
+    left: CondExpr
+    right: CondExpr
+
+
+@attrs.frozen
+class CondOr:
+    left: CondExpr
+    right: CondExpr
+
+
+CondExpr = Union[CondWord, CondUnary, CondBinary, CondNot, CondAnd, CondOr]
+
+
+@attrs.frozen
+class CondCommand:
+    """`[[ … ]]`."""
+
+    expr: CondExpr
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class ArithCommand:
+    """`(( … ))`: status 0 when the value is non-zero."""
+
+    expr: Word
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class FunctionDef:
+    name: str
+    body: Command  # a compound command (usually a BraceGroup)
+    pos: Pos = NOPOS
+
+
+Command = Union[
+    SimpleCommand,
+    BraceGroup,
+    Subshell,
+    If,
+    While,
+    For,
+    ArithFor,
+    Case,
+    CondCommand,
+    ArithCommand,
+    FunctionDef,
+]
+
+# ---------------------------------------------------------------------------
+# Pipelines, lists, scripts
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Pipeline:
+    commands: tuple[Command, ...]
+    negated: bool = False
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class AndOr:
+    """`p1 && p2 || p3`: `rest` holds ("&&" | "||", pipeline) pairs, left associative."""
+
+    first: Pipeline
+    rest: tuple[tuple[str, Pipeline], ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class Statement:
+    body: AndOr
+    background: bool = False
+    pos: Pos = NOPOS
+
+
+@attrs.frozen
+class Script:
+    statements: tuple[Statement, ...]
+    pos: Pos = NOPOS

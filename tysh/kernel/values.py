@@ -1,0 +1,97 @@
+"""The value model (DESIGN §3): JSON values plus bytes.
+
+Words from the source are strings; typed values come from typed substitution, arrays
+and JSON tools. These helpers give every value one text form and one truthiness so
+builtins, the expander and external commands agree on them.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any, Union
+
+Value = Union[str, int, float, bool, None, list[Any], dict[str, Any], bytes]
+
+
+def to_text(v: Any) -> str:
+    """Render a value as text: strings as is, numbers in decimal, true/false,
+    null as empty, lists and records as compact JSON, bytes decoded with surrogateescape."""
+    if isinstance(v, str):
+        return v
+    if v is None:
+        return ""
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return format_float(v)
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "surrogateescape")
+    return json.dumps(to_json_value(v), separators=(",", ":"), ensure_ascii=False)
+
+
+def format_float(f: float) -> str:
+    """Floats print without a trailing `.0` when integral, as jq does."""
+    if f != f or f in (float("inf"), float("-inf")):
+        return json.dumps(f)
+    if f.is_integer() and abs(f) < 1e17:
+        return str(int(f))
+    return repr(f)
+
+
+def truthy(v: Any) -> bool:
+    """Shell truthiness: empty string, null, false, 0, empty list/record and b"" are false."""
+    if v is None or v is False:
+        return False
+    if isinstance(v, (str, bytes, list, dict)):
+        return len(v) > 0
+    if isinstance(v, (int, float)):
+        return v != 0
+    return True
+
+
+def to_json_value(v: Any) -> Any:
+    """A JSON-encodable copy of a value; bytes become the base64 envelope of DESIGN §5.3."""
+    if isinstance(v, bytes):
+        return {
+            "_type": "bytes",
+            "encoding": "base64",
+            "data": base64.b64encode(v).decode("ascii"),
+            "len": len(v),
+        }
+    if isinstance(v, dict):
+        return {str(k): to_json_value(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [to_json_value(x) for x in v]
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e17:
+        return int(v)
+    return v
+
+
+def to_json_text(v: Any, *, indent: int | None = None) -> str:
+    """Serialise a value as JSON text (compact unless an indent is given)."""
+    seps = (",", ":") if indent is None else (",", ": ")
+    return json.dumps(to_json_value(v), separators=seps, indent=indent, ensure_ascii=False)
+
+
+def type_name(v: Any) -> str:
+    """The jq-style type name of a value."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, bytes):
+        return "bytes"
+    if isinstance(v, (list, tuple)):
+        return "array"
+    if isinstance(v, dict):
+        return "object"
+    return type(v).__name__
