@@ -13,12 +13,12 @@ if TYPE_CHECKING:
 
 FAMILIES: dict[str, tuple[str, ...]] = {
     "shell": (
-        "echo", "printf", "read", "cd", "pwd", "export", "unset", "local", "declare",
-        "typeset", "readonly", "shift", "set", "exit", "return", "break", "continue",
-        "true", "false", ":", "test", "[", "source", ".", "wait", "eval", "trap",
-        "let", "getopts", "sleep", "timeout", "env", "alias", "unalias",
+        "read", "cd", "pwd", "export", "unset", "local", "declare", "typeset", "readonly",
+        "shift", "set", "exit", "return", "break", "continue", "source", ".", "wait", "eval",
+        "trap", "let", "getopts", "alias", "unalias", "exec", "command", "builtin",
     ),
-    "meta": ("help", "tools", "type", "command", "builtin"),
+    "posix": ("echo", "printf", "test", "[", "true", "false", ":", "sleep", "env", "timeout"),
+    "meta": ("help", "tools", "type"),
     "text": (
         "cat", "tac", "head", "tail", "wc", "sort", "uniq", "cut", "tr", "seq", "tee",
         "xargs", "rev", "nl", "paste",

@@ -16,3 +16,42 @@ class TyshError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class TyshSyntaxError(TyshError):
+    """A syntax error: nothing of the script runs (DESIGN §2.4), exit status 2.
+
+    `line`/`col` are 1-based and point at the offending character; `source_line` is that
+    line of the source so `format()` can draw a caret under it. `incomplete` is true when
+    the source is a valid prefix that needs more input (an open quote, `if` without `fi`,
+    a trailing `|`): the REPL asks for another line instead of reporting the error.
+    """
+
+    status: int = 2
+
+    def __init__(
+        self,
+        message: str,
+        line: int,
+        col: int,
+        source_line: str = "",
+        *,
+        incomplete: bool = False,
+    ) -> None:
+        super().__init__(message, 2)
+        self.line = line
+        self.col = col
+        self.source_line = source_line
+        self.incomplete = incomplete
+
+    def __str__(self) -> str:
+        return f"syntax error at {self.line}:{self.col}: {self.message}"
+
+    def format(self) -> str:
+        """`tysh: syntax error at L:C: MESSAGE`, the source line, and a caret under the column."""
+        text = f"tysh: syntax error at {self.line}:{self.col}: {self.message}"
+        if not self.source_line:
+            return text
+        # Keep tabs in the caret's indentation so it lines up under tab-indented source.
+        pad = "".join(c if c == "\t" else " " for c in self.source_line[: max(self.col - 1, 0)])
+        return f"{text}\n{self.source_line}\n{pad}^"

@@ -1,0 +1,73 @@
+"""Stream helpers shared by the text builtins: open operands the GNU way, stream lines.
+
+Inputs are binary streams; text tools work on bytes (or decode with surrogateescape)
+so input that is not UTF-8 passes through unchanged."""
+
+from __future__ import annotations
+
+from typing import IO, Iterator
+
+import attrs
+
+from tysh.kernel.context import Context
+from tysh.kernel.fs import FsError
+
+CHUNK = 1 << 16
+
+
+@attrs.define
+class InputStatus:
+    """Whether any operand failed to open, for the tool's exit status."""
+
+    failed: bool = False
+
+
+def open_input(ctx: Context, name: str, status: InputStatus) -> IO[bytes] | None:
+    """Open one operand (`-` is stdin); reports `TOOL: NAME: reason` and returns None on failure."""
+    if name == "-":
+        return ctx.stdin
+    path = ctx.path(name)
+    try:
+        if ctx.fs.is_dir(path):
+            ctx.error(f"{name}: Is a directory")
+            status.failed = True
+            return None
+        return ctx.fs.open(path, "rb")
+    except FsError as e:
+        ctx.error(f"{name}: {e.reason}")
+        status.failed = True
+        return None
+
+
+def iter_inputs(
+    ctx: Context, files: tuple[str, ...] | list[str], status: InputStatus
+) -> Iterator[tuple[str, IO[bytes]]]:
+    """Yield (display name, stream) for each operand, stdin when there are none; files
+    are closed after use, errors reported and skipped so processing continues."""
+    names = list(files) or ["-"]
+    for name in names:
+        f = open_input(ctx, name, status)
+        if f is None:
+            continue
+        try:
+            yield name, f
+        finally:
+            if f is not ctx.stdin:
+                f.close()
+
+
+def iter_lines(f: IO[bytes]) -> Iterator[bytes]:
+    """Lines including their terminator (the last may lack one), read in large chunks."""
+    rest = b""
+    while True:
+        chunk = f.read1(CHUNK) if hasattr(f, "read1") else f.read(CHUNK)
+        if not chunk:
+            break
+        if rest:
+            chunk = rest + chunk
+        lines = chunk.split(b"\n")
+        rest = lines.pop()
+        for line in lines:
+            yield line + b"\n"
+    if rest:
+        yield rest
