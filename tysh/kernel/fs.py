@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import os
 import stat as stat_mod
-from typing import IO, Iterator
+from collections.abc import Iterator
+from typing import IO
 
 import attrs
 
@@ -116,7 +117,8 @@ class FileSystem:
             names = sorted(self.listdir(path))
         except FsError:
             return
-        dirs, files = [], []
+        dirs: list[str] = []
+        files: list[str] = []
         for n in names:
             full = path.rstrip("/") + "/" + n
             try:
@@ -151,6 +153,12 @@ class LocalFileSystem(FileSystem):
     """The host's filesystem, unconfined (the sandboxed kind wraps path checks around it)."""
 
     def _os(self, path: str) -> str:
+        """The host path to use for a kernel path, following symlinks (a confined
+        filesystem checks the resolved path here)."""
+        return path
+
+    def _os_link(self, path: str) -> str:
+        """The host path for operations on a link itself (lstat, readlink, unlink, rename)."""
         return path
 
     def open(self, path: str, mode: str = "rb") -> IO[bytes]:
@@ -167,7 +175,7 @@ class LocalFileSystem(FileSystem):
 
     def stat(self, path: str, follow: bool = True) -> FileStat:
         try:
-            st = os.stat(self._os(path)) if follow else os.lstat(self._os(path))
+            st = os.stat(self._os(path)) if follow else os.lstat(self._os_link(path))
         except OSError as e:
             raise FsError(path, _reason(e)) from None
         return FileStat(
@@ -210,19 +218,19 @@ class LocalFileSystem(FileSystem):
 
     def remove(self, path: str) -> None:
         try:
-            os.unlink(self._os(path))
+            os.unlink(self._os_link(path))
         except OSError as e:
             raise FsError(path, _reason(e)) from None
 
     def rmdir(self, path: str) -> None:
         try:
-            os.rmdir(self._os(path))
+            os.rmdir(self._os_link(path))
         except OSError as e:
             raise FsError(path, _reason(e)) from None
 
     def rename(self, src: str, dst: str) -> None:
         try:
-            os.replace(self._os(src), self._os(dst))
+            os.replace(self._os_link(src), self._os_link(dst))
         except OSError as e:
             raise FsError(src, _reason(e)) from None
 
@@ -243,13 +251,13 @@ class LocalFileSystem(FileSystem):
 
     def readlink(self, path: str) -> str:
         try:
-            return os.readlink(self._os(path))
+            return os.readlink(self._os_link(path))
         except OSError as e:
             raise FsError(path, _reason(e)) from None
 
     def symlink(self, target: str, path: str) -> None:
         try:
-            os.symlink(target, self._os(path))
+            os.symlink(target, self._os_link(path))
         except OSError as e:
             raise FsError(path, _reason(e)) from None
 
