@@ -183,10 +183,20 @@ class Redirect:
 
 @attrs.frozen
 class SimpleCommand:
+    """`A=1 cmd args >out`.
+
+    arg_assigns: for declaration commands (`declare typeset local export readonly`), each
+        argument written as an assignment (`x=1`, `x+=1`, `a[i]=v`, `m=([k]=v …)`) is also
+        given parsed, as (index into `words`, Assign), because `m=( … )` cannot be a plain
+        word. `words[index]` still holds the argument as a word (for `name=( … )` its
+        source text as one Quoted part), so tools that ignore `arg_assigns` see the text.
+    """
+
     assigns: tuple[Assign, ...]
     words: tuple[Word, ...]
     redirects: tuple[Redirect, ...] = ()
     pos: Pos = NOPOS
+    arg_assigns: tuple[tuple[int, Assign], ...] = ()
 
 
 @attrs.frozen

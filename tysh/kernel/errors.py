@@ -55,3 +55,14 @@ class TyshSyntaxError(TyshError):
         # Keep tabs in the caret's indentation so it lines up under tab-indented source.
         pad = "".join(c if c == "\t" else " " for c in self.source_line[: max(self.col - 1, 0)])
         return f"{text}\n{self.source_line}\n{pad}^"
+
+
+class ExpansionError(TyshError):
+    """A word could not be expanded (`no matches`, `x: unbound variable`, `division by 0`).
+
+    `fatal` errors end a non-interactive shell (bash exits on `${x:?}`, `set -u` and
+    `$((…))` faults); the others fail only the command being expanded."""
+
+    def __init__(self, message: str, status: int = 1, fatal: bool = False) -> None:
+        super().__init__(message, status)
+        self.fatal = fatal

@@ -1,0 +1,621 @@
+"""`parse(src) -> ast.Script`: the grammar in `grammar/tysh.lark`, driven by our lexer.
+
+Lark compiles the grammar into LALR(1) tables once per process, lazily (importing this
+module costs nothing beyond the AST), and caches them on disk so a cold start skips the
+grammar analysis. The tables are then run by a small shift/reduce loop here rather than by
+`Lark.parse`: tokens are plain tuples from `lexer.Scanner`, and each reduction calls the
+tree builder directly with the rule's children already filtered (punctuation dropped,
+`_rule` and repetition helpers spliced in), so no parse tree and no Lark Token objects are
+ever built. That loop is what makes parsing several times faster than bashlex
+(`bench/parse.py`); the grammar file stays the one definition of the syntax.
+
+Results are memoised by source text: ASTs are immutable and the interpreter re-parses the
+same function bodies and `-c` strings over and over.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import os
+import re
+import threading
+import types
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import attrs
+
+from tysh.kernel import ast
+from tysh.kernel.errors import TyshSyntaxError
+
+if TYPE_CHECKING:
+    from lark import Lark
+
+    from tysh.kernel.lexer import Scanner, Tok
+
+__all__ = ["parse", "is_incomplete", "TyshSyntaxError"]
+
+GRAMMAR_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "grammar", "tysh.lark")
+
+_lock = threading.Lock()
+_lark: Lark | None = None
+_tables: _Tables | None = None
+
+_VALID_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+# How terminals are named in messages.
+_SHOWN = {
+    "_FI": "'fi'",
+    "_DONE": "'done'",
+    "_ESAC": "'esac'",
+    "_RBRACE": "'}'",
+    "_RPAREN": "')'",
+    "_DBRACK_CLOSE": "']]'",
+    "_THEN": "'then'",
+    "_DO": "'do'",
+    "_IN": "'in'",
+    "_NL": "newline",
+    "$END": "end of input",
+}
+# Closers worth naming in "expected …", most specific first.
+_CLOSERS = ("_FI", "_DONE", "_ESAC", "_RBRACE", "_RPAREN", "_DBRACK_CLOSE", "_THEN", "_DO", "_IN")
+
+_HINTS = {
+    "CASE_TERM": " (only a case item ends with ';;', ';&' or ';;&')",
+    "PIPE": " (a pipeline stage is missing)",
+    "PIPE_AMP": " (a pipeline stage is missing)",
+    "AND_IF": " (a command is missing before '&&')",
+    "OR_IF": " (a command is missing before '||')",
+}
+
+
+# ---------------------------------------------------------------------------
+# Fast AST construction
+# ---------------------------------------------------------------------------
+
+_T = TypeVar("_T")
+
+
+def fast_constructor(cls: type[_T]) -> type[_T]:
+    """A drop-in constructor for a frozen, slotted attrs class that skips attrs' __init__.
+
+    Parsing builds tens of thousands of small frozen nodes; attrs' frozen __init__ goes
+    through `object.__setattr__` per field, and on the parse benchmark that was about a
+    third of all the time. This builds the same object by filling the slots directly.
+    It is used only when that is exactly equivalent — every field is a plain slot set
+    from a positional/keyword argument or a constant default, with no validator,
+    converter, factory, post-init hook or cached hash — and otherwise returns the class
+    itself, so a later change to ast.py can never make the fast path build wrong nodes.
+    """
+    try:
+        fields = attrs.fields(cls)  # type: ignore[arg-type]
+    except (TypeError, attrs.exceptions.NotAnAttrsClassError):
+        return cls
+    names = [f.name for f in fields]
+    slots = set(getattr(cls, "__slots__", ())) - {"__weakref__"}
+    if (hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__")
+            or slots != set(names)):
+        return cls
+    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    params: list[str] = []
+    body: list[str] = ["    o = _new(_cls)"]
+    for f in fields:
+        member = cls.__dict__.get(f.name)
+        if (f.validator is not None or f.converter is not None or not f.init or f.kw_only
+                or isinstance(f.default, attrs.Factory)  # type: ignore[arg-type]
+                or not isinstance(member, types.MemberDescriptorType)):
+            return cls
+        env[f"_set_{f.name}"] = member.__set__
+        if f.default is attrs.NOTHING:
+            params.append(f.name)
+        else:
+            env[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(o, {f.name})")
+    body.append("    return o")
+    src = f"def make({', '.join(params)}):\n" + "\n".join(body) + "\n"
+    exec(compile(src, f"<fast constructor for {cls.__name__}>", "exec"), env)
+    make: type[_T] = env["make"]
+    return make
+
+
+
+Pos = fast_constructor(ast.Pos)
+Lit = fast_constructor(ast.Lit)
+Quoted = fast_constructor(ast.Quoted)
+DQ = fast_constructor(ast.DQ)
+Word = fast_constructor(ast.Word)
+ParamExp = fast_constructor(ast.ParamExp)
+Redirect = fast_constructor(ast.Redirect)
+Assign = fast_constructor(ast.Assign)
+Script = fast_constructor(ast.Script)
+Statement = fast_constructor(ast.Statement)
+AndOr = fast_constructor(ast.AndOr)
+Pipeline = fast_constructor(ast.Pipeline)
+SimpleCommand = fast_constructor(ast.SimpleCommand)
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------
+
+
+def parse(src: str) -> ast.Script:
+    """Parse a whole script; raise TyshSyntaxError (with line, column and caret) if invalid."""
+    return _parse_cached(src)
+
+
+# Above this size, the cyclic garbage collector is paused while a script is parsed.
+_GC_PAUSE_THRESHOLD = 4096
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_cached(src: str) -> ast.Script:
+    """Parse without the memo (the benchmark calls this through `__wrapped__`).
+
+    A big script allocates tens of thousands of AST nodes that all survive, so each
+    young-generation collection triggered meanwhile rescans objects that can never be
+    garbage; pausing the collector for the parse saves about a tenth of the time. (The
+    nodes hold no cycles, so nothing is left for the collector to find afterwards.)
+    """
+    from tysh.kernel.lexer import Scanner, Source
+
+    source = Source(src, _parse_scanner)
+    if len(src) < _GC_PAUSE_THRESHOLD or not gc.isenabled():
+        return _parse_scanner(Scanner(source))
+    gc.disable()
+    try:
+        return _parse_scanner(Scanner(source))
+    finally:
+        gc.enable()
+
+
+def is_incomplete(src: str) -> bool:
+    """True when `src` is a valid prefix that needs more input (the REPL keeps reading).
+
+    Open quotes, `$(`, `${`, here-documents without their delimiter, `if` without `fi`,
+    open `{`/`(`, and a trailing `|`, `&&`, `||` or `\\` all count; a real syntax error
+    (a stray `fi`) does not.
+    """
+    body = src[:-1] if src.endswith("\n") else src
+    if body.endswith("\\") and (len(body) - len(body.rstrip("\\"))) % 2 == 1:
+        return True
+    try:
+        parse(src)
+    except TyshSyntaxError as e:
+        return e.incomplete
+    return False
+
+
+def get_lark() -> Lark:
+    """The process-wide Lark object for tysh.lark, built (or loaded from cache) on first use."""
+    global _lark
+    if _lark is None:
+        with _lock:
+            if _lark is None:
+                _lark = _build_lark()
+    return _lark
+
+
+def _build_lark() -> Lark:
+    from lark import Lark
+
+    from tysh.kernel.lexer import LarkShellLexer
+
+    with open(GRAMMAR_PATH, encoding="utf-8") as f:
+        grammar = f.read()
+    kwargs: dict[str, Any] = dict(parser="lalr", lexer=LarkShellLexer, maybe_placeholders=False,
+                                  propagate_positions=False)
+    try:
+        return Lark(grammar, cache=True, **kwargs)
+    except OSError:  # an unwritable temp dir must not stop the shell
+        return Lark(grammar, **kwargs)
+
+
+class _Expand(list[Any]):
+    """The children of an `_inlined` rule or a repetition helper, spliced into the parent."""
+
+    __slots__ = ()
+
+
+# A reduction: (number of stack entries popped, the rule's nonterminal, its builder).
+_Reduce = tuple[int, str, Callable[[list[Any]], Any]]
+
+
+class _Tables:
+    """Lark's LALR(1) tables for tysh.lark, re-keyed for the driver loop in `_run`.
+
+    Each state is a dict from terminal or nonterminal name to either the next state's own
+    dict (a shift, or a goto after a reduction) or a _Reduce. Linking states directly
+    saves an index per step; builders are resolved per rule once, here.
+    """
+
+    def __init__(self, lark: Lark) -> None:
+        from lark.parsers.lalr_analysis import Shift
+
+        table = lark.parser.parser.parser.parse_table
+        builder = _Builder()
+        reductions: dict[Any, _Reduce] = {}
+        for rule in lark.rules:
+            reductions[rule] = (len(rule.expansion), rule.origin.name, _reducer(rule, builder))
+        rows: dict[int, dict[str, Any]] = {state: {} for state in table.states}
+        for state, row in table.states.items():
+            out = rows[state]
+            for sym, (action, arg) in row.items():
+                out[sym] = rows[arg] if action is Shift else reductions[arg]
+        self.start: dict[str, Any] = rows[table.start_states["start"]]
+        self.end: dict[str, Any] = rows[table.end_states["start"]]
+
+
+def _reducer(rule: Any, builder: _Builder) -> Callable[[list[Any]], Any]:
+    """The function that turns a rule's popped stack entries into its value."""
+    origin: str = rule.origin.name
+    keep: list[tuple[int, bool]] = []
+    for idx, sym in enumerate(rule.expansion):
+        if sym.is_term:
+            if not sym.name.startswith("_"):
+                keep.append((idx, False))
+        else:
+            keep.append((idx, sym.name.startswith("_")))
+    splice = origin.startswith("_")
+    expand1 = bool(rule.options.expand1) and not rule.alias
+    callback: Callable[[list[Any]], Any] | None = (
+        None if splice else getattr(builder, rule.alias or origin, None))
+    size = len(rule.expansion)
+    plain = not any(exp for _, exp in keep) and len(keep) == size
+
+    if splice and keep and keep[0] == (0, True):
+        # Left-recursive repetition helper: grow the first child's list in place.
+        rest = keep[1:]
+        if len(rest) == 1 and not rest[0][1]:
+            k = rest[0][0]
+
+            def grow1(s: list[Any]) -> Any:
+                acc: _Expand = s[0]
+                acc.append(s[k])
+                return acc
+
+            return grow1
+
+        def grow(s: list[Any]) -> Any:
+            acc: _Expand = s[0]
+            for i, exp in rest:
+                if exp:
+                    acc.extend(s[i])
+                else:
+                    acc.append(s[i])
+            return acc
+
+        return grow
+
+    def filtered(s: list[Any]) -> list[Any]:
+        out: list[Any] = []
+        for i, exp in keep:
+            if exp:
+                out.extend(s[i])
+            else:
+                out.append(s[i])
+        return out
+
+    if splice:
+        if plain:
+            return _Expand
+        if not any(exp for _, exp in keep):
+            picks = [i for i, _ in keep]
+            return lambda s: _Expand([s[i] for i in picks])
+        return lambda s: _Expand(filtered(s))
+    if callback is None:
+        # A `?rule` without a builder of its own (e.g. `?command`): always one child.
+        if not expand1 or len(keep) != 1:
+            raise AssertionError(f"tysh.lark rule {origin!r} has no builder method")
+        only = keep[0][0]
+        return lambda s: s[only]
+    cb = callback
+    if expand1:
+        def maybe_inline(s: list[Any]) -> Any:
+            c = s if plain else filtered(s)
+            return c[0] if len(c) == 1 else cb(c)
+
+        return maybe_inline
+    if plain:
+        return cb
+    if not any(exp for _, exp in keep):
+        picks = [i for i, _ in keep]
+        return lambda s: cb([s[i] for i in picks])
+    return lambda s: cb(filtered(s))
+
+
+def _get_tables() -> _Tables:
+    global _tables
+    if _tables is None:
+        lark = get_lark()
+        with _lock:
+            if _tables is None:
+                _tables = _Tables(lark)
+    return _tables
+
+
+def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
+    """The LALR(1) shift/reduce loop over Lark's tables (as lark.parsers.lalr_parser does)."""
+    stack: list[dict[str, Any]] = [tables.start]
+    values: list[Any] = []
+    row = tables.start
+    for tok in tokens:
+        ttype = tok[0]
+        while True:
+            act = row.get(ttype)
+            if act.__class__ is dict:
+                row = act
+                stack.append(row)
+                values.append(tok)
+                break
+            if act is None:
+                raise _syntax_error(scanner, tok, row)
+            size, origin, fn = act
+            if size:
+                s = values[-size:]
+                del values[-size:]
+                del stack[-size:]
+            else:
+                s = []
+            values.append(fn(s))
+            row = stack[-1][origin]
+            stack.append(row)
+    end_state = tables.end
+    while True:
+        act = row.get("$END")
+        if act is None:
+            end = len(scanner.text)
+            raise _syntax_error(scanner, ("$END", "", end, end), row)
+        size, origin, fn = act
+        if size:
+            s = values[-size:]
+            del values[-size:]
+            del stack[-size:]
+        else:
+            s = []
+        value = fn(s)
+        row = stack[-1][origin]
+        if row is end_state:
+            return value
+        stack.append(row)
+        values.append(value)
+
+
+def _parse_scanner(scanner: Scanner) -> ast.Script:
+    """Parse one token stream (a script or a `$( )` body)."""
+    result = _run(_get_tables(), scanner.tokens(), scanner)
+    assert isinstance(result, ast.Script)
+    return result
+
+
+def _syntax_error(scanner: Scanner, tok: Tok, row: dict[str, Any]) -> TyshSyntaxError:
+    ttype, _value, start, end = tok
+    expected = {k for k in row if k.isupper()}
+    closer = next((c for c in _CLOSERS if c in expected), None)
+    want = f": expected {_SHOWN[closer]}" if closer else ""
+    if ttype == "$END":
+        if scanner.nested and scanner.close_offset >= 0:
+            return scanner.error(f"unexpected ')'{want}", scanner.close_offset)
+        stop = len(scanner.text.rstrip())
+        if not want:
+            want = ": a command is missing"
+        return scanner.error(f"unexpected end of input{want}", max(stop - 1, 0),
+                             incomplete=True)
+    text = scanner.text[start:end]
+    if ttype == "WORD":
+        shown = f"word '{text}'"
+    else:
+        shown = _SHOWN.get(ttype) or f"'{text}'"
+    hint = "" if want else _HINTS.get(ttype, "")
+    return scanner.error(f"unexpected {shown}{want}{hint}", start)
+
+
+# ---------------------------------------------------------------------------
+# The tree builder
+# ---------------------------------------------------------------------------
+#
+# Each method receives a rule's children: built nodes, and tokens as (type, value, start,
+# end) tuples whose value is the AST fragment the lexer made, or the ast.Pos of a keyword.
+
+
+def _npos(x: Any) -> ast.Pos:
+    """The position of the first thing a rule matched: a node, or a keyword token."""
+    if isinstance(x, tuple):
+        v = x[1]
+        return v if isinstance(v, ast.Pos) else getattr(v, "pos", ast.NOPOS)
+    p = getattr(x, "pos", ast.NOPOS)
+    return p if isinstance(p, ast.Pos) else ast.NOPOS
+
+
+def _script(stmts: tuple[ast.Statement, ...]) -> ast.Script:
+    return Script(stmts, stmts[0].pos if stmts else ast.NOPOS)
+
+
+@attrs.frozen
+class _Else:
+    body: ast.Script
+
+
+def _with_redirects(cmd: ast.Command, redirects: tuple[ast.Redirect, ...]) -> ast.Command:
+    if not redirects:
+        return cmd
+    if isinstance(cmd, ast.FunctionDef):
+        return attrs.evolve(cmd, body=_with_redirects(cmd.body, redirects))
+    return attrs.evolve(cmd, redirects=cmd.redirects + redirects)
+
+
+class _Builder:
+    """Rule callbacks, named after the rules (or their `-> alias`) in tysh.lark."""
+
+    def start(self, c: list[Any]) -> ast.Script:
+        return _script(c[0] if c else ())
+
+    def compound_list(self, c: list[Any]) -> ast.Script:
+        return _script(c[0])
+
+    def case_body(self, c: list[Any]) -> ast.Script:
+        return _script(c[0] if c else ())
+
+    def stmt_list(self, c: list[Any]) -> tuple[ast.Statement, ...]:
+        last = c[-1]
+        if last.__class__ is ast.AndOr:
+            c[-1] = Statement(last, False, last.pos)
+        return tuple(c)
+
+    def stmt_fg(self, c: list[Any]) -> ast.Statement:
+        ao: ast.AndOr = c[0]
+        return Statement(ao, False, ao.pos)
+
+    def stmt_bg(self, c: list[Any]) -> ast.Statement:
+        ao: ast.AndOr = c[0]
+        return Statement(ao, True, ao.pos)
+
+    def and_or(self, c: list[Any]) -> ast.AndOr:
+        first: ast.Pipeline = c[0]
+        if len(c) == 1:
+            return AndOr(first, (), first.pos)
+        rest = tuple((c[k][1], c[k + 1]) for k in range(1, len(c), 2))
+        return AndOr(first, rest, first.pos)
+
+    def pipeline(self, c: list[Any]) -> ast.Pipeline:
+        first = c[0]
+        if len(c) == 1:
+            return Pipeline((first,), False, first.pos)
+        negated = isinstance(first, tuple)  # the BANG token
+        items = c[1:] if negated else c
+        cmds: list[ast.Command] = [items[0]]
+        for k in range(1, len(items), 2):
+            op = items[k]
+            if op[0] == "PIPE_AMP":
+                # `a |& b` is `a 2>&1 | b`, the dup applied after a's own redirections.
+                pos: ast.Pos = op[1]
+                dup = ast.Redirect(">&", ast.Word((ast.Lit("1"),), pos), 2, pos)
+                cmds[-1] = _with_redirects(cmds[-1], (dup,))
+            cmds.append(items[k + 1])
+        return Pipeline(tuple(cmds), negated, _npos(first))
+
+    def simple_command(self, c: list[Any]) -> ast.SimpleCommand:
+        assigns: list[ast.Assign] = []
+        words: list[ast.Word] = []
+        redirects: list[ast.Redirect] = []
+        arg_assigns: list[tuple[int, ast.Assign]] = []
+        for ty, value, _s, _e in c:
+            if ty == "WORD":
+                words.append(value)
+            elif ty == "REDIR":
+                redirects.append(value)
+            elif ty == "ASSIGN":
+                assigns.append(value)
+            else:  # DECL_ASSIGN
+                arg_assigns.append((len(words), value[1]))
+                words.append(value[0])
+        return SimpleCommand(tuple(assigns), tuple(words), tuple(redirects), c[0][1].pos,
+                                 tuple(arg_assigns))
+
+    def compound_command(self, c: list[Any]) -> ast.Command:
+        cmd: ast.Command = c[0]
+        if len(c) == 1:
+            return cmd
+        return _with_redirects(cmd, tuple(t[1] for t in c[1:]))
+
+    def function_def(self, c: list[Any]) -> ast.FunctionDef:
+        k = 1 if c[0][0] == "FUNCTION" else 0
+        name, name_pos = c[k][1]
+        pos = c[0][1] if k else name_pos
+        k += 1
+        if isinstance(c[k], tuple) and c[k][0] == "FUNC_PARENS":
+            k += 1
+        body: ast.Command = c[k]
+        redirects = tuple(t[1] for t in c[k + 1:])
+        return ast.FunctionDef(name, _with_redirects(body, redirects), pos)
+
+    def brace_group(self, c: list[Any]) -> ast.BraceGroup:
+        return ast.BraceGroup(c[1], (), c[0][1])
+
+    def subshell(self, c: list[Any]) -> ast.Subshell:
+        return ast.Subshell(c[1], (), c[0][1])
+
+    def if_clause(self, c: list[Any]) -> ast.If:
+        clauses = [ast.IfClause(c[1], c[2])]
+        else_body: ast.Script | None = None
+        for x in c[3:]:
+            if isinstance(x, _Else):
+                else_body = x.body
+            else:
+                clauses.append(x)
+        return ast.If(tuple(clauses), else_body, (), c[0][1])
+
+    def elif_part(self, c: list[Any]) -> ast.IfClause:
+        return ast.IfClause(c[1], c[2])
+
+    def else_part(self, c: list[Any]) -> _Else:
+        return _Else(c[0])
+
+    def while_clause(self, c: list[Any]) -> ast.While:
+        return ast.While(c[1], c[2], False, (), c[0][1])
+
+    def until_clause(self, c: list[Any]) -> ast.While:
+        return ast.While(c[1], c[2], True, (), c[0][1])
+
+    @staticmethod
+    def _for_var(tok: Any) -> str:
+        word: ast.Word = tok[1]
+        name = word.literal_text()
+        if name is None or not _VALID_NAME.match(name) or len(word.parts) != 1:
+            raise TyshSyntaxError(f"not a valid name for a for-loop variable: {name or '…'}",
+                                  word.pos.line, word.pos.col)
+        return name
+
+    def for_all(self, c: list[Any]) -> ast.For:
+        return ast.For(self._for_var(c[1]), None, c[2], (), c[0][1])
+
+    def for_in(self, c: list[Any]) -> ast.For:
+        items = tuple(t[1] for t in c[2:-1])
+        return ast.For(self._for_var(c[1]), items, c[-1], (), c[0][1])
+
+    def arith_for(self, c: list[Any]) -> ast.ArithFor:
+        init, cond, step, pos = c[0][1]
+        return ast.ArithFor(init, cond, step, c[1], (), pos)
+
+    def case_clause(self, c: list[Any]) -> ast.Case:
+        return ast.Case(c[1][1], tuple(c[2:]), (), c[0][1])
+
+    def case_item(self, c: list[Any]) -> ast.CaseItem:
+        return ast.CaseItem(c[0], c[1], c[2][1])
+
+    def last_case_item(self, c: list[Any]) -> ast.CaseItem:
+        return ast.CaseItem(c[0], c[1], ";;")
+
+    def pattern_list(self, c: list[Any]) -> tuple[ast.Word, ...]:
+        return tuple(t[1] for t in c if t[0] == "WORD")
+
+    def cond_command(self, c: list[Any]) -> ast.CondCommand:
+        return ast.CondCommand(c[1], (), c[0][1])
+
+    def cond_or(self, c: list[Any]) -> ast.CondOr:
+        return ast.CondOr(c[0], c[2])
+
+    def cond_and(self, c: list[Any]) -> ast.CondAnd:
+        return ast.CondAnd(c[0], c[2])
+
+    def cond_not(self, c: list[Any]) -> ast.CondNot:
+        return ast.CondNot(c[1])
+
+    def cond_group(self, c: list[Any]) -> ast.CondExpr:
+        expr: ast.CondExpr = c[1]
+        return expr
+
+    def cond_unary(self, c: list[Any]) -> ast.CondUnary:
+        return ast.CondUnary(c[0][1], c[1][1])
+
+    def cond_binary(self, c: list[Any]) -> ast.CondBinary:
+        return ast.CondBinary(c[1][1], c[0][1], c[2][1])
+
+    def cond_word(self, c: list[Any]) -> ast.CondWord:
+        return ast.CondWord(c[0][1])
+
+    def arith_command(self, c: list[Any]) -> ast.ArithCommand:
+        word, pos = c[0][1]
+        return ast.ArithCommand(word, (), pos)
