@@ -20,6 +20,10 @@ def _tuple(v: Any) -> tuple[Any, ...]:
     return tuple(v) if v is not None else ()
 
 
+def _opt_tuple(v: Any) -> tuple[str, ...] | None:
+    return tuple(v) if v is not None else None
+
+
 @attrs.frozen
 class OutputNode:
     name: str = ""
@@ -35,9 +39,7 @@ class OutputNode:
 
 @attrs.frozen
 class OutputData:
-    headers: tuple[str, ...] | None = attrs.field(
-        default=None, converter=lambda v: tuple(v) if v is not None else None
-    )
+    headers: tuple[str, ...] | None = attrs.field(default=None, converter=_opt_tuple)
     root: tuple[OutputNode, ...] = attrs.field(default=(), converter=_tuple)
     rich_json: Any = None
 
@@ -124,13 +126,21 @@ class OutputData:
         return [n.label() for n in self.root]
 
 
+def _one_newline(err: str) -> str:
+    """`err` is empty or ends with exactly one newline (DESIGN §5.2)."""
+    if not err:
+        return err
+    trimmed = err.rstrip("\n")
+    return trimmed + "\n" if trimmed else ""
+
+
 @attrs.define
 class ExecResult:
     """What running a command or script gives back: status, streams and typed data."""
 
     code: int = 0
     out: str | bytes = ""
-    err: str = ""
+    err: str = attrs.field(default="", converter=_one_newline)
     data: Any = None
     output: OutputData | None = None
     truncated: bool = False

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Any, Union
+from typing import Any
 
-Value = Union[str, int, float, bool, None, list[Any], dict[str, Any], bytes]
+Value = str | int | float | bool | None | list[Any] | dict[str, Any] | bytes
 
 
 def to_text(v: Any) -> str:
