@@ -7,11 +7,14 @@ and the session (variables, cwd, running other commands) through `shell`."""
 from __future__ import annotations
 
 import posixpath
-from typing import IO, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import attrs
 
 from tysh.kernel.fs import FileSystem
+
+if TYPE_CHECKING:
+    from tysh.kernel.tooldef import Tool
 
 
 class ShellAPI(Protocol):
@@ -27,13 +30,38 @@ class ShellAPI(Protocol):
     def exported_env(self) -> dict[str, str]: ...
 
     def run_argv(
-        self, argv: list[str], stdin: IO[bytes], stdout: IO[bytes], stderr: IO[bytes]
+        self,
+        argv: list[str],
+        stdin: IO[bytes],
+        stdout: IO[bytes],
+        stderr: IO[bytes],
+        *,
+        env: dict[str, str] | None = None,
+        timeout: float | None = None,
     ) -> int:
         """Run one command (builtin, function, tool or external) as `xargs`, `find -exec`
-        and `timeout` need; returns its exit status."""
+        and `timeout` need; returns its exit status.
+
+        `env`, when given, is the whole exported environment the command sees (`env -i
+        A=1 cmd`): an external gets exactly it; a builtin or function runs with those
+        variables set as exported for the duration of the command. `timeout` is a
+        deadline in seconds: when it passes, the shell kills an external command or sets
+        `cancelled()` for an in-process one, and returns 124."""
         ...
 
     def cancelled(self) -> bool: ...
+
+    def resolve(self, name: str) -> tuple[str, str]:
+        """What a command name means in this session, for `type`: (kind, detail) with
+        kind one of `alias` (detail: its value), `keyword`, `function` (detail: its
+        source text, or ""), `builtin`, `tool` (a registered tool), `file` (detail: the
+        host path), or `""` when nothing by that name can run."""
+        ...
+
+    def all_tools(self) -> list[Tool]:
+        """Every tool the session knows (builtins and registered tools, `Tool`s), by
+        name, for `help` and `tools`."""
+        ...
 
 
 @attrs.define(slots=True)

@@ -1,0 +1,90 @@
+"""The `tysh` command line: -c, files, stdin, options, streaming and errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TYSH = [sys.executable, "-m", "tysh"]
+
+
+def run(*args: str, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([*TYSH, *args], input=stdin, capture_output=True, cwd=cwd, timeout=60)
+
+
+def test_dash_c_with_arg0_and_args() -> None:
+    p = run("-c", 'echo "$0|$1|$#"', "name", "one", "two")
+    assert p.returncode == 0 and p.stdout == b"name|one|2\n"
+
+
+def test_exit_status_is_propagated() -> None:
+    assert run("-c", "exit 7").returncode == 7
+
+
+def test_script_file_with_args(tmp_path: Path) -> None:
+    f = tmp_path / "s.sh"
+    f.write_text("#!/usr/bin/env tysh\necho \"$0 $1\"\n")
+    p = run(str(f), "arg")
+    assert p.stdout == f"{f} arg\n".encode()
+
+
+def test_script_from_stdin() -> None:
+    p = run(stdin=b"echo from-stdin\n")
+    assert p.stdout == b"from-stdin\n"
+
+
+def test_syntax_error_prints_position_and_caret_and_runs_nothing() -> None:
+    p = run("-c", "echo ran\nfi")
+    assert p.returncode == 2
+    assert p.stdout == b""
+    err = p.stderr.decode()
+    assert err.startswith("tysh: syntax error at 2:1:")
+    assert "^" in err
+
+
+def test_no_external_flag_disables_path_lookup() -> None:
+    p = run("--no-external", "-c", "uname")
+    assert p.returncode == 127 and b"command not found" in p.stderr
+
+
+def test_externals_are_on_by_default_and_write_to_fd1() -> None:
+    p = run("-c", "echo a; uname -s; echo b")
+    assert p.stdout.splitlines()[0] == b"a" and p.stdout.splitlines()[-1] == b"b"
+    assert len(p.stdout.splitlines()) == 3
+
+
+def test_version_and_help() -> None:
+    assert run("--version").stdout.startswith(b"tysh ")
+    assert b"usage" in run("--help").stdout
+
+
+def test_set_options_from_the_command_line() -> None:
+    p = run("-e", "-c", "false; echo no")
+    assert p.returncode == 1 and p.stdout == b""
+
+
+def test_real_environment_is_passed() -> None:
+    env = dict(os.environ, TYSH_CLI_TEST="seen")
+    p = subprocess.run([*TYSH, "-c", "echo $TYSH_CLI_TEST"], capture_output=True, env=env, timeout=60)
+    assert p.stdout == b"seen\n"
+
+
+def test_pipeline_into_head_returns_at_once() -> None:
+    t = time.perf_counter()
+    p = run("-c", "seq 1 100000000 | head -n 1")
+    assert p.stdout == b"1\n"
+    assert time.perf_counter() - t < 10
+
+
+def test_output_streams_before_the_script_ends(tmp_path: Path) -> None:
+    proc = subprocess.Popen([*TYSH, "-c", "echo first; sleep 2; echo second"],
+                            stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    t = time.perf_counter()
+    line = proc.stdout.readline()
+    elapsed = time.perf_counter() - t
+    proc.wait(timeout=30)
+    assert line == b"first\n" and elapsed < 1.8

@@ -1,0 +1,167 @@
+"""The `tysh` command: `tysh -c SCRIPT [ARG0 ARGS…]`, `tysh FILE [ARGS…]`, a script on
+standard input, or the REPL on a terminal.
+
+Output streams straight to fds 1 and 2 as it is produced (external commands write to
+them directly), and imports stay lazy: the `-c` path loads the parser, the interpreter
+and the builtins it uses — never rich, jq or prompt_toolkit."""
+
+from __future__ import annotations
+
+import sys
+from typing import IO, cast
+
+USAGE = """\
+usage: tysh [--no-external] [-e] [-u] [-o OPTION] -c SCRIPT [ARG0 [ARGS…]]
+       tysh [--no-external] FILE [ARGS…]
+       tysh [--no-external]            (script on stdin, or the REPL on a terminal)
+
+options:
+  -c SCRIPT        run SCRIPT; ARG0 becomes $0 and ARGS the positional parameters
+  --no-external    run builtins and functions only (no commands from PATH)
+  -e, -u, -x       set errexit / nounset / xtrace before running
+  -o OPTION        set an option (errexit, nounset, pipefail, …)
+  --version        print the version and exit
+  --help           print this help and exit
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    allow_external = True
+    options: list[str] = []
+    script: str | None = None
+    script_file: str | None = None
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--version":
+            from tysh import __version__
+
+            sys.stdout.write(f"tysh {__version__}\n")
+            return 0
+        if a in ("--help", "-h"):
+            sys.stdout.write(USAGE)
+            return 0
+        if a == "--no-external":
+            allow_external = False
+        elif a == "-c":
+            if i + 1 >= len(args):
+                sys.stderr.write("tysh: -c: option requires an argument\n")
+                return 2
+            script = args[i + 1]
+            rest = args[i + 2 :]
+            break
+        elif a == "-o" or a == "+o":
+            if i + 1 >= len(args):
+                sys.stderr.write("tysh: -o: option requires an argument\n")
+                return 2
+            options.append(args[i + 1])
+            i += 1
+        elif a == "--":
+            rest = args[i + 1 :]
+            if rest:
+                script_file, rest = rest[0], rest[1:]
+            break
+        elif len(a) > 1 and a[0] == "-" and a[1:].isalpha() and not a.startswith("--"):
+            letters = a[1:]
+            if "c" in letters:
+                if i + 1 >= len(args):
+                    sys.stderr.write("tysh: -c: option requires an argument\n")
+                    return 2
+                options.extend(letters.replace("c", ""))
+                script = args[i + 1]
+                rest = args[i + 2 :]
+                break
+            options.extend(letters)
+        elif a.startswith("-") and a != "-":
+            sys.stderr.write(f"tysh: {a}: invalid option\n{USAGE}")
+            return 2
+        else:
+            script_file = a
+            rest = args[i + 1 :]
+            break
+        i += 1
+    return _run(script, script_file, rest, options, allow_external)
+
+
+def _run(
+    script: str | None,
+    script_file: str | None,
+    rest: list[str],
+    options: list[str],
+    allow_external: bool,
+) -> int:
+    import os
+
+    arg0 = "tysh"
+    positional: list[str] = []
+    if script is not None:
+        if rest:
+            arg0, positional = rest[0], rest[1:]
+    elif script_file is not None:
+        try:
+            with open(script_file, "rb") as f:
+                script = f.read().decode("utf-8", "surrogateescape")
+        except OSError as e:
+            sys.stderr.write(f"tysh: {script_file}: {e.strerror}\n")
+            return 127 if isinstance(e, FileNotFoundError) else 126
+        arg0, positional = script_file, rest
+        if script.startswith("#!"):
+            script = "#" + script[2:]
+    else:
+        if sys.stdin is not None and sys.stdin.isatty():
+            rc = _start_repl(allow_external)
+            if rc is not None:
+                return rc
+        script = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+        positional = rest
+
+    from tysh.kernel.kernel import Kernel
+    from tysh.kernel.state import LETTER_OPTIONS
+
+    if allow_external:
+        kernel = Kernel.repl(arg0=arg0, args=positional)
+    else:
+        kernel = Kernel(
+            cwd=os.getcwd(), env=dict(os.environ), allow_external=False,
+            arg0=arg0, args=positional,
+        )
+    for o in options:
+        kernel.state.options.add(LETTER_OPTIONS.get(o, o))
+    stdin = open(0, "rb", closefd=False)  # noqa: SIM115
+    stdout = open(1, "wb", closefd=False)  # noqa: SIM115
+    stderr = open(2, "wb", buffering=0, closefd=False)  # noqa: SIM115
+    fds: dict[int, IO[bytes]] = {
+        0: cast("IO[bytes]", stdin),
+        1: cast("IO[bytes]", stdout),
+        2: cast("IO[bytes]", stderr),
+    }
+    try:
+        status = kernel.run(script, fds)
+    finally:
+        try:
+            stdout.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+    return status & 0xFF if status >= 0 else 1
+
+
+def _start_repl(allow_external: bool) -> int | None:
+    """The REPL on a terminal when `tysh/repl.py` exists; None means fall back to stdin."""
+    import importlib.util
+
+    if importlib.util.find_spec("tysh.repl") is None:
+        return None
+    import importlib
+
+    mod = importlib.import_module("tysh.repl")
+    for entry in ("main", "run", "run_repl"):
+        fn = getattr(mod, entry, None)
+        if callable(fn):
+            try:
+                rc = fn(allow_external=allow_external)
+            except TypeError:
+                rc = fn()
+            return int(rc or 0)
+    return None

@@ -1,0 +1,37 @@
+"""Non-local control flow of the interpreter as exceptions: `exit`, `return`,
+`break`/`continue` and fatal errors that end a non-interactive shell.
+
+They unwind Python frames to the construct that owns them (the shell or subshell, the
+function call, the loop), so every compound command stays a plain recursive call."""
+
+from __future__ import annotations
+
+
+class ControlFlow(Exception):
+    """Base: never an error, never shown to the user."""
+
+
+class ExitShell(ControlFlow):
+    """`exit N`, `set -e`, a fatal expansion error: ends the (sub)shell with `status`."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class ReturnFromFunction(ControlFlow):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class BreakLoop(ControlFlow):
+    def __init__(self, levels: int) -> None:
+        super().__init__(levels)
+        self.levels = levels
+
+
+class ContinueLoop(ControlFlow):
+    def __init__(self, levels: int) -> None:
+        super().__init__(levels)
+        self.levels = levels
