@@ -37,6 +37,9 @@ class FileStat:
     gid: int = 0
     ino: int = 0
     dev: int = 0
+    blocks: int = 0  # 512-byte blocks allocated (ls -l "total", stat %b)
+    atime: float = 0.0
+    ctime: float = 0.0
 
 
 def _reason(e: OSError) -> str:
@@ -105,6 +108,22 @@ class FileSystem:
 
     def realpath(self, path: str) -> str:
         raise NotImplementedError
+
+    def link(self, src: str, dst: str) -> None:
+        """Make a hard link `dst` to `src` (`ln` without -s); kinds without links refuse."""
+        raise FsError(dst, "Operation not supported")
+
+    def list_entries(self, path: str) -> list[tuple[str, str]]:
+        """(name, kind) of each entry of a directory, the kind not following symlinks —
+        what find, ls -R and glob need, in one call (the local kind avoids a stat each)."""
+        out: list[tuple[str, str]] = []
+        base = path.rstrip("/") + "/"
+        for n in self.listdir(path):
+            try:
+                out.append((n, self.stat(base + n, follow=False).kind))
+            except FsError:
+                continue
+        return out
 
     def real_os_path(self, path: str) -> str | None:
         """The host path for a kernel path, for handing to external commands; None when
@@ -190,6 +209,9 @@ class LocalFileSystem(FileSystem):
             gid=st.st_gid,
             ino=st.st_ino,
             dev=st.st_dev,
+            blocks=getattr(st, "st_blocks", 0),
+            atime=st.st_atime,
+            ctime=st.st_ctime,
         )
 
     def exists(self, path: str) -> bool:
@@ -263,6 +285,33 @@ class LocalFileSystem(FileSystem):
 
     def realpath(self, path: str) -> str:
         return os.path.realpath(self._os(path))
+
+    def link(self, src: str, dst: str) -> None:
+        try:
+            os.link(self._os(src), self._os(dst))
+        except OSError as e:
+            raise FsError(dst, _reason(e)) from None
+
+    def list_entries(self, path: str) -> list[tuple[str, str]]:
+        try:
+            with os.scandir(self._os(path)) as it:
+                out: list[tuple[str, str]] = []
+                for e in it:
+                    try:
+                        if e.is_symlink():
+                            kind = "symlink"
+                        elif e.is_dir(follow_symlinks=False):
+                            kind = "directory"
+                        elif e.is_file(follow_symlinks=False):
+                            kind = "file"
+                        else:
+                            kind = "other"
+                    except OSError:
+                        continue
+                    out.append((e.name, kind))
+                return out
+        except OSError as e:
+            raise FsError(path, _reason(e)) from None
 
     def real_os_path(self, path: str) -> str | None:
         return self._os(path)

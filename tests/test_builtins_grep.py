@@ -1,0 +1,235 @@
+"""grep through the binder, with real files in a temp folder and BytesIO streams."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tysh.builtins.grep import grep as grep_tool
+from tysh.kernel.argv import classify
+from tysh.kernel.context import Context
+from tysh.kernel.fs import LocalFileSystem
+from tysh.kernel.output import OutputData
+from tysh.kernel.tooldef import Outcome
+from tysh.kernel.typed_args import bind_and_convert
+
+
+class FakeShell:
+    def __init__(self, cwd: str) -> None:
+        self.cwd = cwd
+
+    def get_var(self, name: str) -> Any:
+        return None
+
+    def set_var(self, name: str, value: Any) -> None:
+        pass
+
+    def exported_env(self) -> dict[str, str]:
+        return {}
+
+    def run_argv(self, argv: list[str], stdin: Any, stdout: Any, stderr: Any) -> int:
+        return 127
+
+    def cancelled(self) -> bool:
+        return False
+
+
+def run(tmp: Path, argv: list[str], stdin: bytes = b"", json_mode: bool = False
+        ) -> tuple[int, str, str, Any]:
+    ta, leaf, inst = bind_and_convert(grep_tool, classify(argv[1:]))
+    out, err = io.BytesIO(), io.BytesIO()
+    ctx = Context("grep", io.BytesIO(stdin), out, err, LocalFileSystem(), FakeShell(str(tmp)),
+                  json=json_mode)
+    assert leaf.func is not None
+    r = leaf.func(inst, ctx)
+    data = None
+    code = 0
+    if isinstance(r, Outcome):
+        code = r.code
+        data = r.output.to_json() if r.output else None
+    elif isinstance(r, OutputData):
+        data = r.to_json()
+    elif isinstance(r, int):
+        code = r
+    return code, out.getvalue().decode(), err.getvalue().decode(), data
+
+
+@pytest.fixture
+def d(tmp_path: Path) -> Path:
+    (tmp_path / "log.txt").write_text("INFO start\nwarn: disk low\nERROR failed\ninfo: retry\nERROR timeout\ndone\n")
+    (tmp_path / "a.txt").write_text("x marks\n")
+    return tmp_path
+
+
+def test_basic_match_prints_matching_lines(d: Path) -> None:
+    assert run(d, ["grep", "ERROR", "log.txt"])[:2] == (0, "ERROR failed\nERROR timeout\n")
+
+
+def test_no_match_exits_1(d: Path) -> None:
+    assert run(d, ["grep", "nothing", "log.txt"])[:2] == (1, "")
+
+
+def test_missing_file_exits_2_even_with_matches(d: Path) -> None:
+    code, out, err, _ = run(d, ["grep", "x", "a.txt", "nosuch.txt"])
+    assert (code, out) == (2, "a.txt:x marks\n")
+    assert "grep: nosuch.txt: No such file or directory" in err
+
+
+def test_quiet_match_exits_0_despite_error(d: Path) -> None:
+    assert run(d, ["grep", "-q", "x", "nosuch.txt", "a.txt"])[:2] == (0, "")
+
+
+def test_ignore_case_and_numbers_bundle(d: Path) -> None:
+    assert run(d, ["grep", "-in", "info", "log.txt"])[1] == "1:INFO start\n4:info: retry\n"
+
+
+def test_invert_match(d: Path) -> None:
+    assert run(d, ["grep", "-v", "ERROR", "log.txt"])[1] == "INFO start\nwarn: disk low\ninfo: retry\ndone\n"
+
+
+def test_invert_with_line_numbers_and_max(d: Path) -> None:
+    assert run(d, ["grep", "-vn", "-m", "2", "ERROR", "log.txt"])[1] == "1:INFO start\n2:warn: disk low\n"
+
+
+def test_count_several_files(d: Path) -> None:
+    assert run(d, ["grep", "-c", "x", "a.txt", "log.txt"])[1] == "a.txt:1\nlog.txt:0\n"
+
+
+def test_count_empty_pattern_counts_all_lines(d: Path) -> None:
+    assert run(d, ["grep", "-c", "", "log.txt"])[1] == "6\n"
+
+
+def test_count_with_invert(d: Path) -> None:
+    assert run(d, ["grep", "-vc", "ERROR", "log.txt"])[1] == "4\n"
+
+
+def test_files_with_and_without_match(d: Path) -> None:
+    assert run(d, ["grep", "-l", "x", "a.txt", "log.txt"])[1] == "a.txt\n"
+    assert run(d, ["grep", "-L", "x", "a.txt", "log.txt"])[1] == "log.txt\n"
+
+
+def test_word_and_line_match(tmp_path: Path) -> None:
+    (tmp_path / "w").write_text("foo\nfoobar\nfoo_bar\nfoo-bar\na foo.\n")
+    assert run(tmp_path, ["grep", "-w", "foo", "w"])[1] == "foo\nfoo-bar\na foo.\n"
+    assert run(tmp_path, ["grep", "-x", "foo", "w"])[1] == "foo\n"
+
+
+def test_only_matching_with_numbers(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("id=12 and id=345\nnone\nx=7\n")
+    assert run(tmp_path, ["grep", "-on", "[0-9]\\+", "f"])[1] == "1:12\n1:345\n3:7\n"
+
+
+def test_context_merges_groups_with_separators(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("1\n2\nhit\n4\nhit\n6\n7\n8\nhit\n")
+    out = run(tmp_path, ["grep", "-n", "-C1", "hit", "f"])[1]
+    assert out == "2-2\n3:hit\n4-4\n5:hit\n6-6\n--\n8-8\n9:hit\n"
+
+
+def test_after_and_before_context(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("m1\nx\ny\nz\nm2\nw\n")
+    assert run(tmp_path, ["grep", "-A1", "m", "f"])[1] == "m1\nx\n--\nm2\nw\n"
+    assert run(tmp_path, ["grep", "--before-context=2", "m2", "f"])[1] == "y\nz\nm2\n"
+
+
+def test_multiple_e_patterns_and_dash_pattern(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("red\n-x flag\nblue\n")
+    assert run(tmp_path, ["grep", "-e", "red", "-e", "blue", "f"])[1] == "red\nblue\n"
+    assert run(tmp_path, ["grep", "-e", "-x", "f"])[1] == "-x flag\n"
+    assert run(tmp_path, ["grep", "--", "-x", "f"])[1] == "-x flag\n"
+
+
+def test_patterns_from_file(tmp_path: Path) -> None:
+    (tmp_path / "p").write_text("red\nblue\n")
+    (tmp_path / "f").write_text("red\ngreen\nblue\n")
+    assert run(tmp_path, ["grep", "-f", "p", "f"])[1] == "red\nblue\n"
+
+
+def test_stdin_label_with_dash(d: Path) -> None:
+    assert run(d, ["grep", "x", "-", "a.txt"], stdin=b"x piped\n")[1] == (
+        "(standard input):x piped\na.txt:x marks\n")
+
+
+def test_unterminated_last_line_gets_newline(tmp_path: Path) -> None:
+    (tmp_path / "f").write_bytes(b"one\ntwo")
+    assert run(tmp_path, ["grep", "two", "f"])[1] == "two\n"
+
+
+def test_recursive_names_and_filters(tmp_path: Path) -> None:
+    (tmp_path / "src" / "sub").mkdir(parents=True)
+    (tmp_path / "src" / "a.py").write_text("TODO one\n")
+    (tmp_path / "src" / "sub" / "b.txt").write_text("TODO two\n")
+    assert run(tmp_path, ["grep", "-r", "TODO", "src"])[1] == "src/a.py:TODO one\nsrc/sub/b.txt:TODO two\n"
+    assert run(tmp_path, ["grep", "-r", "TODO"])[1] == "src/a.py:TODO one\nsrc/sub/b.txt:TODO two\n"
+    assert run(tmp_path, ["grep", "-r", "--include=*.py", "TODO", "src"])[1] == "src/a.py:TODO one\n"
+    assert run(tmp_path, ["grep", "-r", "--exclude-dir=sub", "TODO", "src"])[1] == "src/a.py:TODO one\n"
+
+
+def test_directory_without_recursive_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "dd").mkdir()
+    code, _, err, _ = run(tmp_path, ["grep", "x", "dd"])
+    assert code == 2 and "dd: Is a directory" in err
+
+
+def test_suppress_errors(d: Path) -> None:
+    code, out, err, _ = run(d, ["grep", "-s", "x", "nosuch", "a.txt"])
+    assert (code, out, err) == (2, "a.txt:x marks\n", "")
+
+
+def test_invalid_regex_is_status_2_with_gnu_message(d: Path) -> None:
+    code, _, err, _ = run(d, ["grep", "\\(x", "a.txt"])
+    assert code == 2 and err == "grep: Unmatched ( or \\(\n"
+
+
+def test_unicode_ignore_case_and_dot(tmp_path: Path) -> None:
+    (tmp_path / "u").write_text("ÄRGER\närger\nStraße\n")
+    assert run(tmp_path, ["grep", "-i", "ärger", "u"])[1] == "ÄRGER\närger\n"
+    assert run(tmp_path, ["grep", "-o", "Stra.e", "u"])[1] == "Straße\n"
+
+
+def test_non_utf8_bytes_pass_through(tmp_path: Path) -> None:
+    (tmp_path / "b").write_bytes(b"caf\xe9 x\nother\n")
+    ta, leaf, inst = bind_and_convert(grep_tool, classify(["[^o]x", "b"]))
+    out = io.BytesIO()
+    ctx = Context("grep", io.BytesIO(), out, io.BytesIO(), LocalFileSystem(), FakeShell(str(tmp_path)))
+    assert leaf.func is not None
+    leaf.func(inst, ctx)
+    assert out.getvalue() == b"caf\xe9 x\n"
+
+
+def test_binary_file_reports_on_stderr(tmp_path: Path) -> None:
+    (tmp_path / "b").write_bytes(b"a\0b\n")
+    code, out, err, _ = run(tmp_path, ["grep", "a", "b"])
+    assert (code, out) == (0, "") and "b: binary file matches" in err
+
+
+def test_max_count_stops_reading_stdin(tmp_path: Path) -> None:
+    data = b"".join(b"line %d\n" % i for i in range(100000))
+    assert run(tmp_path, ["grep", "-m", "2", "7"], stdin=data)[1] == "line 7\nline 17\n"
+
+
+def test_json_records_have_file_line_text(d: Path) -> None:
+    code, out, _, data = run(d, ["grep", "ERROR", "log.txt"], json_mode=True)
+    assert out == "" and code == 0
+    assert data == [{"file": "log.txt", "line": 3, "text": "ERROR failed"},
+                    {"file": "log.txt", "line": 5, "text": "ERROR timeout"}]
+    json.dumps(data)
+
+
+def test_json_count_and_list(d: Path) -> None:
+    assert run(d, ["grep", "-c", "x", "a.txt", "log.txt"], json_mode=True)[3] == [
+        {"file": "a.txt", "count": 1}, {"file": "log.txt", "count": 0}]
+    assert run(d, ["grep", "-l", "x", "a.txt", "log.txt"], json_mode=True)[3] == ["a.txt"]
+
+
+def test_operations_are_empty() -> None:
+    assert grep_tool.schema.operations == ()
+
+
+def test_invert_line_numbers_across_several_gaps(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("a\nx\nb\nc\nx\nd\n")
+    assert run(tmp_path, ["grep", "-vn", "x", "f"])[1] == "1:a\n3:b\n4:c\n6:d\n"
+    assert run(tmp_path, ["grep", "-n", "x", "f"])[1] == "2:x\n5:x\n"

@@ -1,0 +1,197 @@
+"""sed through the binder, with real files in a temp folder and BytesIO streams."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tysh.builtins.sed import sed as sed_tool
+from tysh.kernel.argv import classify
+from tysh.kernel.context import Context
+from tysh.kernel.fs import LocalFileSystem
+from tysh.kernel.tooldef import Outcome
+from tysh.kernel.typed_args import bind_and_convert
+
+
+class FakeShell:
+    def __init__(self, cwd: str) -> None:
+        self.cwd = cwd
+
+    def get_var(self, name: str) -> Any:
+        return None
+
+    def set_var(self, name: str, value: Any) -> None:
+        pass
+
+    def exported_env(self) -> dict[str, str]:
+        return {}
+
+    def run_argv(self, argv: list[str], stdin: Any, stdout: Any, stderr: Any) -> int:
+        return 127
+
+    def cancelled(self) -> bool:
+        return False
+
+
+def run(tmp: Path, argv: list[str], stdin: bytes = b"", json_mode: bool = False
+        ) -> tuple[int, str, str, Any]:
+    ta, leaf, inst = bind_and_convert(sed_tool, classify(argv))
+    out, err = io.BytesIO(), io.BytesIO()
+    ctx = Context("sed", io.BytesIO(stdin), out, err, LocalFileSystem(), FakeShell(str(tmp)),
+                  json=json_mode)
+    assert leaf.func is not None
+    r = leaf.func(inst, ctx)
+    data = None
+    code = r if isinstance(r, int) else 0
+    if isinstance(r, Outcome):
+        code = r.code
+        data = r.output.to_json() if r.output else None
+    return code, out.getvalue().decode(), err.getvalue().decode(), data
+
+
+@pytest.fixture
+def d(tmp_path: Path) -> Path:
+    (tmp_path / "a.txt").write_text("one\ntwo\nthree\nfour\nfive\n")
+    (tmp_path / "b.txt").write_text("foo foo\nboo\n")
+    (tmp_path / "nonl").write_bytes(b"x\ny")
+    return tmp_path
+
+
+def out(d: Path, *argv: str, stdin: bytes = b"") -> str:
+    return run(d, list(argv), stdin)[1]
+
+
+def test_substitute_first_global_and_nth(d: Path) -> None:
+    assert out(d, "s/o/0/", "b.txt") == "f0o foo\nb0o\n"
+    assert out(d, "s/o/0/g", "b.txt") == "f00 f00\nb00\n"
+    assert out(d, "s/o/0/3", "b.txt") == "foo f0o\nboo\n"
+    assert out(d, "s/o/0/2g", "b.txt") == "fo0 f00\nbo0\n"
+
+
+def test_ampersand_escaped_ampersand_and_groups(d: Path) -> None:
+    assert out(d, "s/o/\\&&/", "b.txt") == "f&oo foo\nb&oo\n"
+    assert out(d, "s/\\(f\\)\\(o*\\)/\\2\\1/", "b.txt") == "oof foo\nboo\n"
+    assert out(d, "-E", "s/(b)(o+)/[\\2\\1]/", "b.txt") == "foo foo\n[oob]\n"
+
+
+def test_case_conversion_in_replacement(d: Path) -> None:
+    assert out(d, "s/\\(f\\)\\(o*\\)/\\U\\1\\E\\2-\\u\\2/", "b.txt") == "Foo-Oo foo\nboo\n"
+
+
+def test_empty_matches_follow_gnu_not_python(d: Path) -> None:
+    assert out(d, "s/x*/-/g", stdin=b"abxd\n") == "-a-b-d-\n"
+
+
+def test_addresses_lines_last_regex_ranges(d: Path) -> None:
+    assert out(d, "-n", "2p", "a.txt") == "two\n"
+    assert out(d, "$d", "a.txt") == "one\ntwo\nthree\nfour\n"
+    assert out(d, "-n", "/^t/p", "a.txt") == "two\nthree\n"
+    assert out(d, "2,4d", "a.txt") == "one\nfive\n"
+    assert out(d, "-n", "/two/,/four/p", "a.txt") == "two\nthree\nfour\n"
+    assert out(d, "/o/!d", "a.txt") == "one\ntwo\nfour\n"
+
+
+def test_step_plus_tilde_and_zero_addresses(d: Path) -> None:
+    assert out(d, "-n", "1~2p", "a.txt") == "one\nthree\nfive\n"
+    assert out(d, "/two/,+1d", "a.txt") == "one\nfour\nfive\n"
+    assert out(d, "/one/,~4d", "a.txt") == "five\n"
+    assert out(d, "0,/o/s//X/", "a.txt") == "Xne\ntwo\nthree\nfour\nfive\n"
+    assert out(d, "2,1d", "a.txt") == "one\nthree\nfour\nfive\n"
+
+
+def test_append_insert_change_forms(d: Path) -> None:
+    assert out(d, "1a after", "b.txt") == "foo foo\nafter\nboo\n"
+    assert out(d, "2i\\\nbefore", "b.txt") == "foo foo\nbefore\nboo\n"
+    assert out(d, "2,3c\\\nX", "a.txt") == "one\nX\nfour\nfive\n"
+    assert out(d, "$a end", "b.txt") == "foo foo\nboo\nend\n"
+
+
+def test_blocks_quit_and_line_numbers(d: Path) -> None:
+    assert out(d, "-n", "/three/{p;q}", "a.txt") == "three\n"
+    assert out(d, "2q", "a.txt") == "one\ntwo\n"
+    assert out(d, "-n", "$=", "a.txt") == "5\n"
+
+
+def test_quit_exit_code(d: Path) -> None:
+    assert run(d, ["3q5", "a.txt"])[:2] == (5, "one\ntwo\nthree\n")
+
+
+def test_hold_space_and_multiline_commands(d: Path) -> None:
+    assert out(d, "1!G;h;$!d", "a.txt") == "five\nfour\nthree\ntwo\none\n"
+    assert out(d, ":a;N;$!ba;s/\\n/,/g", "a.txt") == "one,two,three,four,five\n"
+    assert out(d, "$!N;s/\\n/-/", "a.txt") == "one-two\nthree-four\nfive\n"
+    assert out(d, "N;P;D", "a.txt") == "one\ntwo\nthree\nfour\nfive\n"
+
+
+def test_branch_on_substitution(d: Path) -> None:
+    assert out(d, "s/o/X/;T;s/$/!/", "a.txt") == "Xne!\ntwX!\nthree\nfXur!\nfive\n"
+
+
+def test_transliterate_and_unicode(tmp_path: Path) -> None:
+    (tmp_path / "u").write_text("café über\n")
+    assert out(tmp_path, "s/é/e/; y/ü/u/", "u") == "cafe uber\n"
+    assert out(tmp_path, "s/caf./X/", "u") == "X über\n"
+
+
+def test_unterminated_last_line_stays_unterminated(d: Path) -> None:
+    assert out(d, "s/y/Y/", "nonl") == "x\nY"
+    assert out(d, "p", "nonl") == "x\nx\ny\ny"
+    assert out(d, "s/y/Y/", "nonl", "b.txt") == "x\nY\nfoo foo\nboo\n"
+
+
+def test_files_form_one_stream_unless_separate(d: Path) -> None:
+    assert out(d, "1d", "b.txt", "a.txt") == "boo\none\ntwo\nthree\nfour\nfive\n"
+    assert out(d, "-s", "1d", "b.txt", "a.txt") == "boo\ntwo\nthree\nfour\nfive\n"
+
+
+def test_in_place_edit(d: Path) -> None:
+    assert run(d, ["-i", "s/foo/bar/", "b.txt"])[:2] == (0, "")
+    assert (d / "b.txt").read_text() == "bar foo\nboo\n"
+
+
+def test_missing_file_exit_2_and_continue(d: Path) -> None:
+    code, o, err, _ = run(d, ["s/o/0/", "nosuch", "b.txt"])
+    assert (code, o) == (2, "f0o foo\nb0o\n")
+    assert "sed: can't read nosuch: No such file or directory" in err
+
+
+@pytest.mark.parametrize(
+    ("script", "message", "status"),
+    [
+        ("k", "sed: -e expression #1, char 1: unknown command: `k'", 1),
+        ("s/a/b", "sed: -e expression #1, char 5: unterminated `s' command", 1),
+        ("s/a/b/q", "sed: -e expression #1, char 7: unknown option to `s'", 1),
+        ("p;}", "sed: -e expression #1, char 3: unexpected `}'", 1),
+        ("{p", "sed: -e expression #1, char 0: unmatched `{'", 1),
+        ("y/abc/de/", "sed: -e expression #1, char 9: strings for `y' command are different lengths", 1),
+        ("s/\\(a\\)/\\2/", "sed: -e expression #1, char 11: invalid reference \\2 on `s' command's RHS", 1),
+        ("1,2q", "sed: -e expression #1, char 4: command only uses one address", 1),
+        ("bfoo", "sed: can't find label for jump to `foo'", 4),
+        ("s/\\(a/x/", "Unmatched ( or \\(", 1),
+    ],
+)
+def test_script_errors_use_gnu_wording(d: Path, script: str, message: str, status: int) -> None:
+    code, o, err, _ = run(d, [script, "a.txt"])
+    assert code == status and o == ""
+    assert message in err
+
+
+def test_second_expression_error_is_numbered(d: Path) -> None:
+    err = run(d, ["-e", "p", "-e", "k", "a.txt"])[2]
+    assert "sed: -e expression #2, char 1: unknown command: `k'" in err
+
+
+def test_write_to_stdout_and_l_command(d: Path) -> None:
+    assert out(d, "-n", "/w/w /dev/stdout", "a.txt") == "two\n"
+    assert out(d, "-n", "l", stdin="é\t\n".encode()) == "\\303\\251\\t$\n"
+
+
+def test_json_gives_output_lines(d: Path) -> None:
+    assert run(d, ["-n", "2,3p", "a.txt"], json_mode=True)[3] == ["two", "three"]
+
+
+def test_schema_declares_overwrite() -> None:
+    assert sed_tool.schema.operations == ("fs.overwrite",)

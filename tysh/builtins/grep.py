@@ -1,0 +1,579 @@
+"""grep: print lines that match patterns, as GNU grep 3.8 does.
+
+Patterns are translated once to a Python regex (see _regex). The common cases run on
+large blocks of lines: the regex engine scans the block and only the lines that match
+cost any Python work. Context (-A/-B/-C) and `--json` take a per-line path.
+
+`--json` gives `[{"file", "line", "text"}]` for matching lines (`text` is the match with
+`-o`); with `-c`, `[{"file", "count"}]`; with `-l`/`-L`, the list of file names.
+"""
+
+from __future__ import annotations
+
+import collections
+import fnmatch
+import re
+from collections.abc import Iterator
+from typing import IO, Any
+
+import attrs
+
+from tysh.builtins._regex import Compiled, Kind, RegexError, compile_patterns
+from tysh.kernel.context import Context
+from tysh.kernel.fs import FsError
+from tysh.kernel.output import OutputData
+from tysh.kernel.tooldef import Outcome, tool
+from tysh.kernel.typed_args import param
+
+READ_SIZE = 1 << 18
+STDIN_LABEL = "(standard input)"
+
+
+@attrs.frozen
+class GrepArgs:
+    operands: tuple[str, ...] = param(
+        positional=True, default=(), help="PATTERN (unless -e/-f) then FILEs"
+    )
+    regexp: tuple[str, ...] = param(default=(), aliases=["-e"], help="use PATTERN (repeatable)")
+    file: tuple[str, ...] = param(default=(), aliases=["-f"], help="take patterns from FILE")
+    extended_regexp: bool = param(False, aliases=["-E"], help="patterns are extended regexps")
+    fixed_strings: bool = param(False, aliases=["-F"], help="patterns are fixed strings")
+    basic_regexp: bool = param(False, aliases=["-G"], help="patterns are basic regexps")
+    perl_regexp: bool = param(False, aliases=["-P"], help="patterns are Python regexps")
+    ignore_case: bool = param(False, aliases=["-i", "-y"], help="ignore case distinctions")
+    no_ignore_case: bool = param(False, help="do not ignore case (default)")
+    invert_match: bool = param(False, aliases=["-v"], help="select non-matching lines")
+    word_regexp: bool = param(False, aliases=["-w"], help="match only whole words")
+    line_regexp: bool = param(False, aliases=["-x"], help="match only whole lines")
+    count: bool = param(False, aliases=["-c"], help="print only a count of selected lines")
+    line_number: bool = param(False, aliases=["-n"], help="prefix each line with its number")
+    files_with_matches: bool = param(False, aliases=["-l"], help="print only names of matching files")
+    files_without_match: bool = param(False, aliases=["-L"], help="print only names of files without a match")
+    only_matching: bool = param(False, aliases=["-o"], help="print only the matched parts")
+    quiet: bool = param(False, aliases=["-q", "--silent"], help="print nothing; exit 0 on a match")
+    no_messages: bool = param(False, aliases=["-s"], help="suppress file error messages")
+    with_filename: bool = param(False, aliases=["-H"], help="print the file name for each match")
+    no_filename: bool = param(False, aliases=["-h"], help="never print file names")
+    max_count: int | None = param(None, aliases=["-m"], help="stop after NUM selected lines")
+    after_context: int | None = param(None, aliases=["-A"], help="print NUM lines after a match")
+    before_context: int | None = param(None, aliases=["-B"], help="print NUM lines before a match")
+    context: int | None = param(None, aliases=["-C"], help="print NUM lines around a match")
+    recursive: bool = param(False, aliases=["-r"], help="search directories recursively")
+    dereference_recursive: bool = param(False, aliases=["-R"], help="like -r, following symlinks")
+    include: tuple[str, ...] = param(default=(), help="search only files whose name matches GLOB")
+    exclude: tuple[str, ...] = param(default=(), help="skip files whose name matches GLOB")
+    exclude_dir: tuple[str, ...] = param(default=(), help="skip directories matching GLOB")
+    text: bool = param(False, aliases=["-a"], help="process a binary file as if it were text")
+    color: str | None = param(None, aliases=["--colour"], help="accepted; output is never colored")
+    line_buffered: bool = param(False, help="accepted; output is flushed per block anyway")
+
+
+class _Stop(Exception):
+    """Raised inside a scan to stop reading the current file (-m, -q, -l)."""
+
+
+def _blocks(f: IO[bytes]) -> Iterator[bytes]:
+    """Blocks of whole lines, each ending in a newline (one is added to an unterminated
+    last line, as GNU grep prints it). Reads incrementally: stdin is never slurped."""
+    read = getattr(f, "read1", f.read)
+    rest = b""
+    while True:
+        chunk = read(READ_SIZE)
+        if not chunk:
+            break
+        cut = chunk.rfind(b"\n")
+        if cut < 0:
+            rest += chunk
+            continue
+        yield rest + chunk[: cut + 1] if rest else chunk[: cut + 1]
+        rest = chunk[cut + 1 :]
+    if rest:
+        yield rest + b"\n"
+
+
+class _Grep:
+    """One grep run: options resolved once, then each input scanned."""
+
+    def __init__(self, args: GrepArgs, ctx: Context, comp: Compiled, show_names: bool) -> None:
+        self.ctx = ctx
+        self.comp = comp
+        self.regex: Any = comp.regex
+        self.text = comp.text
+        self.invert = args.invert_match
+        self.count = args.count
+        self.numbers = args.line_number
+        self.only = args.only_matching
+        self.quiet = args.quiet
+        self.list_yes = args.files_with_matches
+        self.list_no = args.files_without_match and not args.files_with_matches
+        self.max = args.max_count
+        self.show_names = show_names and not args.no_filename or args.with_filename
+        self.no_messages = args.no_messages
+        self.binary_ok = args.text
+        ctxn = args.context or 0
+        self.after = args.after_context if args.after_context is not None else ctxn
+        self.before = args.before_context if args.before_context is not None else ctxn
+        self.json = ctx.json
+        self.records: list[Any] = []
+        self.any_selected = False
+        self.error = False
+        self.last_group_end: int | None = None  # for "--" separators between context groups
+        self.out = ctx.stdout
+        self._count_re: Any = None
+        # output-shaping modes where only a status or a count matters
+        self.summary = self.quiet or self.list_yes or self.list_no or self.count
+
+    # -- reporting ------------------------------------------------------------
+    def fail(self, message: str) -> None:
+        self.error = True
+        if not self.no_messages:
+            self.ctx.error(message)
+
+    def enc(self, s: Any) -> bytes:
+        return s.encode("utf-8", "surrogateescape") if self.text else s  # type: ignore[no-any-return]
+
+    # -- one input --------------------------------------------------------------
+    def search(self, f: IO[bytes], name: str) -> None:
+        """Scan one input and write what GNU grep writes for it."""
+        selected = 0
+        try:
+            if self.after or self.before or self.json:
+                selected = self.scan_lines(f, name)
+            else:
+                selected = self.scan_blocks(f, name)
+        except _Stop as stop:
+            selected = stop.args[0] if stop.args else 1
+        if selected:
+            self.any_selected = True
+        if self.quiet:
+            return
+        if self.count and not (self.list_yes or self.list_no):
+            if self.json:
+                self.records.append({"file": name, "count": selected})
+            else:
+                pre = f"{name}:" if self.show_names else ""
+                self.ctx.write(f"{pre}{selected}\n")
+        if (self.list_yes and selected) or (self.list_no and not selected):
+            if self.json:
+                self.records.append(name)
+            else:
+                self.ctx.write(name + "\n")
+
+    def prefix(self, name: str, sep: str) -> str:
+        return name + sep if self.show_names else ""
+
+    def scan_blocks(self, f: IO[bytes], name: str) -> int:
+        """The block-at-a-time scan for everything but context and JSON.
+
+        Sparse blocks: the regex engine finds the next match in the whole block and only
+        matching lines cost Python work. Dense blocks (many selected lines): split into
+        lines and filter them in one comprehension. The choice adapts per block."""
+        text, regex, invert, only = self.text, self.regex, self.invert, self.only
+        comp = self.comp
+        verify = regex.search if comp.wrapped else None
+        pre_re = comp.prefilter if comp.prefilter is not None else regex
+        search = pre_re.search
+        lower = comp.lower
+        nl: Any = "\n" if text else b"\n"
+        empty: Any = "" if text else b""
+        pre: Any = self.prefix(name, ":")
+        if not text:
+            pre = pre.encode("utf-8", "surrogateescape")
+        numbers = self.numbers
+        maxc = self.max if self.max is not None else -1
+        if maxc == 0:
+            return 0
+        summary = self.summary
+        stop_first = self.quiet or self.list_yes or self.list_no
+        fast_count = (
+            self.count and not invert and maxc < 0 and comp.min_width > 0 and not stop_first
+            and verify is None and not lower
+        )
+        selected = 0
+        lineno = 0  # newlines before the current block
+        binary = None if not self.binary_ok else False
+        write = self.out.write
+        dense = False
+        for raw in _blocks(f):
+            if binary is None:
+                binary = b"\0" in raw
+            block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
+            if fast_count:
+                if self._count_re is None:
+                    self._count_re = re.compile(
+                        (("(?:" if text else b"(?:") + regex.pattern + (")" if text else b")"))
+                        + ("[^\n]*" if text else b"[^\n]*"),
+                        regex.flags,
+                    )
+                selected += len(self._count_re.findall(block))
+                continue
+            out: list[Any] = []
+            if dense and not binary and not only:
+                # -- dense: filter the block's lines ---------------------------------
+                lines = block.split(nl)
+                lines.pop()
+                fs = regex.search
+                if numbers:
+                    hits: list[Any] = (
+                        [(i, ln) for i, ln in enumerate(lines, lineno + 1) if not fs(ln)]
+                        if invert else
+                        [(i, ln) for i, ln in enumerate(lines, lineno + 1) if fs(ln)]
+                    )
+                else:
+                    hits = (
+                        [ln for ln in lines if not fs(ln)] if invert else [ln for ln in lines if fs(ln)]
+                    )
+                if maxc >= 0 and selected + len(hits) > maxc:
+                    del hits[maxc - selected :]
+                selected += len(hits)
+                lineno += len(lines)
+                if summary:
+                    if stop_first and hits:
+                        raise _Stop(selected)
+                elif numbers:
+                    if text:
+                        out = [f"{pre}{i}:{ln}\n" for i, ln in hits]
+                    else:
+                        out = [b"%s%d:%s\n" % (pre, i, ln) for i, ln in hits]
+                elif hits:
+                    if pre:
+                        out = [pre, (nl + pre).join(hits), nl]
+                    else:
+                        out = [nl.join(hits), nl]
+                nm = len(lines) - len(hits) if invert else len(hits)
+                if not (nm * 5 > len(lines) or (invert and (numbers or pre))):
+                    dense = False
+            else:
+                # -- sparse: let the regex engine find the next matching line ------
+                hay = block.lower() if lower else block
+                pos = 0
+                gstart = 0  # for -v: where the current run of unselected lines starts
+                counted = 0  # newlines in block[:counted] are already in lineno
+                end = len(block)
+                last = end - 1  # the final newline: a match there would be a phantom line
+                nmatched = 0
+                while True:
+                    m = search(hay, pos, last) if pos < end else None
+                    if m is None:
+                        if not invert:
+                            break
+                        ls = le = end
+                    else:
+                        s = m.start()
+                        ls = block.rfind(nl, 0, s) + 1
+                        le = block.find(nl, s)
+                        if le < 0:
+                            le = end - 1
+                        pos = le + 1
+                        if verify is not None and verify(block, ls, le) is None:
+                            continue
+                    nmatched += 1
+                    if invert:
+                        if ls > gstart:
+                            gap = block[gstart:ls]
+                            n = gap.count(nl)
+                            if maxc >= 0 and selected + n >= maxc:
+                                n = maxc - selected
+                                gap = nl.join(gap.split(nl)[:n]) + nl
+                            selected += n
+                            if summary:
+                                if stop_first:
+                                    raise _Stop(selected)
+                            elif only:
+                                pass
+                            elif numbers or pre:
+                                lineno += block.count(nl, counted, gstart)
+                                counted = gstart
+                                for k, line in enumerate(gap.split(nl)[:-1], lineno + 1):
+                                    if text:
+                                        out.append(f"{pre}{k}:{line}\n" if numbers else pre + line + nl)
+                                    else:
+                                        out.append(b"%s%d:%s\n" % (pre, k, line) if numbers
+                                                   else pre + line + nl)
+                            else:
+                                out.append(gap)
+                            if maxc >= 0 and selected >= maxc:
+                                break
+                        gstart = le + 1
+                        if m is None:
+                            break
+                        continue
+                    selected += 1
+                    if summary:
+                        if stop_first:
+                            raise _Stop(selected)
+                    elif binary:
+                        self.binary_match(name)
+                    else:
+                        num: Any = empty
+                        if numbers:
+                            lineno += block.count(nl, counted, ls)
+                            counted = ls
+                            num = (f"{lineno + 1}:" if text else b"%d:" % (lineno + 1))
+                        if only:
+                            for mm in regex.finditer(block, ls, le):
+                                if mm.end() > mm.start():
+                                    out.append(pre + num + mm.group() + nl)
+                        else:
+                            out.append(pre + num + block[ls : le + 1])
+                    if selected == maxc:
+                        break
+                if numbers:
+                    lineno += block.count(nl, counted)
+                nlines = block.count(nl)
+                if nmatched * 5 > nlines or (invert and (numbers or pre) and not summary):
+                    dense = True
+            if out:
+                write(self.enc(empty.join(out)))
+                self.out.flush()
+            if maxc >= 0 and selected >= maxc:
+                break
+        return selected
+
+    def binary_match(self, name: str) -> None:
+        self.ctx.error(f"{name}: binary file matches")
+        raise _Stop(1)
+
+    def scan_lines(self, f: IO[bytes], name: str) -> int:
+        """Line at a time: context lines, `--` separators and JSON records."""
+        text, search, invert = self.text, self.regex.search, self.invert
+        before: collections.deque[tuple[int, Any]] = collections.deque(maxlen=self.before or None)
+        use_before = self.before > 0
+        after_left = 0
+        maxc = self.max if self.max is not None else -1
+        selected = 0
+        lineno = 0
+        summary = self.summary
+        stop_first = self.quiet or self.list_yes or self.list_no
+        sep_ctx = self.after > 0 or self.before > 0
+        last_printed = 0  # the last line number written for this file
+        out: list[str] = []
+        binary = None if not self.binary_ok else False
+        done = maxc == 0
+        for raw in _blocks(f):
+            if binary is None:
+                binary = b"\0" in raw
+            block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
+            lines = block.split("\n" if text else b"\n")
+            lines.pop()
+            for line in lines:
+                lineno += 1
+                hit = (search(line) is not None) != invert
+                if hit and not done:
+                    selected += 1
+                    if summary:
+                        if stop_first:
+                            raise _Stop(selected)
+                        if selected == maxc:
+                            done = True
+                        continue
+                    if binary:
+                        self.binary_match(name)
+                    if self.json:
+                        self.add_record(name, lineno, line)
+                    else:
+                        if sep_ctx and self.last_group_end is not None and (
+                            last_printed == 0 or lineno - len(before) > last_printed + 1
+                        ):
+                            out.append("--\n")
+                        for bn, bl in before:
+                            out.append(self.fmt(name, bn, bl, "-"))
+                        before.clear()
+                        if self.only and not invert:
+                            for mm in self.regex.finditer(line):
+                                if mm.end() > mm.start():
+                                    out.append(self.fmt(name, lineno, mm.group(), ":"))
+                        elif not self.only:
+                            out.append(self.fmt(name, lineno, line, ":"))
+                        last_printed = lineno
+                        self.last_group_end = lineno
+                    after_left = self.after
+                    if selected == maxc:
+                        done = True
+                elif after_left > 0 and not summary and not self.json:
+                    out.append(self.fmt(name, lineno, line, "-"))
+                    last_printed = lineno
+                    after_left -= 1
+                elif done:
+                    break
+                elif use_before:
+                    before.append((lineno, line))
+            if out:
+                self.out.write("".join(out).encode("utf-8", "surrogateescape"))
+                self.out.flush()
+                out = []
+            if done and after_left == 0:
+                break
+        return selected
+
+    def fmt(self, name: str, lineno: int, line: Any, sep: str) -> str:
+        if not self.text:
+            line = line.decode("utf-8", "surrogateescape")
+        pre = name + sep if self.show_names else ""
+        num = f"{lineno}{sep}" if self.numbers else ""
+        return f"{pre}{num}{line}\n"
+
+    def add_record(self, name: str, lineno: int, line: Any) -> None:
+        if not self.text:
+            line = line.decode("utf-8", "surrogateescape")
+        if self.only and not self.invert:
+            for mm in self.regex.finditer(line if self.text else line.encode("utf-8", "surrogateescape")):
+                if mm.end() > mm.start():
+                    g = mm.group()
+                    g = g if self.text else g.decode("utf-8", "surrogateescape")
+                    self.records.append({"file": name, "line": lineno, "text": g})
+        else:
+            self.records.append({"file": name, "line": lineno, "text": line})
+
+
+def _patterns(args: GrepArgs, ctx: Context) -> tuple[list[str], list[str]] | str:
+    """(patterns, file operands), or an error message."""
+    operands = list(args.operands)
+    pats: list[str] = []
+    for p in args.regexp:
+        pats.extend(p.split("\n"))
+    for name in args.file:
+        try:
+            data = ctx.stdin.read() if name == "-" else ctx.fs.read_bytes(ctx.path(name))
+        except FsError as e:
+            return f"{name}: {e.reason}"
+        text = data.decode("utf-8", "surrogateescape")
+        if text.endswith("\n"):
+            text = text[:-1]
+        if text or data:
+            pats.extend(text.split("\n"))
+    if not args.regexp and not args.file:
+        if not operands:
+            return "usage"
+        pats.extend(operands.pop(0).split("\n"))
+    return pats, operands
+
+
+def _kind(args: GrepArgs) -> Kind:
+    if args.fixed_strings:
+        return "fixed"
+    if args.perl_regexp:
+        return "perl"
+    if args.extended_regexp:
+        return "ere"
+    return "bre"
+
+
+def _walk(
+    g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str
+) -> Iterator[tuple[str, str]]:
+    """(display name, path) of every file under a directory, honouring the filters."""
+    follow = args.dereference_recursive
+    for dirpath, dirs, files in ctx.fs.walk(root):
+        if args.exclude_dir:
+            dirs[:] = [d for d in dirs if not any(fnmatch.fnmatchcase(d, p) for p in args.exclude_dir)]
+        rel = dirpath[len(root) :].strip("/")
+        base = "/".join(x for x in (shown.rstrip("/") if shown else "", rel) if x)
+        for fname in files:
+            full = dirpath.rstrip("/") + "/" + fname
+            if not follow:
+                try:
+                    if ctx.fs.stat(full, follow=False).kind == "symlink":
+                        continue
+                except FsError:
+                    continue
+            elif ctx.fs.is_dir(full):  # -R: fs.walk lists a symlinked dir as a file
+                yield from _walk(g, args, ctx, full, (base + "/" if base else "") + fname)
+                continue
+            if not _name_ok(args, fname):
+                continue
+            yield ((base + "/" if base else "") + fname), full
+
+
+def _name_ok(args: GrepArgs, fname: str) -> bool:
+    if args.include and not any(fnmatch.fnmatchcase(fname, p) for p in args.include):
+        return False
+    return not (args.exclude and any(fnmatch.fnmatchcase(fname, p) for p in args.exclude))
+
+
+def _run_file(g: _Grep, ctx: Context, shown: str, path: str) -> None:
+    try:
+        f = ctx.fs.open(path, "rb")
+    except FsError as e:
+        g.fail(f"{shown}: {e.reason}")
+        return
+    try:
+        g.search(f, shown)
+    except OSError as e:
+        if isinstance(e, BrokenPipeError):
+            raise
+        g.fail(f"{shown}: {e.strerror or e}")
+    finally:
+        f.close()
+
+
+@tool(
+    "grep",
+    args=GrepArgs,
+    description="print lines that match patterns",
+    examples=[
+        ("lines with ERROR, numbered", "grep -n ERROR app.log"),
+        ("extended regex, case-insensitive", "grep -Ei 'warn|error' app.log"),
+        ("count matches per file", "grep -c TODO *.py"),
+        ("search a tree for a word", "grep -rw --include='*.py' main src"),
+        ("matches as JSON records", "grep -n --json TODO notes.txt"),
+    ],
+)
+def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
+    got = _patterns(args, ctx)
+    if isinstance(got, str):
+        if got == "usage":
+            ctx.error("no pattern given\nUsage: grep [OPTION]... PATTERNS [FILE]...")
+        else:
+            ctx.error(got)
+        return 2
+    pats, files = got
+    for v in (args.after_context, args.before_context, args.context):
+        if v is not None and v < 0:
+            ctx.error(f"{v}: invalid context length argument")
+            return 2
+    icase = args.ignore_case and not args.no_ignore_case
+    try:
+        comp = compile_patterns(
+            tuple(pats), _kind(args), ignore_case=icase,
+            word=args.word_regexp and not args.line_regexp, line=args.line_regexp,
+        )
+    except RegexError as e:
+        ctx.error(e.message)
+        return 2
+    recursive = args.recursive or args.dereference_recursive
+    implicit = recursive and not files
+    if implicit:
+        files = ["."]
+    show = len(files) > 1 or (
+        recursive and any(f != "-" and ctx.fs.is_dir(ctx.path(f)) for f in files)
+    )
+    g = _Grep(args, ctx, comp, show)
+    for name in files or ["-"]:
+        if name == "-":
+            g.search(ctx.stdin, STDIN_LABEL)
+        else:
+            path = ctx.path(name)
+            if ctx.fs.is_dir(path):
+                if not recursive:
+                    g.fail(f"{name}: Is a directory")
+                    continue
+                for shown, full in _walk(g, args, ctx, path, "" if implicit else name):
+                    _run_file(g, ctx, shown, full)
+                    if g.quiet and g.any_selected:
+                        return 0
+                continue
+            if args.exclude and recursive and not _name_ok(args, name.rsplit("/", 1)[-1]):
+                continue
+            _run_file(g, ctx, name, path)
+        if g.quiet and g.any_selected:
+            return 0
+    code = 0 if g.any_selected else 1
+    if g.error and not (g.quiet and g.any_selected):
+        code = 2
+    if ctx.json:
+        return Outcome(code=code, output=OutputData(rich_json=g.records if g.records else []))
+    return code
+
+
+TOOLS = [grep]

@@ -1,0 +1,1260 @@
+"""sed: the stream editor, as GNU sed 4.9 does it.
+
+The script is parsed once into a flat list of commands (blocks and branches become jump
+targets) and run per line over the decoded text. A script that is a single unaddressed
+`s` command takes a fast path: the substitution runs over a whole block of lines at once
+in the regex engine. Regular expressions come from _regex (POSIX BRE/ERE → Python re).
+
+`--json` gives the output lines as a JSON array of strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Generator, Iterator
+from typing import IO, Any
+
+import attrs
+
+from tysh.builtins._regex import RegexError, compile_patterns, compile_text
+from tysh.kernel.context import Context
+from tysh.kernel.errors import TyshError
+from tysh.kernel.fs import FsError
+from tysh.kernel.output import OutputData
+from tysh.kernel.tooldef import Outcome, tool
+from tysh.kernel.typed_args import param
+
+READ_SIZE = 1 << 18
+
+
+@attrs.frozen
+class SedArgs:
+    operands: tuple[str, ...] = param(
+        positional=True, default=(), help="SCRIPT (unless -e/-f) then FILEs"
+    )
+    expression: tuple[str, ...] = param(default=(), aliases=["-e"], help="add SCRIPT (repeatable)")
+    file: tuple[str, ...] = param(default=(), aliases=["-f"], help="add the script in FILE")
+    quiet: bool = param(False, aliases=["-n", "--silent"], help="no automatic printing")
+    regexp_extended: bool = param(False, aliases=["-E", "-r"], help="use extended regexps")
+    in_place: bool = param(False, aliases=["-i"], help="edit files in place")
+    separate: bool = param(False, aliases=["-s"], help="treat files as separate streams")
+    null_data: bool = param(False, aliases=["-z"], help="lines are separated by NUL")
+    posix: bool = param(False, help="accepted; GNU extensions stay on")
+    unbuffered: bool = param(False, aliases=["-u"], help="accepted; output is flushed per block")
+    line_length: int = param(70, aliases=["-l"], help="line-wrap length for `l`")
+    debug: bool = param(False, help="accepted; no debug output")
+
+
+class SedError(TyshError):
+    """A script or runtime error; the message is GNU's wording."""
+
+
+# -- the parsed script -------------------------------------------------------------------
+
+
+@attrs.define(slots=True)
+class Addr:
+    kind: str  # line last re zero step plus tilde
+    num: int = 0
+    step: int = 0
+    regex: str | None = None  # None for `//` (the last regex used)
+    icase: bool = False
+    multiline: bool = False
+    rx: re.Pattern[str] | None = None  # compiled at parse time; None for `//`
+
+
+@attrs.define(slots=True, eq=False)
+class Cmd:
+    name: str
+    a1: Addr | None = None
+    a2: Addr | None = None
+    negate: bool = False
+    active: bool = False  # inside an address range
+    end_line: int = 0
+    text: str = ""  # a/i/c text, label, file name
+    target: int = -1  # jump target: the matching `}` for `{`, the label for b/t/T
+    num: int = 0  # q/Q exit code, l wrap length
+    sub: Sub | None = None
+    ytab: dict[int, str] | None = None
+
+
+@attrs.define(slots=True)
+class Sub:
+    regex: str | None
+    icase: bool
+    multiline: bool
+    parts: list[tuple[str, Any]]  # ("lit", text) ("grp", n) ("case", op)
+    template: str | None  # a Python re template when there are no case conversions
+    glob: bool
+    nth: int
+    print_: int
+    wfile: str | None
+    rx: re.Pattern[str] | None = None
+    literal: str | None = None  # the replacement when it has no group or case parts
+
+
+# -- parsing -----------------------------------------------------------------------------
+
+
+class _Parser:
+    def __init__(self, script: str, bounds: list[tuple[int, str]], extended: bool) -> None:
+        self.s = script
+        self.n = len(script)
+        self.i = 0
+        self.bounds = bounds  # (start offset, label) of each -e / -f piece
+        self.ere = extended
+        self.cmds: list[Cmd] = []
+        self.blocks: list[int] = []
+
+    def fail(self, msg: str, at: int | None = None) -> SedError:
+        at = self.i if at is None else at
+        start, label = 0, "-e expression #1"
+        for off, lab in self.bounds:
+            if off <= max(at - 1, 0):
+                start, label = off, lab
+        return SedError(f"{label}, char {max(at - start, 0)}: {msg}")
+
+    def peek(self) -> str:
+        return self.s[self.i] if self.i < self.n else ""
+
+    def skip_ws(self, newlines: bool = False) -> None:
+        s, n = self.s, self.n
+        while self.i < n and (s[self.i] in " \t" or (newlines and s[self.i] in "\n;")):
+            self.i += 1
+
+    def parse(self) -> list[Cmd]:
+        while True:
+            self.skip_ws(newlines=True)
+            if self.i >= self.n:
+                break
+            c = self.peek()
+            if c == "#":
+                self.skip_line()
+                continue
+            self.command()
+        if self.blocks:
+            raise self.fail("unmatched `{'", at=0)
+        self.resolve_labels()
+        return self.cmds
+
+    def skip_line(self) -> None:
+        nl = self.s.find("\n", self.i)
+        self.i = self.n if nl < 0 else nl + 1
+
+    def resolve_labels(self) -> None:
+        labels: dict[str, int] = {}
+        for k, c in enumerate(self.cmds):
+            if c.name == ":":
+                labels[c.text] = k
+        for c in self.cmds:
+            if c.name in "btT":
+                if not c.text:
+                    c.target = len(self.cmds)
+                elif c.text in labels:
+                    c.target = labels[c.text]
+                else:
+                    raise SedError(f"can't find label for jump to `{c.text}'", 4)
+
+    # -- addresses --------------------------------------------------------------------
+    def address(self) -> Addr | None:
+        s = self.s
+        c = self.peek()
+        if c.isdigit():
+            j = self.i
+            while self.i < self.n and s[self.i].isdigit():
+                self.i += 1
+            num = int(s[j : self.i])
+            if self.peek() == "~":
+                self.i += 1
+                k = self.i
+                while self.i < self.n and s[self.i].isdigit():
+                    self.i += 1
+                step = int(s[k : self.i] or "0")
+                return Addr("step", num=num, step=step)
+            return Addr("zero" if num == 0 else "line", num=num)
+        if c == "$":
+            self.i += 1
+            return Addr("last")
+        if c == "/" or c == "\\":
+            if c == "\\":
+                self.i += 1
+                if self.i >= self.n:
+                    raise self.fail("unexpected end of script")
+            delim = s[self.i]
+            self.i += 1
+            pat = self.delimited(delim, "unterminated address regex")
+            a = Addr("re", regex=pat or None)
+            while self.peek() in ("I", "M") and self.peek():
+                if self.peek() == "I":
+                    a.icase = True
+                else:
+                    a.multiline = True
+                self.i += 1
+            a.rx = self.check_regex(a.regex, a.icase, a.multiline)
+            return a
+        return None
+
+    def delimited(self, delim: str, unterminated: str, regex: bool = True) -> str:
+        """Text up to an unescaped `delim`; `\\delim` becomes the delimiter itself, and
+        `\\n` a newline in the regex sense (kept as `\\n` for the translator)."""
+        s, n = self.s, self.n
+        out: list[str] = []
+        i = self.i
+        while True:
+            if i >= n:
+                self.i = i
+                raise self.fail(unterminated)
+            c = s[i]
+            if c == "\\":
+                if i + 1 >= n:
+                    self.i = i + 1
+                    raise self.fail(unterminated)
+                d = s[i + 1]
+                if d == delim:
+                    out.append(delim if delim not in "&\\" or regex else "\\" + delim)
+                elif d == "\n":
+                    out.append("\\n" if regex else "\n")
+                else:
+                    out.append(c + d)
+                i += 2
+                continue
+            if c == delim:
+                self.i = i + 1
+                return "".join(out)
+            if c == "\n" and regex:
+                self.i = i
+                raise self.fail(unterminated)
+            if c == "[" and regex:
+                # a bracket expression may hold the delimiter unescaped
+                j = i + 1
+                if j < n and s[j] == "^":
+                    j += 1
+                if j < n and s[j] == "]":
+                    j += 1
+                while j < n and s[j] != "]" and s[j] != "\n":
+                    if s[j] == "[" and j + 1 < n and s[j + 1] in ":.=":
+                        close = s.find(s[j + 1] + "]", j + 2)
+                        if close < 0:
+                            break
+                        j = close + 2
+                        continue
+                    j += 1
+                if j < n and s[j] == "]":
+                    out.append(s[i : j + 1])
+                    i = j + 1
+                    continue
+            out.append(c)
+            i += 1
+
+    def check_regex(self, pat: str | None, icase: bool, multiline: bool) -> re.Pattern[str] | None:
+        if pat is None:
+            return None
+        try:
+            return compile_text(pat, self.ere, icase, "space_m" if multiline else "space")
+        except RegexError as e:
+            raise self.fail(e.message) from None
+
+    # -- commands ---------------------------------------------------------------------
+    def command(self) -> None:
+        start = self.i
+        a1 = self.address()
+        a2 = None
+        if a1 is not None:
+            self.skip_ws()
+            if self.peek() == ",":
+                self.i += 1
+                self.skip_ws()
+                c = self.peek()
+                if c in ("+", "~"):
+                    self.i += 1
+                    j = self.i
+                    while self.i < self.n and self.s[self.i].isdigit():
+                        self.i += 1
+                    if j == self.i:
+                        raise self.fail("expected newer version of sed")
+                    a2 = Addr("plus" if c == "+" else "tilde", num=int(self.s[j : self.i]))
+                else:
+                    a2 = self.address()
+                    if a2 is None:
+                        raise self.fail("unexpected `,'")
+                    if a2.kind == "step":
+                        a2 = Addr("line", num=a2.num)
+                    elif a2.kind == "zero":
+                        raise self.fail("invalid usage of line address 0")
+            elif a1.kind == "zero":
+                raise self.fail("invalid usage of line address 0")
+        if a1 is not None and a1.kind == "zero" and (a2 is None or a2.kind != "re"):
+            raise self.fail("invalid usage of line address 0")
+        self.skip_ws()
+        negate = False
+        while self.peek() == "!":
+            negate = True
+            self.i += 1
+            self.skip_ws()
+        if self.i >= self.n:
+            raise self.fail("missing command")
+        name = self.s[self.i]
+        self.i += 1
+        cmd = Cmd(name, a1, a2, negate)
+        if name in "=dDgGhHlnNpPxzF{" or name in "aicsybtTrRwWqQ:}e#":
+            pass
+        else:
+            raise self.fail(f"unknown command: `{name}'")
+        if name in ":}#" and a1 is not None:
+            if name == "}":
+                raise self.fail("unexpected `}'")
+            raise self.fail(
+                ": doesn't want any addresses" if name == ":" else "comments don't accept any addresses"
+            )
+        if name in "qQ" and a2 is not None:
+            raise self.fail("command only uses one address")
+        del start
+        getattr(self, "c_" + {"{": "open", "}": "close", "=": "noarg", ":": "label",
+                              "#": "comment"}.get(name, name if name in "aicsybtTrRwWqQle" else "noarg"))(cmd)
+        self.cmds.append(cmd)
+
+    def end_of_command(self) -> None:
+        self.skip_ws()
+        c = self.peek()
+        if c in ("", "\n", ";"):
+            if c:
+                self.i += 1
+            return
+        if c in "}#":
+            return
+        self.i += 1
+        raise self.fail("extra characters after command")
+
+    def c_noarg(self, cmd: Cmd) -> None:
+        self.end_of_command()
+
+    def c_comment(self, cmd: Cmd) -> None:
+        cmd.name = "#"
+        self.skip_line()
+
+    def c_open(self, cmd: Cmd) -> None:
+        self.blocks.append(len(self.cmds))
+
+    def c_close(self, cmd: Cmd) -> None:
+        if not self.blocks:
+            raise self.fail("unexpected `}'")
+        opener = self.blocks.pop()
+        self.cmds[opener].target = len(self.cmds) + 1
+        self.end_of_command()
+
+    def c_label(self, cmd: Cmd) -> None:
+        self.skip_ws()
+        label = self.read_label()
+        if not label:
+            raise self.fail('":" lacks a label')
+        cmd.text = label
+
+    def read_label(self) -> str:
+        s, j = self.s, self.i
+        while self.i < self.n and s[self.i] not in "\n;":
+            self.i += 1
+        label = s[j : self.i].rstrip(" \t")
+        if self.i < self.n:
+            self.i += 1
+        return label
+
+    def c_b(self, cmd: Cmd) -> None:
+        self.skip_ws()
+        s, j = self.s, self.i
+        while self.i < self.n and s[self.i] not in "\n; \t}":
+            self.i += 1
+        cmd.text = s[j : self.i]
+        self.end_of_command()
+
+    c_t = c_b
+    c_T = c_b
+
+    def c_q(self, cmd: Cmd) -> None:
+        self.skip_ws()
+        j = self.i
+        while self.i < self.n and self.s[self.i].isdigit():
+            self.i += 1
+        cmd.num = int(self.s[j : self.i] or "0")
+        self.end_of_command()
+
+    c_Q = c_q
+
+    def c_l(self, cmd: Cmd) -> None:
+        self.c_q(cmd)
+        cmd.num = cmd.num or -1
+
+    def c_a(self, cmd: Cmd) -> None:
+        s, n = self.s, self.n
+        self.skip_ws()
+        if self.i >= n:
+            raise self.fail("expected \\ after `a', `c' or `i'")
+        if s[self.i] == "\\":
+            self.i += 1
+            self.skip_ws()
+            if self.i < n and s[self.i] == "\n":
+                self.i += 1
+        out: list[str] = []
+        begin = self.i
+        while self.i < n:
+            c = s[self.i]
+            if c == "\\":
+                if self.i + 1 < n:
+                    out.append(s[self.i + 1])
+                self.i += 2
+                continue
+            if c == "\n":
+                self.i += 1
+                break
+            out.append(c)
+            self.i += 1
+        cmd.text = "".join(out) + "\n" if out or self.i > begin else ""
+
+    c_i = c_a
+    c_c = c_a
+
+    def c_r(self, cmd: Cmd) -> None:
+        self.skip_ws()
+        nl = self.s.find("\n", self.i)
+        end = self.n if nl < 0 else nl
+        cmd.text = self.s[self.i : end]
+        self.i = end + 1
+        if cmd.name in "wW" and not cmd.text:
+            raise self.fail("missing filename in r/R/w/W commands")
+
+    c_R = c_r
+    c_w = c_r
+    c_W = c_r
+
+    def c_e(self, cmd: Cmd) -> None:
+        raise self.fail("the `e' command is not supported in tysh (no shell escapes)")
+
+    def c_y(self, cmd: Cmd) -> None:
+        if self.i >= self.n:
+            raise self.fail("unterminated `y' command")
+        delim = self.s[self.i]
+        self.i += 1
+        src = self.y_part(delim)
+        dst = self.y_part(delim)
+        if len(src) != len(dst):
+            raise self.fail("strings for `y' command are different lengths")
+        cmd.ytab = {ord(a): b for a, b in zip(src, dst, strict=True)}
+        self.end_of_command()
+
+    def y_part(self, delim: str) -> str:
+        s, n = self.s, self.n
+        out: list[str] = []
+        while True:
+            if self.i >= n:
+                raise self.fail("unterminated `y' command")
+            c = s[self.i]
+            if c == "\\" and self.i + 1 < n:
+                d = s[self.i + 1]
+                out.append({"n": "\n", "t": "\t", "\\": "\\"}.get(d, d if d == delim else c + d))
+                self.i += 2
+                continue
+            self.i += 1
+            if c == delim:
+                return "".join(out)
+            out.append(c)
+
+    def c_s(self, cmd: Cmd) -> None:
+        if self.i >= self.n:
+            raise self.fail("unterminated `s' command")
+        delim = self.s[self.i]
+        if delim in "\n\\":
+            raise self.fail("unterminated `s' command")
+        self.i += 1
+        pat = self.delimited(delim, "unterminated `s' command")
+        repl = self.delimited(delim, "unterminated `s' command", regex=False)
+        glob = False
+        nth = 0
+        prt = 0
+        icase = multiline = False
+        wfile = None
+        s = self.s
+        while self.i < self.n:
+            c = s[self.i]
+            if c == "g":
+                glob = True
+            elif c == "p":
+                prt += 1
+            elif c in "iI":
+                icase = True
+            elif c in "mM":
+                multiline = True
+            elif c.isdigit():
+                j = self.i
+                while self.i < self.n and s[self.i].isdigit():
+                    self.i += 1
+                nth = int(s[j : self.i])
+                if nth == 0:
+                    raise self.fail("number option to `s' command may not be zero")
+                continue
+            elif c == "w":
+                self.i += 1
+                self.c_r(cmd)
+                wfile = cmd.text
+                cmd.text = ""
+                break
+            elif c == "e":
+                raise self.fail("the `e' flag is not supported in tysh (no shell escapes)")
+            elif c in " \t\n;}#":
+                break
+            else:
+                self.i += 1
+                raise self.fail("unknown option to `s'")
+            self.i += 1
+        regex = pat or None
+        rx = self.check_regex(regex, icase, multiline)
+        groups = 9 if rx is None else rx.groups
+        parts = _parse_replacement(repl)
+        for kind, v in parts:
+            if kind == "grp" and v > groups:
+                raise self.fail(f"invalid reference \\{v} on `s' command's RHS")
+        template = None
+        if not any(k == "case" for k, _ in parts):
+            template = "".join(
+                v.replace("\\", "\\\\") if k == "lit" else f"\\g<{v}>" for k, v in parts
+            )
+        literal = "".join(v for _, v in parts) if all(k == "lit" for k, _ in parts) else None
+        cmd.sub = Sub(regex, icase, multiline, parts, template, glob, nth or 1, prt, wfile, rx,
+                      literal)
+        if wfile is None:
+            self.end_of_command()
+
+
+_REPL_ESC = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
+
+
+def _parse_replacement(repl: str) -> list[tuple[str, Any]]:
+    """`&`, `\\1`…`\\9`, `\\n`, `\\L \\U \\l \\u \\E` and escapes → parts."""
+    parts: list[tuple[str, Any]] = []
+    lit: list[str] = []
+    i, n = 0, len(repl)
+
+    def flush() -> None:
+        if lit:
+            parts.append(("lit", "".join(lit)))
+            lit.clear()
+
+    while i < n:
+        c = repl[i]
+        if c == "&":
+            flush()
+            parts.append(("grp", 0))
+        elif c == "\\" and i + 1 < n:
+            d = repl[i + 1]
+            i += 1
+            if d.isdigit():
+                flush()
+                parts.append(("grp", int(d)))
+            elif d in "LUluE":
+                flush()
+                parts.append(("case", d))
+            elif d in _REPL_ESC:
+                lit.append(_REPL_ESC[d])
+            else:
+                lit.append(d)
+        else:
+            lit.append(c)
+        i += 1
+    flush()
+    return parts
+
+
+def _expand_case(parts: list[tuple[str, Any]], m: re.Match[str], whole: str | None = None) -> str:
+    """Build a replacement with GNU's case conversions applied; `whole` overrides `&`."""
+    out: list[str] = []
+    mode = ""  # "L" or "U" for the rest, until \E
+    once = ""  # "l" or "u" for the next character
+    for kind, v in parts:
+        if kind == "case":
+            if v in "lu":
+                once = v
+            else:
+                mode = "" if v == "E" else v
+                once = ""
+            continue
+        if kind == "lit":
+            text = v
+        elif v == 0 and whole is not None:
+            text = whole
+        else:
+            text = m.group(v) or ""
+        if not text:
+            continue
+        if mode == "U":
+            text = text.upper()
+        elif mode == "L":
+            text = text.lower()
+        if once:
+            text = (text[0].upper() if once == "u" else text[0].lower()) + text[1:]
+            once = ""
+        out.append(text)
+    return "".join(out)
+
+
+# -- running -----------------------------------------------------------------------------
+
+
+class _Quit(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+class _Input:
+    """The lines of one stream (several files, or one with -s/-i), with one line of
+    lookahead so `$` is known; lines are decoded text without their separator."""
+
+    def __init__(
+        self, sources: Iterator[tuple[str, IO[bytes]]], sep: str, flush: Callable[[], None]
+    ) -> None:
+        self.sources = sources
+        self.sep = sep
+        self.bsep = sep.encode()
+        self.flush = flush
+        self.buf: list[str] = []
+        self.nbuf = 0
+        self.k = 0
+        self.rest = b""
+        self.cur: IO[bytes] | None = None
+        self.exhausted = False
+        self.buf_has_sep = True
+        self.name = "-"
+
+    def _fill(self) -> bool:
+        """Load more lines into buf; False at the end of every source."""
+        while True:
+            if self.cur is None:
+                try:
+                    nxt = next(self.sources)
+                except StopIteration:
+                    self.exhausted = True
+                    return False
+                self.name, self.cur = nxt
+            self.flush()
+            read = getattr(self.cur, "read1", self.cur.read)
+            chunk = read(READ_SIZE)
+            if not chunk:
+                self.cur = None
+                if self.rest:
+                    text = self.rest.decode("utf-8", "surrogateescape")
+                    self.rest = b""
+                    self.buf = [text]
+                    self.nbuf = 1
+                    self.k = 0
+                    self.buf_has_sep = False
+                    return True
+                continue
+            data = self.rest + chunk if self.rest else chunk
+            cut = data.rfind(self.bsep)
+            if cut < 0:
+                self.rest = data
+                continue
+            self.rest = data[cut + 1 :]
+            self.buf = data[:cut].decode("utf-8", "surrogateescape").split(self.sep)
+            self.nbuf = len(self.buf)
+            self.buf_has_sep = True
+            self.k = 0
+            return True
+
+    def next(self) -> str | None:
+        k = self.k
+        if k < self.nbuf:
+            self.k = k + 1
+            return self.buf[k]
+        if self.exhausted or not self._fill():
+            return None
+        self.k = 1
+        return self.buf[0]
+
+    @property
+    def last_had_sep(self) -> bool:
+        """Whether the line just read ended with the separator: only a buffer holding a
+        file's unterminated last line lacks it (a lookahead may have loaded the next)."""
+        return self.buf_has_sep or self.k < self.nbuf
+
+    def at_end(self) -> bool:
+        if self.k < self.nbuf:
+            return False
+        if self.exhausted:
+            return True
+        return not self._fill()
+
+
+class _Sed:
+    def __init__(self, cmds: list[Cmd], args: SedArgs, ctx: Context, extended: bool) -> None:
+        self.cmds = cmds
+        self.ctx = ctx
+        self.quiet = args.quiet
+        self.ere = extended
+        self.sep = "\0" if args.null_data else "\n"
+        self.wrap = args.line_length
+        self.out: list[str] = []
+        self.sink: IO[bytes] = ctx.stdout
+        self.hold = ""
+        self.last_rx: re.Pattern[str] | None = None
+        self.wfiles: dict[str, IO[bytes]] = {}
+        self.lineno = 0
+        for c in cmds:  # range state starts afresh for each stream
+            c.active = False
+            c.end_line = 0
+
+    def flush(self) -> None:
+        if self.out:
+            data = "".join(self.out).encode("utf-8", "surrogateescape")
+            del self.out[:]  # in place: run() holds the list
+            self.sink.write(data)
+            self.sink.flush()
+
+    def regex(self, o: Addr | Sub) -> re.Pattern[str]:
+        """The compiled regex of an address or `s`; `//` means the last one used."""
+        rx = o.rx
+        if rx is None:
+            if self.last_rx is None:
+                raise SedError("no previous regular expression")
+            return self.last_rx
+        self.last_rx = rx
+        return rx
+
+    def write_file(self, name: str, text: str) -> None:
+        if name in ("/dev/stdout", "-"):
+            self.out.append(text + "\n")
+            return
+        if name == "/dev/stderr":
+            self.ctx.stderr.write((text + "\n").encode("utf-8", "surrogateescape"))
+            return
+        f = self.wfiles.get(name)
+        if f is None:
+            f = self.ctx.fs.open(self.ctx.path(name), "wb")
+            self.wfiles[name] = f
+        f.write((text + "\n").encode("utf-8", "surrogateescape"))
+
+    def open_wfiles(self) -> None:
+        """GNU creates (truncates) every `w` file before reading input."""
+        for c in self.cmds:
+            name = c.text if c.name in "wW" else (c.sub.wfile if c.sub else None)
+            if name and name not in ("/dev/stdout", "/dev/stderr", "-") and name not in self.wfiles:
+                self.wfiles[name] = self.ctx.fs.open(self.ctx.path(name), "wb")
+
+    def close(self) -> None:
+        for f in self.wfiles.values():
+            f.close()
+
+    # -- addresses --------------------------------------------------------------------
+    def match1(self, a: Addr, ps: str, inp: _Input) -> bool:
+        k = a.kind
+        if k == "line":
+            return self.lineno == a.num
+        if k == "re":
+            return self.regex(a).search(ps) is not None
+        if k == "last":
+            return inp.at_end()
+        if k == "step":
+            if a.step <= 0:
+                return self.lineno == a.num
+            return self.lineno >= a.num and (self.lineno - a.num) % a.step == 0
+        return False
+
+    def selected(self, c: Cmd, ps: str, inp: _Input) -> bool:
+        a1 = c.a1
+        if a1 is None:
+            return not c.negate
+        a2 = c.a2
+        if a2 is None:
+            return self.match1(a1, ps, inp) != c.negate
+        ln = self.lineno
+        if c.active:
+            k = a2.kind
+            if k == "re":
+                if self.regex(a2).search(ps) is not None:
+                    c.active = False
+                return not c.negate
+            if k == "last":
+                if inp.at_end():
+                    c.active = False
+                return not c.negate
+            if ln >= c.end_line:
+                c.active = False
+                return (ln <= c.end_line) != c.negate
+            return not c.negate
+        if a1.kind == "zero":
+            if not c.end_line:
+                c.end_line = 1  # the range starts before line 1, once
+                if self.regex(a2).search(ps) is None:
+                    c.active = True
+                return not c.negate
+            return c.negate
+        if not self.match1(a1, ps, inp):
+            return c.negate
+        k = a2.kind
+        if k == "line":
+            if a2.num > ln:
+                c.active, c.end_line = True, a2.num
+        elif k == "plus":
+            if a2.num > 0:
+                c.active, c.end_line = True, ln + a2.num
+        elif k == "tilde":
+            if a2.num > 0 and ln % a2.num:
+                c.active, c.end_line = True, (ln // a2.num + 1) * a2.num
+        elif k == "last":
+            c.active = not inp.at_end()
+        else:
+            c.active = True
+        return not c.negate
+
+    # -- substitution -----------------------------------------------------------------
+    def substitute(self, sub: Sub, ps: str) -> str | None:
+        rx = self.regex(sub)
+        nth, glob = sub.nth, sub.glob
+        out: list[str] = []
+        pos = 0
+        count = 0
+        prev_end = -1
+        done = False
+        for m in rx.finditer(ps):
+            s, e = m.span()
+            if s == e and s == prev_end:
+                continue  # GNU: no empty match right after the previous match
+            prev_end = e
+            count += 1
+            if count < nth:
+                continue
+            out.append(ps[pos:s])
+            lit = sub.literal
+            out.append(lit if lit is not None else _expand_case(sub.parts, m))
+            pos = e
+            done = True
+            if not glob:
+                break
+        if not done:
+            return None
+        out.append(ps[pos:])
+        return "".join(out)
+
+    # -- the cycle --------------------------------------------------------------------
+    def run(self, inp: _Input) -> None:
+        cmds = self.cmds
+        ncmds = len(cmds)
+        out = self.out
+        sep = self.sep
+        quiet = self.quiet
+        ps_next: str | None = None
+        while True:
+            if ps_next is None:
+                line = inp.next()
+                if line is None:
+                    return
+                self.lineno += 1
+                ps = line
+            else:
+                ps, ps_next = ps_next, None
+            appends: list[tuple[str, str]] = []
+            autoprint = not quiet
+            tflag = False
+            pc = 0
+            quit_code: int | None = None
+            while pc < ncmds:
+                c = cmds[pc]
+                pc += 1
+                if c.a1 is not None or c.negate:
+                    if not self.selected(c, ps, inp):
+                        if c.name == "{":
+                            pc = c.target
+                        continue
+                name = c.name
+                if name == "s":
+                    assert c.sub is not None
+                    new = self.substitute(c.sub, ps)
+                    if new is not None:
+                        ps = new
+                        tflag = True
+                        for _ in range(c.sub.print_):
+                            out.append(ps + sep)
+                        if c.sub.wfile:
+                            self.write_file(c.sub.wfile, ps)
+                elif name == "p":
+                    out.append(ps + sep)
+                elif name == "d":
+                    autoprint = False
+                    break
+                elif name in "{}:#":
+                    pass
+                elif name == "b":
+                    pc = c.target
+                elif name == "t":
+                    if tflag:
+                        tflag = False
+                        pc = c.target
+                elif name == "T":
+                    if not tflag:
+                        pc = c.target
+                    else:
+                        tflag = False
+                elif name == "y":
+                    assert c.ytab is not None
+                    ps = ps.translate(c.ytab)
+                elif name == "a":
+                    appends.append(("t", c.text))
+                elif name == "i":
+                    out.append(c.text)
+                elif name == "c":
+                    if c.a2 is None or not c.active or c.negate:
+                        out.append(c.text)
+                    autoprint = False
+                    break
+                elif name == "=":
+                    out.append(f"{self.lineno}\n")
+                elif name == "q":
+                    quit_code = c.num
+                    break
+                elif name == "Q":
+                    autoprint = False
+                    quit_code = c.num
+                    break
+                elif name == "h":
+                    self.hold = ps
+                elif name == "H":
+                    self.hold = self.hold + "\n" + ps
+                elif name == "g":
+                    ps = self.hold
+                elif name == "G":
+                    ps = ps + "\n" + self.hold
+                elif name == "x":
+                    ps, self.hold = self.hold, ps
+                elif name == "n":
+                    if inp.at_end():
+                        quit_code = 0
+                        break
+                    if not quiet:
+                        out.append(ps + sep)
+                    self.flush_appends(appends)
+                    appends = []
+                    line = inp.next()
+                    assert line is not None
+                    self.lineno += 1
+                    ps = line
+                elif name == "N":
+                    if inp.at_end():
+                        quit_code = 0
+                        break
+                    self.flush_appends(appends)
+                    appends = []
+                    line = inp.next()
+                    assert line is not None
+                    self.lineno += 1
+                    ps = ps + "\n" + line
+                elif name == "D":
+                    k = ps.find("\n")
+                    if k < 0:
+                        autoprint = False
+                        break
+                    ps_next = ps[k + 1 :]
+                    autoprint = False
+                    break
+                elif name == "P":
+                    k = ps.find("\n")
+                    out.append((ps if k < 0 else ps[:k]) + sep)
+                elif name == "l":
+                    out.append(_escape_l(ps, c.num if c.num > 0 else self.wrap))
+                elif name == "z":
+                    ps = ""
+                elif name == "F":
+                    out.append(("-" if inp.name == "-" else inp.name) + "\n")
+                elif name == "r":
+                    appends.append(("r", c.text))
+                elif name == "R":
+                    appends.append(("R", c.text))
+                elif name == "w":
+                    self.write_file(c.text, ps)
+                elif name == "W":
+                    k = ps.find("\n")
+                    self.write_file(c.text, ps if k < 0 else ps[:k])
+            if autoprint:
+                if inp.last_had_sep or not inp.at_end():
+                    out.append(ps + sep)
+                else:
+                    out.append(ps)
+            self.flush_appends(appends)
+            if quit_code is not None:
+                raise _Quit(quit_code)
+
+    def flush_appends(self, appends: list[tuple[str, str]]) -> None:
+        for kind, text in appends:
+            if kind == "t":
+                self.out.append(text)
+            else:
+                try:
+                    data = self.ctx.fs.read_bytes(self.ctx.path(text))
+                except FsError:
+                    continue  # GNU: an unreadable `r` file is silently ignored
+                s = data.decode("utf-8", "surrogateescape")
+                if kind == "R":
+                    s = s.split("\n", 1)[0] + "\n" if s else ""
+                self.out.append(s)
+
+
+def _escape_l(ps: str, width: int) -> str:
+    """The `l` command's unambiguous form: escapes, octal bytes, wrapped lines, `$`."""
+    esc = {"\\": "\\\\", "\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+           "\t": "\\t", "\v": "\\v"}
+    pieces: list[str] = []
+    for ch in ps:
+        if ch in esc:
+            pieces.append(esc[ch])
+        elif " " <= ch <= "~":
+            pieces.append(ch)
+        else:
+            pieces.extend(f"\\{b:03o}" for b in ch.encode("utf-8", "surrogateescape"))
+    lines: list[str] = []
+    cur = ""
+    for p in pieces:
+        if width > 1 and len(cur) + len(p) > width - 1:
+            lines.append(cur + "\\\n")
+            cur = ""
+        cur += p
+    lines.append(cur + "$\n")
+    return "".join(lines)
+
+
+# -- the fast path: one unaddressed `s` over whole blocks ------------------------------
+
+
+def _fast_sub(cmds: list[Cmd], args: SedArgs, extended: bool) -> Callable[[str], str] | None:
+    """A function substituting over a block of complete lines, when the script allows it."""
+    if len(cmds) != 1 or args.quiet or args.null_data:
+        return None
+    c = cmds[0]
+    sub = c.sub
+    if c.name != "s" or c.a1 is not None or c.negate or sub is None or sub.regex is None:
+        return None
+    if sub.print_ or sub.wfile or sub.multiline or sub.nth != 1:
+        return None
+    try:
+        comp = compile_patterns((sub.regex,), "ere" if extended else "bre",
+                                ignore_case=sub.icase, mode="sedline")
+    except RegexError:
+        return None
+    if comp.min_width == 0 or "\\n" in sub.regex:
+        return None
+    parts = sub.parts
+    repl_lit = "".join(v for _, v in parts) if all(k == "lit" for k, _ in parts) else None
+    specials = ".[]*^$\\" + ("+?(){}|" if extended else "")
+    if repl_lit is not None and not sub.icase and not any(ch in specials for ch in sub.regex):
+        # a literal pattern and replacement: plain string replacement
+        needle = sub.regex
+        if sub.glob:
+            return lambda block: block.replace(needle, repl_lit)
+        return lambda block: "\n".join(
+            [ln.replace(needle, repl_lit, 1) for ln in block.split("\n")]
+        )
+    src = comp.regex.pattern
+    # the fast path works on str: a pattern compiled as bytes is recompiled as text
+    source = src.decode("utf-8", "surrogateescape") if isinstance(src, bytes) else src
+    rx = re.compile(source, comp.regex.flags & ~re.ASCII)
+    repl: Any = sub.template
+    if repl is None:
+        repl = lambda m: _expand_case(parts, m)  # noqa: E731
+    if sub.glob:
+        return lambda block: rx.sub(repl, block)
+    one = rx.sub
+    return lambda block: "\n".join([one(repl, ln, 1) for ln in block.split("\n")])
+
+
+def _fast_run(
+    fn: Callable[[str], str], sources: Iterator[tuple[str, IO[bytes]]], sink: IO[bytes]
+) -> None:
+    """Apply `fn` to blocks of whole lines from the stream, writing as it goes. A file's
+    unterminated last line stays a line of its own, newline-terminated only when more
+    input follows (as GNU sed does)."""
+    held = b""  # an earlier file's unterminated last line
+    for _, f in sources:
+        rest = b""
+        read = getattr(f, "read1", f.read)
+        while True:
+            chunk = read(READ_SIZE)
+            if not chunk:
+                break
+            if held:
+                sink.write((fn(held.decode("utf-8", "surrogateescape")) + "\n").encode("utf-8", "surrogateescape"))
+                held = b""
+            data = rest + chunk if rest else chunk
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                rest = data
+                continue
+            rest = data[cut + 1 :]
+            text = data[:cut].decode("utf-8", "surrogateescape")
+            sink.write((fn(text) + "\n").encode("utf-8", "surrogateescape"))
+            sink.flush()
+        if rest:
+            held = rest
+    if held:
+        sink.write(fn(held.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape"))
+
+
+# -- the tool ----------------------------------------------------------------------------
+
+
+def _script(args: SedArgs, ctx: Context) -> tuple[str, list[tuple[int, str]], list[str]] | str:
+    """(script, piece boundaries, file operands), or an error message."""
+    operands = list(args.operands)
+    pieces: list[tuple[str, str]] = []
+    for k, e in enumerate(args.expression, 1):
+        pieces.append((e, f"-e expression #{k}"))
+    for name in args.file:
+        try:
+            data = ctx.stdin.read() if name == "-" else ctx.fs.read_bytes(ctx.path(name))
+        except FsError as e:
+            return f"couldn't open file {name}: {e.reason}"
+        text = data.decode("utf-8", "surrogateescape")
+        if text.endswith("\n"):
+            text = text[:-1]
+        pieces.append((text, f"file {name} line 1"))
+    if not pieces:
+        if not operands:
+            return "usage"
+        pieces.append((operands.pop(0), "-e expression #1"))
+    bounds: list[tuple[int, str]] = []
+    off = 0
+    for text, label in pieces:
+        bounds.append((off, label))
+        off += len(text) + 1
+    return "\n".join(p for p, _ in pieces), bounds, operands
+
+
+def _sources(
+    ctx: Context, names: list[str], status: list[bool]
+) -> Generator[tuple[str, IO[bytes]], None, None]:
+    """(name, stream) per operand; a failing one is reported (status[0] set) and skipped."""
+    for name in names or ["-"]:
+        if name == "-":
+            yield name, ctx.stdin
+            continue
+        path = ctx.path(name)
+        if ctx.fs.is_dir(path):
+            ctx.error(f"read error on {name}: Is a directory")
+            status[0] = True
+            continue
+        try:
+            f = ctx.fs.open(path, "rb")
+        except FsError as e:
+            ctx.error(f"can't read {name}: {e.reason}")
+            status[0] = True
+            continue
+        try:
+            yield name, f
+        finally:
+            f.close()
+
+
+@tool(
+    "sed",
+    args=SedArgs,
+    description="stream editor: filter and transform text",
+    operations=["fs.overwrite"],
+    examples=[
+        ("replace every foo with bar", "sed 's/foo/bar/g' notes.txt"),
+        ("print lines 10 to 20", "sed -n '10,20p' log.txt"),
+        ("delete comment lines, in place", "sed -i '/^#/d' config.ini"),
+        ("swap two words with ERE groups", "sed -E 's/(\\w+) (\\w+)/\\2 \\1/' names.txt"),
+    ],
+)
+def sed(args: SedArgs, ctx: Context) -> int | Outcome:
+    got = _script(args, ctx)
+    if isinstance(got, str):
+        if got == "usage":
+            ctx.error("no script specified\nUsage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...")
+            return 1
+        ctx.error(got)
+        return 1
+    script, bounds, files = got
+    quiet = args.quiet or script.startswith("#n\n") or script == "#n"
+    if quiet != args.quiet:
+        args = attrs.evolve(args, quiet=True)
+    extended = args.regexp_extended
+    try:
+        cmds = _Parser(script, bounds, extended).parse()
+    except SedError as e:
+        ctx.error(e.message)
+        return e.status
+    if args.in_place and not files:
+        ctx.error("no input files")
+        return 1
+    status = [False]
+    json_lines: list[str] | None = [] if ctx.json else None
+    import io
+
+    code = 0
+    try:
+        if args.in_place:
+            for name in files:
+                buf = io.BytesIO()
+                runner = _Sed(cmds, args, ctx, extended)
+                runner.sink = buf
+                srcs = _sources(ctx, [name], status)
+                failed_before = status[0]
+                try:
+                    code = _execute(runner, args, extended, srcs)
+                finally:
+                    srcs.close()
+                if status[0] and not failed_before or name == "-":
+                    continue
+                try:
+                    ctx.fs.write_bytes(ctx.path(name), buf.getvalue())
+                except FsError as e:
+                    ctx.error(f"couldn't edit {name}: {e.reason}")
+                    status[0] = True
+                if code:
+                    break
+        else:
+            sink: IO[bytes] = io.BytesIO() if json_lines is not None else ctx.stdout
+            groups = [[n] for n in files] if args.separate and files else [files]
+            for names in groups:
+                runner = _Sed(cmds, args, ctx, extended)
+                runner.sink = sink
+                srcs = _sources(ctx, names, status)
+                try:
+                    code = _execute(runner, args, extended, srcs)
+                finally:
+                    srcs.close()
+                if code:
+                    break
+            if json_lines is not None:
+                assert isinstance(sink, io.BytesIO)
+                text = sink.getvalue().decode("utf-8", "surrogateescape")
+                lines = text.split("\n")
+                if lines and lines[-1] == "":
+                    lines.pop()
+                final = 2 if status[0] and not code else code
+                return Outcome(code=final, output=OutputData(rich_json=lines))
+    except (SedError, RegexError) as e:
+        ctx.error(e.message)
+        return 4
+    except FsError as e:
+        ctx.error(f"couldn't open file {e.path}: {e.reason}")
+        return 4
+    if code:
+        return code
+    return 2 if status[0] else 0
+
+
+def _execute(runner: _Sed, args: SedArgs, extended: bool, srcs: Generator[tuple[str, IO[bytes]], None, None]) -> int:
+    """Run the script over one stream; returns the `q`/`Q` exit code (0 otherwise)."""
+    fast = _fast_sub(runner.cmds, args, extended)
+    if fast is not None:
+        _fast_run(fast, srcs, runner.sink)
+        return 0
+    runner.open_wfiles()
+    inp = _Input(srcs, runner.sep, runner.flush)
+    try:
+        runner.run(inp)
+    except _Quit as q:
+        return q.code
+    finally:
+        runner.flush()
+        runner.close()
+    return 0
+
+
+TOOLS = [sed]
