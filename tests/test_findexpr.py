@@ -1,0 +1,203 @@
+"""find: its expression grammar (_findexpr) and the walk, through the builtin."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from harness_files_json import FakeShell, run
+
+from tysh.builtins import get_builtin
+
+
+def tree(root: Path, *names: str) -> None:
+    for n in names:
+        p = root / n
+        if n.endswith("/"):
+            p.mkdir(parents=True, exist_ok=True)
+        else:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text("x\n")
+
+
+def lines(tmp_path: Path, *argv: str) -> list[str]:
+    r = run(["find", *argv], tmp_path)
+    assert r.code == 0, r.err
+    return r.out.splitlines()
+
+
+def test_find_without_expression_prints_everything_in_sorted_walk_order(tmp_path: Path) -> None:
+    tree(tmp_path, "README.md", "src/main.py", "src/util.py", "empty/")
+    assert lines(tmp_path, ".") == [
+        ".", "./README.md", "./empty", "./src", "./src/main.py", "./src/util.py"]
+
+
+def test_find_defaults_to_the_current_directory(tmp_path: Path) -> None:
+    tree(tmp_path, "a")
+    assert lines(tmp_path) == [".", "./a"]
+
+
+def test_name_matches_the_base_name_and_iname_ignores_case(tmp_path: Path) -> None:
+    tree(tmp_path, "a.TXT", "b.txt", "d/c.txt")
+    assert lines(tmp_path, ".", "-name", "*.txt") == ["./b.txt", "./d/c.txt"]
+    assert lines(tmp_path, ".", "-iname", "*.txt") == ["./a.TXT", "./b.txt", "./d/c.txt"]
+
+
+def test_name_star_matches_hidden_names_and_dot_itself(tmp_path: Path) -> None:
+    tree(tmp_path, ".env", "v.txt")
+    assert lines(tmp_path, ".", "-name", ".*") == [".", "./.env"]
+
+
+def test_type_selects_files_directories_and_lists(tmp_path: Path) -> None:
+    tree(tmp_path, "d/f")
+    os.symlink("d", tmp_path / "l")
+    assert lines(tmp_path, ".", "-type", "d") == [".", "./d"]
+    assert lines(tmp_path, ".", "-type", "l") == ["./l"]
+    assert lines(tmp_path, ".", "-type", "f,l") == ["./d/f", "./l"]
+
+
+def test_maxdepth_and_mindepth_bound_the_walk(tmp_path: Path) -> None:
+    tree(tmp_path, "top", "a/mid", "a/b/deep")
+    assert lines(tmp_path, ".", "-maxdepth", "1") == [".", "./a", "./top"]
+    assert lines(tmp_path, ".", "-mindepth", "2", "-type", "f") == ["./a/b/deep", "./a/mid"]
+
+
+def test_path_pattern_star_crosses_slashes(tmp_path: Path) -> None:
+    tree(tmp_path, "src/a.py", "src/sub/b.py", "test/c.py")
+    assert lines(tmp_path, ".", "-path", "./src/*") == ["./src/a.py", "./src/sub", "./src/sub/b.py"]
+
+
+def test_not_and_bang_negate(tmp_path: Path) -> None:
+    tree(tmp_path, "a.md", "b.txt")
+    assert lines(tmp_path, ".", "-type", "f", "-not", "-name", "*.txt") == ["./a.md"]
+    assert lines(tmp_path, ".", "-type", "f", "!", "-name", "*.md") == ["./b.txt"]
+
+
+def test_and_binds_tighter_than_or_and_parentheses_group(tmp_path: Path) -> None:
+    tree(tmp_path, "a.py", "b.md", "c.md/")
+    assert lines(tmp_path, ".", "-type", "f", "(", "-name", "*.py", "-o", "-name", "*.md", ")") == [
+        "./a.py", "./b.md"]
+    assert lines(tmp_path, ".", "-type", "f", "-name", "*.py", "-o", "-name", "*.md") == [
+        "./a.py", "./b.md", "./c.md"]
+
+
+def test_explicit_print_turns_off_the_implicit_one(tmp_path: Path) -> None:
+    tree(tmp_path, "a.py", "b.md")
+    assert lines(tmp_path, ".", "-name", "*.py", "-print", "-o", "-name", "*.md") == ["./a.py"]
+
+
+def test_comma_evaluates_both_sides(tmp_path: Path) -> None:
+    tree(tmp_path, "a")
+    assert lines(tmp_path, ".", "-name", "a", "-printf", "1\\n", ",", "-name", "a",
+                 "-printf", "2\\n") == ["1", "2"]
+
+
+def test_start_point_with_trailing_slash_is_kept(tmp_path: Path) -> None:
+    tree(tmp_path, "src/lib/x.py")
+    assert lines(tmp_path, "src/", "-type", "d") == ["src/", "src/lib"]
+
+
+def test_missing_start_point_reports_and_continues(tmp_path: Path) -> None:
+    tree(tmp_path, "a/1.txt")
+    r = run(["find", "nosuch", "a"], tmp_path)
+    assert (r.code, r.out) == (1, "a\na/1.txt\n")
+    assert "find: 'nosuch': No such file or directory" in r.err
+
+
+def test_prune_skips_a_subtree(tmp_path: Path) -> None:
+    tree(tmp_path, "keep/a", "skip/b")
+    out = lines(tmp_path, ".", "-name", "skip", "-prune", "-o", "-type", "f", "-print")
+    assert out == ["./keep/a"]
+
+
+def test_exec_runs_once_per_file_with_braces_replaced(tmp_path: Path) -> None:
+    tree(tmp_path, "a.txt", "b.txt")
+    sh = FakeShell(str(tmp_path))
+    r = run(["find", ".", "-name", "*.txt", "-exec", "basename", "{}", ";"], tmp_path, shell=sh)
+    assert r.out == "a.txt\nb.txt\n"
+    assert sh.calls == [["basename", "./a.txt"], ["basename", "./b.txt"]]
+
+
+def test_exec_plus_batches_paths_into_one_command(tmp_path: Path) -> None:
+    tree(tmp_path, "a.txt", "b.txt")
+    sh = FakeShell(str(tmp_path))
+    r = run(["find", ".", "-name", "*.txt", "-exec", "basename", "-a", "{}", "+"], tmp_path,
+            shell=sh)
+    assert r.out == "a.txt\nb.txt\n"
+    assert sh.calls == [["basename", "-a", "./a.txt", "./b.txt"]]
+
+
+def test_exec_result_is_the_test_value(tmp_path: Path) -> None:
+    tree(tmp_path, "a", "b")
+    sh = FakeShell(str(tmp_path))
+    r = run(["find", ".", "-type", "f", "-exec", "rm", "{}", ";", "-print"], tmp_path, shell=sh)
+    assert r.out == "./a\n./b\n"
+    assert not (tmp_path / "a").exists()
+
+
+def test_delete_removes_depth_first(tmp_path: Path) -> None:
+    tree(tmp_path, "d/sub/x.tmp", "d/y.tmp", "keep.txt")
+    assert run(["find", "d", "-delete"], tmp_path).code == 0
+    assert not (tmp_path / "d").exists() and (tmp_path / "keep.txt").exists()
+
+
+def test_empty_size_and_newer(tmp_path: Path) -> None:
+    tree(tmp_path, "full", "e/")
+    (tmp_path / "zero").write_text("")
+    (tmp_path / "big").write_text("x" * 3000)
+    assert lines(tmp_path, ".", "-empty") == ["./e", "./zero"]
+    assert lines(tmp_path, ".", "-type", "f", "-size", "+1k") == ["./big"]
+    assert lines(tmp_path, ".", "-type", "f", "-size", "-1") == ["./zero"]
+    os.utime(tmp_path / "full", (1000, 1000))
+    assert "./full" not in lines(tmp_path, ".", "-newer", "full")
+
+
+def test_printf_directives(tmp_path: Path) -> None:
+    tree(tmp_path, "d/f.txt")
+    out = lines(tmp_path, "d", "-type", "f", "-printf", "%p|%f|%h|%P|%s|%d|%y\\n")
+    assert out == ["d/f.txt|f.txt|d|f.txt|2|1|f"]
+
+
+def test_print0_separates_with_nul(tmp_path: Path) -> None:
+    tree(tmp_path, "a")
+    assert run(["find", ".", "-type", "f", "-print0"], tmp_path).out == "./a\0"
+
+
+def test_quit_stops_after_the_first_match(tmp_path: Path) -> None:
+    tree(tmp_path, "a", "b", "c")
+    assert lines(tmp_path, ".", "-type", "f", "-print", "-quit") == ["./a"]
+
+
+def test_json_gives_a_list_of_paths(tmp_path: Path) -> None:
+    tree(tmp_path, "a")
+    assert run(["find", ".", "--json"], tmp_path).json() == [".", "./a"]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["-bogus"], "unknown predicate '-bogus'"),
+    (["-name"], "missing argument to '-name'"),
+    (["-name", "a", "extra"], "paths must precede expression: 'extra'"),
+    (["(", "-name", "a"], "expecting to find a ')'"),
+    (["-name", "a", ")"], "too many ')'"),
+    (["-o"], "invalid expression"),
+    (["-maxdepth", "x"], "positive decimal integer"),
+    (["-type", "q"], "Unknown argument to -type"),
+    (["-exec", "ls", "{}"], "missing argument to '-exec'"),
+])
+def test_bad_expressions_are_usage_errors(tmp_path: Path, argv: list[str], message: str) -> None:
+    r = run(["find", ".", *argv], tmp_path)
+    assert r.code == 1 and message in r.err
+
+
+def test_find_is_raw_argv_and_declares_exec_and_remove() -> None:
+    tool = get_builtin("find")
+    assert tool is not None and tool.schema.raw_argv
+    assert {"proc.exec", "fs.remove"} <= set(tool.schema.operations)
+
+
+def test_follow_L_descends_symlinked_directories(tmp_path: Path) -> None:
+    tree(tmp_path, "real/x")
+    os.symlink("real", tmp_path / "ln")
+    assert "./ln/x" not in lines(tmp_path, ".")
+    assert "./ln/x" in lines(tmp_path, "-L", ".")
