@@ -1,0 +1,220 @@
+"""The builtins that describe the shell itself: help, tools, type.
+
+They read the session's knowledge through `ctx.shell.all_tools()` (every tool, by name)
+and `ctx.shell.resolve(name)` (what a command name means), so registered tools and
+functions show up exactly as the interpreter would run them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from tysh.kernel.context import Context
+from tysh.kernel.output import OutputData
+from tysh.kernel.schema import ToolSchema
+from tysh.kernel.tooldef import Outcome, Tool, tool
+from tysh.kernel.typed_args import param
+
+
+def _tools_by_name(ctx: Context) -> dict[str, Tool]:
+    out: dict[str, Tool] = {}
+    for t in ctx.shell.all_tools():
+        out.setdefault(t.name, t)
+    return out
+
+
+def _fallback_help(schema: ToolSchema) -> str:
+    """A plain rendering for when the kernel's help renderer is unavailable."""
+    lines = [f"{schema.name}: {schema.description}".rstrip(": ")]
+    for sub in schema.subcommands:
+        lines.append(f"  {sub.name}  {sub.description}".rstrip())
+    for p in schema.params:
+        spell = p.name.upper() if p.positional else ", ".join(p.spellings())
+        lines.append(f"  {spell}  {p.description}".rstrip())
+    for ex in schema.examples:
+        lines.append(f"  $ {ex.code}    # {ex.description}")
+    return "\n".join(lines) + "\n"
+
+
+def _render(schema: ToolSchema, path: list[str], node: ToolSchema) -> str:
+    try:
+        from tysh.kernel.help import render_help
+    except ImportError:
+        return _fallback_help(node)
+    text: str = render_help(schema, path)
+    return text if text.endswith("\n") else text + "\n"
+
+
+# -- help ------------------------------------------------------------------------------------
+
+@attrs.frozen
+class HelpArgs:
+    topic: tuple[str, ...] = param(
+        positional=True, default=(), help="a tool name, then subcommand names"
+    )
+
+
+@tool(
+    "help",
+    args=HelpArgs,
+    description="show how to use a tool (no argument: list every tool)",
+    examples=[("options of grep", "help grep"), ("a subcommand", "help kv store get")],
+)
+def help_(args: HelpArgs, ctx: Context) -> int | Outcome:
+    tools = _tools_by_name(ctx)
+    if not args.topic:
+        if ctx.json:
+            rows: list[list[Any]] = [[n, tools[n].schema.description] for n in sorted(tools)]
+            return Outcome(0, OutputData.table(["name", "description"], rows))
+        width = max((len(n) for n in tools), default=0)
+        lines = [
+            "tysh: a typed, sh-shaped shell. Every command below takes --help and --json.",
+            "",
+            *(f"  {n.ljust(width)}  {tools[n].schema.description}".rstrip() for n in sorted(tools)),
+            "",
+            "Type `help NAME` for a tool's options and examples; `tools --json` for every schema.",
+        ]
+        ctx.write("\n".join(lines) + "\n")
+        return 0
+    name, *path = args.topic
+    t = tools.get(name)
+    if t is None:
+        ctx.stderr.write(
+            f"tysh: help: no help topics match `{name}'.  Try `help' to list the tools.\n".encode()
+        )
+        return 1
+    schema = t.schema
+    node = schema
+    for i, sub in enumerate(path):
+        child = next(
+            (c for c in node.subcommands if c.name == sub or sub in c.aliases), None
+        )
+        if child is None:
+            where = " ".join([name, *path[:i]])
+            ctx.stderr.write(f"tysh: help: {where}: no subcommand `{sub}'\n".encode())
+            return 1
+        path[i] = child.name
+        node = child
+    if ctx.json:
+        return Outcome(0, OutputData.text("", rich_json=node.to_json()))
+    ctx.write(_render(schema, path, node))
+    return 0
+
+
+# -- tools -----------------------------------------------------------------------------------
+
+@attrs.frozen
+class ToolsArgs:
+    names: tuple[str, ...] = param(
+        positional=True, default=(), help="only these tools (default: every tool)"
+    )
+
+
+@tool(
+    "tools",
+    args=ToolsArgs,
+    description="list the tools this session knows; --json gives each tool's schema",
+    examples=[("a table of tools", "tools"), ("every schema as JSON", "tools --json")],
+)
+def tools(args: ToolsArgs, ctx: Context) -> int | Outcome:
+    known = _tools_by_name(ctx)
+    names = sorted(known)
+    status = 0
+    if args.names:
+        names = []
+        for n in args.names:
+            if n in known:
+                names.append(n)
+            else:
+                ctx.error(f"{n}: no such tool")
+                status = 1
+    rows: list[list[Any]] = [[n, known[n].schema.description] for n in names]
+    rich: Any = [known[n].schema.to_json() for n in names] if ctx.json else None
+    return Outcome(status, OutputData.table(["name", "description"], rows, rich_json=rich))
+
+
+# -- type ------------------------------------------------------------------------------------
+
+_PHRASE = {
+    "keyword": "is a shell keyword",
+    "builtin": "is a shell builtin",
+    "tool": "is a tysh tool",
+}
+
+
+@attrs.frozen
+class TypeArgs:
+    names: tuple[str, ...] = param(positional=True, default=(), help="command names")
+    kind: bool = param(
+        False, aliases=["-t"],
+        help="print only the kind: alias, keyword, function, builtin, tool or file",
+    )
+    path: bool = param(False, aliases=["-p"], help="print only the path of a file command")
+    force_path: bool = param(
+        False, aliases=["-P"], help="print the path of a file command (like -p)"
+    )
+    all: bool = param(False, aliases=["-a"], help="accepted for bash compatibility")
+
+
+@tool(
+    "type",
+    args=TypeArgs,
+    description="say how a command name would be run: function, builtin, tool or file",
+    examples=[("what is ls?", "type ls"), ("just the kind", "type -t cd")],
+)
+def type_(args: TypeArgs, ctx: Context) -> int | Outcome:
+    if ctx.json:
+        return _type_json(args, ctx)
+    status = 0
+    out: list[str] = []
+    for name in args.names:
+        kind, detail = ctx.shell.resolve(name)
+        if not kind:
+            status = 1
+            if not (args.kind or args.path or args.force_path):
+                _flush(ctx, out)
+                ctx.stderr.write(f"tysh: type: {name}: not found\n".encode("utf-8", "surrogateescape"))
+            continue
+        if args.kind:
+            out.append(kind)
+        elif args.path or args.force_path:
+            if kind == "file":
+                out.append(detail)
+            elif args.force_path:
+                status = 1
+        else:
+            out.append(describe(name, kind, detail))
+    _flush(ctx, out)
+    return status
+
+
+def _type_json(args: TypeArgs, ctx: Context) -> Outcome:
+    """`type --json`: one record per name, `kind` null when nothing by that name runs."""
+    rows: list[dict[str, Any]] = []
+    for name in args.names:
+        kind, detail = ctx.shell.resolve(name)
+        rows.append({"name": name, "kind": kind or None, "detail": detail or None})
+    status = 0 if all(r["kind"] for r in rows) else 1
+    return Outcome(status, OutputData.text("", rich_json=rows))
+
+
+def _flush(ctx: Context, lines: list[str]) -> None:
+    if lines:
+        ctx.write("".join(line + "\n" for line in lines))
+        lines.clear()
+
+
+def describe(name: str, kind: str, detail: str) -> str:
+    """bash's wording for one resolved name."""
+    if kind == "alias":
+        return f"{name} is aliased to `{detail}'"
+    if kind == "function":
+        return f"{name} is a function" + ("\n" + detail.rstrip("\n") if detail else "")
+    if kind == "file":
+        return f"{name} is {detail}"
+    return f"{name} {_PHRASE.get(kind, 'is a ' + kind)}"
+
+
+TOOLS: list[Tool] = [help_, tools, type_]
