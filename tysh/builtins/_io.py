@@ -5,7 +5,8 @@ so input that is not UTF-8 passes through unchanged."""
 
 from __future__ import annotations
 
-from typing import IO, Iterator
+from collections.abc import Iterator
+from typing import IO
 
 import attrs
 
