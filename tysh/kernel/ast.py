@@ -12,8 +12,6 @@ of a double-quoted region (so `"$@"` and `"${a[@]}"` can give one word per eleme
 
 from __future__ import annotations
 
-from typing import Union
-
 import attrs
 
 
@@ -96,7 +94,7 @@ class DQ:
     parts: tuple[WordPart, ...]
 
 
-WordPart = Union[Lit, Quoted, DQ, ParamExp, CmdSub, ArithSub]
+WordPart = Lit | Quoted | DQ | ParamExp | CmdSub | ArithSub
 
 
 @attrs.frozen
@@ -314,7 +312,7 @@ class CondOr:
     right: CondExpr
 
 
-CondExpr = Union[CondWord, CondUnary, CondBinary, CondNot, CondAnd, CondOr]
+CondExpr = CondWord | CondUnary | CondBinary | CondNot | CondAnd | CondOr
 
 
 @attrs.frozen
@@ -342,19 +340,19 @@ class FunctionDef:
     pos: Pos = NOPOS
 
 
-Command = Union[
-    SimpleCommand,
-    BraceGroup,
-    Subshell,
-    If,
-    While,
-    For,
-    ArithFor,
-    Case,
-    CondCommand,
-    ArithCommand,
-    FunctionDef,
-]
+Command = (
+    SimpleCommand
+    | BraceGroup
+    | Subshell
+    | If
+    | While
+    | For
+    | ArithFor
+    | Case
+    | CondCommand
+    | ArithCommand
+    | FunctionDef
+)
 
 # ---------------------------------------------------------------------------
 # Pipelines, lists, scripts
