@@ -39,9 +39,11 @@ class ConfinedFileSystem(LocalFileSystem):
         real_parent = os.path.realpath(parent or "/")
         if name in ("", ".", ".."):
             return self._os(path)
-        if not self._inside(real_parent):
+        host = posixpath.join(real_parent, name)
+        # the root itself is reachable (`find .` at the root lstats it); its parent is not
+        if not self._inside(real_parent) and host != self.root:
             raise FsError(path, DENIED)
-        return posixpath.join(real_parent, name)
+        return host
 
     def contains(self, path: str) -> bool:
         """Whether a kernel path resolves inside the sandbox."""
