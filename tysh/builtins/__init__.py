@@ -52,10 +52,34 @@ def _family(fam: str) -> dict[str, Tool]:
     return tools
 
 
+_single: dict[str, Tool] = {}
+
+
+def _single_tool(fam: str, name: str) -> Tool | None:
+    """A family module may map tool names to submodules (`TOOL_MODULES`), so one tool
+    loads without importing the whole family."""
+    try:
+        mod = importlib.import_module(f"tysh.builtins.{fam}")
+    except ModuleNotFoundError as e:
+        if e.name != f"tysh.builtins.{fam}":
+            raise
+        return None
+    sub = getattr(mod, "TOOL_MODULES", {}).get(name)
+    if sub is None:
+        return None
+    for t in importlib.import_module(f"tysh.builtins.{sub}").TOOLS:
+        _single[t.name] = t
+    return _single.get(name)
+
+
 def get_builtin(name: str) -> Tool | None:
     fam = MODULE_OF.get(name)
     if fam is None:
         return None
+    if fam not in _loaded:
+        got = _single.get(name) or _single_tool(fam, name)
+        if got is not None:
+            return got
     return _family(fam).get(name)
 
 

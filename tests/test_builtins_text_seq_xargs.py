@@ -1,0 +1,191 @@
+"""seq and xargs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from harness_text import FakeShell, run
+
+from tysh.builtins.text_xargs import QuoteError, UsageError, parse_options, tokenize
+
+
+def seq(tmp: Path, *argv: str) -> str:
+    r = run(["seq", *argv], tmp)
+    assert r.code == 0, r.err
+    return r.text
+
+
+def test_seq_one_two_and_three_operands(tmp_path: Path) -> None:
+    assert seq(tmp_path, "3") == "1\n2\n3\n"
+    assert seq(tmp_path, "3", "5") == "3\n4\n5\n"
+    assert seq(tmp_path, "1", "3", "10") == "1\n4\n7\n10\n"
+
+
+def test_seq_negative_numbers_and_steps(tmp_path: Path) -> None:
+    assert seq(tmp_path, "5", "-2", "-1") == "5\n3\n1\n-1\n"
+    assert seq(tmp_path, "-3", "-1") == "-3\n-2\n-1\n"
+
+
+def test_seq_empty_when_start_is_past_end(tmp_path: Path) -> None:
+    assert seq(tmp_path, "5", "1") == ""
+
+
+def test_seq_decimal_precision_comes_from_first_and_step(tmp_path: Path) -> None:
+    assert seq(tmp_path, "0", "0.5", "2") == "0.0\n0.5\n1.0\n1.5\n2.0\n"
+    assert seq(tmp_path, "1.5", "3") == "1.5\n2.5\n"
+    assert seq(tmp_path, "1", "2.50") == "1\n2\n"
+    assert seq(tmp_path, "0.1", "0.1", "0.3") == "0.1\n0.2\n0.3\n"
+
+
+def test_seq_separator_and_equal_width(tmp_path: Path) -> None:
+    assert seq(tmp_path, "-s,", "3") == "1,2,3\n"
+    assert seq(tmp_path, "-w", "8", "10") == "08\n09\n10\n"
+    assert seq(tmp_path, "-w", "-3", "1") == "-3\n-2\n-1\n00\n01\n"
+
+
+def test_seq_format(tmp_path: Path) -> None:
+    assert seq(tmp_path, "-f", "%03g", "2") == "001\n002\n"
+    assert seq(tmp_path, "-f", "%.1f%%", "1") == "1.0%\n"
+
+
+def test_seq_large_integer_range_written_in_blocks(tmp_path: Path) -> None:
+    out = seq(tmp_path, "100000")
+    assert out.count("\n") == 100000 and out.endswith("99999\n100000\n")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["abc"], "invalid floating point argument: 'abc'"),
+    (["1", "0", "3"], "invalid Zero increment"),
+    ([], "missing operand"),
+    (["1", "2", "3", "4"], "extra operand '4'"),
+    (["-f", "%d", "3"], "format"),
+])
+def test_seq_errors_exit_1(tmp_path: Path, argv: list[str], message: str) -> None:
+    r = run(["seq", *argv], tmp_path)
+    assert r.code == 1 and message in r.err
+
+
+def test_seq_json_gives_numbers(tmp_path: Path) -> None:
+    assert run(["seq", "--json", "3"], tmp_path).json() == [1, 2, 3]
+    assert run(["seq", "--json", "0", "0.5", "1"], tmp_path).json() == [0, 0.5, 1]
+
+
+def test_seq_stops_on_broken_pipe(tmp_path: Path) -> None:
+    import io
+
+    from tysh.builtins import get_builtin
+    from tysh.kernel.context import Context
+    from tysh.kernel.fs import LocalFileSystem
+
+    class Closed(io.RawIOBase):
+        writes = 0
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, b: object) -> int:
+            Closed.writes += 1
+            raise BrokenPipeError
+
+    tool = get_builtin("seq")
+    assert tool is not None and tool.func is not None and tool.args_class is not None
+    ctx = Context("seq", io.BytesIO(), Closed(), io.BytesIO(), LocalFileSystem(),
+                  FakeShell(str(tmp_path)))
+    with pytest.raises(BrokenPipeError):
+        tool.func(tool.args_class(numbers=("1", "1000000000000")), ctx)
+    assert Closed.writes == 1
+
+
+def xargs(tmp: Path, stdin: str, *argv: str) -> tuple[int, str, FakeShell]:
+    sh = FakeShell(str(tmp))
+    r = run(["xargs", *argv], tmp, stdin=stdin, shell=sh)
+    return r.code, r.text, sh
+
+
+def test_xargs_default_command_is_echo_with_all_items(tmp_path: Path) -> None:
+    assert xargs(tmp_path, "a\nb c\n")[1] == "a b c\n"
+
+
+def test_xargs_options_after_command_belong_to_command(tmp_path: Path) -> None:
+    _, _, sh = xargs(tmp_path, "a\nb\n", "echo", "-n")
+    assert sh.calls == [["echo", "-n", "a", "b"]]
+
+
+def test_xargs_max_args_groups_items(tmp_path: Path) -> None:
+    _, _, sh = xargs(tmp_path, "1\n2\n3\n4\n5\n", "-n", "2")
+    assert sh.calls == [["echo", "1", "2"], ["echo", "3", "4"], ["echo", "5"]]
+
+
+def test_xargs_bundled_short_options(tmp_path: Path) -> None:
+    _, _, sh = xargs(tmp_path, "a\0b c\0", "-0rn1", "echo", "x")
+    assert sh.calls == [["echo", "x", "a"], ["echo", "x", "b c"]]
+
+
+def test_xargs_replace_runs_once_per_line_keeping_inner_blanks(tmp_path: Path) -> None:
+    _, out, sh = xargs(tmp_path, "  x  y\n\nz\n", "-I", "{}", "echo", "[{}]")
+    assert sh.calls == [["echo", "[x  y]"], ["echo", "[z]"]]
+
+
+def test_xargs_max_lines_continues_lines_ending_in_blank(tmp_path: Path) -> None:
+    _, _, sh = xargs(tmp_path, "a \nb\nc\n", "-L", "1")
+    assert sh.calls == [["echo", "a", "b"], ["echo", "c"]]
+
+
+def test_xargs_delimiter_items_are_literal(tmp_path: Path) -> None:
+    _, _, sh = xargs(tmp_path, "a 'b',c", "-d", ",")
+    assert sh.calls == [["echo", "a 'b'", "c"]]
+
+
+def test_xargs_empty_input_runs_once_unless_r(tmp_path: Path) -> None:
+    assert xargs(tmp_path, "", "echo", "hi")[2].calls == [["echo", "hi"]]
+    assert xargs(tmp_path, "", "-r", "echo", "hi")[2].calls == []
+
+
+def test_xargs_commands_get_empty_stdin(tmp_path: Path) -> None:
+    _, _, sh = xargs(tmp_path, "a\n", "echo")
+    assert sh.stdins == [b""]
+
+
+def test_xargs_failing_command_gives_123_and_continues(tmp_path: Path) -> None:
+    code, _, sh = xargs(tmp_path, "1\n2\n", "-n1", "fail", "3")
+    assert code == 123 and len(sh.calls) == 2
+
+
+def test_xargs_status_255_aborts_with_124_and_not_found_with_127(tmp_path: Path) -> None:
+    code, _, sh = xargs(tmp_path, "1\n2\n", "-n1", "fail", "255")
+    assert code == 124 and len(sh.calls) == 1
+    assert xargs(tmp_path, "1\n", "nosuchcmd")[0] == 127
+
+
+def test_xargs_eof_string_stops_input(tmp_path: Path) -> None:
+    assert xargs(tmp_path, "a\nSTOP\nb\n", "-E", "STOP")[2].calls == [["echo", "a"]]
+
+
+def test_xargs_unmatched_quote_is_an_error(tmp_path: Path) -> None:
+    r = run(["xargs"], tmp_path, stdin="it's\n")
+    assert r.code == 1 and "unmatched single quote" in r.err
+
+
+def test_xargs_tokenize_quotes_and_backslashes() -> None:
+    assert tokenize("'a b' \"c d\" e\\ f ''") == ["a b", "c d", "e f", ""]
+    with pytest.raises(QuoteError):
+        tokenize('"open')
+
+
+def test_xargs_parse_options_long_forms_and_errors() -> None:
+    o = parse_options(["--max-args=2", "--null", "--replace", "printf", "-n"])
+    assert (o.max_args, o.delimiter, o.replace, o.command) == (2, b"\0", "{}", ("printf", "-n"))
+    with pytest.raises(UsageError):
+        parse_options(["-n", "0"])
+    with pytest.raises(UsageError):
+        parse_options(["-q"])
+
+
+def test_seq_tiny_step_uses_exact_arithmetic_and_terminates(tmp_path: Path) -> None:
+    out = seq(tmp_path, "1", "1e-40", "1")
+    assert out == "1." + "0" * 40 + "\n"
+
+
+def test_seq_accepts_hexadecimal_integers(tmp_path: Path) -> None:
+    assert seq(tmp_path, "0x3") == "1\n2\n3\n"

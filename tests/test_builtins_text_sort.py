@@ -1,0 +1,187 @@
+"""sort and uniq."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness_text import run, write
+
+
+def sort(tmp: Path, stdin: str, *argv: str) -> str:
+    r = run(["sort", *argv], tmp, stdin=stdin)
+    assert r.code == 0, r.err
+    return r.text
+
+
+def test_sort_default_is_code_point_order(tmp_path: Path) -> None:
+    assert sort(tmp_path, "b\nApple\n_u\na\n10\n9\né\n") == "10\n9\nApple\n_u\na\nb\né\n"
+
+
+def test_sort_numeric_treats_junk_as_zero_and_compares_values(tmp_path: Path) -> None:
+    assert sort(tmp_path, "  5\n10x\nabc\n-1\n3\n", "-n") == "-1\nabc\n3\n  5\n10x\n"
+
+
+def test_sort_numeric_ties_fall_back_to_whole_line_unless_stable(tmp_path: Path) -> None:
+    data = "2 zebra\n1 mango\n2 apple\n1 kiwi\n"
+    assert sort(tmp_path, data, "-k1,1n") == "1 kiwi\n1 mango\n2 apple\n2 zebra\n"
+    assert sort(tmp_path, data, "-s", "-k1,1n") == "1 mango\n1 kiwi\n2 zebra\n2 apple\n"
+
+
+def test_sort_reverse_numeric_reverses_the_last_resort_too(tmp_path: Path) -> None:
+    assert sort(tmp_path, "1 a\n1 b\n2 c\n", "-rn") == "2 c\n1 b\n1 a\n"
+
+
+def test_sort_key_with_own_options_does_not_inherit_global_reverse(tmp_path: Path) -> None:
+    assert sort(tmp_path, "b 2\na 1\nc 1\n", "-r", "-k2,2n") == "c 1\na 1\nb 2\n"
+
+
+def test_sort_multiple_keys_with_per_key_reverse(tmp_path: Path) -> None:
+    assert sort(tmp_path, "b 2\na 2\nc 1\na 1\n", "-k2,2n", "-k1,1r") == "c 1\na 1\nb 2\na 2\n"
+
+
+def test_sort_separator_and_character_positions(tmp_path: Path) -> None:
+    data = "x,b3\ny,a9\nz,a1\n"
+    assert sort(tmp_path, data, "-t,", "-k2.2") == "z,a1\nx,b3\ny,a9\n"
+    assert sort(tmp_path, data, "-t", ",", "-k2,2") == "z,a1\ny,a9\nx,b3\n"
+
+
+def test_sort_key_includes_leading_blanks_unless_b(tmp_path: Path) -> None:
+    data = "x  b\ny a\n"
+    assert sort(tmp_path, data, "-k2,2") == "x  b\ny a\n"
+    assert sort(tmp_path, data, "-b", "-k2,2") == "y a\nx  b\n"
+
+
+def test_sort_unique_keeps_first_of_each_equal_run(tmp_path: Path) -> None:
+    assert sort(tmp_path, "b\na\nb\n", "-u") == "a\nb\n"
+    assert sort(tmp_path, "x 1\ny 01\n", "-k2n", "-u") == "x 1\n"
+
+
+def test_sort_fold_case_orders_upper_before_lower_on_ties(tmp_path: Path) -> None:
+    assert sort(tmp_path, "b\nB\na\nA\n", "-f") == "A\na\nB\nb\n"
+
+
+def test_sort_human_numeric_orders_by_suffix_then_value(tmp_path: Path) -> None:
+    assert sort(tmp_path, "2K\n1M\n500\n1G\n3k\n-1K\n", "-h") == "-1K\n500\n2K\n3k\n1M\n1G\n"
+
+
+def test_sort_version_order(tmp_path: Path) -> None:
+    data = "file10\nfile2\nv1.10\nv1.9\nv1.2.1\na-1.0~rc1\na-1.0\n"
+    assert sort(tmp_path, data, "-V") == "a-1.0~rc1\na-1.0\nfile2\nfile10\nv1.2.1\nv1.9\nv1.10\n"
+
+
+def test_sort_general_numeric_puts_non_numbers_then_nan_first(tmp_path: Path) -> None:
+    assert sort(tmp_path, "1e3\nabc\nnan\n-inf\n2\n", "-g") == "abc\nnan\n-inf\n2\n1e3\n"
+
+
+def test_sort_month_names(tmp_path: Path) -> None:
+    assert sort(tmp_path, "MAR\njan\nxyz\nFeb\n", "-M") == "xyz\njan\nFeb\nMAR\n"
+
+
+def test_sort_adds_missing_final_newline_per_file(tmp_path: Path) -> None:
+    write(tmp_path, "a", "b\na")
+    write(tmp_path, "c", "c")
+    assert run(["sort", "a", "c"], tmp_path).out == b"a\nb\nc\n"
+
+
+def test_sort_missing_file_exits_2_without_output(tmp_path: Path) -> None:
+    write(tmp_path, "a", "x\n")
+    r = run(["sort", "a", "nosuch"], tmp_path)
+    assert (r.code, r.out) == (2, b"")
+
+
+def test_sort_output_file_may_be_an_input(tmp_path: Path) -> None:
+    write(tmp_path, "a", "b\na\n")
+    r = run(["sort", "-o", "a", "a"], tmp_path)
+    assert (r.code, r.out, (tmp_path / "a").read_bytes()) == (0, b"", b"a\nb\n")
+
+
+def test_sort_check_reports_first_disorder(tmp_path: Path) -> None:
+    r = run(["sort", "-c"], tmp_path, stdin="a\nc\nb\n")
+    assert r.code == 1 and "-:3: disorder: b" in r.err
+    assert run(["sort", "-C"], tmp_path, stdin="a\nb\n").code == 0
+
+
+def test_sort_invalid_key_is_a_usage_error(tmp_path: Path) -> None:
+    r = run(["sort", "-k0"], tmp_path, stdin="a\n")
+    assert r.code == 2 and "field number is zero" in r.err
+
+
+def test_sort_json_gives_sorted_lines(tmp_path: Path) -> None:
+    assert run(["sort", "--json"], tmp_path, stdin="b\na\n").json() == ["a", "b"]
+
+
+def test_uniq_collapses_adjacent_runs_only(tmp_path: Path) -> None:
+    assert run(["uniq"], tmp_path, stdin="a\na\nb\na\n").out == b"a\nb\na\n"
+
+
+def test_uniq_count_uses_seven_wide_column(tmp_path: Path) -> None:
+    assert run(["uniq", "-c"], tmp_path, stdin="x\nx\ny\n").out == b"      2 x\n      1 y\n"
+
+
+def test_uniq_repeated_unique_and_all_repeated(tmp_path: Path) -> None:
+    data = "a\na\nb\nc\nc\n"
+    assert run(["uniq", "-d"], tmp_path, stdin=data).out == b"a\nc\n"
+    assert run(["uniq", "-u"], tmp_path, stdin=data).out == b"b\n"
+    assert run(["uniq", "-D"], tmp_path, stdin=data).out == b"a\na\nc\nc\n"
+
+
+def test_uniq_skip_fields_chars_and_check_chars(tmp_path: Path) -> None:
+    assert run(["uniq", "-f", "1"], tmp_path, stdin="1 a\n2 a\n3 b\n").out == b"1 a\n3 b\n"
+    assert run(["uniq", "-s", "2"], tmp_path, stdin="xxab\nyyab\n").out == b"xxab\n"
+    assert run(["uniq", "-w", "1"], tmp_path, stdin="ab\nac\nb\n").out == b"ab\nb\n"
+
+
+def test_uniq_ignore_case_keeps_first_spelling(tmp_path: Path) -> None:
+    assert run(["uniq", "-ic"], tmp_path, stdin="Apple\napple\npear\n").out == \
+        b"      2 Apple\n      1 pear\n"
+
+
+def test_uniq_unterminated_last_line_equals_terminated(tmp_path: Path) -> None:
+    assert run(["uniq"], tmp_path, stdin="a\na").out == b"a\n"
+
+
+def test_uniq_writes_to_output_operand(tmp_path: Path) -> None:
+    write(tmp_path, "in", "a\na\n")
+    r = run(["uniq", "in", "out"], tmp_path)
+    assert (r.out, (tmp_path / "out").read_bytes()) == (b"", b"a\n")
+
+
+def test_uniq_count_json_gives_count_and_line(tmp_path: Path) -> None:
+    assert run(["uniq", "-c", "--json"], tmp_path, stdin="x\nx\ny\n").json() == [
+        {"count": 2, "line": "x"}, {"count": 1, "line": "y"}]
+
+
+def test_uniq_all_repeated_with_count_is_an_error(tmp_path: Path) -> None:
+    r = run(["uniq", "-D", "-c"], tmp_path, stdin="a\na\n")
+    assert r.code == 1 and "meaningless" in r.err
+
+
+def test_uniq_negative_skip_is_an_error(tmp_path: Path) -> None:
+    r = run(["uniq", "-f", "-1"], tmp_path, stdin="a\n")
+    assert r.code == 1 and "invalid number of fields to skip" in r.err
+
+
+def test_uniq_runs_spanning_read_chunks_are_counted_once(tmp_path: Path) -> None:
+    data = "x\n" * 700000 + "y\n"
+    assert run(["uniq", "-c"], tmp_path, stdin=data).out == b" 700000 x\n      1 y\n"
+
+
+def test_sort_text_keys_with_nul_bytes_fall_back_to_tuple_keys(tmp_path: Path) -> None:
+    assert sort(tmp_path, "x b\0z\ny a\0z\nw a\0y\n", "-k2") == "w a\0y\ny a\0z\nx b\0z\n"
+
+
+def test_sort_stable_passes_order_like_comparing_keys_in_turn() -> None:
+    import random
+
+    from tysh.builtins.text_sort_keys import KeyOpts, key_passes, make_sort_key, parse_key
+
+    rnd = random.Random(4)
+    words = [b"a", b"b", b"10", b"9", b"-1", b" x", b"B"]
+    lines = [b" ".join(rnd.choice(words) for _ in range(3)) for _ in range(300)]
+    for specs, rev in ((["2,2n", "1,1r"], False), (["3", "1,1n"], True), (["2r", "1.2"], False)):
+        keys = [parse_key(s, KeyOpts(reverse=rev)) for s in specs]
+        expected = sorted(lines, key=make_sort_key(keys, None, rev, True), reverse=rev)
+        got = sorted(lines, reverse=rev)
+        for fn, descending in reversed(key_passes(keys, None)):
+            got.sort(key=fn, reverse=descending)
+        assert got == expected, specs

@@ -1,0 +1,116 @@
+"""Helpers shared by the text builtins: chunked reading, GNU count syntax, file headers
+and the `--json` shape of line-oriented tools.
+
+Every tool here works on bytes so input that is not UTF-8 passes through unchanged;
+decoding (with surrogateescape) happens only where characters matter."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Iterator
+from typing import IO
+
+import attrs
+
+from tysh.kernel.context import Context
+from tysh.kernel.output import OutputData
+from tysh.kernel.tooldef import Outcome, ToolReturn
+
+# Large reads for throughput; read1 returns early on pipes, so streaming stays prompt.
+BIG = 1 << 20
+
+
+def chunks(f: IO[bytes], size: int = BIG) -> Iterator[bytes]:
+    """The stream's bytes in chunks as they arrive (read1 where the stream has it)."""
+    read = getattr(f, "read1", None) or f.read
+    while True:
+        chunk = read(size)
+        if not chunk:
+            return
+        yield chunk
+
+
+def line_batches(f: IO[bytes], sep: bytes = b"\n") -> Iterator[list[bytes]]:
+    """Lists of lines without their terminator, one list per chunk read; the last line
+    may have lacked a terminator (tools that always terminate lines don't care)."""
+    rest = b""
+    for chunk in chunks(f):
+        if rest:
+            chunk = rest + chunk
+        lines = chunk.split(sep)
+        rest = lines.pop()
+        if lines:
+            yield lines
+    if rest:
+        yield [rest]
+
+
+def read_all(f: IO[bytes]) -> bytes:
+    return b"".join(chunks(f))
+
+
+_MULT = {
+    "": 1, "b": 512, "kB": 1000, "K": 1024, "KiB": 1024, "k": 1024,
+    "MB": 1000**2, "M": 1024**2, "MiB": 1024**2,
+    "GB": 1000**3, "G": 1024**3, "GiB": 1024**3,
+    "TB": 1000**4, "T": 1024**4, "TiB": 1024**4,
+    "PB": 1000**5, "P": 1024**5, "PiB": 1024**5,
+    "EB": 1000**6, "E": 1024**6, "EiB": 1024**6,
+}
+_COUNT_RE = re.compile(r"(\d+)([a-zA-Z]*)")
+
+
+def parse_count(text: str) -> int | None:
+    """A GNU count: digits with an optional multiplier suffix (`5`, `2K`, `1MiB`, `3b`)."""
+    m = _COUNT_RE.fullmatch(text)
+    if not m or m.group(2) not in _MULT:
+        return None
+    return int(m.group(1)) * _MULT[m.group(2)]
+
+
+def display_name(name: str) -> str:
+    return "standard input" if name == "-" else name
+
+
+@attrs.define
+class Headers:
+    """`==> NAME <==` headers between files, a blank line before all but the first."""
+
+    ctx: Context
+    show: bool
+    first: bool = True
+
+    def emit(self, name: str) -> None:
+        if not self.show:
+            return
+        prefix = b"" if self.first else b"\n"
+        self.first = False
+        self.ctx.stdout.write(
+            prefix + f"==> {display_name(name)} <==\n".encode("utf-8", "surrogateescape")
+        )
+
+
+def split_lines_text(text: str) -> list[str]:
+    """Lines of a text without terminators (a final newline does not add an empty line)."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def lines_json(
+    ctx: Context, body: Callable[[Context], int], shape: Callable[[str], object] | None = None
+) -> ToolReturn:
+    """Run a line-oriented tool body; under `--json` capture its text and return it as an
+    array of lines (or `shape(text)`), otherwise let it stream to stdout."""
+    if not ctx.json:
+        return body(ctx)
+    buf = io.BytesIO()
+    code = body(attrs.evolve(ctx, stdout=buf))
+    raw = buf.getvalue()
+    text = raw.decode("utf-8", "replace")
+    data = shape(text) if shape is not None else split_lines_text(text)
+    return Outcome(code=code, output=OutputData.text(text, rich_json=data))

@@ -1,0 +1,373 @@
+"""head and tail (GNU coreutils 9.1): counts in lines or bytes, from the start or the end.
+
+Counts are strings in the schema because GNU spells them with signs and suffixes
+(`-n -2`, `-n +3`, `-c 1K`); the obsolete forms `head -5`, `tail -20`, `tail +3` arrive
+as the first operand and are recognised here. head stops reading as soon as it has
+enough, so `seq 1 100000000 | head -n 1` returns at once."""
+
+from __future__ import annotations
+
+import collections
+import io
+import re
+from collections.abc import Callable
+from typing import IO
+
+import attrs
+
+from tysh.builtins._io import InputStatus, iter_inputs
+from tysh.builtins.text_common import (
+    BIG,
+    Headers,
+    chunks,
+    display_name,
+    parse_count,
+    split_lines_text,
+)
+from tysh.kernel.context import Context
+from tysh.kernel.output import OutputData
+from tysh.kernel.tooldef import Outcome, ToolReturn, tool
+from tysh.kernel.typed_args import param
+
+
+@attrs.frozen
+class Count:
+    """What to select: `n` lines (or bytes) from the start (`from_start`) or the end.
+
+    head: from_start=False with `all_but` means all but the last n.
+    tail: from_start=True means starting at item n (1-based)."""
+
+    n: int
+    in_bytes: bool
+    sign: str  # "", "-" or "+"
+
+
+def _parse_spec(ctx: Context, text: str, in_bytes: bool) -> Count | None:
+    sign = text[:1] if text[:1] in "+-" else ""
+    n = parse_count(text[len(sign):])
+    what = "bytes" if in_bytes else "lines"
+    if n is None:
+        ctx.error(f"invalid number of {what}: '{text}'")
+        return None
+    if n > MAX_COUNT:
+        ctx.error(f"invalid number of {what}: '{text}': Value too large for defined data type")
+        return None
+    return Count(n, in_bytes, sign)
+
+
+MAX_COUNT = (1 << 63) - 1
+_HEAD_OBSOLETE = re.compile(r"-(\d+)([bkm]?)([cl]?)")
+_TAIL_OBSOLETE = re.compile(r"([-+])(\d*)([bkm]?)([cl]?)")
+_OBS_MULT = {"": 1, "b": 512, "k": 1024, "m": 1024 * 1024}
+
+
+def _resolve(
+    ctx: Context, lines: str | None, nbytes: str | None, files: tuple[str, ...], head: bool
+) -> tuple[Count | None, tuple[str, ...]]:
+    """The count to use and the remaining file operands; None after reporting an error."""
+    if files and lines is None and nbytes is None:
+        m = (_HEAD_OBSOLETE if head else _TAIL_OBSOLETE).fullmatch(files[0])
+        if m is not None and files[0] != "-":
+            if head:
+                sign, digits, mult, unit = "", m.group(1), m.group(2), m.group(3)
+            else:
+                sign, digits, mult, unit = m.group(1), m.group(2), m.group(3), m.group(4)
+                sign = "+" if sign == "+" else ""
+            n = min(int(digits or "10") * _OBS_MULT[mult], MAX_COUNT)
+            return Count(n, unit == "c" or bool(mult), sign), files[1:]
+    if nbytes is not None:
+        return _parse_spec(ctx, nbytes, True), files
+    if lines is not None:
+        return _parse_spec(ctx, lines, False), files
+    return Count(10, False, ""), files
+
+
+def _per_file_json(
+    ctx: Context, files: tuple[str, ...], show: bool, run: Callable[[IO[bytes], IO[bytes]], None]
+) -> ToolReturn:
+    """Run the per-file body; `--json` gives an array of lines, or with several files
+    an array of {"file", "lines"}."""
+    status = InputStatus()
+    if not ctx.json:
+        headers = Headers(ctx, show)
+        for name, f in iter_inputs(ctx, files, status):
+            headers.emit(name)
+            run(f, ctx.stdout)
+        return 1 if status.failed else 0
+    per_file: list[tuple[str, list[str]]] = []
+    texts: list[str] = []
+    for name, f in iter_inputs(ctx, files, status):
+        buf = io.BytesIO()
+        run(f, buf)
+        text = buf.getvalue().decode("utf-8", "replace")
+        texts.append((f"==> {display_name(name)} <==\n" if show else "") + text)
+        per_file.append((display_name(name), split_lines_text(text)))
+    data: object
+    if show:
+        data = [{"file": name, "lines": lines} for name, lines in per_file]
+    else:
+        data = [line for _, lines in per_file for line in lines]
+    return Outcome(
+        code=1 if status.failed else 0,
+        output=OutputData.text("\n".join(texts), rich_json=data),
+    )
+
+
+# ---------------------------------------------------------------------------- head
+
+
+def _head_lines(f: IO[bytes], out: IO[bytes], n: int, sep: bytes) -> None:
+    if n <= 0:
+        return
+    left = n
+    for chunk in chunks(f):
+        k = chunk.count(sep)
+        if k < left:
+            out.write(chunk)
+            left -= k
+            continue
+        pieces = chunk.split(sep, left)
+        out.write(chunk[: len(chunk) - len(pieces[-1])])
+        return
+
+
+def _head_all_but_lines(f: IO[bytes], out: IO[bytes], n: int, sep: bytes) -> None:
+    if n <= 0:
+        for chunk in chunks(f):
+            out.write(chunk)
+        return
+    window: collections.deque[bytes] = collections.deque()
+    rest = b""
+    for chunk in chunks(f):
+        if rest:
+            chunk = rest + chunk
+        lines = chunk.split(sep)
+        rest = lines.pop()
+        window.extend(lines)
+        if len(window) > n:
+            release = [window.popleft() for _ in range(len(window) - n)]
+            out.write(sep.join(release) + sep)
+    if rest and len(window) == n:
+        # a final unterminated line is a line too: one more complete line goes out
+        out.write(window.popleft() + sep)
+
+
+def _head_bytes(f: IO[bytes], out: IO[bytes], n: int) -> None:
+    left = n
+    while left > 0:
+        read = getattr(f, "read1", None) or f.read
+        chunk = read(min(left, BIG))
+        if not chunk:
+            return
+        out.write(chunk)
+        left -= len(chunk)
+
+
+def _head_all_but_bytes(f: IO[bytes], out: IO[bytes], n: int) -> None:
+    held = b""
+    for chunk in chunks(f):
+        held += chunk
+        if len(held) > n:
+            cut = len(held) - n
+            out.write(held[:cut])
+            held = held[cut:]
+
+
+@attrs.frozen
+class HeadArgs:
+    files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
+    lines: str | None = param(
+        default=None, aliases=["-n"],
+        help="print the first N lines; -N prints all but the last N",
+    )
+    bytes: str | None = param(
+        default=None, aliases=["-c"],
+        help="print the first N bytes; -N prints all but the last N",
+    )
+    quiet: bool = param(default=False, aliases=["-q", "--silent"], help="never print headers")
+    verbose: bool = param(default=False, aliases=["-v"], help="always print headers")
+    zero_terminated: bool = param(
+        default=False, aliases=["-z"], help="lines end with NUL, not newline"
+    )
+
+
+@tool(
+    "head",
+    args=HeadArgs,
+    description=(
+        "output the first part of files; --json gives an array of lines "
+        "(with several files, an array of {file, lines})"
+    ),
+    examples=[
+        ("first 5 lines", "head -n 5 notes.txt"),
+        ("all but the last 2 lines", "head -n -2 notes.txt"),
+        ("first 100 bytes", "head -c 100 data.bin"),
+    ],
+)
+def head(args: HeadArgs, ctx: Context) -> ToolReturn:
+    count, files = _resolve(ctx, args.lines, args.bytes, args.files, head=True)
+    if count is None:
+        return 1
+    sep = b"\0" if args.zero_terminated else b"\n"
+    n = count.n
+
+    def body(f: IO[bytes], out: IO[bytes]) -> None:
+        if count.in_bytes:
+            (_head_all_but_bytes if count.sign == "-" else _head_bytes)(f, out, n)
+        elif count.sign == "-":
+            _head_all_but_lines(f, out, n, sep)
+        else:
+            _head_lines(f, out, n, sep)
+
+    show = args.verbose or (len(files) > 1 and not args.quiet)
+    return _per_file_json(ctx, files, show, body)
+
+
+# ---------------------------------------------------------------------------- tail
+
+
+def _tail_lines(f: IO[bytes], out: IO[bytes], n: int, sep: bytes) -> None:
+    if n <= 0:
+        return
+    data = _tail_window(f, n, sep)
+    # the last n lines: an unterminated final line is one of them
+    k = n + 1 if data.endswith(sep) else n
+    parts = data.rsplit(sep, k)
+    if len(parts) > k:
+        data = data[len(parts[0]) + 1:]
+    out.write(data)
+
+
+def _tail_window(f: IO[bytes], n: int, sep: bytes) -> bytes:
+    """Enough of the end of the stream to hold its last n lines: read backwards on a
+    seekable file, keep a sliding window of chunks on a pipe."""
+    if _seekable(f):
+        start = f.tell()
+        pos = f.seek(0, 2)
+        got: list[bytes] = []
+        seen = 0
+        while pos > start and seen <= n:
+            step = min(BIG, pos - start)
+            pos -= step
+            f.seek(pos)
+            block = f.read(step)
+            got.append(block)
+            seen += block.count(sep)
+        got.reverse()
+        return b"".join(got)
+    window: collections.deque[tuple[bytes, int]] = collections.deque()
+    total = 0
+    for chunk in chunks(f):
+        c = chunk.count(sep)
+        window.append((chunk, c))
+        total += c
+        while len(window) > 1 and total - window[0][1] > n:
+            total -= window.popleft()[1]
+    return b"".join(c for c, _ in window)
+
+
+def _seekable(f: IO[bytes]) -> bool:
+    try:
+        return f.seekable()
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _tail_from_line(f: IO[bytes], out: IO[bytes], n: int, sep: bytes) -> None:
+    skip = max(n - 1, 0)
+    it = chunks(f)
+    for chunk in it:
+        if skip:
+            k = chunk.count(sep)
+            if k < skip:
+                skip -= k
+                continue
+            pieces = chunk.split(sep, skip)
+            chunk = pieces[-1]
+            skip = 0
+        out.write(chunk)
+
+
+def _tail_bytes(f: IO[bytes], out: IO[bytes], n: int) -> None:
+    if n <= 0:
+        return
+    if _seekable(f):
+        start = f.tell()
+        end = f.seek(0, 2)
+        f.seek(max(start, end - n))
+        for chunk in chunks(f):
+            out.write(chunk)
+        return
+    held: collections.deque[bytes] = collections.deque()
+    total = 0
+    for chunk in chunks(f):
+        held.append(chunk)
+        total += len(chunk)
+        while total - len(held[0]) >= n:
+            total -= len(held.popleft())
+    out.write(b"".join(held)[-n:])
+
+
+def _tail_from_byte(f: IO[bytes], out: IO[bytes], n: int) -> None:
+    skip = max(n - 1, 0)
+    for chunk in chunks(f):
+        if skip:
+            if len(chunk) <= skip:
+                skip -= len(chunk)
+                continue
+            chunk = chunk[skip:]
+            skip = 0
+        out.write(chunk)
+
+
+@attrs.frozen
+class TailArgs:
+    files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
+    lines: str | None = param(
+        default=None, aliases=["-n"],
+        help="print the last N lines; +N prints from line N on",
+    )
+    bytes: str | None = param(
+        default=None, aliases=["-c"],
+        help="print the last N bytes; +N prints from byte N on",
+    )
+    quiet: bool = param(default=False, aliases=["-q", "--silent"], help="never print headers")
+    verbose: bool = param(default=False, aliases=["-v"], help="always print headers")
+    zero_terminated: bool = param(
+        default=False, aliases=["-z"], help="lines end with NUL, not newline"
+    )
+
+
+@tool(
+    "tail",
+    args=TailArgs,
+    description=(
+        "output the last part of files; --json gives an array of lines "
+        "(with several files, an array of {file, lines})"
+    ),
+    examples=[
+        ("last 20 lines", "tail -n 20 app.log"),
+        ("everything from line 2 on (skip a header)", "tail -n +2 data.csv"),
+        ("last 100 bytes", "tail -c 100 data.bin"),
+    ],
+)
+def tail(args: TailArgs, ctx: Context) -> ToolReturn:
+    count, files = _resolve(ctx, args.lines, args.bytes, args.files, head=False)
+    if count is None:
+        return 1
+    sep = b"\0" if args.zero_terminated else b"\n"
+    n = count.n
+
+    def body(f: IO[bytes], out: IO[bytes]) -> None:
+        if count.in_bytes:
+            (_tail_from_byte if count.sign == "+" else _tail_bytes)(f, out, n)
+        elif count.sign == "+":
+            _tail_from_line(f, out, n, sep)
+        else:
+            _tail_lines(f, out, n, sep)
+
+    show = args.verbose or (len(files) > 1 and not args.quiet)
+    return _per_file_json(ctx, files, show, body)
+
+
+TOOLS = [head, tail]

@@ -1,0 +1,201 @@
+"""uniq (GNU coreutils 9.1): collapse runs of adjacent equal lines.
+
+Runs are found with itertools.groupby over lines read in large chunks; the comparison
+key (skip fields, skip chars, check chars, fold case) is built once."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import re
+from collections.abc import Callable
+from typing import IO, Any
+
+import attrs
+
+from tysh.builtins._io import InputStatus, open_input
+from tysh.builtins.text_common import line_batches, split_lines_text
+from tysh.kernel.context import Context
+from tysh.kernel.fs import FsError
+from tysh.kernel.output import OutputData
+from tysh.kernel.tooldef import Outcome, ToolReturn, tool
+from tysh.kernel.typed_args import param
+
+
+@attrs.frozen
+class UniqArgs:
+    operands: tuple[str, ...] = param(
+        positional=True, default=(), help="INPUT (- is stdin) and an optional OUTPUT file"
+    )
+    count: bool = param(default=False, aliases=["-c"], help="prefix lines by their count")
+    repeated: bool = param(default=False, aliases=["-d"], help="only print duplicated lines, one per run")
+    all_repeated: bool = param(default=False, aliases=["-D"], help="print all duplicated lines")
+    unique: bool = param(default=False, aliases=["-u"], help="only print lines that are not repeated")
+    ignore_case: bool = param(default=False, aliases=["-i"], help="ignore differences in case")
+    skip_fields: int = param(default=0, aliases=["-f"], help="skip the first N fields")
+    skip_chars: int = param(default=0, aliases=["-s"], help="skip the first N characters")
+    check_chars: int | None = param(default=None, aliases=["-w"], help="compare at most N characters")
+    zero_terminated: bool = param(default=False, aliases=["-z"], help="lines end with NUL")
+
+
+def _key(a: UniqArgs) -> Callable[[bytes], Any] | None:
+    """The part of a line that decides equality; None when it is the whole line."""
+    fields = re.compile(rb"(?:[ \t]*[^ \t]*){%d}" % a.skip_fields) if a.skip_fields else None
+    sc = a.skip_chars
+    w = a.check_chars
+    fold = a.ignore_case
+    if fields is None and not sc and w is None and not fold:
+        return None
+
+    def key(line: bytes) -> bytes:
+        if fields is not None:
+            m = fields.match(line)
+            if m is not None:
+                line = line[m.end():]
+        if sc:
+            line = line[sc:]
+        if w is not None:
+            line = line[:w]
+        return line.upper() if fold else line
+
+    return key
+
+
+_NONE = object()
+
+
+@attrs.define
+class _Run:
+    """The run still open at the end of a batch: its key, first line and length."""
+
+    key: Any = _NONE
+    line: bytes = b""
+    count: int = 0
+
+
+def _runs(batch: list[bytes], keys: list[Any], run: _Run) -> tuple[list[bytes], list[int]]:
+    """Close the runs a batch completes: (first lines, counts); `run` carries the open one.
+
+    Run starts are found with one comprehension over adjacent keys, so the cost per
+    line stays in C."""
+    n = len(batch)
+    prev = [run.key, *keys[:-1]]
+    starts = [i for i, (k, p) in enumerate(zip(keys, prev, strict=True)) if k != p]
+    if not starts:
+        run.count += n
+        return [], []
+    firsts: list[bytes] = []
+    counts: list[int] = []
+    if run.key is not _NONE:
+        firsts.append(run.line)
+        counts.append(run.count + starts[0])
+    firsts.extend([batch[i] for i in starts[:-1]])
+    counts.extend([b - a for a, b in zip(starts, starts[1:], strict=False)])
+    last = starts[-1]
+    run.key, run.line, run.count = keys[last], batch[last], n - last
+    return firsts, counts
+
+
+def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any] | None) -> None:
+    sep = b"\0" if a.zero_terminated else b"\n"
+    key = _key(a)
+    if a.all_repeated:
+        _all_repeated(f, out, key, sep)
+        return
+    run = _Run()
+
+    def emit(firsts: list[bytes], counts: list[int]) -> None:
+        pairs = zip(firsts, counts, strict=True)
+        if a.repeated:
+            pairs = ((ln, c) for ln, c in pairs if c > 1)  # type: ignore[assignment]
+        elif a.unique:
+            pairs = ((ln, c) for ln, c in pairs if c == 1)  # type: ignore[assignment]
+        if a.count:
+            rows = list(pairs)
+            if json_rows is not None:
+                json_rows.extend(
+                    {"count": c, "line": ln.decode("utf-8", "replace")} for ln, c in rows
+                )
+            data = b"".join([b"%7d %s%s" % (c, ln, sep) for ln, c in rows])
+        elif a.repeated or a.unique:
+            data = b"".join([ln + sep for ln, _ in pairs])
+        else:
+            data = sep.join(firsts) + sep if firsts else b""
+        if data:
+            out.write(data)
+
+    for batch in line_batches(f, sep):
+        keys = batch if key is None else list(map(key, batch))
+        firsts, counts = _runs(batch, keys, run)
+        if firsts:
+            emit(firsts, counts)
+    if run.key is not _NONE:
+        emit([run.line], [run.count])
+
+
+def _all_repeated(f: IO[bytes], out: IO[bytes], key: Callable[[bytes], Any] | None,
+                  sep: bytes) -> None:
+    lines = itertools.chain.from_iterable(line_batches(f, sep))
+    groups = itertools.groupby(lines, key) if key is not None else itertools.groupby(lines)
+    for _k, grp in groups:
+        run = list(grp)
+        if len(run) > 1:
+            out.write(b"".join(r + sep for r in run))
+
+
+@tool(
+    "uniq",
+    args=UniqArgs,
+    description=(
+        "report or omit repeated adjacent lines; --json gives an array of lines, "
+        'with -c an array of {"count","line"}'
+    ),
+    examples=[
+        ("count occurrences", "sort words.txt | uniq -c"),
+        ("only duplicated lines", "sort names.txt | uniq -d"),
+    ],
+    operations=["fs.overwrite"],
+)
+def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
+    if args.all_repeated and args.count:
+        ctx.error("printing all duplicated lines and repeat counts is meaningless")
+        return 1
+    for value, what in ((args.skip_fields, "fields to skip"), (args.skip_chars, "bytes to skip"),
+                        (args.check_chars, "bytes to compare")):
+        if value is not None and value < 0:
+            ctx.error(f"{value}: invalid number of {what}")
+            return 1
+    if len(args.operands) > 2:
+        ctx.error(f"extra operand '{args.operands[2]}'")
+        return 1
+    status = InputStatus()
+    f = open_input(ctx, args.operands[0] if args.operands else "-", status)
+    if f is None:
+        return 1
+    json_rows: list[Any] | None = [] if ctx.json else None
+    out: IO[bytes] = ctx.stdout
+    sink: IO[bytes] | None = None
+    try:
+        if len(args.operands) == 2 and args.operands[1] != "-":
+            try:
+                sink = ctx.fs.open(ctx.path(args.operands[1]), "wb")
+            except FsError as e:
+                ctx.error(f"{args.operands[1]}: {e.reason}")
+                return 1
+            out = sink
+        elif ctx.json:
+            out = io.BytesIO()
+        _uniq_stream(args, f, out, json_rows)
+    finally:
+        if f is not ctx.stdin:
+            f.close()
+        if sink is not None:
+            sink.close()
+    if ctx.json and sink is None and isinstance(out, io.BytesIO):
+        text = out.getvalue().decode("utf-8", "replace")
+        data = json_rows if args.count else split_lines_text(text)
+        return Outcome(code=0, output=OutputData.text(text, rich_json=data))
+    return 0
+
+
+TOOLS = [uniq]

@@ -1,0 +1,413 @@
+"""xargs (GNU findutils 4.9): build command lines from standard input and run them.
+
+xargs is declared `verbatim` and parses its own options (see `parse_options`): POSIX
+utility syntax puts xargs's options before the command, and every word from the
+command on belongs to the command (`xargs echo -n` passes `-n` to echo). The typed
+binder takes options anywhere, so it cannot express that boundary.
+
+Input items follow GNU's rules: blanks and newlines separate items, single and double
+quotes group (they may not span lines), a backslash escapes the next character; with
+-0 or -d each item ends at the delimiter, taken literally. Commands run through
+`ctx.shell.run_argv` with an empty stdin (GNU gives them /dev/null)."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from typing import IO, Any
+
+import attrs
+
+from tysh.builtins.text_common import chunks
+from tysh.kernel.context import Context
+from tysh.kernel.fs import FsError
+from tysh.kernel.tooldef import tool
+from tysh.kernel.values import to_text
+
+DEFAULT_MAX_CHARS = 128 * 1024
+
+
+class UsageError(Exception):
+    pass
+
+
+class QuoteError(Exception):
+    pass
+
+
+@attrs.frozen
+class XargsOptions:
+    command: tuple[str, ...] = ("echo",)
+    max_args: int | None = None
+    max_lines: int | None = None
+    replace: str | None = None
+    delimiter: bytes | None = None
+    no_run_if_empty: bool = False
+    verbose: bool = False
+    max_chars: int = DEFAULT_MAX_CHARS
+    arg_file: str | None = None
+    eof: str | None = None
+
+
+_SHORT_VALUE = {"n": "max_args", "L": "max_lines", "I": "replace", "d": "delimiter",
+                "s": "max_chars", "P": "max_procs", "a": "arg_file", "E": "eof"}
+_SHORT_OPTIONAL = {"i": "replace", "l": "max_lines", "e": "eof"}
+_SHORT_FLAG = {"0": "null", "r": "no_run_if_empty", "t": "verbose", "x": "exit",
+               "p": "interactive"}
+_LONG = {
+    "max-args": ("max_args", "req"), "max-lines": ("max_lines", "opt"),
+    "replace": ("replace", "opt"), "delimiter": ("delimiter", "req"),
+    "max-chars": ("max_chars", "req"), "max-procs": ("max_procs", "req"),
+    "arg-file": ("arg_file", "req"), "eof": ("eof", "opt"), "null": ("null", "flag"),
+    "no-run-if-empty": ("no_run_if_empty", "flag"), "verbose": ("verbose", "flag"),
+    "exit": ("exit", "flag"), "interactive": ("interactive", "flag"),
+    "open-tty": ("open_tty", "flag"), "process-slot-var": ("process_slot_var", "req"),
+}
+_OPTIONAL_DEFAULT = {"replace": "{}", "max_lines": "1", "eof": ""}
+
+
+def _delimiter(text: str) -> bytes:
+    """-d's argument: one character, or an escape (`\\n`, `\\t`, `\\0`, `\\x41`, `\\101`)."""
+    esc = {"n": b"\n", "t": b"\t", "r": b"\r", "0": b"\0", "\\": b"\\", "a": b"\a",
+           "b": b"\b", "f": b"\f", "v": b"\v"}
+    if len(text) == 2 and text[0] == "\\" and text[1] in esc:
+        return esc[text[1]]
+    m = re.fullmatch(r"\\x([0-9a-fA-F]{1,2})", text)
+    if m:
+        return bytes([int(m.group(1), 16)])
+    m = re.fullmatch(r"\\([0-7]{1,3})", text)
+    if m and int(m.group(1), 8) < 256:
+        return bytes([int(m.group(1), 8)])
+    raw = text.encode("utf-8", "surrogateescape")
+    if len(raw) != 1:
+        raise UsageError(f"invalid input delimiter specification {text}: the delimiter must "
+                         "be either a single character or an escape sequence starting with \\.")
+    return raw
+
+
+def _positive(name: str, value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise UsageError(f"invalid number \"{value}\" for -{name} option") from None
+    if n < 1:
+        raise UsageError(f"value {value} for -{name} option should be >= 1")
+    return n
+
+
+def parse_options(words: list[str]) -> XargsOptions:
+    """GNU getopt over xargs's own options, stopping at the first operand (the command)
+    or at `--`; short options bundle (`-0rn1`), values glue or follow (`-n1`, `-n 1`)."""
+    got: dict[str, Any] = {}
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w == "--":
+            i += 1
+            break
+        if not w.startswith("-") or w == "-":
+            break
+        i += 1
+        if w.startswith("--"):
+            name, eq, val = w[2:].partition("=")
+            matches = [k for k in _LONG if k.startswith(name)]
+            if name in _LONG:
+                matches = [name]
+            if len(matches) != 1:
+                raise UsageError(f"unrecognized option '{w}'" if not matches
+                                 else f"option '{w}' is ambiguous")
+            key, kind = _LONG[matches[0]]
+            if kind == "flag":
+                got[key] = True
+            elif kind == "opt":
+                got[key] = val if eq else _OPTIONAL_DEFAULT[key]
+            elif eq:
+                got[key] = val
+            elif i < len(words):
+                got[key] = words[i]
+                i += 1
+            else:
+                raise UsageError(f"option '--{matches[0]}' requires an argument")
+            continue
+        j = 1
+        while j < len(w):
+            c = w[j]
+            j += 1
+            if c in _SHORT_FLAG:
+                got[_SHORT_FLAG[c]] = True
+            elif c in _SHORT_OPTIONAL:
+                key = _SHORT_OPTIONAL[c]
+                got[key] = w[j:] if j < len(w) else _OPTIONAL_DEFAULT[key]
+                break
+            elif c in _SHORT_VALUE:
+                key = _SHORT_VALUE[c]
+                if j < len(w):
+                    got[key] = w[j:]
+                elif i < len(words):
+                    got[key] = words[i]
+                    i += 1
+                else:
+                    raise UsageError(f"option requires an argument -- '{c}'")
+                break
+            else:
+                raise UsageError(f"invalid option -- '{c}'")
+    command = tuple(words[i:]) or ("echo",)
+    delim: bytes | None = None
+    if got.get("null"):
+        delim = b"\0"
+    if "delimiter" in got:
+        delim = _delimiter(got["delimiter"])
+    max_args = _positive("n", got["max_args"]) if "max_args" in got else None
+    max_lines = _positive("L", got["max_lines"]) if "max_lines" in got else None
+    max_chars = _positive("s", got["max_chars"]) if "max_chars" in got else DEFAULT_MAX_CHARS
+    if "max_procs" in got:
+        try:
+            int(got["max_procs"])
+        except ValueError:
+            raise UsageError(f"invalid number \"{got['max_procs']}\" for -P option") from None
+    replace = got.get("replace")
+    if replace == "":
+        replace = None
+    return XargsOptions(
+        command=command,
+        max_args=max_args,
+        max_lines=1 if replace is not None else max_lines,
+        replace=replace,
+        delimiter=delim,
+        no_run_if_empty=bool(got.get("no_run_if_empty")),
+        verbose=bool(got.get("verbose")),
+        max_chars=max_chars,
+        arg_file=got.get("arg_file"),
+        eof=got.get("eof") or None,
+    )
+
+
+# ------------------------------------------------------------------- input items
+
+_PLAIN = re.compile(r"[^'\"\\]*")
+
+
+def tokenize(line: str, split_blanks: bool = True) -> list[str]:
+    """The items of one input line under GNU's quoting rules; with split_blanks False
+    (for -I) the whole line is one item, blanks kept, quotes still removed."""
+    if _PLAIN.fullmatch(line):
+        if split_blanks:
+            return line.split()
+        s = line.lstrip(" \t")
+        return [s] if s else []
+    out: list[str] = []
+    cur: list[str] = []
+    have = False
+    quote = ""
+    i = 0
+    n = len(line)
+    if not split_blanks:
+        line = line.lstrip(" \t")
+        n = len(line)
+    while i < n:
+        c = line[i]
+        i += 1
+        if quote:
+            if c == quote:
+                quote = ""
+            else:
+                cur.append(c)
+            continue
+        if c == "\\":
+            if i < n:
+                cur.append(line[i])
+                i += 1
+            have = True
+        elif c in "'\"":
+            quote = c
+            have = True
+        elif split_blanks and c in " \t\r\f\v":
+            if have:
+                out.append("".join(cur))
+                cur.clear()
+                have = False
+        else:
+            cur.append(c)
+            have = True
+    if quote:
+        kind = "single" if quote == "'" else "double"
+        raise QuoteError(f"unmatched {kind} quote; by default quotes are special to xargs "
+                         "unless you use the -0 option")
+    if have:
+        out.append("".join(cur))
+    return out
+
+
+def _raw_lines(f: IO[bytes]) -> Iterator[str]:
+    rest = b""
+    for chunk in chunks(f):
+        if rest:
+            chunk = rest + chunk
+        parts = chunk.split(b"\n")
+        rest = parts.pop()
+        for p in parts:
+            yield p.decode("utf-8", "surrogateescape")
+    if rest:
+        yield rest.decode("utf-8", "surrogateescape")
+
+
+def _delimited(f: IO[bytes], delim: bytes) -> Iterator[list[str]]:
+    rest = b""
+    for chunk in chunks(f):
+        if rest:
+            chunk = rest + chunk
+        parts = chunk.split(delim)
+        rest = parts.pop()
+        yield [p.decode("utf-8", "surrogateescape") for p in parts]
+    if rest:
+        yield [rest.decode("utf-8", "surrogateescape")]
+
+
+def input_groups(f: IO[bytes], o: XargsOptions) -> Iterator[list[str]]:
+    """Items grouped by input line (each -d/-0 item a line of its own); a line ending in
+    a blank continues on the next one for -L, as GNU counts lines."""
+    if o.delimiter is not None:
+        for batch in _delimited(f, o.delimiter):
+            for item in batch:
+                if o.eof is not None and item == o.eof:
+                    return
+                yield [item]
+        return
+    pending: list[str] = []
+    for line in _raw_lines(f):
+        items = tokenize(line, split_blanks=o.replace is None)
+        if o.eof is not None and o.eof in items:
+            pending.extend(items[: items.index(o.eof)])
+            break
+        pending.extend(items)
+        if o.max_lines is not None and o.replace is None and line[-1:] in (" ", "\t"):
+            continue
+        if pending:
+            yield pending
+            pending = []
+    if pending:
+        yield pending
+
+
+# -------------------------------------------------------------------- running
+
+
+@attrs.define
+class _Runner:
+    ctx: Context
+    opts: XargsOptions
+    stdin: IO[bytes]
+    status: int = 0
+    ran: bool = False
+
+    def run(self, argv: list[str]) -> int | None:
+        """Run one command; an exit status for xargs when it must stop now."""
+        self.ran = True
+        if self.opts.verbose:
+            self.ctx.stderr.write((" ".join(argv) + "\n").encode("utf-8", "surrogateescape"))
+        rc = self.ctx.shell.run_argv(argv, self.stdin, self.ctx.stdout, self.ctx.stderr)
+        if rc == 0:
+            return None
+        if rc in (126, 127):
+            return rc
+        if rc == 255:
+            self.ctx.error(f"{argv[0]}: exited with status 255; aborting")
+            return 124
+        if 128 < rc < 255:
+            self.ctx.error(f"{argv[0]}: terminated by signal {rc - 128}")
+            return 125
+        self.status = 123
+        return None
+
+
+def _batches(o: XargsOptions, groups: Iterator[list[str]]) -> Iterator[list[str]]:
+    """Arguments per command line under -n, -L and the -s size limit."""
+    base = sum(len(a) + 1 for a in o.command)
+    cur: list[str] = []
+    size = base
+    lines = 0
+    for group in groups:
+        for item in group:
+            cost = len(item) + 1
+            if cur and (size + cost > o.max_chars):
+                yield cur
+                cur, size, lines = [], base, 0
+            cur.append(item)
+            size += cost
+            if o.max_args is not None and len(cur) >= o.max_args:
+                yield cur
+                cur, size, lines = [], base, 0
+        if o.max_lines is not None and cur:
+            lines += 1
+            if lines >= o.max_lines:
+                yield cur
+                cur, size, lines = [], base, 0
+    if cur:
+        yield cur
+
+
+def _xargs(o: XargsOptions, ctx: Context) -> int:
+    source: IO[bytes] = ctx.stdin
+    cmd_stdin: IO[bytes] = io.BytesIO(b"")
+    if o.arg_file is not None:
+        try:
+            source = ctx.fs.open(ctx.path(o.arg_file), "rb") if o.arg_file != "-" else ctx.stdin
+        except FsError as e:
+            ctx.error(f"Cannot open input file '{o.arg_file}': {e.reason}")
+            return 1
+        cmd_stdin = ctx.stdin if o.arg_file != "-" else cmd_stdin
+    runner = _Runner(ctx, o, cmd_stdin)
+    try:
+        groups = input_groups(source, o)
+        if o.replace is not None:
+            for group in groups:
+                item = " ".join(group) if len(group) > 1 else group[0]
+                argv = [a.replace(o.replace, item) for a in o.command]
+                stop = runner.run(argv)
+                if stop is not None:
+                    return stop
+            return runner.status
+        for args in _batches(o, groups):
+            stop = runner.run([*o.command, *args])
+            if stop is not None:
+                return stop
+        if not runner.ran and not o.no_run_if_empty:
+            stop = runner.run(list(o.command))
+            if stop is not None:
+                return stop
+    except QuoteError as e:
+        ctx.error(str(e))
+        return 1
+    finally:
+        if source is not ctx.stdin:
+            source.close()
+    return runner.status
+
+
+@tool(
+    "xargs",
+    verbatim=True,
+    description=(
+        "build and run command lines from standard input (default command: echo); "
+        "options come before the command: -n N, -L N, -I R, -0, -d D, -r, -t, -s N, -a FILE, -E EOF"
+    ),
+    examples=[
+        ("delete the files listed", "find . -name '*.tmp' | xargs rm"),
+        ("two arguments per command", "seq 6 | xargs -n 2 echo"),
+        ("one command per line with a placeholder", "cat names.txt | xargs -I{} echo 'hello {}'"),
+        ("NUL-separated names", "find . -print0 | xargs -0 ls -l"),
+    ],
+    operations=["proc.exec"],
+)
+def xargs(args: Any, ctx: Context) -> int:
+    words = [to_text(w) for w in getattr(args, "words", ())]
+    try:
+        opts = parse_options(words)
+    except UsageError as e:
+        ctx.error(str(e))
+        return 1
+    return _xargs(opts, ctx)
+
+
+TOOLS = [xargs]
