@@ -227,3 +227,12 @@ def test_lexical_errors(src: str, msg: str) -> None:
     with pytest.raises(TyshSyntaxError) as e:
         toks(src)
     assert msg in e.value.message
+
+
+def test_ansi_c_hex_escapes_give_raw_bytes_that_form_utf8() -> None:
+    from tysh.kernel.lexer import decode_ansi_c
+
+    assert decode_ansi_c(r"\xc3\xa9") == "é"
+    assert decode_ansi_c(r"\303\251") == "é"
+    assert decode_ansi_c(r"\xff").encode("utf-8", "surrogateescape") == b"\xff"
+    assert decode_ansi_c(r"\u00e9") == "é"

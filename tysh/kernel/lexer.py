@@ -1216,20 +1216,30 @@ def decode_ansi_c(body: str) -> str:
     def repl(m: re.Match[str]) -> str:
         hx, u4, u8, octal, ctl, other = m.groups()
         if hx is not None:
-            return chr(int(hx, 16))
+            return _byte(int(hx, 16))
         if u4 is not None:
             return chr(int(u4, 16))
         if u8 is not None:
             cp = int(u8, 16)
             return chr(cp) if cp <= 0x10FFFF else "\ufffd"
         if octal is not None:
-            return chr(int(octal, 8) & 0xFF)
+            return _byte(int(octal, 8) & 0xFF)
         if ctl is not None:
             return "\x1c" if ctl == "\\" else chr(ord(ctl.upper()) & 0x1F) if ctl != "?" else "\x7f"
         assert other is not None
         return _ANSI_SIMPLE.get(other, "\\" + other)
 
-    return _ANSI_ESCAPE.sub(repl, body)
+    out = _ANSI_ESCAPE.sub(repl, body)
+    if any("\udc80" <= c <= "\udcff" for c in out):
+        # bytes from \xHH / \NNN escapes: reassemble them, so `$'\xc3\xa9'` is "é"
+        # and a lone `$'\xff'` stays the raw byte (surrogateescape, as streams use)
+        out = out.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    return out
+
+
+def _byte(b: int) -> str:
+    """One byte of a `$'…'` escape: ASCII as is, others as a surrogate escape."""
+    return chr(b) if b < 0x80 else chr(0xDC00 + b)
 
 
 class LarkShellLexer(Lexer):
