@@ -40,14 +40,8 @@ _loaded: dict[str, dict[str, Tool]] = {}
 def _family(fam: str) -> dict[str, Tool]:
     tools = _loaded.get(fam)
     if tools is None:
-        try:
-            mod = importlib.import_module(f"tysh.builtins.{fam}")
-        except ModuleNotFoundError as e:
-            if e.name != f"tysh.builtins.{fam}":
-                raise
-            tools = {}
-        else:
-            tools = {t.name: t for t in mod.TOOLS}
+        mod = importlib.import_module(f"tysh.builtins.{fam}")
+        tools = {t.name: t for t in mod.TOOLS}
         _loaded[fam] = tools
     return tools
 
@@ -58,12 +52,7 @@ _single: dict[str, Tool] = {}
 def _single_tool(fam: str, name: str) -> Tool | None:
     """A family module may map tool names to submodules (`TOOL_MODULES`), so one tool
     loads without importing the whole family."""
-    try:
-        mod = importlib.import_module(f"tysh.builtins.{fam}")
-    except ModuleNotFoundError as e:
-        if e.name != f"tysh.builtins.{fam}":
-            raise
-        return None
+    mod = importlib.import_module(f"tysh.builtins.{fam}")
     sub = getattr(mod, "TOOL_MODULES", {}).get(name)
     if sub is None:
         return None
