@@ -15,6 +15,16 @@ from tysh.kernel.fs import FsError
 
 CHUNK = 1 << 16
 
+# How GNU words a file that cannot be opened, for the tools that do not use the plain
+# `TOOL: NAME: reason` ({q} is the quoted name, as coreutils quotes it).
+OPEN_ERRORS: dict[str, str] = {
+    "head": "cannot open {q} for reading: {reason}",
+    "tail": "cannot open {q} for reading: {reason}",
+    "tac": "failed to open {q} for reading: {reason}",
+    "sort": "cannot read: {name}: {reason}",
+    "rev": "cannot open {name}: {reason}",
+}
+
 
 @attrs.define
 class InputStatus:
@@ -35,7 +45,13 @@ def open_input(ctx: Context, name: str, status: InputStatus) -> IO[bytes] | None
             return None
         return ctx.fs.open(path, "rb")
     except FsError as e:
-        ctx.error(f"{name}: {e.reason}")
+        fmt = OPEN_ERRORS.get(ctx.name)
+        if fmt is None:
+            ctx.error(f"{name}: {e.reason}")
+        else:
+            from tysh.builtins.files_common import q
+
+            ctx.error(fmt.format(q=q(name), name=name, reason=e.reason))
         status.failed = True
         return None
 

@@ -27,6 +27,18 @@ from tysh.kernel.typed_args import param
 # ---------------------------------------------------------------------------------------
 # basename / dirname
 
+_NAMES_JSON = "; --json gives the name as a string, or an array of names for several"
+
+
+def _names_out(ctx: Context, names: list[str], end: str, status: int) -> int | Outcome:
+    """Write one name per line; under `--json` one name is a string, several an array."""
+    text = "".join(n + end for n in names)
+    if not ctx.json:
+        ctx.write(text)
+        return status
+    data: Any = names[0] if len(names) == 1 else names
+    return Outcome(code=status, output=OutputData.text(text, rich_json=data))
+
 
 def base_name(name: str, suffix: str = "") -> str:
     """GNU basename: trailing slashes ignored, `/` stays `/`, a suffix equal to the whole
@@ -62,10 +74,10 @@ class BasenameArgs:
 @tool(
     "basename",
     args=BasenameArgs,
-    description="strip directory and suffix from file names",
+    description="strip directory and suffix from file names" + _NAMES_JSON,
     examples=[("file name without folder and extension", "basename src/main.py .py")],
 )
-def basename(args: BasenameArgs, ctx: Context) -> int:
+def basename(args: BasenameArgs, ctx: Context) -> int | Outcome:
     names = list(args.names)
     if not names:
         ctx.error("missing operand")
@@ -79,8 +91,7 @@ def basename(args: BasenameArgs, ctx: Context) -> int:
             suffix = names[1]
             names = names[:1]
     end = "\0" if args.zero else "\n"
-    ctx.write("".join(base_name(n, suffix) + end for n in names))
-    return 0
+    return _names_out(ctx, [base_name(n, suffix) for n in names], end, 0)
 
 
 @attrs.frozen
@@ -92,16 +103,15 @@ class DirnameArgs:
 @tool(
     "dirname",
     args=DirnameArgs,
-    description="strip the last component from file names",
+    description="strip the last component from file names" + _NAMES_JSON,
     examples=[("the folder of a path", "dirname /usr/bin/env")],
 )
-def dirname(args: DirnameArgs, ctx: Context) -> int:
+def dirname(args: DirnameArgs, ctx: Context) -> int | Outcome:
     if not args.names:
         ctx.error("missing operand")
         return 1
     end = "\0" if args.zero else "\n"
-    ctx.write("".join(dir_name(n) + end for n in args.names))
-    return 0
+    return _names_out(ctx, [dir_name(n) for n in args.names], end, 0)
 
 
 # ---------------------------------------------------------------------------------------
@@ -122,10 +132,10 @@ class RealpathArgs:
 @tool(
     "realpath",
     args=RealpathArgs,
-    description="print the resolved absolute file name",
+    description="print the resolved absolute file name" + _NAMES_JSON,
     examples=[("absolute path of a file", "realpath ../notes.txt")],
 )
-def realpath(args: RealpathArgs, ctx: Context) -> int:
+def realpath(args: RealpathArgs, ctx: Context) -> int | Outcome:
     if not args.paths:
         ctx.error("missing operand")
         return 1
@@ -160,8 +170,7 @@ def realpath(args: RealpathArgs, ctx: Context) -> int:
             res = posixpath.relpath(res, rel)
         out.append(res)
     end = "\0" if args.zero else "\n"
-    ctx.write("".join(o + end for o in out))
-    return status
+    return _names_out(ctx, out, end, status)
 
 
 # ---------------------------------------------------------------------------------------

@@ -96,12 +96,18 @@ def _make_parents(ctx: Context, path: str, display: str) -> list[str]:
     if ctx.fs.is_dir(path):
         return []
     parts = path.strip("/").split("/")
+    # start below the deepest existing directory: a sandbox root's ancestors are unreachable
+    start = len(parts) - 1
+    while start > 0 and not ctx.fs.is_dir("/" + "/".join(parts[:start])):
+        start -= 1
     made: list[str] = []
     cur = ""
     shown = display.rstrip("/").split("/")
     offset = len(parts) - len(shown)
     for i, part in enumerate(parts):
         cur += "/" + part
+        if i < start:
+            continue
         st = _stat(ctx, cur)
         j = i - offset
         if st is not None:

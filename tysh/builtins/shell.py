@@ -22,6 +22,7 @@ from tysh.kernel.values import to_text
 
 if TYPE_CHECKING:
     from tysh.kernel.interpreter import Interpreter
+    from tysh.kernel.output import OutputData
 
 
 class RawArgs(Protocol):
@@ -727,7 +728,7 @@ def cd(args: CdArgs, ctx: Context) -> int:
     path = interp.abspath(target)
     fs = interp.fs
     if not fs.is_dir(path):
-        reason = "Not a directory" if fs.exists(path) else "No such file or directory"
+        reason = "Not a directory" if fs.exists(path) else _missing_reason(fs, path)
         _err(ctx, f"{target}: {reason}")
         return 1
     if args.physical:
@@ -753,8 +754,11 @@ class PwdArgs:
     physical: bool = param(False, aliases=["-P"], help="the path with symbolic links resolved")
 
 
-@tool("pwd", args=PwdArgs, description="print the working directory")
-def pwd(args: PwdArgs, ctx: Context) -> int:
+@tool("pwd", args=PwdArgs,
+      description="print the working directory; --json gives it as a string")
+def pwd(args: PwdArgs, ctx: Context) -> int | OutputData:
+    from tysh.kernel.output import OutputData
+
     interp = _interp(ctx)
     path = interp.state.cwd
     if args.physical:
@@ -762,6 +766,8 @@ def pwd(args: PwdArgs, ctx: Context) -> int:
             path = interp.fs.realpath(path)
         except Exception:  # noqa: BLE001
             pass
+    if ctx.json:
+        return OutputData.text(path + "\n", rich_json=path)
     ctx.write(path + "\n")
     return 0
 
@@ -773,6 +779,15 @@ def pwd(args: PwdArgs, ctx: Context) -> int:
 class SourceArgs:
     file: str = param(positional=True, help="the script to run in this shell")
     args: tuple[str, ...] = param((), positional=True, help="its positional parameters")
+
+
+def _missing_reason(fs: Any, path: str) -> str:
+    """Why a path cannot be used: a sandbox denial says so rather than "No such file"."""
+    try:
+        fs.stat(path)
+    except Exception as e:  # noqa: BLE001
+        return str(getattr(e, "reason", "No such file or directory"))
+    return "No such file or directory"
 
 
 def _find_source(interp: Interpreter, name: str) -> str | None:
@@ -797,7 +812,7 @@ def _source(args: SourceArgs, ctx: Context) -> int:
     st = interp.state
     path = _find_source(interp, args.file)
     if path is None:
-        _err(ctx, f"{args.file}: No such file or directory")
+        _err(ctx, f"{args.file}: {_missing_reason(interp.fs, interp.abspath(args.file))}")
         return 1
     try:
         src = interp.fs.read_bytes(path).decode("utf-8", "surrogateescape")

@@ -1,0 +1,262 @@
+"""The `--json` output of every builtin checked against a JSON Schema of its natural shape,
+and the effects every tool declares in `tools --json`.
+
+Each builtin name in tysh.builtins.FAMILIES is either exercised below (one or more
+scripts, each with the schema its JSON must satisfy) or listed in NO_JSON with the reason
+it has no JSON form of its own; a test keeps the two tables covering every name."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from tysh.builtins import FAMILIES, all_builtins, get_builtin
+from tysh.kernel.kernel import Kernel
+
+# ---------------------------------------------------------------- schema pieces
+
+STR: dict[str, Any] = {"type": "string"}
+INT: dict[str, Any] = {"type": "integer", "minimum": 0}
+EMPTY: dict[str, Any] = {"const": ""}  # a silent command: its text, "" (DESIGN §5.3 rule 5)
+
+
+def array(items: dict[str, Any], min_items: int = 1) -> dict[str, Any]:
+    return {"type": "array", "items": items, "minItems": min_items}
+
+
+def record(required: dict[str, Any], optional: dict[str, Any] | None = None,
+           closed: bool = True) -> dict[str, Any]:
+    """An object with these keys (required) and maybe those (optional), nothing else."""
+    return {
+        "type": "object",
+        "required": sorted(required),
+        "properties": {**required, **(optional or {})},
+        "additionalProperties": not closed,
+    }
+
+
+LINES = array(STR)
+NAMES = array(STR)
+WC_COUNTS = {"lines": INT, "words": INT, "bytes": INT}
+WC_ONE = record(WC_COUNTS, {"file": STR})
+WC_MANY = array(record({**WC_COUNTS, "file": STR}, {"total": {"const": True}}), 3)
+HEAD_MANY = array(record({"file": STR, "lines": LINES}), 2)
+GREP_MATCH = array(record({"file": STR, "line": {"type": "integer", "minimum": 1},
+                           "text": STR}))
+GREP_COUNT = array(record({"file": STR, "count": INT}))
+UNIQ_COUNT = array(record({"count": {"type": "integer", "minimum": 1}, "line": STR}))
+ENTRY_TYPE = {"enum": ["file", "directory", "symlink", "executable", "other"]}
+LS_ENTRY = record({"name": STR, "type": ENTRY_TYPE, "size": INT}, {"path": STR},
+                  closed=False)
+LS_LONG = record({"name": STR, "type": ENTRY_TYPE, "size": INT, "mode": STR,
+                  "mtime": {"type": "number"}}, closed=False)
+STAT = record({"name": STR, "type": STR, "size": INT, "mode": STR}, closed=False)
+PARAM = record({"name": STR, "param_type": STR}, closed=False)
+SCHEMA = record({"name": STR, "description": STR, "params": array(PARAM, 0)},
+                {"operations": array(STR)}, closed=False)
+TYPE_ENTRY = record({"name": STR, "kind": STR}, {"detail": {"type": ["string", "null"]}})
+ENV = {"type": "object", "additionalProperties": STR, "required": ["HOME", "PATH"]}
+NUMBERS = array({"type": "number"})
+
+# ---------------------------------------------------------------- the cases
+
+# (script, schema, exit status). The fixtures are made by `session` below.
+SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
+    # text
+    "cat": [("cat --json a.txt", LINES, 0)],
+    "tac": [("tac --json a.txt", LINES, 0)],
+    "rev": [("rev --json a.txt", LINES, 0)],
+    "head": [("head --json -n 2 a.txt", LINES, 0),
+             ("head --json -n 1 a.txt b.txt", HEAD_MANY, 0)],
+    "tail": [("tail --json -n 2 a.txt", LINES, 0),
+             ("tail --json -n 1 a.txt b.txt", HEAD_MANY, 0)],
+    "wc": [("wc --json a.txt", WC_ONE, 0), ("wc --json < a.txt", WC_ONE, 0),
+           ("wc --json a.txt b.txt", WC_MANY, 0)],
+    "sort": [("sort --json a.txt", LINES, 0)],
+    "uniq": [("uniq --json a.txt", LINES, 0), ("sort a.txt | uniq -c --json", UNIQ_COUNT, 0)],
+    "cut": [("cut --json -d' ' -f1 a.txt", LINES, 0)],
+    "tr": [("tr --json a-z A-Z < a.txt", LINES, 0)],
+    "seq": [("seq --json 3", NUMBERS, 0), ("seq --json 0.5 1 2", NUMBERS, 0)],
+    "tee": [("tee --json t.txt < a.txt", LINES, 0)],
+    "xargs": [("echo a b | xargs --json echo", STR, 0)],  # the commands' text
+    "nl": [("nl --json a.txt", LINES, 0)],
+    "paste": [("paste --json a.txt b.txt", LINES, 0)],
+    "grep": [("grep -n --json a a.txt", GREP_MATCH, 0),
+             ("grep --json b a.txt b.txt", GREP_MATCH, 0),
+             ("grep -o --json b a.txt", GREP_MATCH, 0),
+             ("grep -c --json b a.txt b.txt", GREP_COUNT, 0),
+             ("grep -l --json b a.txt b.txt", NAMES, 0),
+             ("grep -L --json b a.txt b.txt", NAMES, 0)],
+    "sed": [("sed --json s/a/A/ a.txt", LINES, 0)],
+    # posix
+    "echo": [("echo --json hi there", {"const": "hi there"}, 0)],
+    "printf": [("printf --json '%s-' a b", {"const": "a-b-"}, 0)],
+    "sleep": [("sleep --json 0", EMPTY, 0)],
+    "env": [("env --json", ENV, 0)],
+    "timeout": [("timeout 5 seq --json 2", NUMBERS, 0)],  # the command's own JSON
+    # meta
+    "help": [("help --json cat", SCHEMA, 0)],
+    "tools": [("tools --json", array(SCHEMA, 50), 0)],
+    "type": [("type --json cat cd", array(TYPE_ENTRY, 2), 0)],
+    # files
+    "ls": [("ls --json", array(LS_ENTRY, 3), 0), ("ls --json d", array(LS_ENTRY, 2), 0),
+           ("ls -l --json", array(LS_LONG, 3), 0)],
+    "find": [("find . -name '*.py' --json", NAMES, 0)],
+    "glob": [("glob --json '**/*.py'", NAMES, 0)],
+    "stat": [("stat --json a.txt", STAT, 0)],
+    "basename": [("basename --json /x/b.txt .txt", {"const": "b"}, 0),
+                 ("basename --json -a /x/b /y/c", array(STR, 2), 0)],
+    "dirname": [("dirname --json /x/b.txt", {"const": "/x"}, 0),
+                ("dirname --json /x/b /y/c", array(STR, 2), 0)],
+    "realpath": [("realpath --json a.txt", STR, 0), ("realpath --json a.txt b.txt",
+                                                      array(STR, 2), 0)],
+    "mkdir": [("mkdir --json m1", EMPTY, 0)],
+    "rmdir": [("rmdir --json d/e", EMPTY, 0)],
+    "rm": [("rm --json b.txt", EMPTY, 0)],
+    "cp": [("cp --json a.txt c.txt", EMPTY, 0)],
+    "mv": [("mv --json a.txt c.txt", EMPTY, 0)],
+    "touch": [("touch --json new.txt", EMPTY, 0)],
+    "ln": [("ln --json -s a.txt link", EMPTY, 0)],
+    # json
+    "jq": [("jq --json .a < data.json", array({"type": "integer"}), 0)],
+    "fromjson": [("fromjson --json '{\"a\":1}'", record({"a": {"const": 1}}), 0)],
+    "tojson": [("tojson --json x", {"const": '"x"'}, 0)],
+    "keys": [("keys --json '{\"a\":1,\"b\":2}'", {"const": ["a", "b"]}, 0)],
+    "values": [("values --json '{\"a\":1}'", {"const": [1]}, 0)],
+    "typeof": [("typeof --json 1", {"const": "string"}, 0)],
+    "split": [("split --json a,b ,", {"const": ["a", "b"]}, 0)],
+    # shell builtins with an output of their own
+    "pwd": [("pwd --json", STR, 0)],
+    "cd": [("cd --json d", EMPTY, 0)],
+    "export": [("export --json A=1", EMPTY, 0)],
+    "unset": [("unset --json A", EMPTY, 0)],
+    "readonly": [("readonly --json R=1", EMPTY, 0)],
+    "declare": [("declare --json D=1", EMPTY, 0)],
+    "typeset": [("typeset --json D=1", EMPTY, 0)],
+    "read": [("read --json x < a.txt", EMPTY, 0)],
+    "wait": [("wait --json", EMPTY, 0)],
+    "source": [("source --json empty.sh", EMPTY, 0)],
+    ".": [(". --json empty.sh", EMPTY, 0)],
+}
+
+# Builtins without a JSON form of their own, and why.
+_RAW = "raw argv (DESIGN §4.3): every word is the tool's own, so --json is an operand"
+_FLOW = "changes the shell's control flow or state; it prints nothing to shape"
+_UNSUPPORTED = "not supported in tysh: it only prints a hint"
+NO_JSON: dict[str, str] = {
+    "test": _RAW, "[": _RAW, ":": _RAW, "true": _RAW, "false": _RAW, "chmod": _RAW,
+    "alias": _RAW, "unalias": _RAW, "command": _RAW, "builtin": _RAW, "getopts": _RAW,
+    "exit": _FLOW, "return": _FLOW, "break": _FLOW, "continue": _FLOW, "shift": _FLOW,
+    "set": _FLOW, "local": "only inside a function; " + _FLOW,
+    "eval": _UNSUPPORTED, "exec": _UNSUPPORTED, "trap": _UNSUPPORTED, "let": _UNSUPPORTED,
+}
+
+
+def _cases() -> list[Any]:
+    return [
+        pytest.param(name, script, schema, code, id=f"{name}: {script}")
+        for name, items in SHAPES.items()
+        for script, schema, code in items
+    ]
+
+
+def session(tmp: Path) -> Kernel:
+    (tmp / "a.txt").write_text("b 2\na 1\nb 2\nc 3\n")
+    (tmp / "b.txt").write_text("x\ny\n")
+    (tmp / "data.json").write_text('{"a": [1, 2]}\n')
+    (tmp / "empty.sh").write_text("")
+    (tmp / "d" / "e").mkdir(parents=True)
+    (tmp / "d" / "f.py").write_text("")
+    return Kernel(cwd=str(tmp))
+
+
+@pytest.mark.parametrize(("name", "script", "schema", "code"), _cases())
+def test_builtin_json_output_matches_its_shape(
+    tmp_path: Path, name: str, script: str, schema: dict[str, Any], code: int
+) -> None:
+    res = session(tmp_path).execute(script)
+    assert res.code == code, res.err
+    assert "Traceback" not in res.err
+    value = json.loads(res.text_out())
+    jsonschema.validate(value, schema)
+
+
+def test_every_builtin_has_a_json_shape_or_a_reason() -> None:
+    names = {n for ns in FAMILIES.values() for n in ns if get_builtin(n) is not None}
+    covered = set(SHAPES) | set(NO_JSON)
+    assert names - covered == set(), "builtins without a --json shape test"
+    assert set(SHAPES) & set(NO_JSON) == set()
+    assert covered - names == set(), "shapes for names that are not builtins"
+
+
+def test_json_keeps_its_shape_when_a_file_is_missing(tmp_path: Path) -> None:
+    res = session(tmp_path).execute("cat --json missing.txt b.txt")
+    assert res.code == 1
+    assert "cat: missing.txt: No such file or directory" in res.err
+    jsonschema.validate(json.loads(res.text_out()), LINES)
+
+
+def test_wc_json_counts_are_the_counts(tmp_path: Path) -> None:
+    res = session(tmp_path).execute("wc --json a.txt b.txt")
+    rows = json.loads(res.text_out())
+    assert rows[0] == {"file": "a.txt", "lines": 4, "words": 8, "bytes": 16}
+    assert rows[-1]["total"] is True and rows[-1]["lines"] == 6
+
+
+def test_grep_json_gives_file_line_and_text(tmp_path: Path) -> None:
+    res = session(tmp_path).execute("grep -n --json c a.txt")
+    assert json.loads(res.text_out()) == [{"file": "a.txt", "line": 4, "text": "c 3"}]
+
+
+def test_tee_json_still_writes_its_files(tmp_path: Path) -> None:
+    res = session(tmp_path).execute("tee --json t.txt < b.txt")
+    assert json.loads(res.text_out()) == ["x", "y"]
+    assert (tmp_path / "t.txt").read_text() == "x\ny\n"
+
+
+# ---------------------------------------------------------------- operations
+
+# The effects a destructive tool must declare (it may declare more).
+DESTRUCTIVE: dict[str, set[str]] = {
+    "rm": {"fs.remove"}, "rmdir": {"fs.remove"}, "mv": {"fs.rename"},
+    "cp": {"fs.overwrite"}, "tee": {"fs.overwrite"}, "sed": {"fs.overwrite"},
+    "ln": {"fs.create"}, "chmod": {"fs.overwrite"},
+    "sort": {"fs.overwrite"},  # sort -o
+    "uniq": {"fs.overwrite"},  # uniq IN OUT
+    "touch": {"fs.create"}, "mkdir": {"fs.create"},
+    "xargs": {"proc.exec"}, "find": {"proc.exec", "fs.remove"}, "timeout": {"proc.exec"},
+}
+KNOWN_OPERATIONS = {"fs.create", "fs.overwrite", "fs.remove", "fs.rename", "proc.exec"}
+READ_ONLY = {
+    "cat", "tac", "rev", "head", "tail", "wc", "cut", "tr", "seq", "nl", "paste", "grep",
+    "ls", "glob", "stat", "basename", "dirname", "realpath", "jq", "fromjson", "tojson",
+    "keys", "values", "typeof", "split", "echo", "printf", "help", "tools", "type", "pwd",
+    "test", "[", "true", "false", ":", "sleep",
+}
+
+
+def _tools_json() -> dict[str, dict[str, Any]]:
+    res = Kernel.isolated().execute("tools --json")
+    assert res.code == 0, res.err
+    return {t["name"]: t for t in json.loads(res.text_out())}
+
+
+def test_tools_json_lists_the_operations_of_destructive_tools() -> None:
+    listed = _tools_json()
+    for name, ops in DESTRUCTIVE.items():
+        assert ops <= set(listed[name].get("operations", ())), name
+
+
+def test_read_only_tools_declare_no_operations() -> None:
+    listed = _tools_json()
+    for name in READ_ONLY:
+        assert listed[name].get("operations", []) == [], name
+
+
+def test_declared_operations_are_known_effect_ids() -> None:
+    for t in all_builtins():
+        assert set(t.schema.operations) <= KNOWN_OPERATIONS, t.name
