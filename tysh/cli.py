@@ -11,13 +11,14 @@ import sys
 from typing import IO, cast
 
 USAGE = """\
-usage: tysh [--no-external] [-e] [-u] [-o OPTION] -c SCRIPT [ARG0 [ARGS…]]
+usage: tysh [--no-external] [--timeout SECS] [-e] [-u] [-o OPTION] -c SCRIPT [ARG0 [ARGS…]]
        tysh [--no-external] FILE [ARGS…]
        tysh [--no-external]            (script on stdin, or the REPL on a terminal)
 
 options:
   -c SCRIPT        run SCRIPT; ARG0 becomes $0 and ARGS the positional parameters
   --no-external    run builtins and functions only (no commands from PATH)
+  --timeout SECS   stop the script after SECS seconds (exit status 124)
   -e, -u, -x       set errexit / nounset / xtrace before running
   -o OPTION        set an option (errexit, nounset, pipefail, …)
   --version        print the version and exit
@@ -32,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     script: str | None = None
     script_file: str | None = None
     rest: list[str] = []
+    timeout: float | None = None
     i = 0
     while i < len(args):
         a = args[i]
@@ -45,6 +47,19 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if a == "--no-external":
             allow_external = False
+        elif a == "--timeout" or a.startswith("--timeout="):
+            if a == "--timeout":
+                if i + 1 >= len(args):
+                    sys.stderr.write("tysh: --timeout: option requires an argument\n")
+                    return 2
+                i += 1
+                value = args[i]
+            else:
+                value = a.partition("=")[2]
+            timeout = _seconds(value)
+            if timeout is None:
+                sys.stderr.write(f"tysh: --timeout: invalid time interval '{value}'\n")
+                return 2
         elif a == "-c":
             if i + 1 >= len(args):
                 sys.stderr.write("tysh: -c: option requires an argument\n")
@@ -82,7 +97,18 @@ def main(argv: list[str] | None = None) -> int:
             rest = args[i + 1 :]
             break
         i += 1
-    return _run(script, script_file, rest, options, allow_external)
+    return _run(script, script_file, rest, options, allow_external, timeout)
+
+
+def _seconds(text: str) -> float | None:
+    """A duration as `timeout` takes it: a number with an optional s/m/h/d suffix."""
+    mult = {"s": 1, "m": 60, "h": 3600, "d": 86400}.get(text[-1:], 0)
+    num = text[:-1] if mult else text
+    try:
+        secs = float(num) * (mult or 1)
+    except ValueError:
+        return None
+    return secs if secs >= 0 and secs == secs else None
 
 
 def _run(
@@ -91,6 +117,7 @@ def _run(
     rest: list[str],
     options: list[str],
     allow_external: bool,
+    timeout: float | None = None,
 ) -> int:
     import os
 
@@ -123,9 +150,11 @@ def _run(
     if allow_external:
         kernel = Kernel.repl(arg0=arg0, args=positional)
     else:
+        from tysh.kernel.fs import LocalFileSystem
+
         kernel = Kernel(
             cwd=os.getcwd(), env=dict(os.environ), allow_external=False,
-            arg0=arg0, args=positional,
+            fs=LocalFileSystem(), arg0=arg0, args=positional, validate=False,
         )
     for o in options:
         kernel.state.options.add(LETTER_OPTIONS.get(o, o))
@@ -138,7 +167,7 @@ def _run(
         2: cast("IO[bytes]", stderr),
     }
     try:
-        status = kernel.run(script, fds)
+        status = kernel.run(script, fds, timeout=timeout or None)
     finally:
         try:
             stdout.flush()

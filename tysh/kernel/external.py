@@ -9,9 +9,12 @@ from __future__ import annotations
 import errno
 import subprocess
 import threading
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from tysh.kernel.streams import Fds, NullIO, fileno_of, flush_quietly
+
+if TYPE_CHECKING:
+    from tysh.kernel.limits import RunControl
 
 CHUNK = 1 << 16
 
@@ -40,7 +43,7 @@ def _drain(src: IO[bytes], dst: IO[bytes]) -> None:
                 break
             try:
                 dst.write(chunk)
-            except (BrokenPipeError, OSError, ValueError):
+            except Exception:  # noqa: BLE001 — a closed pipe, a cancel: stop pumping
                 break
     finally:
         src.close()
@@ -54,9 +57,14 @@ def run_external(
     fds: Fds,
     stderr_name: str = "tysh",
     timeout: float | None = None,
+    control: RunControl | None = None,
 ) -> int:
     """Run `argv` (argv[0] is the name as written) and return its exit status
-    (128+N when killed by signal N)."""
+    (128+N when killed by signal N, 124 when `timeout` seconds passed).
+
+    With a `control`, the child is tracked so `Kernel.cancel()` kills it at once; when
+    the control asks for process groups the child leads its own group and the whole
+    group is killed (a shell script's children die with it)."""
     spec: list[Any] = []
     pumps: list[tuple[int, IO[bytes]]] = []
     for fd in (0, 1, 2):
@@ -72,6 +80,7 @@ def run_external(
             if fd:
                 flush_quietly(stream)
             spec.append(n)
+    group = control is not None and control.process_groups
     try:
         proc = subprocess.Popen(
             argv,
@@ -81,6 +90,7 @@ def run_external(
             stderr=spec[2],
             env=env,
             cwd=cwd,
+            process_group=0 if group else None,
         )
     except PermissionError:
         _err(fds, f"{stderr_name}: {argv[0]}: Permission denied\n")
@@ -90,12 +100,14 @@ def run_external(
         return 127
     except OSError as e:
         if e.errno == errno.ENOEXEC:
-            return _run_as_script(host_path, argv, env, cwd, fds)
+            return _run_as_script(host_path, argv, env, cwd, fds, timeout, control)
         if e.errno == errno.EISDIR or (e.errno == errno.EACCES):
             _err(fds, f"{stderr_name}: {argv[0]}: {e.strerror}\n")
             return 126
         _err(fds, f"{stderr_name}: {argv[0]}: {e.strerror}\n")
         return 126
+    if control is not None:
+        control.track(proc)
     threads: list[threading.Thread] = []
     for fd, stream in pumps:
         if fd == 0:
@@ -110,25 +122,42 @@ def run_external(
     try:
         rc = proc.wait(timeout)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        _kill(proc, control)
         proc.wait()
         rc = 124
     except KeyboardInterrupt:
-        proc.kill()
+        _kill(proc, control)
         rc = proc.wait()
+    finally:
+        if control is not None:
+            control.untrack(proc)
     for t in threads:
         t.join()
     return 128 - rc if rc < 0 else rc
 
 
+def _kill(proc: subprocess.Popen[bytes], control: RunControl | None) -> None:
+    if control is not None:
+        control.kill(proc)
+    else:
+        proc.kill()
+
+
 def _run_as_script(
-    host_path: str, argv: list[str], env: dict[str, str], cwd: str | None, fds: Fds
+    host_path: str,
+    argv: list[str],
+    env: dict[str, str],
+    cwd: str | None,
+    fds: Fds,
+    timeout: float | None,
+    control: RunControl | None,
 ) -> int:
     """A file without a `#!` line runs as a tysh script, as bash runs it as a bash script."""
     import sys
 
     exe = sys.executable or "/usr/bin/python3"
-    return run_external(exe, [exe, "-m", "tysh", host_path, *argv[1:]], env, cwd, fds)
+    return run_external(exe, [exe, "-m", "tysh", host_path, *argv[1:]], env, cwd, fds,
+                        timeout=timeout, control=control)
 
 
 def _err(fds: Fds, text: str) -> None:

@@ -10,7 +10,7 @@ import io
 import posixpath
 import threading
 import time
-from typing import IO
+from typing import IO, Any
 
 import attrs
 
@@ -55,6 +55,16 @@ class _WriteHandle(io.BytesIO):
             self.seek(0, io.SEEK_END)
         self._fs = fs
         self._node = node
+
+    def write(self, b: Any) -> int:
+        # fail as a full disk does, while writing: a runaway writer must not grow the
+        # buffer past the filesystem's budget before close() would notice
+        fs = self._fs
+        if fs.max_bytes is not None:
+            grow = self.tell() + len(b) - len(self._node.data)
+            if grow > 0 and fs.used_bytes + grow > fs.max_bytes:
+                raise FsError(self._path, ENOSPC)
+        return super().write(b)
 
     def flush(self) -> None:
         if not self.closed:

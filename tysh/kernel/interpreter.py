@@ -12,14 +12,11 @@ the expansion stage reads variables from and runs `$(…)` with."""
 
 from __future__ import annotations
 
-import io
 import itertools
 import threading
 import time
 from collections.abc import Callable
 from typing import IO, Any
-
-import attrs
 
 from tysh.kernel import ast
 from tysh.kernel.control import (
@@ -30,29 +27,16 @@ from tysh.kernel.control import (
 )
 from tysh.kernel.errors import ExpansionError, TyshError
 from tysh.kernel.fs import FileSystem
+from tysh.kernel.limits import Cancelled, LimitExceeded, Limits, RunControl, TimedOut
 from tysh.kernel.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.registry import Registry
 from tysh.kernel.state import State
-from tysh.kernel.streams import NULL_IO, Fds
+from tysh.kernel.streams import NULL_IO, CheckedBytesIO, Fds
 from tysh.kernel.values import to_text
 
+__all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
 
-@attrs.frozen
-class Limits:
-    """Bounds that end runaway scripts with a clean error instead of a crash."""
-
-    max_function_depth: int = 1000
-    max_subshell_depth: int = 200
-    max_loop_iterations: int | None = None
-
-
-class TimedOut(Exception):
-    """A `timeout` deadline passed inside an in-process command (status 124)."""
-
-
-class LimitExceeded(TyshError):
-    """A nesting or iteration limit was hit; ends the script with status 1."""
-
+NESTS_TOO_DEEPLY = "tysh: script nests too deeply"
 
 _job_ids = itertools.count(1000)
 
@@ -82,7 +66,7 @@ class Interpreter:
         *,
         allow_external: bool = False,
         limits: Limits | None = None,
-        cancel: threading.Event | None = None,
+        control: RunControl | None = None,
         parse: Callable[[str], ast.Script] | None = None,
     ) -> None:
         self.state = state
@@ -90,7 +74,7 @@ class Interpreter:
         self.fs = fs
         self.allow_external = allow_external
         self.limits = limits or Limits()
-        self.cancel_event = cancel or threading.Event()
+        self.control = control if control is not None else RunControl()
         self._parse = parse
         self.suppress_errexit = 0
         self.cur_fds: Fds = {}
@@ -112,7 +96,7 @@ class Interpreter:
         child.fs = self.fs
         child.allow_external = self.allow_external
         child.limits = self.limits
-        child.cancel_event = self.cancel_event
+        child.control = self.control
         child._parse = self._parse
         child.suppress_errexit = self.suppress_errexit
         child.cur_fds = self.cur_fds
@@ -147,7 +131,16 @@ class Interpreter:
 
     def cancelled(self) -> bool:
         d = self.deadline
-        return self.cancel_event.is_set() or (d is not None and time.monotonic() >= d)
+        return self.control.cancelled or (d is not None and time.monotonic() >= d)
+
+    def check_boundary(self) -> None:
+        """Stop here when the run was cancelled or its deadline passed (called between
+        statements and loop iterations, so no script outruns `cancel()` or a limit)."""
+        if self.control.cancelled:
+            raise Cancelled()
+        d = self.deadline
+        if d is not None and time.monotonic() >= d:
+            raise TimedOut()
 
     def run_argv(
         self,
@@ -313,7 +306,7 @@ class Interpreter:
         """`$(…)`: the body's stdout without trailing newlines, or the typed data of its
         last command when that command's tool declares typed_substitution (§5.4)."""
         sub = self.fork()
-        out = io.BytesIO()
+        out = CheckedBytesIO(sub)
         parent = self.cur_fds
         fds: Fds = {0: parent.get(0) or NULL_IO, 1: out, 2: parent.get(2) or NULL_IO}
         try:
@@ -332,7 +325,10 @@ class Interpreter:
     # ------------------------------------------------------------ scripts
     def run_script(self, script: ast.Script, fds: Fds) -> int:
         status = 0
+        control = self.control
         for st in script.statements:
+            if control.cancelled or self.deadline is not None:
+                self.check_boundary()
             if st.background:
                 self.start_job(st, fds)
                 status = 0
@@ -427,6 +423,7 @@ class Interpreter:
             return run_simple(self, cmd, fds)
         redirects: tuple[ast.Redirect, ...] = getattr(cmd, "redirects", ())
         opened: list[IO[bytes]] = []
+        outer = fds
         if redirects:
             try:
                 fds, opened = apply_redirects(self, redirects, fds)
@@ -436,23 +433,27 @@ class Interpreter:
             except TyshError as e:
                 return self.fail_expansion(e, fds)
             self.cur_fds = fds
+        status = 1
         try:
-            return _COMPOUND[type(cmd)](self, cmd, fds)
+            status = _COMPOUND[type(cmd)](self, cmd, fds)
         except TyshError as e:
             if _is_expansion_error(e):
-                return self.fail_expansion(e, fds)
-            raise
+                status = self.fail_expansion(e, fds)
+            else:
+                raise
         finally:
             if opened:
-                close_all(opened)
-                self.cur_fds = fds
+                if close_all(opened, lambda m: self.error(outer, m)):
+                    status = status or 1
+                self.cur_fds = outer
+        return status
 
     def check_iteration(self, count: int) -> None:
         cap = self.limits.max_loop_iterations
         if cap is not None and count > cap:
             raise LimitExceeded(f"tysh: loop iteration limit exceeded ({cap})")
-        if self.cancel_event.is_set():
-            raise ExitShell(130)
+        if self.control.cancelled:
+            raise Cancelled()
         d = self.deadline
         if d is not None and time.monotonic() >= d:
             raise TimedOut()
@@ -472,6 +473,14 @@ class Interpreter:
                 job.status = e.status
             except BrokenPipeError:
                 job.status = 141
+            except TimedOut:
+                job.status = 124
+            except LimitExceeded as e:
+                sub.error(job_fds, e.message)
+                job.status = 1
+            except RecursionError:
+                sub.error(job_fds, NESTS_TOO_DEEPLY)
+                job.status = 2
             except Exception as e:  # a fault in a job must not kill the process
                 sub.error(job_fds, f"tysh: internal error: {e!r}")
                 job.status = 70

@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING
 
 from tysh.kernel import ast
 from tysh.kernel.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
-from tysh.kernel.streams import Fds, close_quietly
+from tysh.kernel.streams import CheckedWriter, Fds, close_quietly
 
 if TYPE_CHECKING:
     from tysh.kernel.interpreter import Interpreter
@@ -44,11 +44,17 @@ def _run_stage(
     except BrokenPipeError:
         status = 141
     except Exception as e:  # noqa: BLE001 — a fault in a stage must not kill the others
-        from tysh.kernel.interpreter import LimitExceeded
+        from tysh.kernel.interpreter import NESTS_TOO_DEEPLY
+        from tysh.kernel.limits import LimitExceeded, TimedOut
 
-        if isinstance(e, LimitExceeded):
+        if isinstance(e, TimedOut):
+            status = 124
+        elif isinstance(e, LimitExceeded):
             interp.error(fds, e.message)
             status = 1
+        elif isinstance(e, RecursionError):
+            interp.error(fds, NESTS_TOO_DEEPLY)
+            status = 2
         elif isinstance(e, OSError) and getattr(e, "errno", None) == 32:
             status = 141
         else:
@@ -81,20 +87,23 @@ def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> 
         own_out: IO[bytes] | None = None
         if own_in is not None:
             stage_fds[0] = own_in
+        try:
+            sub = interp.fork()
+        except Exception:
+            close_quietly(own_in)
+            raise
         if i < n - 1:
             r, w = os.pipe()
-            own_out = open(w, "wb", buffering=PIPE_BUF_WRITE)  # noqa: SIM115
+            # the writer checks for a cancel or a deadline, so an endless producer
+            # feeding a patient consumer (`seq 1 1e12 | wc -l`) still stops
+            if sub.control.check_streams or sub.deadline is not None:
+                own_out = CheckedWriter(w, PIPE_BUF_WRITE, sub)
+            else:
+                own_out = open(w, "wb", buffering=PIPE_BUF_WRITE)  # noqa: SIM115
             prev_read = open(r, "rb")  # noqa: SIM115
             stage_fds[1] = own_out
         else:
             prev_read = None
-        try:
-            sub = interp.fork()
-        except Exception:
-            close_quietly(own_out)
-            close_quietly(own_in)
-            close_quietly(prev_read)
-            raise
         if i == n - 1:
             last_interp = sub
             _run_stage(sub, cmd, stage_fds, own_in, own_out, statuses, i)

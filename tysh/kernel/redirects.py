@@ -7,6 +7,7 @@ resolved without touching it, so they work in a sandbox too."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import IO, TYPE_CHECKING
 
 from tysh.kernel import ast
@@ -131,9 +132,17 @@ def _apply_one(interp: Interpreter, r: ast.Redirect, new: Fds, opened: list[IO[b
     new[fd] = f
 
 
-def close_all(streams: list[IO[bytes]]) -> None:
+def close_all(streams: list[IO[bytes]], report: Callable[[str], None] | None = None) -> bool:
+    """Close a command's redirected files; a close that fails to store the data (a full
+    in-memory filesystem) is reported and makes the command fail: returns True then."""
+    failed = False
     for s in streams:
         try:
             s.close()
+        except TyshError as e:
+            failed = True
+            if report is not None:
+                report(e.message if e.message.startswith("tysh:") else "tysh: " + e.message)
         except (OSError, ValueError):
             pass
+    return failed

@@ -8,7 +8,8 @@ the filesystem, only when the kernel allows external commands."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tysh.kernel.fs import FileSystem
@@ -26,6 +27,8 @@ class Registry:
     def __init__(self) -> None:
         self.registered: dict[str, Tool] = {}
         self._builtins: dict[str, Tool | None] = {}
+        # The REPL's renderer for a terminal: (kind "output"|"json", value, stdout) → handled
+        self.render_output: Callable[[str, Any, IO[bytes]], bool] | None = None
 
     def register(self, tool: Tool) -> None:
         self.registered[tool.name] = tool
@@ -61,13 +64,26 @@ def find_external(name: str, path_var: str | None, cwd: str, fs: FileSystem) -> 
     PATH entry holding an executable file of that name; None when there is none."""
     if "/" in name:
         p = name if name.startswith("/") else cwd.rstrip("/") + "/" + name
-        return fs.real_os_path(p) or None
+        return _host_path(fs, p) or None
     for d in (path_var or "").split(":"):
         if not d:
             d = cwd
         elif not d.startswith("/"):
             d = cwd.rstrip("/") + "/" + d
-        host = fs.real_os_path(d.rstrip("/") + "/" + name)
+        host = _host_path(fs, d.rstrip("/") + "/" + name)
         if host and os.path.isfile(host) and os.access(host, os.X_OK):
             return host
     return None
+
+
+def _host_path(fs: FileSystem, path: str) -> str | None:
+    """Where a program lives on the host. A confined filesystem refuses paths outside
+    its root, but programs are host processes: when external commands are on, the
+    programs of the host (`/usr/bin/…`) may run, and they run in the sandbox's cwd. A
+    filesystem with no host side (in memory) has no programs."""
+    from tysh.kernel.fs import FsError, LocalFileSystem
+
+    try:
+        return fs.real_os_path(path)
+    except FsError:
+        return path if isinstance(fs, LocalFileSystem) else None

@@ -14,6 +14,7 @@ from tysh.kernel import ast
 from tysh.kernel.argv import Arg, Flag, Operand
 from tysh.kernel.control import ExitShell, ReturnFromFunction
 from tysh.kernel.errors import ExpansionError
+from tysh.kernel.fs import FsError
 from tysh.kernel.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.state import Var, VarError
 from tysh.kernel.streams import Fds
@@ -95,27 +96,48 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     except ExpansionError as e:
         return interp.fail_expansion(e, fds)
 
-    opened: list[IO[bytes]] = []
     if cmd.redirects:
-        try:
-            fds, opened = apply_redirects(interp, cmd.redirects, fds)
-        except RedirectError as e:
-            interp.error(fds, e.message)
-            return 1
-        except ExpansionError as e:
-            return interp.fail_expansion(e, fds)
-        interp.cur_fds = fds
+        return _redirected(interp, cmd, name, fn, tool, args, fds)
+    if cmd.assigns:
+        return _with_assignments(interp, cmd, name, fn, tool, args, fds)
+    if fn is not None:
+        return call_function(interp, fn, name, args, fds)
+    if tool is not None:
+        return call_tool(interp, tool, name, args, fds)
+    return run_external_cmd(interp, name, args, fds, None)
+
+
+def _redirected(
+    interp: Interpreter,
+    cmd: ast.SimpleCommand,
+    name: str,
+    fn: Any,
+    tool: Tool | None,
+    args: list[Arg],
+    outer: Fds,
+) -> int:
+    try:
+        fds, opened = apply_redirects(interp, cmd.redirects, outer)
+    except RedirectError as e:
+        interp.error(outer, e.message)
+        return 1
+    except ExpansionError as e:
+        return interp.fail_expansion(e, outer)
+    interp.cur_fds = fds
+    status = 1
     try:
         if cmd.assigns:
-            return _with_assignments(interp, cmd, name, fn, tool, args, fds)
-        if fn is not None:
-            return call_function(interp, fn, name, args, fds)
-        if tool is not None:
-            return call_tool(interp, tool, name, args, fds)
-        return run_external_cmd(interp, name, args, fds, None)
+            status = _with_assignments(interp, cmd, name, fn, tool, args, fds)
+        elif fn is not None:
+            status = call_function(interp, fn, name, args, fds)
+        elif tool is not None:
+            status = call_tool(interp, tool, name, args, fds)
+        else:
+            status = run_external_cmd(interp, name, args, fds, None)
     finally:
-        if opened:
-            close_all(opened)
+        if opened and close_all(opened, lambda m: interp.error(outer, m)):
+            status = status or 1
+    return status
 
 
 def invoke(
@@ -253,6 +275,7 @@ def _assignments_only(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> 
         except RedirectError as e:
             interp.error(fds, e.message)
             return 1
+    outer = fds
     try:
         for a in cmd.assigns:
             try:
@@ -263,8 +286,8 @@ def _assignments_only(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> 
     except ExpansionError as e:
         return interp.fail_expansion(e, fds)
     finally:
-        if opened:
-            close_all(opened)
+        if opened and close_all(opened, lambda m: interp.error(outer, m)):
+            interp.cmdsub_status = 1
     s = interp.cmdsub_status
     return s if s is not None else 0
 
@@ -315,7 +338,7 @@ def _with_assignments(
 def call_function(
     interp: Interpreter, fn: ast.FunctionDef, name: str, args: list[Arg], fds: Fds
 ) -> int:
-    from tysh.kernel.interpreter import LimitExceeded
+    from tysh.kernel.limits import LimitExceeded
 
     st = interp.state
     if st.func_depth >= interp.limits.max_function_depth:
@@ -386,7 +409,13 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         False,
         tuple(targs.path),
     )
-    ret = leaf.func(inst, ctx)
+    try:
+        ret = leaf.func(inst, ctx)
+    except FsError as e:
+        # a file failure the tool did not handle (a full in-memory filesystem under a
+        # write): the command fails, the script goes on — as with a real full disk
+        interp.error(fds, f"{name}: {e.message}")
+        return 1
     if ret is None:
         code, output, data = 0, None, None
     elif type(ret) is int:
@@ -416,9 +445,11 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         res = apply_output_format(
             ExecResult(code=code, out=text, err="", data=data, output=output), True, owns
         )
-        _write(stdout, res.out if isinstance(res.out, str) else res.text_out())
+        if not _render(interp, "json", res.data, stdout):
+            _write(stdout, res.out if isinstance(res.out, str) else res.text_out())
     elif output is not None:
-        _write(stdout, output.to_text())
+        if not _render(interp, "output", output, stdout):
+            _write(stdout, output.to_text())
     if stdout is not None and type(stdout) is not io.BytesIO:
         # real fds and pipes see each command's output as soon as it finishes
         stdout.flush()
@@ -428,6 +459,14 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
 def _write(stream: IO[bytes] | None, text: str) -> None:
     if stream is not None and text:
         stream.write(text.encode("utf-8", "surrogateescape"))
+
+
+def _render(interp: Interpreter, kind: str, value: Any, stdout: IO[bytes] | None) -> bool:
+    """The REPL's terminal rendering (`Registry.render_output`): only when one is installed
+    and stdout is a terminal; False means write the canonical text."""
+    hook = interp.registry.render_output
+    return hook is not None and stdout is not None and _isatty(stdout) \
+        and bool(hook(kind, value, stdout))
 
 
 def _isatty(stream: IO[bytes] | None) -> bool:
@@ -452,7 +491,9 @@ def run_external_cmd(
     exact_env: bool = False,
 ) -> int:
     if not interp.allow_external:
-        interp.error(fds, f"tysh: {name}: command not found")
+        # the one door to external commands: `env`, `xargs`, `find -exec`, `timeout`,
+        # `command` and plain command lines all end here
+        interp.error(fds, f"tysh: {name}: command not found (external commands are disabled)")
         return 127
     from tysh.kernel.external import run_external
     from tysh.kernel.registry import find_external
@@ -475,9 +516,13 @@ def run_external_cmd(
             env.update(extra_env)
     argv = [name, *(arg_text(a) for a in args)]
     cwd = interp.fs.real_os_path(st.cwd)
+    if cwd is None:
+        # never let a child inherit the host process's cwd: the session has no host dir
+        interp.error(fds, f"tysh: {name}: the current directory has no host path")
+        return 126
     timeout = None
     if interp.deadline is not None:
         import time
 
         timeout = max(interp.deadline - time.monotonic(), 0.0)
-    return run_external(host, argv, env, cwd, fds, timeout=timeout)
+    return run_external(host, argv, env, cwd, fds, timeout=timeout, control=interp.control)

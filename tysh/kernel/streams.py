@@ -6,7 +6,7 @@ dict, so restoring after a command is just dropping it."""
 from __future__ import annotations
 
 import io
-from typing import IO, cast
+from typing import IO, Any, Protocol, cast
 
 Fds = dict[int, IO[bytes]]
 
@@ -60,3 +60,44 @@ def close_quietly(stream: IO[bytes] | None) -> None:
         stream.close()
     except (OSError, ValueError):
         pass
+
+
+class Stoppable(Protocol):
+    """What a checked stream asks: has the run been cancelled or its deadline passed?"""
+
+    deadline: float | None
+
+    @property
+    def control(self) -> Any: ...
+
+    def check_boundary(self) -> None: ...
+
+
+class CheckedBytesIO(io.BytesIO):
+    """An in-memory capture (`$(…)`, `execute()`'s stdout) that stops a builtin producing
+    output without end at a cancel or a deadline: `write` raises the interpreter's
+    Cancelled / TimedOut then. Never used for stderr: error reports must get through."""
+
+    def __init__(self, interp: Stoppable | None) -> None:
+        super().__init__()
+        self.interp = interp
+
+    def write(self, b: Any) -> int:
+        it = self.interp
+        if it is not None and (it.control.cancelled or it.deadline is not None):
+            it.check_boundary()
+        return io.BytesIO.write(self, b)
+
+
+class CheckedWriter(io.BufferedWriter):
+    """The write end of a pipe between pipeline stages, with the same check."""
+
+    def __init__(self, fd: int, size: int, interp: Stoppable) -> None:
+        super().__init__(io.FileIO(fd, "w"), size)
+        self.interp = interp
+        self._control = interp.control
+
+    def write(self, b: Any) -> int:
+        if self._control.cancelled or self.interp.deadline is not None:
+            self.interp.check_boundary()
+        return io.BufferedWriter.write(self, b)
