@@ -13,18 +13,17 @@ from corpus_scripts import cases
 from tysh.kernel.fs_confined import ConfinedFileSystem
 from tysh.kernel.fs_memory import MemoryFileSystem
 from tysh.kernel.kernel import Kernel
-from tysh.kernel.validate import Problem, precheck
+from tysh.kernel.validate import Problem
 
 
 def _kernel(root: Path | None = None, *, external: bool = False, validate: bool = True) -> Kernel:
     """An embedded kernel that validates before running (the embedded presets'
     behaviour), confined to a folder or in memory."""
     if root is None:
-        k = Kernel.isolated(cwd="/w", allow_external=external)
+        k = Kernel.isolated(cwd="/w", allow_external=external, validate=validate)
     else:
-        k = Kernel(cwd=str(root), allow_external=external)
+        k = Kernel(cwd=str(root), allow_external=external, validate=validate)
         assert isinstance(k.fs, ConfinedFileSystem)
-    k.validate_first = validate  # type: ignore[attr-defined]
     return k
 
 
@@ -183,18 +182,20 @@ def test_validate_never_raises_on_deep_nesting() -> None:
 def test_execute_refuses_a_script_with_problems_and_runs_none_of_it(tmp_path: Path) -> None:
     k = _kernel(tmp_path)
     r = k.execute("echo a > first.txt; nosuch; ls --bogus")
-    assert r.code == 2 and r.out == ""
+    # the status is the first problem's, as if that command had run: 127, not found
+    assert r.code == 127 and r.out == ""
     assert r.err.splitlines() == [
         "tysh: 1:21: nosuch: command not found (external commands are disabled)",
         "tysh: 1:29: ls: unknown option '--bogus' (did you mean '--long'?)",
     ]
     assert not (tmp_path / "first.txt").exists()
-    assert k.get_var("?") in (2, "2")
+    assert k.get_var("?") in (127, "127")
+    assert k.execute("ls --bogus").code == 2
 
 
 def test_kernel_stays_usable_after_a_refusal(tmp_path: Path) -> None:
     k = _kernel(tmp_path)
-    assert k.execute("break").code == 2
+    assert k.execute("break").code == 1
     assert k.execute("echo fine").out == "fine\n"
 
 
@@ -210,11 +211,18 @@ def test_syntax_errors_are_reported_by_the_run_itself(tmp_path: Path) -> None:
     assert r.code == 2 and r.out == "" and "syntax error" in r.err
 
 
-def test_precheck_is_none_for_a_clean_script_or_a_non_validating_kernel() -> None:
-    assert precheck(_kernel(), "echo hi") is None
-    assert precheck(_kernel(validate=False), "nosuch") is None
-    refused = precheck(_kernel(), "nosuch")
-    assert refused is not None and refused.code == 2
+def test_only_a_validating_kernel_refuses_and_a_clean_script_runs() -> None:
+    assert _kernel().execute("echo hi").out == "hi\n"
+    partial = _kernel(validate=False).execute("echo a; nosuch; echo b")
+    assert partial.out == "a\nb\n" and partial.code == 0
+    refused = _kernel().execute("echo a; nosuch")
+    assert refused.code == 127 and refused.out == ""
+
+
+def test_embedded_presets_validate_and_the_repl_preset_does_not(tmp_path: Path) -> None:
+    assert Kernel(cwd=str(tmp_path)).validate_first
+    assert Kernel.isolated().validate_first
+    assert not Kernel.repl(cwd=str(tmp_path)).validate_first
 
 
 # ---------------------------------------------------------------- the corpus

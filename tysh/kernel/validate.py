@@ -19,7 +19,7 @@ from tysh.kernel.astwalk import local_nodes, static_word
 from tysh.kernel.errors import TyshSyntaxError
 
 if TYPE_CHECKING:
-    from tysh.kernel.output import ExecResult
+    pass
 
 
 @attrs.frozen
@@ -206,20 +206,3 @@ def validate_script(
 def refusal_text(problems: list[Problem]) -> str:
     """The `err` of a refused script: one `tysh: L:C: message` line per problem."""
     return "".join(f"tysh: {p.format()}\n" for p in problems)
-
-
-def precheck(kernel: Any, src: str) -> ExecResult | None:
-    """For `Kernel.execute`: the refusal (status 2, every problem in `err`) of a script
-    with problems when the kernel validates before running (`validate_first`), else None.
-    A syntax error is left to the run itself, which reports it the same way."""
-    if not getattr(kernel, "validate_first", False):
-        return None
-    try:
-        problems = [p for p in kernel.validate(src) if p.kind != "syntax"]
-    except RecursionError:
-        return None  # the run reports nesting too deep
-    if not problems:
-        return None
-    from tysh.kernel.output import ExecResult
-
-    return ExecResult(code=2, out="", err=refusal_text(problems), data=None)
