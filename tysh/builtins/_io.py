@@ -10,6 +10,7 @@ from typing import IO
 
 import attrs
 
+from tysh.builtins.text_common import LineSplit
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 
@@ -75,16 +76,9 @@ def iter_inputs(
 
 def iter_lines(f: IO[bytes]) -> Iterator[bytes]:
     """Lines including their terminator (the last may lack one), read in large chunks."""
-    rest = b""
-    while True:
-        chunk = f.read1(CHUNK) if hasattr(f, "read1") else f.read(CHUNK)
-        if not chunk:
-            break
-        if rest:
-            chunk = rest + chunk
-        lines = chunk.split(b"\n")
-        rest = lines.pop()
+    split = LineSplit(f, size=CHUNK)
+    for lines in split:
         for line in lines:
             yield line + b"\n"
-    if rest:
-        yield rest
+    if split.rest:
+        yield split.rest

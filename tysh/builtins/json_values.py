@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -120,12 +121,25 @@ class ValueArgs:
     value: Any = param(default=None, positional=True, help="a value or JSON text (stdin if omitted)")
 
 
-def _value_or_error(args: ValueArgs, ctx: Context) -> tuple[bool, Any]:
+def _members(
+    args: ValueArgs, ctx: Context, what: str,
+    of_record: Callable[[dict[str, Any]], list[Any]], of_list: Callable[[list[Any]], list[Any]],
+) -> Outcome:
+    """keys/values: one item per line, the list as data; other types have none."""
     try:
-        return True, load_value(ctx, args.value)
+        v = load_value(ctx, args.value)
     except _BadJson as e:
         ctx.error(f"invalid JSON: {e}")
-        return False, None
+        return Outcome(code=1)
+    if isinstance(v, dict):
+        items = of_record(v)
+    elif isinstance(v, list):
+        items = of_list(v)
+    else:
+        ctx.error(f"{type_name(v)} has no {what}")
+        return Outcome(code=1)
+    ctx.write(_lines(items))
+    return Outcome(data=items)
 
 
 @tool(
@@ -136,18 +150,7 @@ def _value_or_error(args: ValueArgs, ctx: Context) -> tuple[bool, Any]:
     examples=[("keys of a record", "keys '{\"b\":1,\"a\":2}'")],
 )
 def keys(args: ValueArgs, ctx: Context) -> Outcome:
-    ok, v = _value_or_error(args, ctx)
-    if not ok:
-        return Outcome(code=1)
-    if isinstance(v, dict):
-        ks: list[Any] = sorted(v)
-    elif isinstance(v, list):
-        ks = list(range(len(v)))
-    else:
-        ctx.error(f"{type_name(v)} has no keys")
-        return Outcome(code=1)
-    ctx.write(_lines(ks))
-    return Outcome(data=ks)
+    return _members(args, ctx, "keys", sorted, lambda v: list(range(len(v))))
 
 
 @tool(
@@ -158,18 +161,7 @@ def keys(args: ValueArgs, ctx: Context) -> Outcome:
     examples=[("values of a record", "values '{\"a\":1,\"b\":[2]}'")],
 )
 def values(args: ValueArgs, ctx: Context) -> Outcome:
-    ok, v = _value_or_error(args, ctx)
-    if not ok:
-        return Outcome(code=1)
-    if isinstance(v, dict):
-        vs = list(v.values())
-    elif isinstance(v, list):
-        vs = list(v)
-    else:
-        ctx.error(f"{type_name(v)} has no values")
-        return Outcome(code=1)
-    ctx.write(_lines(vs))
-    return Outcome(data=vs)
+    return _members(args, ctx, "values", lambda v: list(v.values()), list)
 
 
 @attrs.frozen

@@ -9,6 +9,7 @@ and `exec` are loud usage errors naming what to write instead (DESIGN §2.1)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import attrs
@@ -87,12 +88,13 @@ def return_(args: RawArgs, ctx: Context) -> int:
     raise ReturnFromFunction(n & 0xFF)
 
 
-def _loop_levels(args: RawArgs, ctx: Context) -> int | None:
-    interp = _interp(ctx)
-    depth = interp.state.loop_depth
+def _leave_loops(args: RawArgs, ctx: Context, jump: type[BreakLoop | ContinueLoop]) -> int:
+    """break/continue: raise `jump` for N levels (capped at the loop depth); outside a
+    loop bash only complains, with status 0."""
+    depth = _interp(ctx).state.loop_depth
     if depth == 0:
         _err(ctx, "only meaningful in a `for', `while', or `until' loop")
-        return None
+        return 0
     words = _texts(args.positional)
     n = 1
     if words:
@@ -101,29 +103,19 @@ def _loop_levels(args: RawArgs, ctx: Context) -> int | None:
             raise ExitShell(2)
         if v < 1:
             _err(ctx, f"{words[0]}: loop count out of range")
-            return -1
+            return 1
         n = v
-    return min(n, depth)
+    raise jump(min(n, depth))
 
 
 @tool("break", raw_argv=True, description="leave N enclosing loops (default 1)")
 def break_(args: RawArgs, ctx: Context) -> int:
-    n = _loop_levels(args, ctx)
-    if n is None:
-        return 0
-    if n < 0:
-        return 1
-    raise BreakLoop(n)
+    return _leave_loops(args, ctx, BreakLoop)
 
 
 @tool("continue", raw_argv=True, description="go to the next iteration of the Nth enclosing loop")
 def continue_(args: RawArgs, ctx: Context) -> int:
-    n = _loop_levels(args, ctx)
-    if n is None:
-        return 0
-    if n < 0:
-        return 1
-    raise ContinueLoop(n)
+    return _leave_loops(args, ctx, ContinueLoop)
 
 
 @tool("shift", raw_argv=True, description="drop the first N positional parameters (default 1)")
@@ -252,6 +244,16 @@ def _print_declare(ctx: Context, name: str, v: Var) -> None:
         ctx.write(f"declare -{flags} {name}\n")
     else:
         ctx.write(f"declare -{flags} {name}={_declare_value(v.value)}\n")
+
+
+def _print_declares(ctx: Context, which: Callable[[Var], bool]) -> int:
+    """`export -p` / `readonly -p`: a declaration for every variable `which` selects."""
+    st = _interp(ctx).state
+    for n in st.all_names():
+        v = st.lookup(n)
+        if v is not None and which(v):
+            _print_declare(ctx, n, v)
+    return 0
 
 
 @attrs.frozen
@@ -475,11 +477,7 @@ def export(args: ExportArgs, ctx: Context) -> int:
     interp = _interp(ctx)
     st = interp.state
     if args.print_ or not args.names:
-        for n in st.all_names():
-            v = st.lookup(n)
-            if v is not None and v.exported:
-                _print_declare(ctx, n, v)
-        return 0
+        return _print_declares(ctx, lambda v: v.exported)
     status = 0
     for word in args.names:
         m = _ASSIGN.match(word)
@@ -516,13 +514,8 @@ class ReadonlyArgs:
 
 @tool("readonly", args=ReadonlyArgs, description="make variables read-only")
 def readonly(args: ReadonlyArgs, ctx: Context) -> int:
-    st = _interp(ctx).state
     if args.print_ or not args.names:
-        for n in st.all_names():
-            v = st.lookup(n)
-            if v is not None and v.readonly:
-                _print_declare(ctx, n, v)
-        return 0
+        return _print_declares(ctx, lambda v: v.readonly)
     d = DeclareArgs(names=args.names, array=args.array, assoc=args.assoc, readonly=True)
     return _declare(ctx, d, local=False)
 
@@ -805,6 +798,13 @@ def _find_source(interp: Interpreter, name: str) -> str | None:
     return p if fs.is_file(p) else None
 
 
+def _fds(interp: Interpreter, ctx: Context) -> dict[int, Any]:
+    """The shell's open descriptors with 0-2 the ones this builtin was given."""
+    fds = dict(interp.cur_fds)
+    fds[0], fds[1], fds[2] = ctx.stdin, ctx.stdout, ctx.stderr
+    return fds
+
+
 def _source(args: SourceArgs, ctx: Context) -> int:
     from tysh.kernel.errors import TyshSyntaxError
 
@@ -824,8 +824,7 @@ def _source(args: SourceArgs, ctx: Context) -> int:
     except TyshSyntaxError as e:
         ctx.stderr.write((f"tysh: {args.file}: " + e.format()[6:] + "\n").encode())
         return 2
-    fds = dict(interp.cur_fds)
-    fds[0], fds[1], fds[2] = ctx.stdin, ctx.stdout, ctx.stderr
+    fds = _fds(interp, ctx)
     saved = st.positional
     if args.args:
         st.positional = list(args.args)
@@ -1025,8 +1024,7 @@ def _run_named(ctx: Context, words: list[Any], *, builtin_only: bool) -> int:
     # keep typed values that came through as operands
     args = [Operand(w, True) if type(a) is Operand and type(w) is not str else a
             for a, w in zip(args, words[1:], strict=False)]
-    fds = dict(interp.cur_fds)
-    fds[0], fds[1], fds[2] = ctx.stdin, ctx.stdout, ctx.stderr
+    fds = _fds(interp, ctx)
     if builtin_only:
         t = interp.registry.builtin(name)
         if t is None:

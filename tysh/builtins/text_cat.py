@@ -8,7 +8,7 @@ from typing import IO, Protocol
 import attrs
 
 from tysh.builtins._io import InputStatus, iter_inputs
-from tysh.builtins.text_common import chunks, lines_json, read_all
+from tysh.builtins.text_common import LineSplit, chunks, lines_json, read_all
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 from tysh.kernel.tooldef import ToolReturn, tool
@@ -80,12 +80,8 @@ def _cat_lines(
         return
     end = b"$\n" if ends else b"\n"
     rewrite = _NONPRINT_TAB_RE if tabs and nonprint else _NONPRINT_RE if nonprint else None
-    rest = b""
-    for chunk in chunks(f):
-        if rest:
-            chunk = rest + chunk
-        lines = chunk.split(b"\n")
-        rest = lines.pop()
+    split = LineSplit(f)
+    for lines in split:
         buf: list[bytes] = []
         for line in lines:
             if st.at_bol:
@@ -111,6 +107,7 @@ def _cat_lines(
             buf.append(end)
         if buf:
             out.write(b"".join(buf))
+    rest = split.rest
     if rest:
         if st.at_bol:
             st.blank_run = 0
@@ -127,14 +124,8 @@ def _cat_lines(
 
 def _cat_numbered(f: IO[bytes], out: IO[bytes], st: _CatState) -> None:
     """`cat -n` alone: each batch of lines numbered by one comprehension."""
-    rest = b""
-    for chunk in chunks(f):
-        if rest:
-            chunk = rest + chunk
-        lines = chunk.split(b"\n")
-        rest = lines.pop()
-        if not lines:
-            continue
+    split = LineSplit(f)
+    for lines in split:
         head = b""
         if not st.at_bol:
             head = lines.pop(0) + b"\n"
@@ -144,6 +135,7 @@ def _cat_numbered(f: IO[bytes], out: IO[bytes], st: _CatState) -> None:
         out.write(head + b"".join(
             [b"%6d\t%s\n" % pair for pair in zip(range(start, st.line_no + 1), lines, strict=True)]
         ))
+    rest = split.rest
     if rest:
         if st.at_bol:
             st.line_no += 1

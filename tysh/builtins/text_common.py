@@ -31,19 +31,37 @@ def chunks(f: IO[bytes], size: int = BIG) -> Iterator[bytes]:
         yield chunk
 
 
+@attrs.define
+class LineSplit:
+    """Iterates the complete lines (without terminator), one list per chunk read; once
+    drained, `rest` holds a final unterminated line (b"" if the stream ended with one).
+    For tools that treat that line apart (cat's state carries into the next file)."""
+
+    f: IO[bytes]
+    sep: bytes = b"\n"
+    size: int = BIG
+    rest: bytes = b""
+
+    def __iter__(self) -> Iterator[list[bytes]]:
+        rest = b""
+        sep = self.sep
+        for chunk in chunks(self.f, self.size):
+            if rest:
+                chunk = rest + chunk
+            lines = chunk.split(sep)
+            rest = lines.pop()
+            if lines:
+                yield lines
+        self.rest = rest
+
+
 def line_batches(f: IO[bytes], sep: bytes = b"\n") -> Iterator[list[bytes]]:
     """Lists of lines without their terminator, one list per chunk read; the last line
     may have lacked a terminator (tools that always terminate lines don't care)."""
-    rest = b""
-    for chunk in chunks(f):
-        if rest:
-            chunk = rest + chunk
-        lines = chunk.split(sep)
-        rest = lines.pop()
-        if lines:
-            yield lines
-    if rest:
-        yield [rest]
+    split = LineSplit(f, sep)
+    yield from split
+    if split.rest:
+        yield [split.rest]
 
 
 def read_all(f: IO[bytes]) -> bytes:

@@ -8,6 +8,7 @@ enough, so `seq 1 100000000 | head -n 1` returns at once."""
 from __future__ import annotations
 
 import collections
+import functools
 import io
 import re
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from tysh.builtins.text_common import (
     Headers,
     chunks,
     display_name,
+    line_batches,
     parse_count,
     split_lines_text,
 )
@@ -136,20 +138,13 @@ def _head_all_but_lines(f: IO[bytes], out: IO[bytes], n: int, sep: bytes) -> Non
         for chunk in chunks(f):
             out.write(chunk)
         return
+    # a final unterminated line counts as a line too (it arrives as a batch of its own)
     window: collections.deque[bytes] = collections.deque()
-    rest = b""
-    for chunk in chunks(f):
-        if rest:
-            chunk = rest + chunk
-        lines = chunk.split(sep)
-        rest = lines.pop()
+    for lines in line_batches(f, sep):
         window.extend(lines)
         if len(window) > n:
             release = [window.popleft() for _ in range(len(window) - n)]
             out.write(sep.join(release) + sep)
-    if rest and len(window) == n:
-        # a final unterminated line is a line too: one more complete line goes out
-        out.write(window.popleft() + sep)
 
 
 def _head_bytes(f: IO[bytes], out: IO[bytes], n: int) -> None:
@@ -205,22 +200,7 @@ class HeadArgs:
     ],
 )
 def head(args: HeadArgs, ctx: Context) -> ToolReturn:
-    count, files = _resolve(ctx, args.lines, args.bytes, args.files, head=True)
-    if count is None:
-        return 1
-    sep = b"\0" if args.zero_terminated else b"\n"
-    n = count.n
-
-    def body(f: IO[bytes], out: IO[bytes]) -> None:
-        if count.in_bytes:
-            (_head_all_but_bytes if count.sign == "-" else _head_bytes)(f, out, n)
-        elif count.sign == "-":
-            _head_all_but_lines(f, out, n, sep)
-        else:
-            _head_lines(f, out, n, sep)
-
-    show = args.verbose or (len(files) > 1 and not args.quiet)
-    return _per_file_json(ctx, files, show, body)
+    return _run(args, ctx, head=True)
 
 
 # ---------------------------------------------------------------------------- tail
@@ -352,20 +332,32 @@ class TailArgs:
     ],
 )
 def tail(args: TailArgs, ctx: Context) -> ToolReturn:
-    count, files = _resolve(ctx, args.lines, args.bytes, args.files, head=False)
+    return _run(args, ctx, head=False)
+
+
+# Bodies by (head, flipped): the sign that flips the direction is head's `-N` (all but
+# the last N) and tail's `+N` (from item N on).
+_BYTE_BODIES: dict[tuple[bool, bool], Callable[..., None]] = {
+    (True, True): _head_all_but_bytes, (True, False): _head_bytes,
+    (False, True): _tail_from_byte, (False, False): _tail_bytes,
+}
+_LINE_BODIES: dict[tuple[bool, bool], Callable[..., None]] = {
+    (True, True): _head_all_but_lines, (True, False): _head_lines,
+    (False, True): _tail_from_line, (False, False): _tail_lines,
+}
+
+
+def _run(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> ToolReturn:
+    count, files = _resolve(ctx, args.lines, args.bytes, args.files, head=head)
     if count is None:
         return 1
-    sep = b"\0" if args.zero_terminated else b"\n"
-    n = count.n
-
-    def body(f: IO[bytes], out: IO[bytes]) -> None:
-        if count.in_bytes:
-            (_tail_from_byte if count.sign == "+" else _tail_bytes)(f, out, n)
-        elif count.sign == "+":
-            _tail_from_line(f, out, n, sep)
-        else:
-            _tail_lines(f, out, n, sep)
-
+    flipped = count.sign == ("-" if head else "+")
+    body: Callable[[IO[bytes], IO[bytes]], None]
+    if count.in_bytes:
+        body = functools.partial(_BYTE_BODIES[head, flipped], n=count.n)
+    else:
+        sep = b"\0" if args.zero_terminated else b"\n"
+        body = functools.partial(_LINE_BODIES[head, flipped], n=count.n, sep=sep)
     show = args.verbose or (len(files) > 1 and not args.quiet)
     return _per_file_json(ctx, files, show, body)
 

@@ -13,13 +13,14 @@ quotes group (they may not span lines), a backslash escapes the next character; 
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from collections.abc import Iterator
 from typing import IO, Any
 
 import attrs
 
-from tysh.builtins.text_common import chunks
+from tysh.builtins.text_common import line_batches
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 from tysh.kernel.tooldef import tool
@@ -96,6 +97,16 @@ def _positive(name: str, value: str) -> int:
     return n
 
 
+def _option_value(words: list[str], i: int, glued: str | None, missing: str) -> tuple[str, int]:
+    """An option's value: glued to it (`-n1`, `--max-args=1`) or the next word; with the
+    index of the word after it."""
+    if glued is not None:
+        return glued, i
+    if i < len(words):
+        return words[i], i + 1
+    raise UsageError(missing)
+
+
 def parse_options(words: list[str]) -> XargsOptions:
     """GNU getopt over xargs's own options, stopping at the first operand (the command)
     or at `--`; short options bundle (`-0rn1`), values glue or follow (`-n1`, `-n 1`)."""
@@ -122,13 +133,9 @@ def parse_options(words: list[str]) -> XargsOptions:
                 got[key] = True
             elif kind == "opt":
                 got[key] = val if eq else _OPTIONAL_DEFAULT[key]
-            elif eq:
-                got[key] = val
-            elif i < len(words):
-                got[key] = words[i]
-                i += 1
             else:
-                raise UsageError(f"option '--{matches[0]}' requires an argument")
+                got[key], i = _option_value(words, i, val if eq else None,
+                                            f"option '--{matches[0]}' requires an argument")
             continue
         j = 1
         while j < len(w):
@@ -141,14 +148,8 @@ def parse_options(words: list[str]) -> XargsOptions:
                 got[key] = w[j:] if j < len(w) else _OPTIONAL_DEFAULT[key]
                 break
             elif c in _SHORT_VALUE:
-                key = _SHORT_VALUE[c]
-                if j < len(w):
-                    got[key] = w[j:]
-                elif i < len(words):
-                    got[key] = words[i]
-                    i += 1
-                else:
-                    raise UsageError(f"option requires an argument -- '{c}'")
+                got[_SHORT_VALUE[c]], i = _option_value(words, i, w[j:] if j < len(w) else None,
+                                                        f"option requires an argument -- '{c}'")
                 break
             else:
                 raise UsageError(f"invalid option -- '{c}'")
@@ -239,43 +240,23 @@ def tokenize(line: str, split_blanks: bool = True) -> list[str]:
     return out
 
 
-def _raw_lines(f: IO[bytes]) -> Iterator[str]:
-    rest = b""
-    for chunk in chunks(f):
-        if rest:
-            chunk = rest + chunk
-        parts = chunk.split(b"\n")
-        rest = parts.pop()
-        for p in parts:
-            yield p.decode("utf-8", "surrogateescape")
-    if rest:
-        yield rest.decode("utf-8", "surrogateescape")
-
-
-def _delimited(f: IO[bytes], delim: bytes) -> Iterator[list[str]]:
-    rest = b""
-    for chunk in chunks(f):
-        if rest:
-            chunk = rest + chunk
-        parts = chunk.split(delim)
-        rest = parts.pop()
-        yield [p.decode("utf-8", "surrogateescape") for p in parts]
-    if rest:
-        yield [rest.decode("utf-8", "surrogateescape")]
+def _decoded(f: IO[bytes], delim: bytes) -> Iterator[list[str]]:
+    for batch in line_batches(f, delim):
+        yield [p.decode("utf-8", "surrogateescape") for p in batch]
 
 
 def input_groups(f: IO[bytes], o: XargsOptions) -> Iterator[list[str]]:
     """Items grouped by input line (each -d/-0 item a line of its own); a line ending in
     a blank continues on the next one for -L, as GNU counts lines."""
     if o.delimiter is not None:
-        for batch in _delimited(f, o.delimiter):
+        for batch in _decoded(f, o.delimiter):
             for item in batch:
                 if o.eof is not None and item == o.eof:
                     return
                 yield [item]
         return
     pending: list[str] = []
-    for line in _raw_lines(f):
+    for line in itertools.chain.from_iterable(_decoded(f, b"\n")):
         items = tokenize(line, split_blanks=o.replace is None)
         if o.eof is not None and o.eof in items:
             pending.extend(items[: items.index(o.eof)])
