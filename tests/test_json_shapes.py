@@ -229,6 +229,7 @@ DESTRUCTIVE: dict[str, set[str]] = {
     "uniq": {"fs.overwrite"},  # uniq IN OUT
     "touch": {"fs.create"}, "mkdir": {"fs.create"},
     "xargs": {"proc.exec"}, "find": {"proc.exec", "fs.remove"}, "timeout": {"proc.exec"},
+    "env": {"proc.exec"}, "command": {"proc.exec"},
 }
 KNOWN_OPERATIONS = {"fs.create", "fs.overwrite", "fs.remove", "fs.rename", "proc.exec"}
 READ_ONLY = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+from typing import Any
 
 from tysh.kernel.output import ExecResult, OutputData, OutputNode, apply_output_format
 
@@ -142,3 +143,22 @@ def test_format_leaves_a_successful_owned_output_alone() -> None:
 def test_format_wraps_a_failed_owned_output() -> None:
     r = apply_output_format(ExecResult(code=1, err="x: no\n"), True, owns_output=True)
     assert json.loads(r.out) == {"error": "x: no", "code": 1}
+
+
+def test_empty_structured_output_of_a_failure_becomes_an_error_record() -> None:
+    res = apply_output_format(
+        ExecResult(code=1, out="", err="cat: x: No such file or directory\n",
+                   output=OutputData.nodes([], rich_json=[])),
+        True,
+    )
+    assert res.data == {"error": "cat: x: No such file or directory", "code": 1}
+
+
+def test_json_failure_of_a_builtin_reports_its_message_and_code(tmp_path: Any) -> None:
+    from tysh.kernel.kernel import Kernel
+
+    r = Kernel(cwd=str(tmp_path)).execute("cat --json missing.txt")
+    assert r.code == 1
+    assert r.err == "cat: missing.txt: No such file or directory\n"
+    assert json.loads(r.out) == {"error": "cat: missing.txt: No such file or directory",
+                                 "code": 1}

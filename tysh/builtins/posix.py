@@ -244,6 +244,7 @@ def _env_usage(ctx: Context, msg: str) -> int:
 @tool(
     "env",
     raw_argv=True,
+    operations=["proc.exec"],
     description="print the exported environment, or run a command with a modified one",
     examples=[
         ("list exported variables", "env"),

@@ -1034,7 +1034,7 @@ def _run_named(ctx: Context, words: list[Any], *, builtin_only: bool) -> int:
     return invoke(interp, name, args, fds, None, functions=False)
 
 
-@tool("command", raw_argv=True,
+@tool("command", raw_argv=True, operations=["proc.exec"],
       description="run a command skipping functions; -v/-V say how a name would run")
 def command(args: RawArgs, ctx: Context) -> int:
     interp = _interp(ctx)

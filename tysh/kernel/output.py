@@ -157,6 +157,14 @@ class ExecResult:
         return self.code == 0
 
 
+def _no_output(output: OutputData | None) -> bool:
+    """No structured output worth encoding: none at all, or an empty one (a tool that
+    failed before producing anything, like `cat --json missing.txt`)."""
+    return output is None or (
+        output.rich_json in (None, [], {}, "") and not output.to_text()
+    )
+
+
 def apply_output_format(result: ExecResult, json: bool, owns_output: bool = False) -> ExecResult:
     """Turn a result into its `--json` form (DESIGN §5.3); text mode leaves it alone.
 
@@ -175,7 +183,7 @@ def apply_output_format(result: ExecResult, json: bool, owns_output: bool = Fals
             "data": base64.b64encode(raw).decode("ascii"),
             "len": len(raw),
         }
-    elif not result.out and result.output is None and result.code != 0 and result.err:
+    elif not result.out and _no_output(result.output) and result.code != 0 and result.err:
         value = {"error": result.err.rstrip("\n"), "code": result.code}
     elif result.output is not None:
         value = result.output.to_json()

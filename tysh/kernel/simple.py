@@ -8,7 +8,7 @@ no detour: no temporary frame, no copy of the fd table, no thread."""
 from __future__ import annotations
 
 import io
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from tysh.kernel import ast
 from tysh.kernel.argv import Arg, Flag, Operand
@@ -396,12 +396,18 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
     else:
         out_stream = stdout if stdout is not None else io.BytesIO()
     stdin = fds.get(0)
-    stderr = fds.get(2)
+    stderr: IO[bytes] = fds.get(2) or io.BytesIO()
+    err_tee: _ErrorTee | None = None
+    if capture is not None:
+        # under --json a failure becomes {"error", "code"} (DESIGN §5.3 rule 2), so the
+        # message is kept as well as shown
+        err_tee = _ErrorTee(stderr)
+        stderr = cast("IO[bytes]", err_tee)
     ctx = Context(
         name,
         stdin if stdin is not None else io.BytesIO(),
         out_stream,
-        stderr if stderr is not None else io.BytesIO(),
+        stderr,
         interp.fs,
         interp,
         as_json,
@@ -442,8 +448,9 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         from tysh.kernel.output import ExecResult, apply_output_format
 
         text = capture.getvalue().decode("utf-8", "surrogateescape")
+        err = err_tee.text() if err_tee is not None else ""
         res = apply_output_format(
-            ExecResult(code=code, out=text, err="", data=data, output=output), True, owns
+            ExecResult(code=code, out=text, err=err, data=data, output=output), True, owns
         )
         if not _render(interp, "json", res.data, stdout):
             _write(stdout, res.out if isinstance(res.out, str) else res.text_out())
@@ -454,6 +461,30 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         # real fds and pipes see each command's output as soon as it finishes
         stdout.flush()
     return code
+
+
+class _ErrorTee:
+    """A tool's stderr that passes everything through and remembers the start of it."""
+
+    KEEP = 1 << 16
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.kept = bytearray()
+
+    def write(self, data: bytes) -> int:
+        if len(self.kept) < self.KEEP:
+            self.kept += data[: self.KEEP - len(self.kept)]
+        return self.stream.write(data)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def text(self) -> str:
+        return self.kept.decode("utf-8", "surrogateescape")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 def _write(stream: IO[bytes] | None, text: str) -> None:
