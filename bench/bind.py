@@ -5,7 +5,11 @@ the schema and build the typed args instance. argparse is measured with `parse_a
 with `parse_intermixed_args` (options may follow operands; plain `parse_args` cannot bind
 `a -c 10 b`), click with `main(..., standalone_mode=False)`.
 
-    .venv/bin/python bench/bind.py [--rounds N]
+    .venv/bin/python bench/bind.py [--rounds N] [--calls N] [--wall]
+
+Rounds are interleaved (each round times every binder on every vector once), and the
+minimum and median per-call times are reported; ratios are of the minimums (median
+ratios in parentheses).
 
 Budget (issue 2): tysh ≥ 5× faster than argparse `parse_args` on the first three vectors
 and ≥ 20× faster than click on all four.
@@ -16,9 +20,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import statistics
 import sys
-import timeit
+import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import attrs
@@ -67,16 +73,31 @@ def click_head(
     return files, lines, bytes_, quiet, verbose
 
 
-def per_call_us(fn: Callable[[], Any], rounds: int) -> float:
-    """Best of five runs of `rounds` calls, in µs per call (the minimum is the least noisy
-    estimate on a shared machine)."""
-    return min(timeit.repeat(fn, number=rounds, repeat=5)) / rounds * 1e6
+def _tysh(tool_: Any, words: list[str]) -> Any:
+    """What the kernel does with a command's words: classify, bind, build the instance."""
+    return bind_and_convert(tool_, classify(words))
+
+
+def per_call_us(fn: Callable[[], Any], calls: int, timer: Callable[[], float]) -> float:
+    """One timed batch of `calls` calls, in µs per call."""
+    t0 = timer()
+    for _ in range(calls):
+        fn()
+    return (timer() - t0) / calls * 1e6
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=3000)
-    rounds = ap.parse_args().rounds
+    ap.add_argument("--rounds", type=int, default=15,
+                    help="interleaved rounds (each times every binder once per vector)")
+    ap.add_argument("--calls", type=int, default=2000, help="calls per timed batch")
+    ap.add_argument("--wall", action="store_true",
+                    help="time wall-clock instead of this thread's CPU time")
+    opts = ap.parse_args()
+    # CPU time of this thread by default: on a shared, busy machine it does not count the
+    # time the process spends descheduled, which would otherwise land on whichever binder
+    # happened to be running
+    timer = time.perf_counter if opts.wall else time.thread_time
     parser = argparse_parser()
     tool_ = head_tool
 
@@ -99,22 +120,44 @@ def main() -> int:
         assert (inst.files, inst.lines, inst.bytes, inst.quiet) == (
             files, lines, bytes_, quiet), v
 
-    print(f"{'vector':<20}{'tysh µs':>9}{'argparse':>10}{'intermix':>10}{'click':>9}"
-          f"{'× parse':>9}{'× inter':>9}{'× click':>9}")
+    names = ["tysh", "argparse", "intermix", "click"]
+    runs: dict[str, dict[str, list[float]]] = {v: {k: [] for k in names} for v in VECTORS}
+    n = opts.calls
+    for _ in range(opts.rounds):  # interleaved: every binder sees the same machine load
+        for v in VECTORS:
+            words = v.split()
+            fns: dict[str, Callable[[], Any]] = {
+                "tysh": partial(_tysh, tool_, words),
+                "intermix": partial(parser.parse_intermixed_args, words),
+                "click": partial(click_head.main, words, standalone_mode=False),
+            }
+            if plain_ok(words):
+                fns["argparse"] = partial(parser.parse_args, words)
+            for k, fn in fns.items():
+                calls = n if k == "tysh" else max(1, n // 10)
+                runs[v][k].append(per_call_us(fn, calls, timer))
+
+    print(f"timer: {'wall clock' if opts.wall else 'thread CPU time'}, "
+          f"{opts.rounds} interleaved rounds; µs per call, min (median)")
+    print(f"{'vector':<18}{'tysh':>14}{'argparse':>15}{'intermix':>15}{'click':>15}"
+          f"{'× parse':>14}{'× click':>14}")
     failed = []
-    for k, v in enumerate(VECTORS):
-        words = v.split()
-        t = per_call_us(lambda w=words: bind_and_convert(tool_, classify(w)), rounds * 10)
-        ok = plain_ok(words)
-        a = per_call_us(lambda w=words: parser.parse_args(w), rounds) if ok else float("nan")
-        im = per_call_us(lambda w=words: parser.parse_intermixed_args(w), rounds)
-        c = per_call_us(lambda w=words: click_head.main(w, standalone_mode=False), rounds)
-        ra, ri, rc = a / t, im / t, c / t
-        print(f"{v:<20}{t:>9.2f}{a:>10.1f}{im:>10.1f}{c:>9.1f}{ra:>9.1f}{ri:>9.1f}{rc:>9.1f}")
-        if k < 3 and not ra >= 5:
-            failed.append(f"{v!r}: {ra:.1f}× argparse parse_args (budget 5×)")
-        if not rc >= 20:
-            failed.append(f"{v!r}: {rc:.1f}× click (budget 20×)")
+
+    def stat(xs: list[float]) -> tuple[float, float]:
+        return (min(xs), statistics.median(xs)) if xs else (float("nan"), float("nan"))
+
+    for vi, v in enumerate(VECTORS):
+        r = runs[v]
+        t, a, im, c = (stat(r[x]) for x in names)
+        ra = (a[0] / t[0], a[1] / t[1])
+        rc = (c[0] / t[0], c[1] / t[1])
+        print(f"{v:<18}{t[0]:>6.2f} ({t[1]:>5.2f}){a[0]:>7.1f} ({a[1]:>5.1f})"
+              f"{im[0]:>7.1f} ({im[1]:>5.1f}){c[0]:>7.1f} ({c[1]:>5.1f})"
+              f"{ra[0]:>6.1f} ({ra[1]:>5.1f}){rc[0]:>6.1f} ({rc[1]:>5.1f})")
+        if vi < 3 and not ra[0] >= 5:
+            failed.append(f"{v!r}: {ra[0]:.1f}× argparse parse_args (budget 5×)")
+        if not rc[0] >= 20:
+            failed.append(f"{v!r}: {rc[0]:.1f}× click (budget 20×)")
     if not plain_ok(VECTORS[3].split()):
         print("(argparse parse_args cannot bind 'a -c 10 b': operands after an option)")
     for f in failed:

@@ -10,6 +10,7 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "Kernel": "tysh.kernel.kernel",
+    "Limits": "tysh.kernel.limits",
     "ExecResult": "tysh.kernel.output",
     "OutputData": "tysh.kernel.output",
     "OutputNode": "tysh.kernel.output",

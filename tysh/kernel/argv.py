@@ -54,19 +54,36 @@ def looks_like_flag(text: str) -> bool:
     return c in _LETTERS
 
 
+def _classify_word(w: str) -> Arg:
+    if w[:1] != "-" or len(w) < 2:
+        return Operand(w, True)
+    c = w[1]
+    if c in _LETTERS:
+        return Flag(w)
+    if w == "--":
+        return DOUBLE_DASH
+    if c == "-" and w[2] in _LETTERS:
+        return Flag(w)
+    return Operand(w, True)
+
+
+# word → its Arg. Args are values that nothing mutates, so one instance per short word
+# is shared: building an attrs instance costs more than the rest of classifying it.
+_SEEN: dict[str, Arg] = {}
+
+
 def classify(argv: list[str]) -> list[Arg]:
     """Classify plain strings (for `execute_argv` and tests): every word is literal."""
+    seen = _SEEN
     out: list[Arg] = []
     append = out.append
     for w in argv:
-        if w[:1] != "-" or len(w) < 2:
-            append(Operand(w, True))
-        elif w[1] in _LETTERS:
-            append(Flag(w))
-        elif w == "--":
-            append(DOUBLE_DASH)
-        elif w[1] == "-" and w[2] in _LETTERS:
-            append(Flag(w))
-        else:
-            append(Operand(w, True))
+        a = seen.get(w)
+        if a is None:
+            a = _classify_word(w)
+            if len(w) <= 64:
+                if len(seen) >= 4096:
+                    seen.clear()
+                seen[w] = a
+        append(a)
     return out

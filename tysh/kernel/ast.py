@@ -12,11 +12,52 @@ of a double-quoted region (so `"$@"` and `"${a[@]}"` can give one word per eleme
 
 from __future__ import annotations
 
+from operator import attrgetter
+from typing import Any
+
 import attrs
 
+# Every node is `@attrs.frozen(repr=False, eq=False)` over `_Node`, which supplies
+# `__eq__`, `__hash__` and `__repr__` once for all of them, with attrs' meaning (same
+# class and equal fields; hash of the fields; `Name(field=value, …)`). attrs generates
+# and compiles those three methods per class at import, which was about two thirds of
+# the module's import time — the largest single cost of `tysh -c` after Python itself.
+# The nodes are still attrs classes (fields, evolve, has, slots, frozen).
 
-@attrs.frozen
-class Pos:
+_KEYS: dict[type, Any] = {}
+
+
+def _key_of(cls: type) -> Any:
+    """A function from a node to its field values, built once per class."""
+    names = [a.name for a in cls.__attrs_attrs__]  # type: ignore[attr-defined]
+    key: Any = attrgetter(*names) if names else (lambda node: ())
+    _KEYS[cls] = key
+    return key
+
+
+class _Node:
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        cls = self.__class__
+        if other.__class__ is not cls:
+            return NotImplemented
+        key = _KEYS.get(cls) or _key_of(cls)
+        return bool(key(self) == key(other))
+
+    def __hash__(self) -> int:
+        cls = self.__class__
+        key = _KEYS.get(cls) or _key_of(cls)
+        return hash((cls, key(self)))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{a.name}={getattr(self, a.name)!r}"
+                           for a in self.__attrs_attrs__)  # type: ignore[attr-defined]
+        return f"{self.__class__.__name__}({fields})"
+
+
+@attrs.frozen(repr=False, eq=False)
+class Pos(_Node):
     line: int = 1
     col: int = 1
 
@@ -28,22 +69,22 @@ NOPOS = Pos(0, 0)
 # ---------------------------------------------------------------------------
 
 
-@attrs.frozen
-class Lit:
+@attrs.frozen(repr=False, eq=False)
+class Lit(_Node):
     """Unquoted source text; `* ? [ { , } ~` keep their meaning here."""
 
     text: str
 
 
-@attrs.frozen
-class Quoted:
+@attrs.frozen(repr=False, eq=False)
+class Quoted(_Node):
     """Literal text: from '…', $'…' (already decoded), a backslash escape, or plain text inside "…"."""
 
     text: str
 
 
-@attrs.frozen
-class ParamExp:
+@attrs.frozen(repr=False, eq=False)
+class ParamExp(_Node):
     """`$x`, `${x}` and every `${…}` operator form.
 
     name: a variable name, a positional digit string ("1", "10"), or a special
@@ -70,16 +111,16 @@ class ParamExp:
     braced: bool = False
 
 
-@attrs.frozen
-class CmdSub:
+@attrs.frozen(repr=False, eq=False)
+class CmdSub(_Node):
     """`$(…)`: the command's output (or typed value, DESIGN §5.4)."""
 
     body: Script
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class ArithSub:
+@attrs.frozen(repr=False, eq=False)
+class ArithSub(_Node):
     """`$((…))`: `expr` holds the parts between the parentheses (like a DQ body);
     after expansion the text is evaluated as an arithmetic expression, as bash does."""
 
@@ -87,8 +128,8 @@ class ArithSub:
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class DQ:
+@attrs.frozen(repr=False, eq=False)
+class DQ(_Node):
     """A double-quoted region: its parts are Quoted, ParamExp, CmdSub and ArithSub."""
 
     parts: tuple[WordPart, ...]
@@ -97,8 +138,8 @@ class DQ:
 WordPart = Lit | Quoted | DQ | ParamExp | CmdSub | ArithSub
 
 
-@attrs.frozen
-class Word:
+@attrs.frozen(repr=False, eq=False)
+class Word(_Node):
     parts: tuple[WordPart, ...]
     pos: Pos = NOPOS
 
@@ -124,21 +165,21 @@ class Word:
 # ---------------------------------------------------------------------------
 
 
-@attrs.frozen
-class ArrayElem:
+@attrs.frozen(repr=False, eq=False)
+class ArrayElem(_Node):
     """One element of `a=( … )`; `key` is set for `[k]=v` elements."""
 
     value: Word
     key: Word | None = None
 
 
-@attrs.frozen
-class ArrayLit:
+@attrs.frozen(repr=False, eq=False)
+class ArrayLit(_Node):
     elements: tuple[ArrayElem, ...]
 
 
-@attrs.frozen
-class Assign:
+@attrs.frozen(repr=False, eq=False)
+class Assign(_Node):
     """`name=value`, `name+=value`, `name[i]=value`, `name=( … )`."""
 
     name: str
@@ -148,8 +189,8 @@ class Assign:
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class HereDoc:
+@attrs.frozen(repr=False, eq=False)
+class HereDoc(_Node):
     """Body of `<<WORD`: `quoted` delimiters give a literal body (one Quoted part);
     otherwise the body's parts are Quoted text and expansions as inside "…"."""
 
@@ -158,8 +199,8 @@ class HereDoc:
     strip_tabs: bool = False
 
 
-@attrs.frozen
-class Redirect:
+@attrs.frozen(repr=False, eq=False)
+class Redirect(_Node):
     """`fd op target`.
 
     op: ">" ">>" "<" "<>" ">|" "&>" "&>>" ">&" "<&" "<<" "<<-" "<<<".
@@ -179,8 +220,8 @@ class Redirect:
 # ---------------------------------------------------------------------------
 
 
-@attrs.frozen
-class SimpleCommand:
+@attrs.frozen(repr=False, eq=False)
+class SimpleCommand(_Node):
     """`A=1 cmd args >out`.
 
     arg_assigns: for declaration commands (`declare typeset local export readonly`), each
@@ -197,36 +238,36 @@ class SimpleCommand:
     arg_assigns: tuple[tuple[int, Assign], ...] = ()
 
 
-@attrs.frozen
-class BraceGroup:
+@attrs.frozen(repr=False, eq=False)
+class BraceGroup(_Node):
     body: Script
     redirects: tuple[Redirect, ...] = ()
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class Subshell:
+@attrs.frozen(repr=False, eq=False)
+class Subshell(_Node):
     body: Script
     redirects: tuple[Redirect, ...] = ()
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class IfClause:
+@attrs.frozen(repr=False, eq=False)
+class IfClause(_Node):
     cond: Script
     body: Script
 
 
-@attrs.frozen
-class If:
+@attrs.frozen(repr=False, eq=False)
+class If(_Node):
     clauses: tuple[IfClause, ...]  # the `if` clause then each `elif`
     else_body: Script | None = None
     redirects: tuple[Redirect, ...] = ()
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class While:
+@attrs.frozen(repr=False, eq=False)
+class While(_Node):
     cond: Script
     body: Script
     until: bool = False
@@ -234,8 +275,8 @@ class While:
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class For:
+@attrs.frozen(repr=False, eq=False)
+class For(_Node):
     """`for var in items; do …; done`; items None means `for var` (over "$@")."""
 
     var: str
@@ -245,8 +286,8 @@ class For:
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class ArithFor:
+@attrs.frozen(repr=False, eq=False)
+class ArithFor(_Node):
     """`for ((init; cond; step))`; each part is an arithmetic Word or None when empty."""
 
     init: Word | None
@@ -257,15 +298,15 @@ class ArithFor:
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class CaseItem:
+@attrs.frozen(repr=False, eq=False)
+class CaseItem(_Node):
     patterns: tuple[Word, ...]
     body: Script
     terminator: str = ";;"  # ";;", ";&" or ";;&"
 
 
-@attrs.frozen
-class Case:
+@attrs.frozen(repr=False, eq=False)
+class Case(_Node):
     word: Word
     items: tuple[CaseItem, ...]
     redirects: tuple[Redirect, ...] = ()
@@ -275,39 +316,39 @@ class Case:
 # `[[ … ]]` expressions ------------------------------------------------------
 
 
-@attrs.frozen
-class CondWord:
+@attrs.frozen(repr=False, eq=False)
+class CondWord(_Node):
     """A bare word inside `[[ ]]`: true when non-empty."""
 
     word: Word
 
 
-@attrs.frozen
-class CondUnary:
+@attrs.frozen(repr=False, eq=False)
+class CondUnary(_Node):
     op: str  # "-f" "-d" "-e" "-z" "-n" "-r" "-w" "-x" "-s" "-L" "-h" "-v" …
     operand: Word
 
 
-@attrs.frozen
-class CondBinary:
+@attrs.frozen(repr=False, eq=False)
+class CondBinary(_Node):
     op: str  # "==" "=" "!=" "=~" "<" ">" "-eq" "-ne" "-lt" "-le" "-gt" "-ge" "-nt" "-ot" "-ef"
     left: Word
     right: Word
 
 
-@attrs.frozen
-class CondNot:
+@attrs.frozen(repr=False, eq=False)
+class CondNot(_Node):
     operand: CondExpr
 
 
-@attrs.frozen
-class CondAnd:
+@attrs.frozen(repr=False, eq=False)
+class CondAnd(_Node):
     left: CondExpr
     right: CondExpr
 
 
-@attrs.frozen
-class CondOr:
+@attrs.frozen(repr=False, eq=False)
+class CondOr(_Node):
     left: CondExpr
     right: CondExpr
 
@@ -315,8 +356,8 @@ class CondOr:
 CondExpr = CondWord | CondUnary | CondBinary | CondNot | CondAnd | CondOr
 
 
-@attrs.frozen
-class CondCommand:
+@attrs.frozen(repr=False, eq=False)
+class CondCommand(_Node):
     """`[[ … ]]`."""
 
     expr: CondExpr
@@ -324,8 +365,8 @@ class CondCommand:
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class ArithCommand:
+@attrs.frozen(repr=False, eq=False)
+class ArithCommand(_Node):
     """`(( … ))`: status 0 when the value is non-zero."""
 
     expr: Word
@@ -333,8 +374,8 @@ class ArithCommand:
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class FunctionDef:
+@attrs.frozen(repr=False, eq=False)
+class FunctionDef(_Node):
     name: str
     body: Command  # a compound command (usually a BraceGroup)
     pos: Pos = NOPOS
@@ -359,15 +400,15 @@ Command = (
 # ---------------------------------------------------------------------------
 
 
-@attrs.frozen
-class Pipeline:
+@attrs.frozen(repr=False, eq=False)
+class Pipeline(_Node):
     commands: tuple[Command, ...]
     negated: bool = False
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class AndOr:
+@attrs.frozen(repr=False, eq=False)
+class AndOr(_Node):
     """`p1 && p2 || p3`: `rest` holds ("&&" | "||", pipeline) pairs, left associative."""
 
     first: Pipeline
@@ -375,14 +416,14 @@ class AndOr:
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class Statement:
+@attrs.frozen(repr=False, eq=False)
+class Statement(_Node):
     body: AndOr
     background: bool = False
     pos: Pos = NOPOS
 
 
-@attrs.frozen
-class Script:
+@attrs.frozen(repr=False, eq=False)
+class Script(_Node):
     statements: tuple[Statement, ...]
     pos: Pos = NOPOS

@@ -24,8 +24,6 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from lark.lexer import Lexer, LexerState, Token
-
 from tysh.kernel import ast
 from tysh.kernel.errors import TyshSyntaxError
 
@@ -1242,22 +1240,11 @@ def _byte(b: int) -> str:
     return chr(b) if b < 0x80 else chr(0xDC00 + b)
 
 
-class LarkShellLexer(Lexer):
-    """The lexer Lark is configured with: tysh.lark declares its terminals without patterns.
+def __getattr__(name: str) -> Any:
+    """`LarkShellLexer` lives in `larklexer` so that importing the lexer never imports
+    Lark (a warm start runs on cached tables); the old name still resolves here."""
+    if name == "LarkShellLexer":
+        from tysh.kernel.larklexer import LarkShellLexer
 
-    The parser module drives Lark's LALR tables itself, straight from `Scanner.tokens()`;
-    this adapter makes `Lark.parse(scanner)` work too (for debugging and tests), wrapping
-    the tuples as Lark Tokens. It must live at module level: Lark pickles it in its cache.
-    """
-
-    __future_interface__ = 2  # Lark calls lex(lexer_state, parser_state) directly
-
-    def __init__(self, lexer_conf: Any) -> None:
-        pass
-
-    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
-        scanner = lexer_state.text
-        assert isinstance(scanner, Scanner)
-        for ty, value, start, _end in scanner.tokens():
-            line, col = scanner.src.line_col(start)
-            yield Token(ty, value, start, line, col)
+        return LarkShellLexer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -201,7 +201,7 @@ def get_lark() -> Lark:
 def _build_lark() -> Lark:
     from lark import Lark
 
-    from tysh.kernel.lexer import LarkShellLexer
+    from tysh.kernel.larklexer import LarkShellLexer
 
     with open(GRAMMAR_PATH, encoding="utf-8") as f:
         grammar = f.read()
@@ -223,29 +223,169 @@ class _Expand(list[Any]):
 _Reduce = tuple[int, str, Callable[[list[Any]], Any]]
 
 
+class _Sym:
+    """A grammar symbol as `_reducer` reads it (Lark's Terminal/NonTerminal shape)."""
+
+    __slots__ = ("name", "is_term")
+
+    def __init__(self, name: str, is_term: bool) -> None:
+        self.name = name
+        self.is_term = is_term
+
+
+class _RuleOptions:
+    __slots__ = ("expand1",)
+
+    def __init__(self, expand1: bool) -> None:
+        self.expand1 = expand1
+
+
+class _Rule:
+    """A grammar rule as `_reducer` reads it (Lark's Rule shape), rebuilt from the cache."""
+
+    __slots__ = ("origin", "alias", "expansion", "options")
+
+    def __init__(self, origin: str, alias: str | None, expand1: bool,
+                 expansion: list[tuple[str, bool]]) -> None:
+        self.origin = _Sym(origin, False)
+        self.alias = alias
+        self.options = _RuleOptions(expand1)
+        self.expansion = [_Sym(n, t) for n, t in expansion]
+
+
+# The LALR tables in plain data, so a warm start never imports Lark:
+# (format, grammar text, rules, states, start state, end state), where a rule is
+# (origin, alias, expand1, ((symbol, is_terminal), …)) and state number k is
+# states[k] = (symbols, actions): action n ≥ 0 shifts to state n, n < 0 reduces by rule ~n.
+# (Two flat tuples per state load about three times faster than a dict of pairs.)
+_TABLES_FORMAT = 2
+_Spec = tuple[int, str, list[Any], list[tuple[tuple[str, ...], tuple[int, ...]]], int, int]
+
+
+def _spec_from_lark(lark: Lark, grammar: str) -> _Spec:
+    from lark.parsers.lalr_analysis import Shift
+
+    table = lark.parser.parser.parser.parse_table
+    index = {rule: k for k, rule in enumerate(lark.rules)}
+    rules = [
+        (r.origin.name, r.alias, bool(r.options.expand1),
+         tuple((sym.name, bool(sym.is_term)) for sym in r.expansion))
+        for r in lark.rules
+    ]
+    if sorted(table.states) != list(range(len(table.states))):
+        raise AssertionError("Lark's LALR states are not numbered 0..n-1")
+    states = [
+        (tuple(table.states[k]),
+         tuple(arg if action is Shift else ~index[arg]
+               for action, arg in table.states[k].values()))
+        for k in range(len(table.states))
+    ]
+    return (_TABLES_FORMAT, grammar, rules, states, table.start_states["start"],
+            table.end_states["start"])
+
+
+def _cache_dir() -> str | None:
+    """A directory only this user can write, for the tables: `$TYSH_CACHE_DIR`, else
+    `tysh-UID` in the temp directory (where Lark keeps its own cache; never under the
+    user's home, which a sandboxed session may be listing). None when there is none.
+
+    `tempfile.gettempdir()` is not used: importing tempfile costs a cold start more than
+    the cache saves on small scripts."""
+    override = os.environ.get("TYSH_CACHE_DIR")
+    if override:
+        return override
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    for var in ("TMPDIR", "TEMP", "TMP"):
+        base = os.environ.get(var)
+        if base and os.path.isdir(base):
+            break
+    else:
+        base = next((d for d in ("/tmp", "/var/tmp", "/usr/tmp") if os.path.isdir(d)), None)
+        if base is None:
+            return None
+    path = os.path.join(base, f"tysh-{uid}")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    # someone else's directory, or one others can write: do not trust what is in it
+    if not os.path.isdir(path) or os.path.islink(path) or (
+            hasattr(os, "getuid") and st.st_uid != uid) or st.st_mode & 0o022:
+        return None
+    return path
+
+
+def _cache_path() -> str | None:
+    d = _cache_dir()
+    return None if d is None else os.path.join(d, f"lalr-tables-v{_TABLES_FORMAT}.marshal")
+
+
+def _load_spec(grammar: str) -> _Spec | None:
+    """The cached tables, if they were built from exactly this grammar text."""
+    import marshal
+
+    path = _cache_path()
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = f.read()  # marshal.load(f) would read the file in thousands of calls
+        spec = marshal.loads(data)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if (type(spec) is not tuple or len(spec) != 6 or spec[0] != _TABLES_FORMAT
+            or spec[1] != grammar):
+        return None
+    return spec
+
+
+def _save_spec(spec: _Spec) -> None:
+    """Write the tables atomically; a cache that cannot be written is only slower."""
+    import marshal
+
+    path = _cache_path()
+    if path is None:
+        return
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as f:
+            marshal.dump(spec, f)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
 class _Tables:
-    """Lark's LALR(1) tables for tysh.lark, re-keyed for the driver loop in `_run`.
+    """The grammar's LALR(1) tables, re-keyed for the driver loop in `_run`.
 
     Each state is a dict from terminal or nonterminal name to either the next state's own
     dict (a shift, or a goto after a reduction) or a _Reduce. Linking states directly
     saves an index per step; builders are resolved per rule once, here.
     """
 
-    def __init__(self, lark: Lark) -> None:
-        from lark.parsers.lalr_analysis import Shift
-
-        table = lark.parser.parser.parser.parse_table
+    def __init__(self, spec: _Spec) -> None:
+        _, _, rule_specs, states, start, end = spec
         builder = _Builder()
-        reductions: dict[Any, _Reduce] = {}
-        for rule in lark.rules:
-            reductions[rule] = (len(rule.expansion), rule.origin.name, _reducer(rule, builder))
-        rows: dict[int, dict[str, Any]] = {state: {} for state in table.states}
-        for state, row in table.states.items():
-            out = rows[state]
-            for sym, (action, arg) in row.items():
-                out[sym] = rows[arg] if action is Shift else reductions[arg]
-        self.start: dict[str, Any] = rows[table.start_states["start"]]
-        self.end: dict[str, Any] = rows[table.end_states["start"]]
+        reductions: list[_Reduce] = []
+        for origin, alias, expand1, expansion in rule_specs:
+            rule = _Rule(origin, alias, expand1, list(expansion))
+            reductions.append((len(rule.expansion), origin, _reducer(rule, builder)))
+        rows: list[dict[str, Any]] = [{} for _ in states]
+        for out, (syms, actions) in zip(rows, states, strict=True):
+            for sym, act in zip(syms, actions, strict=True):
+                out[sym] = rows[act] if act >= 0 else reductions[~act]
+        self.start: dict[str, Any] = rows[start]
+        self.end: dict[str, Any] = rows[end]
 
 
 def _reducer(rule: Any, builder: _Builder) -> Callable[[list[Any]], Any]:
@@ -327,12 +467,19 @@ def _reducer(rule: Any, builder: _Builder) -> Callable[[list[Any]], Any]:
 
 
 def _get_tables() -> _Tables:
+    """The tables: from the on-disk cache when it matches the grammar (no Lark import),
+    else compiled by Lark and cached."""
     global _tables
     if _tables is None:
-        lark = get_lark()
+        with open(GRAMMAR_PATH, encoding="utf-8") as f:
+            grammar = f.read()
+        spec = _load_spec(grammar)
+        if spec is None:
+            spec = _spec_from_lark(get_lark(), grammar)
+            _save_spec(spec)
         with _lock:
             if _tables is None:
-                _tables = _Tables(lark)
+                _tables = _Tables(spec)
     return _tables
 
 

@@ -342,12 +342,43 @@ def convert(tool_args: ToolArgs, args_class: type) -> Any:
     return inst
 
 
+# tool → its specialised binder (None: it has none), built on first use. Tools hash and
+# compare by identity, and the cache holds them, so an entry can never be stale.
+_FAST_FNS: dict[Any, Any] = {}
+
+
+def _fast_fn(tool: Tool) -> Any:
+    from tysh.kernel.bindfast import make_fast
+
+    if len(_FAST_FNS) > 4096:
+        _FAST_FNS.clear()
+    fn = make_fast(tool)
+    _FAST_FNS[tool] = fn
+    return fn
+
+
 def bind_and_convert(tool: Tool, args: Sequence[Arg]) -> tuple[ToolArgs, Tool, Any]:
     """The kernel's one call: bind the words, pick the leaf Tool, build its args instance.
 
     Returns (ToolArgs, leaf Tool, instance); the instance is the ToolArgs itself for
     raw/verbatim leaves (no args class) and None when `--help` was asked for. Binding and
     conversion violations are raised together as one BindError."""
+    try:
+        fast = _FAST_FNS[tool]
+    except KeyError:
+        fast = _fast_fn(tool)
+    except TypeError:  # an unhashable tool-like object: no fast path
+        fast = None
+    if fast is not None:
+        done: tuple[ToolArgs, Tool, Any] | None = fast(args)
+        if done is not None:
+            return done
+    return bind_and_convert_general(tool, args)
+
+
+def bind_and_convert_general(tool: Tool, args: Sequence[Arg]) -> tuple[ToolArgs, Tool, Any]:
+    """`bind_and_convert` without the specialised fast path: the authority on every rule
+    and message (the fast path must agree with it wherever it answers)."""
     flat = bind_flat(tool.schema, args)
     if flat is not None:
         ta, viol = flat

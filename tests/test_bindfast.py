@@ -1,0 +1,125 @@
+"""The specialised per-tool binder must agree with the general binder wherever it answers,
+and must hand every error case back to it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+from fixtures_schemas import ALL_TOOLS, HEAD
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tysh.builtins import MODULE_OF, get_builtin
+from tysh.kernel.argv import DOUBLE_DASH, Flag, Operand, classify
+from tysh.kernel.binder import BindError, ToolArgs
+from tysh.kernel.bindfast import make_fast
+from tysh.kernel.tooldef import Tool, tool
+from tysh.kernel.typed_args import bind_and_convert, bind_and_convert_general, param
+
+BUILTINS: list[Tool] = [t for t in (get_builtin(n) for n in sorted(MODULE_OF)) if t is not None]
+TOOLS: list[Any] = [*ALL_TOOLS, *BUILTINS]
+
+_WORDS: list[str] = ["--", "-", "-5", "--json", "--json=no", "--help", "-h", "-qn5", "-n5",
+                     "-nx", "x", "a=b", "", "--x=", "---", "10", "-1", "3", "f", "-e", "-v"]
+for _t in TOOLS:
+    for _p in _t.schema.params:
+        _WORDS += list(_p.spellings())
+        _WORDS += [sp + "=2" for sp in _p.spellings() if sp.startswith("--")]
+        _WORDS += [sp + "7" for sp in _p.spellings() if len(sp) == 2]
+_WORDS = sorted(set(_WORDS))
+
+typed = st.one_of(st.integers(-3, 3), st.lists(st.integers(0, 2), max_size=2),
+                  st.dictionaries(st.sampled_from("ab"), st.integers(0, 2), max_size=1))
+arg = st.one_of(
+    st.sampled_from(_WORDS).map(lambda w: classify([w])[0]),
+    st.sampled_from(_WORDS).map(lambda w: Operand(w, False)),  # a word from an expansion
+    st.builds(Operand, typed, st.booleans()),
+    st.builds(Flag, st.sampled_from(["--lines", "--regexp", "--name"]), typed),
+    st.just(DOUBLE_DASH),
+)
+
+
+def _snapshot(ta: ToolArgs) -> tuple[Any, ...]:
+    return tuple(getattr(ta, f.name) for f in attrs.fields(ToolArgs))
+
+
+def _general(t: Any, args: list[Any]) -> Any:
+    try:
+        ta, leaf, inst = bind_and_convert_general(t, args)
+    except BindError as e:
+        return ("error", e.violations)
+    return ("ok", _snapshot(ta), leaf, _snapshot(inst) if inst is ta else inst)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.sampled_from(TOOLS), st.lists(arg, max_size=7))
+def test_fast_binder_agrees_with_the_general_binder_or_declines(t: Any, args: list[Any]) -> None:
+    fast = make_fast(t)
+    if fast is None:
+        return
+    got = fast(args)
+    want = _general(t, args)
+    if got is None:
+        return  # declined: the general path answers (and reports errors)
+    assert want[0] == "ok", f"fast path accepted what the binder rejects: {want}"
+    ta, leaf, inst = got
+    assert (_snapshot(ta), leaf, _snapshot(inst) if inst is ta else inst) == want[1:]
+    assert type(inst) is type(want[3]) or inst is ta
+
+
+@pytest.mark.parametrize("line", ["-n 5 a.txt b.txt", "-qn5 x", "--lines=3 f", "a -c 10 b",
+                                  "f -- -n", "", "-qv"])
+def test_fast_binder_answers_the_common_head_lines_exactly(line: str) -> None:
+    fast = make_fast(HEAD)
+    assert fast is not None
+    args = classify(line.split())
+    got = fast(args)
+    assert got is not None
+    ta, _, inst = got
+    want_ta, _, want_inst = bind_and_convert_general(HEAD, args)
+    assert inst == want_inst and _snapshot(ta) == _snapshot(want_ta)
+
+
+@pytest.mark.parametrize("line", ["--lnes 3", "-n", "-n x", "--json", "--help", "-h",
+                                  "--quiet=no", "-z"])
+def test_fast_binder_hands_errors_help_and_json_to_the_general_binder(line: str) -> None:
+    fast = make_fast(HEAD)
+    assert fast is not None
+    assert fast(classify(line.split())) is None
+
+
+def test_bind_and_convert_reports_errors_the_fast_path_declines() -> None:
+    with pytest.raises(BindError) as e:
+        bind_and_convert(HEAD, classify(["-n", "x", "--lnes=2"]))
+    assert e.value.violations == [
+        "head: invalid value 'x' for '-n': expected an integer",
+        "head: unknown option '--lnes' (did you mean '--lines'?)",
+    ]
+
+
+@attrs.frozen
+class _Checked:
+    count: int = param(default=1, aliases=["-c"])
+
+    @count.validator
+    def _positive(self, _attr: Any, value: int) -> None:
+        if value < 1:
+            raise ValueError("count must be positive")
+
+
+def test_fast_binder_runs_the_args_class_validators() -> None:
+    t = tool("checked", args=_Checked)(lambda a, c: 0)
+    assert bind_and_convert(t, classify(["-c", "2"]))[2] == _Checked(2)
+    with pytest.raises(BindError) as e:
+        bind_and_convert(t, classify(["-c", "0"]))
+    assert "count must be positive" in str(e.value)
+
+
+def test_classify_shares_one_arg_per_word_and_classifies_alike() -> None:
+    a = classify(["-n", "5", "--", "-5", "--x", "-"])
+    b = classify(["-n", "5", "--", "-5", "--x", "-"])
+    assert a == b == [Flag("-n"), Operand("5", True), DOUBLE_DASH, Operand("-5", True),
+                      Flag("--x"), Operand("-", True)]
+    assert all(x is y for x, y in zip(a, b, strict=True))
