@@ -443,7 +443,7 @@ def _compile(source: str, flags: int, as_bytes: bool) -> re.Pattern[str] | re.Pa
 
 def _min_width(regex: re.Pattern[str] | re.Pattern[bytes]) -> int:
     try:
-        from re import _parser
+        from re import _parser  # type: ignore[attr-defined,unused-ignore]
 
         lo: int = _parser.parse(regex.pattern, regex.flags).getwidth()[0]
         return lo
