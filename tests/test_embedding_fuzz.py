@@ -151,7 +151,7 @@ def test_broken_fragment_soup_ends_in_clean_results(src: str) -> None:
 
 HANGS = st.sampled_from([
     "while :; do :; done", "while true; do echo x; done | head -n 1; while :; do :; done",
-    "for ((;;)); do :; done", "until false; do x=$((x+1)); done",
+    "for ((;;)); do :; done", "until false; do hang_n=$((hang_n+1)); done",
     "f() { while :; do :; done; }; f", "echo $(while :; do :; done)",
 ])
 

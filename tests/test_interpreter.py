@@ -272,3 +272,81 @@ def test_warm_echo_is_fast(k: Kernel) -> None:
         k.execute("echo hi")
     per = (time.perf_counter() - t) / n
     assert per < 500e-6  # budget is 100 µs; generous here for loaded CI machines
+
+
+# ---------------------------------------------------------------- arithmetic loop fast paths
+
+
+def test_arith_for_break_gives_status_zero(k: Kernel) -> None:
+    assert out(k, "for ((i=0;i<5;i++)); do false; if ((i==2)); then break; fi; done; "
+                  "echo $? $i") == "0 2\n"
+
+
+def test_arith_for_status_is_the_last_body_status(k: Kernel) -> None:
+    assert out(k, "for ((i=0;i<3;i++)); do false; done; echo $?") == "1\n"
+
+
+def test_arith_for_nested_break_and_continue_levels(k: Kernel) -> None:
+    src = ("for ((i=0;i<3;i++)); do for ((j=0;j<3;j++)); do "
+           "if ((j==1)); then continue 2; fi; echo $i$j; done; done")
+    assert out(k, src) == "00\n10\n20\n"
+    src = ("for ((i=0;i<3;i++)); do for ((j=0;j<3;j++)); do "
+           "if ((j==1)); then break 2; fi; echo $i$j; done; done")
+    assert out(k, src) == "00\n"
+
+
+def test_arith_for_condition_with_an_expansion_is_reexpanded_each_time(k: Kernel) -> None:
+    assert out(k, 'n=3; c="i<n"; for ((i=0;$c;i++)); do n=2; echo $i; done') == "0\n1\n"
+
+
+def test_arith_for_fault_in_the_step_comes_after_the_body(k: Kernel) -> None:
+    r = k.execute("for ((i=0;i<3;i++, j=1/0)); do echo $i; done; echo $?")
+    assert r.out == "0\n1\n"
+    assert r.err == "tysh: i++, j=1/0: division by 0\n"
+
+
+def test_arith_for_syntax_error_in_the_condition_comes_after_init(k: Kernel) -> None:
+    r = k.execute("for ((i=7;i<;i++)); do echo no; done; echo $? $i")
+    assert r.out == "1 7\n" and "syntax error" in r.err
+
+
+def test_arith_for_respects_the_iteration_limit(tmp_path: Path) -> None:
+    k = Kernel(cwd=str(tmp_path), validate=False, limits=Limits(max_loop_iterations=3))
+    r = k.execute("for ((i=0;i<10;i++)); do echo $i; done; echo end")
+    assert (r.code, r.out) == (1, "0\n1\n2\n")
+    assert r.err == "tysh: loop iteration limit exceeded (3)\n"
+
+
+def test_arith_assignment_to_readonly_fails(k: Kernel) -> None:
+    r = k.execute("readonly r=1; r=$((2)); echo no")
+    assert (r.code, r.out, r.err) == (1, "", "tysh: r: readonly variable\n")
+
+
+def test_arith_assignment_to_integer_variable_evaluates_text(k: Kernel) -> None:
+    assert out(k, "declare -i n=5; n=3+4; echo $n; n=$((n*2)); echo $n") == "7\n14\n"
+
+
+def test_plain_assignment_to_an_array_sets_element_zero(k: Kernel) -> None:
+    assert out(k, "a=(1 2 3); a=$((9)); echo ${a[@]}; a=x; echo ${a[@]}") == "9 2 3\nx 2 3\n"
+
+
+def test_arith_assignment_in_a_function_writes_the_local(k: Kernel) -> None:
+    src = "f(){ local y=1; y=$((y+1)); echo $y; z=$((5)); }; f; echo ${y-unset} $z"
+    assert out(k, src) == "2\nunset 5\n"
+
+
+def test_arith_increment_in_a_function_writes_the_global(k: Kernel) -> None:
+    assert out(k, "f(){ ((i++)); }; i=0; f; f; echo $i") == "2\n"
+
+
+def test_arith_assignment_is_exported_under_allexport(k: Kernel) -> None:
+    assert out(k, "set -a; q=$((3)); env | grep ^q=") == "q=3\n"
+
+
+def test_arith_fault_in_an_assignment_ends_the_script(k: Kernel) -> None:
+    r = k.execute("for ((i=0;i<3;i++)); do x=$((1/0)); echo no; done; echo after")
+    assert (r.code, r.out, r.err) == (1, "", "tysh: 1/0: division by 0\n")
+
+
+def test_tilde_assignment_still_expands(k: Kernel, tmp_path: Path) -> None:
+    assert out(k, "x=~; echo $x") == f"{tmp_path}\n"

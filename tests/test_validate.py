@@ -271,3 +271,75 @@ def test_corpus_scripts_validate_with_externals_on_without_raising() -> None:
         k = Kernel.isolated(cwd="/w", env={"PATH": "/usr/bin:/bin"}, allow_external=True)
         problems = k.validate(case.script)
         assert all(p.kind != "unknown-command" for p in problems), case.name
+
+
+# ---------------------------------------------------------------- the validation cache
+
+
+def test_repeated_script_is_refused_every_time() -> None:
+    k = _kernel()
+    first = k.execute("nosuch_cmd a")
+    again = k.execute("nosuch_cmd a")
+    assert (first.code, first.err) == (again.code, again.err) == (
+        127, "tysh: 1:1: nosuch_cmd: command not found (external commands are disabled)\n")
+
+
+def test_refusal_is_dropped_once_the_session_defines_the_function() -> None:
+    k = _kernel()
+    assert k.execute("greetme").code == 127
+    k.execute("greetme() { echo fn; }")
+    r = k.execute("greetme")
+    assert (r.code, r.out) == (0, "fn\n")
+
+
+def test_refusal_returns_when_the_function_is_unset() -> None:
+    k = _kernel()
+    k.execute("greetme() { echo fn; }")
+    assert k.execute("greetme").out == "fn\n"
+    k.execute("unset -f greetme")
+    r = k.execute("greetme")
+    assert r.code == 127 and "greetme: command not found" in r.err
+
+
+def test_refusal_is_dropped_once_a_tool_is_registered() -> None:
+    from tysh.kernel.context import Context
+    from tysh.kernel.tooldef import tool
+
+    @tool("late_tool", description="registered after a refusal")
+    def late_tool(args: object, ctx: Context) -> int:
+        ctx.write("late\n")
+        return 0
+
+    k = _kernel()
+    assert k.execute("late_tool").code == 127
+    k.register(late_tool)
+    r = k.execute("late_tool")
+    assert (r.code, r.out) == (0, "late\n")
+
+
+def test_registering_a_tool_bumps_the_registry_version() -> None:
+    from tysh.kernel.context import Context
+    from tysh.kernel.tooldef import tool
+
+    @tool("versioned", description="x")
+    def versioned(args: object, ctx: Context) -> int:
+        return 0
+
+    k = _kernel()
+    before = k.registry.version
+    k.register(versioned)
+    assert k.registry.version == before + 1
+
+
+def test_usage_problem_cache_follows_a_function_shadowing_a_builtin() -> None:
+    k = _kernel()
+    assert k.execute("head --bogus-flag").code == 2
+    k.execute("head() { echo shadowed; }")
+    assert k.execute("head --bogus-flag").out == "shadowed\n"
+
+
+def test_validation_cache_stays_bounded() -> None:
+    k = _kernel()
+    for i in range(200):
+        k.execute(f"echo {i}")
+    assert len(k._checked) <= 64

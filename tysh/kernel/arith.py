@@ -255,7 +255,11 @@ _INTS: dict[str, int] = {}
 
 
 def _read_var(host: ArithHost, name: str) -> int:
-    v = host.lookup(name)
+    return _var_value(host, name, host.lookup(name))
+
+
+def _var_value(host: ArithHost, name: str, v: Any) -> int:
+    """A variable's value `v` (as looked up) as an integer."""
     if type(v) is str:
         n = _INTS.get(v)
         if n is not None:
@@ -317,7 +321,16 @@ class _LValue:
     def reader(self) -> Fn:
         name, sub, raw = self.name, self.sub, self.raw
         if sub is None:
-            return lambda h: _read_var(h, name)
+
+            def read_var(h: ArithHost) -> int:
+                v = h.lookup(name)
+                if type(v) is str:  # the commonest case, a known decimal, inlined
+                    n = _INTS.get(v)
+                    if n is not None:
+                        return n
+                return _var_value(h, name, v)
+
+            return read_var
         return lambda h: _read_elem(h, name, sub, raw)
 
     def writer(self) -> Callable[[ArithHost, int], None]:
@@ -528,7 +541,8 @@ class _Parser:
 
             def post(h: ArithHost) -> int:
                 v = read(h)
-                write(h, wrap(v + delta))
+                n = v + delta
+                write(h, n if _MIN <= n <= _MAX else wrap(n))
                 return v
 
             return post, None
@@ -576,14 +590,15 @@ def compile_expr(text: str) -> Fn:
     try:
         fn = _Parser(text).parse()
     except ArithError as e:
-        raise _as_expansion_error(text, e) from None
+        raise as_expansion_error(text, e) from None
     _CACHE[text] = fn
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return fn
 
 
-def _as_expansion_error(text: str, e: ArithError) -> ExpansionError:
+def as_expansion_error(text: str, e: ArithError) -> ExpansionError:
+    """The error a fault in evaluating `text` is reported as."""
     msg = f"{text.strip()}: {e.message}"
     if e.token is not None:
         msg += f' (error token is "{e.token}")'
@@ -597,7 +612,20 @@ def evaluate(text: str, host: ArithHost) -> int:
     try:
         return fn(host)
     except ArithError as e:
-        raise _as_expansion_error(text, e) from None
+        raise as_expansion_error(text, e) from None
+
+
+def fixed_text_fn(word: ast.Word) -> tuple[str, Fn] | None:
+    """(text, compiled closure) for an arithmetic word with nothing to expand — the
+    words `eval_arith_word` takes as they are — else None. A caller evaluating the word
+    many times (`for ((…))`) calls the closure and turns an ArithError into
+    `as_expansion_error(text, e)`, exactly as `eval_arith_word` does."""
+    parts = word.parts
+    p = parts[0] if len(parts) == 1 else None
+    if type(p) is ast.Quoted or type(p) is ast.Lit:
+        text: str = p.text
+        return text, compile_expr(text)
+    return None
 
 
 def eval_arith_word(word: ast.Word, host: Any) -> int:
@@ -617,4 +645,4 @@ def eval_arith_word(word: ast.Word, host: Any) -> int:
     try:
         return fn(host)
     except ArithError as e:
-        raise _as_expansion_error(text, e) from None
+        raise as_expansion_error(text, e) from None

@@ -18,7 +18,8 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
-from tysh.kernel import ast
+from tysh.kernel import arith, ast, expand
+from tysh.kernel.cond import eval_cond
 from tysh.kernel.control import (
     BreakLoop,
     ContinueLoop,
@@ -28,8 +29,10 @@ from tysh.kernel.control import (
 from tysh.kernel.errors import ExpansionError, TyshError
 from tysh.kernel.fs import FileSystem
 from tysh.kernel.limits import Cancelled, LimitExceeded, Limits, RunControl, TimedOut
+from tysh.kernel.pattern import match
 from tysh.kernel.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.registry import Registry
+from tysh.kernel.simple import run_simple
 from tysh.kernel.state import State
 from tysh.kernel.streams import NULL_IO, CheckedBytesIO, Fds
 from tysh.kernel.values import to_text
@@ -247,39 +250,25 @@ class Interpreter:
     # The expansion stage is reached only through these methods so its API is used
     # in one place.
     def expand_word_text(self, word: ast.Word) -> str:
-        from tysh.kernel import expand
-
         return expand.expand_text(word, self)
 
     def expand_heredoc(self, hd: ast.HereDoc) -> str:
-        from tysh.kernel import expand
-
         return expand.expand_heredoc(hd, self)
 
     def expand_value(self, word: ast.Word) -> Any:
-        from tysh.kernel import expand
-
         return expand.expand_value(word, self)
 
     def expand_list(self, words: tuple[ast.Word, ...]) -> list[Any]:
-        from tysh.kernel import expand
-
         return list(expand.expand_list(words, self))
 
     def expand_pattern(self, word: ast.Word) -> str:
-        from tysh.kernel import expand
-
         return expand.expand_pattern(word, self)
 
     def eval_arith(self, word: ast.Word) -> int:
-        from tysh.kernel.arith import eval_arith_word
-
-        return eval_arith_word(word, self)
+        return arith.eval_arith_word(word, self)
 
     def eval_arith_text(self, text: str) -> int:
-        from tysh.kernel.arith import evaluate
-
-        return evaluate(text, self)
+        return arith.evaluate(text, self)
 
     # ------------------------------------------------------------ expansion host
     @property
@@ -287,10 +276,25 @@ class Interpreter:
         return "nounset" in self.state.options
 
     def lookup(self, name: str) -> Any:
-        return self.state.get(name)
+        # State.get, with the one-frame case (no function running) inlined: arithmetic
+        # reads every variable through here
+        st = self.state
+        frames = st.frames
+        var = frames[0].get(name) if len(frames) == 1 else st.lookup(name)
+        if var is not None:
+            return var.value
+        return st.special(name)
 
     def assign(self, name: str, value: Any) -> None:
-        self.state.set(name, value)
+        # State.set, with rewriting an existing writable global inlined (a loop counter)
+        st = self.state
+        frames = st.frames
+        if len(frames) == 1:
+            var = frames[0].get(name)
+            if var is not None and not var.readonly:
+                var.value = value
+                return
+        st.set(name, value)
 
     def assign_index(self, name: str, key: str | int, value: Any) -> None:
         self.state.set_index(name, key, value)
@@ -391,7 +395,11 @@ class Interpreter:
             status = self.run_command(cmds[0], fds)
             st = self.state
             st.last_status = status
-            st.pipestatus = [status]
+            ps = st.pipestatus  # never shared (copies and $PIPESTATUS build new lists)
+            if len(ps) == 1:
+                ps[0] = status
+            else:
+                st.pipestatus = [status]
             return status
         from tysh.kernel.pipeline import run_stages
 
@@ -418,8 +426,6 @@ class Interpreter:
     def run_command(self, cmd: ast.Command, fds: Fds) -> int:
         self.cur_fds = fds
         if type(cmd) is ast.SimpleCommand:
-            from tysh.kernel.simple import run_simple
-
             return run_simple(self, cmd, fds)
         redirects: tuple[ast.Redirect, ...] = getattr(cmd, "redirects", ())
         opened: list[IO[bytes]] = []
@@ -607,6 +613,24 @@ def _run_for(interp: Interpreter, node: ast.For, fds: Fds) -> int:
     return status
 
 
+def _arith_runner(word: ast.Word) -> Callable[[Interpreter], int]:
+    """How one part of `for ((…))` is evaluated on every iteration: a word of fixed
+    text is compiled once (its faults reported exactly as `eval_arith` would); any other
+    word is expanded and evaluated anew each time."""
+    got = arith.fixed_text_fn(word)
+    if got is None:
+        return lambda interp: arith.eval_arith_word(word, interp)
+    text, fn = got
+
+    def run(interp: Interpreter) -> int:
+        try:
+            return fn(interp)
+        except arith.ArithError as e:
+            raise arith.as_expansion_error(text, e) from None
+
+    return run
+
+
 def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
     st = interp.state
     if node.init is not None:
@@ -614,25 +638,52 @@ def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
     status = 0
     st.loop_depth += 1
     count = 0
+    # compiled at first use, so a fault in one part still comes after the parts
+    # before it have run
+    cond: Callable[[Interpreter], int] | None = None
+    step: Callable[[Interpreter], int] | None = None
+    body = node.body
+    control = interp.control
+    cap = interp.limits.max_loop_iterations
+    if cap is None:
+        cap = _NO_CAP
     try:
         while True:
             count += 1
-            interp.check_iteration(count)
-            if node.cond is not None and interp.eval_arith(node.cond) == 0:
+            # one cheap test per iteration; the full check when anything may be due
+            if count > cap or control.cancelled or interp.deadline is not None:
+                interp.check_iteration(count)
+            if node.cond is not None:
+                if cond is None:
+                    cond = _arith_runner(node.cond)
+                if cond(interp) == 0:
+                    break
+            try:
+                status = interp.run_script(body, fds)
+            except BreakLoop as b:
+                if b.levels > 1:
+                    b.levels -= 1
+                    raise
+                status = 0
                 break
-            status, stop = _loop_body(interp, node.body, fds)
-            if stop:
-                break
+            except ContinueLoop as c:
+                if c.levels > 1:
+                    c.levels -= 1
+                    raise
+                status = 0
             if node.step is not None:
-                interp.eval_arith(node.step)
+                if step is None:
+                    step = _arith_runner(node.step)
+                step(interp)
     finally:
         st.loop_depth -= 1
     return status
 
 
-def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
-    from tysh.kernel.pattern import match
+_NO_CAP = 1 << 62
 
+
+def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
     text = interp.expand_word_text(node.word)
     items = node.items
     i = 0
@@ -655,8 +706,6 @@ def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
 
 
 def _run_cond(interp: Interpreter, node: ast.CondCommand, fds: Fds) -> int:
-    from tysh.kernel.cond import eval_cond
-
     return 0 if eval_cond(interp, node.expr) else 1
 
 

@@ -71,6 +71,7 @@ from tysh.kernel.limits import (
     TimedOut,
 )
 from tysh.kernel.output import ExecResult
+from tysh.kernel.parser import parse as parse_source
 from tysh.kernel.registry import Registry
 from tysh.kernel.state import State
 from tysh.kernel.streams import CheckedBytesIO, Fds, flush_quietly
@@ -158,6 +159,9 @@ class Kernel:
             limits=self.limits,
             control=self.control,
         )
+        # problems of a parsed script, by id(script): (script, what names meant, problems);
+        # the script is held so its id cannot be reused while the entry lives
+        self._checked: dict[int, tuple[ast.Script, tuple[Any, ...], list[Any]]] = {}
         self._busy = threading.Lock()
         self._ticket_lock = threading.Lock()
         self._owner: int | None = None
@@ -219,9 +223,7 @@ class Kernel:
     # ---------------------------------------------------------------- parsing
     def parse(self, src: str) -> ast.Script:
         """The syntax tree; raises TyshSyntaxError."""
-        from tysh.kernel.parser import parse
-
-        return parse(src)
+        return parse_source(src)
 
     def validate(self, src: str) -> list[Any]:
         """Problems found before running (syntax errors included), as `Problem` values
@@ -428,13 +430,34 @@ class Kernel:
         from tysh.kernel.validate import refusal_text
 
         try:
-            problems = self._problems(script)
+            problems = self._problems_cached(script)
         except RecursionError:
             return None  # the run itself reports a script that nests too deeply
         if not problems:
             return None
         _write(fds.get(2), refusal_text(problems))
         return int(problems[0].code)
+
+    def _problems_cached(self, script: ast.Script) -> list[Any]:
+        """`_problems`, remembered per parsed script (the parser hands back the same
+        immutable Script for the same text). Problems depend only on the script and on
+        what its command names mean: the session's function names, the registered tools
+        and whether external commands are on. Which program PATH finds never changes a
+        problem (external or unknown are both fine when externals are on), so it is not
+        part of the key; builtins are fixed for the process."""
+        reg = self.registry
+        fns = self.state.functions
+        key = (id(reg), reg.version, len(reg.registered), self.allow_external,
+               frozenset(fns) if fns else _NO_NAMES)
+        hit = self._checked.get(id(script))
+        if hit is not None and hit[0] is script and hit[1] == key:
+            return hit[2]
+        problems = self._problems(script)
+        checked = self._checked
+        if len(checked) >= _CHECKED_MAX:
+            del checked[next(iter(checked))]
+        checked[id(script)] = (script, key, problems)
+        return problems
 
     def _busy_message(self) -> str:
         if self._owner == threading.get_ident():
@@ -519,6 +542,8 @@ class Kernel:
         """Apply a call's cwd/env; returns the undo (or an error message)."""
         from tysh.kernel.state import Var
 
+        if cwd is None and not env:
+            return _nothing
         st = self.state
         g = st.frames[0]
         saved: dict[str, Var | None] = {}
@@ -553,7 +578,7 @@ class Kernel:
     def _guard(self, fn: Any, fds: Fds) -> int:
         interp = self.interp
         st = self.state
-        depth = (len(st.frames), st.func_depth, st.loop_depth, list(st.positional))
+        depth = (len(st.frames), st.func_depth, st.loop_depth)
         try:
             status = int(fn())
         except ExitShell as e:
@@ -617,6 +642,9 @@ class Kernel:
             truncated=bool(over),
         )
 
+
+_NO_NAMES: frozenset[str] = frozenset()
+_CHECKED_MAX = 64
 
 # a fault, a time limit or a cancel says more than "the output was long"
 _KEEP_CODE = frozenset({INTERNAL_FAULT, TIME_LIMIT, CANCELLED, BUSY})

@@ -26,12 +26,16 @@ class Registry:
 
     def __init__(self) -> None:
         self.registered: dict[str, Tool] = {}
+        # bumped by every register(), so what was derived from the names (a script's
+        # validation) knows when to be recomputed
+        self.version = 0
         self._builtins: dict[str, Tool | None] = {}
         # The REPL's renderer for a terminal: (kind "output"|"json", value, stdout) → handled
         self.render_output: Callable[[str, Any, IO[bytes]], bool] | None = None
 
     def register(self, tool: Tool) -> None:
         self.registered[tool.name] = tool
+        self.version += 1
 
     def builtin(self, name: str) -> Tool | None:
         try:

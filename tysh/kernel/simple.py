@@ -12,12 +12,17 @@ from typing import IO, TYPE_CHECKING, Any, cast
 
 from tysh.kernel import ast
 from tysh.kernel.argv import Arg, Flag, Operand
+from tysh.kernel.arith import eval_arith_word
+from tysh.kernel.binder import BindError
+from tysh.kernel.context import Context
 from tysh.kernel.control import ExitShell, ReturnFromFunction
 from tysh.kernel.errors import ExpansionError
+from tysh.kernel.expand import expand_args
 from tysh.kernel.fs import FsError
 from tysh.kernel.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.state import Var, VarError
 from tysh.kernel.streams import Fds
+from tysh.kernel.typed_args import bind_and_convert
 from tysh.kernel.values import to_text
 
 if TYPE_CHECKING:
@@ -58,8 +63,6 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     try:
         if not words:
             return _assignments_only(interp, cmd, fds)
-        from tysh.kernel.expand import expand_args
-
         # the command name: the first word that expands to something
         i = 0
         n = len(words)
@@ -202,12 +205,50 @@ def array_value(interp: Interpreter, name: str, lit: ast.ArrayLit) -> Any:
     return arr
 
 
+def _plain_value(interp: Interpreter, a: ast.Assign) -> str | None:
+    """The value of `name=text` or `name=$((…))` (one literal or arithmetic part, no
+    index, no `+=`) computed directly, as expand_value would; None for anything else."""
+    if a.index is not None or a.append:
+        return None
+    v = a.value
+    if type(v) is not ast.Word:
+        return None
+    parts = v.parts
+    if len(parts) != 1:
+        return None
+    p = parts[0]
+    tp = type(p)
+    if tp is ast.ArithSub:
+        try:
+            return str(eval_arith_word(p.expr, interp))  # type: ignore[union-attr]
+        except ExpansionError as e:
+            e.fatal = True  # as a `$((…))` anywhere else
+            raise
+    if tp is ast.Quoted:
+        return p.text  # type: ignore[union-attr]
+    if tp is ast.Lit:
+        t: str = p.text  # type: ignore[union-attr]
+        if "~" not in t:
+            return t
+    return None
+
+
 def do_assign(interp: Interpreter, a: ast.Assign) -> None:
     """Perform one assignment in the current scope (errors raise VarError)."""
     st = interp.state
-    value = assignment_value(interp, a)
     name = a.name
-    var = st.lookup(name)
+    value: Any = _plain_value(interp, a)
+    if value is not None:
+        var = st.lookup(name)
+        if var is None:
+            st.set(name, value)
+            return
+        if not var.integer and not var.readonly and not isinstance(var.value, list):
+            var.value = value  # what st.set does to the variable lookup found
+            return
+    else:
+        value = assignment_value(interp, a)
+        var = st.lookup(name)
     if a.index is not None:
         cur = var.value if var is not None else None
         if isinstance(cur, dict):
@@ -370,10 +411,6 @@ def call_function(
 
 
 def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: Fds) -> int:
-    from tysh.kernel.binder import BindError
-    from tysh.kernel.context import Context
-    from tysh.kernel.typed_args import bind_and_convert
-
     try:
         targs, leaf, inst = bind_and_convert(tool, args)
     except BindError as e:
