@@ -13,7 +13,7 @@ unset holes of a sparse array), associative arrays and records are dicts.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -86,22 +86,15 @@ def _plain_scalar(pe: ast.ParamExp) -> bool:
     )
 
 
-def _classify_expanded(text: str) -> Arg:
+def _classify(text: str, literal: bool) -> Arg:
+    """One finished word as the binder sees it; `literal` marks an operand written in
+    the script rather than produced by an expansion."""
     if text[:1] == "-":
         if text == "--":
             return DOUBLE_DASH
         if looks_like_flag(text):
             return Flag(text)
-    return Operand(text, False)
-
-
-def _classify_literal(text: str) -> Arg:
-    if text[:1] == "-":
-        if text == "--":
-            return DOUBLE_DASH
-        if looks_like_flag(text):
-            return Flag(text)
-    return Operand(text, True)
+    return Operand(text, literal)
 
 
 class _Multi:
@@ -769,17 +762,17 @@ def expand_args(
             if tp is ast.Lit:
                 t = p.text  # type: ignore[union-attr]
                 if _LIVE.isdisjoint(t):
-                    out.append(_classify_literal(t))
+                    out.append(_classify(t, True))
                     continue
             elif tp is ast.Quoted:
                 t = p.text  # type: ignore[union-attr]
-                out.append(_classify_literal(t) if t else Operand("", True))
+                out.append(_classify(t, True) if t else Operand("", True))
                 continue
             elif tp is ast.ParamExp and _plain_scalar(p):  # type: ignore[arg-type]
                 v = _Expander(host).get(p.name)  # type: ignore[union-attr]
                 if type(v) is str:
                     if v:
-                        out.append(_classify_expanded(v))
+                        out.append(_classify(v, False))
                     continue  # an empty unquoted expansion disappears
             elif tp is ast.DQ and len(p.parts) == 1:  # type: ignore[union-attr]
                 # `"$x"`: the commonest expansion, without building fields.
@@ -787,7 +780,7 @@ def expand_args(
                 if type(q) is ast.ParamExp and _plain_scalar(q):
                     v = _Expander(host).get(q.name)
                     if type(v) is str:
-                        out.append(_classify_expanded(v))
+                        out.append(_classify(v, False))
                         continue
         _expand_word(w, host, glob_passthrough, out)
     return out
@@ -921,6 +914,20 @@ def expand_pattern(word: ast.Word, host: ExpandHost) -> str:
         t = _tilde(parts, host)
         if t is not None:
             parts = t
+    return _escaped_text(parts, host, pattern.escape)
+
+
+def expand_regex(word: ast.Word, host: ExpandHost) -> str:
+    """Regex text for `[[ =~ ]]`: unquoted parts are regex syntax, quoted parts match
+    literally (bash quotes them)."""
+    return _escaped_text(word.parts, host, re.escape)
+
+
+def _escaped_text(
+    parts: Sequence[ast.WordPart], host: ExpandHost, escape: Callable[[str], str]
+) -> str:
+    """Unquoted text and expansions as they are, quoted text through `escape` (so it
+    matches literally in the pattern or regex the result is compiled to)."""
     ex = _Expander(host)
     out: list[str] = []
     for p in parts:
@@ -928,27 +935,9 @@ def expand_pattern(word: ast.Word, host: ExpandHost) -> str:
         if tp is ast.Lit:
             out.append(p.text)  # type: ignore[union-attr]
         elif tp is ast.Quoted:
-            out.append(pattern.escape(p.text))  # type: ignore[union-attr]
+            out.append(escape(p.text))  # type: ignore[union-attr]
         elif tp is ast.DQ:
-            out.append(pattern.escape(_parts_text(p.parts, ex, True)))  # type: ignore[union-attr]
-        else:
-            out.append(ex.part_text(p, False))
-    return "".join(out)
-
-
-def expand_regex(word: ast.Word, host: ExpandHost) -> str:
-    """Regex text for `[[ =~ ]]`: unquoted parts are regex syntax, quoted parts match
-    literally (bash quotes them)."""
-    ex = _Expander(host)
-    out: list[str] = []
-    for p in word.parts:
-        tp = type(p)
-        if tp is ast.Lit:
-            out.append(p.text)  # type: ignore[union-attr]
-        elif tp is ast.Quoted:
-            out.append(re.escape(p.text))  # type: ignore[union-attr]
-        elif tp is ast.DQ:
-            out.append(re.escape(_parts_text(p.parts, ex, True)))  # type: ignore[union-attr]
+            out.append(escape(_parts_text(p.parts, ex, True)))  # type: ignore[union-attr]
         else:
             out.append(ex.part_text(p, False))
     return "".join(out)

@@ -147,6 +147,20 @@ class MemoryFileSystem(FileSystem):
             raise FsError(path, ENOTDIR)
         return pnode, name
 
+    def _lookup_or_create(self, path: str) -> Node:
+        """The node at `path`, or a new empty file (0644) there when nothing is (opening
+        for writing and `touch`); creating an entry updates its directory's mtime."""
+        try:
+            return self._lookup(path)
+        except FsError as e:
+            if e.reason != ENOENT:
+                raise
+        pnode, name = self._parent(path)
+        node = self._new("file", 0o644)
+        pnode.children[name] = node
+        pnode.mtime = time.time()
+        return node
+
     # -- FileSystem ----------------------------------------------------------
     def open(self, path: str, mode: str = "rb") -> IO[bytes]:
         with self._lock:
@@ -155,15 +169,7 @@ class MemoryFileSystem(FileSystem):
                 if node.kind == "directory":
                     raise FsError(path, EISDIR)
                 return io.BytesIO(bytes(node.data))
-            try:
-                node = self._lookup(path)
-            except FsError as e:
-                if e.reason != ENOENT:
-                    raise
-                pnode, name = self._parent(path)
-                node = self._new("file", 0o644)
-                pnode.children[name] = node
-                pnode.mtime = time.time()
+            node = self._lookup_or_create(path)
             if node.kind == "directory":
                 raise FsError(path, EISDIR)
             if mode.startswith("w"):
@@ -266,14 +272,7 @@ class MemoryFileSystem(FileSystem):
 
     def touch(self, path: str, mtime: float | None = None) -> None:
         with self._lock:
-            try:
-                node = self._lookup(path)
-            except FsError as e:
-                if e.reason != ENOENT:
-                    raise
-                pnode, name = self._parent(path)
-                node = self._new("file", 0o644)
-                pnode.children[name] = node
+            node = self._lookup_or_create(path)
             node.mtime = time.time() if mtime is None else mtime
 
     def chmod(self, path: str, mode: int) -> None:

@@ -157,6 +157,8 @@ _STOP = {
 }
 _DQ_PLAIN = re.compile(r"[^\"\\$`]+")
 _HEREDOC_PLAIN = re.compile(r"[^\\$`]+")
+_DQ_ESCAPABLE = frozenset('"\\$`')
+_HEREDOC_ESCAPABLE = frozenset("\\$`")
 _ARITH_PLAIN = re.compile(r"[^()$\"'\\`]+")
 
 _PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#", "/%", "/",
@@ -917,27 +919,34 @@ class Scanner:
                 i += 1
         return Word(parts.done(), self.src.pos(start)), i
 
-    def scan_dq(self, i: int) -> tuple[ast.DQ, int]:
-        """Scan `"…"` starting at the opening quote."""
+    def scan_dq(self, i: int, *, heredoc: bool = False) -> tuple[ast.DQ, int]:
+        """Scan `"…"` starting at the opening quote; with `heredoc`, scan an unquoted
+        here-document body from `i` to the end of the text instead (`"` is ordinary
+        there, and only `\\`, `$` and `` ` `` are escapable)."""
         text = self.text
         n = self.n
         parts = _Parts()
-        j = i + 1
+        if heredoc:
+            j, plain, escapable = i, _HEREDOC_PLAIN, _HEREDOC_ESCAPABLE
+        else:
+            j, plain, escapable = i + 1, _DQ_PLAIN, _DQ_ESCAPABLE
         while True:
-            m = _DQ_PLAIN.match(text, j)
+            m = plain.match(text, j)
             if m is not None:
                 parts.quoted(m.group())
                 j = m.end()
             if j >= n:
+                if heredoc:
+                    return DQ(parts.done()), j
                 raise self.error("unterminated double-quoted string", i, incomplete=True)
             c = text[j]
-            if c == '"':
+            if c == '"':  # never in a here-document: its plain regex takes `"`
                 return DQ(parts.done()), j + 1
             if c == "\\":
                 nxt = text[j + 1] if j + 1 < n else ""
                 if nxt == "\n":
                     j += 2
-                elif nxt in ('"', "\\", "$", "`"):
+                elif nxt in escapable:
                     parts.quoted(nxt)
                     j += 2
                 else:
@@ -950,33 +959,7 @@ class Scanner:
 
     def scan_dq_body(self, i: int, *, heredoc: bool) -> tuple[ast.WordPart, ...]:
         """The parts of an unquoted here-document body: like "…" but `"` is ordinary."""
-        text = self.text
-        n = self.n
-        parts = _Parts()
-        j = i
-        while j < n:
-            m = _HEREDOC_PLAIN.match(text, j)
-            if m is not None:
-                parts.quoted(m.group())
-                j = m.end()
-                if j >= n:
-                    break
-            c = text[j]
-            if c == "\\":
-                nxt = text[j + 1] if j + 1 < n else ""
-                if nxt == "\n":
-                    j += 2
-                elif nxt in ("\\", "$", "`"):
-                    parts.quoted(nxt)
-                    j += 2
-                else:
-                    parts.quoted("\\")
-                    j += 1
-            elif c == "$":
-                j = self.scan_dollar(j, parts, in_dq=True)
-            else:
-                raise self.error("backticks are not supported: use $(…)", j)
-        return parts.done()
+        return self.scan_dq(i, heredoc=True)[0].parts
 
     def scan_dollar(self, i: int, parts: _Parts, *, in_dq: bool) -> int:
         """Scan an expansion starting at `$`; append its part(s); return the end offset."""

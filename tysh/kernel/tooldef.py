@@ -145,9 +145,7 @@ class ToolGroup:
         """Add a child group; `args` declares options shared by everything below it."""
         g = ToolGroup(name, description=description, args=args, aliases=aliases,
                       examples=examples)
-        g._parent = self
-        self._children.append(g)
-        self._touch()
+        self.add(g)
         return g
 
     def command(
@@ -168,8 +166,7 @@ class ToolGroup:
             t = tool(name, args=args, description=description, examples=examples,
                      operations=operations, typed_substitution=typed_substitution,
                      map_positionals=map_positionals, aliases=aliases)(func)
-            self._children.append(t)
-            self._touch()
+            self.add(t)
             return func
 
         return deco
