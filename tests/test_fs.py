@@ -150,3 +150,11 @@ def test_overlay_leaves_lower_untouched_and_lists_changes(tmp_path: Path) -> Non
     assert (root / "added").read_text() == "a\n"
     assert not (root / "gone").exists()
     assert fs.changes() == []
+
+
+def test_memory_touch_of_a_new_file_updates_its_directory_mtime() -> None:
+    fs = MemoryFileSystem()
+    fs.mkdir("/d")
+    fs.touch("/d", mtime=1.0)
+    fs.touch("/d/new")
+    assert fs.stat("/d").mtime > 1.0
