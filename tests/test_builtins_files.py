@@ -8,6 +8,7 @@ import stat as stat_mod
 from pathlib import Path
 
 import pytest
+from harness import make_tree
 from harness_files_json import run
 
 from tysh.builtins import get_builtin
@@ -17,13 +18,7 @@ from tysh.builtins.files_common import human_size, mode_string
 
 def make(root: Path, *names: str) -> None:
     """Create files (`a/b.txt`) and folders (`d/`) under root."""
-    for n in names:
-        p = root / n
-        if n.endswith("/"):
-            p.mkdir(parents=True, exist_ok=True)
-        else:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(n.split("/")[-1] + "\n")
+    make_tree(root, *names, content=lambda n: n.split("/")[-1] + "\n")
 
 
 # -- ls ----------------------------------------------------------------------------------

@@ -2,60 +2,22 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from harness import FakeShell, invoke
 
 from tysh.builtins.grep import grep as grep_tool
 from tysh.kernel.argv import classify
-from tysh.kernel.context import Context
-from tysh.kernel.fs import LocalFileSystem
-from tysh.kernel.output import OutputData
-from tysh.kernel.tooldef import Outcome
-from tysh.kernel.typed_args import bind_and_convert
-
-
-class FakeShell:
-    def __init__(self, cwd: str) -> None:
-        self.cwd = cwd
-
-    def get_var(self, name: str) -> Any:
-        return None
-
-    def set_var(self, name: str, value: Any) -> None:
-        pass
-
-    def exported_env(self) -> dict[str, str]:
-        return {}
-
-    def run_argv(self, argv: list[str], stdin: Any, stdout: Any, stderr: Any) -> int:
-        return 127
-
-    def cancelled(self) -> bool:
-        return False
 
 
 def run(tmp: Path, argv: list[str], stdin: bytes = b"", json_mode: bool = False
         ) -> tuple[int, str, str, Any]:
-    ta, leaf, inst = bind_and_convert(grep_tool, classify(argv[1:]))
-    out, err = io.BytesIO(), io.BytesIO()
-    ctx = Context("grep", io.BytesIO(stdin), out, err, LocalFileSystem(), FakeShell(str(tmp)),
-                  json=json_mode)
-    assert leaf.func is not None
-    r = leaf.func(inst, ctx)
-    data = None
-    code = 0
-    if isinstance(r, Outcome):
-        code = r.code
-        data = r.output.to_json() if r.output else None
-    elif isinstance(r, OutputData):
-        data = r.to_json()
-    elif isinstance(r, int):
-        code = r
-    return code, out.getvalue().decode(), err.getvalue().decode(), data
+    r = invoke(grep_tool, "grep", classify(argv[1:]), FakeShell(str(tmp)), stdin, json=json_mode)
+    data = r.output.to_json() if r.output else None
+    return r.code, r.out.decode(), r.err.decode(), data
 
 
 @pytest.fixture
@@ -192,12 +154,8 @@ def test_unicode_ignore_case_and_dot(tmp_path: Path) -> None:
 
 def test_non_utf8_bytes_pass_through(tmp_path: Path) -> None:
     (tmp_path / "b").write_bytes(b"caf\xe9 x\nother\n")
-    ta, leaf, inst = bind_and_convert(grep_tool, classify(["[^o]x", "b"]))
-    out = io.BytesIO()
-    ctx = Context("grep", io.BytesIO(), out, io.BytesIO(), LocalFileSystem(), FakeShell(str(tmp_path)))
-    assert leaf.func is not None
-    leaf.func(inst, ctx)
-    assert out.getvalue() == b"caf\xe9 x\n"
+    r = invoke(grep_tool, "grep", classify(["[^o]x", "b"]), FakeShell(str(tmp_path)))
+    assert r.out == b"caf\xe9 x\n"
 
 
 def test_binary_file_reports_on_stderr(tmp_path: Path) -> None:

@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
+from harness import invoke
 
 from tysh.builtins import get_builtin
 from tysh.builtins.meta import TOOLS, describe
 from tysh.kernel.argv import classify
 from tysh.kernel.context import Context
-from tysh.kernel.fs import LocalFileSystem
 from tysh.kernel.output import ExecResult, OutputData, apply_output_format
-from tysh.kernel.tooldef import Outcome, Tool, ToolGroup
-from tysh.kernel.typed_args import bind_and_convert, param
+from tysh.kernel.tooldef import Tool, ToolGroup
+from tysh.kernel.typed_args import param
 
 
 @attrs.frozen
@@ -77,19 +76,8 @@ class Result:
 def run(name: str, argv: list[str], shell: FakeShell) -> Result:
     tool = get_builtin(name)
     assert tool is not None
-    ta, leaf, inst = bind_and_convert(tool, classify(argv))
-    out, err = io.BytesIO(), io.BytesIO()
-    ctx = Context(name=name, stdin=io.BytesIO(), stdout=out, stderr=err,
-                  fs=LocalFileSystem(), shell=shell, json=ta.json)  # type: ignore[arg-type]
-    assert leaf.func is not None
-    ret = leaf.func(inst, ctx)
-    output = None
-    code = 0
-    if isinstance(ret, Outcome):
-        code, output = ret.code, ret.output
-    elif isinstance(ret, int):
-        code = ret
-    return Result(code, out.getvalue().decode(), err.getvalue().decode(), output, ta.json)
+    r = invoke(tool, name, classify(argv), shell)
+    return Result(r.code, r.out.decode(), r.err.decode(), r.output, r.json)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from typing import IO, Any
 
 import attrs
 import pytest
+from harness import invoke
 
 from tysh.builtins import get_builtin
 from tysh.builtins.posix import TOOLS, parse_duration
@@ -18,8 +19,7 @@ from tysh.kernel.context import Context
 from tysh.kernel.fs import LocalFileSystem
 from tysh.kernel.output import OutputData
 from tysh.kernel.schema import ArgBinding
-from tysh.kernel.tooldef import Outcome, Tool
-from tysh.kernel.typed_args import bind_and_convert
+from tysh.kernel.tooldef import Tool
 
 
 class FakeShell:
@@ -81,20 +81,8 @@ def run(name: str, argv: list[Any], shell: FakeShell, stdin: bytes = b"") -> Res
             args.extend(classify([w]))
         else:
             args.append(Operand(w))  # a typed value
-    ta, leaf, inst = bind_and_convert(tool, args)
-    out, err = io.BytesIO(), io.BytesIO()
-    ctx = Context(name=name, stdin=io.BytesIO(stdin), stdout=out, stderr=err,
-                  fs=LocalFileSystem(), shell=shell, json=ta.json)  # type: ignore[arg-type]
-    assert leaf.func is not None
-    ret = leaf.func(inst, ctx)
-    output = None
-    if isinstance(ret, Outcome):
-        code, output = ret.code, ret.output
-    elif isinstance(ret, OutputData):
-        code, output = 0, ret
-    else:
-        code = ret or 0
-    return Result(code, out.getvalue(), err.getvalue().decode(), output)
+    r = invoke(tool, name, args, shell, stdin)
+    return Result(r.code, r.out, r.err.decode(), r.output)
 
 
 @pytest.fixture

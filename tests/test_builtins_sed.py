@@ -2,54 +2,21 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
 import pytest
+from harness import FakeShell, invoke
 
 from tysh.builtins.sed import sed as sed_tool
 from tysh.kernel.argv import classify
-from tysh.kernel.context import Context
-from tysh.kernel.fs import LocalFileSystem
-from tysh.kernel.tooldef import Outcome
-from tysh.kernel.typed_args import bind_and_convert
-
-
-class FakeShell:
-    def __init__(self, cwd: str) -> None:
-        self.cwd = cwd
-
-    def get_var(self, name: str) -> Any:
-        return None
-
-    def set_var(self, name: str, value: Any) -> None:
-        pass
-
-    def exported_env(self) -> dict[str, str]:
-        return {}
-
-    def run_argv(self, argv: list[str], stdin: Any, stdout: Any, stderr: Any) -> int:
-        return 127
-
-    def cancelled(self) -> bool:
-        return False
 
 
 def run(tmp: Path, argv: list[str], stdin: bytes = b"", json_mode: bool = False
         ) -> tuple[int, str, str, Any]:
-    ta, leaf, inst = bind_and_convert(sed_tool, classify(argv))
-    out, err = io.BytesIO(), io.BytesIO()
-    ctx = Context("sed", io.BytesIO(stdin), out, err, LocalFileSystem(), FakeShell(str(tmp)),
-                  json=json_mode)
-    assert leaf.func is not None
-    r = leaf.func(inst, ctx)
-    data = None
-    code = r if isinstance(r, int) else 0
-    if isinstance(r, Outcome):
-        code = r.code
-        data = r.output.to_json() if r.output else None
-    return code, out.getvalue().decode(), err.getvalue().decode(), data
+    r = invoke(sed_tool, "sed", classify(argv), FakeShell(str(tmp)), stdin, json=json_mode)
+    data = r.output.to_json() if r.output else None
+    return r.code, r.out.decode(), r.err.decode(), data
 
 
 @pytest.fixture

@@ -5,15 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness_text import run
+from harness_text import ok, run
 
 from tysh.builtins.text_cut import ListError, parse_list
 
 
 def cut(tmp: Path, stdin: str, *argv: str) -> bytes:
-    r = run(["cut", *argv], tmp, stdin=stdin)
-    assert r.code == 0, r.err
-    return r.out
+    return ok(["cut", *argv], tmp, stdin).out
 
 
 def test_cut_field_lists_and_ranges(tmp_path: Path) -> None:
@@ -63,9 +61,7 @@ def test_cut_list_ranges_merge() -> None:
 
 
 def tr(tmp: Path, stdin: str | bytes, *argv: str) -> bytes:
-    r = run(["tr", *argv], tmp, stdin=stdin)
-    assert r.code == 0, r.err
-    return r.out
+    return ok(["tr", *argv], tmp, stdin).out
 
 
 def test_tr_ranges_and_classes_translate(tmp_path: Path) -> None:

@@ -5,15 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness_text import FakeShell, run
+from harness_text import FakeShell, ok, run
 
 from tysh.builtins.text_xargs import QuoteError, UsageError, parse_options, tokenize
 
 
 def seq(tmp: Path, *argv: str) -> str:
-    r = run(["seq", *argv], tmp)
-    assert r.code == 0, r.err
-    return r.text
+    return ok(["seq", *argv], tmp).text
 
 
 def test_seq_one_two_and_three_operands(tmp_path: Path) -> None:

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness_text import run, write
+from harness_text import ok, run, write
 
 
 def sort(tmp: Path, stdin: str, *argv: str) -> str:
-    r = run(["sort", *argv], tmp, stdin=stdin)
-    assert r.code == 0, r.err
-    return r.text
+    return ok(["sort", *argv], tmp, stdin).text
 
 
 def test_sort_default_is_code_point_order(tmp_path: Path) -> None:

@@ -6,19 +6,10 @@ import os
 from pathlib import Path
 
 import pytest
+from harness import make_tree as tree
 from harness_files_json import FakeShell, run
 
 from tysh.builtins import get_builtin
-
-
-def tree(root: Path, *names: str) -> None:
-    for n in names:
-        p = root / n
-        if n.endswith("/"):
-            p.mkdir(parents=True, exist_ok=True)
-        else:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text("x\n")
 
 
 def lines(tmp_path: Path, *argv: str) -> list[str]:

@@ -5,19 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from harness import make_tree
 
 from tysh.kernel.fs import LocalFileSystem
 from tysh.kernel.globbing import glob
 
 
 def make(root: Path, *names: str) -> None:
-    for n in names:
-        p = root / n
-        if n.endswith("/"):
-            p.mkdir(parents=True, exist_ok=True)
-        else:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text("x")
+    make_tree(root, *names, content=lambda n: "x")
 
 
 @pytest.fixture
