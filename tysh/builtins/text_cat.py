@@ -243,16 +243,11 @@ def _rev_text(block: bytes) -> bytes:
 def _rev_body(args: RevArgs, ctx: Context) -> int:
     status = InputStatus()
     for _name, f in iter_inputs(ctx, args.files, status):
-        rest = b""
-        for chunk in chunks(f):
-            if rest:
-                chunk = rest + chunk
-            cut = chunk.rfind(b"\n") + 1
-            rest = chunk[cut:]
-            if cut:
-                ctx.stdout.write(_rev_text(chunk[: cut - 1]) + b"\n")
-        if rest:
-            ctx.stdout.write(_rev_text(rest))
+        split = LineSplit(f)
+        for lines in split:
+            ctx.stdout.write(_rev_text(b"\n".join(lines)) + b"\n")
+        if split.rest:
+            ctx.stdout.write(_rev_text(split.rest))
     return 1 if status.failed else 0
 
 
