@@ -11,12 +11,15 @@ import sys
 import time
 from collections.abc import Sequence
 
+# Output goes to a pipe that is read and dropped, never to /dev/null: GNU grep notices a
+# /dev/null stdout and stops at the first match (as if -q), which times a different job.
+#
 # Runs a command and prints its children's peak RSS in KiB. wait4's rusage for a child of
 # this (large) process reads at least this process's own size — vfork shares its memory
 # until exec — so peaks are measured from this small launcher instead.
 _PEAK = (
     "import resource, subprocess, sys\n"
-    "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+    "r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE)\n"
     "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     "sys.exit(r.returncode)\n"
 )
@@ -33,7 +36,11 @@ def run_once(cmd: Sequence[str], cwd: str | None = None) -> tuple[float, int]:
     """Wall time of one process and its peak RSS in KiB (from wait4's rusage: never
     below this process's own peak; see peak_rss_kib)."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout is not None
+    while p.stdout.read(1 << 16):
+        pass
+    p.stdout.close()
     _, status, ru = os.wait4(p.pid, 0)
     dt = time.perf_counter() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
