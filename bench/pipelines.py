@@ -15,7 +15,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _timing import compare  # noqa: E402
+from _timing import compare, run_once  # noqa: E402
 
 WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi "
          "omicron pi rho sigma tau upsilon phi chi psi omega").split()
@@ -84,6 +84,17 @@ def main() -> None:
         print(f"{script:45} {r['a_min']:8.3f} {r['b_min']:8.3f} {r['ratio_min']:6.2f} "
               f"{r['ratio_med']:6.2f} {warm:8.3f} {warm / r['b_min']:6.2f} "
               f"{r['a_rss_mb']:8.1f} {r['b_rss_mb']:8.1f}")
+    # What any Python shell pays before its first command: the interpreter, then attrs
+    # (a required dependency), then tysh's own start-up. Whole-process ratios cannot beat
+    # (start-up + in-process work) / bash.
+    starts = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "python -c 'import attrs'": [sys.executable, "-c", "import attrs"],
+        "tysh -c :": [tysh, "--no-external", "-c", ":"],
+    }
+    best = {name: min(run_once(cmd, tmp)[0] for _ in range(ns.runs * 2))
+            for name, cmd in starts.items()}
+    print("start-up, min of runs: " + ", ".join(f"{n} {t * 1e3:.1f} ms" for n, t in best.items()))
     shutil.rmtree(tmp)
 
 

@@ -184,3 +184,22 @@ def test_tool_decorator_applies_schema_flags() -> None:
     s = t.schema
     assert s.arg_binding.value == "verbatim" and s.glob_passthrough and s.typed_substitution
     assert s.operations == ("proc.exec",) and s.owns_output
+
+
+def test_type_hints_agree_with_typing_for_every_builtin_args_class() -> None:
+    import typing
+
+    from tysh.builtins import all_builtins
+    from tysh.kernel.typed_args import type_hints
+
+    seen = 0
+    todo = list(all_builtins())
+    while todo:
+        t = todo.pop()
+        todo.extend(t.children.values())
+        cls = t.args_class
+        if cls is None or not attrs.has(cls):
+            continue
+        assert type_hints(cls) == typing.get_type_hints(cls), t.name
+        seen += 1
+    assert seen > 40

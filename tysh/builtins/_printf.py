@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 import attrs
 
+from tysh.kernel.lazyre import LazyRegex
 from tysh.kernel.values import to_text
 
 _INT_MIN = -(1 << 63)
@@ -36,11 +37,11 @@ _SIMPLE = {
 }
 
 # One alternation per mode; group 1 is the escape body after the backslash.
-_ESC_FORMAT = re.compile(r"\\([0-7]{1,3}|x[0-9A-Fa-f]{0,2}|u[0-9A-Fa-f]{0,4}|U[0-9A-Fa-f]{0,8}|.?)", re.S)
-_ESC_B = re.compile(
+_ESC_FORMAT = LazyRegex(r"\\([0-7]{1,3}|x[0-9A-Fa-f]{0,2}|u[0-9A-Fa-f]{0,4}|U[0-9A-Fa-f]{0,8}|.?)", re.S)
+_ESC_B = LazyRegex(
     r"\\(0[0-7]{0,3}|[1-7][0-7]{0,2}|x[0-9A-Fa-f]{0,2}|u[0-9A-Fa-f]{0,4}|U[0-9A-Fa-f]{0,8}|.?)", re.S
 )
-_ESC_ECHO = re.compile(r"\\(0[0-7]{0,3}|x[0-9A-Fa-f]{0,2}|u[0-9A-Fa-f]{0,4}|U[0-9A-Fa-f]{0,8}|.?)", re.S)
+_ESC_ECHO = LazyRegex(r"\\(0[0-7]{0,3}|x[0-9A-Fa-f]{0,2}|u[0-9A-Fa-f]{0,4}|U[0-9A-Fa-f]{0,8}|.?)", re.S)
 
 
 def _byte(n: int) -> str:
@@ -56,7 +57,7 @@ def _codepoint(n: int) -> str:
         return "?"
 
 
-def _expand(s: str, rx: re.Pattern[str], mode: str) -> tuple[str, bool]:
+def _expand(s: str, rx: LazyRegex, mode: str) -> tuple[str, bool]:
     """Expand escapes; returns (text, stopped) where stopped means `\\c` was met."""
     if "\\" not in s:
         return s, False
@@ -106,8 +107,8 @@ def expand_echo_escapes(s: str) -> tuple[str, bool]:
 
 # -- %q quoting -------------------------------------------------------------------------
 
-_Q_SPECIAL = re.compile(r"""([ \t\n'"\\|&;()<>!{}*\[?\]^$`,])""")
-_Q_NEEDS_ANSI = re.compile(r"[\x00-\x1f\x7f\udc80-\udcff]")
+_Q_SPECIAL = LazyRegex(r"""([ \t\n'"\\|&;()<>!{}*\[?\]^$`,])""")
+_Q_NEEDS_ANSI = LazyRegex(r"[\x00-\x1f\x7f\udc80-\udcff]")
 _ANSI_NAMES = {"\a": "\\a", "\b": "\\b", "\x1b": "\\E", "\f": "\\f", "\n": "\\n",
                "\r": "\\r", "\t": "\\t", "\v": "\\v", "\\": "\\\\", "'": "\\'"}
 
@@ -138,8 +139,8 @@ def shell_quote(s: str) -> str:
 
 # -- number parsing -----------------------------------------------------------------------
 
-_INT_RE = re.compile(r"\s*([+-]?)(0[xX][0-9A-Fa-f]+|0[0-7]*|[1-9][0-9]*)")
-_FLOAT_RE = re.compile(
+_INT_RE = LazyRegex(r"\s*([+-]?)(0[xX][0-9A-Fa-f]+|0[0-7]*|[1-9][0-9]*)")
+_FLOAT_RE = LazyRegex(
     r"\s*[+-]?(?:0[xX](?:[0-9A-Fa-f]+\.?[0-9A-Fa-f]*|\.[0-9A-Fa-f]+)(?:[pP][+-]?\d+)?"
     r"|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan)",
     re.I,
@@ -271,7 +272,7 @@ _PLAIN_S = _PlainS()
 
 Item = str | Spec | FormatError | _PlainS
 
-_SPEC_RE = re.compile(
+_SPEC_RE = LazyRegex(
     r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?(?:\(([^)]*)\))?[hlLjzt]*(.?)", re.S
 )
 _CONVS = frozenset("sdiuoxXfFeEgGaAcbqT")

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FileStat, FsError
+from tysh.kernel.lazyre import LazyRegex
 
 
 class TestError(Exception):
@@ -27,7 +28,7 @@ class TestError(Exception):
         self.message = message
 
 
-_INT_RE = re.compile(r"\s*[+-]?\d+\s*\Z")
+_INT_RE = LazyRegex(r"\s*[+-]?\d+\s*\Z")
 
 
 def _int(s: str) -> int:

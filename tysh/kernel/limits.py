@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import io
 import os
-import signal
-import subprocess
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from tysh.kernel.control import ExitShell
 from tysh.kernel.errors import TyshError
+
+if TYPE_CHECKING:
+    import subprocess
 
 DEFAULT_OUTPUT_BYTES = 1 << 20
 
@@ -100,6 +101,8 @@ class RunControl:
         """Kill a child and, when it leads its own process group, everything it started."""
         try:
             if self.process_groups:
+                import signal  # only externals get here; `signal` costs every start
+
                 os.killpg(proc.pid, signal.SIGKILL)
             else:
                 proc.kill()

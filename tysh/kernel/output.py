@@ -6,12 +6,11 @@ redirects and `$(…)`, as JSON under `--json`, and as rich tables only on a ter
 
 from __future__ import annotations
 
-import base64
 from typing import Any
 
 import attrs
 
-from tysh.kernel.values import to_json_value, to_text
+from tysh.kernel.values import b64encode, to_json_value, to_text
 
 ENTRY_TYPES = ("text", "file", "directory", "executable", "symlink")
 
@@ -180,7 +179,7 @@ def apply_output_format(result: ExecResult, json: bool, owns_output: bool = Fals
         value = {
             "_type": "bytes",
             "encoding": "base64",
-            "data": base64.b64encode(raw).decode("ascii"),
+            "data": b64encode(raw).decode("ascii"),
             "len": len(raw),
         }
     elif not result.out and _no_output(result.output) and result.code != 0 and result.err:
@@ -199,3 +198,4 @@ def apply_output_format(result: ExecResult, json: bool, owns_output: bool = Fals
         output=None,
         truncated=result.truncated,
     )
+

@@ -6,6 +6,7 @@ JSON Schema, and validation; the tool body receives an instance of the class."""
 from __future__ import annotations
 
 import collections.abc
+import sys
 import types
 import typing
 from collections.abc import Callable, Sequence
@@ -113,9 +114,37 @@ def element_type(tp: Any) -> Any:
     return args[0] if args else str
 
 
+_HINTS: dict[type, dict[str, Any]] = {}
+_EVALUATED: dict[tuple[str, str], Any] = {}
+
+
+def type_hints(cls: type) -> dict[str, Any]:
+    """`typing.get_type_hints` for an args class, once per class, each distinct annotation
+    string evaluated once per tysh module: get_type_hints compiles every string afresh,
+    which cost a tool's first use about 3 ms (grep's 30 fields repeat a handful of types)."""
+    hints = _HINTS.get(cls)
+    if hints is None and not cls.__module__.startswith("tysh."):
+        # A user's class may live in an exec'd namespace or refer to local names: leave
+        # those to typing's own rules.
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    if hints is None:
+        hints = {}
+        for klass in reversed(cls.__mro__):
+            module = klass.__module__
+            for name, ann in klass.__dict__.get("__annotations__", {}).items():
+                if isinstance(ann, str):
+                    key = (module, ann)
+                    if key not in _EVALUATED:
+                        _EVALUATED[key] = eval(ann, vars(sys.modules[module]), dict(vars(klass)))
+                    ann = _EVALUATED[key]
+                hints[name] = ann
+        _HINTS[cls] = hints
+    return hints
+
+
 def reflect_params(cls: type) -> tuple[ParamSchema, ...]:
     """The ParamSchemas of an attrs args class, in declaration order."""
-    hints = typing.get_type_hints(cls)
+    hints = type_hints(cls)
     out: list[ParamSchema] = []
     for f in attrs.fields(cls):
         meta: ParamMeta = f.metadata.get(META_KEY, ParamMeta())
@@ -131,7 +160,8 @@ def reflect_params(cls: type) -> tuple[ParamSchema, ...]:
             ptype = meta.param_type
         if meta.choices:
             choices = meta.choices
-            ptype = "choice"
+            if meta.param_type != "bool":  # a bool with choices: a flag with optional `=WORD`
+                ptype = "choice"
         required = f.default is attrs.NOTHING
         default: Any = None
         if not required:
@@ -206,7 +236,7 @@ _PLANS: dict[type, dict[str, _FieldPlan]] = {}
 
 def _plan(cls: type) -> dict[str, _FieldPlan]:
     """param name → how to fill its field, reflected once per class."""
-    hints = typing.get_type_hints(cls)
+    hints = type_hints(cls)
     params = {p.name: p for p in reflect_params(cls)}
     plans: dict[str, _FieldPlan] = {}
     for f in attrs.fields(cls):
@@ -235,7 +265,7 @@ def _fast_sets(cls: type) -> tuple[frozenset[str], frozenset[str]]:
     plans = _PLANS.get(cls) or _plan(cls)
     plain = frozenset(n for n, fp in plans.items()
                       if fp.field == n and fp.shape is None and fp.elem_conv is None)
-    hints = typing.get_type_hints(cls)
+    hints = type_hints(cls)
     str_tuples = frozenset(
         n for n, fp in plans.items()
         if fp.field == n and fp.elem_conv in (None, CONVERTERS["string"])

@@ -7,7 +7,6 @@ builtins, the expander and external commands agree on them.
 
 from __future__ import annotations
 
-import base64
 import json
 from typing import Any
 
@@ -60,7 +59,7 @@ def to_json_value(v: Any) -> Any:
         return {
             "_type": "bytes",
             "encoding": "base64",
-            "data": base64.b64encode(v).decode("ascii"),
+            "data": b64encode(v).decode("ascii"),
             "len": len(v),
         }
     if isinstance(v, dict):
@@ -95,3 +94,10 @@ def type_name(v: Any) -> str:
     if isinstance(v, dict):
         return "object"
     return type(v).__name__
+
+
+def b64encode(raw: bytes) -> bytes:
+    """base64 is imported here, not at the top: only non-UTF-8 output needs it."""
+    import base64
+
+    return base64.b64encode(raw)
