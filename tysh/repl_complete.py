@@ -18,6 +18,7 @@ import attrs
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from tysh.kernel.record import Record
 from tysh.repl_lex import scan
 
 if TYPE_CHECKING:
@@ -34,8 +35,8 @@ _KEYWORDS = ("if", "then", "else", "elif", "fi", "for", "while", "until", "do", 
              "case", "esac", "function", "in")
 
 
-@attrs.frozen
-class Candidate:
+@attrs.frozen(repr=False, eq=False)
+class Candidate(Record):
     """One completion: the text that replaces the current word, and what to show."""
 
     text: str
@@ -43,8 +44,8 @@ class Candidate:
     meta: str = ""
 
 
-@attrs.frozen
-class Context:
+@attrs.frozen(repr=False, eq=False)
+class Context(Record):
     """Where the cursor is: the current (partial) word, and the command it belongs to."""
 
     word: str

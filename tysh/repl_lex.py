@@ -14,6 +14,8 @@ import re
 
 import attrs
 
+from tysh.kernel.record import Record
+
 # Token types after which the next word names a command.
 _OPENS = frozenset({
     "_NL", "_SEMI", "_AMP", "AND_IF", "OR_IF", "PIPE", "PIPE_AMP", "LPAREN", "LBRACE",
@@ -38,8 +40,8 @@ _WORD_PIECES = re.compile(
 _DQ_VARS = re.compile(r"\$\{[^}]*\}?|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|\$\(")
 
 
-@attrs.frozen
-class Span:
+@attrs.frozen(repr=False, eq=False)
+class Span(Record):
     """`text[start:end]` has style `kind` (command, keyword, option, string, variable,
     operator, redirect, assign, comment, word, incomplete, error)."""
 
@@ -48,8 +50,8 @@ class Span:
     kind: str
 
 
-@attrs.frozen
-class Word:
+@attrs.frozen(repr=False, eq=False)
+class Word(Record):
     """A word as the scanner saw it, and whether it stands where a command name goes."""
 
     start: int
@@ -58,8 +60,8 @@ class Word:
     command: bool
 
 
-@attrs.frozen
-class Scan:
+@attrs.frozen(repr=False, eq=False)
+class Scan(Record):
     spans: tuple[Span, ...]
     words: tuple[Word, ...]
     error_at: int | None  # offset where scanning stopped on a real error

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import attrs
 
 from tysh.kernel.lazyre import LazyRegex
+from tysh.kernel.record import Record
 from tysh.kernel.values import to_text
 
 _INT_MIN = -(1 << 63)
@@ -241,8 +242,8 @@ def parse_float(s: str, st: _State) -> float:
 
 # -- the format ---------------------------------------------------------------------------
 
-@attrs.frozen
-class Spec:
+@attrs.frozen(repr=False, eq=False)
+class Spec(Record):
     """One `%` conversion: flags, width and precision (`*` = from an argument)."""
 
     flags: str
@@ -257,8 +258,8 @@ class Spec:
         return self.conv == "s" and not (self.flags or self.width) and self.precision is None
 
 
-@attrs.frozen
-class FormatError:
+@attrs.frozen(repr=False, eq=False)
+class FormatError(Record):
     """A conversion bash rejects; output stops there with status 1."""
 
     message: str

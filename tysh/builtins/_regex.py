@@ -26,6 +26,7 @@ from typing import Literal
 import attrs
 
 from tysh.kernel.errors import TyshError
+from tysh.kernel.record import Record
 
 Mode = Literal["line", "sedline", "space", "space_m"]
 Kind = Literal["bre", "ere", "fixed", "perl"]
@@ -39,8 +40,8 @@ class RegexError(TyshError):
     status = 2
 
 
-@attrs.frozen
-class Translated:
+@attrs.frozen(repr=False, eq=False)
+class Translated(Record):
     source: str  # the Python pattern
     groups: int  # capturing groups it defines
     ascii_safe: bool  # same meaning on UTF-8 bytes as on decoded text
@@ -367,8 +368,8 @@ def translate_kind(pattern: str, kind: Kind, mode: Mode = "line", offset: int = 
     return translate(pattern, extended=kind == "ere", mode=mode, group_offset=offset)
 
 
-@attrs.frozen
-class Compiled:
+@attrs.frozen(repr=False, eq=False)
+class Compiled(Record):
     regex: re.Pattern[str] | re.Pattern[bytes]
     text: bool  # True: match decoded text (str); False: raw bytes
     min_width: int  # shortest possible match (0 when it may match the empty string)

@@ -21,6 +21,7 @@ from tysh.kernel.fs import FsError
 from tysh.kernel.globbing import glob as expand_glob
 from tysh.kernel.output import OutputData, OutputNode
 from tysh.kernel.pattern import match
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import Outcome, tool
 from tysh.kernel.typed_args import param
 
@@ -48,8 +49,8 @@ def excluded(path: str, patterns: tuple[str, ...]) -> bool:
     return False
 
 
-@attrs.frozen
-class GlobArgs:
+@attrs.frozen(repr=False, eq=False)
+class GlobArgs(Record):
     patterns: tuple[str, ...] = param(default=(), positional=True, help="glob patterns (`**` for any depth)")
     exclude: tuple[str, ...] = param(default=(), help="drop matches whose path or a component matches")
 

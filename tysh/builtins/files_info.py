@@ -21,6 +21,7 @@ from tysh.builtins.files_common import (
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FileStat, FsError
 from tysh.kernel.output import OutputData
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import Outcome, tool
 from tysh.kernel.typed_args import param
 
@@ -63,8 +64,8 @@ def dir_name(name: str) -> str:
     return d or "/"
 
 
-@attrs.frozen
-class BasenameArgs:
+@attrs.frozen(repr=False, eq=False)
+class BasenameArgs(Record):
     names: tuple[str, ...] = param(default=(), positional=True, help="NAME [SUFFIX], or names with -a/-s")
     multiple: bool = param(default=False, aliases=["-a"], help="every operand is a NAME")
     suffix: str | None = param(default=None, aliases=["-s"], help="remove this suffix; implies -a")
@@ -94,8 +95,8 @@ def basename(args: BasenameArgs, ctx: Context) -> int | Outcome:
     return _names_out(ctx, [base_name(n, suffix) for n in names], end, 0)
 
 
-@attrs.frozen
-class DirnameArgs:
+@attrs.frozen(repr=False, eq=False)
+class DirnameArgs(Record):
     names: tuple[str, ...] = param(default=(), positional=True, help="file names")
     zero: bool = param(default=False, aliases=["-z"], help="end each output line with NUL")
 
@@ -118,8 +119,8 @@ def dirname(args: DirnameArgs, ctx: Context) -> int | Outcome:
 # realpath
 
 
-@attrs.frozen
-class RealpathArgs:
+@attrs.frozen(repr=False, eq=False)
+class RealpathArgs(Record):
     paths: tuple[str, ...] = param(default=(), positional=True, help="file names")
     canonicalize_existing: bool = param(default=False, aliases=["-e"], help="every component must exist")
     canonicalize_missing: bool = param(default=False, aliases=["-m"], help="no component need exist")
@@ -187,8 +188,8 @@ _DIRECTIVE = re.compile(r"%([-#0 +']*)(\d*)(?:\.(\d+))?([HL][dr]|[a-zA-Z%])")
 _ESC = {"n": "\n", "t": "\t", "\\": "\\", "0": "\0", "a": "\a", "r": "\r", '"': '"'}
 
 
-@attrs.frozen
-class StatArgs:
+@attrs.frozen(repr=False, eq=False)
+class StatArgs(Record):
     files: tuple[str, ...] = param(default=(), positional=True, help="files to describe")
     format: str | None = param(default=None, aliases=["-c"], help="format with %n %s %F %a %A %U %G %Y …; newline added")
     printf: str | None = param(default=None, help="like --format, backslash escapes, no newline added")

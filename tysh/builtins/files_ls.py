@@ -28,14 +28,15 @@ from tysh.builtins.files_common import (
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FileStat, FsError
 from tysh.kernel.output import OutputData, OutputNode
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import Outcome, tool
 from tysh.kernel.typed_args import param
 
 SIX_MONTHS = 365.2425 * 24 * 3600 / 2
 
 
-@attrs.frozen
-class LsArgs:
+@attrs.frozen(repr=False, eq=False)
+class LsArgs(Record):
     paths: tuple[str, ...] = param(default=(), positional=True, help="files or directories")
     all: bool = param(default=False, aliases=["-a"], help="include entries starting with .")
     almost_all: bool = param(default=False, aliases=["-A"], help="like -a without . and ..")
@@ -55,8 +56,8 @@ class LsArgs:
     color: str = param(default="never", help="accepted for compatibility; colour is the REPL's job")
 
 
-@attrs.frozen
-class _Entry:
+@attrs.frozen(repr=False, eq=False)
+class _Entry(Record):
     name: str  # what is printed
     path: str  # the displayed path (for --json)
     abs: str

@@ -12,6 +12,7 @@ from tysh.builtins.files_common import q
 from tysh.builtins.files_time import parse_date, parse_stamp
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FileStat, FsError
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import tool
 from tysh.kernel.typed_args import param
 
@@ -43,8 +44,8 @@ def _inside(child: str, parent: str) -> bool:
 # mkdir / rmdir
 
 
-@attrs.frozen
-class MkdirArgs:
+@attrs.frozen(repr=False, eq=False)
+class MkdirArgs(Record):
     dirs: tuple[str, ...] = param(default=(), positional=True, help="directories to create")
     parents: bool = param(default=False, aliases=["-p"], help="make parents; no error if existing")
     verbose: bool = param(default=False, aliases=["-v"], help="report each directory created")
@@ -122,8 +123,8 @@ def _make_parents(ctx: Context, path: str, display: str) -> list[str]:
     return made
 
 
-@attrs.frozen
-class RmdirArgs:
+@attrs.frozen(repr=False, eq=False)
+class RmdirArgs(Record):
     dirs: tuple[str, ...] = param(default=(), positional=True, help="empty directories")
     parents: bool = param(default=False, aliases=["-p"], help="also remove each parent given")
     ignore_fail_on_non_empty: bool = param(default=False, help="ignore non-empty directories")
@@ -167,8 +168,8 @@ def rmdir(args: RmdirArgs, ctx: Context) -> int:
 # rm
 
 
-@attrs.frozen
-class RmArgs:
+@attrs.frozen(repr=False, eq=False)
+class RmArgs(Record):
     files: tuple[str, ...] = param(default=(), positional=True, help="files to remove")
     recursive: bool = param(default=False, aliases=["-r", "-R"], help="remove directories and their contents")
     force: bool = param(default=False, aliases=["-f"], help="ignore missing files, never prompt")
@@ -291,8 +292,8 @@ def rm(args: RmArgs, ctx: Context) -> int:
 # cp / mv
 
 
-@attrs.frozen
-class CpArgs:
+@attrs.frozen(repr=False, eq=False)
+class CpArgs(Record):
     sources: tuple[str, ...] = param(default=(), positional=True, help="files to copy")
     dest: str | None = param(default=None, positional=True, help="target file or directory")
     recursive: bool = param(default=False, aliases=["-r", "-R"], help="copy directories recursively")
@@ -308,8 +309,8 @@ class CpArgs:
     no_target_directory: bool = param(default=False, aliases=["-T"], help="treat DEST as a file")
 
 
-@attrs.frozen
-class MvArgs:
+@attrs.frozen(repr=False, eq=False)
+class MvArgs(Record):
     sources: tuple[str, ...] = param(default=(), positional=True, help="files to move")
     dest: str | None = param(default=None, positional=True, help="target name or directory")
     force: bool = param(default=False, aliases=["-f"], help="overwrite without asking")
@@ -583,8 +584,8 @@ def mv(args: MvArgs, ctx: Context) -> int:
 # touch / ln
 
 
-@attrs.frozen
-class TouchArgs:
+@attrs.frozen(repr=False, eq=False)
+class TouchArgs(Record):
     files: tuple[str, ...] = param(default=(), positional=True, help="files to touch")
     no_create: bool = param(default=False, aliases=["-c"], help="do not create missing files")
     date: str | None = param(default=None, aliases=["-d"], help="use this time (ISO, @epoch, 'yesterday', '2 hours ago')")
@@ -634,8 +635,8 @@ def touch(args: TouchArgs, ctx: Context) -> int:
     return status
 
 
-@attrs.frozen
-class LnArgs:
+@attrs.frozen(repr=False, eq=False)
+class LnArgs(Record):
     targets: tuple[str, ...] = param(default=(), positional=True, help="what the links point to")
     link_name: str | None = param(default=None, positional=True, help="the link, or a directory")
     symbolic: bool = param(default=False, aliases=["-s"], help="make symbolic links")

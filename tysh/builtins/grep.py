@@ -22,6 +22,7 @@ from tysh.builtins._regex import Compiled, Kind, RegexError, compile_patterns
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 from tysh.kernel.output import OutputData
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import Outcome, tool
 from tysh.kernel.typed_args import param
 
@@ -30,8 +31,8 @@ _SAMPLE = 1 << 15  # bytes of a block whose newlines estimate its line count
 STDIN_LABEL = "(standard input)"
 
 
-@attrs.frozen
-class GrepArgs:
+@attrs.frozen(repr=False, eq=False)
+class GrepArgs(Record):
     operands: tuple[str, ...] = param(
         positional=True, default=(), help="PATTERN (unless -e/-f) then FILEs"
     )

@@ -29,6 +29,7 @@ import attrs
 from tysh.builtins.json_format import JsonWriter
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import Outcome, tool
 from tysh.kernel.typed_args import param
 
@@ -43,8 +44,8 @@ CHUNK = 1 << 16
 MAX_DATA = 100_000  # output values kept for typed substitution
 
 
-@attrs.frozen
-class JqArgs:
+@attrs.frozen(repr=False, eq=False)
+class JqArgs(Record):
     filter: str | None = param(default=None, positional=True, help="the jq program ('.' if omitted)")
     files: tuple[str, ...] = param(default=(), positional=True, help="JSON input files (stdin if none)")
     raw_output: bool = param(default=False, aliases=["-r"], help="print strings without quotes")

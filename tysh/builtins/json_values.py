@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from tysh.kernel.context import Context
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import Outcome, tool
 from tysh.kernel.typed_args import param
 from tysh.kernel.values import to_json_text, to_text, type_name
@@ -67,8 +68,8 @@ def _lines(items: list[Any]) -> str:
     return "".join(to_text(x) + "\n" for x in items)
 
 
-@attrs.frozen
-class FromJsonArgs:
+@attrs.frozen(repr=False, eq=False)
+class FromJsonArgs(Record):
     text: Any = param(default=None, positional=True, help="JSON text (stdin if omitted)")
 
 
@@ -95,8 +96,8 @@ def fromjson(args: FromJsonArgs, ctx: Context) -> Outcome:
     return Outcome(data=data)
 
 
-@attrs.frozen
-class ToJsonArgs:
+@attrs.frozen(repr=False, eq=False)
+class ToJsonArgs(Record):
     value: Any = param(default=None, positional=True, help="a value (stdin text if omitted)")
     pretty: bool = param(default=False, aliases=["-p"], help="indent by two spaces")
 
@@ -116,8 +117,8 @@ def tojson(args: ToJsonArgs, ctx: Context) -> Outcome:
     return Outcome(data=text)
 
 
-@attrs.frozen
-class ValueArgs:
+@attrs.frozen(repr=False, eq=False)
+class ValueArgs(Record):
     value: Any = param(default=None, positional=True, help="a value or JSON text (stdin if omitted)")
 
 
@@ -164,8 +165,8 @@ def values(args: ValueArgs, ctx: Context) -> Outcome:
     return _members(args, ctx, "values", lambda v: list(v.values()), list)
 
 
-@attrs.frozen
-class TypeofArgs:
+@attrs.frozen(repr=False, eq=False)
+class TypeofArgs(Record):
     value: Any = param(positional=True, help="any value")
     json: bool = param(default=False, aliases=["-j"], help="parse a text operand as JSON first")
 
@@ -190,8 +191,8 @@ def typeof(args: TypeofArgs, ctx: Context) -> Outcome:
     return Outcome(data=name)
 
 
-@attrs.frozen
-class SplitArgs:
+@attrs.frozen(repr=False, eq=False)
+class SplitArgs(Record):
     operands: tuple[str, ...] = param(default=(), positional=True, help="TEXT [SEP]; stdin if no TEXT")
     delimiter: str | None = param(default=None, aliases=["-d"], help="the separator; every operand is a TEXT")
     max: int = param(default=-1, aliases=["-n"], help="at most this many splits")

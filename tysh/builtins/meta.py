@@ -13,6 +13,7 @@ import attrs
 
 from tysh.kernel.context import Context
 from tysh.kernel.output import OutputData
+from tysh.kernel.record import Record
 from tysh.kernel.schema import ToolSchema
 from tysh.kernel.tooldef import Outcome, Tool, tool
 from tysh.kernel.typed_args import param
@@ -49,8 +50,8 @@ def _render(schema: ToolSchema, path: list[str], node: ToolSchema) -> str:
 
 # -- help ------------------------------------------------------------------------------------
 
-@attrs.frozen
-class HelpArgs:
+@attrs.frozen(repr=False, eq=False)
+class HelpArgs(Record):
     topic: tuple[str, ...] = param(
         positional=True, default=(), help="a tool name, then subcommand names"
     )
@@ -105,8 +106,8 @@ def help_(args: HelpArgs, ctx: Context) -> int | Outcome:
 
 # -- tools -----------------------------------------------------------------------------------
 
-@attrs.frozen
-class ToolsArgs:
+@attrs.frozen(repr=False, eq=False)
+class ToolsArgs(Record):
     names: tuple[str, ...] = param(
         positional=True, default=(), help="only these tools (default: every tool)"
     )
@@ -144,8 +145,8 @@ _PHRASE = {
 }
 
 
-@attrs.frozen
-class TypeArgs:
+@attrs.frozen(repr=False, eq=False)
+class TypeArgs(Record):
     names: tuple[str, ...] = param(positional=True, default=(), help="command names")
     kind: bool = param(
         False, aliases=["-t"],

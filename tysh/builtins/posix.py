@@ -20,6 +20,7 @@ from tysh.builtins._printf import expand_echo_escapes, format_printf
 from tysh.builtins._testexpr import TestError, evaluate
 from tysh.kernel.context import Context
 from tysh.kernel.output import OutputData
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import Outcome, Tool, tool
 from tysh.kernel.typed_args import param
 from tysh.kernel.values import to_json_text, to_text
@@ -203,8 +204,8 @@ def interruptible_sleep(ctx: Context, seconds: float) -> bool:
         time.sleep(min(SLICE, left))
 
 
-@attrs.frozen
-class SleepArgs:
+@attrs.frozen(repr=False, eq=False)
+class SleepArgs(Record):
     durations: tuple[str, ...] = param(
         positional=True, default=(), help="NUMBER[smhd]; several are added up"
     )

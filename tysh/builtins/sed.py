@@ -21,14 +21,15 @@ from tysh.kernel.context import Context
 from tysh.kernel.errors import TyshError
 from tysh.kernel.fs import FsError
 from tysh.kernel.output import OutputData
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import Outcome, tool
 from tysh.kernel.typed_args import param
 
 READ_SIZE = 1 << 18
 
 
-@attrs.frozen
-class SedArgs:
+@attrs.frozen(repr=False, eq=False)
+class SedArgs(Record):
     operands: tuple[str, ...] = param(
         positional=True, default=(), help="SCRIPT (unless -e/-f) then FILEs"
     )

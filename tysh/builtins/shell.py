@@ -16,6 +16,7 @@ import attrs
 
 from tysh.kernel.context import Context
 from tysh.kernel.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from tysh.kernel.record import Record
 from tysh.kernel.state import ALL_OPTIONS, LETTER_OPTIONS, Var, VarError
 from tysh.kernel.tooldef import Tool, tool
 from tysh.kernel.typed_args import param
@@ -256,8 +257,8 @@ def _print_declares(ctx: Context, which: Callable[[Var], bool]) -> int:
     return 0
 
 
-@attrs.frozen
-class DeclareArgs:
+@attrs.frozen(repr=False, eq=False)
+class DeclareArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="NAME or NAME=VALUE")
     array: bool = param(False, aliases=["-a"], help="indexed array")
     assoc: bool = param(False, aliases=["-A"], help="associative array")
@@ -440,8 +441,8 @@ def typeset(args: DeclareArgs, ctx: Context) -> int:
     return _declare(ctx, args, local=True)
 
 
-@attrs.frozen
-class LocalArgs:
+@attrs.frozen(repr=False, eq=False)
+class LocalArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="NAME or NAME=VALUE")
     array: bool = param(False, aliases=["-a"], help="indexed array")
     assoc: bool = param(False, aliases=["-A"], help="associative array")
@@ -463,8 +464,8 @@ def local(args: LocalArgs, ctx: Context) -> int:
     return _declare(ctx, d, local=True)
 
 
-@attrs.frozen
-class ExportArgs:
+@attrs.frozen(repr=False, eq=False)
+class ExportArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="NAME or NAME=VALUE")
     unexport: bool = param(False, aliases=["-n"], help="remove the export attribute")
     print_: bool = param(False, aliases=["-p"], name="print", help="list exported variables")
@@ -503,8 +504,8 @@ def export(args: ExportArgs, ctx: Context) -> int:
     return status
 
 
-@attrs.frozen
-class ReadonlyArgs:
+@attrs.frozen(repr=False, eq=False)
+class ReadonlyArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="NAME or NAME=VALUE")
     array: bool = param(False, aliases=["-a"], help="indexed array")
     assoc: bool = param(False, aliases=["-A"], help="associative array")
@@ -520,8 +521,8 @@ def readonly(args: ReadonlyArgs, ctx: Context) -> int:
     return _declare(ctx, d, local=False)
 
 
-@attrs.frozen
-class UnsetArgs:
+@attrs.frozen(repr=False, eq=False)
+class UnsetArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="variables (or NAME[KEY]) to unset")
     variables: bool = param(False, aliases=["-v"], help="names are variables (the default)")
     functions: bool = param(False, aliases=["-f"], help="names are functions")
@@ -566,8 +567,8 @@ def unset(args: UnsetArgs, ctx: Context) -> int:
 # ---------------------------------------------------------------- read
 
 
-@attrs.frozen
-class ReadArgs:
+@attrs.frozen(repr=False, eq=False)
+class ReadArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="variables to fill (default REPLY)")
     raw: bool = param(False, aliases=["-r"], help="backslashes are literal")
     prompt: str | None = param(None, aliases=["-p"], help="prompt written to stderr")
@@ -691,8 +692,8 @@ def read(args: ReadArgs, ctx: Context) -> int:
 # ---------------------------------------------------------------- cd / pwd
 
 
-@attrs.frozen
-class CdArgs:
+@attrs.frozen(repr=False, eq=False)
+class CdArgs(Record):
     dir: str | None = param(None, positional=True, help="the directory (default $HOME; - is $OLDPWD)")
     logical: bool = param(False, aliases=["-L"], help="follow symbolic links logically (default)")
     physical: bool = param(False, aliases=["-P"], help="resolve symbolic links")
@@ -741,8 +742,8 @@ def cd(args: CdArgs, ctx: Context) -> int:
     return 0
 
 
-@attrs.frozen
-class PwdArgs:
+@attrs.frozen(repr=False, eq=False)
+class PwdArgs(Record):
     logical: bool = param(False, aliases=["-L"], help="the logical path (default)")
     physical: bool = param(False, aliases=["-P"], help="the path with symbolic links resolved")
 
@@ -768,8 +769,8 @@ def pwd(args: PwdArgs, ctx: Context) -> int | OutputData:
 # ---------------------------------------------------------------- source
 
 
-@attrs.frozen
-class SourceArgs:
+@attrs.frozen(repr=False, eq=False)
+class SourceArgs(Record):
     file: str = param(positional=True, help="the script to run in this shell")
     args: tuple[str, ...] = param((), positional=True, help="its positional parameters")
 
@@ -853,8 +854,8 @@ def dot(args: SourceArgs, ctx: Context) -> int:
 # ---------------------------------------------------------------- jobs
 
 
-@attrs.frozen
-class WaitArgs:
+@attrs.frozen(repr=False, eq=False)
+class WaitArgs(Record):
     ids: tuple[str, ...] = param((), positional=True, help="job ids ($!) to wait for; all by default")
 
 

@@ -11,14 +11,15 @@ from tysh.builtins._io import InputStatus, iter_inputs
 from tysh.builtins.text_common import LineSplit, chunks, lines_json, read_all
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import ToolReturn, tool
 from tysh.kernel.typed_args import param
 
 # ---------------------------------------------------------------------------- cat
 
 
-@attrs.frozen
-class CatArgs:
+@attrs.frozen(repr=False, eq=False)
+class CatArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     number: bool = param(default=False, aliases=["-n"], help="number all output lines")
     number_nonblank: bool = param(
@@ -185,8 +186,8 @@ def cat(args: CatArgs, ctx: Context) -> ToolReturn:
 # ---------------------------------------------------------------------------- tac
 
 
-@attrs.frozen
-class TacArgs:
+@attrs.frozen(repr=False, eq=False)
+class TacArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     separator: str = param(
         default="\n", aliases=["-s"], help="use STRING as the record separator"
@@ -230,8 +231,8 @@ def tac(args: TacArgs, ctx: Context) -> ToolReturn:
 # ---------------------------------------------------------------------------- rev
 
 
-@attrs.frozen
-class RevArgs:
+@attrs.frozen(repr=False, eq=False)
+class RevArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
 
 
@@ -264,8 +265,8 @@ def rev(args: RevArgs, ctx: Context) -> ToolReturn:
 # ---------------------------------------------------------------------------- tee
 
 
-@attrs.frozen
-class TeeArgs:
+@attrs.frozen(repr=False, eq=False)
+class TeeArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to write")
     append: bool = param(default=False, aliases=["-a"], help="append to the files, do not overwrite")
     ignore_interrupts: bool = param(default=False, aliases=["-i"], help="ignored")

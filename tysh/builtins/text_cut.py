@@ -16,6 +16,7 @@ import attrs
 from tysh.builtins._io import InputStatus, iter_inputs, open_input
 from tysh.builtins.text_common import line_batches, lines_json
 from tysh.kernel.context import Context
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import ToolReturn, tool
 from tysh.kernel.typed_args import param
 
@@ -85,8 +86,8 @@ class Selector:
         return sel
 
 
-@attrs.frozen
-class CutArgs:
+@attrs.frozen(repr=False, eq=False)
+class CutArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     fields: str | None = param(default=None, aliases=["-f"], help="select these fields (LIST)")
     characters: str | None = param(
@@ -263,8 +264,8 @@ def parse_delims(text: str) -> list[bytes]:
     return out
 
 
-@attrs.frozen
-class PasteArgs:
+@attrs.frozen(repr=False, eq=False)
+class PasteArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to join; - is stdin")
     delimiters: str = param(
         default="\t", aliases=["-d"], help="use characters from LIST instead of TABs, in turn"

@@ -11,6 +11,7 @@ import attrs
 from tysh.builtins._io import InputStatus, iter_inputs
 from tysh.builtins.text_common import line_batches, lines_json
 from tysh.kernel.context import Context
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import ToolReturn, tool
 from tysh.kernel.typed_args import param
 
@@ -32,8 +33,8 @@ def bre_to_python(bre: str) -> str:
     return "".join(out)
 
 
-@attrs.frozen
-class NlArgs:
+@attrs.frozen(repr=False, eq=False)
+class NlArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     body_numbering: str = param(
         default="t", aliases=["-b"],

@@ -17,14 +17,15 @@ import attrs
 
 from tysh.kernel.context import Context
 from tysh.kernel.output import OutputData
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import Outcome, ToolReturn, tool
 from tysh.kernel.typed_args import param
 
 BLOCK = 4096
 
 
-@attrs.frozen
-class SeqArgs:
+@attrs.frozen(repr=False, eq=False)
+class SeqArgs(Record):
     numbers: tuple[str, ...] = param(
         positional=True, default=(), help="LAST, FIRST LAST or FIRST INCREMENT LAST"
     )
@@ -41,8 +42,8 @@ _NUM_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _FMT_RE = re.compile(r"%[-+ #0']*\d*(?:\.\d*)?[aAeEfFgG]")
 
 
-@attrs.frozen
-class _Operand:
+@attrs.frozen(repr=False, eq=False)
+class _Operand(Record):
     value: Decimal
     precision: int  # fractional digits as written
     is_int: bool

@@ -24,12 +24,13 @@ from tysh.builtins.text_sort_keys import (
 )
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import ToolReturn, tool
 from tysh.kernel.typed_args import param
 
 
-@attrs.frozen
-class SortArgs:
+@attrs.frozen(repr=False, eq=False)
+class SortArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to sort; - is stdin")
     numeric_sort: bool = param(default=False, aliases=["-n"], help="compare by numeric value")
     general_numeric_sort: bool = param(
@@ -102,8 +103,8 @@ def _tab(sep: str | None) -> bytes | None:
     return raw
 
 
-@attrs.frozen
-class _Plan:
+@attrs.frozen(repr=False, eq=False)
+class _Plan(Record):
     """How to order lines: a key function (None: the bytes themselves), the direction,
     and the key that defines equality for -u and -c."""
 

@@ -16,6 +16,8 @@ from typing import Any
 
 import attrs
 
+from tysh.kernel.record import Record
+
 ORDER_LETTERS = "bdfgiMhnrV"
 
 
@@ -23,8 +25,8 @@ class SortKeyError(Exception):
     """A bad -k or -t argument; the message is GNU's wording."""
 
 
-@attrs.frozen
-class KeyOpts:
+@attrs.frozen(repr=False, eq=False)
+class KeyOpts(Record):
     kind: str = ""  # "" (text), "n", "g", "h", "M", "V"
     fold: bool = False
     dictionary: bool = False
@@ -38,8 +40,8 @@ class KeyOpts:
         return self == KeyOpts()
 
 
-@attrs.frozen
-class KeySpec:
+@attrs.frozen(repr=False, eq=False)
+class KeySpec(Record):
     start_field: int  # 0-based fields to skip before the key
     start_char: int  # 0-based byte offset in the start field
     end_field: int | None  # fields to skip for the end; None = end of line

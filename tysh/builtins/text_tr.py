@@ -11,6 +11,7 @@ import attrs
 
 from tysh.builtins.text_common import chunks, lines_json
 from tysh.kernel.context import Context
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import ToolReturn, tool
 from tysh.kernel.typed_args import param
 
@@ -144,8 +145,8 @@ def expand(text: str, allow_repeat: bool, limit: int = 1 << 20) -> tuple[list[in
     return out, fills
 
 
-@attrs.frozen
-class TrArgs:
+@attrs.frozen(repr=False, eq=False)
+class TrArgs(Record):
     sets: tuple[str, ...] = param(positional=True, default=(), help="SET1 [SET2]")
     complement: bool = param(default=False, aliases=["-c", "-C"], help="use the complement of SET1")
     delete: bool = param(default=False, aliases=["-d"], help="delete characters in SET1")
@@ -157,8 +158,8 @@ class TrArgs:
     )
 
 
-@attrs.frozen
-class _Plan:
+@attrs.frozen(repr=False, eq=False)
+class _Plan(Record):
     table: bytes | None
     delete: bytes
     squeeze: frozenset[int]

@@ -18,12 +18,13 @@ from tysh.builtins.text_common import line_batches, split_lines_text
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 from tysh.kernel.output import OutputData
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import Outcome, ToolReturn, tool
 from tysh.kernel.typed_args import param
 
 
-@attrs.frozen
-class UniqArgs:
+@attrs.frozen(repr=False, eq=False)
+class UniqArgs(Record):
     operands: tuple[str, ...] = param(
         positional=True, default=(), help="INPUT (- is stdin) and an optional OUTPUT file"
     )

@@ -19,6 +19,7 @@ from tysh.builtins.text_common import chunks
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 from tysh.kernel.output import OutputData
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import Outcome, ToolReturn, tool
 from tysh.kernel.typed_args import param
 
@@ -131,8 +132,8 @@ class _Counter:
         return self.c
 
 
-@attrs.frozen
-class WcArgs:
+@attrs.frozen(repr=False, eq=False)
+class WcArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to count; - is stdin")
     lines: bool = param(default=False, aliases=["-l"], help="print the newline counts")
     words: bool = param(default=False, aliases=["-w"], help="print the word counts")

@@ -23,6 +23,7 @@ import attrs
 from tysh.builtins.text_common import line_batches
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import tool
 from tysh.kernel.values import to_text
 
@@ -37,8 +38,8 @@ class QuoteError(Exception):
     pass
 
 
-@attrs.frozen
-class XargsOptions:
+@attrs.frozen(repr=False, eq=False)
+class XargsOptions(Record):
     command: tuple[str, ...] = ("echo",)
     max_args: int | None = None
     max_lines: int | None = None

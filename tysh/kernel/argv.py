@@ -10,27 +10,29 @@ from typing import Any
 
 import attrs
 
+from tysh.kernel.record import Record
+
 
 # Treated as immutable but not attrs-frozen: a frozen init costs twice as much, and the
 # expander builds one of these per word on the hot path. Hashable all the same.
-@attrs.define(slots=True, unsafe_hash=True)
-class Flag:
+@attrs.define(slots=True, repr=False, eq=False)
+class Flag(Record):
     """`-n5`, `--lines=5`, `--lines`; `value` carries a typed value from `--name=$x`."""
 
     text: str
     value: Any = None
 
 
-@attrs.define(slots=True, unsafe_hash=True)
-class Operand:
+@attrs.define(slots=True, repr=False, eq=False)
+class Operand(Record):
     """Any other word; `literal` is true when its text was fixed in the source."""
 
     value: Any
     literal: bool = False
 
 
-@attrs.frozen(slots=True)
-class DoubleDash:
+@attrs.frozen(slots=True, repr=False, eq=False)
+class DoubleDash(Record):
     """A literal `--`: the end of options."""
 
     pass

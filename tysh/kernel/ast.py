@@ -12,52 +12,17 @@ of a double-quoted region (so `"$@"` and `"${a[@]}"` can give one word per eleme
 
 from __future__ import annotations
 
-from operator import attrgetter
-from typing import Any
-
 import attrs
 
-# Every node is `@attrs.frozen(repr=False, eq=False)` over `_Node`, which supplies
-# `__eq__`, `__hash__` and `__repr__` once for all of them, with attrs' meaning (same
-# class and equal fields; hash of the fields; `Name(field=value, …)`). attrs generates
-# and compiles those three methods per class at import, which was about two thirds of
-# the module's import time — the largest single cost of `tysh -c` after Python itself.
-# The nodes are still attrs classes (fields, evolve, has, slots, frozen).
+from tysh.kernel.record import Record
 
-_KEYS: dict[type, Any] = {}
-
-
-def _key_of(cls: type) -> Any:
-    """A function from a node to its field values, built once per class."""
-    names = [a.name for a in cls.__attrs_attrs__]  # type: ignore[attr-defined]
-    key: Any = attrgetter(*names) if names else (lambda node: ())
-    _KEYS[cls] = key
-    return key
-
-
-class _Node:
-    __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        cls = self.__class__
-        if other.__class__ is not cls:
-            return NotImplemented
-        key = _KEYS.get(cls) or _key_of(cls)
-        return bool(key(self) == key(other))
-
-    def __hash__(self) -> int:
-        cls = self.__class__
-        key = _KEYS.get(cls) or _key_of(cls)
-        return hash((cls, key(self)))
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{a.name}={getattr(self, a.name)!r}"
-                           for a in self.__attrs_attrs__)  # type: ignore[attr-defined]
-        return f"{self.__class__.__name__}({fields})"
+# Every node is `@attrs.frozen(repr=False, eq=False)` over `Record` (see record.py), which
+# supplies `__eq__`, `__hash__` and `__repr__` once for all of them: the largest single cost
+# of `tysh -c` after Python itself was attrs generating those three per node class.
 
 
 @attrs.frozen(repr=False, eq=False)
-class Pos(_Node):
+class Pos(Record):
     line: int = 1
     col: int = 1
 
@@ -70,21 +35,21 @@ NOPOS = Pos(0, 0)
 
 
 @attrs.frozen(repr=False, eq=False)
-class Lit(_Node):
+class Lit(Record):
     """Unquoted source text; `* ? [ { , } ~` keep their meaning here."""
 
     text: str
 
 
 @attrs.frozen(repr=False, eq=False)
-class Quoted(_Node):
+class Quoted(Record):
     """Literal text: from '…', $'…' (already decoded), a backslash escape, or plain text inside "…"."""
 
     text: str
 
 
 @attrs.frozen(repr=False, eq=False)
-class ParamExp(_Node):
+class ParamExp(Record):
     """`$x`, `${x}` and every `${…}` operator form.
 
     name: a variable name, a positional digit string ("1", "10"), or a special
@@ -112,7 +77,7 @@ class ParamExp(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class CmdSub(_Node):
+class CmdSub(Record):
     """`$(…)`: the command's output (or typed value, DESIGN §5.4)."""
 
     body: Script
@@ -120,7 +85,7 @@ class CmdSub(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class ArithSub(_Node):
+class ArithSub(Record):
     """`$((…))`: `expr` holds the parts between the parentheses (like a DQ body);
     after expansion the text is evaluated as an arithmetic expression, as bash does."""
 
@@ -129,7 +94,7 @@ class ArithSub(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class DQ(_Node):
+class DQ(Record):
     """A double-quoted region: its parts are Quoted, ParamExp, CmdSub and ArithSub."""
 
     parts: tuple[WordPart, ...]
@@ -139,7 +104,7 @@ WordPart = Lit | Quoted | DQ | ParamExp | CmdSub | ArithSub
 
 
 @attrs.frozen(repr=False, eq=False)
-class Word(_Node):
+class Word(Record):
     parts: tuple[WordPart, ...]
     pos: Pos = NOPOS
 
@@ -166,7 +131,7 @@ class Word(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class ArrayElem(_Node):
+class ArrayElem(Record):
     """One element of `a=( … )`; `key` is set for `[k]=v` elements."""
 
     value: Word
@@ -174,12 +139,12 @@ class ArrayElem(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class ArrayLit(_Node):
+class ArrayLit(Record):
     elements: tuple[ArrayElem, ...]
 
 
 @attrs.frozen(repr=False, eq=False)
-class Assign(_Node):
+class Assign(Record):
     """`name=value`, `name+=value`, `name[i]=value`, `name=( … )`."""
 
     name: str
@@ -190,7 +155,7 @@ class Assign(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class HereDoc(_Node):
+class HereDoc(Record):
     """Body of `<<WORD`: `quoted` delimiters give a literal body (one Quoted part);
     otherwise the body's parts are Quoted text and expansions as inside "…"."""
 
@@ -200,7 +165,7 @@ class HereDoc(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class Redirect(_Node):
+class Redirect(Record):
     """`fd op target`.
 
     op: ">" ">>" "<" "<>" ">|" "&>" "&>>" ">&" "<&" "<<" "<<-" "<<<".
@@ -221,7 +186,7 @@ class Redirect(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class SimpleCommand(_Node):
+class SimpleCommand(Record):
     """`A=1 cmd args >out`.
 
     arg_assigns: for declaration commands (`declare typeset local export readonly`), each
@@ -239,27 +204,27 @@ class SimpleCommand(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class BraceGroup(_Node):
+class BraceGroup(Record):
     body: Script
     redirects: tuple[Redirect, ...] = ()
     pos: Pos = NOPOS
 
 
 @attrs.frozen(repr=False, eq=False)
-class Subshell(_Node):
+class Subshell(Record):
     body: Script
     redirects: tuple[Redirect, ...] = ()
     pos: Pos = NOPOS
 
 
 @attrs.frozen(repr=False, eq=False)
-class IfClause(_Node):
+class IfClause(Record):
     cond: Script
     body: Script
 
 
 @attrs.frozen(repr=False, eq=False)
-class If(_Node):
+class If(Record):
     clauses: tuple[IfClause, ...]  # the `if` clause then each `elif`
     else_body: Script | None = None
     redirects: tuple[Redirect, ...] = ()
@@ -267,7 +232,7 @@ class If(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class While(_Node):
+class While(Record):
     cond: Script
     body: Script
     until: bool = False
@@ -276,7 +241,7 @@ class While(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class For(_Node):
+class For(Record):
     """`for var in items; do …; done`; items None means `for var` (over "$@")."""
 
     var: str
@@ -287,7 +252,7 @@ class For(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class ArithFor(_Node):
+class ArithFor(Record):
     """`for ((init; cond; step))`; each part is an arithmetic Word or None when empty."""
 
     init: Word | None
@@ -299,14 +264,14 @@ class ArithFor(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class CaseItem(_Node):
+class CaseItem(Record):
     patterns: tuple[Word, ...]
     body: Script
     terminator: str = ";;"  # ";;", ";&" or ";;&"
 
 
 @attrs.frozen(repr=False, eq=False)
-class Case(_Node):
+class Case(Record):
     word: Word
     items: tuple[CaseItem, ...]
     redirects: tuple[Redirect, ...] = ()
@@ -317,38 +282,38 @@ class Case(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class CondWord(_Node):
+class CondWord(Record):
     """A bare word inside `[[ ]]`: true when non-empty."""
 
     word: Word
 
 
 @attrs.frozen(repr=False, eq=False)
-class CondUnary(_Node):
+class CondUnary(Record):
     op: str  # "-f" "-d" "-e" "-z" "-n" "-r" "-w" "-x" "-s" "-L" "-h" "-v" …
     operand: Word
 
 
 @attrs.frozen(repr=False, eq=False)
-class CondBinary(_Node):
+class CondBinary(Record):
     op: str  # "==" "=" "!=" "=~" "<" ">" "-eq" "-ne" "-lt" "-le" "-gt" "-ge" "-nt" "-ot" "-ef"
     left: Word
     right: Word
 
 
 @attrs.frozen(repr=False, eq=False)
-class CondNot(_Node):
+class CondNot(Record):
     operand: CondExpr
 
 
 @attrs.frozen(repr=False, eq=False)
-class CondAnd(_Node):
+class CondAnd(Record):
     left: CondExpr
     right: CondExpr
 
 
 @attrs.frozen(repr=False, eq=False)
-class CondOr(_Node):
+class CondOr(Record):
     left: CondExpr
     right: CondExpr
 
@@ -357,7 +322,7 @@ CondExpr = CondWord | CondUnary | CondBinary | CondNot | CondAnd | CondOr
 
 
 @attrs.frozen(repr=False, eq=False)
-class CondCommand(_Node):
+class CondCommand(Record):
     """`[[ … ]]`."""
 
     expr: CondExpr
@@ -366,7 +331,7 @@ class CondCommand(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class ArithCommand(_Node):
+class ArithCommand(Record):
     """`(( … ))`: status 0 when the value is non-zero."""
 
     expr: Word
@@ -375,7 +340,7 @@ class ArithCommand(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class FunctionDef(_Node):
+class FunctionDef(Record):
     name: str
     body: Command  # a compound command (usually a BraceGroup)
     pos: Pos = NOPOS
@@ -401,14 +366,14 @@ Command = (
 
 
 @attrs.frozen(repr=False, eq=False)
-class Pipeline(_Node):
+class Pipeline(Record):
     commands: tuple[Command, ...]
     negated: bool = False
     pos: Pos = NOPOS
 
 
 @attrs.frozen(repr=False, eq=False)
-class AndOr(_Node):
+class AndOr(Record):
     """`p1 && p2 || p3`: `rest` holds ("&&" | "||", pipeline) pairs, left associative."""
 
     first: Pipeline
@@ -417,13 +382,13 @@ class AndOr(_Node):
 
 
 @attrs.frozen(repr=False, eq=False)
-class Statement(_Node):
+class Statement(Record):
     body: AndOr
     background: bool = False
     pos: Pos = NOPOS
 
 
 @attrs.frozen(repr=False, eq=False)
-class Script(_Node):
+class Script(Record):
     statements: tuple[Statement, ...]
     pos: Pos = NOPOS

@@ -13,6 +13,7 @@ from typing import IO
 import attrs
 
 from tysh.kernel.errors import TyshError
+from tysh.kernel.record import Record
 
 
 class FsError(TyshError):
@@ -24,8 +25,8 @@ class FsError(TyshError):
         self.reason = reason
 
 
-@attrs.frozen
-class FileStat:
+@attrs.frozen(repr=False, eq=False)
+class FileStat(Record):
     path: str
     kind: str  # "file" "directory" "symlink" "other"
     size: int

@@ -13,10 +13,11 @@ import attrs
 
 from tysh.kernel.fs import FileStat, FileSystem, FsError
 from tysh.kernel.fs_memory import ENOENT, MemoryFileSystem
+from tysh.kernel.record import Record
 
 
-@attrs.frozen
-class Change:
+@attrs.frozen(repr=False, eq=False)
+class Change(Record):
     kind: str  # "added" "modified" "deleted"
     path: str
 

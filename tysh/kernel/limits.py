@@ -18,6 +18,7 @@ import attrs
 
 from tysh.kernel.control import ExitShell
 from tysh.kernel.errors import TyshError
+from tysh.kernel.record import Record
 
 if TYPE_CHECKING:
     import subprocess
@@ -32,8 +33,8 @@ TIME_LIMIT = 124
 CANCELLED = 130
 
 
-@attrs.frozen
-class Limits:
+@attrs.frozen(repr=False, eq=False)
+class Limits(Record):
     """Bounds that end runaway scripts with a clean error instead of a crash.
 
     `max_output_bytes` bounds what `execute()` keeps of stdout and of stderr (each; the

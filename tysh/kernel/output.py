@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 
+from tysh.kernel.record import Record
 from tysh.kernel.values import b64encode, to_json_value, to_text
 
 ENTRY_TYPES = ("text", "file", "directory", "executable", "symlink")
@@ -23,8 +24,8 @@ def _opt_tuple(v: Any) -> tuple[str, ...] | None:
     return tuple(v) if v is not None else None
 
 
-@attrs.frozen
-class OutputNode:
+@attrs.frozen(repr=False, eq=False)
+class OutputNode(Record):
     name: str = ""
     entry_type: str = "text"
     text: str | None = None
@@ -36,8 +37,8 @@ class OutputNode:
         return self.text if self.text is not None and not self.name else self.name
 
 
-@attrs.frozen
-class OutputData:
+@attrs.frozen(repr=False, eq=False)
+class OutputData(Record):
     headers: tuple[str, ...] | None = attrs.field(default=None, converter=_opt_tuple)
     root: tuple[OutputNode, ...] = attrs.field(default=(), converter=_tuple)
     rich_json: Any = None

@@ -28,6 +28,7 @@ import attrs
 
 from tysh.kernel import ast
 from tysh.kernel.errors import TyshSyntaxError
+from tysh.kernel.record import Record
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -580,8 +581,8 @@ def _script(stmts: tuple[ast.Statement, ...]) -> ast.Script:
     return Script(stmts, stmts[0].pos if stmts else ast.NOPOS)
 
 
-@attrs.frozen
-class _Else:
+@attrs.frozen(repr=False, eq=False)
+class _Else(Record):
     body: ast.Script
 
 

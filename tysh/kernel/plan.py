@@ -15,6 +15,7 @@ import attrs
 
 from tysh.kernel import ast
 from tysh.kernel.astwalk import children, static_word
+from tysh.kernel.record import Record
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ARITH_ASSIGN = re.compile(
@@ -28,8 +29,8 @@ _MAPFILE_VALUE_OPTS = frozenset("dnOsuCc")
 _ASSIGNING_OPS = frozenset({":=", "="})
 
 
-@attrs.frozen
-class PlannedCommand:
+@attrs.frozen(repr=False, eq=False)
+class PlannedCommand(Record):
     """One command: `args` holds each argument's fixed text, or None where it is
     computed at run time (an expansion, a glob). `kind` is "function" "builtin" "tool"
     "external", "assignment" for a bare `x=1`, or None (unknown, or a computed name)."""
@@ -44,8 +45,8 @@ class PlannedCommand:
     in_substitution: bool = False
 
 
-@attrs.frozen
-class PlannedRedirect:
+@attrs.frozen(repr=False, eq=False)
+class PlannedRedirect(Record):
     """`op` as written (">" ">>" "<" "<<" …); `target` is the fixed file name or fd,
     None when computed or a here-document."""
 
@@ -58,8 +59,8 @@ class PlannedRedirect:
     in_substitution: bool = False
 
 
-@attrs.frozen
-class StatementPlan:
+@attrs.frozen(repr=False, eq=False)
+class StatementPlan(Record):
     line: int
     col: int
     commands: tuple[PlannedCommand, ...]

@@ -14,6 +14,8 @@ from typing import Any
 
 import attrs
 
+from tysh.kernel.record import Record
+
 PARAM_TYPES = ("string", "int", "float", "bool", "array", "path", "choice", "any")
 
 
@@ -32,14 +34,14 @@ def _default_conv(v: Any) -> Any:
     return _json_default(v)
 
 
-@attrs.frozen
-class Example:
+@attrs.frozen(repr=False, eq=False)
+class Example(Record):
     description: str
     code: str
 
 
-@attrs.frozen
-class ParamSchema:
+@attrs.frozen(repr=False, eq=False)
+class ParamSchema(Record):
     """One parameter. Non-positional params are spelled `--name` (`_` as `-`) plus `aliases`."""
 
     name: str
@@ -68,8 +70,8 @@ class ParamSchema:
         return self.param_type != "bool"
 
 
-@attrs.frozen
-class ToolSchema:
+@attrs.frozen(repr=False, eq=False)
+class ToolSchema(Record):
     name: str
     description: str = ""
     params: tuple[ParamSchema, ...] = attrs.field(default=(), converter=_tuple)

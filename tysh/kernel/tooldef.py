@@ -12,12 +12,13 @@ from typing import Any
 import attrs
 
 from tysh.kernel.output import OutputData
+from tysh.kernel.record import Record
 from tysh.kernel.schema import ArgBinding, Example, ToolSchema
 from tysh.kernel.typed_args import reflect_params
 
 
-@attrs.frozen
-class Outcome:
+@attrs.frozen(repr=False, eq=False)
+class Outcome(Record):
     """A tool's full return: status, structured output and typed data (for `$(…)`)."""
 
     code: int = 0

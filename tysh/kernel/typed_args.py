@@ -26,6 +26,7 @@ from tysh.kernel.binder import (
     compiled,
     finish,
 )
+from tysh.kernel.record import Record
 from tysh.kernel.schema import ParamSchema
 from tysh.kernel.values import to_text
 
@@ -35,8 +36,8 @@ if TYPE_CHECKING:
 META_KEY = "tysh"
 
 
-@attrs.frozen
-class ParamMeta:
+@attrs.frozen(repr=False, eq=False)
+class ParamMeta(Record):
     aliases: tuple[str, ...] = ()
     help: str = ""
     positional: bool = False

@@ -17,13 +17,14 @@ import attrs
 from tysh.kernel import ast
 from tysh.kernel.astwalk import local_nodes, static_word
 from tysh.kernel.errors import TyshSyntaxError
+from tysh.kernel.record import Record
 
 if TYPE_CHECKING:
     pass
 
 
-@attrs.frozen
-class Problem:
+@attrs.frozen(repr=False, eq=False)
+class Problem(Record):
     """One problem: where (1-based line and column), what, its kind — "syntax"
     "unknown-command" "usage" "control" "pattern" — and the status running it would give."""
 
