@@ -141,6 +141,17 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     "wait": [("wait --json", EMPTY, 0)],
     "source": [("source --json empty.sh", EMPTY, 0)],
     ".": [(". --json empty.sh", EMPTY, 0)],
+    # the utils family
+    "diff": [("diff --json a.txt b.txt", array(record(
+        {"old": STR, "new": STR, "hunks": array(record(
+            {"old_start": INT, "old_count": INT, "new_start": INT, "new_count": INT,
+             "lines": array(record({"tag": {"enum": ["-", "+", " "]}, "text": STR}))}))},
+        {"binary": {"type": "boolean"}})), 1)],
+    **{n: [(f"{n} --json a.txt", array(record({"file": STR, "hash": STR})), 0)]
+       for n in ("md5sum", "sha1sum", "sha256sum", "sha512sum")},
+    "du": [("du --json -b d", array(record({"path": STR, "bytes": INT})), 0)],
+    "mktemp": [("mktemp --json -p .", record({"path": STR}), 0)],
+    "date": [("date --json -d @0", record({"epoch": INT, "iso": STR}), 0)],
 }
 
 # Builtins without a JSON form of their own, and why.
@@ -153,6 +164,7 @@ NO_JSON: dict[str, str] = {
     "exit": _FLOW, "return": _FLOW, "break": _FLOW, "continue": _FLOW, "shift": _FLOW,
     "set": _FLOW, "local": "only inside a function; " + _FLOW,
     "eval": _UNSUPPORTED, "exec": _UNSUPPORTED, "trap": _UNSUPPORTED, "let": _UNSUPPORTED,
+    "base64": "its output is the encoded (or decoded) data itself",
 }
 
 

@@ -30,6 +30,9 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "basename", "dirname", "realpath", "ln", "chmod",
     ),
     "jsontools": ("jq", "fromjson", "tojson", "keys", "values", "typeof", "split"),
+    "utils": (
+        "diff", "md5sum", "sha1sum", "sha256sum", "sha512sum", "base64", "du", "mktemp", "date",
+    ),
 }
 
 MODULE_OF: dict[str, str] = {n: fam for fam, names in FAMILIES.items() for n in names}

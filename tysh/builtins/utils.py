@@ -1,0 +1,39 @@
+"""The utils family: diff md5sum sha1sum sha256sum sha512sum base64 du mktemp date —
+everyday GNU tools, in-process, so they work with externals off.
+
+Each tool lives in a `utils_*` module of its own concern. TOOL_MODULES maps a tool to
+its module so that running `diff` imports only utils_diff (tysh.builtins.get_builtin
+uses it); TOOLS, the whole family, is built on first access."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tysh.kernel.tooldef import Tool
+
+TOOL_MODULES: dict[str, str] = {
+    "diff": "utils_diff",
+    "md5sum": "utils_digest", "sha1sum": "utils_digest", "sha256sum": "utils_digest",
+    "sha512sum": "utils_digest", "base64": "utils_digest",
+    "du": "utils_du",
+    "mktemp": "utils_mktemp",
+    "date": "utils_date",
+}
+
+
+def _all_tools() -> list[Tool]:
+    tools: list[Tool] = []
+    for mod_name in dict.fromkeys(TOOL_MODULES.values()):
+        mod = importlib.import_module(f"tysh.builtins.{mod_name}")
+        tools.extend(mod.TOOLS)
+    return tools
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TOOLS":
+        tools = _all_tools()
+        globals()["TOOLS"] = tools
+        return tools
+    raise AttributeError(name)
