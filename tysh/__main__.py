@@ -1,3 +1,3 @@
-from tysh.cli import main
+from tysh.cli import entry
 
-raise SystemExit(main())
+entry()

@@ -16,8 +16,6 @@ from typing import Any, Protocol
 
 import attrs
 
-from tysh.builtins._printf import expand_echo_escapes, format_printf
-from tysh.builtins._testexpr import TestError, evaluate
 from tysh.kernel.context import Context
 from tysh.kernel.output import OutputData
 from tysh.kernel.record import Record
@@ -79,6 +77,9 @@ def echo(args: VerbatimArgs, ctx: Context) -> int | Outcome:
     except TypeError:
         s = " ".join(_texts(words))
     if escapes:
+        # printf's module loads on first use: plain `echo` is the commonest command
+        from tysh.builtins._printf import expand_echo_escapes
+
         s, stopped = expand_echo_escapes(s)
         if stopped:
             newline = False
@@ -115,6 +116,8 @@ def printf(args: VerbatimArgs, ctx: Context) -> int | Outcome:
     if not words:
         ctx.error("usage: printf format [arguments]")
         return 2
+    from tysh.builtins._printf import format_printf
+
     res = format_printf(words[0], words[1:])
     for msg in res.errors:
         ctx.error(msg)
@@ -128,6 +131,8 @@ def printf(args: VerbatimArgs, ctx: Context) -> int | Outcome:
 # -- test / [ ---------------------------------------------------------------------------------
 
 def _run_test(argv: list[str], ctx: Context) -> int:
+    from tysh.builtins._testexpr import TestError, evaluate
+
     try:
         return 0 if evaluate(argv, ctx) else 1
     except TestError as e:

@@ -8,13 +8,13 @@ a variable whose value is itself an expression (`x="1+2"`) is evaluated recursiv
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from tysh.kernel import ast
 from tysh.kernel.errors import ExpansionError
+from tysh.kernel.lazyre import LazyRegex
 
 
 class ArithHost(Protocol):
@@ -54,11 +54,11 @@ class ArithError(Exception):
         self.token = token
 
 
-_TOKEN = re.compile(
+_TOKEN = LazyRegex(
     r"\s*(?:(?P<num>[0-9][0-9A-Za-z_@#]*)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|"
     r"(?P<op><<=|>>=|\*\*|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&^|]=|[-+*/%<>!~&^|?:,=()\[\]]))"
 )
-_WS = re.compile(r"\s*")
+_WS = LazyRegex(r"\s*")
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@_"
 

@@ -9,17 +9,17 @@ stays literal, as in bash.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from tysh.kernel import ast
 from tysh.kernel.errors import TyshError
+from tysh.kernel.lazyre import LazyRegex
 
 MAX_WORDS = 100_000
 
-_SPLIT = re.compile(r"([{},])")
-_NUM_SEQ = re.compile(r"([+-]?\d+)\.\.([+-]?\d+)(?:\.\.([+-]?\d+))?")
-_CHR_SEQ = re.compile(r"([A-Za-z])\.\.([A-Za-z])(?:\.\.([+-]?\d+))?")
+_SPLIT = LazyRegex(r"([{},])")
+_NUM_SEQ = LazyRegex(r"([+-]?\d+)\.\.([+-]?\d+)(?:\.\.([+-]?\d+))?")
+_CHR_SEQ = LazyRegex(r"([A-Za-z])\.\.([A-Za-z])(?:\.\.([+-]?\d+))?")
 
 
 class BraceError(TyshError):

@@ -12,6 +12,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 import attrs
 
 from tysh.kernel.fs import FileSystem
+from tysh.kernel.record import MutableRecord
 
 if TYPE_CHECKING:
     from tysh.kernel.tooldef import Tool
@@ -64,8 +65,8 @@ class ShellAPI(Protocol):
         ...
 
 
-@attrs.define(slots=True)
-class Context:
+@attrs.define(slots=True, repr=False, eq=False)
+class Context(MutableRecord):
     name: str
     stdin: IO[bytes]
     stdout: IO[bytes]

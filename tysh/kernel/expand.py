@@ -21,6 +21,7 @@ from tysh.kernel import arith, ast, brace, globbing, pattern
 from tysh.kernel.argv import DOUBLE_DASH, Arg, Flag, Operand, looks_like_flag
 from tysh.kernel.errors import ExpansionError
 from tysh.kernel.fs import FileSystem
+from tysh.kernel.lazyre import LazyRegex
 from tysh.kernel.values import Value, to_text
 
 __all__ = [
@@ -69,7 +70,7 @@ class ExpandHost(Protocol):
 # Characters that make an unquoted Lit need more than the fast path.
 _LIVE = frozenset("{*?[~\\")
 _GLOB_CHARS = frozenset("*?[")
-_FLAG_EQ = re.compile(r"--[A-Za-z][A-Za-z0-9_-]*=")
+_FLAG_EQ = LazyRegex(r"--[A-Za-z][A-Za-z0-9_-]*=")
 _DEFAULT_OPS = frozenset([":-", "-", ":=", "=", ":?", "?", ":+", "+"])
 _SPECIALS = frozenset("?$!-")
 _NOTHING: Any = object()

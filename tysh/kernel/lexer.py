@@ -26,8 +26,9 @@ from typing import Any
 
 from tysh.kernel import ast
 from tysh.kernel.errors import TyshSyntaxError
+from tysh.kernel.lazyre import LazyRegex
 
-# Node constructors that skip attrs' __init__ (see parser.fast_constructor).
+# Node constructors that skip attrs' __init__ (see parser.fast_constructors).
 from tysh.kernel.parser import (  # noqa: E402  (parser imports this module lazily)
     DQ,
     Assign,
@@ -99,18 +100,18 @@ COND_BINARY_OPS = frozenset(
 
 # Characters that may start something other than an ordinary word (digits: `2>file`).
 _SLOW_START = frozenset(" \t\n#;|&()<>'\"\\$`0123456789")
-_SIMPLE_WORD = re.compile(r"[^ \t\n|&;()<>'\"\\$`]++(?=[ \t\n|&;()<>]|\Z)")
-_BLANK_LINES = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*")
-_BLANKS = re.compile(r"(?:[ \t]+|\\\n)*")
-_COMMENT_TO_EOL = re.compile(r"[^\n]*")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_DIGITS = re.compile(r"[0-9]+")
-_ASSIGN_HEAD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\[|\+?=)")
-_REDIR_OP = re.compile(r"([0-9]*)(&>>|&>|<<<|<<-|<<|<>|<&|<|>>|>&|>\||>)")
-_OPERATOR = re.compile(r";;&|;;|;&|;|\|\||\|&|\||&&|&|\(|\)")
-_FUNC_PARENS = re.compile(r"[ \t]*\([ \t]*\)")
-_ANSI_BODY = re.compile(r"(?:[^'\\]|\\.)*'", re.S)
-_ANSI_ESCAPE = re.compile(
+_SIMPLE_WORD = LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]++(?=[ \t\n|&;()<>]|\Z)")
+_BLANK_LINES = LazyRegex(r"(?:[ \t]*(?:#[^\n]*)?\n)*")
+_BLANKS = LazyRegex(r"(?:[ \t]+|\\\n)*")
+_COMMENT_TO_EOL = LazyRegex(r"[^\n]*")
+_NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*")
+_DIGITS = LazyRegex(r"[0-9]+")
+_ASSIGN_HEAD = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)(\[|\+?=)")
+_REDIR_OP = LazyRegex(r"([0-9]*)(&>>|&>|<<<|<<-|<<|<>|<&|<|>>|>&|>\||>)")
+_OPERATOR = LazyRegex(r";;&|;;|;&|;|\|\||\|&|\||&&|&|\(|\)")
+_FUNC_PARENS = LazyRegex(r"[ \t]*\([ \t]*\)")
+_ANSI_BODY = LazyRegex(r"(?:[^'\\]|\\.)*'", re.S)
+_ANSI_ESCAPE = LazyRegex(
     r"\\(?:x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})|([0-7]{1,3})|c(.)|(.))",
     re.S,
 )
@@ -140,12 +141,12 @@ M_ARG_COLON = 4  # the offset of ${x:o:l}: ends at : or }
 M_SUBSCRIPT = 5  # a[…]: ends at ]
 
 _PLAIN = {
-    M_WORD: re.compile(r"[^ \t\n|&;()<>'\"\\$`]+"),
-    M_REGEX: re.compile(r"[^ \t\n|&;()<>'\"\\$`]+"),
-    M_ARG: re.compile(r"[^}'\"\\$`]+"),
-    M_ARG_SLASH: re.compile(r"[^/}'\"\\$`]+"),
-    M_ARG_COLON: re.compile(r"[^:}'\"\\$`]+"),
-    M_SUBSCRIPT: re.compile(r"[^\]'\"\\$`]+"),
+    M_WORD: LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]+"),
+    M_REGEX: LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]+"),
+    M_ARG: LazyRegex(r"[^}'\"\\$`]+"),
+    M_ARG_SLASH: LazyRegex(r"[^/}'\"\\$`]+"),
+    M_ARG_COLON: LazyRegex(r"[^:}'\"\\$`]+"),
+    M_SUBSCRIPT: LazyRegex(r"[^\]'\"\\$`]+"),
 }
 _STOP = {
     M_WORD: " \t\n|&;()<>",
@@ -155,11 +156,11 @@ _STOP = {
     M_ARG_COLON: ":}",
     M_SUBSCRIPT: "]",
 }
-_DQ_PLAIN = re.compile(r"[^\"\\$`]+")
-_HEREDOC_PLAIN = re.compile(r"[^\\$`]+")
+_DQ_PLAIN = LazyRegex(r"[^\"\\$`]+")
+_HEREDOC_PLAIN = LazyRegex(r"[^\\$`]+")
 _DQ_ESCAPABLE = frozenset('"\\$`')
 _HEREDOC_ESCAPABLE = frozenset("\\$`")
-_ARITH_PLAIN = re.compile(r"[^()$\"'\\`]+")
+_ARITH_PLAIN = LazyRegex(r"[^()$\"'\\`]+")
 
 _PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#", "/%", "/",
               "^^", "^", ",,", ",", ":")
@@ -1136,7 +1137,7 @@ class Scanner:
         return ParamExp(name, index, length, indirect, op, arg, arg2, True), j + 1
 
 
-def _skip(pattern: re.Pattern[str], text: str, i: int) -> int:
+def _skip(pattern: LazyRegex, text: str, i: int) -> int:
     """The end of `pattern` (one that can match empty, so it always matches) at `i`."""
     m = pattern.match(text, i)
     assert m is not None
@@ -1156,8 +1157,8 @@ def _lit(text: str) -> ast.Lit:
     return node
 
 
-_NAME_OR_FUNC = re.compile(r"[^\s$`'\"\\|&;()<>=]+")
-_BINOP_AHEAD = re.compile(r"(?:==|=~|!=|=|<|>|-eq|-ne|-lt|-le|-gt|-ge|-nt|-ot|-ef)(?=[ \t\n]|$)")
+_NAME_OR_FUNC = LazyRegex(r"[^\s$`'\"\\|&;()<>=]+")
+_BINOP_AHEAD = LazyRegex(r"(?:==|=~|!=|=|<|>|-eq|-ne|-lt|-le|-gt|-ge|-nt|-ot|-ef)(?=[ \t\n]|$)")
 
 
 def _starts_binop(text: str, i: int) -> bool:

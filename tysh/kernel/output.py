@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from tysh.kernel.record import Record
+from tysh.kernel.record import MutableRecord, Record
 from tysh.kernel.values import b64encode, to_json_value, to_text
 
 ENTRY_TYPES = ("text", "file", "directory", "executable", "symlink")
@@ -134,8 +134,8 @@ def _one_newline(err: str) -> str:
     return trimmed + "\n" if trimmed else ""
 
 
-@attrs.define
-class ExecResult:
+@attrs.define(repr=False, eq=False)
+class ExecResult(MutableRecord):
     """What running a command or script gives back: status, streams and typed data."""
 
     code: int = 0

@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import gc
 import os
-import re
 import threading
 import types
 from collections.abc import Callable, Iterable
@@ -28,6 +27,7 @@ import attrs
 
 from tysh.kernel import ast
 from tysh.kernel.errors import TyshSyntaxError
+from tysh.kernel.lazyre import LazyRegex
 from tysh.kernel.record import Record
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ _lock = threading.Lock()
 _lark: Lark | None = None
 _tables: _Tables | None = None
 
-_VALID_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_VALID_NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 # How terminals are named in messages.
 _SHOWN = {
@@ -78,63 +78,80 @@ _HINTS = {
 _T = TypeVar("_T")
 
 
-def fast_constructor(cls: type[_T]) -> type[_T]:
-    """A drop-in constructor for a frozen, slotted attrs class that skips attrs' __init__.
+def fast_constructors(*classes: type) -> list[Any]:
+    """Drop-in constructors for frozen, slotted attrs classes that skip attrs' __init__.
 
     Parsing builds tens of thousands of small frozen nodes; attrs' frozen __init__ goes
     through `object.__setattr__` per field, and on the parse benchmark that was about a
-    third of all the time. This builds the same object by filling the slots directly.
-    It is used only when that is exactly equivalent — every field is a plain slot set
-    from a positional/keyword argument or a constant default, with no validator,
-    converter, factory, post-init hook or cached hash — and otherwise returns the class
-    itself, so a later change to ast.py can never make the fast path build wrong nodes.
+    third of all the time. These build the same objects by filling the slots directly.
+    A class gets one only when that is exactly equivalent — every field is a plain slot
+    set from a positional/keyword argument or a constant default, with no validator,
+    converter, factory, post-init hook or cached hash — and otherwise is returned itself,
+    so a later change to ast.py can never make the fast path build wrong nodes. All the
+    constructors are compiled as one source: a compile per class cost the start-up ~2 ms.
     """
+    env: dict[str, Any] = {"_new": object.__new__}
+    src: list[str] = []
+    made: list[str | type] = []
+    for i, cls in enumerate(classes):
+        body = _constructor_source(cls, f"_{i}", env)
+        if body is None:
+            made.append(cls)
+        else:
+            src.append(body)
+            made.append(f"make_{i}")
+    if src:
+        exec(compile("\n".join(src), "<fast constructors>", "exec"), env)
+    return [env[m] if isinstance(m, str) else m for m in made]
+
+
+def _constructor_source(cls: type, tag: str, env: dict[str, Any]) -> str | None:
+    """The source of `make{tag}` for cls (its names stored in env), or None if it must
+    keep attrs' own __init__."""
     try:
-        fields = attrs.fields(cls)  # type: ignore[arg-type]
+        fields = attrs.fields(cls)
     except (TypeError, attrs.exceptions.NotAnAttrsClassError):
-        return cls
+        return None
     names = [f.name for f in fields]
     slots = set(getattr(cls, "__slots__", ())) - {"__weakref__"}
     if (hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__")
             or slots != set(names)):
-        return cls
-    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+        return None
+    env[f"_cls{tag}"] = cls
     params: list[str] = []
-    body: list[str] = ["    o = _new(_cls)"]
+    body: list[str] = [f"    o = _new(_cls{tag})"]
     for f in fields:
         member = cls.__dict__.get(f.name)
         if (f.validator is not None or f.converter is not None or not f.init or f.kw_only
                 or isinstance(f.default, attrs.Factory)  # type: ignore[arg-type]
                 or not isinstance(member, types.MemberDescriptorType)):
-            return cls
-        env[f"_set_{f.name}"] = member.__set__
+            return None
+        env[f"_set{tag}_{f.name}"] = member.__set__
         if f.default is attrs.NOTHING:
             params.append(f.name)
         else:
-            env[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
-        body.append(f"    _set_{f.name}(o, {f.name})")
+            env[f"_default{tag}_{f.name}"] = f.default
+            params.append(f"{f.name}=_default{tag}_{f.name}")
+        body.append(f"    _set{tag}_{f.name}(o, {f.name})")
     body.append("    return o")
-    src = f"def make({', '.join(params)}):\n" + "\n".join(body) + "\n"
-    exec(compile(src, f"<fast constructor for {cls.__name__}>", "exec"), env)
-    make: type[_T] = env["make"]
-    return make
+    return f"def make{tag}({', '.join(params)}):\n" + "\n".join(body) + "\n"
 
 
-
-Pos = fast_constructor(ast.Pos)
-Lit = fast_constructor(ast.Lit)
-Quoted = fast_constructor(ast.Quoted)
-DQ = fast_constructor(ast.DQ)
-Word = fast_constructor(ast.Word)
-ParamExp = fast_constructor(ast.ParamExp)
-Redirect = fast_constructor(ast.Redirect)
-Assign = fast_constructor(ast.Assign)
-Script = fast_constructor(ast.Script)
-Statement = fast_constructor(ast.Statement)
-AndOr = fast_constructor(ast.AndOr)
-Pipeline = fast_constructor(ast.Pipeline)
-SimpleCommand = fast_constructor(ast.SimpleCommand)
+_MADE = fast_constructors(
+    ast.Pos, ast.Lit, ast.Quoted, ast.DQ, ast.Word, ast.ParamExp, ast.Redirect, ast.Assign, ast.Script, ast.Statement, ast.AndOr, ast.Pipeline, ast.SimpleCommand)
+Pos: type[ast.Pos] = _MADE[0]
+Lit: type[ast.Lit] = _MADE[1]
+Quoted: type[ast.Quoted] = _MADE[2]
+DQ: type[ast.DQ] = _MADE[3]
+Word: type[ast.Word] = _MADE[4]
+ParamExp: type[ast.ParamExp] = _MADE[5]
+Redirect: type[ast.Redirect] = _MADE[6]
+Assign: type[ast.Assign] = _MADE[7]
+Script: type[ast.Script] = _MADE[8]
+Statement: type[ast.Statement] = _MADE[9]
+AndOr: type[ast.AndOr] = _MADE[10]
+Pipeline: type[ast.Pipeline] = _MADE[11]
+SimpleCommand: type[ast.SimpleCommand] = _MADE[12]
 
 
 # ---------------------------------------------------------------------------

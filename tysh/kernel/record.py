@@ -60,3 +60,10 @@ class Record:
                            for a in self.__attrs_attrs__  # type: ignore[attr-defined]
                            if a.repr)
         return f"{self.__class__.__qualname__.rsplit('>.', 1)[-1]}({fields})"
+
+
+class MutableRecord(Record):
+    """Record for a mutable attrs class: equal by fields but, as attrs makes it, unhashable."""
+
+    __slots__ = ()
+    __hash__ = None  # type: ignore[assignment]

@@ -8,7 +8,6 @@ held as tuples so schemas can be shared between threads and cached by identity.
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -249,6 +248,8 @@ def param_from_json(d: Mapping[str, Any]) -> ParamSchema:
 def schema_from_json(data: Mapping[str, Any] | str) -> ToolSchema:
     """A schema from its wire form (a dict or JSON text); omitted fields take defaults."""
     if isinstance(data, str):
+        import json
+
         data = json.loads(data)
         assert isinstance(data, Mapping)
     return ToolSchema(

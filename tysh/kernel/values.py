@@ -7,7 +7,6 @@ builtins, the expander and external commands agree on them.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 Value = str | int | float | bool | None | list[Any] | dict[str, Any] | bytes
@@ -30,12 +29,16 @@ def to_text(v: Any) -> str:
         return format_float(v)
     if isinstance(v, bytes):
         return v.decode("utf-8", "surrogateescape")
+    import json  # here, not at the top: only structured values need it
+
     return json.dumps(to_json_value(v), separators=(",", ":"), ensure_ascii=False)
 
 
 def format_float(f: float) -> str:
     """Floats print without a trailing `.0` when integral, as jq does."""
     if f != f or f in (float("inf"), float("-inf")):
+        import json
+
         return json.dumps(f)
     if f.is_integer() and abs(f) < 1e17:
         return str(int(f))
@@ -74,6 +77,8 @@ def to_json_value(v: Any) -> Any:
 def to_json_text(v: Any, *, indent: int | None = None) -> str:
     """Serialise a value as JSON text (compact unless an indent is given)."""
     seps = (",", ":") if indent is None else (",", ": ")
+    import json
+
     return json.dumps(to_json_value(v), separators=seps, indent=indent, ensure_ascii=False)
 
 
