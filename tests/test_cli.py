@@ -88,3 +88,13 @@ def test_output_streams_before_the_script_ends(tmp_path: Path) -> None:
     elapsed = time.perf_counter() - t
     proc.wait(timeout=30)
     assert line == b"first\n" and elapsed < 1.8
+
+
+def test_a_script_ending_without_teardown_still_delivers_all_output_and_files(
+        tmp_path: Path) -> None:
+    # `tysh` leaves with os._exit after a script: nothing written may be lost by that
+    p = run("-c", "seq 200000; seq 50000 > big.txt; printf 'no newline'; exit 7", cwd=tmp_path)
+    assert p.returncode == 7
+    lines = p.stdout.split(b"\n")
+    assert len(lines) == 200001 and lines[-1] == b"no newline"
+    assert (tmp_path / "big.txt").read_bytes().count(b"\n") == 50000
