@@ -32,6 +32,7 @@ from tysh.builtins.files_common import (
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FileStat, FsError
 from tysh.kernel.pattern import has_magic, translate, unescape
+from tysh.kernel.record import MutableRecord
 from tysh.kernel.values import to_text
 
 
@@ -75,8 +76,8 @@ class Item:
 Pred = Callable[[Item], bool]
 
 
-@attrs.define
-class Runtime:
+@attrs.define(repr=False, eq=False)
+class Runtime(MutableRecord):
     """Mutable state shared by the compiled predicates and the walker."""
 
     ctx: Context
@@ -114,8 +115,8 @@ class Runtime:
             return 1
 
 
-@attrs.define
-class ExecBatch:
+@attrs.define(repr=False, eq=False)
+class ExecBatch(MutableRecord):
     """`-exec CMD {} +`: paths gathered and run in batches."""
 
     before: list[str]
@@ -142,8 +143,8 @@ class ExecBatch:
             self.rt.status = 1
 
 
-@attrs.define
-class FindPlan:
+@attrs.define(repr=False, eq=False)
+class FindPlan(MutableRecord):
     starts: list[str]
     pred: Pred
     follow: bool = False

@@ -13,6 +13,7 @@ import attrs
 from tysh.builtins.text_common import LineSplit
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
+from tysh.kernel.record import MutableRecord
 
 CHUNK = 1 << 16
 
@@ -27,8 +28,8 @@ OPEN_ERRORS: dict[str, str] = {
 }
 
 
-@attrs.define
-class InputStatus:
+@attrs.define(repr=False, eq=False)
+class InputStatus(MutableRecord):
     """Whether any operand failed to open, for the tool's exit status."""
 
     failed: bool = False

@@ -21,7 +21,7 @@ from tysh.kernel.context import Context
 from tysh.kernel.errors import TyshError
 from tysh.kernel.fs import FsError
 from tysh.kernel.output import OutputData
-from tysh.kernel.record import Record
+from tysh.kernel.record import MutableRecord, Record
 from tysh.kernel.tooldef import Outcome, tool
 from tysh.kernel.typed_args import param
 
@@ -53,8 +53,8 @@ class SedError(TyshError):
 # -- the parsed script -------------------------------------------------------------------
 
 
-@attrs.define(slots=True)
-class Addr:
+@attrs.define(slots=True, repr=False, eq=False)
+class Addr(MutableRecord):
     kind: str  # line last re zero step plus tilde
     num: int = 0
     step: int = 0
@@ -79,8 +79,8 @@ class Cmd:
     ytab: dict[int, str] | None = None
 
 
-@attrs.define(slots=True)
-class Sub:
+@attrs.define(slots=True, repr=False, eq=False)
+class Sub(MutableRecord):
     regex: str | None
     icase: bool
     multiline: bool

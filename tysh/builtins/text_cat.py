@@ -11,7 +11,7 @@ from tysh.builtins._io import InputStatus, iter_inputs
 from tysh.builtins.text_common import LineSplit, chunks, lines_json, read_all
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
-from tysh.kernel.record import Record
+from tysh.kernel.record import MutableRecord, Record
 from tysh.kernel.tooldef import ToolReturn, tool
 from tysh.kernel.typed_args import param
 
@@ -63,8 +63,8 @@ def _caret(m: re.Match[bytes]) -> bytes:
     return _CARET[m.group()[0]]
 
 
-@attrs.define
-class _CatState:
+@attrs.define(repr=False, eq=False)
+class _CatState(MutableRecord):
     """Numbering and squeezing carry across files, as GNU cat's do."""
 
     line_no: int = 0

@@ -15,6 +15,7 @@ import attrs
 
 from tysh.kernel.context import Context
 from tysh.kernel.output import OutputData
+from tysh.kernel.record import MutableRecord
 from tysh.kernel.tooldef import Outcome, ToolReturn
 
 # Large reads for throughput; read1 returns early on pipes, so streaming stays prompt.
@@ -31,8 +32,8 @@ def chunks(f: IO[bytes], size: int = BIG) -> Iterator[bytes]:
         yield chunk
 
 
-@attrs.define
-class LineSplit:
+@attrs.define(repr=False, eq=False)
+class LineSplit(MutableRecord):
     """Iterates the complete lines (without terminator), one list per chunk read; once
     drained, `rest` holds a final unterminated line (b"" if the stream ended with one).
     For tools that treat that line apart (cat's state carries into the next file)."""
@@ -91,8 +92,8 @@ def display_name(name: str) -> str:
     return "standard input" if name == "-" else name
 
 
-@attrs.define
-class Headers:
+@attrs.define(repr=False, eq=False)
+class Headers(MutableRecord):
     """`==> NAME <==` headers between files, a blank line before all but the first."""
 
     ctx: Context

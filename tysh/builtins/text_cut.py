@@ -16,7 +16,7 @@ import attrs
 from tysh.builtins._io import InputStatus, iter_inputs, open_input
 from tysh.builtins.text_common import line_batches, lines_json
 from tysh.kernel.context import Context
-from tysh.kernel.record import Record
+from tysh.kernel.record import MutableRecord, Record
 from tysh.kernel.tooldef import ToolReturn, tool
 from tysh.kernel.typed_args import param
 
@@ -58,8 +58,8 @@ def parse_list(text: str, what: str) -> list[tuple[int, int]]:
     return merged
 
 
-@attrs.define
-class Selector:
+@attrs.define(repr=False, eq=False)
+class Selector(MutableRecord):
     """Selected 0-based runs [start, end) for a sequence of length n, cached per n."""
 
     ranges: list[tuple[int, int]]

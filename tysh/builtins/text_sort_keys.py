@@ -11,12 +11,15 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from tysh.kernel.lazyre import LazyRegex
 from tysh.kernel.record import Record
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 ORDER_LETTERS = "bdfgiMhnrV"
 
@@ -49,7 +52,7 @@ class KeySpec(Record):
     opts: KeyOpts
 
 
-_KEY_RE = re.compile(
+_KEY_RE = LazyRegex(
     r"(\d+)(?:\.(\d+))?([a-zA-Z]*)(?:,(\d+)(?:\.(\d+))?([a-zA-Z]*))?"
 )
 
@@ -168,7 +171,7 @@ def make_extractor(key: KeySpec, tab: bytes | None) -> Callable[[bytes], bytes]:
 
 # -------------------------------------------------------------------- comparisons
 
-_NUM_RE = re.compile(rb"[ \t]*(-?\d*(?:\.\d*)?)")
+_NUM_RE = LazyRegex(rb"[ \t]*(-?\d*(?:\.\d*)?)")
 
 
 def numeric_value(s: bytes) -> float | Decimal:
@@ -178,11 +181,13 @@ def numeric_value(s: bytes) -> float | Decimal:
     if not t.strip(b"-."):
         return 0.0  # no digits: "", "-", ".", "-."
     if len(t) > 15:
+        from decimal import Decimal  # exact only where a float would round; rare
+
         return Decimal(t.decode("ascii"))
     return float(t)
 
 
-_GEN_RE = re.compile(
+_GEN_RE = LazyRegex(
     rb"\s*([+-]?(?:inf(?:inity)?|nan|0x[0-9a-f]*\.?[0-9a-f]*(?:p[+-]?\d+)?"
     rb"|(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?))",
     re.IGNORECASE,
@@ -204,7 +209,7 @@ def general_value(s: bytes) -> tuple[int, float]:
     return (2, v)
 
 
-_HUMAN_RE = re.compile(rb"[ \t]*(-?)(\d*)(?:\.(\d*))?([KMGTPEZYRQk]?)")
+_HUMAN_RE = LazyRegex(rb"[ \t]*(-?)(\d*)(?:\.(\d*))?([KMGTPEZYRQk]?)")
 _UNITS = {b"": 0, b"k": 1, b"K": 1, b"M": 2, b"G": 3, b"T": 4, b"P": 5, b"E": 6,
           b"Z": 7, b"Y": 8, b"R": 9, b"Q": 10}
 
@@ -245,8 +250,8 @@ def _ver_order() -> list[int]:
 
 
 _VER_ORDER = _ver_order()
-_VER_PART = re.compile(rb"(\D*)(\d*)")
-_VER_SUFFIX = re.compile(rb"(?:\.[A-Za-z~][A-Za-z0-9~]*)*$")
+_VER_PART = LazyRegex(rb"(\D*)(\d*)")
+_VER_SUFFIX = LazyRegex(rb"(?:\.[A-Za-z~][A-Za-z0-9~]*)*$")
 _VER_END = ((0,), 0)
 
 

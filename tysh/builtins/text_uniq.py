@@ -18,7 +18,7 @@ from tysh.builtins.text_common import line_batches, split_lines_text
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 from tysh.kernel.output import OutputData
-from tysh.kernel.record import Record
+from tysh.kernel.record import MutableRecord, Record
 from tysh.kernel.tooldef import Outcome, ToolReturn, tool
 from tysh.kernel.typed_args import param
 
@@ -65,8 +65,8 @@ def _key(a: UniqArgs) -> Callable[[bytes], Any] | None:
 _NONE = object()
 
 
-@attrs.define
-class _Run:
+@attrs.define(repr=False, eq=False)
+class _Run(MutableRecord):
     """The run still open at the end of a batch: its key, first line and length."""
 
     key: Any = _NONE

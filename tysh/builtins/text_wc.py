@@ -19,7 +19,7 @@ from tysh.builtins.text_common import chunks
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 from tysh.kernel.output import OutputData
-from tysh.kernel.record import Record
+from tysh.kernel.record import MutableRecord, Record
 from tysh.kernel.tooldef import Outcome, ToolReturn, tool
 from tysh.kernel.typed_args import param
 
@@ -32,8 +32,8 @@ _TEXT_TRANSPARENT = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\udc80-\udcff]")
 _ASCII_WS = frozenset(b" \t\n\r\x0b\x0c")
 
 
-@attrs.define
-class Counts:
+@attrs.define(repr=False, eq=False)
+class Counts(MutableRecord):
     lines: int = 0
     words: int = 0
     chars: int = 0
@@ -67,8 +67,8 @@ def _display_width(line: str) -> int:
     return col
 
 
-@attrs.define
-class _Counter:
+@attrs.define(repr=False, eq=False)
+class _Counter(MutableRecord):
     """Counts one stream incrementally; words and -L carry state across chunks."""
 
     want_words: bool

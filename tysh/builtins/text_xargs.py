@@ -23,7 +23,7 @@ import attrs
 from tysh.builtins.text_common import line_batches
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
-from tysh.kernel.record import Record
+from tysh.kernel.record import MutableRecord, Record
 from tysh.kernel.tooldef import tool
 from tysh.kernel.values import to_text
 
@@ -275,8 +275,8 @@ def input_groups(f: IO[bytes], o: XargsOptions) -> Iterator[list[str]]:
 # -------------------------------------------------------------------- running
 
 
-@attrs.define
-class _Runner:
+@attrs.define(repr=False, eq=False)
+class _Runner(MutableRecord):
     ctx: Context
     opts: XargsOptions
     stdin: IO[bytes]

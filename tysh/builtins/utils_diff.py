@@ -19,7 +19,7 @@ from tysh.builtins.utils_diffseq import Change, diff_changes
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 from tysh.kernel.output import OutputData
-from tysh.kernel.record import Record
+from tysh.kernel.record import MutableRecord, Record
 from tysh.kernel.tooldef import Outcome, ToolReturn, tool
 from tysh.kernel.typed_args import param
 
@@ -55,8 +55,8 @@ class _Trouble(Exception):
     """A file that cannot be read: reported, status 2."""
 
 
-@attrs.define
-class _Run:
+@attrs.define(repr=False, eq=False)
+class _Run(MutableRecord):
     args: DiffArgs
     ctx: Context
     context: int | None  # unified context width; None: normal format

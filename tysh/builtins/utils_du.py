@@ -16,7 +16,7 @@ from tysh.builtins.files_common import q
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FileStat, FsError
 from tysh.kernel.output import OutputData
-from tysh.kernel.record import Record
+from tysh.kernel.record import MutableRecord, Record
 from tysh.kernel.tooldef import Outcome, ToolReturn, tool
 from tysh.kernel.typed_args import param
 
@@ -59,8 +59,8 @@ def human(n: int, base: int) -> str:
     return str(n)
 
 
-@attrs.define
-class _Du:
+@attrs.define(repr=False, eq=False)
+class _Du(MutableRecord):
     args: DuArgs
     ctx: Context
     apparent: bool

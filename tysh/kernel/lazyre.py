@@ -27,10 +27,11 @@ class LazyRegex:
     finditer: Callable[..., Iterator[re.Match[str]]]
     pattern: str
 
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self._source = (pattern, flags)
+    def __init__(self, pattern: str | bytes, flags: int = 0) -> None:
+        # a bytes pattern works the same; its methods then take and give bytes
+        self._source: tuple[Any, int] = (pattern, flags)
 
-    def compiled(self) -> re.Pattern[str]:
+    def compiled(self) -> re.Pattern[Any]:
         rx = re.compile(*self._source)
         for name in _METHODS:
             setattr(self, name, getattr(rx, name))
