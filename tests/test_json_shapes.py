@@ -92,6 +92,7 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
              ("grep -l --json b a.txt b.txt", NAMES, 0),
              ("grep -L --json b a.txt b.txt", NAMES, 0)],
     "sed": [("sed --json s/a/A/ a.txt", LINES, 0)],
+    "awk": [("awk --json '{print $1}' a.txt", LINES, 0)],
     # posix
     "echo": [("echo --json hi there", {"const": "hi there"}, 0)],
     "printf": [("printf --json '%s-' a b", {"const": "a-b-"}, 0)],
@@ -242,6 +243,7 @@ DESTRUCTIVE: dict[str, set[str]] = {
     "touch": {"fs.create"}, "mkdir": {"fs.create"},
     "xargs": {"proc.exec"}, "find": {"proc.exec", "fs.remove"}, "timeout": {"proc.exec"},
     "env": {"proc.exec"}, "command": {"proc.exec"},
+    "awk": {"fs.overwrite", "fs.create", "proc.exec"},  # print > f, system()
 }
 KNOWN_OPERATIONS = {"fs.create", "fs.overwrite", "fs.remove", "fs.rename", "proc.exec"}
 READ_ONLY = {

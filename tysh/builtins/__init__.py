@@ -25,6 +25,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     ),
     "grep": ("grep",),
     "sed": ("sed",),
+    "awk": ("awk",),
     "files": (
         "ls", "find", "glob", "mkdir", "rm", "rmdir", "cp", "mv", "touch", "stat",
         "basename", "dirname", "realpath", "ln", "chmod",
