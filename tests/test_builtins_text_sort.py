@@ -123,6 +123,19 @@ def test_uniq_repeated_unique_and_all_repeated(tmp_path: Path) -> None:
     assert run(["uniq", "-D"], tmp_path, stdin=data).out == b"a\na\nc\nc\n"
 
 
+def test_uniq_counts_with_repeated_or_unique_and_both_print_nothing(tmp_path: Path) -> None:
+    data = "a\na\nb\n" + "c\n" * 12
+    assert run(["uniq", "-cd"], tmp_path, stdin=data).out == b"      2 a\n     12 c\n"
+    assert run(["uniq", "-cu"], tmp_path, stdin=data).out == b"      1 b\n"
+    assert run(["uniq", "-d", "-u"], tmp_path, stdin=data).out == b""
+
+
+def test_uniq_count_across_batches_matches_one_batch(tmp_path: Path) -> None:
+    lines = [f"{i // 3}" for i in range(300_000)]  # runs of 3, more than one read
+    out = run(["uniq", "-c"], tmp_path, stdin="\n".join(lines) + "\n").out.split(b"\n")
+    assert out[0] == b"      3 0" and out[-2] == b"      3 99999" and len(out) == 100_001
+
+
 def test_uniq_skip_fields_chars_and_check_chars(tmp_path: Path) -> None:
     assert run(["uniq", "-f", "1"], tmp_path, stdin="1 a\n2 a\n3 b\n").out == b"1 a\n3 b\n"
     assert run(["uniq", "-s", "2"], tmp_path, stdin="xxab\nyyab\n").out == b"xxab\n"
@@ -183,3 +196,19 @@ def test_sort_stable_passes_order_like_comparing_keys_in_turn() -> None:
         for fn, descending in reversed(key_passes(keys, None)):
             got.sort(key=fn, reverse=descending)
         assert got == expected, specs
+
+
+def test_numeric_values_in_bulk_equal_numeric_value_per_line() -> None:
+    import random
+
+    from tysh.builtins.text_sort_keys import numeric_value, numeric_values
+
+    rnd = random.Random(5)
+    alphabet = [b"", b" ", b"\t", b"-", b".", b"0", b"7", b"42", b"x", b"1e3", b"\xff"]
+    for _ in range(300):
+        lines = [b"".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 6)))
+                 for _ in range(rnd.randint(1, 8))]
+        assert numeric_values(lines) == list(map(numeric_value, lines)), lines
+    long = [b"12345678901234567890", b"12345678901234567891"]
+    assert numeric_values(long)[0] != numeric_values(long)[1]
+    assert numeric_values([b"a\nb", b"3"]) == [0.0, 3.0]  # -z lines may hold newlines

@@ -20,6 +20,8 @@ from tysh.builtins.text_sort_keys import (
     key_passes,
     make_converter,
     make_sort_key,
+    numeric_value,
+    numeric_values,
     parse_key,
 )
 from tysh.kernel.context import Context
@@ -208,7 +210,12 @@ def _order(lines: list[bytes], plan: _Plan, has_nul: bool) -> None:
     if plan.last_resort:
         lines.sort(reverse=plan.reverse)
     for fn, descending in reversed(plan.passes):
-        lines.sort(key=fn, reverse=descending)
+        if fn is numeric_value:
+            keys = numeric_values(lines)
+            order = sorted(range(len(lines)), key=keys.__getitem__, reverse=descending)
+            lines[:] = map(lines.__getitem__, order)
+        else:
+            lines.sort(key=fn, reverse=descending)
 
 
 def _sort_body(a: SortArgs, ctx: Context) -> int:

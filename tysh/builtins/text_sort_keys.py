@@ -187,6 +187,23 @@ def numeric_value(s: bytes) -> float | Decimal:
     return float(t)
 
 
+# One match per line, consuming it whole (anchoring with ^ and re.M tries every byte)
+_NUM_LINES = LazyRegex(rb"[ \t]*+(-?\d*+(?:\.\d*+)?+).*+\n")
+
+
+def numeric_values(lines: list[bytes]) -> list[Any]:
+    """numeric_value of every line, found by one regex pass over the joined lines and
+    converted by one map(float) when every key is a plain short number (the usual input
+    of `sort -n`, e.g. `uniq -c` output): about twice as fast as a call per line."""
+    found = _NUM_LINES.findall(b"\n".join(lines) + b"\n")
+    if len(found) == len(lines) and found and max(map(len, found)) <= 15:
+        try:
+            return list(map(float, found))
+        except ValueError:
+            pass  # a key without digits ("", "-", "."): the general path gives it 0
+    return list(map(numeric_value, lines))
+
+
 _GEN_RE = LazyRegex(
     rb"\s*([+-]?(?:inf(?:inity)?|nan|0x[0-9a-f]*\.?[0-9a-f]*(?:p[+-]?\d+)?"
     rb"|(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?))",

@@ -65,6 +65,18 @@ def _key(a: UniqArgs) -> Callable[[bytes], Any] | None:
 _NONE = object()
 
 
+class _Prefixes(dict[int, bytes]):
+    """count -> the separator, then the count as `uniq -c` prints it (`\n      3 `)."""
+
+    def __init__(self, sep: bytes) -> None:
+        super().__init__()
+        self.sep = sep
+
+    def __missing__(self, count: int) -> bytes:
+        text = self[count] = b"%s%7d " % (self.sep, count)
+        return text
+
+
 @attrs.define(repr=False, eq=False)
 class _Run(MutableRecord):
     """The run still open at the end of a batch: its key, first line and length."""
@@ -105,25 +117,29 @@ def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any]
         return
     run = _Run()
 
+    prefixes = _Prefixes(sep)
+
     def emit(firsts: list[bytes], counts: list[int]) -> None:
-        pairs = zip(firsts, counts, strict=True)
-        if a.repeated:
-            pairs = ((ln, c) for ln, c in pairs if c > 1)  # type: ignore[assignment]
-        elif a.unique:
-            pairs = ((ln, c) for ln, c in pairs if c == 1)  # type: ignore[assignment]
+        if a.repeated and a.unique:
+            return  # GNU: -d with -u prints nothing
+        if a.repeated or a.unique:
+            keep = [(c > 1) is a.repeated for c in counts]
+            firsts = list(itertools.compress(firsts, keep))
+            counts = list(itertools.compress(counts, keep))
+        if not firsts:
+            return
         if a.count:
-            rows = list(pairs)
             if json_rows is not None:
-                json_rows.extend(
-                    {"count": c, "line": ln.decode("utf-8", "replace")} for ln, c in rows
-                )
-            data = b"".join([b"%7d %s%s" % (c, ln, sep) for ln, c in rows])
-        elif a.repeated or a.unique:
-            data = b"".join([ln + sep for ln, _ in pairs])
+                json_rows.extend({"count": c, "line": ln.decode("utf-8", "replace")}
+                                 for ln, c in zip(firsts, counts, strict=True))
+            # "%7d LINE\n" per run, built by interleaving cached prefixes with the lines:
+            # formatting each line with bytes % was half of `uniq -c`'s time
+            parts: list[bytes] = [b""] * (2 * len(firsts))
+            parts[0::2] = map(prefixes.__getitem__, counts)
+            parts[1::2] = firsts
+            out.write(b"".join(parts)[1:] + sep)
         else:
-            data = sep.join(firsts) + sep if firsts else b""
-        if data:
-            out.write(data)
+            out.write(sep.join(firsts) + sep)
 
     for batch in line_batches(f, sep):
         keys = batch if key is None else list(map(key, batch))
