@@ -3,7 +3,8 @@
 Counts are strings in the schema because GNU spells them with signs and suffixes
 (`-n -2`, `-n +3`, `-c 1K`); the obsolete forms `head -5`, `tail -20`, `tail +3` arrive
 as the first operand and are recognised here. head stops reading as soon as it has
-enough, so `seq 1 100000000 | head -n 1` returns at once."""
+enough, so `seq 1 100000000 | head -n 1` returns at once. `tail -f` / `-F` (follow
+mode) lives in text_tailfollow and is imported only when asked for."""
 
 from __future__ import annotations
 
@@ -28,12 +29,13 @@ from tysh.builtins.text_common import (
 )
 from tysh.kernel.context import Context
 from tysh.kernel.output import OutputData
+from tysh.kernel.record import Record
 from tysh.kernel.tooldef import Outcome, ToolReturn, tool
 from tysh.kernel.typed_args import param
 
 
-@attrs.frozen
-class Count:
+@attrs.frozen(repr=False, eq=False)
+class Count(Record):
     """What to select: `n` lines (or bytes) from the start (`from_start`) or the end.
 
     head: from_start=False with `all_but` means all but the last n.
@@ -168,8 +170,8 @@ def _head_all_but_bytes(f: IO[bytes], out: IO[bytes], n: int) -> None:
             held = held[cut:]
 
 
-@attrs.frozen
-class HeadArgs:
+@attrs.frozen(repr=False, eq=False)
+class HeadArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     lines: str | None = param(
         default=None, aliases=["-n"],
@@ -300,8 +302,8 @@ def _tail_from_byte(f: IO[bytes], out: IO[bytes], n: int) -> None:
         out.write(chunk)
 
 
-@attrs.frozen
-class TailArgs:
+@attrs.frozen(repr=False, eq=False)
+class TailArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     lines: str | None = param(
         default=None, aliases=["-n"],
@@ -316,6 +318,26 @@ class TailArgs:
     zero_terminated: bool = param(
         default=False, aliases=["-z"], help="lines end with NUL, not newline"
     )
+    follow: bool | str = param(
+        default=False, aliases=["-f"], choices=["descriptor", "name"], param_type="bool",
+        help="then output data as it is appended; --follow=name re-opens a file "
+        "that is rotated or replaced (the default follows the open file)",
+    )
+    follow_name_retry: bool = param(
+        default=False, aliases=["-F"], help="same as --follow=name --retry",
+    )
+    retry: bool = param(
+        default=False, help="with --follow, keep trying to open a file that is missing",
+    )
+    sleep_interval: float = param(
+        default=1.0, aliases=["-s"], help="with --follow, seconds between checks (0.1 works)",
+    )
+    pid: int | None = param(
+        default=None, help="with --follow, stop once process PID has ended",
+    )
+    max_unchanged_stats: int | None = param(
+        default=None, help="accepted for compatibility; tysh re-checks names at every poll",
+    )
 
 
 @tool(
@@ -329,10 +351,39 @@ class TailArgs:
         ("last 20 lines", "tail -n 20 app.log"),
         ("everything from line 2 on (skip a header)", "tail -n +2 data.csv"),
         ("last 100 bytes", "tail -c 100 data.bin"),
+        ("print lines as they are appended to a log (Ctrl-C stops)", "tail -f app.log"),
+        ("keep following a log across rotations", "tail -F app.log"),
     ],
 )
 def tail(args: TailArgs, ctx: Context) -> ToolReturn:
-    return _run(args, ctx, head=False)
+    by_name = args.follow_name_retry or args.follow == "name"
+    following = by_name or args.follow is not False
+    retry = args.retry or args.follow_name_retry
+    if retry and not following:
+        ctx.error("warning: --retry ignored; --retry is useful only when following")
+    elif retry and not by_name:
+        ctx.error("warning: --retry only effective for the initial open")
+    if args.pid is not None and not following:
+        ctx.error("warning: PID ignored; --pid=PID is useful only when following")
+    if not following:
+        return _run(args, ctx, head=False)
+    if args.pid is not None and args.pid < 0:
+        ctx.error(f"invalid PID: '{args.pid}'")
+        return 1
+    if args.sleep_interval < 0:
+        ctx.error(f"invalid number of seconds: '{args.sleep_interval:g}'")
+        return 1
+    if ctx.json:
+        ctx.error("--json cannot be combined with --follow, which never ends")
+        return 1
+    made = _body(args, ctx, head=False)
+    if made is None:
+        return 1
+    body, files, show = made
+    from tysh.builtins.text_tailfollow import FollowSpec, follow
+
+    spec = FollowSpec(by_name, retry, args.sleep_interval, args.pid)
+    return follow(ctx, files, show, body, spec)
 
 
 # Bodies by (head, flipped): the sign that flips the direction is head's `-N` (all but
@@ -348,9 +399,21 @@ _LINE_BODIES: dict[tuple[bool, bool], Callable[..., None]] = {
 
 
 def _run(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> ToolReturn:
+    made = _body(args, ctx, head)
+    if made is None:
+        return 1
+    body, files, show = made
+    return _per_file_json(ctx, files, show, body)
+
+
+def _body(
+    args: HeadArgs | TailArgs, ctx: Context, head: bool
+) -> tuple[Callable[[IO[bytes], IO[bytes]], None], tuple[str, ...], bool] | None:
+    """The per-file body, the file operands and whether to print headers; None after
+    reporting a bad count."""
     count, files = _resolve(ctx, args.lines, args.bytes, args.files, head=head)
     if count is None:
-        return 1
+        return None
     flipped = count.sign == ("-" if head else "+")
     body: Callable[[IO[bytes], IO[bytes]], None]
     if count.in_bytes:
@@ -359,7 +422,7 @@ def _run(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> ToolReturn:
         sep = b"\0" if args.zero_terminated else b"\n"
         body = functools.partial(_LINE_BODIES[head, flipped], n=count.n, sep=sep)
     show = args.verbose or (len(files) > 1 and not args.quiet)
-    return _per_file_json(ctx, files, show, body)
+    return body, files, show
 
 
 TOOLS = [head, tail]

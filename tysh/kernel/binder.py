@@ -616,9 +616,15 @@ def _take(
     if not p.takes_value:
         if has_inline:
             b = parse_bool_word(inline)
-            if b is None:
+            if b is None and p.choices and inline in p.choices:
+                # a flag whose value is optional, given only after `=` (`--follow=name`)
+                flags.discard(name)
+                named[name] = inline
+            elif b is None:
+                expected = ("expected one of " + ", ".join(p.schema.choices)
+                            if p.choices else "expected true or false")
                 viol.append(f"{node.prog}: invalid value '{_show(inline)}' for '{spelled}': "
-                            "expected true or false")
+                            + expected)
             elif b:
                 flags.add(name)
                 named.pop(name, None)

@@ -280,7 +280,9 @@ _JSON_TYPES = {"int": "integer", "float": "number", "bool": "boolean",
 def _value_schema(p: ParamSchema) -> dict[str, Any]:
     """The JSON Schema of one value of a param (one element for repeatable/variadic)."""
     if p.choices:
-        return {"type": "string", "enum": list(dict.fromkeys(p.choices))}
+        enum = {"type": "string", "enum": list(dict.fromkeys(p.choices))}
+        # a bool with choices is a flag whose `=WORD` is optional (`--follow[=name]`)
+        return {"anyOf": [{"type": "boolean"}, enum]} if p.param_type == "bool" else enum
     if p.param_type == "array":
         return {"type": "string"} if not p.positional else {}
     jt = _JSON_TYPES.get(p.param_type)
