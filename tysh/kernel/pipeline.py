@@ -74,6 +74,22 @@ def _run_stage(
     statuses[i] = status
 
 
+_F_SETPIPE_SZ = 1031  # Linux fcntl: set a pipe's capacity
+_PIPE_SIZE = 1 << 20  # the most an unprivileged process may ask for by default
+
+
+def _widen(fd: int) -> None:
+    """A 1 MiB pipe instead of 64 KiB: builtins write in 1 MiB chunks, and each time a
+    full pipe blocks, the two stage threads trade the GIL; 16x fewer trades made
+    `cat f | grep x` about a third faster. Elsewhere (or if refused) the pipe stays."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, _F_SETPIPE_SZ, _PIPE_SIZE)
+    except (ImportError, OSError):
+        pass
+
+
 def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> list[int]:
     """Run `a | b | …`; returns each stage's status (for PIPESTATUS)."""
     n = len(cmds)
@@ -94,6 +110,7 @@ def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> 
             raise
         if i < n - 1:
             r, w = os.pipe()
+            _widen(w)
             # the writer checks for a cancel or a deadline, so an endless producer
             # feeding a patient consumer (`seq 1 1e12 | wc -l`) still stops
             if sub.control.check_streams or sub.deadline is not None:
