@@ -35,6 +35,7 @@ from tysh.kernel.registry import Registry
 from tysh.kernel.simple import run_simple
 from tysh.kernel.state import State
 from tysh.kernel.streams import NULL_IO, CheckedBytesIO, Fds
+from tysh.kernel.threads import start_deep
 from tysh.kernel.values import to_text
 
 __all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
@@ -495,7 +496,7 @@ class Interpreter:
         job.thread = t
         self.jobs[jid] = job
         self.state.last_bg_pid = jid
-        t.start()
+        start_deep(t)
 
     def wait_jobs(self, ids: list[int] | None = None) -> int:
         status = 0

@@ -81,17 +81,15 @@ _RECURSION_READY = False
 
 def _prepare_recursion() -> None:
     """Deep shell recursion needs deep Python recursion; the function-depth limit ends it
-    cleanly long before the interpreter's own limit would."""
+    cleanly long before the interpreter's own limit would. The recursion limit is
+    process-wide in CPython and is only ever raised; threads that run shell code get
+    their deep stack one by one (threads.start_deep), not as the process default."""
     global _RECURSION_READY
     if _RECURSION_READY:
         return
     _RECURSION_READY = True
     if sys.getrecursionlimit() < 40000:
         sys.setrecursionlimit(40000)
-    try:
-        threading.stack_size(256 * 1024 * 1024)
-    except (ValueError, RuntimeError):
-        pass
 
 
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"

@@ -15,6 +15,7 @@ from typing import IO, TYPE_CHECKING
 from tysh.kernel import ast
 from tysh.kernel.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.streams import CheckedWriter, Fds, close_quietly
+from tysh.kernel.threads import start_deep
 
 if TYPE_CHECKING:
     from tysh.kernel.interpreter import Interpreter
@@ -131,7 +132,7 @@ def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> 
                 daemon=True,
                 name="tysh-stage",
             )
-            t.start()
+            start_deep(t)
             threads.append(t)
     for t in threads:
         t.join()
