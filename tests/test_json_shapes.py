@@ -153,6 +153,19 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     "du": [("du --json -b d", array(record({"path": STR, "bytes": INT})), 0)],
     "mktemp": [("mktemp --json -p .", record({"path": STR}), 0)],
     "date": [("date --json -d @0", record({"epoch": INT, "iso": STR}), 0)],
+    "which": [("which --json cat", array(record({"name": STR, "kind": STR,
+                                                 "path": {"type": ["string", "null"]}})), 0)],
+    "tree": [("tree --json d", array({"type": "object", "required": ["type"]}, 2), 0)],
+    "comm": [("comm --json b.txt b.txt", array(record({"column": {"enum": [1, 2, 3]},
+                                                       "line": STR})), 0)],
+    "column": [("column --json -t a.txt", array(array(STR)), 0),
+               ("column --json a.txt", LINES, 0)],
+    "printenv": [("printenv --json", ENV, 0), ("printenv --json HOME", record({"HOME": STR}), 0)],
+    "nproc": [("nproc --json", {"type": "integer", "minimum": 1}, 0)],
+    "uname": [("uname --json", record({k: STR for k in (
+        "sysname", "nodename", "release", "version", "machine", "os")}), 0)],
+    "whoami": [("whoami --json", STR, 0)],
+    "hostname": [("hostname --json", STR, 0)],
 }
 
 # Builtins without a JSON form of their own, and why.
@@ -166,6 +179,10 @@ NO_JSON: dict[str, str] = {
     "set": _FLOW, "local": "only inside a function; " + _FLOW,
     "eval": _UNSUPPORTED, "exec": _UNSUPPORTED, "trap": _UNSUPPORTED, "let": _UNSUPPORTED,
     "base64": "its output is the encoded (or decoded) data itself",
+    "fold": "its output is the rewrapped text itself",
+    "expand": "its output is the converted text itself",
+    "unexpand": "its output is the converted text itself",
+    "yes": "an endless stream of one line: there is no finished value to shape",
 }
 
 

@@ -33,6 +33,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "jsontools": ("jq", "fromjson", "tojson", "keys", "values", "typeof", "split"),
     "utils": (
         "diff", "md5sum", "sha1sum", "sha256sum", "sha512sum", "base64", "du", "mktemp", "date",
+        "which", "tree", "comm", "column", "fold", "expand", "unexpand", "yes", "printenv",
+        "nproc", "uname", "whoami", "hostname",
     ),
 }
 
