@@ -115,3 +115,19 @@ def make_tree(root: Path, *names: str, content: Callable[[str], str] = lambda n:
         else:
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(content(n))
+
+
+# -- differential runs: a host program against the same argv in a kernel -------------------
+
+def host_run(argv: list[str], cwd: Path, stdin: bytes, env: dict[str, str]) -> tuple[int, bytes]:
+    """(status, stdout) of the real program on the host."""
+    import subprocess
+
+    p = subprocess.run(argv, cwd=cwd, input=stdin, capture_output=True, env=env, check=False)
+    return p.returncode, p.stdout
+
+
+def kernel_run(k: Any, argv: list[str], stdin: bytes = b"") -> tuple[int, bytes]:
+    """(status, stdout bytes) of the same argv run by a Kernel."""
+    r = k.execute_argv(argv[0], argv[1:], stdin, binary=True)
+    return r.code, r.out if isinstance(r.out, bytes) else r.out.encode()

@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from harness import host_run, kernel_run  # noqa: E402
 
 from tysh.kernel.fs import LocalFileSystem
 from tysh.kernel.kernel import Kernel
@@ -41,14 +41,10 @@ def _setup(tmp: Path) -> None:
 
 
 def _host(argv: list[str], cwd: Path, stdin: bytes = b"") -> tuple[int, bytes]:
-    p = subprocess.run(argv, cwd=cwd, input=stdin, capture_output=True, env=_ENV, check=False)
-    return p.returncode, p.stdout
+    return host_run(argv, cwd, stdin, _ENV)
 
 
-def _ours(k: Kernel, argv: list[str], stdin: bytes = b"") -> tuple[int, bytes]:
-    r = k.execute_argv(argv[0], argv[1:], stdin, binary=True)
-    out = r.out if isinstance(r.out, bytes) else r.out.encode()
-    return r.code, out
+_ours = kernel_run
 
 
 def _need(tool: str) -> None:

@@ -11,10 +11,10 @@ import os
 import random
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from harness import host_run, kernel_run  # noqa: E402
 
 from tysh.kernel.kernel import Kernel
 
@@ -23,14 +23,10 @@ _STAMP = re.compile(rb"^(---|\+\+\+) (\S+)\t.*$", re.MULTILINE)
 
 
 def _gnu(argv: list[str], cwd: Path, stdin: bytes = b"") -> tuple[int, bytes]:
-    p = subprocess.run(argv, cwd=cwd, input=stdin, capture_output=True, env=_ENV, check=False)
-    return p.returncode, p.stdout
+    return host_run(argv, cwd, stdin, _ENV)
 
 
-def _ours(k: Kernel, argv: list[str], stdin: bytes = b"") -> tuple[int, bytes]:
-    r = k.execute_argv(argv[0], argv[1:], stdin, binary=True)
-    out = r.out if isinstance(r.out, bytes) else r.out.encode()
-    return r.code, out
+_ours = kernel_run
 
 
 def _kernel(tmp: Path) -> Kernel:

@@ -43,11 +43,23 @@ MODULE_OF: dict[str, str] = {n: fam for fam, names in FAMILIES.items() for n in 
 _loaded: dict[str, dict[str, Tool]] = {}
 
 
+def family_tools(fam: str) -> list[Tool]:
+    """Every tool of a family: its module's TOOLS, or, for a family split into one module
+    per tool (`TOOL_MODULES`, name -> submodule), the TOOLS of each submodule."""
+    mod = importlib.import_module(f"tysh.builtins.{fam}")
+    subs: dict[str, str] | None = getattr(mod, "TOOL_MODULES", None)
+    if subs is None:
+        return list(mod.TOOLS)
+    tools: list[Tool] = []
+    for sub in dict.fromkeys(subs.values()):
+        tools.extend(importlib.import_module(f"tysh.builtins.{sub}").TOOLS)
+    return tools
+
+
 def _family(fam: str) -> dict[str, Tool]:
     tools = _loaded.get(fam)
     if tools is None:
-        mod = importlib.import_module(f"tysh.builtins.{fam}")
-        tools = {t.name: t for t in mod.TOOLS}
+        tools = {t.name: t for t in family_tools(fam)}
         _loaded[fam] = tools
     return tools
 

@@ -4,15 +4,9 @@ everyday GNU tools, in-process, so they work with externals off.
 
 Each tool lives in a `utils_*` module of its own concern. TOOL_MODULES maps a tool to
 its module so that running `diff` imports only utils_diff (tysh.builtins.get_builtin
-uses it); TOOLS, the whole family, is built on first access."""
+uses it); the whole family is tysh.builtins.family_tools("utils")."""
 
 from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from tysh.kernel.tooldef import Tool
 
 TOOL_MODULES: dict[str, str] = {
     "diff": "utils_diff",
@@ -30,18 +24,3 @@ TOOL_MODULES: dict[str, str] = {
     "whoami": "utils_sys", "hostname": "utils_sys",
 }
 
-
-def _all_tools() -> list[Tool]:
-    tools: list[Tool] = []
-    for mod_name in dict.fromkeys(TOOL_MODULES.values()):
-        mod = importlib.import_module(f"tysh.builtins.{mod_name}")
-        tools.extend(mod.TOOLS)
-    return tools
-
-
-def __getattr__(name: str) -> Any:
-    if name == "TOOLS":
-        tools = _all_tools()
-        globals()["TOOLS"] = tools
-        return tools
-    raise AttributeError(name)
