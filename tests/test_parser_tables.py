@@ -67,16 +67,3 @@ def test_a_corrupt_cache_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert path is not None
     Path(path).write_bytes(b"\x00garbage")
     assert parser._load_spec(_grammar()) is None
-
-
-@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX permissions")
-def test_a_cache_directory_others_can_write_is_not_trusted(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("TYSH_CACHE_DIR", raising=False)
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
-    shared = tmp_path / f"tysh-{os.getuid()}"
-    shared.mkdir()
-    shared.chmod(0o777)
-    assert parser._cache_dir() is None
-    shared.chmod(0o700)
-    assert parser._cache_dir() == str(shared)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Protocol
 
-from tysh.kernel import arith, ast, brace, globbing, pattern
+from tysh.kernel import arith, ast, pattern
 from tysh.kernel.argv import DOUBLE_DASH, Arg, Flag, Operand, looks_like_flag
 from tysh.kernel.errors import ExpansionError
 from tysh.kernel.fs import FileSystem
@@ -687,6 +687,8 @@ def _glob_live(parts: Sequence[ast.WordPart]) -> bool:
 
 
 def _glob(pat: str, display: str, host: ExpandHost) -> list[str]:
+    from tysh.kernel import globbing  # loaded by the first glob, not by every start
+
     matches = globbing.glob(pat, host.fs, host.cwd)
     if not matches:
         raise ExpansionError(f"no matches: {display}", status=1)
@@ -695,10 +697,15 @@ def _glob(pat: str, display: str, host: ExpandHost) -> list[str]:
 
 def _word_variants(word: ast.Word, host: ExpandHost) -> tuple[list[tuple[ast.WordPart, ...]], bool]:
     """Brace then tilde expansion: the part tuples to expand, and whether a tilde expanded."""
-    try:
-        variants = brace.expand_braces(word.parts)
-    except brace.BraceError as e:
-        raise ExpansionError(e.message, status=1) from None
+    if any(type(p) is ast.Lit and "{" in p.text for p in word.parts):
+        from tysh.kernel import brace  # loaded by the first word with a brace
+
+        try:
+            variants = brace.expand_braces(word.parts)
+        except brace.BraceError as e:
+            raise ExpansionError(e.message, status=1) from None
+    else:
+        variants = [tuple(word.parts)]
     tilde = False
     for i, parts in enumerate(variants):
         if parts and type(parts[0]) is ast.Lit and parts[0].text[:1] == "~":

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from tysh.kernel import arith, ast, expand
-from tysh.kernel.cond import eval_cond
 from tysh.kernel.control import (
     BreakLoop,
     ContinueLoop,
@@ -707,6 +706,8 @@ def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
 
 
 def _run_cond(interp: Interpreter, node: ast.CondCommand, fds: Fds) -> int:
+    from tysh.kernel.cond import eval_cond  # [[ … ]] loads it on first use
+
     return 0 if eval_cond(interp, node.expr) else 1
 
 

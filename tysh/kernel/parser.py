@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 
 from tysh.kernel import ast
+from tysh.kernel.cache import cache_dir, compile_cached
 from tysh.kernel.errors import TyshSyntaxError
 from tysh.kernel.lazyre import LazyRegex
 from tysh.kernel.record import Record
@@ -101,7 +102,7 @@ def fast_constructors(*classes: type) -> list[Any]:
             src.append(body)
             made.append(f"make_{i}")
     if src:
-        exec(compile("\n".join(src), "<fast constructors>", "exec"), env)
+        exec(compile_cached("\n".join(src), "<fast constructors>"), env)
     return [env[m] if isinstance(m, str) else m for m in made]
 
 
@@ -302,45 +303,8 @@ def _spec_from_lark(lark: Lark, grammar: str) -> _Spec:
             table.end_states["start"])
 
 
-def _cache_dir() -> str | None:
-    """A directory only this user can write, for the tables: `$TYSH_CACHE_DIR`, else
-    `tysh-UID` in the temp directory (where Lark keeps its own cache; never under the
-    user's home, which a sandboxed session may be listing). None when there is none.
-
-    `tempfile.gettempdir()` is not used: importing tempfile costs a cold start more than
-    the cache saves on small scripts."""
-    override = os.environ.get("TYSH_CACHE_DIR")
-    if override:
-        return override
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    for var in ("TMPDIR", "TEMP", "TMP"):
-        base = os.environ.get(var)
-        if base and os.path.isdir(base):
-            break
-    else:
-        base = next((d for d in ("/tmp", "/var/tmp", "/usr/tmp") if os.path.isdir(d)), None)
-        if base is None:
-            return None
-    path = os.path.join(base, f"tysh-{uid}")
-    try:
-        os.mkdir(path, 0o700)
-    except FileExistsError:
-        pass
-    except OSError:
-        return None
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return None
-    # someone else's directory, or one others can write: do not trust what is in it
-    if not os.path.isdir(path) or os.path.islink(path) or (
-            hasattr(os, "getuid") and st.st_uid != uid) or st.st_mode & 0o022:
-        return None
-    return path
-
-
 def _cache_path() -> str | None:
-    d = _cache_dir()
+    d = cache_dir()
     return None if d is None else os.path.join(d, f"lalr-tables-v{_TABLES_FORMAT}.marshal")
 
 
