@@ -32,6 +32,7 @@ from tysh.kernel.binder import (
     compiled,
     finish,
 )
+from tysh.kernel.cache import compile_cached
 from tysh.kernel.schema import ArgBinding
 
 if TYPE_CHECKING:
@@ -312,7 +313,9 @@ def make_fast(tool: Tool) -> FastFn | None:
             "        return None",
         ]
     src.append("    return ta, tool, o")
-    code = compile("\n".join(src) + "\n", f"<fast binder for {schema.name}>", "exec")
+    # kept between processes: compiling a binder with many options is milliseconds of a
+    # tool's first use in every `tysh -c`
+    code = compile_cached("\n".join(src) + "\n", f"<fast binder for {schema.name}>")
     exec(code, env)
     fn: FastFn = env["fast"]
     return fn
