@@ -70,3 +70,10 @@ def test_a_directory_operand_is_reported_and_skipped(tmp_path: Path) -> None:
     (tmp_path / "b.txt").write_text("x\n")
     res = Kernel(cwd=str(tmp_path)).execute("cat d b.txt")
     assert (res.code, res.err, res.out) == (1, "cat: d: Is a directory\n", "x\n")
+
+
+def test_wc_writes_each_file_line_before_an_error_about_a_later_file(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("x\n")
+    res = Kernel(cwd=str(tmp_path)).execute("wc -l a.txt missing.txt a.txt 2>&1")
+    assert res.out == ("1 a.txt\nwc: missing.txt: No such file or directory\n"
+                       "1 a.txt\n2 total\n")

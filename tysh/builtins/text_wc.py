@@ -213,8 +213,12 @@ def wc(args: WcArgs, ctx: Context) -> ToolReturn:
         sel = [True, True, False, True, False]
     status = InputStatus()
     names = list(args.files) or ["-"]
-    # GNU derives the column width from the sizes of all inputs, found before counting
+    # GNU derives the column width from the sizes of all inputs, found before counting,
+    # so each file's line can be written as soon as it is counted: an error about a later
+    # file then follows it, as with GNU when stdout and stderr are one stream (2>&1)
     sizes = [_input_size(ctx, name) for name in names]
+    width = _width(sel, sizes, args.total == "only")
+    rows = not ctx.json and args.total != "only"
     results: list[tuple[str, Counts | None]] = []
     for name in names:
         f = open_input(ctx, name, status)
@@ -233,6 +237,8 @@ def wc(args: WcArgs, ctx: Context) -> ToolReturn:
             if f is not ctx.stdin:
                 f.close()
         results.append((name, counts))
+        if rows:
+            ctx.write(_row(sel, counts, width, name if args.files else None))
     total = Counts()
     for _, c in results:
         if c is not None:
@@ -243,16 +249,8 @@ def wc(args: WcArgs, ctx: Context) -> ToolReturn:
     code = 1 if status.failed else 0
     if ctx.json:
         return Outcome(code=code, output=_json(sel, results, total, bool(args.files), show_total))
-    width = _width(sel, sizes, args.total == "only")
-    out: list[str] = []
-    if args.total != "only":
-        for name, c in results:
-            if c is not None:
-                out.append(_row(sel, c, width, name if args.files else None))
     if show_total:
-        out.append(_row(sel, total, width, None if args.total == "only" else "total"))
-    if out:
-        ctx.write("".join(out))
+        ctx.write(_row(sel, total, width, None if args.total == "only" else "total"))
     return code
 
 
