@@ -438,3 +438,111 @@ def test_random_programs_never_raise(prog: str, data: str) -> None:
 def test_edge_programs_end_cleanly(tmp_path: Path, prog: str) -> None:
     r = run(["awk", prog], tmp_path, "")
     assert "Traceback" not in r.err and r.code in (0, 2)
+
+
+# -- fast paths give what the general path gives -----------------------------------------
+# Each fast path is set against the same operation written so that it takes the general
+# path (a format or replacement in a variable, a field copied to a variable), on input
+# that is hard to classify: blanks around numbers, hex, signs, -0, a stray dot, empty
+# fields, underscores, odd blanks float() strips, non-ASCII digits, inf/nan words and
+# bytes that are not UTF-8.
+
+TRICKY = [" 1e3 ", "0x1A", "+5", "-0", ".5.", "", "1_0", "\x1c5", "5\x1f", "\t7", "inf", "nan",
+          "-nan", "1e400", "\u0663", "5.", ".5", "1e", "-", ".", "+.5e-3", "abc", "12ab",
+          " ", "007", "-1.5", "\xff9"]
+
+
+def _tricky_input() -> bytes:
+    rows = [",".join(["k", t, t]) for t in TRICKY]
+    return ("\n".join(rows) + "\n").encode("utf-8", "surrogateescape").replace(
+        "\xff".encode(), b"\xff")
+
+
+def _both(tmp: Path, fast: str, general: str, stdin: bytes, *pre: str) -> str:
+    a = out(tmp, *pre, fast, stdin=stdin)
+    b = out(tmp, *pre, general, stdin=stdin)
+    assert a == b
+    return a
+
+
+def test_field_compared_with_number_fast_path_matches_general_comparison(tmp_path: Path) -> None:
+    for op in ("<", "<=", ">", ">=", "==", "!="):
+        for n in ("5", "0", "1000", "-1"):
+            got = _both(tmp_path, f"{{print ($2 {op} {n}), ($3 {op} {n})}}",
+                        f"{{x = $2; print (x {op} {n}), (x {op} {n})}}", _tricky_input(), "-F,")
+            assert got.count("\n") == len(TRICKY)
+
+
+def test_field_comparison_fast_path_takes_numbers_and_rejects_words(tmp_path: Path) -> None:
+    got = out(tmp_path, "-F,", "{print ($1 > 6)}", stdin=" 1e3 \n0x1A\n+5\n-0\n\x1c9\n1_0\n")
+    # " 1e3 " is 1000; "0x1A", "\x1c9" and "1_0" are strings ("0x1A" > "6" is false…)
+    assert got == "1\n0\n0\n0\n0\n0\n"
+
+
+def test_split_elements_are_numeric_exactly_when_fields_are(tmp_path: Path) -> None:
+    prog_split = "{n = split($0, a, \",\"); for (i = 1; i <= n; i++) printf \"%s \", (a[i] < 10); print \"\"}"
+    prog_field = "{for (i = 1; i <= NF; i++) { x = $i; printf \"%s \", (x < 10) }; print \"\"}"
+    data = _tricky_input() * 3  # the second and third rounds come from the element cache
+    assert out(tmp_path, prog_split, stdin=data) == out(tmp_path, "-F,", prog_field, stdin=data)
+
+
+def test_split_default_separator_keeps_numeric_strings(tmp_path: Path) -> None:
+    got = out(tmp_path, "{split($0, a); print (a[1] < a[2]), (a[3] == 5), (a[4] < 2)}",
+              stdin="10 9 +5 abc\n10 9 5.0 -1\n")
+    assert got == "0 1 0\n0 1 1\n"
+
+
+def test_non_ascii_digits_are_not_numbers(tmp_path: Path) -> None:
+    assert out(tmp_path, "{print $1 + 0, ($1 < 2)}", stdin="\u0663 x\n") == "0 0\n"
+
+
+def test_printf_constant_format_matches_the_general_formatter(tmp_path: Path) -> None:
+    fmts = ["%-10s|%5d|%i\\n", "%+.3e %08.2f %g %G %E %F\\n", "%5.2s|%-3d|%.3d|% d\\n",
+            "%%%s%%%d\\n", "%5s%5d\\n", "%s %s %s %d %d %d\\n"]
+    for fmt in fmts:
+        nconv = fmt.replace("%%", "").count("%")
+        args = ", ".join(["$2", "$3", "$1", "$2 * 1e400", "-$3", "NR"][:nconv])
+        _both(tmp_path, f'{{printf "{fmt}", {args}}}', f'{{f = "{fmt}"; printf f, {args}}}',
+              _tricky_input(), "-F,")
+        _both(tmp_path, f'{{s = sprintf("{fmt}", {args}); printf "%s", s}}',
+              f'{{f = "{fmt}"; s = sprintf(f, {args}); printf "%s", s}}', _tricky_input(), "-F,")
+
+
+def test_printf_fast_path_prints_inf_and_nan_as_gawk(tmp_path: Path) -> None:
+    got = out(tmp_path, 'BEGIN {x = -log(0); printf "%d|%5.1f|%s\\n", x, -x, log(-1)}')
+    assert got == "+inf| -inf|-nan\n"
+
+
+def test_printf_fast_path_keeps_missing_argument_error_and_c_conversion(tmp_path: Path) -> None:
+    code, _, err = awk(tmp_path, 'BEGIN {printf "%s %d\\n", 1}')
+    assert code == 2 and "not enough arguments" in err
+    assert out(tmp_path, 'BEGIN {printf "%c%c|%s\\n", 65, "hi", 1}') == "Ah|1\n"
+
+
+def test_generated_printf_is_one_percent_expression() -> None:
+    (code, _, _), _ = build('{printf "%-10s %5d\\n", $1, $2}')
+    assert "'%-10s %5d\\n' % (" in code
+
+
+def test_constant_gsub_matches_the_general_path(tmp_path: Path) -> None:
+    cases = [("/a/", '"A"'), ("\"a\"", '"A"'), ("/ab/", '"x"'), ("/aa/", '"b"'),
+             ("/a+/", '"-"'), ("/x*/", '"-"'), ("/a/", '"[&]"'), ("/a/", '"\\\\&"'),
+             ("/\\./", '"!"'), ("/^/", '">"'), ("/$/", '"<"'), ("/1/", '""')]
+    data = "banana aa aaa\n\nx.y.1\n\xff a\xffa\n".encode("utf-8", "surrogateescape")
+    data = data.replace("\xff".encode("utf-8", "surrogateescape"), b"\xff")
+    for fn in ("gsub", "sub"):
+        for rx, repl in cases:
+            _both(tmp_path, f"{{n = {fn}({rx}, {repl}); print n, $0, NF}}",
+                  f"{{r = {repl}; n = {fn}({rx}, r); print n, $0, NF}}", data)
+            _both(tmp_path, f"{{t = $0; n = {fn}({rx}, {repl}, t); print n, t}}",
+                  f"{{t = $0; r = {repl}; n = {fn}({rx}, r, t); print n, t}}", data)
+
+
+def test_gsub_on_record_resplits_fields(tmp_path: Path) -> None:
+    assert out(tmp_path, '{gsub(/,/, " "); print NF, $2}', stdin="a,b,c\n") == "3 b\n"
+
+
+def test_program_reading_only_the_record_still_sees_fields_after_assignment(
+        tmp_path: Path) -> None:
+    assert out(tmp_path, '{n += split($0, a)} END {print n}', stdin="a b\nc d e\n") == "5\n"
+    assert out(tmp_path, '{$0 = "x y"; print $2, NF}', stdin="a\n") == "y 2\n"

@@ -38,6 +38,7 @@ from tysh.builtins.awk_runtime import (
     NextRecord,
     Runtime,
     awk_regex,
+    make_sub,
 )
 from tysh.builtins.awk_values import (
     NUMERIC_MATCH,
@@ -223,6 +224,10 @@ def _num_helpers(R: Runtime) -> dict[str, Any]:  # noqa: N803 - R is the program
 
 # The six comparisons, written out once per run (bound to the run's CONVFMT through n2s):
 # `c<op>(a, b)` for two values of unknown kind, `f<op>(s, n)` for a field and a number.
+# A numeric string starts with a blank, sign, dot or digit (all below ":") and is a valid
+# float literal, so a field that float() rejects is a string; one it takes, ASCII, with
+# no `_` and no odd blank (\x1c-\x1f, which float() strips) at either end, is a number
+# with that value; anything else asks the regex.
 _COMPARER = """
 def c{name}(a, b):
     ca = a.__class__
@@ -242,8 +247,15 @@ def c{name}(a, b):
     return tostr(a) {op} (n2s(b) if cb is float else tostr(b))
 
 def f{name}(s, n):
-    if numeric(s) is not None:
-        return str2num(s) {op} n
+    if s < ":" and s:
+        try:
+            f = float(s)
+        except ValueError:
+            return s {op} n2s(n)
+        if f - f == 0.0 and s[0] > "\x1f" and s[-1] > "\x1f" and s.isascii() and "_" not in s:
+            return f {op} n
+        if numeric(s) is not None:
+            return str2num(s) {op} n
     return s {op} n2s(n)
 """
 _COMPARERS = compile("".join(_COMPARER.format(name=n, op=o) for n, o in (
@@ -386,7 +398,12 @@ def _execute(ctx: Context, pycode: Any, consts: dict[str, Any], comp: Compiler,
     status = 0
     try:
         for cname, val in consts.items():
-            ns[cname] = awk_regex(val[1]) if isinstance(val, tuple) else val
+            if not isinstance(val, tuple):
+                ns[cname] = val
+            elif val[0] == "sub":
+                ns[cname] = make_sub(val[1], val[2], val[3])
+            else:
+                ns[cname] = awk_regex(val[1])
         if fs is not None:
             R.set_FS(_fs_value(fs))
         for name, value in assigns:

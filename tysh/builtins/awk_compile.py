@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from tysh.builtins import awk_format
 from tysh.builtins.awk_lex import AwkSyntaxError
 from tysh.builtins.awk_parse import Func, Node, Program
 
@@ -100,7 +101,7 @@ class Compiler:
                 self.mutates_record = True
             elif k == "var" and n[1] in ("NR", "FNR"):
                 self.uses_nr = True
-            elif k == "field" or k == "var" and n[1] == "NF":
+            elif k == "field" and n[1] != ("num", 0.0) or k == "var" and n[1] == "NF":
                 self.reads_fields = True
             for x in n[1:]:
                 walk(x, scope)
@@ -463,22 +464,31 @@ class Compiler:
                 return f"R.asplit({self.S(args[0])}, {target}, None, {self.regex(sep)})", "n"
             return f"R.asplit({self.S(args[0])}, {target}, {self.S(sep)})", "n"
         if name in ("sub", "gsub"):
-            rx = self.regex(args[0])
-            repl = self.S(args[1])
             tgt: Node = args[2] if len(args) > 2 else ("field", ("num", 0.0))
-            glob = "True" if name == "gsub" else "False"
+            if args[0][0] in ("ere", "str") and args[1][0] == "str":
+                # both constant: a substituter built once (awk_runtime.make_sub)
+                fn = self.const(("sub", args[0][1], args[1][1], name == "gsub"), "_sb")
+                call = f"{fn}({{}})"
+            else:
+                rx = self.regex(args[0])
+                repl = self.S(args[1])
+                glob = "True" if name == "gsub" else "False"
+                call = f"R.sub({rx}, {repl}, {{}}, {glob})"
             if tgt[0] == "tmp":
-                return f"float(R.sub({rx}, {repl}, {self.S(tgt[1])}, {glob})[1])", "n"
+                return f"float({call.format(self.S(tgt[1]))}[1])", "n"
             t = self.newtmp()
             cur = self.S(tgt)
-            wr = self.store(tgt, f"{t}[0]")
-            return (f"(({t} := R.sub({rx}, {repl}, {cur}, {glob})), ({wr} if {t}[1] else None), "
+            if tgt[0] == "field" and self.fidx(tgt[1]) == "0":
+                wr = f"R.set0({t}[0])"
+            else:
+                wr = self.store(tgt, f"{t}[0]")
+            return (f"(({t} := {call.format(cur)}), ({wr} if {t}[1] else None), "
                     f"float({t}[1]))[2]"), "n"
         if name == "match":
             extra = f", {self.arr(args[2][1])}" if len(args) > 2 and args[2][0] == "var" else ""
             return f"R.match({self.S(args[0])}, {self.regex(args[1])}{extra})", "n"
         if name == "sprintf":
-            return "R.sprintf(" + ", ".join(self.V(a) for a in args) + ")", "s"
+            return self.sprintf(args), "s"
         if name in ("sin", "cos", "exp", "log", "sqrt"):
             return f"m_{name}({self.N(args[0])})", "n"
         if name == "atan2":
@@ -500,6 +510,35 @@ class Compiler:
         if name == "fflush":
             return "R.fflush(" + ", ".join(self.V(a) for a in args) + ")", "n"
         raise AwkSyntaxError(f"function `{name}' not defined")
+
+    def sprintf(self, args: list[Node]) -> str:
+        """printf/sprintf. A constant format whose conversions Python's `%` does as C does
+        (s, d, i, e, f, g; no `*`) becomes one `%` expression over the converted
+        arguments; a number that is not finite takes the general formatter, given the
+        same converted arguments (which it treats as it would the originals)."""
+        if args and args[0][0] == "str" and not any(
+                a[0] == "var" and self.is_array(a[1]) for a in args[1:]):
+            pieces = awk_format.parse(args[0][1])
+            convs = [p for p in pieces if p[4]]
+            if len(convs) == len(args) - 1 and all(p[5] is not None for p in convs):
+                if not convs:
+                    return repr("".join(p[0] for p in pieces))
+                pyfmt = "".join(p[0].replace("%", "%%") + (p[5] or "") for p in pieces)
+                temps: list[str] = []
+                sets: list[str] = []
+                checks: list[str] = []
+                for p, a in zip(convs, args[1:], strict=True):
+                    t = self.newtmp()
+                    temps.append(t)
+                    if p[4] == "s":
+                        sets.append(f"({t} := {self.S(a)})")
+                    else:
+                        sets.append(f"({t} := {self.N(a)})")
+                        checks.append(f" and {t} - {t} == 0.0")
+                tup = ", ".join(temps) + ","
+                return (f"({pyfmt!r} % ({tup}) if ({', '.join(sets)},){''.join(checks)} "
+                        f"else R.sprintf({args[0][1]!r}, {tup}))")
+        return "R.sprintf(" + ", ".join(self.V(a) for a in args) + ")"
 
     def getline(self, e: Node) -> tuple[str, str]:
         kind, lv, src = e[1], e[2], e[3]
@@ -685,7 +724,7 @@ class Compiler:
         else:
             w = f"R.out({redir!r}, {self.V(target)}).write"
         if kind == "printf":
-            self.emit(f"{w}(R.sprintf({', '.join(self.V(a) for a in args)}))")
+            self.emit(f"{w}({self.sprintf(args)})")
             return
         if not args:
             self.emit(f"{w}(R.line + R.ORS)")
@@ -822,7 +861,7 @@ def _reads_fields(n: Any) -> bool:
         return any(_reads_fields(x) for x in n)
     if not isinstance(n, tuple) or not n:
         return False
-    if n[0] == "field" or n == ("var", "NF"):
+    if n[0] == "field" and n[1] != ("num", 0.0) or n == ("var", "NF"):
         return True
     return any(_reads_fields(x) for x in n[1:])
 

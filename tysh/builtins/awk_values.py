@@ -22,8 +22,9 @@ class StrNum(str):
 UNINIT = StrNum("")
 
 _NUMERIC = re.compile(r"[ \t\n\r\f\v]*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
-                      r"[ \t\n\r\f\v]*\Z")
-_PREFIX = re.compile(r"[ \t\n\r\f\v]*([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?))")
+                      r"[ \t\n\r\f\v]*\Z", re.ASCII)  # ASCII: \d is not other scripts' digits
+_PREFIX = re.compile(r"[ \t\n\r\f\v]*([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?))",
+                     re.ASCII)
 _numeric_match = NUMERIC_MATCH = _NUMERIC.match
 _prefix_match = _PREFIX.match
 
@@ -46,7 +47,7 @@ def str2num(s: str) -> float:
     except ValueError:
         m = _prefix_match(s)
         return float(m.group(1)) if m else 0.0
-    if f - f == 0.0 and "_" not in s:
+    if f - f == 0.0 and "_" not in s and s.isascii():  # float() takes other digits
         return f
     m = _prefix_match(s)
     if m:
