@@ -162,3 +162,77 @@ def test_json_gives_output_lines(d: Path) -> None:
 
 def test_schema_declares_overwrite() -> None:
     assert sed_tool.schema.operations == ("fs.overwrite",)
+
+
+# -- the compiled script and the block fast paths equal the interpreter -----------------
+
+TRICKY = {
+    "e.txt": b"one\n\nfoo two\nthree\n\nfour foo\nfive",  # empty lines, no final newline
+    "u.txt": b"\xff\xfeo\nfoo \xc3\xa9\x80\n\nend\n",  # bytes that are not UTF-8
+    "n.txt": b"x foo\ny\n",
+}
+
+SHAPES = [
+    ["-n", "2,4p"], ["-n", "3p"], ["-n", "4,2p"], ["-n", "5,100p"], ["-n", "9,10p"],
+    ["/foo/d"], ["/foo/!d"], ["-n", "/foo/p"], ["-n", "/foo/!p"], ["-n", "/o/,/nomatch/p"],
+    ["-n", "/foo/,/^$/p"], ["s/o/0/;s/e/E/"], ["s/o/\\n/;s/x/y/"], ["s/o/0/;s/^/>/"],
+    ["1d;$d"], ["-n", "$p"], ["-n", "$p;$="], ["$!d"], ["/foo/s/o/0/g"], ["/foo/!s/o/0/"],
+    ["/o/y/oe/eo/"], ["y/oe/eo/"], ["y/o/\\n/;s/^/>/"], ["2i\\text"], ["="], ["$a\\tail"],
+    ["2a\\x", "-e", "2d"], ["2,3c\\chg"], ["$c\\end"], ["0,/foo/d"], ["1~2d"], ["2,+1d"],
+    ["2,~4d"], ["3q"], ["3Q5"], ["$q7"], ["/foo/{s/o/O/;p}"], ["-n", "/foo/{=;p}"], ["l"],
+    ["s/\\(o\\)/\\U\\1/g"], ["s/x*/-/g"], ["s/o/0/2"], ["s/o/0/p"], ["/two/,$d"], ["F"],
+    ["-E", "s/(o+)/[\\1]/g;/^$/d"], ["-n", "/o/,3p"], ["2!{s/o/0/;y/f/F/}"], ["z;="],
+    ["/^$/d"], ["-n", "/^/p"], ["-n", "/$/!p"], ["/\\bfoo\\>/d"], ["/O/Id"],
+    ["-n", "/^\\(foo\\|x\\)/p"], ["-n", "/e$/p"], ["-n", "2{p;=}"], ["1{/foo/d}"], ["3{/x/,/y/d}"],
+    ["2p;3p;2d"], ["-n", "$!p"],
+]
+
+
+def _both(d: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> tuple[Any, Any]:
+    """(compiled, interpreted) runs of argv, each on fresh copies of the tricky files,
+    reading a few bytes at a time so batches end mid-stream; the files afterwards too."""
+    import tysh.builtins.sed as sed_mod
+    import tysh.builtins.sed_compile as comp
+
+    monkeypatch.setattr(sed_mod, "READ_SIZE", 5)
+    results = []
+    for general in (False, True):
+        for name, data in TRICKY.items():
+            (d / name).write_bytes(data)
+        with monkeypatch.context() as m:
+            if general:
+                m.setattr(comp, "ENABLED", False)
+                m.setattr(sed_mod, "_fast_sub", lambda *a, **k: None)
+            r = invoke(sed_tool, "sed", classify(argv), FakeShell(str(d)), b"a foo\nb\n\n")
+        files = {n: (d / n).read_bytes() for n in TRICKY}
+        results.append((r.code, r.out, r.err, files))
+    return results[0], results[1]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=" ".join)
+@pytest.mark.parametrize("files", [[], ["e.txt"], ["u.txt", "e.txt", "n.txt"]],
+                         ids=["stdin", "one", "several"])
+def test_compiled_script_equals_interpreter(d: Path, monkeypatch: pytest.MonkeyPatch,
+                                            shape: list[str], files: list[str]) -> None:
+    fast, general = _both(d, monkeypatch, [*shape, *files])
+    assert fast == general
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=" ".join)
+@pytest.mark.parametrize("mode", ["-s", "-i"])
+def test_compiled_script_equals_interpreter_per_file(d: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     shape: list[str], mode: str) -> None:
+    fast, general = _both(d, monkeypatch, [mode, *shape, "e.txt", "u.txt", "n.txt"])
+    assert fast == general
+
+
+def test_compiled_script_is_used_for_common_shapes() -> None:
+    from tysh.builtins.sed import SedArgs, _Parser
+    from tysh.builtins.sed_compile import compile_script
+
+    for script in ("1d;$d", "/x/s/a/b/g", "-n", "2i\\t", "y/a/b/;="):
+        cmds = _Parser(script if script != "-n" else "p", [(0, "-e")], False).parse()
+        assert compile_script(cmds, False, "\n", 70, {}) is not None, script
+    branchy = _Parser(":a;N;ba", [(0, "-e")], False).parse()
+    assert compile_script(branchy, False, "\n", 70, {}) is None
+    assert SedArgs is not None

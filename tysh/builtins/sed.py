@@ -1,9 +1,11 @@
 """sed: the stream editor, as GNU sed 4.9 does it.
 
 The script is parsed once into a flat list of commands (blocks and branches become jump
-targets) and run per line over the decoded text. A script that is a single unaddressed
-`s` command takes a fast path: the substitution runs over a whole block of lines at once
-in the regex engine. Regular expressions come from _regex (POSIX BRE/ERE → Python re).
+targets). A script of unaddressed `s` and `y` commands takes a fast path: each runs over a
+whole block of lines at once in the regex engine. Other scripts are compiled to one Python
+function over batches of lines (sed_compile); those using commands that reach across
+cycles (N D G H x b t w r…) run in the interpreter here, per line over the decoded text.
+Regular expressions come from _regex (POSIX BRE/ERE → Python re).
 
 `--json` gives the output lines as a JSON array of strings.
 """
@@ -615,6 +617,7 @@ class _Input:
         self.bsep = sep.encode()
         self.flush = flush
         self.buf: list[str] = []
+        self.text = ""  # buf's lines joined by the separator, as decoded
         self.nbuf = 0
         self.k = 0
         self.rest = b""
@@ -642,6 +645,7 @@ class _Input:
                     text = self.rest.decode("utf-8", "surrogateescape")
                     self.rest = b""
                     self.buf = [text]
+                    self.text = text
                     self.nbuf = 1
                     self.k = 0
                     self.buf_has_sep = False
@@ -653,7 +657,8 @@ class _Input:
                 self.rest = data
                 continue
             self.rest = data[cut + 1 :]
-            self.buf = data[:cut].decode("utf-8", "surrogateescape").split(self.sep)
+            self.text = data[:cut].decode("utf-8", "surrogateescape")
+            self.buf = self.text.split(self.sep)
             self.nbuf = len(self.buf)
             self.buf_has_sep = True
             self.k = 0
@@ -1022,12 +1027,44 @@ def _escape_l(ps: str, width: int) -> str:
 
 
 def _fast_sub(cmds: list[Cmd], args: SedArgs, extended: bool) -> Callable[[str], str] | None:
-    """A function substituting over a block of complete lines, when the script allows it."""
-    if len(cmds) != 1 or args.quiet or args.null_data:
+    """A function transforming a block of complete lines, when the script is a sequence of
+    unaddressed `s` and `y` commands that each keep to one line: each then runs over the
+    whole block at once. Only the last may put a newline into a line."""
+    if not cmds or args.quiet or args.null_data:
         return None
-    c = cmds[0]
+    fns: list[Callable[[str], str]] = []
+    for k, c in enumerate(cmds):
+        if c.a1 is not None or c.negate:
+            return None
+        fn = _fast_y(c) if c.name == "y" else _fast_one_sub(c, extended)
+        if fn is None:
+            return None
+        if k < len(cmds) - 1 and c.sub is not None and any(
+            kind == "lit" and "\n" in v for kind, v in c.sub.parts
+        ):
+            return None
+        fns.append(fn)
+    if len(fns) == 1:
+        return fns[0]
+
+    def chain(block: str) -> str:
+        for fn in fns:
+            block = fn(block)
+        return block
+
+    return chain
+
+
+def _fast_y(c: Cmd) -> Callable[[str], str] | None:
+    tab = c.ytab
+    if tab is None or 10 in tab or any("\n" in v for v in tab.values()):
+        return None
+    return lambda block: block.translate(tab)
+
+
+def _fast_one_sub(c: Cmd, extended: bool) -> Callable[[str], str] | None:
     sub = c.sub
-    if c.name != "s" or c.a1 is not None or c.negate or sub is None or sub.regex is None:
+    if c.name != "s" or sub is None or sub.regex is None:
         return None
     if sub.print_ or sub.wfile or sub.multiline or sub.nth != 1:
         return None
@@ -1182,6 +1219,7 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
     if args.in_place and not files:
         ctx.error("no input files")
         return 1
+    compiled = _compile(script, cmds, args, extended)
     status = [False]
     json_lines: list[str] | None = [] if ctx.json else None
     import io
@@ -1196,7 +1234,7 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
                 srcs = _sources(ctx, [name], status)
                 failed_before = status[0]
                 try:
-                    code = _execute(runner, args, extended, srcs)
+                    code = _execute(runner, args, extended, srcs, compiled)
                 finally:
                     srcs.close()
                 if status[0] and not failed_before or name == "-":
@@ -1216,7 +1254,7 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
                 runner.sink = sink
                 srcs = _sources(ctx, names, status)
                 try:
-                    code = _execute(runner, args, extended, srcs)
+                    code = _execute(runner, args, extended, srcs, compiled)
                 finally:
                     srcs.close()
                 if code:
@@ -1240,7 +1278,21 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
     return 2 if status[0] else 0
 
 
-def _execute(runner: _Sed, args: SedArgs, extended: bool, srcs: Generator[tuple[str, IO[bytes]], None, None]) -> int:
+def _compile(script: str, cmds: list[Cmd], args: SedArgs, extended: bool) -> Any:
+    """The script compiled to one Python function (sed_compile), None for the interpreter."""
+    from tysh.builtins import sed_compile
+
+    helpers = {"QUIT": _Quit, "EXPAND": _expand_case, "ESCAPE_L": _escape_l}
+    sep = "\0" if args.null_data else "\n"
+    key = (script, args.quiet, sep, args.line_length, extended)
+    if not sed_compile.ENABLED:
+        return None
+    return sed_compile.compile_cached(key, cmds, args.quiet, sep, args.line_length, helpers,
+                                      extended)
+
+
+def _execute(runner: _Sed, args: SedArgs, extended: bool,
+             srcs: Generator[tuple[str, IO[bytes]], None, None], compiled: Any = None) -> int:
     """Run the script over one stream; returns the `q`/`Q` exit code (0 otherwise)."""
     fast = _fast_sub(runner.cmds, args, extended)
     if fast is not None:
@@ -1249,7 +1301,10 @@ def _execute(runner: _Sed, args: SedArgs, extended: bool, srcs: Generator[tuple[
     runner.open_wfiles()
     inp = _Input(srcs, runner.sep, runner.flush)
     try:
-        runner.run(inp)
+        if compiled is not None:
+            compiled(inp, runner)
+        else:
+            runner.run(inp)
     except _Quit as q:
         return q.code
     finally:
