@@ -601,8 +601,95 @@ def _expand_case(parts: list[tuple[str, Any]], m: re.Match[str], whole: str | No
 
 
 class _Quit(Exception):
-    def __init__(self, code: int) -> None:
+    """`q` (newline: the missing separator is written first) or `Q`: stop every file."""
+
+    def __init__(self, code: int, newline: bool = True) -> None:
         self.code = code
+        self.newline = newline
+
+
+class _Output:
+    """One output stream as GNU keeps it: text pieces buffered until flushed, and where a
+    piece lacked its separator (a line read without one, printed as read). GNU writes the
+    missing separator before any further output to the same stream — so
+    `printf 'a' | sed p` gives "a\\na" while `sed -n p` gives "a" — and `q` writes it at
+    once. `gaps` holds the piece counts after such pieces; [0] carries one over a flush."""
+
+    __slots__ = ("sink", "sep", "parts", "gaps")
+
+    def __init__(self, sink: IO[bytes], sep: str) -> None:
+        self.sink = sink
+        self.sep = sep
+        self.parts: list[str] = []
+        self.gaps: list[int] = []
+
+    def raw(self, text: str) -> None:
+        """`text` without its separator: owed before the next output."""
+        self.parts.append(text)
+        self.gaps.append(len(self.parts))
+
+    def line(self, text: str, nl: bool) -> None:
+        if nl:
+            self.parts.append(text + self.sep)
+        else:
+            self.raw(text)
+
+    def end_line(self) -> None:
+        """Write a separator still owed (as `q` does)."""
+        gaps = self.gaps
+        if gaps and gaps[-1] == len(self.parts):
+            gaps.pop()
+            self.parts.append(self.sep)
+
+    def flush(self) -> None:
+        parts = self.parts
+        if not parts:
+            return
+        gaps = self.gaps
+        if gaps:
+            n = len(parts)
+            pieces = list(parts)
+            for i in reversed(gaps):
+                if i < n:
+                    pieces.insert(i, self.sep)
+            owed = gaps[-1] == n
+            gaps.clear()
+            if owed:
+                gaps.append(0)
+            text = "".join(pieces)
+        else:
+            text = "".join(parts)
+        del parts[:]  # in place: the runners hold the list
+        self.sink.write(text.encode("utf-8", "surrogateescape"))
+        self.sink.flush()
+
+
+class _WFile:
+    """A `w` file (or /dev/stdout, /dev/stderr) with its own owed-separator flag, as GNU
+    keeps one per output: `write` goes to a byte stream or to the main output's pieces."""
+
+    __slots__ = ("fp", "parts", "sep", "missing")
+
+    def __init__(self, fp: IO[bytes] | None, parts: list[str] | None, sep: str) -> None:
+        self.fp = fp
+        self.parts = parts
+        self.sep = sep
+        self.missing = False
+
+    def write(self, text: str, nl: bool) -> None:
+        if self.missing:
+            text = self.sep + text
+        self.missing = not nl
+        if nl:
+            text += self.sep
+        if self.parts is not None:
+            self.parts.append(text)
+        elif self.fp is not None:
+            self.fp.write(text.encode("utf-8", "surrogateescape"))
+
+    def close(self) -> None:
+        if self.fp is not None and self.parts is None:
+            self.fp.close()
 
 
 class _Input:
@@ -696,22 +783,25 @@ class _Sed:
         self.ere = extended
         self.sep = "\0" if args.null_data else "\n"
         self.wrap = args.line_length
-        self.out: list[str] = []
-        self.sink: IO[bytes] = ctx.stdout
+        self.output = _Output(ctx.stdout, self.sep)
+        self.out = self.output.parts
         self.hold = ""
+        self.hold_nl = True  # the hold space starts as a line with its separator
         self.last_rx: re.Pattern[str] | None = None
-        self.wfiles: dict[str, IO[bytes]] = {}
+        self.wfiles: dict[str, _WFile] = {}
         self.lineno = 0
         for c in cmds:  # range state starts afresh for each stream
             c.active = False
             c.end_line = 0
 
+    def use(self, output: _Output, wfiles: dict[str, _WFile]) -> None:
+        """Write to `output` and `wfiles`, which outlive this runner (-s: one per file)."""
+        self.output = output
+        self.out = output.parts
+        self.wfiles = wfiles
+
     def flush(self) -> None:
-        if self.out:
-            data = "".join(self.out).encode("utf-8", "surrogateescape")
-            del self.out[:]  # in place: run() holds the list
-            self.sink.write(data)
-            self.sink.flush()
+        self.output.flush()
 
     def regex(self, o: Addr | Sub) -> re.Pattern[str]:
         """The compiled regex of an address or `s`; `//` means the last one used."""
@@ -723,29 +813,28 @@ class _Sed:
         self.last_rx = rx
         return rx
 
-    def write_file(self, name: str, text: str) -> None:
-        if name in ("/dev/stdout", "-"):
-            self.out.append(text + "\n")
-            return
-        if name == "/dev/stderr":
-            self.ctx.stderr.write((text + "\n").encode("utf-8", "surrogateescape"))
-            return
+    def write_file(self, name: str, text: str, nl: bool = True) -> None:
         f = self.wfiles.get(name)
         if f is None:
-            f = self.ctx.fs.open(self.ctx.path(name), "wb")
-            self.wfiles[name] = f
-        f.write((text + "\n").encode("utf-8", "surrogateescape"))
+            f = self.wfile(name)
+        f.write(text, nl)
+
+    def wfile(self, name: str) -> _WFile:
+        if name in ("/dev/stdout", "-"):
+            f = _WFile(None, self.out, self.sep)
+        elif name == "/dev/stderr":
+            f = _WFile(self.ctx.stderr, None, self.sep)
+        else:
+            f = _WFile(self.ctx.fs.open(self.ctx.path(name), "wb"), None, self.sep)
+        self.wfiles[name] = f
+        return f
 
     def open_wfiles(self) -> None:
         """GNU creates (truncates) every `w` file before reading input."""
         for c in self.cmds:
             name = c.text if c.name in "wW" else (c.sub.wfile if c.sub else None)
-            if name and name not in ("/dev/stdout", "/dev/stderr", "-") and name not in self.wfiles:
-                self.wfiles[name] = self.ctx.fs.open(self.ctx.path(name), "wb")
-
-    def close(self) -> None:
-        for f in self.wfiles.values():
-            f.close()
+            if name and name not in self.wfiles:
+                self.wfile(name)
 
     # -- addresses --------------------------------------------------------------------
     def match1(self, a: Addr, ps: str, inp: _Input) -> bool:
@@ -843,14 +932,17 @@ class _Sed:
         cmds = self.cmds
         ncmds = len(cmds)
         out = self.out
+        output = self.output
         sep = self.sep
         quiet = self.quiet
         ps_next: str | None = None
+        nl = True  # whether the pattern space's line had its separator (GNU `chomped`)
         while True:
             if ps_next is None:
                 line = inp.next()
                 if line is None:
                     return
+                nl = inp.k < inp.nbuf or inp.buf_has_sep
                 self.lineno += 1
                 ps = line
             else:
@@ -860,6 +952,7 @@ class _Sed:
             tflag = False
             pc = 0
             quit_code: int | None = None
+            qnl = True
             while pc < ncmds:
                 c = cmds[pc]
                 pc += 1
@@ -876,11 +969,11 @@ class _Sed:
                         ps = new
                         tflag = True
                         for _ in range(c.sub.print_):
-                            out.append(ps + sep)
+                            output.line(ps, nl)
                         if c.sub.wfile:
-                            self.write_file(c.sub.wfile, ps)
+                            self.write_file(c.sub.wfile, ps, nl)
                 elif name == "p":
-                    out.append(ps + sep)
+                    output.line(ps, nl)
                 elif name == "d":
                     autoprint = False
                     break
@@ -917,37 +1010,45 @@ class _Sed:
                 elif name == "Q":
                     autoprint = False
                     quit_code = c.num
+                    qnl = False
                     break
                 elif name == "h":
                     self.hold = ps
+                    self.hold_nl = nl
                 elif name == "H":
                     self.hold = self.hold + "\n" + ps
+                    self.hold_nl = nl
                 elif name == "g":
                     ps = self.hold
+                    nl = self.hold_nl
                 elif name == "G":
                     ps = ps + "\n" + self.hold
+                    nl = self.hold_nl
                 elif name == "x":
                     ps, self.hold = self.hold, ps
+                    nl, self.hold_nl = self.hold_nl, nl
                 elif name == "n":
                     if inp.at_end():
-                        quit_code = 0
+                        quit_code = -1  # the end of this stream, not `q`
                         break
                     if not quiet:
-                        out.append(ps + sep)
+                        output.line(ps, nl)
                     self.flush_appends(appends)
                     appends = []
                     line = inp.next()
                     assert line is not None
+                    nl = inp.k < inp.nbuf or inp.buf_has_sep
                     self.lineno += 1
                     ps = line
                 elif name == "N":
                     if inp.at_end():
-                        quit_code = 0
+                        quit_code = -1
                         break
                     self.flush_appends(appends)
                     appends = []
                     line = inp.next()
                     assert line is not None
+                    nl = inp.k < inp.nbuf or inp.buf_has_sep
                     self.lineno += 1
                     ps = ps + "\n" + line
                 elif name == "D":
@@ -971,19 +1072,22 @@ class _Sed:
                     appends.append(("r", c.text))
                 elif name == "R":
                     appends.append(("R", c.text))
-                elif name == "w":
-                    self.write_file(c.text, ps)
                 elif name == "W":
                     k = ps.find("\n")
-                    self.write_file(c.text, ps if k < 0 else ps[:k])
+                    self.write_file(c.text, ps if k < 0 else ps[:k], nl or k >= 0)
+                elif name == "w":
+                    self.write_file(c.text, ps, nl)
             if autoprint:
-                if inp.last_had_sep or not inp.at_end():
+                if nl:
                     out.append(ps + sep)
                 else:
-                    out.append(ps)
-            self.flush_appends(appends)
+                    output.raw(ps)
+            if appends:
+                self.flush_appends(appends)
             if quit_code is not None:
-                raise _Quit(quit_code)
+                if quit_code < 0:
+                    return
+                raise _Quit(quit_code, qnl)
 
     def flush_appends(self, appends: list[tuple[str, str]]) -> None:
         for kind, text in appends:
@@ -993,10 +1097,14 @@ class _Sed:
                 try:
                     data = self.ctx.fs.read_bytes(self.ctx.path(text))
                 except FsError:
-                    continue  # GNU: an unreadable `r` file is silently ignored
+                    if kind == "r":  # silently ignored, but still ends a line left open
+                        self.out.append("")
+                    continue
                 s = data.decode("utf-8", "surrogateescape")
                 if kind == "R":
-                    s = s.split("\n", 1)[0] + "\n" if s else ""
+                    if not s:
+                        continue
+                    s = s.split("\n", 1)[0] + "\n"
                 self.out.append(s)
 
 
@@ -1100,12 +1208,12 @@ def _fast_one_sub(c: Cmd, extended: bool) -> Callable[[str], str] | None:
 
 
 def _fast_run(
-    fn: Callable[[str], str], sources: Iterator[tuple[str, IO[bytes]]], sink: IO[bytes]
+    fn: Callable[[str], str], sources: Iterator[tuple[str, IO[bytes]]], output: _Output
 ) -> None:
     """Apply `fn` to blocks of whole lines from the stream, writing as it goes. A file's
-    unterminated last line stays a line of its own, newline-terminated only when more
-    input follows (as GNU sed does)."""
-    held = b""  # an earlier file's unterminated last line
+    unterminated last line stays a line of its own, printed without its newline (the
+    output writes it if more output follows, as GNU sed does)."""
+    parts = output.parts
     for _, f in sources:
         rest = b""
         read = getattr(f, "read1", f.read)
@@ -1113,22 +1221,17 @@ def _fast_run(
             chunk = read(READ_SIZE)
             if not chunk:
                 break
-            if held:
-                sink.write((fn(held.decode("utf-8", "surrogateescape")) + "\n").encode("utf-8", "surrogateescape"))
-                held = b""
             data = rest + chunk if rest else chunk
             cut = data.rfind(b"\n")
             if cut < 0:
                 rest = data
                 continue
             rest = data[cut + 1 :]
-            text = data[:cut].decode("utf-8", "surrogateescape")
-            sink.write((fn(text) + "\n").encode("utf-8", "surrogateescape"))
-            sink.flush()
+            parts.append(fn(data[:cut].decode("utf-8", "surrogateescape")) + "\n")
+            output.flush()
         if rest:
-            held = rest
-    if held:
-        sink.write(fn(held.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape"))
+            output.raw(fn(rest.decode("utf-8", "surrogateescape")))
+            output.flush()
 
 
 # -- the tool ----------------------------------------------------------------------------
@@ -1224,19 +1327,25 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
     json_lines: list[str] | None = [] if ctx.json else None
     import io
 
-    code = 0
+    quit_code: int | None = None  # the `q`/`Q` exit code, once one ran: no more files
+    sep = "\0" if args.null_data else "\n"
+    sink: IO[bytes] = io.BytesIO() if json_lines is not None else ctx.stdout
+    stdout = _Output(sink, sep)  # one stream over all files, -s or not, as GNU's
+    # `w` files are opened once for the run; /dev/stdout is the real output even with -i
+    wfiles = {name: _WFile(None, stdout.parts, sep) for name in ("/dev/stdout", "-")}
     try:
         if args.in_place:
             for name in files:
                 buf = io.BytesIO()
                 runner = _Sed(cmds, args, ctx, extended)
-                runner.sink = buf
+                runner.use(_Output(buf, sep), wfiles)
                 srcs = _sources(ctx, [name], status)
                 failed_before = status[0]
                 try:
-                    code = _execute(runner, args, extended, srcs, compiled)
+                    quit_code = _execute(runner, args, extended, srcs, compiled)
                 finally:
                     srcs.close()
+                stdout.flush()
                 if status[0] and not failed_before or name == "-":
                     continue
                 try:
@@ -1244,21 +1353,21 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
                 except FsError as e:
                     ctx.error(f"couldn't edit {name}: {e.reason}")
                     status[0] = True
-                if code:
+                if quit_code is not None:
                     break
         else:
-            sink: IO[bytes] = io.BytesIO() if json_lines is not None else ctx.stdout
             groups = [[n] for n in files] if args.separate and files else [files]
             for names in groups:
                 runner = _Sed(cmds, args, ctx, extended)
-                runner.sink = sink
+                runner.use(stdout, wfiles)
                 srcs = _sources(ctx, names, status)
                 try:
-                    code = _execute(runner, args, extended, srcs, compiled)
+                    quit_code = _execute(runner, args, extended, srcs, compiled)
                 finally:
                     srcs.close()
-                if code:
+                if quit_code is not None:
                     break
+            code = quit_code or 0
             if json_lines is not None:
                 assert isinstance(sink, io.BytesIO)
                 text = sink.getvalue().decode("utf-8", "surrogateescape")
@@ -1273,8 +1382,11 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
     except FsError as e:
         ctx.error(f"couldn't open file {e.path}: {e.reason}")
         return 4
-    if code:
-        return code
+    finally:
+        for f in wfiles.values():
+            f.close()
+    if quit_code:
+        return quit_code
     return 2 if status[0] else 0
 
 
@@ -1292,12 +1404,14 @@ def _compile(script: str, cmds: list[Cmd], args: SedArgs, extended: bool) -> Any
 
 
 def _execute(runner: _Sed, args: SedArgs, extended: bool,
-             srcs: Generator[tuple[str, IO[bytes]], None, None], compiled: Any = None) -> int:
-    """Run the script over one stream; returns the `q`/`Q` exit code (0 otherwise)."""
+             srcs: Generator[tuple[str, IO[bytes]], None, None],
+             compiled: Any = None) -> int | None:
+    """Run the script over one stream; returns the exit code of a `q`/`Q` that ran (the
+    caller then reads no more files), None at the end of the input."""
     fast = _fast_sub(runner.cmds, args, extended)
     if fast is not None:
-        _fast_run(fast, srcs, runner.sink)
-        return 0
+        _fast_run(fast, srcs, runner.output)
+        return None
     runner.open_wfiles()
     inp = _Input(srcs, runner.sep, runner.flush)
     try:
@@ -1306,11 +1420,12 @@ def _execute(runner: _Sed, args: SedArgs, extended: bool,
         else:
             runner.run(inp)
     except _Quit as q:
+        if q.newline:
+            runner.output.end_line()
         return q.code
     finally:
         runner.flush()
-        runner.close()
-    return 0
+    return None
 
 
 TOOLS = [sed]

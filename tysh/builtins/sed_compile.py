@@ -123,30 +123,34 @@ class _Gen:
         return "not sel" if c.negate else "sel"
 
     # -- commands -----------------------------------------------------------------------
-    def end_cycle(self, ind: int, final: bool, autoprint: bool, quit_code: int | None) -> None:
+    def print_ps(self, ind: int, final: bool) -> None:
+        """Output the pattern space; a buffer's final line may lack its separator, and is
+        then output as read (runner.output owes the separator to what follows)."""
+        if final:
+            self.emit(ind, f"out_append(ps + {self.sep!r}) if has_sep else RAW(ps)")
+        else:
+            self.emit(ind, f"out_append(ps + {self.sep!r})")
+
+    def end_cycle(self, ind: int, final: bool, autoprint: bool, quit_code: int | None,
+                  newline: bool = True) -> None:
         if autoprint and not self.quiet:
-            if final:
-                self.emit(ind, f"out_append(ps + {self.sep!r} if has_sep or not inp.at_end() "
-                               "else ps)")
-            else:
-                self.emit(ind, f"out_append(ps + {self.sep!r})")
+            self.print_ps(ind, final)
         if self.has_a:
             self.emit(ind, "if ap:")
             self.emit(ind + 1, "out_append(ap)")
         if quit_code is not None:
-            self.emit(ind, f"raise QUIT({quit_code})")
+            self.emit(ind, f"raise QUIT({quit_code}, {newline})")
 
     def command(self, k: int, c: Cmd, ind: int, final: bool) -> None:
         e = self.emit
         name = c.name
-        sep = repr(self.sep)
         if name == "p":
-            e(ind, f"out_append(ps + {sep})")
+            self.print_ps(ind, final)
         elif name == "d":
             self.end_cycle(ind, final, False, None)
             e(ind, "continue")
         elif name == "s":
-            self.substitute(c, ind)
+            self.substitute(c, ind, final)
         elif name == "y":
             e(ind, f"ps = ps.translate({self.const(c.ytab, 'Y')})")
         elif name == "a":
@@ -165,7 +169,7 @@ class _Gen:
         elif name == "=":
             e(ind, 'out_append(f"{lineno}\\n")')
         elif name in "qQ":
-            self.end_cycle(ind, final, name == "q", c.num)
+            self.end_cycle(ind, final, name == "q", c.num, name == "q")
         elif name == "l":
             e(ind, f"out_append(ESCAPE_L(ps, {c.num if c.num > 0 else self.wrap}))")
         elif name == "z":
@@ -175,7 +179,7 @@ class _Gen:
         else:  # `#`, `:` (labels are dead without branches)
             e(ind, "pass")
 
-    def substitute(self, c: Cmd, ind: int) -> None:
+    def substitute(self, c: Cmd, ind: int, final: bool) -> None:
         sub = c.sub
         assert sub is not None and sub.rx is not None
         e = self.emit
@@ -200,7 +204,7 @@ class _Gen:
             e(ind, "if new is not None:")
             e(ind + 1, "ps = new")
         for _ in range(sub.print_):
-            e(ind + 1, f"out_append(ps + {self.sep!r})")
+            self.print_ps(ind + 1, final)
         e(ind + 1, "pass")
 
     def body(self, lo: int, hi: int, ind: int, last: str, final: bool) -> None:
@@ -314,6 +318,7 @@ class _Gen:
         e = self.emit
         e(0, "def run(inp, runner):")
         e(1, "out_append = runner.out.append")
+        e(1, "RAW = runner.output.raw")
         e(1, "SUBST = runner.substitute")
         e(1, "lineno = runner.lineno")
         for k in self.ranges:
@@ -337,8 +342,11 @@ class _Gen:
             e(3, "lineno += len(lines)")
             e(3, "if lo < hi and lo < len(lines):")
             e(4, "part = lines[lo:hi]")
-            e(4, "part.append('')")
-            e(4, f"out_append({self.sep!r}.join(part))")
+            e(4, "if has_sep or hi < len(lines):")
+            e(5, "part.append('')")
+            e(5, f"out_append({self.sep!r}.join(part))")
+            e(4, "else:")  # the slice ends at the stream's unterminated last line
+            e(5, f"RAW({self.sep!r}.join(part))")
             e(3, "continue")
         elif self.only_last():
             e(3, "lineno += len(lines) - 1")
@@ -448,7 +456,6 @@ def text_filter(cmds: list[Cmd], quiet: bool, sep: str, extended: bool) -> Runne
     source = src.decode("utf-8", "surrogateescape") if isinstance(src, bytes) else src
     search = re.compile(source, comp.regex.flags & ~re.ASCII).search
     keep_match = (c.name == "p") != c.negate
-    conditional = c.name == "d"  # autoprint: a last line without newline stays without
 
     def run(inp: _Input, runner: _Sed) -> int:
         out_append = runner.out.append
@@ -484,8 +491,11 @@ def text_filter(cmds: list[Cmd], quiet: bool, sep: str, extended: bool) -> Runne
             if not keep_match and pos <= size:
                 out_append(text[pos:])
                 final_kept = True
-            if final_kept and (not conditional or has_sep or not inp.at_end()):
-                out_append("\n")
+            if final_kept:
+                if has_sep:
+                    out_append("\n")
+                else:  # printed as read, without its newline
+                    runner.output.gaps.append(len(runner.out))
         return 0
 
     return run
