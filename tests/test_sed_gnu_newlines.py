@@ -119,6 +119,17 @@ CASES: list[tuple[list[str], bytes]] = [
     (["-i", "$q5", "nf", "nf2"], b""),
 ]
 
+# `R` reads on through its file, line by line (each line as read), across the inputs of a
+# run, and from the start again per file under -s / -i
+CASES += [
+    (["R wf"], b"1\n2\n3\n"),
+    (["R nf"], b"1\n2\n3\n"),
+    (["R missing"], b"1\n2\n"),
+    (["R wf", "nf2", "one"], b""),
+    (["-s", "R wf", "nf2", "one"], b""),
+    (["-i", "R nf", "wf", "nf2"], b""),
+]
+
 
 def _tree(root: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(root.iterdir()) if p.is_file()}

@@ -789,6 +789,7 @@ class _Sed:
         self.hold_nl = True  # the hold space starts as a line with its separator
         self.last_rx: re.Pattern[str] | None = None
         self.wfiles: dict[str, _WFile] = {}
+        self.rfiles: dict[str, list[str]] = {}  # `R`: each file's unread lines, last first
         self.lineno = 0
         for c in cmds:  # range state starts afresh for each stream
             c.active = False
@@ -1093,19 +1094,36 @@ class _Sed:
         for kind, text in appends:
             if kind == "t":
                 self.out.append(text)
+            elif kind == "R":
+                line = self._next_line_of(text)
+                if line:
+                    self.out.append(line)
             else:
                 try:
                     data = self.ctx.fs.read_bytes(self.ctx.path(text))
                 except FsError:
-                    if kind == "r":  # silently ignored, but still ends a line left open
-                        self.out.append("")
+                    # silently ignored, but still ends a line left open
+                    self.out.append("")
                     continue
-                s = data.decode("utf-8", "surrogateescape")
-                if kind == "R":
-                    if not s:
-                        continue
-                    s = s.split("\n", 1)[0] + "\n"
-                self.out.append(s)
+                self.out.append(data.decode("utf-8", "surrogateescape"))
+
+    def _next_line_of(self, name: str) -> str:
+        """`R`: the file's next line (as read: its separator only if it had one), "" once
+        it is used up or cannot be read. GNU reads on through the file across the inputs
+        of one run, and from its start again for each file under -s or -i (a runner each)."""
+        lines = self.rfiles.get(name)
+        if lines is None:
+            try:
+                data = self.ctx.fs.read_bytes(self.ctx.path(name))
+            except FsError:
+                data = b""
+            parts = data.decode("utf-8", "surrogateescape").split(self.sep)
+            lines = [p + self.sep for p in parts[:-1]]
+            if parts[-1]:
+                lines.append(parts[-1])
+            lines.reverse()
+            self.rfiles[name] = lines
+        return lines.pop() if lines else ""
 
 
 def _escape_l(ps: str, width: int) -> str:
