@@ -17,9 +17,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _timing import run_once  # noqa: E402
-
-WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi "
-         "omicron pi rho sigma tau upsilon phi chi psi omega").split()
+from pipelines import WORDS  # noqa: E402
 
 
 def make_data(path: str, size: int, seed: int = 7) -> None:

@@ -184,24 +184,22 @@ class Compiler:
         return f"tonum({c})"
 
     def S(self, e: Node) -> str:
-        c, k = self.ex(e)
-        if k in "sf":
-            return c
-        if k == "n":
-            return f"n2s({c})"
-        if k == "b":
-            return f"('1' if {c} else '0')"
-        return f"tostr({c})"
+        """As a string: numbers through CONVFMT."""
+        return self._text(e, "n2s", "tostr")
 
     def Out(self, e: Node) -> str:
+        """As print writes it: numbers through OFMT."""
+        return self._text(e, "n2o", "tostr_o")
+
+    def _text(self, e: Node, from_num: str, from_any: str) -> str:
         c, k = self.ex(e)
         if k in "sf":
             return c
         if k == "n":
-            return f"n2o({c})"
+            return f"{from_num}({c})"
         if k == "b":
             return f"('1' if {c} else '0')"
-        return f"tostr_o({c})"
+        return f"{from_any}({c})"
 
     def V(self, e: Node) -> str:
         c, k = self.ex(e)

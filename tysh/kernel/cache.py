@@ -66,14 +66,21 @@ def compile_cached(src: str, filename: str) -> Any:
             pass
     code = compile(src, filename, "exec")
     if path is not None:
-        tmp = f"{path}.{os.getpid()}.tmp"
-        try:
-            with open(tmp, "wb") as f:
-                marshal.dump((src, code), f)
-            os.replace(tmp, path)
-        except OSError:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        write_atomic(path, marshal.dumps((src, code)))
     return code
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """Replace the file at once, so a concurrent start reads the old entry or the new one,
+    never half of one; a cache that cannot be written is only slower."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 
 from tysh.kernel import ast
-from tysh.kernel.cache import cache_dir, compile_cached
+from tysh.kernel.cache import cache_dir, compile_cached, write_atomic
 from tysh.kernel.errors import TyshSyntaxError
 from tysh.kernel.lazyre import LazyRegex
 from tysh.kernel.record import Record
@@ -332,19 +332,8 @@ def _save_spec(spec: _Spec) -> None:
     import marshal
 
     path = _cache_path()
-    if path is None:
-        return
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(tmp, "wb") as f:
-            marshal.dump(spec, f)
-        os.replace(tmp, path)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+    if path is not None:
+        write_atomic(path, marshal.dumps(spec))
 
 
 class _Tables:
