@@ -13,11 +13,10 @@ import random
 import shutil
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _timing import run_once  # noqa: E402
-from pipelines import WORDS  # noqa: E402
+from pipelines import WORDS, in_process  # noqa: E402
 
 
 def make_data(path: str, size: int, seed: int = 7) -> None:
@@ -54,23 +53,6 @@ def shell_quote(s: str) -> str:
     return "'" + s.replace("'", "'\\''") + "'"
 
 
-def in_process(script: str, cwd: str, runs: int) -> float:
-    """Fastest time of the script in a warm Kernel: awk's own work (the output is kept
-    in memory, as execute() returns it)."""
-    from tysh.kernel.kernel import Kernel
-    from tysh.kernel.limits import Limits
-
-    k = Kernel(cwd=cwd, limits=Limits(max_output_bytes=None))
-    best = float("inf")
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        res = k.execute(script)
-        best = min(best, time.perf_counter() - t0)
-        if res.code != 0:
-            raise SystemExit(f"in-process run failed ({res.code}): {script}\n{res.err}")
-    return best
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
@@ -104,7 +86,7 @@ def main() -> None:
             times: dict[str, list[float]] = {k: [] for k in cmds}
             warm: list[float] = []
             for _ in range(ns.runs):
-                warm.append(in_process(script, tmp, 1))
+                warm.append(in_process(script, tmp, 1, unlimited_output=True))
                 for name, cmd in cmds.items():
                     times[name].append(run_once(cmd, tmp)[0])
             best = {k: min(v) for k, v in times.items()}
