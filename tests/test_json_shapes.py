@@ -139,6 +139,8 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     "declare": [("declare --json D=1", EMPTY, 0)],
     "typeset": [("typeset --json D=1", EMPTY, 0)],
     "read": [("read --json x < a.txt", EMPTY, 0)],
+    "mapfile": [("mapfile --json -t x < a.txt", EMPTY, 0)],
+    "readarray": [("readarray --json -t x < a.txt", EMPTY, 0)],
     "wait": [("wait --json", EMPTY, 0)],
     "source": [("source --json empty.sh", EMPTY, 0)],
     ".": [(". --json empty.sh", EMPTY, 0)],

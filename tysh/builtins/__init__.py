@@ -13,9 +13,10 @@ if TYPE_CHECKING:
 
 FAMILIES: dict[str, tuple[str, ...]] = {
     "shell": (
-        "read", "cd", "pwd", "export", "unset", "local", "declare", "typeset", "readonly",
-        "shift", "set", "exit", "return", "break", "continue", "source", ".", "wait", "eval",
-        "trap", "let", "getopts", "alias", "unalias", "exec", "command", "builtin",
+        "read", "mapfile", "readarray", "cd", "pwd", "export", "unset", "local", "declare",
+        "typeset", "readonly", "shift", "set", "exit", "return", "break", "continue",
+        "source", ".", "wait", "eval", "trap", "let", "getopts", "alias", "unalias", "exec",
+        "command", "builtin",
     ),
     "posix": ("echo", "printf", "test", "[", "true", "false", ":", "sleep", "env", "timeout"),
     "meta": ("help", "tools", "type"),

@@ -689,6 +689,87 @@ def read(args: ReadArgs, ctx: Context) -> int:
     return 0 if ok else 1
 
 
+# ---------------------------------------------------------------- mapfile / readarray
+
+
+@attrs.frozen(repr=False, eq=False)
+class MapfileArgs(Record):
+    array: str = param("MAPFILE", positional=True, help="the array to fill (default MAPFILE)")
+    strip: bool = param(False, aliases=["-t"], help="remove the delimiter from each line")
+    delim: str | None = param(None, aliases=["-d"],
+                              help="lines end at this character, not newline ('' is NUL)")
+    count: int = param(0, aliases=["-n"], help="read at most N lines (0: all)")
+    skip: int = param(0, aliases=["-s"], help="discard the first N lines")
+    origin: int | None = param(None, aliases=["-O"],
+                               help="store from this index on, keeping the array's other elements")
+    fd: int | None = param(None, aliases=["-u"], help="read from this file descriptor")
+    callback: str | None = param(None, aliases=["-C"], help="not supported in tysh")
+    quantum: int | None = param(None, aliases=["-c"], help="not supported in tysh")
+
+
+def _mapfile(args: MapfileArgs, ctx: Context) -> int:
+    interp = _interp(ctx)
+    if args.callback is not None or args.quantum is not None:
+        _err(ctx, "-C/-c: callbacks are not supported in tysh; loop over the array instead")
+        return 2
+    if args.count < 0 or args.skip < 0 or (args.origin is not None and args.origin < 0):
+        _err(ctx, "a count, skip or origin cannot be negative")
+        return 1
+    stream: Any = ctx.stdin
+    if args.fd is not None:
+        stream = interp.cur_fds.get(args.fd)
+        if stream is None:
+            _err(ctx, f"{args.fd}: invalid file descriptor: Bad file descriptor")
+            return 1
+    delim = b"\n" if args.delim is None else (
+        args.delim.encode("utf-8", "surrogateescape")[:1] or b"\0")
+    want = args.skip + args.count if args.count else None
+    data = bytearray()
+    # read in blocks, but stop once enough lines are in (the rest stays for the next reader
+    # only on a seekable stream, as bash: a pipe's extra block is gone either way)
+    while True:
+        block = stream.read1(1 << 16) if hasattr(stream, "read1") else stream.read(1 << 16)
+        if not block:
+            break
+        data += block
+        if want is not None and data.count(delim) >= want:
+            break
+    parts = bytes(data).split(delim)
+    lines = [p + delim for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    lines = lines[args.skip:]
+    if args.count:
+        lines = lines[: args.count]
+    if args.strip:
+        lines = [ln[:-1] if ln.endswith(delim) else ln for ln in lines]
+    values = [ln.decode("utf-8", "surrogateescape") for ln in lines]
+    st = interp.state
+    try:
+        if args.origin is None:
+            st.set(args.array, values)
+        else:
+            for i, v in enumerate(values):
+                st.set_index(args.array, args.origin + i, v)
+    except VarError as e:
+        _err(ctx, e.message)
+        return 1
+    return 0
+
+
+@tool("mapfile", args=MapfileArgs, description="read lines from stdin into an indexed array",
+      examples=[("every line of a file, without newlines", "mapfile -t lines < notes.txt"),
+                ("the first 10 lines after a header", "mapfile -t -s 1 -n 10 rows < data.csv")])
+def mapfile(args: MapfileArgs, ctx: Context) -> int:
+    return _mapfile(args, ctx)
+
+
+@tool("readarray", args=MapfileArgs, description="the same as mapfile",
+      examples=[("every line of a file, without newlines", "readarray -t lines < notes.txt")])
+def readarray(args: MapfileArgs, ctx: Context) -> int:
+    return _mapfile(args, ctx)
+
+
 # ---------------------------------------------------------------- cd / pwd
 
 
@@ -1077,7 +1158,7 @@ def builtin(args: RawArgs, ctx: Context) -> int:
 
 
 TOOLS: list[Tool] = [
-    read, cd, pwd, export, unset, local, declare, typeset, readonly, shift, set_, exit_,
+    read, mapfile, readarray, cd, pwd, export, unset, local, declare, typeset, readonly, shift, set_, exit_,
     return_, break_, continue_, source, dot, wait, eval_, trap, let, getopts, alias, unalias,
     exec_, command, builtin,
 ]
