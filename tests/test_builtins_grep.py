@@ -191,3 +191,25 @@ def test_invert_line_numbers_across_several_gaps(tmp_path: Path) -> None:
     (tmp_path / "f").write_text("a\nx\nb\nc\nx\nd\n")
     assert run(tmp_path, ["grep", "-vn", "x", "f"])[1] == "1:a\n3:b\n4:c\n6:d\n"
     assert run(tmp_path, ["grep", "-n", "x", "f"])[1] == "2:x\n5:x\n"
+
+
+def test_perl_keep_out_prints_only_what_follows_backslash_k(tmp_path: Path) -> None:
+    (tmp_path / "c.ini").write_text("name=alpha\nport=80\nnothing\n")
+    assert run(tmp_path, ["grep", "-oP", r"\w+=\K\w+", "c.ini"])[:2] == (0, "alpha\n80\n")
+    assert run(tmp_path, ["grep", "-noP", r"port=\K\d+", "c.ini"])[:2] == (0, "2:80\n")
+    # without -o the whole line is printed, as for any match; --json carries the kept part
+    assert run(tmp_path, ["grep", "-P", r"port=\K\d+", "c.ini"])[:2] == (0, "port=80\n")
+    assert run(tmp_path, ["grep", "-oP", r"port=\K\d+", "c.ini"], json_mode=True)[3] == [
+        {"file": "c.ini", "line": 2, "text": "80"}]
+    # an empty kept part prints nothing (GNU: the line matched, nothing to show)
+    assert run(tmp_path, ["grep", "-oP", r"alpha\K", "c.ini"])[:2] == (0, "")
+
+
+def test_perl_keep_out_inside_a_group_or_an_alternative_is_refused_with_a_message(
+        tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("ab\n")
+    for pat in (r"(a\Kb)", r"a\Kb|c"):
+        code, _, err, _ = run(tmp_path, ["grep", "-P", pat, "f"])
+        assert code == 2 and "\\K is supported once" in err
+    code, _, err, _ = run(tmp_path, ["grep", "-oP", "-e", r"a\Kb", "-e", r"c\Kd", "f"])
+    assert code == 2 and "single -P pattern" in err

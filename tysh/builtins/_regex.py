@@ -355,11 +355,52 @@ def translate(
     return _Translator(pattern, extended, mode, group_offset).run()
 
 
+# PCRE's `\K` ("keep out": what matched so far is not part of the match), which Python's
+# re lacks: `A\KB` becomes `(?:A)(?P<KEEP_OUT>B)`, and grep prints that group with -o.
+KEEP_OUT = "tysh_keep_out"
+
+
+def _keep_out(pattern: str) -> str:
+    at: list[int] = []
+    depth = 0
+    in_class = False
+    alternation = False
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and i + 1 < len(pattern):
+            if pattern[i + 1] == "K" and not in_class:
+                at.append(i if depth == 0 else -1)
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if pattern[i + 1 : i + 2] == "]" or pattern[i + 1 : i + 3] == "^]":
+                i += 2 if pattern[i + 1] == "]" else 3  # a leading ] is a member
+                continue
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            alternation = True
+        i += 1
+    if not at:
+        return pattern
+    if len(at) > 1 or at[0] < 0 or alternation:
+        raise RegexError("\\K is supported once, outside groups and alternatives")
+    k = at[0]
+    return f"(?:{pattern[:k]})(?P<{KEEP_OUT}>{pattern[k + 2:]})"
+
+
 def translate_kind(pattern: str, kind: Kind, mode: Mode = "line", offset: int = 0) -> Translated:
     """Translate a pattern of any kind grep accepts (`fixed` and `perl` included)."""
     if kind == "fixed":
         return Translated(re.escape(pattern), 0, pattern.isascii())
     if kind == "perl":
+        pattern = _keep_out(pattern)
         try:
             c = re.compile(pattern)
         except re.error as e:
@@ -406,6 +447,8 @@ def compile_patterns(
     elif len(parts) == 1:
         body = parts[0]
     else:
+        if any(KEEP_OUT in s for s in parts):
+            raise RegexError("\\K works with a single -P pattern")
         body = "|".join(f"(?:{s})" for s in parts)
     inner = body
     if line:

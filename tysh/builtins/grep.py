@@ -18,7 +18,7 @@ from typing import IO, Any
 
 import attrs
 
-from tysh.builtins._regex import Compiled, Kind, RegexError, compile_patterns
+from tysh.builtins._regex import KEEP_OUT, Compiled, Kind, RegexError, compile_patterns
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 from tysh.kernel.output import OutputData
@@ -41,7 +41,8 @@ class GrepArgs(Record):
     extended_regexp: bool = param(False, aliases=["-E"], help="patterns are extended regexps")
     fixed_strings: bool = param(False, aliases=["-F"], help="patterns are fixed strings")
     basic_regexp: bool = param(False, aliases=["-G"], help="patterns are basic regexps")
-    perl_regexp: bool = param(False, aliases=["-P"], help="patterns are Python regexps")
+    perl_regexp: bool = param(False, aliases=["-P"],
+                              help="patterns are Python regexps (and PCRE's \\K)")
     ignore_case: bool = param(False, aliases=["-i", "-y"], help="ignore case distinctions")
     no_ignore_case: bool = param(False, help="do not ignore case (default)")
     invert_match: bool = param(False, aliases=["-v"], help="select non-matching lines")
@@ -100,6 +101,8 @@ class _Grep:
         self.ctx = ctx
         self.comp = comp
         self.regex: Any = comp.regex
+        # -o prints the part after a -P pattern's \K (see _regex.KEEP_OUT), else all of it
+        self.kg: int | str = KEEP_OUT if KEEP_OUT in self.regex.groupindex else 0
         self.text = comp.text
         self.invert = args.invert_match
         self.count = args.count
@@ -170,7 +173,7 @@ class _Grep:
         Sparse blocks: the regex engine finds the next match in the whole block and only
         matching lines cost Python work. Dense blocks (many selected lines): split into
         lines and filter them in one comprehension. The choice adapts per block."""
-        text, regex, invert, only = self.text, self.regex, self.invert, self.only
+        text, regex, invert, only, kg = self.text, self.regex, self.invert, self.only, self.kg
         comp = self.comp
         verify = regex.search if comp.wrapped else None
         pre_re = comp.prefilter if comp.prefilter is not None else regex
@@ -314,8 +317,8 @@ class _Grep:
                             num = (f"{lineno + 1}:" if text else b"%d:" % (lineno + 1))
                         if only:
                             for mm in regex.finditer(block, ls, le):
-                                if mm.end() > mm.start():
-                                    out.append(pre + num + mm.group() + nl)
+                                if mm.end() > mm.start(kg):
+                                    out.append(pre + num + mm.group(kg) + nl)
                         else:
                             out.append(pre + num + block[ls : le + 1])
                     if selected == maxc:
@@ -386,8 +389,8 @@ class _Grep:
                         before.clear()
                         if self.only and not invert:
                             for mm in self.regex.finditer(line):
-                                if mm.end() > mm.start():
-                                    out.append(self.fmt(name, lineno, mm.group(), ":"))
+                                if mm.end() > mm.start(self.kg):
+                                    out.append(self.fmt(name, lineno, mm.group(self.kg), ":"))
                         elif not self.only:
                             out.append(self.fmt(name, lineno, line, ":"))
                         last_printed = lineno
@@ -423,8 +426,8 @@ class _Grep:
             line = line.decode("utf-8", "surrogateescape")
         if self.only and not self.invert:
             for mm in self.regex.finditer(line if self.text else line.encode("utf-8", "surrogateescape")):
-                if mm.end() > mm.start():
-                    g = mm.group()
+                if mm.end() > mm.start(self.kg):
+                    g = mm.group(self.kg)
                     g = g if self.text else g.decode("utf-8", "surrogateescape")
                     self.records.append({"file": name, "line": lineno, "text": g})
         else:
