@@ -8,13 +8,15 @@ binder takes options anywhere, so it cannot express that boundary.
 Input items follow GNU's rules: blanks and newlines separate items, single and double
 quotes group (they may not span lines), a backslash escapes the next character; with
 -0 or -d each item ends at the delimiter, taken literally. Commands run through
-`ctx.shell.run_argv` with an empty stdin (GNU gives them /dev/null)."""
+`ctx.shell.run_argv` with an empty stdin (GNU gives them /dev/null); under -P N each runs in
+its own thread and its own copy of the session, at most N at once."""
 
 from __future__ import annotations
 
 import io
 import itertools
 import re
+import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -24,6 +26,7 @@ from tysh.builtins.text_common import line_batches
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 from tysh.kernel.record import MutableRecord, Record
+from tysh.kernel.threads import start_deep
 from tysh.kernel.tooldef import tool
 from tysh.kernel.values import to_text
 
@@ -50,7 +53,11 @@ class XargsOptions(Record):
     max_chars: int = DEFAULT_MAX_CHARS
     arg_file: str | None = None
     eof: str | None = None
+    max_procs: int = 1  # -P: commands at once (0: as many as MAX_PROCS allows)
 
+
+# -P 0 means "as many as possible" to GNU; here, at most this many threads at once
+MAX_PROCS = 64
 
 _SHORT_VALUE = {"n": "max_args", "L": "max_lines", "I": "replace", "d": "delimiter",
                 "s": "max_chars", "P": "max_procs", "a": "arg_file", "E": "eof"}
@@ -163,11 +170,14 @@ def parse_options(words: list[str]) -> XargsOptions:
     max_args = _positive("n", got["max_args"]) if "max_args" in got else None
     max_lines = _positive("L", got["max_lines"]) if "max_lines" in got else None
     max_chars = _positive("s", got["max_chars"]) if "max_chars" in got else DEFAULT_MAX_CHARS
+    max_procs = 1
     if "max_procs" in got:
         try:
-            int(got["max_procs"])
+            max_procs = int(got["max_procs"])
         except ValueError:
             raise UsageError(f"invalid number \"{got['max_procs']}\" for -P option") from None
+        if max_procs < 0:
+            raise UsageError(f"invalid number \"{got['max_procs']}\" for -P option")
     replace = got.get("replace")
     if replace == "":
         replace = None
@@ -182,6 +192,7 @@ def parse_options(words: list[str]) -> XargsOptions:
         max_chars=max_chars,
         arg_file=got.get("arg_file"),
         eof=got.get("eof") or None,
+        max_procs=max_procs or MAX_PROCS,
     )
 
 
@@ -283,12 +294,54 @@ class _Runner(MutableRecord):
     status: int = 0
     ran: bool = False
 
+    slots: threading.Semaphore | None = None  # -P N: free places for running commands
+    jobs: list[threading.Thread] = attrs.field(factory=list)
+    stop: int | None = None  # set by a parallel command that ends the run
+    lock: threading.Lock = attrs.field(factory=threading.Lock)
+
     def run(self, argv: list[str]) -> int | None:
-        """Run one command; an exit status for xargs when it must stop now."""
+        """Run one command; an exit status for xargs when it must stop now. Under -P the
+        command starts in its own thread, in a copy of the session (as each process of
+        GNU xargs -P is its own), once one of the N places is free."""
         self.ran = True
         if self.opts.verbose:
             self.ctx.stderr.write((" ".join(argv) + "\n").encode("utf-8", "surrogateescape"))
-        rc = self.ctx.shell.run_argv(argv, self.stdin, self.ctx.stdout, self.ctx.stderr)
+        fork = getattr(self.ctx.shell, "fork", None)
+        if self.opts.max_procs == 1 or fork is None:
+            return self.judge(argv, self.ctx.shell.run_argv(
+                argv, self.stdin, self.ctx.stdout, self.ctx.stderr))
+        if self.slots is None:
+            self.slots = threading.Semaphore(self.opts.max_procs)
+        self.slots.acquire()
+        if self.stop is not None:
+            self.slots.release()
+            return self.stop
+        shell = fork()
+
+        def job() -> None:
+            try:
+                rc = shell.run_argv(argv, self.stdin, self.ctx.stdout, self.ctx.stderr)
+                with self.lock:
+                    if self.stop is None:  # once the run is ending, the rest are not judged
+                        self.stop = self.judge(argv, rc)
+            finally:
+                assert self.slots is not None
+                self.slots.release()
+
+        t = threading.Thread(target=job, daemon=True, name="tysh-xargs")
+        self.jobs.append(t)
+        start_deep(t)
+        return None
+
+    def wait(self) -> int | None:
+        """Wait for the commands still running under -P; the stop status one of them set."""
+        for t in self.jobs:
+            t.join()
+        self.jobs.clear()
+        return self.stop
+
+    def judge(self, argv: list[str], rc: int) -> int | None:
+        """GNU's reading of a command's status: None to go on, else xargs's own status."""
         if rc == 0:
             return None
         if rc in (126, 127):
@@ -341,30 +394,35 @@ def _xargs(o: XargsOptions, ctx: Context) -> int:
         cmd_stdin = ctx.stdin if o.arg_file != "-" else cmd_stdin
     runner = _Runner(ctx, o, cmd_stdin)
     try:
-        groups = input_groups(source, o)
-        if o.replace is not None:
-            for group in groups:
-                item = " ".join(group) if len(group) > 1 else group[0]
-                argv = [a.replace(o.replace, item) for a in o.command]
-                stop = runner.run(argv)
-                if stop is not None:
-                    return stop
-            return runner.status
-        for args in _batches(o, groups):
-            stop = runner.run([*o.command, *args])
-            if stop is not None:
-                return stop
-        if not runner.ran and not o.no_run_if_empty:
-            stop = runner.run(list(o.command))
-            if stop is not None:
-                return stop
+        return _feed(o, runner, source)
     except QuoteError as e:
+        runner.wait()
         ctx.error(str(e))
         return 1
     finally:
+        runner.wait()
         if source is not ctx.stdin:
             source.close()
-    return runner.status
+
+
+def _feed(o: XargsOptions, runner: _Runner, source: IO[bytes]) -> int:
+    """Build and run the command lines; xargs's status."""
+    groups = input_groups(source, o)
+    if o.replace is not None:
+        lines = ([a.replace(o.replace, " ".join(g) if len(g) > 1 else g[0]) for a in o.command]
+                 for g in groups)
+    else:
+        lines = ([*o.command, *args] for args in _batches(o, groups))
+    for argv in lines:
+        stop = runner.run(argv)
+        if stop is not None:
+            return stop
+    if not runner.ran and not o.no_run_if_empty and o.replace is None:
+        stop = runner.run(list(o.command))
+        if stop is not None:
+            return stop
+    stop = runner.wait()
+    return stop if stop is not None else runner.status
 
 
 @tool(
@@ -372,7 +430,8 @@ def _xargs(o: XargsOptions, ctx: Context) -> int:
     verbatim=True,
     description=(
         "build and run command lines from standard input (default command: echo); "
-        "options come before the command: -n N, -L N, -I R, -0, -d D, -r, -t, -s N, -a FILE, -E EOF"
+        "options come before the command: -n N, -L N, -I R, -0, -d D, -r, -t, -s N, -a FILE, "
+        "-E EOF, -P N (N commands at once)"
     ),
     examples=[
         ("delete the files listed", "find . -name '*.tmp' | xargs rm"),
