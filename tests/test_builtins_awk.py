@@ -546,3 +546,15 @@ def test_program_reading_only_the_record_still_sees_fields_after_assignment(
         tmp_path: Path) -> None:
     assert out(tmp_path, '{n += split($0, a)} END {print n}', stdin="a b\nc d e\n") == "5\n"
     assert out(tmp_path, '{$0 = "x y"; print $2, NF}', stdin="a\n") == "y 2\n"
+
+
+@pytest.mark.parametrize(("prog", "message"), [
+    ("$ 1e400", "field index too large"),
+    ("{print $(1e400)}", "field index too large"),
+    ("{print $(-1e400)}", "attempt to access field -inf"),
+    ("{print $(-2)}", "attempt to access field -2"),
+])
+def test_infinite_or_negative_field_indexes_are_fatal_errors(tmp_path: Path, prog: str,
+                                                             message: str) -> None:
+    r = run(["awk", prog], tmp_path, "x y\n")
+    assert r.code == 2 and message in r.err

@@ -268,7 +268,7 @@ class Compiler:
         raise AwkSyntaxError("invalid assignment target")
 
     def fidx(self, e: Node) -> str:
-        if e[0] == "num" and e[1] >= 0 and e[1] == int(e[1]) and e[1] < 1e7:
+        if e[0] == "num" and 0 <= e[1] < 1e7 and e[1] == int(e[1]):  # inf and nan fail the range
             return str(int(e[1]))
         if e[0] == "group":
             return self.fidx(e[1])

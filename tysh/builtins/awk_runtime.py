@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import math
 import random
 import re
 import shlex
@@ -463,7 +464,8 @@ class Runtime:
     def fidx(self, v: Any) -> int:
         x = v if v.__class__ is float else str2num(v)
         if x != x or x < 0:
-            raise AwkError(f"fatal: attempt to access field {fmt_int(float(int(x))) if x == x else x}")
+            shown = fmt_int(float(int(x))) if x == x and x != -math.inf else x
+            raise AwkError(f"fatal: attempt to access field {shown}")
         if x > 10_000_000:
             raise AwkError("fatal: field index too large")
         return int(x)
