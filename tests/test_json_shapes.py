@@ -181,6 +181,7 @@ NO_JSON: dict[str, str] = {
     "set": _FLOW, "local": "only inside a function; " + _FLOW,
     "eval": _UNSUPPORTED, "exec": _UNSUPPORTED, "trap": _UNSUPPORTED, "let": _UNSUPPORTED,
     "base64": "its output is the encoded (or decoded) data itself",
+    "shopt": "prints bash's option table for scripts; tysh has one option, always on",
     "fold": "its output is the rewrapped text itself",
     "expand": "its output is the converted text itself",
     "unexpand": "its output is the converted text itself",

@@ -16,7 +16,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "read", "mapfile", "readarray", "cd", "pwd", "export", "unset", "local", "declare",
         "typeset", "readonly", "shift", "set", "exit", "return", "break", "continue",
         "source", ".", "wait", "eval", "trap", "let", "getopts", "alias", "unalias", "exec",
-        "command", "builtin",
+        "command", "builtin", "shopt",
     ),
     "posix": ("echo", "printf", "test", "[", "true", "false", ":", "sleep", "env", "timeout"),
     "meta": ("help", "tools", "type"),

@@ -978,6 +978,69 @@ exec_ = _unsupported("exec", "run the command directly; for redirections use { â
 # ---------------------------------------------------------------- getopts
 
 
+# ---------------------------------------------------------------- shopt
+
+# bash's shopt names; tysh has one of them, always on
+_SHOPT_NAMES = frozenset(
+    "autocd assoc_expand_once cdable_vars cdspell checkhash checkjobs checkwinsize cmdhist "
+    "compat31 compat32 compat40 compat41 compat42 compat43 compat44 complete_fullquote "
+    "direxpand dirspell dotglob execfail expand_aliases extdebug extglob extquote failglob "
+    "force_fignore globasciiranges globskipdots globstar gnu_errfmt histappend histreedit "
+    "histverify hostcomplete huponexit inherit_errexit interactive_comments lastpipe lithist "
+    "localvar_inherit localvar_unset login_shell mailwarn no_empty_cmd_completion nocaseglob "
+    "nocasematch noexpand_translation nullglob patsub_replacement progcomp "
+    "progcomp_alias promptvars restricted_shell shift_verbose sourcepath varredir_close "
+    "xpg_echo".split())
+_SHOPT_ON = frozenset({"globstar"})
+_SHOPT_WHY = {
+    "globstar": "** is always recursive in tysh",
+    "nullglob": "a glob that matches nothing is an error in tysh; test with [ -e ] first",
+    "failglob": "a glob that matches nothing is always an error in tysh",
+    "extglob": "extended patterns are not part of tysh's language",
+    "dotglob": "a glob matches a hidden name only when its segment starts with '.'",
+}
+
+
+@tool("shopt", raw_argv=True,
+      description="shell options: globstar is always on in tysh; the others are bash's only",
+      examples=[("recursive globs (on already)", "shopt -s globstar"),
+                ("is an option on?", "shopt -q globstar && echo on")])
+def shopt(args: RawArgs, ctx: Context) -> int:
+    words = [to_text(w) for w in args.positional]
+    flags = ""
+    while words and words[0].startswith("-") and len(words[0]) > 1:
+        flags += words.pop(0)[1:]
+    bad = [f for f in flags if f not in "supqo"]
+    if bad:
+        _err(ctx, f"-{bad[0]}: invalid option")
+        ctx.error("usage: shopt [-pqsu] [-o] [optname ...]")
+        return 2
+    if "o" in flags:
+        _err(ctx, "-o: use set -o to see and change tysh's set options")
+        return 1
+    for name in words:
+        if name not in _SHOPT_NAMES:
+            _err(ctx, f"{name}: invalid shell option name")
+            return 1
+    names = words or sorted(_SHOPT_NAMES)
+    if "s" in flags or "u" in flags:
+        on = "s" in flags
+        for name in words:
+            if (name in _SHOPT_ON) != on:
+                why = _SHOPT_WHY.get(name, "tysh does not have this bash option")
+                _err(ctx, f"{name}: cannot be turned {'on' if on else 'off'}: {why}")
+                return 1
+        return 0
+    if "q" in flags:
+        return 0 if all(n in _SHOPT_ON for n in names) else 1
+    for name in names:
+        if "p" in flags:
+            ctx.write(f"shopt {'-s' if name in _SHOPT_ON else '-u'} {name}\n")
+        else:
+            ctx.write(f"{name:<15}\t{'on' if name in _SHOPT_ON else 'off'}\n")
+    return 0 if not words or all(n in _SHOPT_ON for n in words) else 1
+
+
 @tool("getopts", raw_argv=True, description="parse options in a script: getopts OPTSTRING NAME [ARGSâ€¦]")
 def getopts(args: RawArgs, ctx: Context) -> int:
     interp = _interp(ctx)
@@ -1160,5 +1223,5 @@ def builtin(args: RawArgs, ctx: Context) -> int:
 TOOLS: list[Tool] = [
     read, mapfile, readarray, cd, pwd, export, unset, local, declare, typeset, readonly, shift, set_, exit_,
     return_, break_, continue_, source, dot, wait, eval_, trap, let, getopts, alias, unalias,
-    exec_, command, builtin,
+    exec_, command, builtin, shopt,
 ]
