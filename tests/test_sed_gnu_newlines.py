@@ -130,6 +130,23 @@ CASES += [
     (["-i", "R nf", "wf", "nf2"], b""),
 ]
 
+# ranges whose first address is a line number start even when that line went by unseen
+# (`d` ended its cycle, `N`/`n` read it), unless their own absolute end has gone by too;
+# past a relative end (`,+N`) the closing line is still taken. `P` of a line read without
+# its newline writes none. (Found by a random differential against GNU sed.)
+_SEQ = b"".join(b"%d\n" % i for i in range(1, 9))
+CASES += [
+    (["2d;2,3s/$/X/"], _SEQ),
+    (["2,3d;2,3s/$/X/"], _SEQ),
+    (["2,3d;2,+1s/$/X/"], _SEQ),
+    (["2,3d;2,/5/s/$/X/"], _SEQ),
+    (["-n", "2,+1{N;N;=}"], _SEQ),
+    (["-n", "2,3{N;N;=}"], _SEQ),
+    (["2,3N;5,6d"], _SEQ),
+    (["1N;1,/b/s/b/Y/p"], b" 1b c\n\n"),
+    (["-n", "$P"], b"a\nb"),
+]
+
 
 def _tree(root: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(root.iterdir()) if p.is_file()}

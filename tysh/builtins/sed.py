@@ -74,6 +74,7 @@ class Cmd:
     negate: bool = False
     active: bool = False  # inside an address range
     end_line: int = 0
+    done: bool = False  # a range from a line number has started (it starts only once)
     text: str = ""  # a/i/c text, label, file name
     target: int = -1  # jump target: the matching `}` for `{`, the label for b/t/T
     num: int = 0  # q/Q exit code, l wrap length
@@ -794,6 +795,7 @@ class _Sed:
         for c in cmds:  # range state starts afresh for each stream
             c.active = False
             c.end_line = 0
+            c.done = False
 
     def use(self, output: _Output, wfiles: dict[str, _WFile]) -> None:
         """Write to `output` and `wfiles`, which outlive this runner (-s: one per file)."""
@@ -872,7 +874,9 @@ class _Sed:
                 return not c.negate
             if ln >= c.end_line:
                 c.active = False
-                return (ln <= c.end_line) != c.negate
+                # past an absolute end (`N` read over it) the line is outside; past a
+                # relative one (`addr,+N`) GNU still takes the line that closes the range
+                return (ln <= c.end_line or k == "plus") != c.negate
             return not c.negate
         if a1.kind == "zero":
             if not c.end_line:
@@ -881,7 +885,13 @@ class _Sed:
                     c.active = True
                 return not c.negate
             return c.negate
-        if not self.match1(a1, ps, inp):
+        if a1.kind == "line":
+            # GNU starts a range whose first address is a line number even when that line
+            # went by unseen (`N` read it, or `d` ended its cycle first): once, later
+            if c.done or ln < a1.num or (ln > a1.num and a2.kind == "line" and a2.num < ln):
+                return c.negate  # not yet, spent, or started late with its end gone by
+            c.done = True
+        elif not self.match1(a1, ps, inp):
             return c.negate
         k = a2.kind
         if k == "line":
@@ -1062,7 +1072,10 @@ class _Sed:
                     break
                 elif name == "P":
                     k = ps.find("\n")
-                    out.append((ps if k < 0 else ps[:k]) + sep)
+                    if k < 0:  # the whole pattern space: as `p`, so a line read without
+                        output.line(ps, nl)  # its separator is written without one
+                    else:
+                        out.append(ps[:k] + sep)
                 elif name == "l":
                     out.append(_escape_l(ps, c.num if c.num > 0 else self.wrap))
                 elif name == "z":

@@ -91,7 +91,8 @@ class _Gen:
         else:
             e(ind + 1, f"if lineno >= {end}:")
             e(ind + 2, f"{act} = False")
-            e(ind + 2, f"sel = lineno <= {end}")
+            # past a relative end (`addr,+N`) GNU still takes the line closing the range
+            e(ind + 2, "sel = True" if a2.kind == "plus" else f"sel = lineno <= {end}")
             e(ind + 1, "else:")
             e(ind + 2, "sel = True")
         if a1.kind == "zero":
@@ -101,7 +102,16 @@ class _Gen:
             e(ind + 2, f"{act} = True")
             e(ind + 1, "sel = True")
         else:
-            e(ind, f"elif {self.match1(a1, last)}:")
+            start = self.match1(a1, last)
+            if a1.kind == "line":
+                # GNU starts a range whose first address is a line number even when that
+                # line went by unseen (an earlier `d` ended its cycle): once, later
+                start = f"not done{k} and lineno >= {a1.num}"
+                if a2.kind == "line":  # started late with its end gone by: never
+                    start += f" and (lineno == {a1.num} or lineno <= {a2.num})"
+            e(ind, f"elif {start}:")
+            if a1.kind == "line":
+                e(ind + 1, f"done{k} = True")
             n = a2.num
             if a2.kind == "line":
                 e(ind + 1, f"if {n} > lineno:")
@@ -322,7 +332,7 @@ class _Gen:
         e(1, "SUBST = runner.substitute")
         e(1, "lineno = runner.lineno")
         for k in self.ranges:
-            e(1, f"act{k} = False; end{k} = 0")
+            e(1, f"act{k} = False; end{k} = 0; done{k} = False")
         e(1, "try:")
         e(2, "while True:")
         e(3, "if inp.k >= inp.nbuf and (inp.exhausted or not inp._fill()):")
