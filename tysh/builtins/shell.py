@@ -633,17 +633,24 @@ def split_fields(line: str, ifs: str, count: int) -> list[str]:
     return fields
 
 
+def _input_fd(ctx: Context, interp: Interpreter, fd: int | None) -> Any:
+    """The stream `-u FD` names (stdin without it); None, after saying so, if FD is not open."""
+    if fd is None:
+        return ctx.stdin
+    stream = interp.cur_fds.get(fd)
+    if stream is None:
+        _err(ctx, f"{fd}: invalid file descriptor: Bad file descriptor")
+    return stream
+
+
 @tool("read", args=ReadArgs, description="read a line from stdin into variables, split on IFS",
       examples=[("read two fields", "read -r first rest"), ("read a whole line", "IFS= read -r line")])
 def read(args: ReadArgs, ctx: Context) -> int:
     interp = _interp(ctx)
     st = interp.state
-    stream: Any = ctx.stdin
-    if args.fd is not None:
-        stream = interp.cur_fds.get(args.fd)
-        if stream is None:
-            _err(ctx, f"{args.fd}: invalid file descriptor: Bad file descriptor")
-            return 1
+    stream = _input_fd(ctx, interp, args.fd)
+    if stream is None:
+        return 1
     if args.prompt:
         ctx.stderr.write(args.prompt.encode("utf-8", "surrogateescape"))
     delim = b"\n"
@@ -715,12 +722,9 @@ def _mapfile(args: MapfileArgs, ctx: Context) -> int:
     if args.count < 0 or args.skip < 0 or (args.origin is not None and args.origin < 0):
         _err(ctx, "a count, skip or origin cannot be negative")
         return 1
-    stream: Any = ctx.stdin
-    if args.fd is not None:
-        stream = interp.cur_fds.get(args.fd)
-        if stream is None:
-            _err(ctx, f"{args.fd}: invalid file descriptor: Bad file descriptor")
-            return 1
+    stream = _input_fd(ctx, interp, args.fd)
+    if stream is None:
+        return 1
     delim = b"\n" if args.delim is None else (
         args.delim.encode("utf-8", "surrogateescape")[:1] or b"\0")
     want = args.skip + args.count if args.count else None
