@@ -729,6 +729,7 @@ def _mapfile(args: MapfileArgs, ctx: Context) -> int:
         args.delim.encode("utf-8", "surrogateescape")[:1] or b"\0")
     want = args.skip + args.count if args.count else None
     data = bytearray()
+    seen = 0
     # read in blocks, but stop once enough lines are in (the rest stays for the next reader
     # only on a seekable stream, as bash: a pipe's extra block is gone either way)
     while True:
@@ -736,7 +737,8 @@ def _mapfile(args: MapfileArgs, ctx: Context) -> int:
         if not block:
             break
         data += block
-        if want is not None and data.count(delim) >= want:
+        seen += block.count(delim)
+        if want is not None and seen >= want:
             break
     parts = bytes(data).split(delim)
     lines = [p + delim for p in parts[:-1]]

@@ -138,21 +138,32 @@ def _constructor_source(cls: type, tag: str, env: dict[str, Any]) -> str | None:
     return f"def make{tag}({', '.join(params)}):\n" + "\n".join(body) + "\n"
 
 
-_MADE = fast_constructors(
-    ast.Pos, ast.Lit, ast.Quoted, ast.DQ, ast.Word, ast.ParamExp, ast.Redirect, ast.Assign, ast.Script, ast.Statement, ast.AndOr, ast.Pipeline, ast.SimpleCommand)
-Pos: type[ast.Pos] = _MADE[0]
-Lit: type[ast.Lit] = _MADE[1]
-Quoted: type[ast.Quoted] = _MADE[2]
-DQ: type[ast.DQ] = _MADE[3]
-Word: type[ast.Word] = _MADE[4]
-ParamExp: type[ast.ParamExp] = _MADE[5]
-Redirect: type[ast.Redirect] = _MADE[6]
-Assign: type[ast.Assign] = _MADE[7]
-Script: type[ast.Script] = _MADE[8]
-Statement: type[ast.Statement] = _MADE[9]
-AndOr: type[ast.AndOr] = _MADE[10]
-Pipeline: type[ast.Pipeline] = _MADE[11]
-SimpleCommand: type[ast.SimpleCommand] = _MADE[12]
+_FAST_NODES = (
+    ast.Pos, ast.Lit, ast.Quoted, ast.DQ, ast.Word, ast.ParamExp, ast.Redirect, ast.Assign,
+    ast.Script, ast.Statement, ast.AndOr, ast.Pipeline, ast.SimpleCommand,
+)
+_MADE: dict[type, Any] = dict(zip(_FAST_NODES, fast_constructors(*_FAST_NODES), strict=True))
+
+
+def _fast(cls: type[_T]) -> type[_T]:
+    """The constructor made for `cls` in the one batch above."""
+    made: type[_T] = _MADE[cls]
+    return made
+
+
+Pos = _fast(ast.Pos)
+Lit = _fast(ast.Lit)
+Quoted = _fast(ast.Quoted)
+DQ = _fast(ast.DQ)
+Word = _fast(ast.Word)
+ParamExp = _fast(ast.ParamExp)
+Redirect = _fast(ast.Redirect)
+Assign = _fast(ast.Assign)
+Script = _fast(ast.Script)
+Statement = _fast(ast.Statement)
+AndOr = _fast(ast.AndOr)
+Pipeline = _fast(ast.Pipeline)
+SimpleCommand = _fast(ast.SimpleCommand)
 
 
 # ---------------------------------------------------------------------------
