@@ -7,8 +7,10 @@ are handed to the child directly, so output streams without copying; in-memory s
 from __future__ import annotations
 
 import errno
+import os
 import subprocess
 import threading
+import time
 from typing import IO, TYPE_CHECKING, Any
 
 from tysh.kernel.streams import Fds, NullIO, fileno_of, flush_quietly
@@ -119,21 +121,73 @@ def run_external(
             t = threading.Thread(target=_drain, args=(pipe, stream), daemon=True)
         t.start()
         threads.append(t)
+    status = -1
     try:
-        rc = proc.wait(timeout)
+        status = _wait_status(proc, timeout)
     except subprocess.TimeoutExpired:
         _kill(proc, control)
-        proc.wait()
-        rc = 124
+        _wait_status(proc, None)
+        status = 124
     except KeyboardInterrupt:
-        _kill(proc, control)
-        rc = proc.wait()
+        # the child had the terminal's SIGINT too: give it a moment to end on its own
+        # (and keep its status, as bash does) before killing it
+        try:
+            status = _wait_status(proc, SIGINT_GRACE)
+        except subprocess.TimeoutExpired:
+            _kill(proc, control)
+            status = _wait_status(proc, None)
     finally:
+        if status < 0:  # leaving on a second Ctrl-C (or worse): don't leave the child behind
+            _kill(proc, control)
         if control is not None:
             control.untrack(proc)
+        _reap(proc)
     for t in threads:
         t.join()
-    return 128 - rc if rc < 0 else rc
+    return status
+
+
+SIGINT_GRACE = 0.25
+
+
+def _wait_status(proc: subprocess.Popen[bytes], timeout: float | None) -> int:
+    """The child's status as the shell reports it, once it has ended, without reaping it.
+
+    `Popen.wait` reaps first and records the status after, so a Ctrl-C landing between
+    the two loses the status (it later reads as 0). `waitid(WNOWAIT)` leaves the child a
+    zombie until `_reap`, so an interrupted wait can simply be asked again."""
+    waitid = getattr(os, "waitid", None)
+    if waitid is None:  # pragma: no cover — every POSIX tysh runs on has waitid
+        rc = proc.wait(timeout)
+        return 128 - rc if rc < 0 else rc
+    flags = os.WEXITED | os.WNOWAIT
+    deadline = None if timeout is None else time.monotonic() + timeout
+    delay = 0.0005
+    while True:
+        try:
+            info = waitid(os.P_PID, proc.pid, flags if deadline is None else flags | os.WNOHANG)
+        except ChildProcessError:  # reaped by another thread (cancel's poll): ask Popen
+            rc = proc.wait()
+            return 128 - rc if rc < 0 else rc
+        if info is not None:
+            if info.si_code == os.CLD_EXITED:
+                return int(info.si_status)
+            return 128 + int(info.si_status)
+        assert deadline is not None
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise subprocess.TimeoutExpired(proc.args, timeout or 0.0)
+        time.sleep(min(delay, left))
+        delay = min(delay * 2, 0.05)
+
+
+def _reap(proc: subprocess.Popen[bytes]) -> None:
+    """Collect the ended child (its status is already known); never blocks, so a child
+    just killed on the way out is left to Popen's own clean-up rather than waited for."""
+    try:
+        proc.poll()
+    except KeyboardInterrupt:
+        pass
 
 
 def _kill(proc: subprocess.Popen[bytes], control: RunControl | None) -> None:
