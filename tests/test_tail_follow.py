@@ -147,7 +147,7 @@ def test_cancel_ends_follow_quickly_with_130(kernel: Kernel, tmp_path: Path) -> 
     t.join()
     assert r.code == 130
     assert out_of(r) == "x\n"
-    assert ended - stamp[0] < 0.5
+    assert ended - stamp[0] < 2  # not the 10 s poll interval
 
 
 def test_time_limit_ends_follow_with_124(kernel: Kernel, tmp_path: Path) -> None:
@@ -155,7 +155,7 @@ def test_time_limit_ends_follow_with_124(kernel: Kernel, tmp_path: Path) -> None
     start = time.monotonic()
     r = kernel.execute("tail -f f", timeout=0.3)
     assert r.code == 124
-    assert time.monotonic() - start < 0.8
+    assert time.monotonic() - start < 2  # the limit, not the next 1 s poll or later
     assert "time limit" in r.err
 
 
@@ -265,7 +265,7 @@ def test_follow_ends_when_the_pipe_reader_has_gone(kernel: Kernel, tmp_path: Pat
     start = time.monotonic()
     r = kernel.execute("tail -f -s 0.05 f | head -n 1; echo ${PIPESTATUS[@]}", timeout=3)
     assert (r.code, out_of(r)) == (0, "a\n141 0\n")
-    assert time.monotonic() - start < 1
+    assert time.monotonic() - start < 2.5  # not the 3 s time limit
 
 
 def test_bytes_given_as_stdin_are_not_followed() -> None:
