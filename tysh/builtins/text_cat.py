@@ -8,6 +8,7 @@ from typing import IO, Protocol
 import attrs
 
 from tysh.builtins._io import InputStatus, iter_inputs
+from tysh.builtins._regex import RegexError, translate
 from tysh.builtins.text_common import LineSplit, chunks, lines_json, read_all
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
@@ -192,6 +193,12 @@ class TacArgs(Record):
     separator: str = param(
         default="\n", aliases=["-s"], help="use STRING as the record separator"
     )
+    before: bool = param(
+        default=False, aliases=["-b"], help="attach the separator before each record, not after"
+    )
+    regex: bool = param(
+        default=False, aliases=["-r"], help="the separator is a basic regular expression"
+    )
 
 
 def reverse_records(data: bytes, sep: bytes) -> bytes:
@@ -205,15 +212,69 @@ def reverse_records(data: bytes, sep: bytes) -> bytes:
     return last + sep.join(parts) + sep
 
 
+def reverse_split(texts: list[bytes], seps: list[bytes], before: bool) -> bytes:
+    """Reverse records given as the texts between separators (one more than `seps`) and
+    the separators themselves; -b (`before`) glues each separator to the record after it
+    (the text before the first separator then comes last, unterminated)."""
+    if not seps:
+        return texts[0]
+    if before:
+        recs = [s + t for s, t in zip(seps, texts[1:], strict=True)]
+        recs.reverse()
+        return b"".join(recs) + texts[0]
+    recs = [t + s for t, s in zip(texts, seps, strict=False)]
+    recs.reverse()
+    return texts[-1] + b"".join(recs)
+
+
+def _tac_regex(data: bytes, rx: re.Pattern[bytes], before: bool) -> bytes:
+    """tac -r: GNU searches backwards, so separators are taken from the end: the last
+    position where a non-empty match starts, then the last one ending before it, ..."""
+    probe = re.compile(b"(?=" + rx.pattern + b")", rx.flags)
+    starts = [m.start() for m in probe.finditer(data)]
+    limit = len(data)
+    spans: list[tuple[int, int]] = []
+    for start in reversed(starts):
+        if start >= limit:
+            continue
+        m = rx.match(data, start, limit)
+        if m is not None and m.end() > start:
+            spans.append((start, m.end()))
+            limit = start
+    spans.reverse()
+    texts: list[bytes] = []
+    pos = 0
+    for a, b in spans:
+        texts.append(data[pos:a])
+        pos = b
+    texts.append(data[pos:])
+    return reverse_split(texts, [data[a:b] for a, b in spans], before)
+
+
 def _tac_body(args: TacArgs, ctx: Context) -> int:
     if not args.separator:
         ctx.error("separator cannot be empty")
         return 1
     sep = args.separator.encode("utf-8", "surrogateescape")
+    rx: re.Pattern[bytes] | None = None
+    if args.regex:
+        try:
+            source = translate(args.separator, mode="space_m").source
+            rx = re.compile(source.encode("utf-8", "surrogateescape"), re.M | re.S)
+        except (RegexError, re.error) as e:
+            ctx.error(str(e))
+            return 1
     status = InputStatus()
     for _name, f in iter_inputs(ctx, args.files, status):
         data = read_all(f)
-        if data:
+        if not data:
+            continue
+        if rx is not None:
+            ctx.stdout.write(_tac_regex(data, rx, args.before))
+        elif args.before:
+            parts = data.split(sep)
+            ctx.stdout.write(reverse_split(parts, [sep] * (len(parts) - 1), True))
+        else:
             ctx.stdout.write(reverse_records(data, sep))
     return 1 if status.failed else 0
 
@@ -270,8 +331,12 @@ class TeeArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to write")
     append: bool = param(default=False, aliases=["-a"], help="append to the files, do not overwrite")
     ignore_interrupts: bool = param(default=False, aliases=["-i"], help="ignored")
-    output_error: bool = param(
-        default=False, aliases=["-p"], help="keep writing to files when stdout is a broken pipe"
+    output_error: bool | str = param(
+        default=False, aliases=["-p"], param_type="bool",
+        choices=["warn", "warn-nopipe", "exit", "exit-nopipe"],
+        help="keep writing to files when stdout is a broken pipe (-p: warn-nopipe); "
+        "=warn also reports it, =exit stops at the first write error, =exit-nopipe at the "
+        "first one that is not a pipe's",
     )
 
 
@@ -306,8 +371,11 @@ def _tee_body(args: TeeArgs, ctx: Context) -> int:
                 try:
                     out.write(chunk)
                 except BrokenPipeError:
-                    if not args.output_error:
+                    if not args.output_error or args.output_error == "exit":
                         raise
+                    if args.output_error == "warn":
+                        ctx.error("standard output: Broken pipe")
+                        failed = True
                     out = None
             for i, (name, sink) in enumerate(sinks):
                 try:
@@ -316,6 +384,8 @@ def _tee_body(args: TeeArgs, ctx: Context) -> int:
                     ctx.error(f"{name}: {e.strerror or e}")
                     failed = True
                     sinks[i] = (name, _Dropped())
+                    if args.output_error in ("exit", "exit-nopipe"):
+                        return 1
     finally:
         for name, sink in sinks:
             try:

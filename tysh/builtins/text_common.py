@@ -69,23 +69,23 @@ def read_all(f: IO[bytes]) -> bytes:
     return b"".join(chunks(f))
 
 
-_MULT = {
-    "": 1, "b": 512, "kB": 1000, "K": 1024, "KiB": 1024, "k": 1024,
-    "MB": 1000**2, "M": 1024**2, "MiB": 1024**2,
-    "GB": 1000**3, "G": 1024**3, "GiB": 1024**3,
-    "TB": 1000**4, "T": 1024**4, "TiB": 1024**4,
-    "PB": 1000**5, "P": 1024**5, "PiB": 1024**5,
-    "EB": 1000**6, "E": 1024**6, "EiB": 1024**6,
-}
-_COUNT_RE = re.compile(r"(\d+)([a-zA-Z]*)")
+_POWERS = {"K": 1, "k": 1, "M": 2, "m": 2, "G": 3, "T": 4, "P": 5, "E": 6, "Z": 7, "Y": 8}
+# GNU's xstrtoumax suffixes for head/tail: b (512), or a power letter alone or with iB
+# (binary, 1024**p) or with B (decimal, 1000**p); only k and m may be lower case
+_COUNT_RE = re.compile(r"(\d+)(?:(b)|([KkMmGTPEZY])(B|iB)?)?")
 
 
 def parse_count(text: str) -> int | None:
-    """A GNU count: digits with an optional multiplier suffix (`5`, `2K`, `1MiB`, `3b`)."""
+    """A GNU count: digits with an optional multiplier suffix (`5`, `2K`, `1kB`, `1MiB`, `3b`)."""
     m = _COUNT_RE.fullmatch(text)
-    if not m or m.group(2) not in _MULT:
+    if not m:
         return None
-    return int(m.group(1)) * _MULT[m.group(2)]
+    n = int(m.group(1))
+    if m.group(2):
+        return n * 512
+    if m.group(3):
+        return n * (1000 if m.group(4) == "B" else 1024) ** _POWERS[m.group(3)]
+    return n
 
 
 def display_name(name: str) -> str:

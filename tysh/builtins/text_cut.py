@@ -29,7 +29,8 @@ class ListError(Exception):
 
 def parse_list(text: str, what: str) -> list[tuple[int, int]]:
     """GNU's LIST: `N`, `N-M`, `N-`, `-M` separated by commas (or blanks), 1-based,
-    merged into sorted, disjoint ranges."""
+    merged into sorted, disjoint ranges. Only overlapping ranges merge (GNU): `1-2,3-4`
+    stays two ranges, so `--output-delimiter` still separates them."""
     ranges: list[tuple[int, int]] = []
     for item in re.split(r"[,\s]+", text.strip()):
         if not item:
@@ -51,7 +52,7 @@ def parse_list(text: str, what: str) -> list[tuple[int, int]]:
     ranges.sort()
     merged: list[tuple[int, int]] = []
     for lo, hi in ranges:
-        if merged and lo <= merged[-1][1] + 1:
+        if merged and lo <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
         else:
             merged.append((lo, hi))

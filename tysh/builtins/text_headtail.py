@@ -403,6 +403,10 @@ def _run(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> ToolReturn:
     if made is None:
         return 1
     body, files, show = made
+    if not head and not ctx.json and isinstance(body, functools.partial) \
+            and body.keywords.get("n") == 0 \
+            and body.func in (_tail_bytes, _tail_lines):
+        return 0  # GNU: tail -n 0 (not +0) outputs nothing at all, so opens nothing
     return _per_file_json(ctx, files, show, body)
 
 

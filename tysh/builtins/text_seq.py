@@ -39,7 +39,7 @@ class SeqArgs(Record):
 
 
 _NUM_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_FMT_RE = re.compile(r"%[-+ #0']*\d*(?:\.\d*)?[aAeEfFgG]")
+_FMT_RE = re.compile(r"%[-+ #0']*\d*(?:\.\d*)?L?[aAeEfFgG]")
 
 
 @attrs.frozen(repr=False, eq=False)
@@ -58,7 +58,7 @@ def _operand(text: str) -> _Operand | None:
     if not _NUM_RE.fullmatch(t):
         low = t.lower().lstrip("+-")
         if low in ("inf", "infinity"):
-            return _Operand(Decimal(t.replace("infinity", "inf")), 0, False, len(t))
+            return _Operand(Decimal(t.replace("infinity", "inf")), 0, False, 0)
         return None
     try:
         value = Decimal(t)
@@ -68,7 +68,10 @@ def _operand(text: str) -> _Operand | None:
     frac = len(mant.partition(".")[2])
     prec = max(frac - (int(exp) if exp else 0), 0)
     is_int = "." not in mant and not exp
-    return _Operand(value, prec, is_int, len(t))
+    width = len(t.lstrip("+"))
+    if not exp and "." in mant:  # GNU: `1.` is one column, `.5` counts its missing 0
+        width += -1 if not frac else int(mant.lstrip("+-").startswith("."))
+    return _Operand(value, prec, is_int, width if not exp else 0)
 
 
 def _check_format(fmt: str) -> str | None:
@@ -150,8 +153,8 @@ def seq(args: SeqArgs, ctx: Context) -> ToolReturn:
     if not (first.value.is_finite() and step.value.is_finite()):
         ctx.error("invalid floating point argument")
         return 1
-    if not last.value.is_finite():
-        ctx.error("infinite sequences are not supported")
+    if not last.value.is_finite() and ctx.json:
+        ctx.error("infinite sequences are not supported with --json")
         return 1
     all_int = first.is_int and step.is_int and last.is_int
     values: range | Iterator[Decimal] = (
@@ -161,8 +164,14 @@ def seq(args: SeqArgs, ctx: Context) -> ToolReturn:
     fmt = args.format
     width = 0
     if args.equal_width:
-        width = max(len(_fmt_plain(first.value, prec, all_int)),
-                    len(_fmt_plain(last.value, prec, all_int)))
+        # GNU pads to the widest operand as written (`010` is 3 wide), with the
+        # fraction digits (and point) the precision adds
+        width = max(
+            len(_fmt_plain(first.value, prec, all_int)),
+            len(_fmt_plain(last.value, prec, all_int)) if last.value.is_finite() else 0,
+            *(op.width + prec - op.precision + (op.precision == 0 < prec)
+              for op in (first, last) if op.width),
+        )
     if ctx.json:
         data: list[int | float] = [int(v) if all_int else float(v) for v in values]
         text = args.separator.join(_render(v, prec, all_int, fmt, width) for v in data)
@@ -210,7 +219,7 @@ def _fmt_plain(v: Decimal | int, prec: int, all_int: bool) -> str:
 
 def _render(v: Decimal | int | float, prec: int, all_int: bool, fmt: str | None, width: int) -> str:
     if fmt is not None:
-        return fmt.replace("'", "") % float(v)
+        return _FMT_RE.sub(lambda m: m.group().replace("'", "").replace("L", ""), fmt) % float(v)
     s = _fmt_plain(Decimal(str(v)) if isinstance(v, float) else v, prec, all_int)
     if width and len(s) < width:
         if s.startswith("-"):

@@ -5,6 +5,10 @@ All inputs are read, split into lines and sorted with `list.sort` and a key buil
 
 from __future__ import annotations
 
+import hashlib
+import heapq
+import itertools
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +21,8 @@ from tysh.builtins.text_sort_keys import (
     KeySpec,
     SortKeyError,
     bytes_key,
+    check_compatible,
+    key_letters,
     key_passes,
     make_converter,
     make_sort_key,
@@ -63,6 +69,12 @@ class SortArgs(Record):
         default=(), aliases=["-k"], help="sort by a key: F[.C][OPTS][,F[.C][OPTS]]; repeatable"
     )
     output: str | None = param(default=None, aliases=["-o"], help="write the result to FILE")
+    merge: bool = param(
+        default=False, aliases=["-m"], help="merge already sorted files; do not sort"
+    )
+    random_sort: bool = param(
+        default=False, aliases=["-R"], help="shuffle, but group identical keys"
+    )
     check: bool = param(default=False, aliases=["-c"], help="check whether input is sorted")
     check_quiet: bool = param(default=False, aliases=["-C"], help="like -c, but report nothing")
     zero_terminated: bool = param(default=False, aliases=["-z"], help="lines end with NUL")
@@ -73,16 +85,23 @@ class SortArgs(Record):
     parallel: int | None = param(default=None, help="accepted and ignored")
 
 
+def _global_letters(a: SortArgs) -> str:
+    """The global ordering options as -k letters, for GNU's compatibility check."""
+    return "".join(c for flag, c in (
+        (a.ignore_leading_blanks, "b"), (a.dictionary_order, "d"), (a.ignore_case, "f"),
+        (a.general_numeric_sort, "g"), (a.human_numeric_sort, "h"), (a.ignore_nonprinting, "i"),
+        (a.month_sort, "M"), (a.numeric_sort, "n"), (a.random_sort, "R"), (a.reverse, "r"),
+        (a.version_sort, "V"),
+    ) if flag)
+
+
 def _global_opts(a: SortArgs) -> KeyOpts:
-    kind = ""
-    for flag, k in (
-        (a.numeric_sort, "n"), (a.general_numeric_sort, "g"), (a.human_numeric_sort, "h"),
-        (a.month_sort, "M"), (a.version_sort, "V"),
-    ):
-        if flag:
-            if kind:
-                raise SortKeyError(f"options '-{kind}{k}' are incompatible")
-            kind = k
+    letters = _global_letters(a)
+    if not a.key:
+        check_compatible(letters)
+    for spec in a.key:
+        check_compatible(key_letters(spec) or letters)
+    kind = next((c for c in letters if c in "nghMV"), "")
     return KeyOpts(
         kind=kind,
         fold=a.ignore_case,
@@ -145,12 +164,12 @@ def _plan(a: SortArgs) -> _Plan:
     )
 
 
-def _read_lines(
+def _read_inputs(
     ctx: Context, files: tuple[str, ...], sep: bytes
-) -> tuple[list[bytes], bool, bool]:
-    """All lines of all inputs, whether an input failed, and whether any holds a NUL."""
+) -> tuple[list[list[bytes]], bool, bool]:
+    """The lines of each input, whether an input failed, and whether any holds a NUL."""
     status = InputStatus()
-    lines: list[bytes] = []
+    inputs: list[list[bytes]] = []
     has_nul = False
     for _name, f in iter_inputs(ctx, files, status):
         data = read_all(f)
@@ -160,8 +179,30 @@ def _read_lines(
         part = data.split(sep)
         if part[-1] == b"":
             part.pop()
-        lines.extend(part)
-    return lines, status.failed, has_nul
+        inputs.append(part)
+    return inputs, status.failed, has_nul
+
+
+def _merge(inputs: list[list[bytes]], plan: _Plan) -> list[bytes]:
+    """-m: interleave the inputs as GNU does, taking the earlier input on ties, without
+    sorting within an input (unsorted input stays out of order, as with GNU)."""
+    return list(heapq.merge(*inputs, key=plan.key, reverse=plan.reverse))
+
+
+def _shuffle(lines: list[bytes], plan: _Plan) -> None:
+    """-R: order by a salted hash of each line's key, so equal keys stay together."""
+    salt = os.urandom(16)
+    eq = plan.eq_key or (lambda b: b)
+
+    def digest(line: bytes) -> bytes:
+        k = eq(line)
+        raw = k if isinstance(k, bytes) else repr(k).encode("utf-8", "surrogateescape")
+        return hashlib.blake2b(raw, digest_size=8, key=salt).digest()
+
+    if plan.last_resort:
+        lines.sort(key=lambda line: (digest(line), line))
+    else:
+        lines.sort(key=digest)
 
 
 def _unique(lines: list[bytes], eq_key: Callable[[bytes], Any] | None) -> list[bytes]:
@@ -218,6 +259,12 @@ def _order(lines: list[bytes], plan: _Plan, has_nul: bool) -> None:
             lines.sort(key=fn, reverse=descending)
 
 
+def _own_ordering(spec: str) -> bool:
+    """Whether a -k spec carries ordering letters of its own (then global -R is not
+    inherited by it, as in GNU)."""
+    return any(c.isalpha() and c not in "b" for c in spec)
+
+
 def _sort_body(a: SortArgs, ctx: Context) -> int:
     try:
         plan = _plan(a)
@@ -228,12 +275,20 @@ def _sort_body(a: SortArgs, ctx: Context) -> int:
     if (a.check or a.check_quiet) and len(a.files) > 1:
         ctx.error(f"extra operand '{a.files[1]}' not allowed with -c")
         return 2
-    lines, failed, has_nul = _read_lines(ctx, a.files, sep)
+    inputs, failed, has_nul = _read_inputs(ctx, a.files, sep)
     if failed:
         return 2
     if a.check or a.check_quiet:
+        lines = inputs[0] if inputs else []
         return _check(ctx, a, plan, lines, a.files[0] if a.files else "-")
-    _order(lines, plan, has_nul)
+    if a.merge:
+        lines = _merge(inputs, plan)
+    else:
+        lines = inputs[0] if len(inputs) == 1 else list(itertools.chain.from_iterable(inputs))
+        if a.random_sort and not any(_own_ordering(k) for k in a.key):
+            _shuffle(lines, plan)
+        else:
+            _order(lines, plan, has_nul)
     if a.unique:
         lines = _unique(lines, plan.eq_key)
     data = sep.join(lines) + sep if lines else b""

@@ -57,10 +57,25 @@ _KEY_RE = LazyRegex(
 )
 
 
+def check_compatible(letters: str) -> None:
+    """GNU's check of one key's (or the global) ordering letters: at most one of n, g, h,
+    M and the group {V, R, d, i}; the message lists the letters as GNU does (b, r
+    dropped; i hidden by d)."""
+    group = any(c in letters for c in "VRdi")
+    if sum(c in letters for c in "nghM") + group <= 1:
+        return
+    shown = "".join(c for c in "dfghiMnRV" if c in letters and not (c == "i" and "d" in letters))
+    raise SortKeyError(f"options '-{shown}' are incompatible")
+
+
+def key_letters(spec: str) -> str:
+    """The option letters of a -k spec (start and end), '' when it has none or is invalid."""
+    m = _KEY_RE.fullmatch(spec.strip())
+    return "" if m is None else (m.group(3) or "") + (m.group(6) or "")
+
+
 def _opts_from_letters(letters: str, spec: str, at_end: bool, base: KeyOpts) -> KeyOpts:
     kinds = [c for c in letters if c in "ghMnV"]
-    if len(set(kinds)) > 1:
-        raise SortKeyError(f"options '-{''.join(sorted(set(kinds)))}' are incompatible")
     for c in letters:
         if c not in ORDER_LETTERS:
             raise SortKeyError(f"invalid field specification '{spec}'")
@@ -314,6 +329,12 @@ def make_converter(opts: KeyOpts) -> Callable[[bytes], Any] | None:
         return numeric_value
     if opts.kind == "g":
         return general_value
+    if opts.kind in ("h", "V") and (opts.fold or opts.dictionary or opts.nonprinting):
+        # GNU folds (-f: `1e3` becomes 1 exa under -h) and filters the key, then compares
+        text = make_converter(attrs.evolve(opts, kind=""))
+        value = human_value if opts.kind == "h" else version_value
+        assert text is not None
+        return lambda s: value(text(s))
     if opts.kind == "h":
         return human_value
     if opts.kind == "M":
@@ -321,10 +342,11 @@ def make_converter(opts: KeyOpts) -> Callable[[bytes], Any] | None:
     if opts.kind == "V":
         return version_value
     delete = b""
+    # GNU: -d and -i both given means -d (-i never overrides it)
     if opts.dictionary:
         delete = _NOT_DICT
-    if opts.nonprinting:
-        delete = bytes(sorted(set(delete) | set(_NOT_PRINT)))
+    elif opts.nonprinting:
+        delete = _NOT_PRINT
     table = _UPPER if opts.fold else None
     if table is None and not delete:
         return None

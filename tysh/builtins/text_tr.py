@@ -104,9 +104,12 @@ def _unescape(text: str) -> list[int | tuple[str, str]]:
     return out
 
 
-def expand(text: str, allow_repeat: bool, limit: int = 1 << 20) -> tuple[list[int], list[int]]:
+def expand(
+    text: str, allow_repeat: bool, limit: int = 1 << 20, case_starts: list[int] | None = None
+) -> tuple[list[int], list[int]]:
     """A set's bytes in order, and the positions of `[c*]` fills (filled later).
-    A `[c*n]` repeat is capped at `limit`: SET2 beyond SET1's length is never used."""
+    A `[c*n]` repeat is capped at `limit`: SET2 beyond SET1's length is never used.
+    `case_starts` collects where each [:upper:] or [:lower:] begins."""
     items = _unescape(text)
     out: list[int] = []
     fills: list[int] = []
@@ -116,6 +119,8 @@ def expand(text: str, allow_repeat: bool, limit: int = 1 << 20) -> tuple[list[in
         if isinstance(it, tuple):
             kind, val = it
             if kind == "class":
+                if case_starts is not None and val in ("upper", "lower"):
+                    case_starts.append(len(out))
                 out.extend(CLASSES[val])
             elif kind == "repeat":
                 if not allow_repeat:
@@ -192,8 +197,10 @@ def _plan(a: TrArgs) -> _Plan | str:
             extra += "\nOnly one string may be given when deleting without squeezing repeats."
         return extra
     try:
-        s1, _ = expand(sets[0], False)
-        s2, fills = expand(sets[1], True, len(s1) + 1) if len(sets) > 1 else ([], [])
+        starts1: list[int] = []
+        starts2: list[int] = []
+        s1, _ = expand(sets[0], False, case_starts=starts1)
+        s2, fills = expand(sets[1], True, len(s1) + 1, starts2) if len(sets) > 1 else ([], [])
     except SetError as e:
         return str(e)
     if len(sets) == 2 and not a.delete:
@@ -201,8 +208,12 @@ def _plan(a: TrArgs) -> _Plan | str:
         if classes2 - {"upper", "lower"}:
             return ("when translating, the only character classes that may appear in\n"
                     "string2 are 'upper' and 'lower'")
-        if classes2 and not _classes(sets[0]) & {"upper", "lower"}:
-            return "misaligned [:upper:] and/or [:lower:] construct"
+        if fills:  # a [c*] fill before a class moves the class's start
+            grow = max(len(s1) - (len(s2) - 1), 0) - 1
+            starts2 = [p + grow if p > fills[0] else p for p in starts2]
+        err = _translation_error(a, s1, s2, set(starts1), starts2)
+        if err:
+            return err
     if a.complement:
         present = set(s1)
         s1 = [b for b in range(256) if b not in present]
@@ -229,10 +240,37 @@ def _plan(a: TrArgs) -> _Plan | str:
             t[x] = y
         table = bytes(t)
         if a.squeeze_repeats:
-            squeeze = s2[: len(s1)]
+            squeeze = s2  # GNU squeezes every character of SET2, used or not
     else:
         squeeze = s1
     return _Plan(table, delete, frozenset(squeeze), _squeeze_re(squeeze))
+
+
+def _translation_error(
+    a: TrArgs, s1: list[int], s2: list[int], starts1: set[int],
+    starts2: list[int],
+) -> str:
+    """GNU's checks of a translation, in its order: [:upper:]/[:lower:] in SET2 must
+    start where one starts in SET1 (not checked under -c), a shorter SET2 may not end
+    with a class, a complemented SET1 with classes needs one target character."""
+    if not a.complement and any(p not in starts1 for p in starts2):
+        return "misaligned [:upper:] and/or [:lower:] construct"
+    len1 = 256 - len(set(s1)) if a.complement else len(s1)
+    if not a.truncate_set1 and s2 and len1 > len(s2) and _ends_with_class(a.sets[1]):
+        return ("when translating with string1 longer than string2,\n"
+                "the latter string must not end with a character class")
+    if a.complement and s2 and _classes(a.sets[0]) and len(set(s2)) > 1:
+        return ("when translating with complemented character classes,\n"
+                "string2 must map all characters in the domain to one")
+    return ""
+
+
+def _ends_with_class(text: str) -> bool:
+    try:
+        items = _unescape(text)
+    except SetError:
+        return False
+    return bool(items) and isinstance(items[-1], tuple) and items[-1][0] == "class"
 
 
 def _classes(text: str) -> set[str]:
@@ -274,6 +312,9 @@ def _tr_body(a: TrArgs, ctx: Context) -> int:
         ("squeeze spaces", "tr -s ' '"),
         ("one word per line", "tr -cs '[:alnum:]' '\\n'"),
     ],
+    # tr's operands are character sets, never file names: `tr [:upper:] [:lower:]`
+    # unquoted must reach tr as typed, not fail as a glob matching nothing
+    glob_passthrough=True,
 )
 def tr(args: TrArgs, ctx: Context) -> ToolReturn:
     return lines_json(ctx, lambda c: _tr_body(args, c))

@@ -30,7 +30,16 @@ class UniqArgs(Record):
     )
     count: bool = param(default=False, aliases=["-c"], help="prefix lines by their count")
     repeated: bool = param(default=False, aliases=["-d"], help="only print duplicated lines, one per run")
-    all_repeated: bool = param(default=False, aliases=["-D"], help="print all duplicated lines")
+    all_repeated: bool | str = param(
+        default=False, aliases=["-D"], choices=["none", "prepend", "separate"], param_type="bool",
+        help="print all duplicated lines; =prepend or =separate delimits the groups by an "
+        "empty line",
+    )
+    group: bool | str = param(
+        default=False, choices=["separate", "prepend", "append", "both"], param_type="bool",
+        help="print all lines, each group of equal ones delimited by an empty line "
+        "(=separate, the default, =prepend, =append or =both)",
+    )
     unique: bool = param(default=False, aliases=["-u"], help="only print lines that are not repeated")
     ignore_case: bool = param(default=False, aliases=["-i"], help="ignore differences in case")
     skip_fields: int = param(default=0, aliases=["-f"], help="skip the first N fields")
@@ -112,8 +121,8 @@ def _runs(batch: list[bytes], keys: list[Any], run: _Run) -> tuple[list[bytes], 
 def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any] | None) -> None:
     sep = b"\0" if a.zero_terminated else b"\n"
     key = _key(a)
-    if a.all_repeated:
-        _all_repeated(f, out, key, sep)
+    if a.all_repeated or a.group:
+        _groups(a, f, out, key, sep)
         return
     run = _Run()
 
@@ -150,14 +159,31 @@ def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any]
         emit([run.line], [run.count])
 
 
-def _all_repeated(f: IO[bytes], out: IO[bytes], key: Callable[[bytes], Any] | None,
-                  sep: bytes) -> None:
+def _groups(a: UniqArgs, f: IO[bytes], out: IO[bytes], key: Callable[[bytes], Any] | None,
+            sep: bytes) -> None:
+    """-D / --all-repeated=METHOD (only runs longer than one) and --group=METHOD (every
+    run), with GNU's placement of the empty delimiter line."""
     lines = itertools.chain.from_iterable(line_batches(f, sep))
     groups = itertools.groupby(lines, key) if key is not None else itertools.groupby(lines)
+    method = a.group if a.group else a.all_repeated
+    method = "separate" if method is True and a.group else method
+    before = method in ("prepend", "both")
+    between = method == "separate"
+    first = True
     for _k, grp in groups:
         run = list(grp)
-        if len(run) > 1:
-            out.write(b"".join(r + sep for r in run))
+        if not a.group and len(run) < 2:
+            continue
+        if a.unique and not a.group:  # GNU -D -u: each repeated run but its last line
+            run.pop()
+        if before or (between and not first):
+            out.write(sep)
+        out.write(b"".join(r + sep for r in run))
+        if method == "append":
+            out.write(sep)
+        first = False
+    if method == "both" and not first:
+        out.write(sep)
 
 
 @tool(
@@ -174,6 +200,9 @@ def _all_repeated(f: IO[bytes], out: IO[bytes], key: Callable[[bytes], Any] | No
     operations=["fs.overwrite"],
 )
 def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
+    if args.group and (args.count or args.repeated or args.all_repeated or args.unique):
+        ctx.error("--group is mutually exclusive with -c/-d/-D/-u")
+        return 1
     if args.all_repeated and args.count:
         ctx.error("printing all duplicated lines and repeat counts is meaningless")
         return 1

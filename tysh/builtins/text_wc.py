@@ -117,6 +117,8 @@ class _Counter(MutableRecord):
 
     def _max(self, chunk: bytes) -> None:
         text = self.line_tail + chunk.decode("utf-8", "surrogateescape")
+        if "\r" in text or "\f" in text:  # GNU: a carriage return or form feed ends a column run
+            text = text.replace("\r", "\n").replace("\f", "\n")
         lines = text.split("\n")
         self.line_tail = lines.pop()
         if lines:

@@ -54,6 +54,7 @@ class XargsOptions(Record):
     arg_file: str | None = None
     eof: str | None = None
     max_procs: int = 1  # -P: commands at once (0: as many as MAX_PROCS allows)
+    warnings: tuple[str, ...] = ()  # GNU's warnings about options that cancel others
 
 
 # -P 0 means "as many as possible" to GNU; here, at most this many threads at once
@@ -115,10 +116,36 @@ def _option_value(words: list[str], i: int, glued: str | None, missing: str) -> 
     raise UsageError(missing)
 
 
+# (option set now, option set before) -> how GNU names them when the later one wins
+_EXCLUSIVE = {
+    ("max_args", "max_lines"): ("--max-lines", "--max-args/-n"),
+    ("max_lines", "max_args"): ("--max-args", "{spelling}"),
+    ("max_lines", "replace"): ("--replace", "{spelling}"),
+    ("replace", "max_args"): ("--max-args", "--replace/-I/-i"),
+    ("replace", "max_lines"): ("--max-lines", "--replace/-I/-i"),
+}
+
+
+def _assign(got: dict[str, Any], key: str, value: Any, spelling: str,
+            warnings: list[str]) -> None:
+    """Set an option; -n, -L/-l and -I/-i cancel one another as in GNU (the later wins,
+    with a warning; -n after -I is simply kept)."""
+    for other in ("max_args", "max_lines", "replace"):
+        names = _EXCLUSIVE.get((key, other))
+        if names is not None and other in got:
+            old, new = names
+            warnings.append(f"warning: options {old} and {new.format(spelling=spelling)} are "
+                            f"mutually exclusive, ignoring previous {old} value")
+            if (key, other) != ("replace", "max_args"):  # -I runs per line: -n is moot
+                del got[other]
+    got[key] = value
+
+
 def parse_options(words: list[str]) -> XargsOptions:
     """GNU getopt over xargs's own options, stopping at the first operand (the command)
     or at `--`; short options bundle (`-0rn1`), values glue or follow (`-n1`, `-n 1`)."""
     got: dict[str, Any] = {}
+    warnings: list[str] = []
     i = 0
     while i < len(words):
         w = words[i]
@@ -137,13 +164,15 @@ def parse_options(words: list[str]) -> XargsOptions:
                 raise UsageError(f"unrecognized option '{w}'" if not matches
                                  else f"option '{w}' is ambiguous")
             key, kind = _LONG[matches[0]]
+            spelling = "--max-lines/-l"
             if kind == "flag":
                 got[key] = True
             elif kind == "opt":
-                got[key] = val if eq else _OPTIONAL_DEFAULT[key]
+                _assign(got, key, val if eq else _OPTIONAL_DEFAULT[key], spelling, warnings)
             else:
-                got[key], i = _option_value(words, i, val if eq else None,
-                                            f"option '--{matches[0]}' requires an argument")
+                value, i = _option_value(words, i, val if eq else None,
+                                         f"option '--{matches[0]}' requires an argument")
+                _assign(got, key, value, spelling, warnings)
             continue
         j = 1
         while j < len(w):
@@ -153,11 +182,13 @@ def parse_options(words: list[str]) -> XargsOptions:
                 got[_SHORT_FLAG[c]] = True
             elif c in _SHORT_OPTIONAL:
                 key = _SHORT_OPTIONAL[c]
-                got[key] = w[j:] if j < len(w) else _OPTIONAL_DEFAULT[key]
+                _assign(got, key, w[j:] if j < len(w) else _OPTIONAL_DEFAULT[key],
+                        "--max-lines/-l", warnings)
                 break
             elif c in _SHORT_VALUE:
-                got[_SHORT_VALUE[c]], i = _option_value(words, i, w[j:] if j < len(w) else None,
-                                                        f"option requires an argument -- '{c}'")
+                value, i = _option_value(words, i, w[j:] if j < len(w) else None,
+                                         f"option requires an argument -- '{c}'")
+                _assign(got, _SHORT_VALUE[c], value, "-L", warnings)
                 break
             else:
                 raise UsageError(f"invalid option -- '{c}'")
@@ -193,6 +224,7 @@ def parse_options(words: list[str]) -> XargsOptions:
         arg_file=got.get("arg_file"),
         eof=got.get("eof") or None,
         max_procs=max_procs or MAX_PROCS,
+        warnings=tuple(warnings),
     )
 
 
@@ -268,7 +300,13 @@ def input_groups(f: IO[bytes], o: XargsOptions) -> Iterator[list[str]]:
                 yield [item]
         return
     pending: list[str] = []
-    for line in itertools.chain.from_iterable(_decoded(f, b"\n")):
+    carry = ""
+    for raw in itertools.chain.from_iterable(_decoded(f, b"\n")):
+        line = carry + raw
+        if (len(line) - len(line.rstrip("\\"))) % 2:  # an escaped newline joins the lines
+            carry = line + "\n"
+            continue
+        carry = ""
         items = tokenize(line, split_blanks=o.replace is None)
         if o.eof is not None and o.eof in items:
             pending.extend(items[: items.index(o.eof)])
@@ -279,11 +317,62 @@ def input_groups(f: IO[bytes], o: XargsOptions) -> Iterator[list[str]]:
         if pending:
             yield pending
             pending = []
+    if carry:
+        pending.extend(tokenize(carry[:-1], split_blanks=o.replace is None))
     if pending:
         yield pending
 
 
 # -------------------------------------------------------------------- running
+
+# gnulib quotearg's shell-escape style, which GNU xargs -t/-p uses for each word
+_SAFE_WORD = re.compile(r"[A-Za-z0-9%+,\-./:@_{}\]#~\x80-\U0010ffff]+")
+_DQ_SPECIAL = re.compile(r"[$`\\\"!]")
+_NAMED_ESC = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v",
+              "\f": "\\f", "\r": "\\r"}
+
+
+def _is_control(c: str) -> bool:
+    return c < " " or c == "\x7f" or "\udc80" <= c <= "\udcff"
+
+
+def shell_quote(word: str) -> str:
+    """A word as GNU xargs -t prints it: bare when it needs no quoting, in double quotes
+    when its only problem is a single quote, else single-quoted with `'\\''` for quotes
+    and `$'\\t'`/`$'\\ooo'` pieces for control characters and invalid bytes."""
+    if not word:
+        return "''"
+    if _SAFE_WORD.fullmatch(word) and word[0] not in "#~" and not any(
+        "\udc80" <= c <= "\udcff" for c in word
+    ):
+        return word
+    controls = any(_is_control(c) for c in word)
+    if "'" in word and not controls and not _DQ_SPECIAL.search(word):
+        return f'"{word}"'
+    out = ["'"]
+    quoted = True
+    escapes: list[str] = []  # a run of control characters, printed as one $'...'
+    for c in word:
+        if _is_control(c):
+            if quoted:
+                out.append("'")
+                quoted = False
+            code = ord(c) - 0xDC00 if c >= "\udc80" else ord(c)
+            escapes.append(_NAMED_ESC.get(c, f"\\{code:03o}"))
+            continue
+        if escapes:
+            out.append("$'" + "".join(escapes) + "'")
+            escapes.clear()
+        if not quoted:
+            out.append("'")
+            quoted = True
+        out.append("'\\''" if c == "'" else c)
+    if escapes:
+        out.append("$'" + "".join(escapes) + "'")
+    if quoted:
+        out.append("'")
+    return "".join(out)
+
 
 
 @attrs.define(repr=False, eq=False)
@@ -305,7 +394,8 @@ class _Runner(MutableRecord):
         GNU xargs -P is its own), once one of the N places is free."""
         self.ran = True
         if self.opts.verbose:
-            self.ctx.stderr.write((" ".join(argv) + "\n").encode("utf-8", "surrogateescape"))
+            line = " ".join(map(shell_quote, argv)) + "\n"
+            self.ctx.stderr.write(line.encode("utf-8", "surrogateescape"))
         fork = getattr(self.ctx.shell, "fork", None)
         if self.opts.max_procs == 1 or fork is None:
             return self.judge(argv, self.ctx.shell.run_argv(
@@ -448,6 +538,8 @@ def xargs(args: Any, ctx: Context) -> int:
     except UsageError as e:
         ctx.error(str(e))
         return 1
+    for warning in opts.warnings:
+        ctx.error(warning)
     return _xargs(opts, ctx)
 
 
