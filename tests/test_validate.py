@@ -130,7 +130,8 @@ def test_problems_in_nested_substitutions_are_reported_once() -> None:
     [
         ("grep 'a\\(' f", "grep: Unmatched ( or \\("),
         ("grep -E 'a(' f", "grep: Unmatched ( or \\("),
-        ("grep -e ok -e '[' f", "grep: Unmatched [, [^, [:, [., or [="),
+        ("grep -e ok -e '[a' f", "grep: Unmatched [, [^, [:, [., or [="),
+        ("grep -e ok -e '[' f", "grep: Invalid regular expression"),  # GNU grep 3.8's words
         ("sed 's/a/b' f", "sed: -e expression #1, char 5: unterminated `s' command"),
         ("sed -e p -e 's/x' f", "sed: -e expression #2, char 3: unterminated `s' command"),
         ("sed 'k' f", "sed: -e expression #1, char 1: unknown command: `k'"),

@@ -13,8 +13,9 @@ from __future__ import annotations
 import collections
 import fnmatch
 import re
+import warnings
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 import attrs
 
@@ -63,11 +64,28 @@ class GrepArgs(Record):
     context: int | None = param(None, aliases=["-C"], help="print NUM lines around a match")
     recursive: bool = param(False, aliases=["-r"], help="search directories recursively")
     dereference_recursive: bool = param(False, aliases=["-R"], help="like -r, following symlinks")
+    directories: Literal["read", "skip", "recurse"] = param(
+        "read", aliases=["-d"], help="what to do with a directory operand"
+    )
     include: tuple[str, ...] = param(default=(), help="search only files whose name matches GLOB")
     exclude: tuple[str, ...] = param(default=(), help="skip files whose name matches GLOB")
     exclude_dir: tuple[str, ...] = param(default=(), help="skip directories matching GLOB")
     text: bool = param(False, aliases=["-a"], help="process a binary file as if it were text")
+    binary_without_match: bool = param(False, aliases=["-I"], help="skip binary files")
+    binary_files: Literal["binary", "text", "without-match"] = param(
+        "binary", help="how to treat binary files"
+    )
+    binary: bool = param(False, aliases=["-U"], help="accepted; no CR/LF translation anyway")
+    devices: Literal["read", "skip"] = param(
+        "read", aliases=["-D"], help="accepted; devices are read"
+    )
     color: str | None = param(None, aliases=["--colour"], help="accepted; output is never colored")
+    byte_offset: bool = param(False, aliases=["-b"], help="prefix each line with its byte offset")
+    null_data: bool = param(False, aliases=["-z"], help="lines end in NUL, not newline")
+    null: bool = param(False, aliases=["-Z"], help="end a printed file name with NUL")
+    label: str | None = param(None, help="the name to show for standard input")
+    group_separator: str | None = param(None, help="print SEP between context groups")
+    no_group_separator: bool = param(False, help="no separator between context groups")
     line_buffered: bool = param(False, help="accepted; output is flushed per block anyway")
 
 
@@ -75,7 +93,11 @@ class _Stop(Exception):
     """Raised inside a scan to stop reading the current file (-m, -q, -l)."""
 
 
-def _blocks(f: IO[bytes]) -> Iterator[bytes]:
+# -z: NUL and newline trade places on the way in and out, so the line machinery is shared
+_SWAP = bytes.maketrans(b"\n\0", b"\0\n")
+
+
+def _blocks(f: IO[bytes], swap: bool = False) -> Iterator[bytes]:
     """Blocks of whole lines, each ending in a newline (one is added to an unterminated
     last line, as GNU grep prints it). Reads incrementally: stdin is never slurped."""
     read = getattr(f, "read1", f.read)
@@ -84,6 +106,8 @@ def _blocks(f: IO[bytes]) -> Iterator[bytes]:
         chunk = read(READ_SIZE)
         if not chunk:
             break
+        if swap:
+            chunk = chunk.translate(_SWAP)
         cut = chunk.rfind(b"\n")
         if cut < 0:
             rest += chunk
@@ -114,8 +138,21 @@ class _Grep:
         self.max = args.max_count
         self.show_names = show_names and not args.no_filename or args.with_filename
         self.no_messages = args.no_messages
-        self.binary_ok = args.text
+        self.binary_ok = args.text or args.binary_files == "text"
+        # -I: a binary file matches nothing (GNU decides on the data before any output)
+        self.skip_binary = args.binary_without_match or args.binary_files == "without-match"
+        self.offsets = args.byte_offset
+        self.zero = args.null_data
+        self.name_end = "\0" if args.null else ""
+        self.group_sep: str | None = (
+            None if args.no_group_separator
+            else "--" if args.group_separator is None else args.group_separator
+        )
         ctxn = args.context or 0
+        # an explicit context option, even 0, puts `--` between non-adjacent groups
+        self.ctx_given = any(
+            v is not None for v in (args.after_context, args.before_context, args.context)
+        )
         self.after = args.after_context if args.after_context is not None else ctxn
         self.before = args.before_context if args.before_context is not None else ctxn
         self.json = ctx.json
@@ -142,7 +179,7 @@ class _Grep:
         """Scan one input and write what GNU grep writes for it."""
         selected = 0
         try:
-            if self.after or self.before or self.json:
+            if self.ctx_given or self.json or self.offsets:
                 selected = self.scan_lines(f, name)
             else:
                 selected = self.scan_blocks(f, name)
@@ -156,16 +193,21 @@ class _Grep:
             if self.json:
                 self.records.append({"file": name, "count": selected})
             else:
-                pre = f"{name}:" if self.show_names else ""
+                pre = f"{name}{self.name_end or ':'}" if self.show_names else ""
                 self.ctx.write(f"{pre}{selected}\n")
         if (self.list_yes and selected) or (self.list_no and not selected):
             if self.json:
                 self.records.append(name)
             else:
-                self.ctx.write(name + "\n")
+                self.ctx.write(name + (self.name_end or "\n"))
 
     def prefix(self, name: str, sep: str) -> str:
-        return name + sep if self.show_names else ""
+        return name + (self.name_end or sep) if self.show_names else ""
+
+    def emit(self, data: bytes) -> None:
+        """Write selected lines (NUL-terminated again under -z)."""
+        self.out.write(data.translate(_SWAP) if self.zero else data)
+        self.out.flush()
 
     def scan_blocks(self, f: IO[bytes], name: str) -> int:
         """The block-at-a-time scan for everything but context and JSON.
@@ -196,20 +238,23 @@ class _Grep:
         )
         selected = 0
         lineno = 0  # newlines before the current block
-        binary = None if not self.binary_ok else False
-        write = self.out.write
+        binary = None if not self.binary_ok and not self.zero else False
         dense = False
-        for raw in _blocks(f):
+        for raw in _blocks(f, self.zero):
             if binary is None:
                 binary = b"\0" in raw
+                if binary and self.skip_binary:
+                    return 0
             block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
             if fast_count:
                 if self._count_re is None:
-                    self._count_re = re.compile(
-                        (("(?:" if text else b"(?:") + regex.pattern + (")" if text else b")"))
-                        + ("[^\n]*" if text else b"[^\n]*"),
-                        regex.flags,
-                    )
+                    with warnings.catch_warnings():  # `[[` in a -P pattern
+                        warnings.simplefilter("ignore")
+                        self._count_re = re.compile(
+                            (("(?:" if text else b"(?:") + regex.pattern + (")" if text else b")"))
+                            + ("[^\n]*" if text else b"[^\n]*"),
+                            regex.flags,
+                        )
                 selected += len(self._count_re.findall(block))
                 continue
             out: list[Any] = []
@@ -281,6 +326,10 @@ class _Grep:
                                 n = maxc - selected
                                 gap = nl.join(gap.split(nl)[:n]) + nl
                             selected += n
+                            # a NUL-binary file shows "binary file matches", not lines
+                            stop_bin = bool(binary) and not summary
+                            if stop_bin:
+                                gap = empty
                             if summary:
                                 if stop_first:
                                     raise _Stop(selected)
@@ -297,6 +346,8 @@ class _Grep:
                                                    else pre + line + nl)
                             else:
                                 out.append(gap)
+                            if stop_bin:
+                                self.binary_match(name)
                             if maxc >= 0 and selected >= maxc:
                                 break
                         gstart = le + 1
@@ -332,8 +383,7 @@ class _Grep:
                 if nmatched * 5 > nlines or (invert and (numbers or pre) and not summary):
                     dense = True
             if out:
-                write(self.enc(empty.join(out)))
-                self.out.flush()
+                self.emit(self.enc(empty.join(out)))
             if maxc >= 0 and selected >= maxc:
                 break
         return selected
@@ -343,29 +393,40 @@ class _Grep:
         raise _Stop(1)
 
     def scan_lines(self, f: IO[bytes], name: str) -> int:
-        """Line at a time: context lines, `--` separators and JSON records."""
+        """Line at a time: context lines, `--` separators, byte offsets and JSON records."""
         text, search, invert = self.text, self.regex.search, self.invert
-        before: collections.deque[tuple[int, Any]] = collections.deque(maxlen=self.before or None)
+        before: collections.deque[tuple[int, Any, int]] = collections.deque(
+            maxlen=self.before or None
+        )
         use_before = self.before > 0
         after_left = 0
         maxc = self.max if self.max is not None else -1
         selected = 0
         lineno = 0
+        offset = 0  # -b: the byte offset of the current line
+        offsets = self.offsets
         summary = self.summary
         stop_first = self.quiet or self.list_yes or self.list_no
-        sep_ctx = self.after > 0 or self.before > 0
+        sep_ctx = self.ctx_given and self.group_sep is not None
         last_printed = 0  # the last line number written for this file
         out: list[str] = []
-        binary = None if not self.binary_ok else False
+        binary = None if not self.binary_ok and not self.zero else False
         done = maxc == 0
-        for raw in _blocks(f):
+        fmt = self.fmt
+        for raw in _blocks(f, self.zero):
             if binary is None:
                 binary = b"\0" in raw
+                if binary and self.skip_binary:
+                    return 0
             block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
             lines = block.split("\n" if text else b"\n")
             lines.pop()
             for line in lines:
                 lineno += 1
+                here = offset
+                if offsets:
+                    offset += (len(line.encode("utf-8", "surrogateescape")) if text
+                               else len(line)) + 1
                 hit = (search(line) is not None) != invert
                 if hit and not done:
                     selected += 1
@@ -383,42 +444,54 @@ class _Grep:
                         if sep_ctx and self.last_group_end is not None and (
                             last_printed == 0 or lineno - len(before) > last_printed + 1
                         ):
-                            out.append("--\n")
-                        for bn, bl in before:
-                            out.append(self.fmt(name, bn, bl, "-"))
+                            out.append(f"{self.group_sep}\n")
+                        if not self.only:  # -o shows no context lines, only the `--`
+                            for bn, bl, bo in before:
+                                out.append(fmt(name, bn, bl, "-", bo))
                         before.clear()
                         if self.only and not invert:
                             for mm in self.regex.finditer(line):
                                 if mm.end() > mm.start(self.kg):
-                                    out.append(self.fmt(name, lineno, mm.group(self.kg), ":"))
+                                    at = here
+                                    if offsets:
+                                        head = line[: mm.start(self.kg)]
+                                        at += len(head.encode("utf-8", "surrogateescape")
+                                                  if text else head)
+                                    out.append(fmt(name, lineno, mm.group(self.kg), ":", at))
                         elif not self.only:
-                            out.append(self.fmt(name, lineno, line, ":"))
+                            out.append(fmt(name, lineno, line, ":", here))
                         last_printed = lineno
                         self.last_group_end = lineno
                     after_left = self.after
                     if selected == maxc:
                         done = True
                 elif after_left > 0 and not summary and not self.json:
-                    out.append(self.fmt(name, lineno, line, "-"))
+                    if not self.only:
+                        out.append(fmt(name, lineno, line, "-", here))
                     last_printed = lineno
                     after_left -= 1
                 elif done:
                     break
                 elif use_before:
-                    before.append((lineno, line))
-            if out:
-                self.out.write("".join(out).encode("utf-8", "surrogateescape"))
-                self.out.flush()
-                out = []
+                    before.append((lineno, line, here))
+            self.flush_lines(out)
+            out = []
             if done and after_left == 0:
                 break
         return selected
 
-    def fmt(self, name: str, lineno: int, line: Any, sep: str) -> str:
+    def flush_lines(self, out: list[str]) -> None:
+        if out:
+            self.emit("".join(out).encode("utf-8", "surrogateescape"))
+            out.clear()
+
+    def fmt(self, name: str, lineno: int, line: Any, sep: str, offset: int = 0) -> str:
         if not self.text:
             line = line.decode("utf-8", "surrogateescape")
-        pre = name + sep if self.show_names else ""
+        pre = name + (self.name_end or sep) if self.show_names else ""
         num = f"{lineno}{sep}" if self.numbers else ""
+        if self.offsets:
+            num += f"{offset}{sep}"
         return f"{pre}{num}{line}\n"
 
     def add_record(self, name: str, lineno: int, line: Any) -> None:
@@ -499,6 +572,13 @@ def _name_ok(args: GrepArgs, fname: str) -> bool:
     return not (args.exclude and any(fnmatch.fnmatchcase(fname, p) for p in args.exclude))
 
 
+def _operand_matches(name: str, globs: tuple[str, ...]) -> bool:
+    """GNU matches a command-line name's globs against any trailing part (`sub` ~ `d/sub`)."""
+    parts = name.split("/")
+    tails = [t for k in range(len(parts)) if (t := "/".join(parts[k:]))]
+    return any(fnmatch.fnmatchcase(t, g) for g in globs for t in tails)
+
+
 def _run_file(g: _Grep, ctx: Context, shown: str, path: str) -> None:
     try:
         f = ctx.fs.open(path, "rb")
@@ -536,6 +616,10 @@ def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
             ctx.error(got)
         return 2
     pats, files = got
+    matchers = (args.extended_regexp, args.fixed_strings, args.basic_regexp, args.perl_regexp)
+    if sum(matchers) > 1:
+        ctx.error("conflicting matchers specified")
+        return 2
     for v in (args.after_context, args.before_context, args.context):
         if v is not None and v < 0:
             ctx.error(f"{v}: invalid context length argument")
@@ -549,7 +633,17 @@ def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
     except RegexError as e:
         ctx.error(e.message)
         return 2
-    recursive = args.recursive or args.dereference_recursive
+    for w in comp.warnings:
+        ctx.error(f"warning: {w}")
+    # GNU gives up before reading anything when nothing can be selected: `-m 0`, `-v ''`,
+    # and no pattern at all (`-f /dev/null`); only -L still lists the files
+    nothing = not pats and not args.invert_match or (
+        pats and not any(pats) and args.invert_match
+        and not args.line_regexp and not args.word_regexp
+    )
+    if (args.max_count == 0 or nothing) and not args.files_without_match:
+        return 1
+    recursive = args.recursive or args.dereference_recursive or args.directories == "recurse"
     implicit = recursive and not files
     if implicit:
         files = ["."]
@@ -559,10 +653,15 @@ def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
     g = _Grep(args, ctx, comp, show)
     for name in files or ["-"]:
         if name == "-":
-            g.search(ctx.stdin, STDIN_LABEL)
+            g.search(ctx.stdin, STDIN_LABEL if args.label is None else args.label)
         else:
             path = ctx.path(name)
             if ctx.fs.is_dir(path):
+                if args.directories == "skip" and not recursive:
+                    continue
+                if (recursive and not implicit and args.exclude_dir
+                        and _operand_matches(name, args.exclude_dir)):
+                    continue
                 if not recursive:
                     g.fail(f"{name}: Is a directory")
                     continue
@@ -571,7 +670,10 @@ def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
                     if g.quiet and g.any_selected:
                         return 0
                 continue
-            if args.exclude and recursive and not _name_ok(args, name.rsplit("/", 1)[-1]):
+            # --include/--exclude apply to command-line files too, -r or not
+            if args.include and not _operand_matches(name, args.include):
+                continue
+            if args.exclude and _operand_matches(name, args.exclude):
                 continue
             _run_file(g, ctx, name, path)
         if g.quiet and g.any_selected:

@@ -18,7 +18,8 @@ from typing import IO, Any
 
 import attrs
 
-from tysh.builtins._regex import RegexError, compile_patterns, compile_text
+from tysh.builtins._regex import NUMERIC_ESCAPES, RegexError, compile_patterns, compile_text
+from tysh.builtins.sed_compile import z_text
 from tysh.kernel.context import Context
 from tysh.kernel.errors import TyshError
 from tysh.kernel.fs import FsError
@@ -247,6 +248,8 @@ class _Parser:
                     out.append(s[i : j + 1])
                     i = j + 1
                     continue
+                self.i = len(s) if s.find("\n", j) < 0 else s.find("\n", j)
+                raise self.fail(unterminated)  # GNU: the bracket swallowed the delimiter
             out.append(c)
             i += 1
 
@@ -256,6 +259,8 @@ class _Parser:
         try:
             return compile_text(pat, self.ere, icase, "space_m" if multiline else "space")
         except RegexError as e:
+            if e.message.startswith("character class syntax"):
+                raise SedError(e.message, 4) from None  # GNU: no position, status 4
             raise self.fail(e.message) from None
 
     # -- commands ---------------------------------------------------------------------
@@ -302,6 +307,11 @@ class _Parser:
         cmd = Cmd(name, a1, a2, negate)
         if name in "=dDgGhHlnNpPxzF{" or name in "aicsybtTrRwWqQ:}e#":
             pass
+        elif name == "v" and a1 is None:  # GNU's "requires version": a no-op here
+            cmd.name = "#"
+            self.read_label()
+            self.cmds.append(cmd)
+            return
         else:
             raise self.fail(f"unknown command: `{name}'")
         if name in ":}#" and a1 is not None:
@@ -384,34 +394,42 @@ class _Parser:
     c_Q = c_q
 
     def c_l(self, cmd: Cmd) -> None:
-        self.c_q(cmd)
-        cmd.num = cmd.num or -1
+        self.skip_ws()
+        j = self.i
+        while self.i < self.n and self.s[self.i].isdigit():
+            self.i += 1
+        cmd.num = int(self.s[j : self.i]) if self.i > j else -1  # `l 0`: never wrap
+        self.end_of_command()
 
     def c_a(self, cmd: Cmd) -> None:
         s, n = self.s, self.n
         self.skip_ws()
         if self.i >= n:
             raise self.fail("expected \\ after `a', `c' or `i'")
+        classic = False
         if s[self.i] == "\\":
+            # `a\` then a newline (the classic form), or `a\  text`: its blanks are kept
             self.i += 1
-            self.skip_ws()
             if self.i < n and s[self.i] == "\n":
                 self.i += 1
+                classic = True  # GNU: even with no text line after it, an empty line
         out: list[str] = []
         begin = self.i
         while self.i < n:
             c = s[self.i]
             if c == "\\":
                 if self.i + 1 < n:
-                    out.append(s[self.i + 1])
-                self.i += 2
+                    ch, self.i = _text_escape(s, self.i + 1)
+                    out.append(ch)
+                else:
+                    self.i += 2
                 continue
             if c == "\n":
                 self.i += 1
                 break
             out.append(c)
             self.i += 1
-        cmd.text = "".join(out) + "\n" if out or self.i > begin else ""
+        cmd.text = "".join(out) + "\n" if out or self.i > begin or classic else ""
 
     c_i = c_a
     c_c = c_a
@@ -453,6 +471,12 @@ class _Parser:
             c = s[self.i]
             if c == "\\" and self.i + 1 < n:
                 d = s[self.i + 1]
+                if d in "xodc" and d != delim:
+                    ch, nxt = _text_escape(s, self.i + 1)
+                    if nxt > self.i + 2:  # a numeric escape (`\x62`) or `\cX`
+                        out.append(ch)
+                        self.i = nxt
+                        continue
                 out.append({"n": "\n", "t": "\t", "\\": "\\"}.get(d, d if d == delim else c + d))
                 self.i += 2
                 continue
@@ -478,6 +502,9 @@ class _Parser:
         s = self.s
         while self.i < self.n:
             c = s[self.i]
+            if c in "gp" and (glob if c == "g" else prt):
+                self.i += 1
+                raise self.fail(f"multiple `{c}' options to `s' command")
             if c == "g":
                 glob = True
             elif c == "p":
@@ -487,6 +514,8 @@ class _Parser:
             elif c in "mM":
                 multiline = True
             elif c.isdigit():
+                if nth:
+                    raise self.fail("multiple number options to `s' command")
                 j = self.i
                 while self.i < self.n and s[self.i].isdigit():
                     self.i += 1
@@ -499,10 +528,14 @@ class _Parser:
                 self.c_r(cmd)
                 wfile = cmd.text
                 cmd.text = ""
+                if not wfile:
+                    raise self.fail("missing filename in r/R/w/W commands", min(self.i, self.n))
                 break
             elif c == "e":
                 raise self.fail("the `e' flag is not supported in tysh (no shell escapes)")
-            elif c in " \t\n;}#":
+            elif c in " \t":
+                pass  # GNU skips blanks between the flags
+            elif c in "\n;}#":
                 break
             else:
                 self.i += 1
@@ -555,15 +588,43 @@ def _parse_replacement(repl: str) -> list[tuple[str, Any]]:
             elif d in "LUluE":
                 flush()
                 parts.append(("case", d))
-            elif d in _REPL_ESC:
-                lit.append(_REPL_ESC[d])
             else:
-                lit.append(d)
+                ch, nxt = _text_escape(repl, i)
+                lit.append(ch)
+                i = nxt - 1
         else:
             lit.append(c)
         i += 1
     flush()
     return parts
+
+
+def _text_escape(s: str, i: int) -> tuple[str, int]:
+    """The character meant by the escape whose letter is at `s[i]` (after a backslash) in
+    a replacement or a/i/c text — `\\t`, `\\xHH`, `\\oNNN`, `\\dNNN`, `\\cX` —, and the
+    index after it; any other `\\c` is `c` itself."""
+    d = s[i]
+    if d in _REPL_ESC:
+        return _REPL_ESC[d], i + 1
+    num = NUMERIC_ESCAPES.get(d)
+    if num is not None:
+        base, width, digits = num
+        j = i + 1
+        while j < len(s) and j - i - 1 < width and s[j] in digits:
+            j += 1
+        if j > i + 1:
+            return chr(int(s[i + 1 : j], base)), j
+    if d == "c" and i + 1 < len(s):
+        return chr(ord(s[i + 1].upper()) ^ 0x40), i + 2
+    return d, i + 1
+
+
+def _case(text: str, conv: Callable[[str], str]) -> str:
+    """Case-convert as GNU's towupper/towlower: one character for one (`ß` stays `ß`)."""
+    done = conv(text)
+    if len(done) == len(text) or text.isascii():
+        return done
+    return "".join(c2 if len(c2 := conv(c)) == 1 else c for c in text)
 
 
 def _expand_case(parts: list[tuple[str, Any]], m: re.Match[str], whole: str | None = None) -> str:
@@ -588,11 +649,11 @@ def _expand_case(parts: list[tuple[str, Any]], m: re.Match[str], whole: str | No
         if not text:
             continue
         if mode == "U":
-            text = text.upper()
+            text = _case(text, str.upper)
         elif mode == "L":
-            text = text.lower()
+            text = _case(text, str.lower)
         if once:
-            text = (text[0].upper() if once == "u" else text[0].lower()) + text[1:]
+            text = _case(text[0], str.upper if once == "u" else str.lower) + text[1:]
             once = ""
         out.append(text)
     return "".join(out)
@@ -1007,14 +1068,14 @@ class _Sed:
                 elif name == "a":
                     appends.append(("t", c.text))
                 elif name == "i":
-                    out.append(c.text)
+                    out.append(z_text(c.text, sep))
                 elif name == "c":
                     if c.a2 is None or not c.active or c.negate:
-                        out.append(c.text)
+                        out.append(z_text(c.text, sep))
                     autoprint = False
                     break
                 elif name == "=":
-                    out.append(f"{self.lineno}\n")
+                    out.append(f"{self.lineno}{sep}")
                 elif name == "q":
                     quit_code = c.num
                     break
@@ -1027,13 +1088,13 @@ class _Sed:
                     self.hold = ps
                     self.hold_nl = nl
                 elif name == "H":
-                    self.hold = self.hold + "\n" + ps
+                    self.hold = self.hold + sep + ps  # -z: GNU joins with NUL
                     self.hold_nl = nl
                 elif name == "g":
                     ps = self.hold
                     nl = self.hold_nl
                 elif name == "G":
-                    ps = ps + "\n" + self.hold
+                    ps = ps + sep + self.hold
                     nl = self.hold_nl
                 elif name == "x":
                     ps, self.hold = self.hold, ps
@@ -1061,9 +1122,9 @@ class _Sed:
                     assert line is not None
                     nl = inp.k < inp.nbuf or inp.buf_has_sep
                     self.lineno += 1
-                    ps = ps + "\n" + line
+                    ps = ps + sep + line
                 elif name == "D":
-                    k = ps.find("\n")
+                    k = ps.find(sep)
                     if k < 0:
                         autoprint = False
                         break
@@ -1071,23 +1132,23 @@ class _Sed:
                     autoprint = False
                     break
                 elif name == "P":
-                    k = ps.find("\n")
+                    k = ps.find(sep)
                     if k < 0:  # the whole pattern space: as `p`, so a line read without
                         output.line(ps, nl)  # its separator is written without one
                     else:
                         out.append(ps[:k] + sep)
                 elif name == "l":
-                    out.append(_escape_l(ps, c.num if c.num > 0 else self.wrap))
+                    out.append(_escape_l(ps, c.num if c.num >= 0 else self.wrap, sep))
                 elif name == "z":
                     ps = ""
                 elif name == "F":
-                    out.append(("-" if inp.name == "-" else inp.name) + "\n")
+                    out.append(("-" if inp.name == "-" else inp.name) + sep)
                 elif name == "r":
                     appends.append(("r", c.text))
                 elif name == "R":
                     appends.append(("R", c.text))
                 elif name == "W":
-                    k = ps.find("\n")
+                    k = ps.find(sep)
                     self.write_file(c.text, ps if k < 0 else ps[:k], nl or k >= 0)
                 elif name == "w":
                     self.write_file(c.text, ps, nl)
@@ -1139,7 +1200,7 @@ class _Sed:
         return lines.pop() if lines else ""
 
 
-def _escape_l(ps: str, width: int) -> str:
+def _escape_l(ps: str, width: int, sep: str = "\n") -> str:
     """The `l` command's unambiguous form: escapes, octal bytes, wrapped lines, `$`."""
     esc = {"\\": "\\\\", "\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
            "\t": "\\t", "\v": "\\v"}
@@ -1154,11 +1215,11 @@ def _escape_l(ps: str, width: int) -> str:
     lines: list[str] = []
     cur = ""
     for p in pieces:
-        if width > 1 and len(cur) + len(p) > width - 1:
+        if width > 0 and len(cur) + len(p) > width - 1:  # GNU: `l 1` wraps every char
             lines.append(cur + "\\\n")
             cur = ""
         cur += p
-    lines.append(cur + "$\n")
+    lines.append(cur + "$" + sep)
     return "".join(lines)
 
 
@@ -1305,9 +1366,7 @@ def _sources(
             continue
         path = ctx.path(name)
         if ctx.fs.is_dir(path):
-            ctx.error(f"read error on {name}: Is a directory")
-            status[0] = True
-            continue
+            raise SedError(f"read error on {name}: Is a directory", 4)  # GNU: fatal
         try:
             f = ctx.fs.open(path, "rb")
         except FsError as e:
@@ -1339,9 +1398,10 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
             ctx.error("no script specified\nUsage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...")
             return 1
         ctx.error(got)
-        return 1
+        return 4 if got.startswith("couldn't open file") else 1
     script, bounds, files = got
-    quiet = args.quiet or script.startswith("#n\n") or script == "#n"
+    # GNU 4.9: a first script beginning `#n` is -n, whatever follows on its line
+    quiet = args.quiet or script.startswith("#n")
     if quiet != args.quiet:
         args = attrs.evolve(args, quiet=True)
     extended = args.regexp_extended
@@ -1352,7 +1412,7 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
         return e.status
     if args.in_place and not files:
         ctx.error("no input files")
-        return 1
+        return 4
     compiled = _compile(script, cmds, args, extended)
     status = [False]
     json_lines: list[str] | None = [] if ctx.json else None
@@ -1367,6 +1427,8 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
     try:
         if args.in_place:
             for name in files:
+                if name != "-" and ctx.fs.is_dir(ctx.path(name)):
+                    raise SedError(f"couldn't edit {name}: not a regular file", 4)
                 buf = io.BytesIO()
                 runner = _Sed(cmds, args, ctx, extended)
                 runner.use(_Output(buf, sep), wfiles)
@@ -1408,6 +1470,7 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
                 final = 2 if status[0] and not code else code
                 return Outcome(code=final, output=OutputData(rich_json=lines))
     except (SedError, RegexError) as e:
+        stdout.flush()  # what the files before a fatal error gave is written, as GNU's
         ctx.error(e.message)
         return 4
     except FsError as e:

@@ -33,6 +33,11 @@ ENABLED = True  # off: every script runs in the interpreter (tests compare the t
 Runner = Callable[["_Input", "_Sed"], int]
 
 
+def z_text(text: str, sep: str) -> str:
+    """`i`/`c` text as GNU writes it: its last newline is the separator (NUL under -z)."""
+    return text[:-1] + sep if sep != "\n" and text.endswith("\n") else text
+
+
 class _Gen:
     def __init__(self, cmds: list[Cmd], quiet: bool, sep: str, wrap: int,
                  helpers: dict[str, Any]) -> None:
@@ -146,7 +151,8 @@ class _Gen:
         if autoprint and not self.quiet:
             self.print_ps(ind, final)
         if self.has_a:
-            self.emit(ind, "if ap:")
+            # an `a` even of no text ends a last line read without its newline
+            self.emit(ind, "if ap is not None:")
             self.emit(ind + 1, "out_append(ap)")
         if quit_code is not None:
             self.emit(ind, f"raise QUIT({quit_code}, {newline})")
@@ -164,11 +170,11 @@ class _Gen:
         elif name == "y":
             e(ind, f"ps = ps.translate({self.const(c.ytab, 'Y')})")
         elif name == "a":
-            e(ind, f"ap += {self.const(c.text, 'T')}")
+            e(ind, f"ap = (ap or '') + {self.const(c.text, 'T')}")
         elif name == "i":
-            e(ind, f"out_append({self.const(c.text, 'T')})")
+            e(ind, f"out_append({self.const(z_text(c.text, self.sep), 'T')})")
         elif name == "c":
-            text = self.const(c.text, "T")
+            text = self.const(z_text(c.text, self.sep), "T")
             if c.a2 is None or c.negate:
                 e(ind, f"out_append({text})")
             else:
@@ -177,15 +183,15 @@ class _Gen:
             self.end_cycle(ind, final, False, None)
             e(ind, "continue")
         elif name == "=":
-            e(ind, 'out_append(f"{lineno}\\n")')
+            e(ind, f'out_append(f"{{lineno}}{{{self.const(self.sep, "T")}}}")')
         elif name in "qQ":
             self.end_cycle(ind, final, name == "q", c.num, name == "q")
         elif name == "l":
-            e(ind, f"out_append(ESCAPE_L(ps, {c.num if c.num > 0 else self.wrap}))")
+            e(ind, f"out_append(ESCAPE_L(ps, {c.num if c.num >= 0 else self.wrap}, {self.sep!r}))")
         elif name == "z":
             e(ind, 'ps = ""')
         elif name == "F":
-            e(ind, 'out_append(inp.name + "\\n")')
+            e(ind, f"out_append(inp.name + {self.sep!r})")
         else:  # `#`, `:` (labels are dead without branches)
             e(ind, "pass")
 
@@ -238,7 +244,7 @@ class _Gen:
     def cycle(self, ind: int, last: str, final: bool) -> None:
         self.emit(ind, "lineno += 1")
         if self.has_a:
-            self.emit(ind, 'ap = ""')
+            self.emit(ind, "ap = None")
         self.body(0, len(self.cmds), ind, last, final)
         self.end_cycle(ind, final, True, None)
 
