@@ -17,7 +17,7 @@ import re
 import stat as stat_mod
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import IO, Any
 
 import attrs
 
@@ -29,6 +29,7 @@ from tysh.builtins.files_common import (
     mode_string,
     user_name,
 )
+from tysh.builtins.files_time import parse_date
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FileStat, FsError
 from tysh.kernel.pattern import has_magic, translate, unescape
@@ -88,12 +89,36 @@ class Runtime(MutableRecord):
     batches: list[ExecBatch] = attrs.Factory(list)
     now: float = attrs.Factory(time.time)
     hold: bool = False  # --json: keep everything for one JSON document at the end
+    sinks: dict[str, IO[bytes]] = attrs.Factory(dict)  # -fprint files by path
 
     def emit(self, text: str) -> None:
         self.out.append(text)
         self.out_size += len(text)
         if self.out_size > 1 << 15:
             self.flush()
+
+    def open_sink(self, name: str) -> Callable[[str], None]:
+        """-fprint's FILE: created (truncated) now, as GNU does, even if nothing matches;
+        one handle per name, closed by close_sinks()."""
+        path = self.ctx.path(name)
+        f = self.sinks.get(path)
+        if f is None:
+            try:
+                f = self.ctx.fs.open(path, "wb")
+            except FsError as e:
+                raise FindError(f"{name!r}: {e.reason}") from None
+            self.sinks[path] = f
+        handle = f
+
+        def write(text: str) -> None:
+            handle.write(text.encode("utf-8", "surrogateescape"))
+
+        return write
+
+    def close_sinks(self) -> None:
+        for f in self.sinks.values():
+            f.close()
+        self.sinks.clear()
 
     def flush(self) -> None:
         if self.out and not self.hold:
@@ -160,7 +185,8 @@ class FindPlan(MutableRecord):
 _GLOBAL_OPTS = {"-depth", "-d", "-xdev", "-mount", "-noleaf", "-ignore_readdir_race",
                 "-noignore_readdir_race", "-nowarn", "-warn", "-follow", "-daystart"}
 _ACTIONS = {"-print", "-print0", "-printf", "-exec", "-execdir", "-delete", "-ok", "-okdir",
-            "-ls", "-fprint", "-quit"}
+            "-ls", "-fprint", "-fprint0", "-fprintf", "-quit"}
+_NEWER_XY = re.compile(r"-newer[aBcm][aBcmt]")
 
 
 def _true(_: Item) -> bool:
@@ -234,11 +260,76 @@ def _type_pred(spec: str, flag: str) -> Pred:
     return pred
 
 
+def _xtype_pred(spec: str, flag: str, follow: bool) -> Pred:
+    """-xtype: -type of what a link points to (a dangling one is `l`); under -L, of the
+    link itself."""
+    test = _type_pred(spec, flag)
+
+    def pred(it: Item) -> bool:
+        try:
+            st = it._fs.stat(it.abs, follow=not follow)
+            kind = st.kind
+        except FsError:
+            return test(it)
+        other = Item(it.path, it.abs, it.name, it.depth, kind, it.start, it._fs, not follow)
+        return test(other)
+
+    return pred
+
+
+_REGEX_TYPES = {
+    "findutils-default": "emacs", "ed": "basic", "emacs": "emacs", "gnu-awk": "extended",
+    "grep": "basic", "posix-awk": "extended", "awk": "extended", "posix-basic": "basic",
+    "posix-egrep": "extended", "egrep": "extended", "posix-extended": "extended",
+    "posix-minimal-basic": "basic", "sed": "basic",
+}
+
+
+def _emacs_to_bre(pat: str) -> str:
+    """GNU find's default (emacs) syntax as a BRE: the same `\\( \\| \\)` groups, but a
+    bare `+` or `?` is an operator there, so it gains the backslash BRE wants."""
+    out: list[str] = []
+    i, n = 0, len(pat)
+    while i < n:
+        c = pat[i]
+        if c == "\\" and i + 1 < n:
+            # emacs has no intervals: `\\{` is a plain brace, which BRE writes bare
+            out.append(pat[i + 1] if pat[i + 1] in "{}" else pat[i:i + 2])
+            i += 2
+        elif c == "[":
+            j = i + 1
+            if j < n and pat[j] == "^":
+                j += 1
+            if j < n and pat[j] == "]":
+                j += 1
+            while j < n and pat[j] != "]":
+                j += 1
+            out.append(pat[i:j + 1])
+            i = j + 1
+        else:
+            out.append("\\" + c if c in "+?" else c)
+            i += 1
+    return "".join(out)
+
+
+def _compile_regex(pat: str, kind: str, icase: bool) -> re.Pattern[str]:
+    """-regex's pattern in the chosen -regextype, to be matched against the whole path."""
+    from tysh.builtins._regex import RegexError, compile_text
+
+    source = _emacs_to_bre(pat) if kind == "emacs" else pat
+    try:
+        return compile_text(source, kind == "extended", icase, "space")
+    except RegexError as e:
+        raise FindError(f"invalid regular expression {pat!r}: {e}") from None
+
+
 def _size_pred(word: str) -> Pred:
     unit = 512
     if word and word[-1] in _SIZE_UNITS:
         unit = _SIZE_UNITS[word[-1]]
         word = word[:-1]
+    elif word and not word[-1].isdigit() and word.lstrip("+-")[:-1].isdigit():
+        raise FindError(f"invalid -size type `{word[-1]}'")
     cmp, n = _num(word, "-size")
 
     def pred(it: Item) -> bool:
@@ -305,40 +396,76 @@ _ESCAPES = {"n": "\n", "t": "\t", "0": "\0", "\\": "\\", "a": "\a", "r": "\r", "
 _TYPE_LETTER = {"file": "f", "directory": "d", "symlink": "l", "other": "U"}
 
 
-def _printf_pred(fmt: str, rt: Runtime) -> Pred:
-    """A subset of GNU -printf: %p %f %h %P %s %d %m %M %y %u %g %U %G %l %n %i %t %T@
-    %Tk (k a strftime letter), %% and backslash escapes."""
-    parts: list[Any] = []  # str literal or directive (letter, sub)
+_DIRECTIVES = frozenset("pfhPsdmMyugUGlnitacTACkb")
+_FLAGS = "-+ #0"
+
+
+def _printf_pred(fmt: str, rt: Runtime, sink: Callable[[str], None] | None = None) -> Pred:
+    """A subset of GNU -printf: %p %f %h %P %s %d %m %M %y %u %g %U %G %l %n %i %k %b %t
+    %T@ %Tk (k a strftime letter), %% and backslash escapes, with GNU's `-` flag, width and
+    precision (`%-10f`, `%.3p`). As in GNU, an unknown directive is printed as it stands
+    after a warning, and a lone `%` at the end is an error."""
+    parts: list[Any] = []  # str literal or directive (letter, sub, flags, width, precision)
     i, n = 0, len(fmt)
     lit: list[str] = []
     while i < n:
         c = fmt[i]
         if c == "\\" and i + 1 < n:
-            lit.append(_ESCAPES.get(fmt[i + 1], "\\" + fmt[i + 1]))
+            e = fmt[i + 1]
+            if e not in _ESCAPES:
+                rt.ctx.error(f"warning: unrecognized escape `\\{e}'")
+            lit.append(_ESCAPES.get(e, "\\" + e))
             i += 2
             continue
-        if c == "%" and i + 1 < n:
-            d = fmt[i + 1]
-            if d == "%":
-                lit.append("%")
-                i += 2
-                continue
-            if lit:
-                parts.append("".join(lit))
-                lit = []
-            if d in "TAC" and i + 2 < n:
-                parts.append((d, fmt[i + 2]))
-                i += 3
-            else:
-                parts.append((d, ""))
-                i += 2
+        if c != "%":
+            lit.append(c)
+            i += 1
             continue
-        lit.append(c)
-        i += 1
+        j = i + 1
+        while j < n and fmt[j] in _FLAGS:
+            j += 1
+        flags = fmt[i + 1:j]
+        k = j
+        while k < n and fmt[k].isdigit():
+            k += 1
+        width = int(fmt[j:k]) if k > j else 0
+        precision: int | None = None
+        if k < n and fmt[k] == ".":
+            m = k + 1
+            while m < n and fmt[m].isdigit():
+                m += 1
+            precision = int(fmt[k + 1:m] or "0")
+            k = m
+        if k >= n:
+            raise FindError("error: % at end of format string")
+        d = fmt[k]
+        if d == "%":
+            lit.append("%")
+            i = k + 1
+            continue
+        if d not in _DIRECTIVES:
+            rt.ctx.error(f"warning: unrecognized format directive `%{d}'")
+            lit.append(fmt[i:k + 1])
+            i = k + 1
+            continue
+        if d in "TAC" and k + 1 >= n:
+            rt.ctx.error(f"warning: format directive `%{d}' should be followed by another "
+                         "character")
+            lit.append(fmt[i:k + 1])
+            break
+        if lit:
+            parts.append("".join(lit))
+            lit = []
+        sub = ""
+        if d in "TAC":
+            sub = fmt[k + 1]
+            k += 1
+        parts.append((d, sub, flags, width, precision))
+        i = k + 1
     if lit:
         parts.append("".join(lit))
 
-    def field(it: Item, d: str, sub: str) -> str:
+    def field(it: Item, d: str, sub: str, flags: str) -> str:
         if d == "p":
             return it.path
         if d == "f":
@@ -359,7 +486,7 @@ def _printf_pred(fmt: str, rt: Runtime) -> Pred:
         if d == "s":
             return str(st.size)
         if d == "m":
-            return format(st.mode & 0o7777, "o")
+            return ("0" if "#" in flags else "") + format(st.mode & 0o7777, "o")
         if d == "M":
             return mode_string(full_mode(st))
         if d == "u":
@@ -374,6 +501,10 @@ def _printf_pred(fmt: str, rt: Runtime) -> Pred:
             return str(st.nlink)
         if d == "i":
             return str(st.ino)
+        if d == "k":
+            return str((st.blocks + 1) // 2)
+        if d == "b":
+            return str(st.blocks)
         if d == "l":
             if st.kind != "symlink":
                 return ""
@@ -390,10 +521,21 @@ def _printf_pred(fmt: str, rt: Runtime) -> Pred:
             if sub == "+":
                 return local_time(rt.ctx, ts).strftime("%Y-%m-%d+%H:%M:%S.0000000000")
             return local_time(rt.ctx, ts).strftime("%" + sub)
-        raise FindError(f"warning: unrecognized format directive '%{d}'")
+        return ""
+
+    def render(it: Item, part: tuple[str, str, str, int, int | None]) -> str:
+        d, sub, flags, width, precision = part
+        text = field(it, d, sub, flags)
+        if precision is not None:
+            text = text[:precision]
+        if width > len(text):
+            text = text.ljust(width) if "-" in flags else text.rjust(width)
+        return text
+
+    out = sink or rt.emit
 
     def pred(it: Item) -> bool:
-        rt.emit("".join(p if isinstance(p, str) else field(it, p[0], p[1]) for p in parts))
+        out("".join(p if isinstance(p, str) else render(it, p) for p in parts))
         return True
 
     return pred
@@ -406,6 +548,7 @@ class _Parser:
         self.rt = rt
         self.plan = plan
         self.has_action = False
+        self.regextype = "emacs"  # -regextype applies to the -regex words after it
 
     def peek(self) -> str | None:
         return self.w[self.i] if self.i < len(self.w) else None
@@ -418,6 +561,61 @@ class _Parser:
         return v
 
     # expr := or (',' or)*
+    def newer(self, t: str) -> Pred:
+        """-newer FILE, -anewer/-cnewer, and -newerXY (X, Y in a c m; Y t takes a date):
+        the file's X time is later than the reference's Y time."""
+        rt = self.rt
+        ref = self.take_arg(t)
+        if t in ("-newer", "-anewer", "-cnewer"):
+            mine, theirs = {"-newer": "m", "-anewer": "a", "-cnewer": "c"}[t], "m"
+        else:
+            mine, theirs = t[6], t[7]
+        if "B" in (mine, theirs):
+            raise FindError("This system does not provide a way to find the birth time of "
+                            "a file.")
+        if theirs == "t":
+            try:
+                ref_t = parse_date(ref, rt.ctx)
+            except ValueError:
+                raise FindError(f"I cannot figure out how to interpret {ref!r} as a date or "
+                                "time") from None
+        else:
+            try:
+                rst = rt.ctx.fs.stat(rt.ctx.path(ref))
+            except FsError as e:
+                raise FindError(f"'{ref}': {e.reason}") from None
+            ref_t = {"a": rst.atime, "c": rst.ctime, "m": rst.mtime}[theirs]
+        field = {"a": "atime", "c": "ctime", "m": "mtime"}[mine]
+
+        def newer(it: Item) -> bool:
+            st = it.stat()
+            return st is not None and float(getattr(st, field)) > ref_t
+
+        return newer
+
+    def same_file(self, t: str) -> Pred:
+        """-samefile FILE (same device and inode) and -inum [+-]N."""
+        if t == "-inum":
+            cmp, n = _num(self.take_arg(t), t)
+
+            def inum(it: Item) -> bool:
+                st = it.stat()
+                return st is not None and _compare(cmp, st.ino, n)
+
+            return inum
+        ref = self.take_arg(t)
+        try:
+            rst = self.rt.ctx.fs.stat(self.rt.ctx.path(ref), follow=False)
+        except FsError as e:
+            raise FindError(f"'{ref}': {e.reason}") from None
+        key = (rst.dev, rst.ino)
+
+        def same(it: Item) -> bool:
+            st = it.stat()
+            return st is not None and (st.dev, st.ino) == key
+
+        return same
+
     def parse_list(self) -> Pred:
         left = self.parse_or()
         while self.peek() == ",":
@@ -458,7 +656,7 @@ class _Parser:
         if t in ("!", "-not"):
             self.i += 1
             if self.peek() is None:
-                raise FindError(f"invalid expression; '{t}' expects an expression after it")
+                raise FindError(f"expected an expression after '{t}'")
             inner = self.parse_not()
             return lambda it: not inner(it)
         return self.parse_primary()
@@ -478,7 +676,7 @@ class _Parser:
             self.i += 1
             return inner
         if t == ")":
-            raise FindError("invalid expression; you have too many ')'")
+            raise FindError("you have too many ')'")
         if t in ("-o", "-or", "-a", "-and", ","):
             raise FindError(f"invalid expression; you have used a binary operator '{t}' "
                             "with nothing before it.")
@@ -516,33 +714,67 @@ class _Parser:
             return _name_pred(self.take_arg(t), t == "-iname", False)
         if t in ("-path", "-wholename", "-ipath", "-iwholename"):
             return _name_pred(self.take_arg(t), t.startswith("-i"), True)
+        if t == "-regextype":
+            kind = self.take_arg(t)
+            if kind not in _REGEX_TYPES:
+                raise FindError(f"Unknown regular expression type '{kind}'; valid types are "
+                                + ", ".join(f"'{k}'" for k in _REGEX_TYPES) + ".")
+            self.regextype = _REGEX_TYPES[kind]
+            return _true
         if t in ("-regex", "-iregex"):
-            pat = self.take_arg(t)
-            try:
-                rx = re.compile(pat, re.DOTALL | (re.IGNORECASE if t == "-iregex" else 0))
-            except re.error as e:
-                raise FindError(f"invalid regular expression {pat!r}: {e}") from None
+            rx = _compile_regex(self.take_arg(t), self.regextype, t == "-iregex")
             return lambda it: rx.fullmatch(it.path) is not None
         if t == "-type":
             return _type_pred(self.take_arg(t), t)
+        if t == "-xtype":
+            return _xtype_pred(self.take_arg(t), t, plan.follow)
+        if t in ("-nouser", "-nogroup"):
+            names = user_name if t == "-nouser" else group_name
+
+            def orphan(it: Item) -> bool:
+                st = it.stat()
+                if st is None:
+                    return False
+                num = st.uid if t == "-nouser" else st.gid
+                return names(num) == str(num)
+
+            return orphan
         if t == "-size":
             return _size_pred(self.take_arg(t))
         if t == "-empty":
             return _empty
         if t in ("-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin"):
             return _time_pred(self.take_arg(t), t, rt)
-        if t in ("-newer", "-anewer", "-cnewer"):
-            ref = self.take_arg(t)
-            try:
-                ref_t = rt.ctx.fs.stat(rt.ctx.path(ref)).mtime
-            except FsError as e:
-                raise FindError(f"'{ref}': {e.reason}") from None
+        if t in ("-newer", "-anewer", "-cnewer") or _NEWER_XY.fullmatch(t):
+            return self.newer(t)
+        if t in ("-lname", "-ilname"):
+            match = _name_pred(self.take_arg(t), t == "-ilname", False)
 
-            def newer(it: Item) -> bool:
-                st = it.stat()
-                return st is not None and st.mtime > ref_t
+            def lname(it: Item) -> bool:
+                if it.kind != "symlink":
+                    return False
+                try:
+                    target = str(it._fs.readlink(it.abs))
+                except FsError:
+                    return False
+                return match(Item(target, "", target, 0, "", "", None, False))
 
-            return newer
+            return lname
+        if t in ("-samefile", "-inum"):
+            return self.same_file(t)
+        if t in ("-fprint", "-fprint0", "-fprintf"):
+            self.has_action = True
+            dest = self.take_arg(t)
+            sink = rt.open_sink(dest)
+            if t == "-fprintf":
+                return _printf_pred(self.take_arg(t), rt, sink)
+            end = "\0" if t == "-fprint0" else "\n"
+
+            def fprint(it: Item) -> bool:
+                sink(it.path + end)
+                return True
+
+            return fprint
         if t == "-perm":
             return _perm_pred(self.take_arg(t))
         if t in ("-user", "-group", "-uid", "-gid"):
@@ -695,7 +927,7 @@ def parse_command(words: list[Any], ctx: Context, rt: Runtime) -> FindPlan:
         if parser.i < len(rest):
             extra = rest[parser.i]
             if extra == ")":
-                raise FindError("invalid expression; you have too many ')'")
+                raise FindError("you have too many ')'")
             raise FindError(f"paths must precede expression: '{extra}'")
     else:
         pred = _true

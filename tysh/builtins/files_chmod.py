@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tysh.builtins.files_common import q
+from tysh.builtins.files_common import mode_string, q
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 from tysh.kernel.tooldef import tool
@@ -164,10 +164,11 @@ def chmod(args: Any, ctx: Context) -> int:
             status = 1
             return
         if verbose or (changes and new != old):
+            was, now = f"{old:04o} ({mode_string(old)[1:]})", f"{new:04o} ({mode_string(new)[1:]})"
             if new != old:
-                ctx.write(f"mode of {q(display)} changed from {old:04o} to {new:04o}\n")
+                ctx.write(f"mode of {q(display)} changed from {was} to {now}\n")
             else:
-                ctx.write(f"mode of {q(display)} retained as {old:04o}\n")
+                ctx.write(f"mode of {q(display)} retained as {was}\n")
         if recursive and st.kind == "directory":
             try:
                 entries = sorted(ctx.fs.list_entries(path))

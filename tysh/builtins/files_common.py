@@ -133,24 +133,23 @@ def now() -> float:
     return time.time()
 
 
-def human_size(n: int) -> str:
-    """GNU `-h`: 1023, 1.0K, 9.9K, 10K, 1.5M — rounded up, one decimal below 10."""
-    if n < 1024:
+def human_size(n: int, base: int = 1024) -> str:
+    """GNU `-h` (base 1024: 1023, 1.0K, 9.9K, 10K, 1.5M) and `--si` (base 1000, lower-case
+    k): rounded up, one decimal below 10. Integer arithmetic, so a byte past a unit
+    boundary still rounds up (1048577 is 1.1M, as GNU prints it)."""
+    if n < base:
         return str(n)
-    value = float(n)
-    for unit in "KMGTPEZY":
-        value /= 1024.0
-        if value < 1024 or unit == "Y":
-            if value < 10:
-                tenths = -(-int(value * 10 * 1000) // 1000)  # ceil to a tenth
-                if tenths >= 100:
-                    return f"{-(-tenths // 10)}{unit}"
+    units = "kMGTPEZY" if base == 1000 else "KMGTPEZY"
+    scale = 1
+    for i, unit in enumerate(units):
+        scale *= base
+        last = i == len(units) - 1
+        if n * 10 < 10 * 10 * scale:  # below 10 units: one decimal
+            tenths = -(-n * 10 // scale)
+            if tenths < 100:
                 return f"{tenths // 10}.{tenths % 10}{unit}"
-            whole = int(value)
-            if whole < value:
-                whole += 1
-            if whole >= 1024 and unit != "Y":
-                continue
+        whole = -(-n // scale)
+        if whole < base or last:
             return f"{whole}{unit}"
     return str(n)
 

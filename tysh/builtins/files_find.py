@@ -15,10 +15,27 @@ from tysh.kernel.fs import FsError
 from tysh.kernel.tooldef import tool
 
 
-def _walk(plan: FindPlan, rt: Runtime, item: Item, seen: tuple[tuple[int, int], ...]) -> None:
+def _walk(plan: FindPlan, rt: Runtime, item: Item,
+          seen: tuple[tuple[tuple[int, int], str], ...]) -> None:
+    """Visit one file and, below it, its tree. `seen` holds the directories above it
+    under -L, (dev, ino) and path, to stop at a link back to one of them as GNU does:
+    the looping entry is reported, not evaluated."""
     if rt.quit:
         return
     pred = plan.pred
+    fs = rt.ctx.fs
+    if plan.follow and item.kind == "directory":
+        st = item.stat()
+        key = (st.dev, st.ino) if st is not None else (0, 0)
+        if key != (0, 0):
+            ancestor = next((path for k, path in seen if k == key), None)
+            if ancestor is not None:
+                rt.flush()
+                rt.ctx.error(f"File system loop detected; '{item.path}' is part of the same "
+                             f"file system loop as '{ancestor}'.")
+                rt.status = 1
+                return
+            seen = (*seen, (key, item.path))
     evaluate = item.depth >= plan.mindepth
     if evaluate and not plan.depth_first:
         pred(item)
@@ -27,18 +44,6 @@ def _walk(plan: FindPlan, rt: Runtime, item: Item, seen: tuple[tuple[int, int], 
     descend = item.kind == "directory" and (
         plan.maxdepth is None or item.depth < plan.maxdepth
     ) and (plan.depth_first or not item.pruned)
-    if descend:
-        fs = rt.ctx.fs
-        if plan.follow:
-            st = item.stat()
-            key = (st.dev, st.ino) if st is not None else (0, 0)
-            if key != (0, 0) and key in seen:
-                rt.ctx.error(f"File system loop detected; '{item.path}' is part of the same "
-                             "file system loop.")
-                rt.status = 1
-                descend = False
-            else:
-                seen = (*seen, key)
     if descend:
         try:
             entries = fs.list_entries(item.abs)
@@ -57,8 +62,12 @@ def _walk(plan: FindPlan, rt: Runtime, item: Item, seen: tuple[tuple[int, int], 
             if plan.follow and kind == "symlink":
                 try:
                     kind = fs.stat(abs_path, follow=True).kind
-                except FsError:
-                    pass
+                except FsError as e:
+                    if "symbolic links" in e.reason:  # ELOOP: GNU reports and skips it
+                        rt.flush()
+                        rt.ctx.error(f"'{base + name}': {e.reason}")
+                        rt.status = 1
+                        continue
             child = Item(base + name, abs_path, name, depth, kind, item.start, fs,
                          plan.follow)
             _walk(plan, rt, child, seen)
@@ -82,6 +91,7 @@ def find(args: Any, ctx: Context) -> int:
     try:
         plan = parse_command(list(args.positional), ctx, rt)
     except FindError as e:
+        rt.close_sinks()
         ctx.error(str(e))
         return 1
     rt.hold = plan.json
@@ -111,6 +121,7 @@ def find(args: Any, ctx: Context) -> int:
             rt.status = 1
     for batch in rt.batches:
         batch.run()
+    rt.close_sinks()
     if plan.json:
         text = "".join(rt.out)
         rt.out.clear()

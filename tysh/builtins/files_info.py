@@ -127,7 +127,23 @@ class RealpathArgs(Record):
     no_symlinks: bool = param(default=False, aliases=["-s", "--strip"], help="do not resolve symlinks")
     quiet: bool = param(default=False, aliases=["-q"], help="no error messages")
     relative_to: str | None = param(default=None, help="print relative to this directory")
+    relative_base: str | None = param(default=None,
+                                      help="relative only for names under this directory")
+    logical: bool = param(default=False, aliases=["-L"], help="resolve '..' before symlinks")
+    physical: bool = param(default=False, aliases=["-P"], help="resolve symlinks as met (default)")
     zero: bool = param(default=False, aliases=["-z"], help="end each output line with NUL")
+
+
+def _is_link(ctx: Context, path: str) -> bool:
+    try:
+        return ctx.fs.stat(path, follow=False).kind == "symlink"
+    except FsError:
+        return False
+
+
+def _under(path: str, base: str) -> bool:
+    """Whether `path` is `base` or inside it."""
+    return path == base or path.startswith(base.rstrip("/") + "/")
 
 
 @tool(
@@ -143,31 +159,47 @@ def realpath(args: RealpathArgs, ctx: Context) -> int | Outcome:
     status = 0
     out: list[str] = []
     fs = ctx.fs
-    rel = None
-    if args.relative_to is not None:
-        rel = ctx.path(args.relative_to)
-        if not args.no_symlinks:
-            rel = fs.realpath(rel)
+    def resolve(name: str) -> str:
+        path = ctx.path(name)  # normalised: `x/..` dropped, as -L and -s want
+        if args.no_symlinks:
+            return path
+        if not args.logical and ".." in name.split("/"):
+            # the default -P resolves `link/..` physically: the link's target's parent
+            path = name if name.startswith("/") else ctx.shell.cwd.rstrip("/") + "/" + name
+        return fs.realpath(path)
+
+    rel = resolve(args.relative_to) if args.relative_to is not None else None
+    base = resolve(args.relative_base) if args.relative_base is not None else None
+    if base is not None and rel is not None and not _under(rel, base):
+        base = rel = None  # GNU: --relative-to outside --relative-base turns both off
+    elif base is not None and rel is None:
+        rel = base
     for p in args.paths:
         if p == "":
             if not args.quiet:
                 ctx.error(": No such file or directory")
             status = 1
             continue
-        path = ctx.path(p)
-        res = path if args.no_symlinks else fs.realpath(path)
+        res = resolve(p)
         ok = True
         if args.canonicalize_existing:
             ok = fs.exists(res)
         elif not args.canonicalize_missing:
             parent = posixpath.dirname(res) or "/"
             ok = fs.is_dir(parent) and (not p.endswith("/") or fs.is_dir(res))
+        reason = "No such file or directory"
+        if (ok or args.canonicalize_existing) and not args.canonicalize_missing and _is_link(
+                ctx, res):
+            try:  # the resolver gave up on a link: a loop, which GNU reports
+                fs.stat(res, follow=True)
+            except FsError as e:
+                ok, reason = False, e.reason
         if not ok:
             if not args.quiet:
-                ctx.error(f"{p}: No such file or directory")
+                ctx.error(f"{p}: {reason}")
             status = 1
             continue
-        if rel is not None:
+        if rel is not None and (base is None or _under(res, base)):
             res = posixpath.relpath(res, rel)
         out.append(res)
     end = "\0" if args.zero else "\n"
@@ -269,7 +301,7 @@ def _field(ctx: Context, d: str, name: str, abs_path: str, st: FileStat) -> str 
         return "-"
     if d == "m":
         return "/"
-    return "?" + d
+    return "?"  # GNU: an unknown directive (or an unavailable one, %C) prints ?
 
 
 def _render(fmt: str, ctx: Context, name: str, abs_path: str, st: FileStat) -> str:
@@ -278,10 +310,21 @@ def _render(fmt: str, ctx: Context, name: str, abs_path: str, st: FileStat) -> s
         if d == "%":
             return "%"
         v = _field(ctx, d, name, abs_path, st)
+        if d in "XYZ" and prec is not None:  # `%.3Y`: seconds with that many decimals
+            ts = {"X": st.atime, "Y": st.mtime, "Z": st.ctime}[d]
+            digits = f"{ts % 1:.9f}"[2:].ljust(int(prec), "0")[: int(prec)]
+            v = f"{int(ts)}.{digits}" if digits else str(int(ts))
+        elif d in "afD" and "#" in flags and str(v) != "0":
+            v = ("0x" if d in "fD" else "0") + str(v)  # `%#a`: the octal mode with its 0
         if d == "a" and "0" in flags and width:
             return str(v).rjust(int(width), "0")
+        if isinstance(v, int) and ("+" in flags or " " in flags):
+            sign = "+" if "+" in flags else " "
+            if "0" in flags and "-" not in flags and width:
+                return f"{v:{sign}0{int(width)}d}"
+            v = f"{v:{sign}d}"
         s = str(v)
-        if prec:
+        if prec and d not in "XYZ":
             s = s[: int(prec)]
         if width:
             w = int(width)

@@ -22,6 +22,16 @@ def _base(p: str) -> str:
     return s.rsplit("/", 1)[-1] if s else "/"
 
 
+def _ask(ctx: Context, question: str) -> bool:
+    """-i: put the question on stderr and read the answer from stdin; yes starts with y."""
+    ctx.stderr.write(question.encode("utf-8", "surrogateescape"))
+    try:
+        ctx.stderr.flush()
+    except (AttributeError, ValueError):
+        pass
+    return ctx.stdin.readline()[:1] in (b"y", b"Y")
+
+
 def _lstat(ctx: Context, path: str) -> FileStat | None:
     try:
         return ctx.fs.stat(path, follow=False)
@@ -72,6 +82,10 @@ def mkdir(args: MkdirArgs, ctx: Context) -> int:
             return 1
     status = 0
     for d in args.dirs:
+        if d == "":
+            ctx.error("cannot create directory '': No such file or directory")
+            status = 1
+            continue
         path = ctx.path(d)
         try:
             if args.parents:
@@ -93,33 +107,32 @@ def mkdir(args: MkdirArgs, ctx: Context) -> int:
 
 
 def _make_parents(ctx: Context, path: str, display: str) -> list[str]:
-    """Create each missing component; returns the displayed names of those created."""
+    """Create each missing component, walking the path as written (`x/../y` makes x, as
+    GNU does); returns the displayed names of those created (`./p`, `./p/./q`)."""
     if ctx.fs.is_dir(path):
         return []
-    parts = path.strip("/").split("/")
+    comps = display.split("/")
+    last = len(comps) - 1
     # start below the deepest existing directory: a sandbox root's ancestors are unreachable
-    start = len(parts) - 1
-    while start > 0 and not ctx.fs.is_dir("/" + "/".join(parts[:start])):
+    start = last
+    while start >= 0 and not (comps[start] not in ("", ".", "..")
+                              and ctx.fs.is_dir(ctx.path("/".join(comps[: start + 1])))):
         start -= 1
     made: list[str] = []
-    cur = ""
-    shown = display.rstrip("/").split("/")
-    offset = len(parts) - len(shown)
-    for i, part in enumerate(parts):
-        cur += "/" + part
-        if i < start:
+    for k in range(start + 1, last + 1):
+        if comps[k] in ("", "."):
             continue
+        shown = "/".join(comps[: k + 1])
+        if not "".join(comps[k + 1:]):
+            shown = display  # the last component: trailing slashes as written
+        cur = ctx.path(shown)
         st = _stat(ctx, cur)
-        j = i - offset
         if st is not None:
             if st.kind != "directory":
-                shown_here = "/".join(shown[: j + 1]) if j >= 0 else cur
-                raise FsError(shown_here,
-                              "Not a directory" if i < len(parts) - 1 else "File exists")
+                raise FsError(shown, "Not a directory" if k < last else "File exists")
             continue
         ctx.fs.mkdir(cur)
-        if j >= 0:
-            made.append("/".join(shown[: j + 1]) or "/")
+        made.append(shown)
     return made
 
 
@@ -213,6 +226,9 @@ class _Rm:
             except FsError as e:
                 self.fail(display, e.reason)
                 return False
+            if entries and self.a.interactive and not self.a.force and not _ask(
+                    self.ctx, f"rm: descend into directory {q(display)}? "):
+                return False  # GNU asks before entering a non-empty directory
             ok = True
             for name, _kind in entries:
                 child = path.rstrip("/") + "/" + name
@@ -284,6 +300,16 @@ def rm(args: RmArgs, ctx: Context) -> int:
             if not args.force:
                 r.fail(f, "No such file or directory")
             continue
+        if st.kind == "symlink" and f.endswith("/"):
+            # `link/` names the link's target, which rm never removes through the link
+            target = _stat(ctx, path)
+            if target is not None and target.kind == "directory" and not (
+                args.recursive or args.dir
+            ):
+                r.fail(f, "Is a directory")
+            elif not args.force:
+                r.fail(f, "Not a directory")
+            continue
         r.remove(f, path, st)
     return r.status
 
@@ -304,7 +330,12 @@ class CpArgs(Record):
     update: bool = param(default=False, aliases=["-u"], help="copy only when the source is newer")
     verbose: bool = param(default=False, aliases=["-v"], help="report each copy")
     dereference: bool = param(default=False, aliases=["-L"], help="always follow symlinks in sources")
-    no_dereference: bool = param(default=False, aliases=["-P"], help="never follow symlinks")
+    no_dereference: bool = param(default=False, aliases=["-P", "-d"], help="never follow symlinks")
+    interactive: bool = param(default=False, aliases=["-i"],
+                              help="ask (reading stdin) before overwriting a file")
+    link: bool = param(default=False, aliases=["-l"], help="hard-link files instead of copying")
+    symbolic_link: bool = param(default=False, aliases=["-s"],
+                                help="make symbolic links instead of copying")
     target_directory: str | None = param(default=None, aliases=["-t"], help="copy into this directory")
     no_target_directory: bool = param(default=False, aliases=["-T"], help="treat DEST as a file")
 
@@ -315,6 +346,8 @@ class MvArgs(Record):
     dest: str | None = param(default=None, positional=True, help="target name or directory")
     force: bool = param(default=False, aliases=["-f"], help="overwrite without asking")
     no_clobber: bool = param(default=False, aliases=["-n"], help="never overwrite an existing file")
+    interactive: bool = param(default=False, aliases=["-i"],
+                              help="ask (reading stdin) before overwriting a file")
     update: bool = param(default=False, aliases=["-u"], help="move only when the source is newer")
     verbose: bool = param(default=False, aliases=["-v"], help="report each move")
     target_directory: str | None = param(default=None, aliases=["-t"], help="move into this directory")
@@ -375,11 +408,10 @@ class _Copier:
     def copy(self, src: str, dst: str, top: bool) -> None:
         ctx, fs = self.ctx, self.ctx.fs
         sp, dp = ctx.path(src), ctx.path(dst)
-        st = _stat(ctx, sp) if (self.follow or (top and self.a.dereference)) else _lstat(ctx, sp)
-        if st is None:
-            st = _lstat(ctx, sp)
-        if st is None:
-            self.fail(f"cannot stat {q(src)}: No such file or directory")
+        try:
+            st = fs.stat(sp, follow=self.follow or (top and self.a.dereference))
+        except FsError as e:  # missing, or a link that was to be followed and cannot be
+            self.fail(f"cannot stat {q(src)}: {e.reason}")
             return
         dst_st = _stat(ctx, dp)
         if st.kind == "directory":
@@ -417,6 +449,8 @@ class _Copier:
                 return
             if self.a.update and dst_st.mtime >= st.mtime:
                 return
+            if self.a.interactive and not _ask(ctx, f"cp: overwrite {q(dst)}? "):
+                return  # declined: GNU 9.1 goes on, status unchanged
             if dst_st.kind == "directory":
                 self.fail(f"cannot overwrite directory {q(dst)} with non-directory")
                 return
@@ -429,6 +463,9 @@ class _Copier:
             except FsError as e:
                 self.fail(f"cannot create symbolic link {q(dst)}: {e.reason}")
                 return
+        elif self.a.link or self.a.symbolic_link:
+            self.make_link(src, dst, sp, dp, dst_st is not None)
+            return
         else:
             try:
                 fs.copy_file(sp, dp)
@@ -447,6 +484,31 @@ class _Copier:
                     self.fail(f"cannot create regular file {q(dst)}: {e.reason}")
                     return
             self.finish(dp, st, new=dst_st is None)
+        if self.a.verbose:
+            ctx.write(f"{q(src)} -> {q(dst)}\n")
+
+    def make_link(self, src: str, dst: str, sp: str, dp: str, exists: bool) -> None:
+        """-l and -s: a hard or symbolic link in place of the copy. As in GNU, a relative
+        symbolic link can only be made in the current directory."""
+        ctx, fs = self.ctx, self.ctx.fs
+        if self.a.symbolic_link and not src.startswith("/") and "/" in dst.rstrip("/"):
+            self.fail(f"{dst}: can make relative symbolic links only in current directory")
+            return
+        try:
+            if exists:
+                if not self.a.force:
+                    kind = "hard link" if self.a.link else "symbolic link"
+                    self.fail(f"cannot create {kind} {q(dst)} to {q(src)}: File exists")
+                    return
+                fs.remove(dp)
+            if self.a.link:
+                fs.link(sp, dp)
+            else:
+                fs.symlink(src, dp)
+        except FsError as e:
+            kind = "hard link" if self.a.link else "symbolic link"
+            self.fail(f"cannot create {kind} {q(dst)} to {q(src)}: {e.reason}")
+            return
         if self.a.verbose:
             ctx.write(f"{q(src)} -> {q(dst)}\n")
 
@@ -537,6 +599,11 @@ def mv(args: MvArgs, ctx: Context) -> int:
             ctx.error(f"cannot stat {q(src)}: No such file or directory")
             status = 1
             continue
+        if st.kind == "symlink" and src.endswith("/"):
+            # `link/` names the directory the link points to, which rename cannot move
+            ctx.error(f"cannot move {q(src)} to {q(dst)}: Not a directory")
+            status = 1
+            continue
         dst_st = _lstat(ctx, dp)
         if dst_st is not None:
             if dst_st.ino == st.ino and dst_st.dev == st.dev and st.ino or sp == dp:
@@ -546,6 +613,9 @@ def mv(args: MvArgs, ctx: Context) -> int:
             if args.no_clobber:
                 continue
             if args.update and dst_st.mtime >= st.mtime:
+                continue
+            if args.interactive and not args.force and not _ask(
+                    ctx, f"mv: overwrite {q(dst)}? "):
                 continue
             if dst_st.kind == "directory" and st.kind != "directory":
                 ctx.error(f"cannot overwrite directory {q(dst)} with non-directory")
@@ -593,6 +663,10 @@ class TouchArgs(Record):
     reference: str | None = param(default=None, aliases=["-r"], help="use this file's time")
     access: bool = param(default=False, aliases=["-a"], help="accepted; times are set together")
     modification: bool = param(default=False, aliases=["-m"], help="accepted; times are set together")
+    no_dereference: bool = param(default=False, aliases=["-h"],
+                                 help="touch a symbolic link itself; never create a file")
+    time: str | None = param(default=None, choices=("access", "atime", "use", "modify", "mtime"),
+                             help="which time to set, as -a or -m (accepted; set together)")
 
 
 @tool(
@@ -627,6 +701,14 @@ def touch(args: TouchArgs, ctx: Context) -> int:
         path = ctx.path(f)
         if args.no_create and not ctx.fs.exists(path):
             continue
+        if args.no_dereference:
+            lst = _lstat(ctx, path)
+            if lst is None or lst.kind == "symlink":
+                reason = ("No such file or directory" if lst is None else
+                          "changing a symbolic link's own times is not supported")
+                ctx.error(f"setting times of {q(f)}: {reason}")
+                status = 1
+                continue
         try:
             ctx.fs.touch(path, when)
         except FsError as e:

@@ -51,7 +51,24 @@ def parse_date(text: str, ctx: Context) -> float:
             if dt.tzinfo is None:
                 dt = dt.replace(tzinfo=_zone_now(ctx).tzinfo)
             return dt.timestamp()
-    raise ValueError(f"invalid date format '{text}'")
+    return _gnu_date(text, ctx)
+
+
+def _gnu_date(text: str, ctx: Context) -> float:
+    """What the quick forms above miss (`Jan 2 2020`, `01/02/2020`, `-1 day`, `next
+    monday`, `yesterday 12:00`): `date -d`'s full GNU grammar, in the session's zone."""
+    from tysh.builtins.files_common import _zone
+    from tysh.builtins.utils_date import parse_date as gnu_parse
+
+    try:
+        name = ctx.shell.get_var("TZ")
+    except Exception:  # noqa: BLE001 - a minimal shell may not know variables
+        name = None
+    try:
+        sec, ns = gnu_parse(text, time.time_ns(), _zone(str(name)) if name else None)
+    except ValueError:
+        raise ValueError(f"invalid date format '{text}'") from None
+    return sec + ns / 1e9
 
 
 def parse_stamp(text: str, ctx: Context) -> float:

@@ -10,12 +10,14 @@ followed by a {"type":"report"} record."""
 from __future__ import annotations
 
 import fnmatch
+import stat as stat_mod
 from typing import Any
 
 import attrs
 
+from tysh.builtins.files_common import full_mode, mode_string
 from tysh.kernel.context import Context
-from tysh.kernel.fs import FsError
+from tysh.kernel.fs import FileStat, FsError
 from tysh.kernel.output import OutputData
 from tysh.kernel.record import MutableRecord, Record
 from tysh.kernel.tooldef import Outcome, ToolReturn, tool
@@ -36,6 +38,18 @@ class TreeArgs(Record):
     full_path: bool = param(default=False, aliases=["-f"], help="print each entry's full path prefix")
     noreport: bool = param(default=False, help="omit the final directory and file count")
     dirsfirst: bool = param(default=False, help="list directories before files")
+    size: bool = param(default=False, aliases=["-s"], help="print each entry's size in bytes")
+    human: bool = param(default=False, aliases=["-h"], help="print sizes like 4.0K 15K")
+    perms: bool = param(default=False, aliases=["-p"], help="print each entry's permissions")
+    classify: bool = param(default=False, aliases=["-F"], help="append / * = | by kind")
+    no_indent: bool = param(default=False, aliases=["-i"], help="print no indentation lines")
+    nocolor: bool = param(default=False, aliases=["-n"], help="no colour (the default)")
+    pattern: tuple[str, ...] = param(default=(), aliases=["-P"], repeatable=True,
+                                     help="list only files matching the wildcard (a|b alternates)")
+    prune: bool = param(default=False, help="leave out directories that list nothing")
+    charset: str | None = param(default=None, help="ascii draws the lines with |-- and `--")
+    reverse: bool = param(default=False, aliases=["-r"], help="reverse the sort order")
+    mtime_sort: bool = param(default=False, aliases=["-t"], help="sort by modification time")
 
 
 def _escape(name: str) -> str:
@@ -53,6 +67,36 @@ class _Entry(Record):
     kind: str  # "directory" "file" "link"
     is_dir: bool  # a directory, or a link to one
     target: str = ""
+    st: FileStat | None = None  # the entry itself (lstat)
+    target_st: FileStat | None = None  # what a link points to, None when dangling
+
+
+def _human(n: int) -> str:
+    """tree's -h: whole 1024s are shifted off first, then one decimal below 10 units
+    (`4.0K`, `10.0K` for 10189 bytes, `9.9M` for 10433332), else none (`15K`)."""
+    if n < 1024:
+        return str(n)
+    units = "KMGTPE"
+    idx = 0
+    while n >= 1024 * 1024 and idx < len(units) - 1:
+        n >>= 10
+        idx += 1
+    value = n / 1024
+    return f"{value:.1f}{units[idx]}" if n < 10 * 1024 else f"{value:.0f}{units[idx]}"
+
+
+def _suffix(st: FileStat | None) -> str:
+    """-F: `/` for a directory, `*` for an executable, `|` for a FIFO, `=` for a socket."""
+    if st is None:
+        return ""
+    if st.kind == "directory":
+        return "/"
+    fmt = stat_mod.S_IFMT(st.mode)
+    if fmt == stat_mod.S_IFIFO:
+        return "|"
+    if fmt == stat_mod.S_IFSOCK:
+        return "="
+    return "*" if st.kind == "file" and st.executable else ""
 
 
 @attrs.define(repr=False, eq=False)
@@ -60,6 +104,8 @@ class _Tree(MutableRecord):
     args: TreeArgs
     ctx: Context
     patterns: list[str]
+    keep: list[str] = attrs.field(factory=list)  # -P: files must match one of these
+    glyphs: tuple[str, str, str, str] = (_TEE, _ELL, _BAR, _GAP)
     dirs: int = 0
     files: int = 0
     lines: list[str] = attrs.field(factory=list)
@@ -67,7 +113,7 @@ class _Tree(MutableRecord):
     def ignored(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, p) for p in self.patterns)
 
-    def entries(self, path: str, shown: str) -> list[_Entry] | None:
+    def entries(self, path: str, shown: str, depth: int = 0) -> list[_Entry] | None:
         fs = self.ctx.fs
         try:
             names = fs.listdir(path)
@@ -88,38 +134,76 @@ class _Tree(MutableRecord):
                 except FsError:
                     target = ""
                 try:
-                    is_dir = fs.is_dir(p)
+                    tst: FileStat | None = fs.stat(p, follow=True)
                 except FsError:
-                    is_dir = False
-                e = _Entry(name, p, "link", is_dir, target)
+                    tst = None
+                is_dir = tst is not None and tst.kind == "directory"
+                e = _Entry(name, p, "link", is_dir, target, st, tst)
             else:
                 e = _Entry(name, p, "directory" if st.kind == "directory" else "file",
-                           st.kind == "directory")
+                           st.kind == "directory", "", st)
             if self.args.dirs_only and not e.is_dir:
+                continue
+            if self.keep and e.kind != "directory" and not any(
+                    fnmatch.fnmatchcase(name, k) for k in self.keep):
+                continue
+            if self.args.prune and e.is_dir and (  # a link to a directory is never opened
+                    e.kind == "link" or not self.has_content(p, depth + 1)):
                 continue
             out.append(e)
         out.sort(key=lambda e: e.name)
+        if self.args.mtime_sort:
+            out.sort(key=lambda e: e.st.mtime if e.st is not None else 0.0)
+        if self.args.reverse:
+            out.reverse()
         if self.args.dirsfirst:
             out.sort(key=lambda e: not e.is_dir)
         return out
 
+    def has_content(self, path: str, depth: int) -> bool:
+        """--prune: whether a directory lists anything once -P/-I and -L have had their
+        say (`depth` is the level its entries would be listed at)."""
+        level = self.args.level
+        if level is not None and depth >= level:
+            return False
+        return bool(self.entries(path, "", depth))
+
+    def info(self, st: FileStat | None) -> str:
+        """The `[perms size]  ` column of -p, -s and -h."""
+        a = self.args
+        if st is None or not (a.perms or a.size or a.human):
+            return ""
+        parts = []
+        if a.perms:
+            parts.append(mode_string(full_mode(st)))
+        if a.human:
+            parts.append(f"{_human(st.size):>4}")
+        elif a.size:
+            parts.append(f"{st.size:>11}")
+        return "[" + " ".join(parts) + "]  "
+
     def label(self, e: _Entry, shown: str) -> str:
-        text = _escape(shown if self.args.full_path else e.name)
-        return f"{text} -> {_escape(e.target)}" if e.kind == "link" else text
+        text = self.info(e.st) + _escape(shown if self.args.full_path else e.name)
+        if e.kind == "link":
+            tail = _suffix(e.target_st) if self.args.classify else ""
+            return f"{text} -> {_escape(e.target)}{tail}"
+        return text + (_suffix(e.st) if self.args.classify else "")
 
     def walk(self, path: str, shown: str, prefix: str, depth: int) -> list[dict[str, Any]] | None:
         """List one directory's entries below `prefix`; their JSON, None when unread."""
         level = self.args.level
         if level is not None and depth >= level:
             return None
-        items = self.entries(path, shown)
+        items = self.entries(path, shown, depth)
         if items is None:
             return None
         nodes: list[dict[str, Any]] = []
         last = len(items) - 1
         for i, e in enumerate(items):
             child_shown = shown.rstrip("/") + "/" + e.name
-            self.lines.append(prefix + (_ELL if i == last else _TEE) + self.label(e, child_shown))
+            tee, ell, bar, gap = self.glyphs
+            branch = "" if self.args.no_indent else prefix + (ell if i == last else tee)
+            self.lines.append(branch + self.label(e, child_shown))
             node: dict[str, Any] = {"type": e.kind, "name": e.name}
             if e.kind == "link":
                 node["target"] = e.target
@@ -128,7 +212,7 @@ class _Tree(MutableRecord):
             else:
                 self.files += 1
             if e.kind == "directory":
-                sub = self.walk(e.path, child_shown, prefix + (_GAP if i == last else _BAR),
+                sub = self.walk(e.path, child_shown, prefix + (gap if i == last else bar),
                                 depth + 1)
                 if sub:
                     node["contents"] = sub
@@ -151,7 +235,12 @@ class _Tree(MutableRecord):
             if exists:
                 self.files += 1
             return node, not exists
-        self.lines.append(_escape(name))
+        try:
+            root_st: FileStat | None = fs.stat(path, follow=True)
+        except FsError:
+            root_st = None
+        tail = "/" if self.args.classify else ""
+        self.lines.append(self.info(root_st) + _escape(name) + tail)
         sub = self.walk(path, name, "", 0)
         if sub:
             self.dirs += 1
@@ -177,7 +266,9 @@ def tree(args: TreeArgs, ctx: Context) -> ToolReturn:
         ctx.stderr.write(b"tree: Invalid level, must be greater than 0.\n")
         return 1
     patterns = [p for pat in args.ignore for p in pat.split("|")]
-    run = _Tree(args, ctx, patterns)
+    run = _Tree(args, ctx, patterns, [p for pat in args.pattern for p in pat.split("|")])
+    if (args.charset or "").lower() == "ascii":
+        run.glyphs = ("|-- ", "`-- ", "|   ", "    ")
     roots: list[dict[str, Any]] = []
     code = 0
     for name in args.dirs or (".",):
