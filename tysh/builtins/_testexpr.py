@@ -34,7 +34,10 @@ _INT_RE = LazyRegex(r"\s*[+-]?\d+\s*\Z")
 def _int(s: str) -> int:
     if not _INT_RE.match(s):
         raise TestError(f"{s}: integer expression expected")
-    return int(s)
+    n = int(s)
+    if not -(1 << 63) <= n < 1 << 63:  # bash reads intmax_t: out of range is not a number
+        raise TestError(f"{s}: integer expression expected")
+    return n
 
 
 # -- file tests --------------------------------------------------------------------------
@@ -101,6 +104,12 @@ def _perm(bit: int) -> Callable[[Context, str], bool]:
 def _size(ctx: Context, p: str) -> bool:
     s = _stat(ctx, p)
     return s is not None and s.size > 0
+
+
+def _modified_since_read(ctx: Context, p: str) -> bool:
+    """bash's -N: the file exists and its mtime is not older than its atime."""
+    s = _stat(ctx, p)
+    return s is not None and s.mtime >= s.atime
 
 
 def _owned(ctx: Context, p: str) -> bool:
@@ -190,6 +199,7 @@ UNARY: dict[str, Callable[[Context, str], bool]] = {
     "-g": _mode_test(lambda m: bool(m & st.S_ISGID)),
     "-u": _mode_test(lambda m: bool(m & st.S_ISUID)),
     "-k": _mode_test(lambda m: bool(m & st.S_ISVTX)),
+    "-N": _modified_since_read,
     "-O": _owned,
     "-G": _group_owned,
     "-t": _terminal,

@@ -21,7 +21,9 @@ class AwkFormatError(TyshError):
     status = 2
 
 
-_SPEC = re.compile(r"%([-+ #0']*)(\*|\d+)?(?:\.(\*|\d*))?([cdiouxXeEfFgGsaA%])?")
+# One C length modifier (`%ld`, `%hu`, `%zd`) is accepted and ignored, as gawk does; a
+# doubled one (`%lld`) leaves the spec printed as itself.
+_SPEC = re.compile(r"%([-+ #0']*)(\*|\d+)?(?:\.(\*|\d*))?[hlLjzt]?([cdiouxXeEfFgGsaA%])?")
 _UMAX = 1 << 64
 MAX_WIDTH = 1 << 20
 
@@ -56,7 +58,7 @@ def parse(fmt: str) -> list[Piece]:
                 int(prec or 0) <= MAX_WIDTH:
             if conv == "s":
                 fast = _spec(flags.replace("0", ""), width, prec, "s")
-            elif conv in "di":
+            elif conv in "di" and prec is None:  # C's precision rules are _c_int's
                 fast = _spec(flags, width, prec, "d")
             elif conv in "eEfFgG":
                 fast = _spec(flags, width, prec, conv)
@@ -130,39 +132,90 @@ def _one(flags: str, width: str | None, prec: str | None, conv: str, v: Any,
         return _spec(flags.replace("0", ""), width, prec, "s") % tostr(v)
     if conv == "c":
         if v.__class__ is float or (v.__class__ is StrNum and v != ""):
-            code = int(tonum(v)) if math.isfinite(tonum(v)) else 0
-            try:
-                ch = chr(code) if 0 <= code < 0x110000 else chr(code & 0xFF)
-            except ValueError:
-                ch = ""
+            ch = _char(tonum(v))
         else:
-            ch = tostr(v)[:1]
+            ch = tostr(v)[:1] or "\0"  # gawk writes the empty string's terminating NUL
         return _spec(flags.replace("0", ""), width, None, "s") % ch
     f = tonum(v)
     if conv in "diouxX":
         if not math.isfinite(f):
             return _spec(flags.replace("0", ""), width, None, "s") % _naninf(f, flags)
         i = int(f)
-        if conv in "di":
-            return _spec(flags, width, prec, "d") % i
-        if i < 0:
-            i += _UMAX if i >= -_UMAX else 0
-            i = max(i, 0)
-        if conv == "u":
-            return _spec(flags.replace("#", ""), width, prec, "d") % i
-        if conv == "o":
-            s = _spec(flags.replace("#", ""), width, prec, "o") % i
-            if "#" in flags and not s.lstrip(" ").startswith("0"):
-                s = _spec(flags.replace("#", ""), str(int(width or 0)), prec, "o") % i
-                body = "0" + (format(i, "o") if prec is None else s.strip())
-                return body.rjust(int(width or 0)) if "-" not in flags else body.ljust(int(width or 0))
-            return s
-        return _spec(flags, width, prec, conv) % i
+        if conv not in "di":
+            if not -_UMAX // 2 <= i < _UMAX:
+                # gawk: out of range of C's integers, the value is printed with %g instead
+                return _spec(flags, width, prec, "g") % f
+            if i < 0:
+                i += _UMAX
+        return _c_int(flags, int(width or 0), prec, conv, i)
     if conv in "aA":
         conv = "e" if conv == "a" else "E"
     if not math.isfinite(f):
         return _spec(flags.replace("0", "").replace("#", ""), width, None, "s") % _naninf(f, flags)
     return _spec(flags, width, prec, conv) % f
+
+
+_BASES = {"d": "d", "i": "d", "u": "d", "o": "o", "x": "x", "X": "X"}
+
+
+def _c_int(flags: str, width: int, prec: str | None, conv: str, i: int) -> str:
+    """C's rules for the integer conversions, where Python's `%` differs: `+` and space
+    mean nothing to the unsigned ones, a precision turns off the `0` flag, and a zero
+    precision prints the value 0 as no digits at all."""
+    sign = ""
+    if conv in "di":
+        sign = "-" if i < 0 else "+" if "+" in flags else " " if " " in flags else ""
+        i = abs(i)
+    digits = format(i, _BASES[conv])
+    if prec is not None:
+        p = int(prec or 0)
+        if p == 0 and i == 0:
+            digits = sign = ""  # gawk drops the sign too
+        else:
+            digits = digits.rjust(p, "0")
+    if "#" in flags:
+        if conv in "xX" and i != 0:
+            sign = "0" + conv
+        elif conv == "o" and not digits.startswith("0"):
+            digits = "0" + digits
+    if "-" in flags:
+        return (sign + digits).ljust(width)
+    if "0" in flags and prec is None:
+        return sign + digits.rjust(width - len(sign), "0")
+    return (sign + digits).rjust(width)
+
+
+def _char(f: float) -> str:
+    """gawk's `%c` of a number: the code point of its low 32 bits (C's int), or when that
+    is negative the low byte; raw bytes and code points past Unicode come out as the
+    bytes C's wcrtomb writes (surrogate-escaped, so the output encoder restores them)."""
+    if not math.isfinite(f):
+        return "\0"
+    code = int(f) & 0xFFFFFFFF
+    if code >= 0x80000000:
+        b = code & 0xFF
+        return chr(b) if b < 0x80 else chr(0xDC00 + b)
+    if code < 0xD800 or 0xDFFF < code < 0x110000:
+        return chr(code)
+    if code < 0xE000:  # a UTF-16 surrogate: wcrtomb fails and gawk writes a NUL
+        return "\0"
+    raw = _utf8_long(code)
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _utf8_long(code: int) -> bytes:
+    """The original (up to 6-byte) UTF-8 form glibc still writes for any 31-bit value."""
+    if code < 0x10000:
+        n = 3
+    elif code < 0x200000:
+        n = 4
+    elif code < 0x4000000:
+        n = 5
+    else:
+        n = 6
+    tail = [0x80 | ((code >> (6 * k)) & 0x3F) for k in range(n - 1)][::-1]
+    lead = ((0xFF << (8 - n)) & 0xFF) | (code >> (6 * (n - 1)))
+    return bytes([lead, *tail])
 
 
 def _naninf(f: float, flags: str) -> str:

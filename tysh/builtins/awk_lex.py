@@ -55,8 +55,9 @@ _STR_ESC = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "/": "/", "a"
 
 
 def unescape(body: str) -> str:
-    """Process awk's string escapes (`\\n`, `\\t`, `\\"`, `\\/`, `\\ddd` octal); an
-    unknown `\\c` keeps the backslash, as gawk does (with a warning)."""
+    """Process awk's string escapes (`\\n`, `\\t`, `\\"`, `\\/`, `\\ddd` octal, and `\\xHH`
+    with at most two digits, as gawk and mawk); an unknown `\\c` keeps the backslash as
+    mawk does, so `"\\."` stays a literal dot in a dynamic regex."""
     if "\\" not in body:
         return body
     out: list[str] = []
@@ -75,14 +76,31 @@ def unescape(body: str) -> str:
             j = i + 1
             while j < n and j < i + 4 and body[j] in "01234567":
                 j += 1
-            out.append(chr(int(body[i + 1:j], 8) & 0xFF))
+            out.append(_raw_byte(int(body[i + 1:j], 8) & 0xFF))
             i = j
+        elif d == "x" and i + 2 < n and body[i + 2] in _HEX:
+            j = i + 3 if i + 3 < n and body[i + 3] in _HEX else i + 2
+            out.append(_raw_byte(int(body[i + 2:j + 1], 16)))
+            i = j + 1
         elif d == "\n":
             i += 2
         else:
             out.append("\\" + d)
             i += 2
-    return "".join(out)
+    text = "".join(out)
+    if _HAS_RAW(text):  # escaped bytes that spell UTF-8 become the characters they spell
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    return text
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
+_HAS_RAW = re.compile("[\udc80-\udcff]").search
+
+
+def _raw_byte(b: int) -> str:
+    """An escaped byte as the text the output encoder turns back into that byte (gawk
+    writes `\351` as the single byte 0xE9, not as the character é)."""
+    return chr(b) if b < 0x80 else chr(0xDC00 + b)
 
 
 def tokenize(src: str) -> list[Tok]:

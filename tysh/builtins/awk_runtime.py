@@ -525,7 +525,7 @@ class Runtime:
             return list  # gawk: each character is a field
         if fs == " ":
             return split_default
-        if len(fs) == 1 and fs != "\\":
+        if len(fs) == 1:  # a single character other than space is literal, even `\`
             if para and fs != "\n":
                 rx = re.compile(re.escape(fs) + "|\n")
                 return lambda s: rx.split(s) if s else []
@@ -712,8 +712,7 @@ class Runtime:
         r = rdr.one()
         if r is None:
             return 0.0, ""
-        self.NR += 1.0
-        return 1.0, r
+        return 1.0, r  # gawk and mawk leave NR alone here (POSIX would count it)
 
     # -- output ------------------------------------------------------------------------
     def out(self, kind: str, target: Any) -> _Output:
@@ -723,6 +722,10 @@ class Runtime:
             return o
         ctx = self.ctx
         if kind == "|":
+            # gawk and mawk flush before starting the command; what is printed while the
+            # pipe is open stays buffered, so the command's output comes first
+            # (`{print | "sort"} END {print "total"}` ends with the total)
+            self.flush_all()
             o = _Output(None, 1 << 30, cmd=name)
         elif name in ("/dev/stdout", "-"):
             o = self.stdout
@@ -753,10 +756,11 @@ class Runtime:
             status = float(self.cmd_status.pop(key, 0))
         return status
 
-    def _close_out(self, o: _Output) -> float:
+    def _close_out(self, o: _Output, at_exit: bool = False) -> float:
         o.flush()
         if o.cmd is not None:
-            self.stdout.flush()
+            if not at_exit:  # gawk's close() flushes stdout first; its exit closes pipes first
+                self.stdout.flush()
             data = "".join(o.pending).encode("utf-8", "surrogateescape")
             return float(self.run_command(o.cmd, io.BytesIO(data), self.ctx.stdout))
         if o is not self.stdout and o.raw is not self.ctx.stderr and o.raw is not None:
@@ -801,7 +805,7 @@ class Runtime:
     def finish(self) -> None:
         for name in list(self.outputs):
             o = self.outputs.pop(name)
-            self._close_out(o)
+            self._close_out(o, at_exit=True)
         for rdr in self.inputs.values():
             if rdr.f is not self.ctx.stdin:
                 rdr.f.close()
