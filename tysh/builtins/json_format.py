@@ -91,6 +91,13 @@ class JsonWriter:
         self._write(v, parts, 0)
         return "".join(parts)
 
+    def dumps_numbers(self, v: Any) -> str:
+        """As dumps, every number written by jq's rule (the json module prints `1.0`);
+        for values that did not come out of libjq."""
+        parts: list[str] = []
+        self._write(v, parts, 0)
+        return "".join(parts)
+
     def _str(self, s: str) -> str:
         out = json.dumps(s, ensure_ascii=self.ascii)
         return out.replace("\x7f", "\\u007f") if "\x7f" in out else out

@@ -19,9 +19,10 @@ Typed substitution: the outcome's data is the output values (one → that value,
 
 from __future__ import annotations
 
+import io
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 import attrs
@@ -37,9 +38,14 @@ _WS = re.compile(r"[ \t\n\r\ufeff]*")
 _USES_INPUT = re.compile(r"\binputs?\b")
 _USES_ENV = re.compile(r"\$ENV\b|\benv\b")
 _USES_HALT = re.compile(r"\bhalt_error\b")
+_USES_FILENAME = re.compile(r"\binput_filename\b")
 _MODULE = re.compile(r"^\s*(?:import|include)\b", re.MULTILINE)
 _LINE = re.compile(r"line (\d+)")
 _HALT_KEY = "__tysh_halt__"
+# A number literal libjq 1.7 would keep verbatim (`1.0`, `2.50`, `1E+3`, 17+ digits) where
+# jq 1.6 prints its double (`tostring`, `@csv`, "\(.)"): such input is re-written first.
+_LITERAL = re.compile(r"[0-9][.eE]|[0-9]{17}")
+_CANON = JsonWriter(indent=0)
 CHUNK = 1 << 16
 MAX_DATA = 100_000  # output values kept for typed substitution
 
@@ -141,6 +147,17 @@ def _read_values(f: IO[bytes]) -> Iterator[tuple[str, int, bool]]:
         pos = end
 
 
+def _canonical(text: str) -> str:
+    """`text` with its numbers as jq 1.6's doubles print (a no-op for most input)."""
+    if _LITERAL.search(text) is None:
+        return text
+    try:
+        return "\n".join(_CANON.dumps_numbers(json.loads(t)) for t, _ln, _d in _read_values(
+            io.BytesIO(text.encode("utf-8", "surrogatepass"))))
+    except (ValueError, _ParseFailed):
+        return text
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"Invalid literal {name}")
 
@@ -157,6 +174,7 @@ class _Runner:
         self.data: list[Any] | None = []
         self.raw = args.raw_output or args.join_output
         self.end = "" if args.join_output else "\n"
+        self.for_file: Callable[[str], None] | None = None  # set when input_filename is used
 
     # -- output -------------------------------------------------------------------------
     def render(self, values: list[Any]) -> None:
@@ -189,7 +207,9 @@ class _Runner:
             code, value = int(obj[_HALT_KEY]), obj["value"]
         except (ValueError, KeyError, TypeError):
             return
-        text = value if isinstance(value, str) else self.writer.dumps(value) + "\n"
+        # jq 1.6: a string as it is, null nothing, anything else compact JSON and a newline
+        text = (value if isinstance(value, str) else "" if value is None
+                else _CANON.dumps_numbers(value) + "\n")
         self.ctx.stderr.write(text.encode("utf-8", "surrogateescape"))
         raise _Stop(code)
 
@@ -197,7 +217,7 @@ class _Runner:
     def run_one(self, text: str, where: str) -> None:
         """One input value; outputs before an error are kept."""
         out: list[Any] = []
-        it = iter(self.prog.input_text(text))
+        it = iter(self.prog.input_text(_canonical(text)))
         while True:
             try:
                 v = next(it)
@@ -215,7 +235,7 @@ class _Runner:
             self.run_one(texts[0], f"{name}:{lines[0]}")
             return
         try:
-            out = self.prog.input_text("\n".join(texts)).all()
+            out = self.prog.input_text(_canonical("\n".join(texts))).all()
         except ValueError:
             for t, ln in zip(texts, lines, strict=True):
                 self.run_one(t, f"{name}:{ln}")
@@ -223,7 +243,10 @@ class _Runner:
         self.render(out)
 
     def run_value(self, value: Any, where: str) -> None:
-        self.run_one(json.dumps(value), where)
+        text = json.dumps(value)
+        if _LITERAL.search(text) is not None:
+            text = _CANON.dumps_numbers(value)
+        self.run_one(text, where)
 
     def parse_failed(self, exc: _ParseFailed, name: str) -> None:
         """Let libjq read the rest: it prints what it accepts and words the error itself."""
@@ -258,7 +281,7 @@ def _inputs(args: JqArgs, ctx: Context, files: list[str], status: list[int]) -> 
         try:
             f = ctx.fs.open(ctx.path(name), "rb")
         except FsError as e:
-            ctx.error(f"error: Could not open {name}: {e.reason}")
+            ctx.error(f"error: Could not open file {name}: {e.reason}")
             status[0] = 2
             continue
         try:
@@ -396,6 +419,10 @@ def jq(args: JqArgs, ctx: Context) -> Outcome:
     if _USES_ENV.search(text):
         named["__tysh_env"] = ctx.shell.exported_env()
         prelude.append("$__tysh_env as $ENV | def env: $ENV;")
+    filename = bool(_USES_FILENAME.search(text))
+    if filename:  # the file being read; the program is compiled again for each file
+        named["__tysh_filename"] = None
+        prelude.append("def input_filename: $__tysh_filename;")
     if _USES_HALT.search(text):
         prelude.append(
             f'def halt_error($c): error({{"{_HALT_KEY}": $c, "value": .}}); '
@@ -420,6 +447,10 @@ def jq(args: JqArgs, ctx: Context) -> Outcome:
         ascii=args.ascii_output,
     )
     r = _Runner(args, ctx, prog, writer)
+    if filename:
+        def for_file(name: str) -> None:
+            r.prog = libjq.compile(source, args={**named, "__tysh_filename": name})
+        r.for_file = for_file
     try:
         if pre_values is not None:
             if args.null_input or not pre_values:
@@ -450,6 +481,8 @@ def jq(args: JqArgs, ctx: Context) -> Outcome:
 
 def _stream(r: _Runner, args: JqArgs, ctx: Context, files: list[str], status: list[int]) -> None:
     for name, f in _inputs(args, ctx, files, status):
+        if r.for_file is not None and name != "<stdin>":
+            r.for_file(name)
         texts: list[str] = []
         lines: list[int] = []
         size = 0

@@ -11,7 +11,9 @@ with no operand the value is read from stdin as JSON."""
 from __future__ import annotations
 
 import json
+import math
 import re
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -30,9 +32,25 @@ class _BadJson(Exception):
     pass
 
 
+def _finite(text: str) -> float:
+    """A JSON number as jq holds it: past the double range it is the largest double, so
+    a value never carries an infinity that `--json` would print as `Infinity`."""
+    v = float(text)
+    if v in (math.inf, -math.inf):
+        return math.copysign(sys.float_info.max, v)
+    return v
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"Invalid literal {name}")  # NaN/Infinity are not JSON
+
+
+_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant)
+
+
 def parse_stream(text: str) -> list[Any]:
     """Every JSON value in a text (whitespace-separated, as jq reads them)."""
-    dec = json.JSONDecoder()
+    dec = _DECODER
     out: list[Any] = []
     pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
     while pos < len(text):
@@ -59,7 +77,7 @@ def load_value(ctx: Context, operand: Any) -> Any:
     if not isinstance(operand, str):
         return operand
     try:
-        return json.loads(operand)
+        return _DECODER.decode(operand)
     except ValueError as e:
         raise _BadJson(str(e)) from None
 

@@ -136,6 +136,7 @@ def _compare(args: CommArgs, ctx: Context, streams: list[IO[bytes]],
     order = _Order(mode)
     its = [_lines(s, delim) for s in streams]
     cur: list[bytes | None] = [next(its[0], None), next(its[1], None)]
+    before: list[bytes | None] = [None, None]  # the line before cur, per file
     totals = [0, 0, 0]
     rows: list[dict[str, Any]] = []
     out: list[bytes] = []
@@ -165,6 +166,14 @@ def _compare(args: CommArgs, ctx: Context, streams: list[IO[bytes]],
         for i in (0, 1):
             if col == 2 or col == i:
                 prev = cur[i]
+                older = before[i]
+                # GNU checks a pair again as its line is used up: a disorder read before
+                # the first unpairable line is still reported once one has been seen
+                if (prev is not None and older is not None
+                        and order.check(ctx, older, prev, i)):
+                    ctx.stdout.write(b"".join(out))
+                    return 1
+                before[i] = prev
                 nxt = next(its[i], None)
                 cur[i] = nxt
                 if nxt is not None and prev is not None and order.check(ctx, prev, nxt, i):

@@ -1,5 +1,6 @@
-"""diff (GNU diffutils 3.8): normal and unified output, -q/-s, -r over directories, -N,
-the -i/-w/-b/-B comparisons, `-` for stdin; status 0 same, 1 different, 2 trouble.
+"""diff (GNU diffutils 3.8): normal, unified (-u/-U), context (-c/-C) and side-by-side
+(-y, -W, --suppress-common-lines) output, --label, -q/-s, -r over directories, -N, the
+-i/-w/-b/-B comparisons, `-` for stdin; status 0 same, 1 different, 2 trouble.
 
 The matching itself is utils_diffseq (GNU's algorithm, so hunks are GNU's); this module
 reads the inputs, walks directories and renders. Time stamps in headers are the file's
@@ -35,6 +36,21 @@ class DiffArgs(Record):
                     help="unified format with 3 lines of context")
     unified: int | None = param(default=None, aliases=["-U"],
                                 help="unified format with NUM lines of context (-U NUM)")
+    c: bool = param(default=False, aliases=["-c"],
+                    help="context format with 3 lines of context")
+    context: int | None = param(default=None, aliases=["-C"],
+                                help="context format with NUM lines of context (-C NUM)")
+    normal: bool = param(default=False, help="normal format (the default)")
+    side_by_side: bool = param(default=False, aliases=["-y"], help="output in two columns")
+    width: int = param(default=130, aliases=["-W"],
+                       help="at most NUM print columns with -y (default 130)")
+    suppress_common_lines: bool = param(default=False,
+                                        help="with -y, leave out the lines both files share")
+    label: tuple[str, ...] = param(default=(), repeatable=True,
+                                   help="use LABEL instead of the file name in headers "
+                                        "(once for each file)")
+    color: str | None = param(default=None, choices=("never", "auto", "always"),
+                              help="accepted; the output is never coloured")
     new_file: bool = param(default=False, aliases=["-N"],
                            help="treat absent files as empty")
     ignore_case: bool = param(default=False, aliases=["-i"], help="ignore case differences")
@@ -59,8 +75,9 @@ class _Trouble(Exception):
 class _Run(MutableRecord):
     args: DiffArgs
     ctx: Context
-    context: int | None  # unified context width; None: normal format
+    context: int | None  # context width of -u/-c; None: normal format
     switches: str
+    style: str = "normal"  # "normal", "unified" or "context"
     out: list[bytes] = attrs.field(factory=list)
     data: list[dict[str, object]] = attrs.field(factory=list)
     status: int = 0
@@ -115,6 +132,10 @@ class _Run(MutableRecord):
             self.trouble(str(e))
             return
         if da == db and not (absent_a or absent_b):
+            if self.style == "side" and not self.args.brief:  # -y shows the same lines too
+                lines = _lines(da)
+                self.out.append(_side_by_side([], [], lines, lines, self.args.width,
+                                              self.args.suppress_common_lines))
             if self.args.report_identical_files:
                 self.out.append(f"Files {na} and {nb} are identical\n".encode(
                     "utf-8", "surrogateescape"))
@@ -128,6 +149,9 @@ class _Run(MutableRecord):
         else:
             ignorable = [False] * len(changes)
         if all(ignorable):
+            if self.style == "side" and not self.args.brief:
+                self.out.append(_side_by_side(changes, ignorable, la, lb, self.args.width,
+                                              self.args.suppress_common_lines))
             if self.args.report_identical_files:
                 self.out.append(f"Files {na} and {nb} are identical\n".encode(
                     "utf-8", "surrogateescape"))
@@ -145,15 +169,29 @@ class _Run(MutableRecord):
         hunks = _hunks(changes, ignorable, ctx_lines, len(la), len(lb))
         self.data.append({"old": na, "new": nb,
                           "hunks": [_hunk_json(h, la, lb) for h in hunks]})
-        if self.context is None:
+        labels = self.args.label
+        head_a = labels[0] if labels else None
+        head_b = labels[1] if len(labels) > 1 else None
+        if self.style == "normal":
             self.out.append(_normal(changes, ignorable, la, lb))
+        elif self.style == "side":
+            self.out.append(_side_by_side(changes, ignorable, la, lb, self.args.width,
+                                          self.args.suppress_common_lines))
+        elif self.style == "context":
+            ha = head_a if head_a is not None else f"{na}\t{self.stamp(ta, ctime=True)}"
+            hb = head_b if head_b is not None else f"{nb}\t{self.stamp(tb, ctime=True)}"
+            self.out.append(f"*** {ha}\n--- {hb}\n".encode(*enc))
+            self.out.append(b"".join(_context(h, la, lb) for h in hunks))
         else:
-            self.out.append(f"--- {na}\t{self.stamp(ta)}\n+++ {nb}\t{self.stamp(tb)}\n"
-                            .encode(*enc))
+            ha = head_a if head_a is not None else f"{na}\t{self.stamp(ta)}"
+            hb = head_b if head_b is not None else f"{nb}\t{self.stamp(tb)}"
+            self.out.append(f"--- {ha}\n+++ {hb}\n".encode(*enc))
             self.out.append(b"".join(_unified(h, la, lb) for h in hunks))
 
-    def stamp(self, t: float) -> str:
+    def stamp(self, t: float, ctime: bool = False) -> str:
         dt = local_time(self.ctx, t)
+        if ctime:  # the context format's header time: `Tue Nov 14 22:13:20 2023`
+            return dt.strftime("%a %b ") + f"{dt.day:2d}" + dt.strftime(" %H:%M:%S %Y")
         ns = round((t - int(t)) * 1e9)
         if ns >= 1_000_000_000:
             ns = 999_999_999
@@ -309,6 +347,136 @@ def _unified(h: Hunk, la: list[bytes], lb: list[bytes]) -> bytes:
     return b"".join(out)
 
 
+def _half(line: bytes, bound: int) -> tuple[bytes, int]:
+    """GNU's print_half_line (tab stops of 8, the C locale): the part of `line` that
+    fits in `bound` columns, and the column it ends at."""
+    body = line[:-1] if line.endswith(b"\n") else line
+    if len(body) <= bound and body.isascii() and all(32 <= c < 127 for c in body):
+        return body, len(body)  # the common case: printable, short enough
+    out = bytearray()
+    inpos = outpos = 0
+    for c in body:
+        if c == 9:
+            spaces = 8 - inpos % 8
+            if inpos == outpos and outpos + spaces < bound:
+                outpos += spaces
+                out.append(c)
+            inpos += spaces
+        elif c == 13:
+            out.append(c)
+            inpos = outpos = 0
+        elif c == 8:
+            if inpos and inpos - 1 < outpos:
+                inpos -= 1
+                outpos = inpos
+                out.append(c)
+            elif inpos:
+                inpos -= 1
+        elif 32 <= c < 127:
+            inpos += 1
+            if inpos <= bound:
+                outpos = inpos
+                out.append(c)
+        elif inpos < bound:  # other control and non-ASCII bytes take no column
+            out.append(c)
+    return bytes(out), outpos
+
+
+def _tab_to(col: int, to: int) -> tuple[bytes, int]:
+    """Tabs, then spaces, from column `col` to column `to` (GNU's tab_from_to)."""
+    tabs = 0
+    nxt = col + 8 - col % 8
+    while nxt <= to:
+        tabs += 1
+        col = nxt
+        nxt += 8
+    return b"\t" * tabs + b" " * max(0, to - col), to
+
+
+def _side_by_side(changes: list[Change], ignorable: list[bool], la: list[bytes],
+                  lb: list[bytes], width: int, suppress: bool) -> bytes:
+    """GNU's -y: each line of both files in two columns, `|` changed, `<` only in the
+    first, `>` only in the second, a blank gutter for common lines."""
+    off = (width + 8 + 3) // 16 * 8
+    hw = max(0, min(off - 3, width - off))
+    c2o = off if hw else width
+    gutter = (hw + c2o - 1) // 2
+    out: list[bytes] = []
+
+    def row(left: bytes | None, sep: str, right: bytes | None) -> None:
+        parts: list[bytes] = []
+        col = 0
+        newline = False
+        if left is not None:
+            newline = left.endswith(b"\n")
+            text, col = _half(left, hw)
+            parts.append(text)
+        if sep != " ":
+            pad, col = _tab_to(col, gutter)
+            parts.append(pad)
+            col += 1
+            if sep == "|" and right is not None and newline != right.endswith(b"\n"):
+                sep = "/" if newline else "\\"
+            parts.append(sep.encode())
+        if right is not None:
+            newline = newline or right.endswith(b"\n")
+            if right[:1] != b"\n":
+                pad, col = _tab_to(col, c2o)
+                parts.append(pad)
+                parts.append(_half(right, hw)[0])
+        if newline:
+            parts.append(b"\n")
+        out.append(b"".join(parts))
+
+    i = j = 0
+    for (l0, l1, d, n), skip in zip(changes, ignorable, strict=True):
+        if skip:
+            continue
+        if not suppress:
+            for x, y in zip(la[i:l0], lb[j:l1], strict=False):
+                row(x, " ", y)
+        for k in range(max(d, n)):
+            if k < d and k < n:
+                row(la[l0 + k], "|", lb[l1 + k])
+            elif k < d:
+                row(la[l0 + k], "<", None)
+            else:
+                row(None, ">", lb[l1 + k])
+        i, j = l0 + d, l1 + n
+    if not suppress:
+        for x, y in zip(la[i:], lb[j:], strict=False):
+            row(x, " ", y)
+    return b"".join(out)
+
+
+def _ctx_range(start: int, end: int) -> str:
+    """GNU's context-format range: `A,B`, one number for one line, the line before for none."""
+    return f"{end}" if end <= start + 1 else f"{start + 1},{end}"
+
+
+def _context(h: Hunk, la: list[bytes], lb: list[bytes]) -> bytes:
+    """One context-format hunk: the old lines (`-` deleted, `!` changed), then the new
+    (`+` added, `!` changed); a side with no changes shows only its range."""
+    a0, a1, b0, b1, group = h
+    out = [f"***************\n*** {_ctx_range(a0, a1)} ****\n".encode()]
+    if any(d for _l0, _l1, d, _n in group):
+        i = a0
+        for l0, _l1, d, n in group:
+            out.extend(_emit(b"  ", x) for x in la[i:l0])
+            out.extend(_emit(b"! " if n else b"- ", x) for x in la[l0:l0 + d])
+            i = l0 + d
+        out.extend(_emit(b"  ", x) for x in la[i:a1])
+    out.append(f"--- {_ctx_range(b0, b1)} ----\n".encode())
+    if any(n for _l0, _l1, _d, n in group):
+        j = b0
+        for _l0, l1, d, n in group:
+            out.extend(_emit(b"  ", x) for x in lb[j:l1])
+            out.extend(_emit(b"! " if d else b"+ ", x) for x in lb[l1:l1 + n])
+            j = l1 + n
+        out.extend(_emit(b"  ", x) for x in lb[j:b1])
+    return b"".join(out)
+
+
 def _text(line: bytes) -> str:
     return line.rstrip(b"\n").decode("utf-8", "surrogateescape")
 
@@ -335,6 +503,12 @@ def _switches(a: DiffArgs) -> str:
         ("-r", a.recursive), ("-s", a.report_identical_files)) if on]
     if a.unified is not None:
         words.insert(0, f"-U {a.unified}")
+    if a.c:
+        words.insert(0, "-c")
+    if a.side_by_side:
+        words.insert(0, "-y")
+    if a.context is not None:
+        words.insert(0, f"-C {a.context}")
     return "".join(" " + w for w in words)
 
 
@@ -362,13 +536,31 @@ def diff(args: DiffArgs, ctx: Context) -> ToolReturn:
             ctx.error(f"extra operand '{args.paths[2]}'")
         ctx.error("Try 'diff --help' for more information.")
         return 2
-    if args.unified is not None and args.unified < 0:
-        ctx.error(f"invalid context length '{args.unified}'")
+    for width in (args.unified, args.context):
+        if width is not None and width < 0:
+            ctx.error(f"invalid context length '{width}'")
+            return 2
+    unified = args.u or args.unified is not None
+    contextual = args.c or args.context is not None
+    if sum((unified, contextual, args.normal, args.side_by_side)) > 1:
+        ctx.error("conflicting output style options")
+        ctx.error("Try 'diff --help' for more information.")
         return 2
-    context = args.unified if args.unified is not None else (3 if args.u else None)
-    run = _Run(args, ctx, context, _switches(args))
+    if unified:
+        context: int | None = args.unified if args.unified is not None else 3
+    elif contextual:
+        context = args.context if args.context is not None else 3
+    else:
+        context = None
+    style = ("unified" if unified else "context" if contextual
+             else "side" if args.side_by_side else "normal")
+    run = _Run(args, ctx, context, _switches(args), style=style)
     na, nb = args.paths
     ka, kb = run.kind(na), run.kind(nb)
+    if na == nb == "-":  # GNU: standard input against itself is the same file
+        if args.report_identical_files:
+            ctx.write("Files - and - are identical\n")
+        return Outcome(code=0, output=OutputData.text("", rich_json=[])) if ctx.json else 0
     if ka is None and not (args.new_file and kb is not None):
         run.trouble(f"{na}: No such file or directory")
     elif kb is None and not (args.new_file and ka is not None):

@@ -256,15 +256,18 @@ def _decode(data: bytes, garbage: bool) -> tuple[bytes, bool]:
     """(decoded bytes, whether the input was valid); invalid input decodes up to the
     first bad group, as GNU does."""
     data = data.translate(None, _GARBAGE) if garbage else data.replace(b"\n", b"")
-    try:
-        return binascii.a2b_base64(data, strict_mode=True), True
-    except binascii.Error:
-        pass
+    pad = len(data) - len(data.rstrip(b"="))
+    # Python's strict mode lets padding run on past a whole group (`YWJj=`); GNU does not
+    if not pad or (pad <= 2 and (len(data) - pad) % 4 + pad == 4):
+        try:
+            return binascii.a2b_base64(data, strict_mode=True), True
+        except binascii.Error:
+            pass
     out: list[bytes] = []
     for i in range(0, len(data), 4):
         group = data[i:i + 4]
-        if garbage and group.startswith(b"="):
-            continue
+        if group.startswith(b"="):
+            return b"".join(out), False  # padding with nothing before it (`YWJj====`)
         try:
             out.append(binascii.a2b_base64(group, strict_mode=True))
         except binascii.Error:

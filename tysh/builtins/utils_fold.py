@@ -155,6 +155,8 @@ class Stops(Record):
 
     size: int
     stops: tuple[int, ...] = ()
+    after: int = 0  # GNU's last `/N` (every N columns) or `+N` (N past the last stop)
+    relative: bool = False
 
     def next(self, col: int) -> int | None:
         """The next stop after col; None past the last explicit stop."""
@@ -163,15 +165,28 @@ class Stops(Record):
         for s in self.stops:
             if s > col:
                 return s
+        if self.after:
+            if self.relative:
+                last = self.stops[-1]
+                return last + ((col - last) // self.after + 1) * self.after
+            return col + self.after - col % self.after
         return None
 
 
 def parse_stops(ctx: Context, specs: list[str]) -> Stops | None:
     """-t values ("4", "4,8,12", "4 8"), several -t adding up; None after reporting."""
     values: list[int] = []
+    after, relative = 0, False
     for spec in specs:
         for part in spec.replace(" ", ",").split(","):
             if not part:
+                continue
+            if after:
+                mark = "+" if relative else "/"
+                ctx.error(f"'{mark}' specifier only allowed with the last value")
+                return None
+            if part[0] in "+/" and part[1:].isdigit():
+                after, relative = int(part[1:]), part[0] == "+"  # 0: no stops added
                 continue
             if not part.isdigit():
                 ctx.error(f"tab size contains invalid character(s): '{part}'")
@@ -184,6 +199,10 @@ def parse_stops(ctx: Context, specs: list[str]) -> Stops | None:
                 ctx.error("tab sizes must be ascending")
                 return None
             values.append(v)
+    if after:
+        if not values:  # `/N` or `+N` alone: every N columns
+            return Stops(after)
+        return Stops(0, tuple(values), after, relative)
     if not values:
         return Stops(8)
     if len(values) == 1:
