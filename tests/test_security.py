@@ -240,3 +240,19 @@ def test_ordinary_work_inside_the_root_is_not_hindered(sandbox: Any) -> None:
     r = k.execute(script)
     assert (r.code, r.err) == (0, "")
     assert r.out == f"hi\nmoved/b/c/f.txt\nmoved:\n{root}/a/b\n{root}\n"
+
+
+def test_sandboxed_kernel_shell_variables_do_not_tell_the_host_identity() -> None:
+    # bash computes $HOSTNAME, $UID and $EUID on read; in a sandbox they are neutral,
+    # matching `hostname` and `whoami` there, while the host's own kernel tells the truth
+    import socket
+
+    from tysh.kernel.fs import LocalFileSystem
+
+    for k in (Kernel.isolated(), Kernel()):
+        assert k.execute('echo "$HOSTNAME $UID $EUID"; (echo $UID)').out == \
+            "localhost 1000 1000\n1000\n"
+    host = Kernel(fs=LocalFileSystem())
+    assert host.execute('echo "$HOSTNAME $UID"').out == \
+        f"{socket.gethostname()} {os.getuid()}\n"
+    assert Kernel.isolated(env={"HOSTNAME": "box"}).execute("echo $HOSTNAME").out == "box\n"

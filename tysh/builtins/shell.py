@@ -17,12 +17,13 @@ import attrs
 from tysh.kernel.context import Context
 from tysh.kernel.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.record import Record
-from tysh.kernel.state import ALL_OPTIONS, LETTER_OPTIONS, Var, VarError
+from tysh.kernel.state import ALL_OPTIONS, LETTER_OPTIONS, Var, VarError, convert_case
 from tysh.kernel.tooldef import Tool, tool
 from tysh.kernel.typed_args import param
 from tysh.kernel.values import to_text
 
 if TYPE_CHECKING:
+    from tysh.kernel import ast
     from tysh.kernel.interpreter import Interpreter
     from tysh.kernel.output import OutputData
 
@@ -44,6 +45,18 @@ def _err(ctx: Context, msg: str) -> None:
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_SUBSCRIPTED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]\Z", re.S)
+
+
+def _set_element(interp: Interpreter, name: str, value: str) -> None:
+    """`read 'a[i]'`: assign one element (an arithmetic index unless `a` is associative)."""
+    m = _SUBSCRIPTED.match(name)
+    assert m is not None
+    base, index = m.group(1), m.group(2)
+    var = interp.state.lookup(base)
+    key: Any = index if var is not None and isinstance(var.value, dict) else (
+        interp.eval_arith_text(index))
+    interp.state.set_index(base, key, value)
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?(\+?=)(.*)\Z", re.S)
 
 
@@ -69,7 +82,7 @@ def exit_(args: RawArgs, ctx: Context) -> int:
         raise ExitShell(2)
     if len(words) > 1:
         _err(ctx, "too many arguments")
-        return 1
+        raise ExitShell(1)  # as bash: the script ends
     raise ExitShell(n & 0xFF)
 
 
@@ -86,6 +99,9 @@ def return_(args: RawArgs, ctx: Context) -> int:
     n = _int_arg(ctx, words[0])
     if n is None:
         raise ReturnFromFunction(2)
+    if len(words) > 1:
+        _err(ctx, "too many arguments")
+        raise ExitShell(1)  # as bash: the script ends
     raise ReturnFromFunction(n & 0xFF)
 
 
@@ -128,6 +144,9 @@ def shift(args: RawArgs, ctx: Context) -> int:
         v = _int_arg(ctx, words[0])
         if v is None:
             return 1
+        if len(words) > 1:
+            _err(ctx, "too many arguments")
+            raise ExitShell(1)  # as bash: the script ends
         n = v
     if n < 0:
         _err(ctx, f"{n}: shift count out of range")
@@ -212,16 +231,32 @@ def _print_options(ctx: Context, options: set[str], on: bool) -> None:
 
 def _declare_value(v: Any) -> str:
     if isinstance(v, list):
-        inner = " ".join(f'[{i}]="{_dq(to_text(x))}"' for i, x in enumerate(v) if x is not None)
+        inner = " ".join(f"[{i}]={_dq(to_text(x))}" for i, x in enumerate(v) if x is not None)
         return f"({inner})"
     if isinstance(v, dict):
-        inner = "".join(f'[{_quote(str(k))}]="{_dq(to_text(x))}" ' for k, x in v.items())
+        inner = "".join(f"[{_dq_key(str(k))}]={_dq(to_text(x))} " for k, x in v.items())
         return f"({inner})"
-    return '"' + _dq(to_text(v)) + '"'
+    return _dq(to_text(v))
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_ANSI_OUT = {"\a": "\\a", "\b": "\\b", "\x1b": "\\E", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+             "\t": "\\t", "\v": "\\v", "\\": "\\\\", "'": "\\'"}
 
 
 def _dq(s: str) -> str:
-    return re.sub(r'(["\\$`])', r"\\\1", s)
+    """A value quoted as bash's `declare -p` does: "…", or $'…' when it holds control
+    characters (so the output can be read back)."""
+    if _CONTROL.search(s):
+        return "$'" + re.sub(r"[\x00-\x1f\x7f\\']",
+                             lambda m: _ANSI_OUT.get(m.group(), f"\\{ord(m.group()):03o}"),
+                             s) + "'"
+    return '"' + re.sub(r'(["\\$`])', r"\\\1", s) + '"'
+
+
+def _dq_key(k: str) -> str:
+    """An associative array key as `declare -p` shows it: bare when safe, else quoted."""
+    return k if re.fullmatch(r"[A-Za-z0-9_.@%+=:,/-]+", k) else _dq(k)
 
 
 def _attr_flags(v: Var) -> str:
@@ -232,6 +267,8 @@ def _attr_flags(v: Var) -> str:
         f += "A"
     if v.integer:
         f += "i"
+    if v.case:
+        f += v.case
     if v.readonly:
         f += "r"
     if v.exported:
@@ -269,19 +306,21 @@ class DeclareArgs(Record):
     print_: bool = param(False, aliases=["-p"], name="print", help="print declarations")
     functions: bool = param(False, aliases=["-f"], help="act on functions")
     function_names: bool = param(False, aliases=["-F"], help="list function names")
-    lower: bool = param(False, aliases=["-l"], help="accepted; no effect")
-    upper: bool = param(False, aliases=["-u"], help="accepted; no effect")
+    lower: bool = param(False, aliases=["-l"], help="lowercase every value assigned")
+    upper: bool = param(False, aliases=["-u"], help="uppercase every value assigned")
 
 
 def _declare(ctx: Context, a: DeclareArgs, *, local: bool, force_global: bool = False) -> int:
     interp = _interp(ctx)
     st = interp.state
+    arrays = interp.decl_arrays or {}
     if a.functions or a.function_names:
         names = a.names or tuple(sorted(st.functions))
         status = 0
         for n in names:
             if n in st.functions:
-                ctx.write(f"declare -f {n}\n" if a.function_names else f"{n}\n")
+                # bash: `declare -F` lists `declare -f NAME`, `declare -F NAME` prints NAME
+                ctx.write(f"declare -f {n}\n" if a.function_names and not a.names else f"{n}\n")
             else:
                 status = 1
         return status
@@ -313,6 +352,10 @@ def _declare(ctx: Context, a: DeclareArgs, *, local: bool, force_global: bool = 
         try:
             found: Var | None
             if local and in_func and not a.global_ and not force_global:
+                seen = st.lookup(name)
+                if seen is not None and seen.readonly and seen is st.frames[0].get(name):
+                    # bash refuses a local copy of a readonly global (not of a caller's local)
+                    raise VarError(f"{name}: readonly variable")
                 found = st.declare_local(name)
             else:
                 found = st.lookup(name) if not force_global else st.frames[0].get(name)
@@ -329,10 +372,12 @@ def _declare(ctx: Context, a: DeclareArgs, *, local: bool, force_global: bool = 
                 var.value = {} if var.value is None else {"0": var.value}
             if a.integer:
                 var.integer = True
+            if a.lower or a.upper:
+                var.case = "u" if a.upper else "l"
             if a.export:
                 var.exported = True
             if value is not None:
-                _assign_text(interp, var, name, index, op, value)
+                _assign_text(interp, var, name, index, op, value, arrays.get(word))
             if a.readonly:
                 var.readonly = True
         except VarError as e:
@@ -356,27 +401,47 @@ def _matches_attrs(v: Var, a: DeclareArgs) -> bool:
 
 
 def _assign_text(interp: Interpreter, var: Var, name: str, index: str | None, op: str,
-                 value: str) -> None:
-    """Store `value` (already expanded) into `var`, honouring its attributes."""
-    if value.startswith("(") and value.endswith(")") and index is None:
-        items = _split_compound(value[1:-1])
-        if isinstance(var.value, dict):
-            d: dict[str, Any] = {} if op == "=" else dict(var.value)
-            for k, x in items:
-                d[k if k is not None else str(len(d))] = x
-            var.value = d
+                 value: str, lit: ast.ArrayLit | None = None) -> None:
+    """Store `value` (already expanded) into `var`, honouring its attributes; `lit` is the
+    array literal when the source said `name=(…)` (a quoted "(…)" is plain text, as in
+    bash)."""
+    if lit is not None or (index is None and value[:1] == "(" and value[-1:] == ")"
+                           and isinstance(var.value, (list, dict))):
+        if lit is not None:
+            from tysh.kernel.simple import array_value
+
+            got = array_value(interp, name, lit)
         else:
-            arr: list[Any] = [] if op == "=" or not isinstance(var.value, list) else list(
-                var.value)
-            for k, x in items:
-                if k is not None:
-                    i = interp.eval_arith_text(k)
-                    if i >= len(arr):
-                        arr.extend([None] * (i + 1 - len(arr)))
-                    arr[i] = x
-                else:
-                    arr.append(x)
-            var.value = arr
+            # `declare -a a="(x y)"`: bash reads a quoted list into an array variable; its
+            # words are taken as written, never expanded (no code is run from data)
+            got = _split_compound(value[1:-1], interp, isinstance(var.value, dict))
+        if isinstance(got, dict):
+            if var.case:
+                got = {k: x if type(x) is not str else convert_case(var.case, x)
+                       for k, x in got.items()}
+            if var.integer:
+                got = {k: str(interp.eval_arith_text(to_text(x) or "0")) for k, x in got.items()}
+            old_d = var.value if op == "+=" and isinstance(var.value, dict) else {}
+            var.value = {**old_d, **got}
+            return
+        items = list(got) if isinstance(got, list) else [got]
+        if var.case:
+            items = [x if type(x) is not str else convert_case(var.case, x) for x in items]
+        if var.integer:
+            items = [None if x is None else str(interp.eval_arith_text(to_text(x) or "0"))
+                     for x in items]
+        if op != "+=" or var.value is None:
+            var.value = items
+            return
+        cur = var.value if isinstance(var.value, list) else [var.value]
+        if lit is None or any(e.key is not None for e in lit.elements):
+            merged = list(cur) + [None] * max(0, len(items) - len(cur))
+            for i, x in enumerate(items):
+                if x is not None:
+                    merged[i] = x
+            var.value = merged
+        else:
+            var.value = list(cur) + items
         return
     if var.integer:
         v: Any = str(interp.eval_arith_text(value or "0"))
@@ -386,6 +451,8 @@ def _assign_text(interp: Interpreter, var: Var, name: str, index: str | None, op
         v = value
         if op == "+=" and index is None and var.value is not None:
             v = to_text(var.value) + value
+        if var.case:
+            v = convert_case(var.case, v)
     if index is not None:
         if isinstance(var.value, dict):
             var.value[index] = v
@@ -412,22 +479,35 @@ def _assign_text(interp: Interpreter, var: Var, name: str, index: str | None, op
 _COMPOUND_ITEM = re.compile(r"""\s*(?:\[([^\]]*)\]=)?("(?:[^"\\]|\\.)*"|'[^']*'|[^\s]+)""", re.S)
 
 
-def _split_compound(text: str) -> list[tuple[str | None, str]]:
-    """Elements of `(a b [k]=v)` given as one already expanded word (`declare -a x=(…)`)."""
-    out: list[tuple[str | None, str]] = []
+def _split_compound(text: str, interp: Interpreter, assoc: bool) -> list[Any] | dict[str, Any]:
+    """The elements of the text of `(a "b c" [k]=v)` (quotes removed, nothing expanded)."""
+    items: list[tuple[str | None, str]] = []
     pos = 0
-    while pos < len(text):
-        if not text[pos:].strip():
-            break
+    while text[pos:].strip():
         m = _COMPOUND_ITEM.match(text, pos)
         if m is None:
             break
         raw = m.group(2)
         if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'":
             raw = raw[1:-1]
-        out.append((m.group(1), raw))
+        items.append((m.group(1), raw))
         pos = m.end()
-    return out
+    if assoc:
+        if all(k is None for k, _ in items):  # bash 5.1+: k1 v1 k2 v2
+            flat = [x for _, x in items]
+            return {flat[i]: flat[i + 1] if i + 1 < len(flat) else ""
+                    for i in range(0, len(flat), 2)}
+        return {k: x for k, x in items if k is not None}
+    arr: list[Any] = []
+    i = 0
+    for k, x in items:
+        if k is not None:
+            i = interp.eval_arith_text(k)
+        if i >= len(arr):
+            arr.extend([None] * (i + 1 - len(arr)))
+        arr[i] = x
+        i += 1
+    return arr
 
 
 @tool("declare", args=DeclareArgs, description="declare variables and give them attributes",
@@ -449,6 +529,8 @@ class LocalArgs(Record):
     integer: bool = param(False, aliases=["-i"], help="integer")
     readonly: bool = param(False, aliases=["-r"], help="read-only")
     export: bool = param(False, aliases=["-x"], help="exported")
+    lower: bool = param(False, aliases=["-l"], help="lowercase every value assigned")
+    upper: bool = param(False, aliases=["-u"], help="uppercase every value assigned")
 
 
 @tool("local", args=LocalArgs, description="declare variables local to the current function",
@@ -458,7 +540,8 @@ def local(args: LocalArgs, ctx: Context) -> int:
         _err(ctx, "can only be used in a function")
         return 1
     d = DeclareArgs(names=args.names, array=args.array, assoc=args.assoc, integer=args.integer,
-                    readonly=args.readonly, export=args.export)
+                    readonly=args.readonly, export=args.export, lower=args.lower,
+                    upper=args.upper)
     if not args.names:
         return 0
     return _declare(ctx, d, local=True)
@@ -480,6 +563,7 @@ def export(args: ExportArgs, ctx: Context) -> int:
     if args.print_ or not args.names:
         return _print_declares(ctx, lambda v: v.exported)
     status = 0
+    arrays = interp.decl_arrays or {}
     for word in args.names:
         m = _ASSIGN.match(word)
         name = m.group(1) if m else word
@@ -495,7 +579,8 @@ def export(args: ExportArgs, ctx: Context) -> int:
             if m is not None:
                 if var.readonly:
                     raise VarError(f"{name}: readonly variable")
-                _assign_text(interp, var, name, m.group(2), m.group(3), m.group(4))
+                _assign_text(interp, var, name, m.group(2), m.group(3), m.group(4),
+                             arrays.get(word))
         except VarError as e:
             _err(ctx, e.message)
             status = 1
@@ -577,6 +662,7 @@ class ReadArgs(Record):
     nchars: int | None = param(None, aliases=["-n"], help="read at most N characters")
     exact: int | None = param(None, aliases=["-N"], help="read exactly N characters")
     silent: bool = param(False, aliases=["-s"], help="accepted (no echo to switch off)")
+    readline: bool = param(False, aliases=["-e"], help="accepted (no line editing here)")
     timeout: float | None = param(None, aliases=["-t"], help="accepted; input never blocks here")
     fd: int | None = param(None, aliases=["-u"], help="read from this file descriptor")
 
@@ -655,7 +741,8 @@ def read(args: ReadArgs, ctx: Context) -> int:
         ctx.stderr.write(args.prompt.encode("utf-8", "surrogateescape"))
     delim = b"\n"
     if args.delim is not None:
-        delim = args.delim.encode("utf-8", "surrogateescape")[:1]
+        # `-d ''` ends each record at a NUL (`find -print0 | while read -d '' f`)
+        delim = args.delim.encode("utf-8", "surrogateescape")[:1] or b"\x00"
     limit = args.exact if args.exact is not None else args.nchars
     if args.exact is not None:
         delim = b"\x00\x00"  # never matches a single byte
@@ -679,6 +766,9 @@ def read(args: ReadArgs, ctx: Context) -> int:
             text = text[:-1]
     ifs_v = st.get("IFS")
     ifs = " \t\n" if ifs_v is None else to_text(ifs_v)
+    if args.array is not None and not _NAME.match(args.array):
+        _err(ctx, f"`{args.array}': not a valid identifier")
+        return 1
     try:
         if args.array is not None:
             ws = "".join(c for c in ifs if c in " \t\n")
@@ -687,9 +777,18 @@ def read(args: ReadArgs, ctx: Context) -> int:
         elif not args.names:
             st.set("REPLY", text)
         else:
-            fields = split_fields(text, ifs, len(args.names))
+            # -N reads exactly N characters and does not split them (as bash)
+            fields = [text] if args.exact is not None else split_fields(text, ifs,
+                                                                         len(args.names))
             for i, name in enumerate(args.names):
-                st.set(name, fields[i] if i < len(fields) else "")
+                field = fields[i] if i < len(fields) else ""
+                if _NAME.match(name):
+                    st.set(name, field)
+                elif _SUBSCRIPTED.match(name):
+                    _set_element(interp, name, field)
+                else:  # as bash: the names before it are assigned
+                    _err(ctx, f"`{name}': not a valid identifier")
+                    return 1
     except VarError as e:
         _err(ctx, e.message)
         return 1
@@ -781,7 +880,8 @@ def readarray(args: MapfileArgs, ctx: Context) -> int:
 
 @attrs.frozen(repr=False, eq=False)
 class CdArgs(Record):
-    dir: str | None = param(None, positional=True, help="the directory (default $HOME; - is $OLDPWD)")
+    dirs: tuple[str, ...] = param((), positional=True,
+                                  help="the directory (default $HOME; - is $OLDPWD)")
     logical: bool = param(False, aliases=["-L"], help="follow symbolic links logically (default)")
     physical: bool = param(False, aliases=["-P"], help="resolve symbolic links")
 
@@ -791,9 +891,14 @@ class CdArgs(Record):
 def cd(args: CdArgs, ctx: Context) -> int:
     interp = _interp(ctx)
     st = interp.state
-    target = args.dir
+    if len(args.dirs) > 1:
+        _err(ctx, "too many arguments")
+        return 1
+    target = args.dirs[0] if args.dirs else None
     show = False
-    if target is None or target == "":
+    if target == "":
+        return 0  # bash: `cd ""` stays where it is
+    if target is None:
         home = st.get("HOME")
         if home is None:
             _err(ctx, "HOME not set")
@@ -1064,6 +1169,8 @@ def getopts(args: RawArgs, ctx: Context) -> int:
         optind = int(to_text(st.get("OPTIND") or "1"))
     except ValueError:
         optind = 1
+    if optind < 1:
+        optind = 1  # OPTIND=0 restarts, as OPTIND=1 does
     if optind != st.getopts_ind:
         st.getopts_pos = 0
     pos = st.getopts_pos
@@ -1075,6 +1182,7 @@ def getopts(args: RawArgs, ctx: Context) -> int:
         return 1
 
     if optind > len(argv):
+        optind = len(argv) + 1  # as bash: past the end is just after the last argument
         return done()
     arg = argv[optind - 1]
     if pos == 0:

@@ -64,6 +64,8 @@ class ParamExp(Record):
         "/" "//" "/#" "/%"                     (substitution; arg = pattern, arg2 = replacement or None)
         ":"                                    (substring; arg = offset, arg2 = length or None)
         "^^" ",," "^" ","                      (case; arg = optional pattern or None)
+        "@Q" "@E" "@U" "@L" "@u"               (transformations; no arg)
+        "!*" "!@"                              (`${!prefix*}`: names of set variables)
     """
 
     name: str

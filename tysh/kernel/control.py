@@ -14,9 +14,17 @@ class ControlFlow(Exception):
 class ExitShell(ControlFlow):
     """`exit N`, `set -e`, a fatal expansion error: ends the (sub)shell with `status`."""
 
-    def __init__(self, status: int) -> None:
+    def __init__(self, status: int, expansion: bool = False) -> None:
         super().__init__(status)
         self.status = status
+        # a fatal expansion error (`set -u`, `${x:?}`): bash ends a subshell, `$(…)` or a
+        # compound pipeline stage with status 1 for it, the shell itself with `status`
+        self.expansion = expansion
+
+    @property
+    def subshell_status(self) -> int:
+        """The status a subshell that this ends reports to its parent."""
+        return 1 if self.expansion else self.status
 
 
 class ReturnFromFunction(ControlFlow):

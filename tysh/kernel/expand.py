@@ -252,6 +252,10 @@ class _Expander:
         """The value of a parameter expansion: a Value (typed values preserved for a plain
         access) or a _Multi for the forms that give several words."""
         name = pe.name
+        if pe.op in ("!*", "!@"):
+            names = getattr(self.host, "var_names", None)
+            found = [n for n in names() if n.startswith(name)] if names is not None else []
+            return _Multi(found, pe.op == "!*")
         all_idx = _is_all_index(pe.index)
         if name in ("@", "*") and pe.index is None:
             all_idx = name
@@ -282,7 +286,13 @@ class _Expander:
                 if self.host.nounset:
                     raise self.unbound(name)
                 return ""
+            if ref in ("@", "*"):
+                return _Multi(list(self.host.positional()), ref == "*")
             m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]", ref, re.DOTALL)
+            if m is not None and m.group(2) in ("@", "*"):
+                # `d='a[@]'; "${!d}"`: every element, as "${a[@]}" gives them
+                whole = ast.ParamExp(m.group(1), ast.Word((ast.Quoted(m.group(2)),)))
+                return _Multi(self.elements(whole), m.group(2) == "*")
             if m is not None:
                 raw = self.subscript(self.get(m.group(1)), ast.Word((ast.Quoted(m.group(2)),)))
             else:
@@ -311,6 +321,8 @@ class _Expander:
         if text is None:
             if self.host.nounset:
                 raise self.unbound(self.display_name(pe))
+            if op[0] == "@":
+                return ""  # `${unset@Q}` is nothing, not ''
             text = ""
         return self.scalar_op(pe, name, text)
 
@@ -380,6 +392,8 @@ class _Expander:
         if op in ("^^", ",,", "^", ","):
             p = None if pe.arg is None else self.pat(pe.arg)
             return pattern.convert_case(text, op, p)
+        if op[0] == "@":
+            return _transform(text, op[1])
         raise ExpansionError(f"${{{name}{op}}}: bad substitution", status=1, fatal=True)
 
     def offsets(self, pe: ast.ParamExp) -> tuple[int, int | None]:
@@ -682,8 +696,35 @@ def _word_has_expansion(parts: Sequence[ast.WordPart]) -> bool:
     return False
 
 
-def _glob_live(parts: Sequence[ast.WordPart]) -> bool:
-    return any(type(p) is ast.Lit and not _GLOB_CHARS.isdisjoint(p.text) for p in parts)
+_ANSI_QUOTE = {"\a": "\\a", "\b": "\\b", "\x1b": "\\E", "\f": "\\f", "\n": "\\n",
+               "\r": "\\r", "\t": "\\t", "\v": "\\v", "\\": "\\\\", "'": "\\'"}
+_CONTROL_CHAR = LazyRegex(r"[\x00-\x1f\x7f]")
+_ANSI_QUOTED = LazyRegex(r"[\x00-\x1f\x7f\\']")
+
+
+def _transform(text: str, how: str) -> str:
+    """`${x@Q}` (quoted for reuse as input), `@E` (backslash escapes as in $'…'),
+    `@U` `@L` `@u` (upper, lower, first letter upper)."""
+    if how == "Q":
+        if _CONTROL_CHAR.search(text):
+            return "$'" + _ANSI_QUOTED.sub(
+                lambda m: _ANSI_QUOTE.get(m.group(), f"\\{ord(m.group()):03o}"), text) + "'"
+        return "'" + text.replace("'", "'\\''") + "'"
+    if how == "E":
+        from tysh.kernel.lexer import decode_ansi_c
+
+        return decode_ansi_c(text)
+    if how == "U":
+        return text.upper()
+    if how == "L":
+        return text.lower()
+    return text[:1].upper() + text[1:]  # "u"
+
+
+def _glob_live(parts: Sequence[ast.WordPart], host: ExpandHost) -> bool:
+    """Whether the word has an unquoted glob character and globbing is on (`set -f`)."""
+    return any(type(p) is ast.Lit and not _GLOB_CHARS.isdisjoint(p.text) for p in parts) and (
+        not getattr(host, "noglob", False))
 
 
 def _glob(pat: str, display: str, host: ExpandHost) -> list[str]:
@@ -744,7 +785,7 @@ def _expand_word(word: ast.Word, host: ExpandHost, glob_passthrough: bool, out: 
     ex = _Expander(host)
     literal = not tilde and not _word_has_expansion(word.parts)
     for parts in variants:
-        globbing_on = not glob_passthrough and _glob_live(parts)
+        globbing_on = not glob_passthrough and _glob_live(parts, host)
         b = _Builder(ex, False, globbing_on)
         b.walk(parts)
         for f in b.fields:
@@ -802,7 +843,7 @@ def expand_list(words: Sequence[ast.Word], host: ExpandHost) -> list[Value]:
     for w in words:
         variants, _ = _word_variants(w, host)
         for parts in variants:
-            b = _Builder(ex, True, _glob_live(parts))
+            b = _Builder(ex, True, _glob_live(parts, host))
             b.walk(parts)
             for f in b.fields:
                 if f.pat is not None:

@@ -87,6 +87,9 @@ class Interpreter:
         self.jobs: dict[int, Job] = {}
         self.source_depth = 0
         self.deadline: float | None = None
+        # `declare a=(…)` in the source: the array literals of the declaration command
+        # being run, keyed by their argument's text (the builtin sees only text)
+        self.decl_arrays: dict[str, ast.ArrayLit] | None = None
 
     # ------------------------------------------------------------------ forks
     def fork(self) -> Interpreter:
@@ -109,6 +112,7 @@ class Interpreter:
         child.jobs = {}
         child.source_depth = self.source_depth
         child.deadline = self.deadline
+        child.decl_arrays = None
         return child
 
     def parse(self, src: str) -> ast.Script:
@@ -243,7 +247,7 @@ class Interpreter:
             self.error(fds, msg if msg.startswith("tysh:") else "tysh: " + msg)
         status = e.status
         if getattr(e, "fatal", False):
-            raise ExitShell(status)
+            raise ExitShell(status, expansion=True)
         return status
 
     # ------------------------------------------------------------ expansion hooks
@@ -275,6 +279,16 @@ class Interpreter:
     def nounset(self) -> bool:
         return "nounset" in self.state.options
 
+    def var_names(self) -> list[str]:
+        """The names of the set variables, sorted (`${!prefix*}`)."""
+        st = self.state
+        return [n for n in st.all_names() if st.get(n) is not None]
+
+    @property
+    def noglob(self) -> bool:
+        """`set -f`: words are not globbed (read by expand only when a word could glob)."""
+        return "noglob" in self.state.options
+
     def lookup(self, name: str) -> Any:
         # State.get, with the one-frame case (no function running) inlined: arithmetic
         # reads every variable through here
@@ -291,7 +305,7 @@ class Interpreter:
         frames = st.frames
         if len(frames) == 1:
             var = frames[0].get(name)
-            if var is not None and not var.readonly:
+            if var is not None and not var.readonly and not var.case:
                 var.value = value
                 return
         st.set(name, value)
@@ -310,13 +324,16 @@ class Interpreter:
         """`$(…)`: the body's stdout without trailing newlines, or the typed data of its
         last command when that command's tool declares typed_substitution (§5.4)."""
         sub = self.fork()
+        # bash (without `shopt -s inherit_errexit`) runs `$(…)` with errexit off: only
+        # the substitution's own status can stop the script, e.g. in `x=$(false)`
+        sub.state.options.discard("errexit")
         out = CheckedBytesIO(sub)
         parent = self.cur_fds
         fds: Fds = {0: parent.get(0) or NULL_IO, 1: out, 2: parent.get(2) or NULL_IO}
         try:
             status = sub.run_script(body, fds)
         except ExitShell as e:
-            status = e.status
+            status = e.subshell_status
         except LimitExceeded as e:
             self.error(fds, e.message)
             status = 1
@@ -330,7 +347,9 @@ class Interpreter:
     def run_script(self, script: ast.Script, fds: Fds) -> int:
         status = 0
         control = self.control
+        state = self.state
         for st in script.statements:
+            state.stmt = st  # for $LINENO
             if control.cancelled or self.deadline is not None:
                 self.check_boundary()
             if st.background:
@@ -339,6 +358,35 @@ class Interpreter:
                 self.state.last_status = 0
             else:
                 status = self.run_andor(st.body, fds)
+        return status
+
+    def run_toplevel(self, script: ast.Script, fds: Fds) -> int:
+        """The main script. As in bash, an expansion error other than `${x:?}` and
+        `set -u` (a division by zero, a negative substring length) abandons the rest of
+        its line with status 1, and the script goes on with the next line."""
+        status = 0
+        control = self.control
+        state = self.state
+        skip = -1
+        for st in script.statements:
+            line = st.pos.line
+            if line == skip:
+                continue
+            state.stmt = st
+            if control.cancelled or self.deadline is not None:
+                self.check_boundary()
+            try:
+                if st.background:
+                    self.start_job(st, fds)
+                    status = 0
+                    state.last_status = 0
+                else:
+                    status = self.run_andor(st.body, fds)
+            except ExitShell as e:
+                if not e.expansion or e.status == 127:
+                    raise
+                status = state.last_status = e.status
+                skip = line
         return status
 
     def run_andor(self, node: ast.AndOr, fds: Fds) -> int:
@@ -532,7 +580,7 @@ def _run_subshell(interp: Interpreter, node: ast.Subshell, fds: Fds) -> int:
     try:
         return sub.run_script(node.body, fds)
     except ExitShell as e:
-        return e.status
+        return e.subshell_status
     except (ReturnFromFunction, BreakLoop, ContinueLoop):
         return sub.state.last_status
 

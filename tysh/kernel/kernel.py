@@ -139,6 +139,7 @@ class Kernel:
             full_env.update(env)
         self.state = State(cwd, full_env)
         self.state.pid = os.getpid()
+        self.state.host_facts = type(fs) is LocalFileSystem
         self.state.arg0 = arg0
         self.state.positional = list(args)
         self.registry = Registry()
@@ -397,7 +398,7 @@ class Kernel:
         interp = self.interp
         interp.last_data = None
         interp.last_typed = False
-        return self._guard(lambda: interp.run_script(script, fds), fds)
+        return self._guard(lambda: interp.run_toplevel(script, fds), fds)
 
     # ---------------------------------------------------------------- internals
     def _run_src(self, src: str, fds: Fds) -> int:

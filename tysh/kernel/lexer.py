@@ -165,6 +165,8 @@ _ARITH_PLAIN = LazyRegex(r"[^()$\"'\\`]+")
 _PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#", "/%", "/",
               "^^", "^", ",,", ",", ":")
 _SPECIAL_PARAMS = "@*#?$!-"
+_TRANSFORMS = "QEULu"
+_DEFAULT_FAMILY = frozenset((":-", ":=", ":+", "-", "=", "+"))
 
 MAX_NESTING = 64
 
@@ -548,6 +550,10 @@ class Scanner:
         if j >= self.n or text[j] in "\n;|&()<>":
             if j >= self.n:
                 raise self.error(f"expected a word after '{op}'", i, incomplete=True)
+            if text[j] in "<>" and j + 1 < self.n and text[j + 1] == "(":
+                # `done < <(cmd)`: name the feature, not the stray '<'
+                raise self.error(f"process substitution '{text[j]}(…)' is not supported: "
+                                 "write the output to a file, or use a pipeline", j)
             shown = "newline" if text[j] == "\n" else f"'{text[j]}'"
             raise self.error(f"unexpected {shown} after '{op}': expected a file name or word", j)
         word, self.i = self.scan_word(j, M_WORD)
@@ -860,8 +866,10 @@ class Scanner:
 
     # -- word parts -------------------------------------------------------------------------
 
-    def scan_word(self, i: int, mode: int) -> tuple[ast.Word, int]:
-        """Scan word parts from `i` until the mode's terminator; return the word and its end."""
+    def scan_word(self, i: int, mode: int, sq_literal: bool = False) -> tuple[ast.Word, int]:
+        """Scan word parts from `i` until the mode's terminator; return the word and its end.
+        `sq_literal`: single quotes still group but stay in the text (the word of
+        `"${x:-'…'}"`, as bash does inside double quotes)."""
         text = self.text
         n = self.n
         plain = _PLAIN[mode]
@@ -881,7 +889,7 @@ class Scanner:
                 close = text.find("'", i + 1)
                 if close < 0:
                     raise self.error("unterminated single-quoted string", i, incomplete=True)
-                parts.quoted(text[i + 1:close])
+                parts.quoted(text[i:close + 1] if sq_literal else text[i + 1:close])
                 i = close + 1
             elif c == '"':
                 dq, i = self.scan_dq(i)
@@ -968,7 +976,7 @@ class Scanner:
         n = self.n
         c = text[i + 1] if i + 1 < n else ""
         if c == "{":
-            pe, end = self._param_braced(i)
+            pe, end = self._param_braced(i, in_dq)
             parts.part(pe)
             return end
         if c == "(":
@@ -996,7 +1004,10 @@ class Scanner:
             m = _ANSI_BODY.match(text, i + 2)
             if m is None:
                 raise self.error("unterminated $'…' string", i, incomplete=True)
-            parts.quoted(decode_ansi_c(text[i + 2:m.end() - 1]))
+            body = decode_ansi_c(text[i + 2:m.end() - 1])
+            if "\0" in body:
+                body = body[: body.index("\0")]  # bash's strings are C strings: NUL ends them
+            parts.quoted(body)
             return m.end()
         if c == '"' and not in_dq:
             dq, end = self.scan_dq(i + 1)
@@ -1072,7 +1083,7 @@ class Scanner:
             else:
                 raise self.error("backticks are not supported: use $(…)", j)
 
-    def _param_braced(self, i: int) -> tuple[ast.ParamExp, int]:
+    def _param_braced(self, i: int, in_dq: bool = False) -> tuple[ast.ParamExp, int]:
         """`${…}` starting at `$`."""
         text = self.text
         n = self.n
@@ -1108,6 +1119,15 @@ class Scanner:
             raise self.error("unterminated '${': expected '}'", i, incomplete=True)
         if text[j] == "}":
             return ParamExp(name, index, length, indirect, "", None, None, True), j + 1
+        if j + 1 < n and text[j + 1] == "}":
+            c = text[j]
+            if indirect and index is None and c in "*@" and name not in _SPECIAL_PARAMS:
+                # `${!prefix*}` / `${!prefix@}`: the names of the set variables with a prefix
+                return ParamExp(name, None, False, False, "!" + c, None, None, True), j + 2
+        if text[j] == "@" and j + 2 < n and text[j + 1] in _TRANSFORMS and text[j + 2] == "}" \
+                and not length and not indirect:
+            # `${x@Q}` and the other transformations bash has (see expand)
+            return ParamExp(name, index, False, False, "@" + text[j + 1], None, None, True), j + 3
         op = ""
         for cand in _PARAM_OPS:
             if text.startswith(cand, j):
@@ -1119,7 +1139,16 @@ class Scanner:
         arg: ast.Word | None
         arg2: ast.Word | None = None
         if op in ("/", "//", "/#", "/%"):
-            arg, j = self.scan_word(j, M_ARG_SLASH)
+            if op in ("/", "//") and j < n and text[j] == "/":
+                # bash: a pattern's leading '/' is part of it (`${PWD////_}`)
+                lead, j = self.scan_word(j + 1, M_ARG_SLASH)
+                rest = lead.parts
+                if rest and type(rest[0]) is Lit:
+                    arg = Word((Lit("/" + rest[0].text), *rest[1:]), lead.pos)
+                else:
+                    arg = Word((Lit("/"), *rest), lead.pos)
+            else:
+                arg, j = self.scan_word(j, M_ARG_SLASH)
             if j < n and text[j] == "/":
                 arg2, j = self.scan_word(j + 1, M_ARG)
         elif op == ":":
@@ -1131,7 +1160,9 @@ class Scanner:
             if not arg.parts:
                 arg = None
         else:
-            arg, j = self.scan_word(j, M_ARG)
+            # `"${x:-'a'}"` is `'a'`: bash keeps single quotes in the default/alternative
+            # word inside double quotes (pattern operators still remove them)
+            arg, j = self.scan_word(j, M_ARG, in_dq and op in _DEFAULT_FAMILY)
         if j >= n or text[j] != "}":
             raise self.error("unterminated '${': expected '}'", i, incomplete=True)
         return ParamExp(name, index, length, indirect, op, arg, arg2, True), j + 1

@@ -244,6 +244,9 @@ def replace(text: str, pattern: str, repl: str | ReplaceTemplate, mode: str) -> 
         return text
     if pattern == "":
         return text
+    if not text:
+        # bash substitutes an empty value that the pattern matches (`${x//*/X}` is X)
+        return _expand_replacement(repl, "") if rx.fullmatch("") else ""
     out: list[str] = []
     pos = 0
     n = len(text)

@@ -39,7 +39,9 @@ def _run_stage(
         if own_out is not None:
             own_out.flush()
     except ExitShell as e:
-        status = e.status
+        # bash runs a simple command stage as the child shell itself, a compound one in
+        # a subshell of it
+        status = e.status if type(cmd) is ast.SimpleCommand else e.subshell_status
     except (ReturnFromFunction, BreakLoop, ContinueLoop):
         status = interp.state.last_status
     except BrokenPipeError:

@@ -99,6 +99,8 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     except ExpansionError as e:
         return interp.fail_expansion(e, fds)
 
+    if cmd.arg_assigns and fn is None and tool is not None:
+        return _declaration(interp, cmd, name, tool, args, fds)
     if cmd.redirects:
         return _redirected(interp, cmd, name, fn, tool, args, fds)
     if cmd.assigns:
@@ -108,6 +110,31 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     if tool is not None:
         return call_tool(interp, tool, name, args, fds)
     return run_external_cmd(interp, name, args, fds, None)
+
+
+def _declaration(
+    interp: Interpreter, cmd: ast.SimpleCommand, name: str, tool: Tool, args: list[Arg],
+    fds: Fds,
+) -> int:
+    """`declare a=(…)`, `local m=([k]=v)`: the builtin sees each argument as text; the
+    array literals written in the source ride along so it can expand them as bash does
+    (a quoted `"(…)"` stays a plain string)."""
+    arrays: dict[str, ast.ArrayLit] = {}
+    for i, a in cmd.arg_assigns:
+        if isinstance(a.value, ast.ArrayLit):
+            part = cmd.words[i].parts[0]
+            if type(part) is ast.Quoted:
+                arrays[part.text] = a.value
+    saved = interp.decl_arrays
+    interp.decl_arrays = arrays or None
+    try:
+        if cmd.redirects:
+            return _redirected(interp, cmd, name, None, tool, args, fds)
+        if cmd.assigns:
+            return _with_assignments(interp, cmd, name, None, tool, args, fds)
+        return call_tool(interp, tool, name, args, fds)
+    finally:
+        interp.decl_arrays = saved
 
 
 def _redirected(
@@ -180,6 +207,12 @@ def array_value(interp: Interpreter, name: str, lit: ast.ArrayLit) -> Any:
     keyed = any(e.key is not None for e in lit.elements)
     if isinstance(cur, dict):
         out: dict[str, Any] = {}
+        if not keyed:
+            # bash 5.1+: `m=(k1 v1 k2 v2)` pairs keys and values
+            flat = [to_text(x) for x in interp.expand_list(tuple(e.value for e in lit.elements))]
+            for k in range(0, len(flat), 2):
+                out[flat[k]] = flat[k + 1] if k + 1 < len(flat) else ""
+            return out
         for e in lit.elements:
             if e.key is not None:
                 out[interp.expand_word_text(e.key)] = interp.expand_value(e.value)
@@ -243,7 +276,8 @@ def do_assign(interp: Interpreter, a: ast.Assign) -> None:
         if var is None:
             st.set(name, value)
             return
-        if not var.integer and not var.readonly and not isinstance(var.value, list):
+        if not var.integer and not var.readonly and not var.case and not isinstance(
+                var.value, list):
             var.value = value  # what st.set does to the variable lookup found
             return
     else:

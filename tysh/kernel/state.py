@@ -9,6 +9,8 @@ or any typed value from typed substitution. Subshells and pipeline stages run on
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from tysh.kernel.errors import TyshError
@@ -35,15 +37,18 @@ class VarError(TyshError):
 class Var:
     """One variable: its value and attributes."""
 
-    __slots__ = ("value", "exported", "readonly", "integer")
+    __slots__ = ("value", "exported", "readonly", "integer", "case")
 
     def __init__(
-        self, value: Any, exported: bool = False, readonly: bool = False, integer: bool = False
+        self, value: Any, exported: bool = False, readonly: bool = False, integer: bool = False,
+        case: str = "",
     ) -> None:
         self.value = value
         self.exported = exported
         self.readonly = readonly
         self.integer = integer
+        # `declare -l` / `-u`: "l" or "u" converts every text assigned from then on
+        self.case = case
 
     def copy(self) -> Var:
         v = self.value
@@ -51,7 +56,67 @@ class Var:
             v = list(v)
         elif isinstance(v, dict):
             v = dict(v)
-        return Var(v, self.exported, self.readonly, self.integer)
+        return Var(v, self.exported, self.readonly, self.integer, self.case)
+
+
+def convert_case(case: str, text: str) -> str:
+    """The text a `declare -l` ("l") or `declare -u` ("u") variable stores."""
+    return text.lower() if case == "l" else text.upper()
+
+
+def _uname(field: str) -> str:
+    import os
+
+    return str(getattr(os.uname(), field))
+
+
+def _ostype() -> str:
+    import sys
+
+    if sys.platform.startswith("linux"):
+        return "linux-gnu"
+    if sys.platform == "darwin":
+        return "darwin" + _uname("release").split(".")[0]
+    return sys.platform
+
+
+def _seconds(st: State) -> str:
+    return str(int(time.monotonic() - st.started))
+
+
+def _epoch(real: bool) -> str:
+    return f"{time.time():.6f}" if real else str(int(time.time()))
+
+
+def _os_int(fn: str) -> str:
+    import os
+
+    return str(getattr(os, fn)())
+
+
+# What a sandboxed kernel reports for the user's id: the host's identity stays out of a
+# sandbox, as its environment does (docs/security.md, hermetic environment); it matches
+# the neutral `user` that `whoami` answers there.
+NEUTRAL_UID = "1000"
+
+# Variables bash computes when they are read (and a script has not set them); scripts
+# test these (`$OSTYPE`, `$UID`, `$SECONDS`) far more than they assign them.
+_DYNAMIC: dict[str, Callable[[State], str]] = {
+    "UID": lambda st: _os_int("getuid") if st.host_facts else NEUTRAL_UID,
+    "EUID": lambda st: _os_int("geteuid") if st.host_facts else NEUTRAL_UID,
+    "PPID": lambda st: _os_int("getppid"),
+    "BASHPID": lambda st: str(st.pid),
+    "SECONDS": _seconds,
+    "EPOCHSECONDS": lambda st: _epoch(False),
+    "EPOCHREALTIME": lambda st: _epoch(True),
+    "HOSTNAME": lambda st: _uname("nodename") if st.host_facts else "localhost",
+    "HOSTTYPE": lambda st: _uname("machine"),
+    "OSTYPE": lambda st: _ostype(),
+    "MACHTYPE": lambda st: f"{_uname('machine')}-pc-{_ostype()}",
+    "OPTIND": lambda st: "1",
+    "LINENO": lambda st: "0" if st.stmt is None else str(st.stmt.pos.line),
+    "SHELLOPTS": lambda st: st.shellopts(),
+}
 
 
 def _trim(lst: list[Any]) -> list[Any]:
@@ -81,6 +146,11 @@ class State:
         self.pipestatus: list[int] = [0]
         self.getopts_ind = 1
         self.getopts_pos = 0
+        self.started = time.monotonic()  # for $SECONDS
+        # whether $HOSTNAME/$UID/$EUID tell the host's (the CLI, on the host's own files)
+        # or neutral values (a sandboxed kernel); set by the Kernel
+        self.host_facts: bool = True
+        self.stmt: Any = None  # the statement being run (an ast.Statement), for $LINENO
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -108,6 +178,9 @@ class State:
         s.pipestatus = list(self.pipestatus)
         s.getopts_ind = self.getopts_ind
         s.getopts_pos = self.getopts_pos
+        s.started = self.started
+        s.host_facts = self.host_facts
+        s.stmt = self.stmt
         return s
 
     # -- lookup ----------------------------------------------------------------
@@ -157,7 +230,13 @@ class State:
             return str(random.randint(0, 32767))
         if name == "FUNCNAME":
             return list(reversed(self.func_names)) if self.func_names else None
-        return None
+        f = _DYNAMIC.get(name)
+        return None if f is None else f(self)
+
+    def shellopts(self) -> str:
+        """`$SHELLOPTS`: the `set -o` options that are on, colon-separated, as bash lists them."""
+        on = {"braceexpand", "hashall", "interactive-comments", *self.options}
+        return ":".join(sorted(on))
 
     def is_set(self, name: str) -> bool:
         return self.get(name) is not None
@@ -186,6 +265,12 @@ class State:
             return var
         if var.readonly:
             raise VarError(f"{name}: readonly variable")
+        if var.case:
+            c = var.case
+            if type(value) is str:
+                value = convert_case(c, value)
+            elif type(value) is list:  # `read -a`, `mapfile`
+                value = [convert_case(c, v) if type(v) is str else v for v in value]
         var.value = value
         if export is not None:
             var.exported = export
@@ -200,6 +285,8 @@ class State:
             frame[name] = var
         if var.readonly:
             raise VarError(f"{name}: readonly variable")
+        if var.case and type(value) is str:
+            value = convert_case(var.case, value)
         cur = var.value
         if isinstance(cur, dict):
             cur[str(key)] = value
@@ -225,6 +312,13 @@ class State:
             return
         if var.readonly:
             raise VarError(f"{name}: readonly variable")
+        if var.case:
+            c = var.case
+            if isinstance(values, dict):
+                values = {k: convert_case(c, v) if type(v) is str else v
+                          for k, v in values.items()}
+            else:
+                values = [convert_case(c, v) if type(v) is str else v for v in values]
         cur = var.value
         if isinstance(cur, dict):
             if isinstance(values, dict):
