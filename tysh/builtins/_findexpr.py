@@ -21,6 +21,7 @@ from typing import IO, Any
 
 import attrs
 
+from tysh.builtins._io import open_output
 from tysh.builtins.files_common import (
     entry_type,
     full_mode,
@@ -104,7 +105,7 @@ class Runtime(MutableRecord):
         f = self.sinks.get(path)
         if f is None:
             try:
-                f = self.ctx.fs.open(path, "wb")
+                f = open_output(self.ctx, name)
             except FsError as e:
                 raise FindError(f"{name!r}: {e.reason}") from None
             self.sinks[path] = f

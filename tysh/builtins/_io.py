@@ -28,6 +28,56 @@ OPEN_ERRORS: dict[str, str] = {
 }
 
 
+# The device names scripts use for the command's own streams. They name the session's
+# streams, not the host's: in a pipeline stage `/dev/stdin` is the pipe from the stage
+# before (the host's fd 0 is something else), and a sandbox has no /dev at all.
+STDIN_DEVICES = frozenset(("/dev/stdin", "/dev/fd/0"))
+_OUT_DEVICES = {"/dev/stdout": 1, "/dev/fd/1": 1, "/dev/stderr": 2, "/dev/fd/2": 2}
+
+
+class _Borrowed:
+    """The session's stdout or stderr lent to a tool as if it were a file it opened:
+    closing it only flushes, since the stream outlives the tool."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._s = stream
+
+    def write(self, data: bytes) -> int:
+        return self._s.write(data)
+
+    def flush(self) -> None:
+        self._s.flush()
+
+    def close(self) -> None:
+        try:
+            self._s.flush()
+        except (OSError, ValueError):
+            pass
+
+    def __enter__(self) -> _Borrowed:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._s, name)
+
+
+def is_stdin(name: str) -> bool:
+    """Whether an operand means the command's standard input (`-`, `/dev/stdin`, `/dev/fd/0`)."""
+    return name == "-" or name in STDIN_DEVICES
+
+
+def open_output(ctx: Context, name: str, append: bool = False) -> IO[bytes]:
+    """Open a file a tool writes (`tee`, `sed w`, `sort -o`…): `/dev/stdout`,
+    `/dev/stderr` and `/dev/fd/1|2` are the command's own streams. Raises FsError."""
+    fd = _OUT_DEVICES.get(name)
+    if fd is not None:
+        return _Borrowed(ctx.stdout if fd == 1 else ctx.stderr)  # type: ignore[return-value]
+    return ctx.fs.open(ctx.path(name), "ab" if append else "wb")
+
+
 @attrs.define(repr=False, eq=False)
 class InputStatus(MutableRecord):
     """Whether any operand failed to open, for the tool's exit status."""
@@ -36,8 +86,9 @@ class InputStatus(MutableRecord):
 
 
 def open_input(ctx: Context, name: str, status: InputStatus) -> IO[bytes] | None:
-    """Open one operand (`-` is stdin); reports `TOOL: NAME: reason` and returns None on failure."""
-    if name == "-":
+    """Open one operand (`-` and `/dev/stdin` are stdin); reports `TOOL: NAME: reason`
+    and returns None on failure."""
+    if is_stdin(name):
         return ctx.stdin
     path = ctx.path(name)
     try:

@@ -316,7 +316,7 @@ def run_awk(ctx: Context, words: list[str]) -> int:
         for piece in src.split("\n"):
             name = piece[len("\0file:"):]
             try:
-                data = (ctx.stdin.read() if name in ("-", "/dev/stdin")
+                data = (ctx.stdin.read() if name in ("-", "/dev/stdin", "/dev/fd/0")
                         else ctx.fs.read_bytes(ctx.path(name)))
             except FsError as e:
                 ctx.stderr.write(f"awk: fatal: can't open source file `{name}' for reading: "

@@ -593,7 +593,7 @@ class Runtime:
     # -- main input --------------------------------------------------------------------
     def _open(self, name: str) -> IO[bytes] | None:
         ctx = self.ctx
-        if name in ("-", "/dev/stdin"):
+        if name in ("-", "/dev/stdin", "/dev/fd/0"):
             return ctx.stdin
         try:
             path = ctx.path(name)
@@ -685,7 +685,7 @@ class Runtime:
             if name in self.outputs:
                 self.outputs[name].flush()
             try:
-                if name in ("-", "/dev/stdin"):
+                if name in ("-", "/dev/stdin", "/dev/fd/0"):
                     f = self.ctx.stdin
                 else:
                     f = self.ctx.fs.open(self.ctx.path(name), "rb")

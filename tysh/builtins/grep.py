@@ -19,6 +19,7 @@ from typing import IO, Any, Literal
 
 import attrs
 
+from tysh.builtins._io import is_stdin
 from tysh.builtins._regex import KEEP_OUT, Compiled, Kind, RegexError, compile_patterns
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
@@ -515,7 +516,7 @@ def _patterns(args: GrepArgs, ctx: Context) -> tuple[list[str], list[str]] | str
         pats.extend(p.split("\n"))
     for name in args.file:
         try:
-            data = ctx.stdin.read() if name == "-" else ctx.fs.read_bytes(ctx.path(name))
+            data = ctx.stdin.read() if is_stdin(name) else ctx.fs.read_bytes(ctx.path(name))
         except FsError as e:
             return f"{name}: {e.reason}"
         text = data.decode("utf-8", "surrogateescape")
@@ -652,8 +653,9 @@ def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
     )
     g = _Grep(args, ctx, comp, show)
     for name in files or ["-"]:
-        if name == "-":
-            g.search(ctx.stdin, STDIN_LABEL if args.label is None else args.label)
+        if is_stdin(name):
+            g.search(ctx.stdin, (STDIN_LABEL if name == "-" else name) if args.label is None
+                     else args.label)
         else:
             path = ctx.path(name)
             if ctx.fs.is_dir(path):

@@ -27,6 +27,7 @@ from typing import IO, Any
 
 import attrs
 
+from tysh.builtins._io import STDIN_DEVICES
 from tysh.builtins.json_format import JsonWriter
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
@@ -278,6 +279,9 @@ def _inputs(args: JqArgs, ctx: Context, files: list[str], status: list[int]) -> 
         yield "<stdin>", ctx.stdin
         return
     for name in files:
+        if name in STDIN_DEVICES:
+            yield name, ctx.stdin
+            continue
         try:
             f = ctx.fs.open(ctx.path(name), "rb")
         except FsError as e:

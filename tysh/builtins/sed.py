@@ -18,6 +18,7 @@ from typing import IO, Any
 
 import attrs
 
+from tysh.builtins._io import is_stdin, open_output
 from tysh.builtins._regex import NUMERIC_ESCAPES, RegexError, compile_patterns, compile_text
 from tysh.builtins.sed_compile import z_text
 from tysh.kernel.context import Context
@@ -884,12 +885,10 @@ class _Sed:
         f.write(text, nl)
 
     def wfile(self, name: str) -> _WFile:
-        if name in ("/dev/stdout", "-"):
+        if name in ("/dev/stdout", "/dev/fd/1", "-"):
             f = _WFile(None, self.out, self.sep)
-        elif name == "/dev/stderr":
-            f = _WFile(self.ctx.stderr, None, self.sep)
-        else:
-            f = _WFile(self.ctx.fs.open(self.ctx.path(name), "wb"), None, self.sep)
+        else:  # /dev/stderr is lent by open_output, so closing the file leaves it open
+            f = _WFile(open_output(self.ctx, name), None, self.sep)
         self.wfiles[name] = f
         return f
 
@@ -1337,7 +1336,7 @@ def _script(args: SedArgs, ctx: Context) -> tuple[str, list[tuple[int, str]], li
         pieces.append((e, f"-e expression #{k}"))
     for name in args.file:
         try:
-            data = ctx.stdin.read() if name == "-" else ctx.fs.read_bytes(ctx.path(name))
+            data = ctx.stdin.read() if is_stdin(name) else ctx.fs.read_bytes(ctx.path(name))
         except FsError as e:
             return f"couldn't open file {name}: {e.reason}"
         text = data.decode("utf-8", "surrogateescape")
@@ -1361,7 +1360,7 @@ def _sources(
 ) -> Generator[tuple[str, IO[bytes]], None, None]:
     """(name, stream) per operand; a failing one is reported (status[0] set) and skipped."""
     for name in names or ["-"]:
-        if name == "-":
+        if is_stdin(name):
             yield name, ctx.stdin
             continue
         path = ctx.path(name)

@@ -7,7 +7,7 @@ from typing import IO, Protocol
 
 import attrs
 
-from tysh.builtins._io import InputStatus, iter_inputs
+from tysh.builtins._io import InputStatus, iter_inputs, open_output
 from tysh.builtins._regex import RegexError, translate
 from tysh.builtins.text_common import LineSplit, chunks, lines_json, read_all
 from tysh.kernel.context import Context
@@ -357,10 +357,9 @@ def tee(args: TeeArgs, ctx: Context) -> ToolReturn:
 def _tee_body(args: TeeArgs, ctx: Context) -> int:
     failed = False
     sinks: list[tuple[str, _Sink]] = []
-    mode = "ab" if args.append else "wb"
     for name in args.files:
         try:
-            sinks.append((name, ctx.fs.open(ctx.path(name), mode)))
+            sinks.append((name, open_output(ctx, name, append=args.append)))
         except FsError as e:
             ctx.error(f"{name}: {e.reason}")
             failed = True

@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from tysh.builtins._io import InputStatus, iter_inputs
+from tysh.builtins._io import InputStatus, iter_inputs, open_output
 from tysh.builtins.text_common import lines_json, read_all
 from tysh.builtins.text_sort_keys import (
     KeyOpts,
@@ -294,7 +294,7 @@ def _sort_body(a: SortArgs, ctx: Context) -> int:
     data = sep.join(lines) + sep if lines else b""
     if a.output is not None:
         try:
-            with ctx.fs.open(ctx.path(a.output), "wb") as f:
+            with open_output(ctx, a.output) as f:
                 f.write(data)
         except FsError as e:
             ctx.error(f"open failed: {a.output}: {e.reason}")

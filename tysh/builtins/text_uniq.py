@@ -13,7 +13,7 @@ from typing import IO, Any
 
 import attrs
 
-from tysh.builtins._io import InputStatus, open_input
+from tysh.builtins._io import InputStatus, open_input, open_output
 from tysh.builtins.text_common import line_batches, split_lines_text
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
@@ -224,7 +224,7 @@ def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
     try:
         if len(args.operands) == 2 and args.operands[1] != "-":
             try:
-                sink = ctx.fs.open(ctx.path(args.operands[1]), "wb")
+                sink = open_output(ctx, args.operands[1])
             except FsError as e:
                 ctx.error(f"{args.operands[1]}: {e.reason}")
                 return 1

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from tysh.builtins._io import is_stdin
 from tysh.builtins.files_common import local_time
 from tysh.builtins.utils_diffseq import Change, diff_changes
 from tysh.kernel.context import Context
@@ -81,6 +82,7 @@ class _Run(MutableRecord):
     out: list[bytes] = attrs.field(factory=list)
     data: list[dict[str, object]] = attrs.field(factory=list)
     status: int = 0
+    stdin: tuple[bytes, float] | None = None  # read once: `diff - /dev/stdin` is one file
 
     def trouble(self, msg: str) -> None:
         self.ctx.error(msg)
@@ -95,8 +97,10 @@ class _Run(MutableRecord):
     def read(self, name: str, absent: bool) -> tuple[bytes, float]:
         if absent:
             return b"", 0.0
-        if name == "-":
-            return self.ctx.stdin.read(), time.time()
+        if is_stdin(name):
+            if self.stdin is None:
+                self.stdin = (self.ctx.stdin.read(), time.time())
+            return self.stdin
         path = self.ctx.path(name)
         try:
             st = self.ctx.fs.stat(path)
@@ -199,7 +203,7 @@ class _Run(MutableRecord):
 
     # -- directories ------------------------------------------------------------------
     def kind(self, name: str) -> str | None:
-        if name == "-":
+        if is_stdin(name):
             return "file"
         try:
             return self.ctx.fs.stat(self.ctx.path(name)).kind
