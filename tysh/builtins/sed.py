@@ -41,7 +41,11 @@ class SedArgs(Record):
     file: tuple[str, ...] = param(default=(), aliases=["-f"], help="add the script in FILE")
     quiet: bool = param(False, aliases=["-n", "--silent"], help="no automatic printing")
     regexp_extended: bool = param(False, aliases=["-E", "-r"], help="use extended regexps")
-    in_place: bool = param(False, aliases=["-i"], help="edit files in place")
+    in_place: bool | str = param(
+        False, aliases=["-i"], param_type="bool", optional_value=True,
+        help="edit files in place; -iSUFFIX / --in-place=SUFFIX first keeps a backup "
+        "(a * in SUFFIX stands for the file's name)",
+    )
     separate: bool = param(False, aliases=["-s"], help="treat files as separate streams")
     null_data: bool = param(False, aliases=["-z"], help="lines are separated by NUL")
     posix: bool = param(False, help="accepted; GNU extensions stay on")
@@ -1441,6 +1445,8 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
                 if status[0] and not failed_before or name == "-":
                     continue
                 try:
+                    if type(args.in_place) is str and args.in_place:
+                        _backup(ctx, name, args.in_place)
                     ctx.fs.write_bytes(ctx.path(name), buf.getvalue())
                 except FsError as e:
                     ctx.error(f"couldn't edit {name}: {e.reason}")
@@ -1522,3 +1528,19 @@ def _execute(runner: _Sed, args: SedArgs, extended: bool,
 
 
 TOOLS = [sed]
+
+
+def _backup(ctx: Context, name: str, suffix: str) -> None:
+    """`sed -iSUFFIX`: keep the original as NAME+SUFFIX, or, when SUFFIX has a `*`, as
+    SUFFIX with each `*` replaced by the file's base name (in the file's directory
+    unless SUFFIX names one), as GNU sed does. Raises FsError."""
+    import posixpath
+
+    path = ctx.path(name)
+    if "*" in suffix:
+        head, base = posixpath.split(path)
+        target = suffix.replace("*", base)
+        backup = ctx.path(target) if "/" in target else posixpath.join(head, target)
+    else:
+        backup = path + suffix
+    ctx.fs.write_bytes(backup, ctx.fs.read_bytes(path))

@@ -183,7 +183,7 @@ class _P:
 
     __slots__ = (
         "name", "ptype", "takes_value", "consumes", "repeatable", "positional",
-        "conv", "expected", "long", "label", "choices", "schema", "kind",
+        "conv", "expected", "long", "label", "choices", "schema", "kind", "optional",
     )
 
     def __init__(self, p: ParamSchema) -> None:
@@ -196,8 +196,10 @@ class _P:
         self.positional = p.positional
         self.long = p.long_spelling
         self.label = p.name.upper()
-        # 0: a bool; 1: one value per occurrence, last wins; 2: anything else (_take)
-        self.kind = 0 if not self.takes_value else (
+        self.optional = p.optional_value
+        # 0: a bool; 1: one value per occurrence, last wins; 2: anything else (_take),
+        # a flag with an optional attached value among them
+        self.kind = (2 if self.optional else 0) if not self.takes_value else (
             1 if self.consumes == 1 and not self.repeatable else 2)
         if p.choices:
             choices = frozenset(p.choices)
@@ -614,6 +616,15 @@ def _take(
     """Bind one occurrence of an option; returns the index of the next unread word."""
     name = p.name
     if not p.takes_value:
+        if has_inline and p.optional:  # `-i.bak`, `--in-place=.bak`: the value as given
+            v = _conv_string(inline)
+            if v is _BAD:
+                viol.append(f"{node.prog}: invalid value '{_show(inline)}' for '{spelled}': "
+                            "expected text")
+            else:
+                flags.discard(name)
+                named[name] = v
+            return i
         if has_inline:
             b = parse_bool_word(inline)
             if b is None and p.choices and inline in p.choices:

@@ -129,11 +129,13 @@ def _decoder(
         p = spell.get(text)
         out: Any
         if p is not None:
+            if p.optional:
+                return None  # a flag with an optional attached value: the general path
             out = ((p.name,), None, None) if p.kind == 0 else ((), p, None)
         elif text[1] == "-":
             eq = text.find("=")
             p = spell.get(text[:eq]) if eq > 0 else None
-            if p is None or p.kind == 0:
+            if p is None or p.kind == 0 or p.optional:
                 return None  # unknown, `--help`, `--json`, or a bool's `=value`
             out = ((), p, text[eq + 1:])
         else:
@@ -143,7 +145,7 @@ def _decoder(
             while j < L:
                 q = shorts.get(text[j])
                 j += 1
-                if q is None:
+                if q is None or q.optional:
                     return None
                 if q.kind:
                     p = q
@@ -253,9 +255,10 @@ def make_fast(tool: Tool) -> FastFn | None:
         else:
             env[f"default{k}"] = d
             dflt = f"default{k}"
-        if pname in plain and fp.field == pname and dflt is not None and p.kind != 2 \
-                and not p.positional:  # as bound, or the constant default
-            if p.kind == 0:
+        flag = p.kind == 0 or p.optional  # a bool: set by a bare spelling
+        if pname in plain and fp.field == pname and dflt is not None \
+                and (p.kind != 2 or p.optional) and not p.positional:  # as bound, or the default
+            if flag:
                 src.append(f"    {loc} = True if {pname!r} in flags else "
                            f"named.get({pname!r}, {dflt})")
             else:
@@ -266,7 +269,7 @@ def make_fast(tool: Tool) -> FastFn | None:
             src.append(f"    {loc} = positional if positional else _MISS")
         elif p.positional:
             src.append(f"    {loc} = bound.get({pname!r}, _MISS)")
-        elif p.kind == 0:
+        elif flag:
             src.append(f"    {loc} = True if {pname!r} in flags else named.get({pname!r}, _MISS)")
         else:
             src.append(f"    {loc} = named.get({pname!r}, _MISS)")

@@ -30,6 +30,10 @@ def _spelling(p: ParamSchema) -> str:
     if p.param_type != "bool":
         mv = _metavar(p)
         text += " " + (" ".join([mv] * p.consumes) if p.consumes > 1 else mv)
+    elif p.optional_value:  # the value is attached or after `=`, never the next word
+        text += "[=TEXT]"
+    elif p.choices:
+        text += "[=" + _metavar(p) + "]"
     return text
 
 

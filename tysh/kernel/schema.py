@@ -53,6 +53,9 @@ class ParamSchema(Record):
     repeatable: bool = False
     positional: bool = False
     choices: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    # a bool flag that may carry a value attached (`-i.bak`, `--in-place=.bak`), never
+    # the next word: GNU's optional option arguments (`sed -i[SUFFIX]`)
+    optional_value: bool = False
 
     @property
     def long_spelling(self) -> str:
@@ -175,7 +178,7 @@ def with_owned_output(schema: ToolSchema) -> ToolSchema:
 
 _PARAM_DEFAULTS: dict[str, Any] = {
     "required": False, "default": None, "aliases": (), "consumes": 1,
-    "repeatable": False, "positional": False, "choices": (),
+    "repeatable": False, "positional": False, "choices": (), "optional_value": False,
 }
 _SCHEMA_OMITTABLE: dict[str, Any] = {
     "typed_substitution": False, "subcommands": (), "aliases": (), "owns_output": False,
@@ -242,6 +245,7 @@ def param_from_json(d: Mapping[str, Any]) -> ParamSchema:
         repeatable=bool(d.get("repeatable", False)),
         positional=bool(d.get("positional", False)),
         choices=tuple(d.get("choices", ())),
+        optional_value=bool(d.get("optional_value", False)),
     )
 
 
@@ -283,6 +287,8 @@ def _value_schema(p: ParamSchema) -> dict[str, Any]:
         enum = {"type": "string", "enum": list(dict.fromkeys(p.choices))}
         # a bool with choices is a flag whose `=WORD` is optional (`--follow[=name]`)
         return {"anyOf": [{"type": "boolean"}, enum]} if p.param_type == "bool" else enum
+    if p.optional_value:
+        return {"anyOf": [{"type": "boolean"}, {"type": "string"}]}
     if p.param_type == "array":
         return {"type": "string"} if not p.positional else {}
     jt = _JSON_TYPES.get(p.param_type)

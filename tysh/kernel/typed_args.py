@@ -46,6 +46,7 @@ class ParamMeta(Record):
     choices: tuple[str, ...] = ()
     param_type: str | None = None
     name: str | None = None
+    optional_value: bool = False
 
 
 def param(
@@ -60,11 +61,14 @@ def param(
     param_type: str | None = None,
     name: str | None = None,
     factory: Any = None,
+    optional_value: bool = False,
 ) -> Any:
     """An attrs field carrying the param's spellings and help.
 
     `aliases` are extra spellings (`-n`, `--count`); `param_type` overrides the type read
-    from the annotation (e.g. "path"); `name` overrides the canonical name."""
+    from the annotation (e.g. "path"); `name` overrides the canonical name;
+    `optional_value` makes a flag that may carry a value attached to it (`-i.bak`,
+    `--in-place=.bak`) but never takes the next word (GNU's `-i[SUFFIX]`)."""
     meta = ParamMeta(
         aliases=tuple(aliases),
         help=help,
@@ -74,6 +78,7 @@ def param(
         choices=tuple(choices),
         param_type=param_type,
         name=name,
+        optional_value=optional_value,
     )
     if factory is not None:
         return attrs.field(factory=factory, metadata={META_KEY: meta})
@@ -185,6 +190,7 @@ def reflect_params(cls: type) -> tuple[ParamSchema, ...]:
                 repeatable=repeatable,
                 positional=meta.positional,
                 choices=choices,
+                optional_value=meta.optional_value,
             )
         )
     return tuple(out)
