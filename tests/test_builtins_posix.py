@@ -369,8 +369,11 @@ def test_timeout_zero_means_no_deadline(sh: FakeShell) -> None:
 
 def test_timeout_options(sh: FakeShell) -> None:
     sh.status = 124
-    r = run("timeout", ["-v", "-s", "KILL", "-k", "1", "1", "cmd"], sh)
-    assert r.code == 124 and "sending signal KILL to command 'cmd'" in r.err
+    r = run("timeout", ["-v", "-s", "TERM", "-k", "1", "1", "cmd"], sh)
+    assert r.code == 124 and "sending signal TERM to command 'cmd'" in r.err
+    r = run("timeout", ["-v", "-s", "KILL", "1", "cmd"], sh)
+    assert r.code == 137  # as GNU timeout: KILL can't be caught, so 128+9
+    assert "sending signal KILL to command 'cmd'" in r.err
     r = run("timeout", ["--preserve-status", "--signal=INT", "1", "cmd"], sh)
     assert r.code == 130
 

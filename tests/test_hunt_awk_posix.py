@@ -190,3 +190,19 @@ def test_test_dash_n_is_a_file_operator(tmp_path: Path) -> None:
     real = bash_status(src, tmp_path)
     if real is not None:
         assert real == (0, out)
+
+
+def test_env_i_and_env_u_hide_variables_from_in_process_commands_too() -> None:
+    from tysh import Kernel
+
+    k = Kernel.isolated(env={"KEEP": "k", "DROP": "d"})
+    r = k.execute("env -u DROP printenv DROP; echo $?; env -i A=1 env; env -i printenv KEEP;"
+                  " echo $?; printenv DROP")
+    assert (r.out, r.code) == ("1\nA=1\n1\nd\n", 0)
+
+
+def test_timeout_with_kill_reports_137_as_gnu() -> None:
+    from tysh import Kernel
+
+    r = Kernel.isolated().execute("timeout -s KILL 0.1 sleep 5; echo $?")
+    assert r.out == "137\n"

@@ -379,8 +379,8 @@ class Runtime:
         self.outputs: dict[str, _Output] = {}
         self.inputs: dict[str, _Reader] = {}
         self.cmd_status: dict[str, int] = {}
-        self.rng = random.Random(0)
-        self.seed = 0.0
+        self.rng = random.Random(1)  # gawk starts as if srand(1) had run
+        self.seed = 1.0
         self.gen: Iterator[str] | None = None
         self.skip_file = False
         self.exit_code = 0

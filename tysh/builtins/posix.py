@@ -395,7 +395,8 @@ def timeout(args: RawArgs, ctx: Context) -> int:
         if verbose:
             name = next((k for k, v in _SIGNALS.items() if v == signum), str(signum))
             ctx.error(f"sending signal {name} to command '{command[0]}'")
-        if preserve:
+        if preserve or signum == 9:
+            # GNU: KILL can't be caught, so the status is 128+9, never 124
             return 128 + signum
     return code
 

@@ -175,7 +175,10 @@ class Interpreter:
         st = self.state
         frame: dict[str, Var] | None = None
         if env is not None:
-            frame = {k: Var(v, exported=True) for k, v in env.items()}
+            # `env` is the command's whole environment (`env -i`, `env -u X`): the
+            # variables left out of it are hidden from an in-process command as well
+            frame = {k: Var(None) for k in st.exported_env() if k not in env}
+            frame.update((k, Var(v, exported=True)) for k, v in env.items())
             st.frames.append(frame)
         try:
             status = invoke(self, argv[0], classify(argv[1:]), fds, env, exact_env=env is not None)
