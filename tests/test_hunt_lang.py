@@ -210,3 +210,46 @@ def test_bash_dynamic_variables_are_set(tmp_path: Path) -> None:
         tmp_path)
     assert out == "numeric\nreal\n1\nbraceexpand:hashall:interactive-comments:pipefail\n"
     assert code == 0
+
+
+# -- time ------------------------------------------------------------------------------
+
+
+def _time_report(err: str) -> list[str]:
+    return [line.split("\t")[0] if "\t" in line else line.split(" ")[0]
+            for line in err.splitlines()]
+
+
+def test_time_reports_real_user_sys_on_stderr_in_bash_format() -> None:
+    import re
+
+    from tysh import Kernel
+
+    r = Kernel.isolated().execute("time echo hi | tr a-z A-Z")
+    assert r.out == "HI\n"
+    assert re.fullmatch(r"\nreal\t0m\d\.\d{3}s\nuser\t0m\d\.\d{3}s\nsys\t0m\d\.\d{3}s\n", r.err)
+
+
+def test_time_p_uses_the_posix_format_and_the_status_is_the_pipelines() -> None:
+    import re
+
+    from tysh import Kernel
+
+    r = Kernel.isolated().execute("time -p false; echo $?")
+    assert r.out == "1\n"
+    assert re.fullmatch(r"real \d+\.\d\d\nuser \d+\.\d\d\nsys \d+\.\d\d\n", r.err)
+
+
+def test_time_and_bang_combine_in_either_order_as_in_bash() -> None:
+    from tysh import Kernel
+
+    k = Kernel.isolated()
+    for src in ("time ! false; echo $?", "! time false; echo $?"):
+        r = k.execute(src)
+        assert r.out == "0\n" and _time_report(r.err) == ["", "real", "user", "sys"]
+
+
+def test_time_is_a_word_outside_command_position() -> None:
+    from tysh import Kernel
+
+    assert Kernel.isolated().execute("echo time; type -t time").out == "time\nkeyword\n"

@@ -19,7 +19,7 @@ from tysh.kernel.record import Record
 # Token types after which the next word names a command.
 _OPENS = frozenset({
     "_NL", "_SEMI", "_AMP", "AND_IF", "OR_IF", "PIPE", "PIPE_AMP", "LPAREN", "LBRACE",
-    "IF", "_THEN", "_ELSE", "ELIF", "_DO", "WHILE", "UNTIL", "BANG", "CASE_TERM",
+    "IF", "_THEN", "_ELSE", "ELIF", "_DO", "WHILE", "UNTIL", "BANG", "TIME", "CASE_TERM",
 })
 # Token types that leave command position as it was (`A=1 cmd`, `>f cmd`).
 _TRANSPARENT = frozenset({"ASSIGN", "REDIR"})

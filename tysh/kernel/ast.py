@@ -369,9 +369,12 @@ Command = (
 
 @attrs.frozen(repr=False, eq=False)
 class Pipeline(Record):
+    """`timed`: 0, or 1 for `time PIPELINE` and 2 for `time -p PIPELINE` (POSIX format)."""
+
     commands: tuple[Command, ...]
     negated: bool = False
     pos: Pos = NOPOS
+    timed: int = 0
 
 
 @attrs.frozen(repr=False, eq=False)

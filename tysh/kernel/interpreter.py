@@ -13,10 +13,13 @@ the expansion stage reads variables from and runs `$(…)` with."""
 from __future__ import annotations
 
 import itertools
+import os
 import threading
 import time
 from collections.abc import Callable
 from typing import IO, Any
+
+import attrs
 
 from tysh.kernel import arith, ast, expand
 from tysh.kernel.control import (
@@ -432,6 +435,8 @@ class Interpreter:
         return status
 
     def run_pipeline(self, p: ast.Pipeline, fds: Fds) -> int:
+        if p.timed:
+            return self._run_timed(p, fds)
         cmds = p.commands
         if len(cmds) == 1:
             if p.negated:
@@ -472,6 +477,33 @@ class Interpreter:
             status = 0 if status else 1
         self.state.last_status = status
         return status
+
+    def _run_timed(self, p: ast.Pipeline, fds: Fds) -> int:
+        """`time [-p] PIPELINE`: run it, then report real, user and system time on the
+        shell's stderr as bash does (user and system include tysh's own threads, since
+        in-process commands run there, and ended child processes)."""
+        t0 = time.perf_counter()
+        c0 = os.times()
+        try:
+            return self.run_pipeline(attrs.evolve(p, timed=0), fds)
+        finally:
+            real = time.perf_counter() - t0
+            c1 = os.times()
+            user = c1.user - c0.user + c1.children_user - c0.children_user
+            sys_ = c1.system - c0.system + c1.children_system - c0.children_system
+            if p.timed == 2:
+                text = f"real {real:.2f}\nuser {user:.2f}\nsys {sys_:.2f}\n"
+            else:
+                text = "\n" + "".join(f"{k}\t{int(v // 60)}m{v % 60:.3f}s\n"
+                                      for k, v in (("real", real), ("user", user),
+                                                   ("sys", sys_)))
+            err = fds.get(2)
+            if err is not None:
+                try:
+                    err.write(text.encode())
+                    err.flush()
+                except (OSError, ValueError):
+                    pass
 
     # ------------------------------------------------------------ commands
     def run_command(self, cmd: ast.Command, fds: Fds) -> int:

@@ -53,7 +53,7 @@ Tok = tuple[str, Any, int, int]
 
 # Tokens whose value is their ast.Pos, because the node they start needs a position.
 _POS_TYPES = frozenset({"IF", "WHILE", "UNTIL", "FOR", "CASE", "FUNCTION", "LBRACE", "LPAREN",
-                        "BANG", "DBRACK_OPEN", "PIPE_AMP"})
+                        "BANG", "DBRACK_OPEN", "PIPE_AMP", "TIME"})
 
 
 RESERVED: dict[str, str] = {
@@ -73,12 +73,14 @@ RESERVED: dict[str, str] = {
     "{": "LBRACE",
     "}": "_RBRACE",
     "!": "BANG",
+    "time": "TIME",
     "[[": "DBRACK_OPEN",
 }
 
 # After these reserved words a new command starts (so reserved words and assignments are
 # recognised again).
-_OPENS_COMMAND = frozenset({"IF", "_THEN", "_ELSE", "ELIF", "_DO", "WHILE", "UNTIL", "LBRACE", "BANG"})
+_OPENS_COMMAND = frozenset({"IF", "_THEN", "_ELSE", "ELIF", "_DO", "WHILE", "UNTIL", "LBRACE", "BANG",
+                            "TIME"})
 
 _UNSUPPORTED_WORDS = {
     "select": "'select' is not supported: use a 'for' or 'while read' loop",

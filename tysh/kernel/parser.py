@@ -297,15 +297,18 @@ def _spec_from_lark(lark: Lark, grammar: str) -> _Spec:
 
     table = lark.parser.parser.parser.parse_table
     index = {rule: k for k, rule in enumerate(lark.rules)}
+    # plain str throughout: Lark names some generated rules with Tokens (a str subclass),
+    # which marshal refuses
     rules = [
-        (r.origin.name, r.alias, bool(r.options.expand1),
-         tuple((sym.name, bool(sym.is_term)) for sym in r.expansion))
+        (str(r.origin.name), None if r.alias is None else str(r.alias),
+         bool(r.options.expand1),
+         tuple((str(sym.name), bool(sym.is_term)) for sym in r.expansion))
         for r in lark.rules
     ]
     if sorted(table.states) != list(range(len(table.states))):
         raise AssertionError("Lark's LALR states are not numbered 0..n-1")
     states = [
-        (tuple(table.states[k]),
+        (tuple(str(s) for s in table.states[k]),
          tuple(arg if action is Shift else ~index[arg]
                for action, arg in table.states[k].values()))
         for k in range(len(table.states))
@@ -612,6 +615,15 @@ class _Builder:
         first = c[0]
         if len(c) == 1:
             return Pipeline((first,), False, first.pos)
+        if type(first) is tuple and (first[0] == "TIME" or type(c[1]) is tuple):
+            # `time ! p`, `! time p`: the prefixes in either order
+            time_at = 0 if first[0] == "TIME" else 1
+            rest = c[:time_at] + c[time_at + 1:] if time_at == 0 or c[1][0] == "TIME" else c
+            if rest is c:  # no TIME among them (cannot happen: BANG BANG isn't parsed)
+                raise ValueError("bad pipeline prefix")
+            inner = self.pipeline(rest) if len(rest) > 1 else Pipeline((rest[0],), False,
+                                                                        rest[0].pos)
+            return _timed(inner, c[time_at][1])
         negated = isinstance(first, tuple)  # the BANG token
         items = c[1:] if negated else c
         cmds: list[ast.Command] = [items[0]]
@@ -748,3 +760,15 @@ class _Builder:
     def arith_command(self, c: list[Any]) -> ast.ArithCommand:
         word, pos = c[0][1]
         return ast.ArithCommand(word, (), pos)
+
+
+def _timed(p: ast.Pipeline, pos: ast.Pos) -> ast.Pipeline:
+    """`time [-p] PIPELINE`: the lexer gives `-p` as the first command's name."""
+    timed = 1
+    head = p.commands[0]
+    if type(head) is ast.SimpleCommand and head.words and head.words[0].parts \
+            and len(head.words[0].parts) == 1 and head.words[0].parts[0] == ast.Lit("-p"):
+        timed = 2
+        head = attrs.evolve(head, words=head.words[1:],
+                            arg_assigns=tuple((k - 1, a) for k, a in head.arg_assigns))
+    return Pipeline((head, *p.commands[1:]), p.negated, pos, timed)
