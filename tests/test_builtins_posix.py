@@ -207,9 +207,24 @@ def test_printf_invalid_number_reports_and_continues(sh: FakeShell) -> None:
     assert (r.text, r.code, r.err) == ("0\n", 1, "printf: abc: invalid number\n")
 
 
-def test_printf_v_is_a_usage_error_naming_the_alternative(sh: FakeShell) -> None:
-    r = run("printf", ["-v", "x", "%s", "a"], sh)
-    assert r.code == 2 and r.out == b"" and "x=$(printf" in r.err
+@pytest.mark.parametrize(
+    ("src", "out"),
+    [
+        ('printf -v pad "%*s" 5 ""; echo "[$pad]"', "[     ]\n"),
+        ("printf -v 'a[2]' '%03d' 7; echo ${a[2]}", "007\n"),
+        ('printf -vy "%s-" a b; echo $y', "a-b-\n"),
+        ('printf -v z "%d" abc; echo "$? [$z]"', "1 [0]\n"),
+        ("declare -u U; printf -v U %s abc; echo $U", "ABC\n"),
+        ("printf -v q -- '%s' dash; echo $q", "dash\n"),
+        ("printf -v 1x %s a; echo $?", "2\n"),
+        ("printf -v x; echo $?; printf -v; echo $?", "2\n2\n"),
+        ("readonly R=1; printf -v R %s 2; echo $? $R", "1 1\n"),
+    ],
+)
+def test_printf_v_assigns_the_text_to_a_variable_as_bash(src: str, out: str) -> None:
+    from tysh import Kernel
+
+    assert Kernel.isolated().execute(src).out == out
 
 
 def test_printf_without_format_is_a_usage_error(sh: FakeShell) -> None:

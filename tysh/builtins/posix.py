@@ -91,6 +91,8 @@ def echo(args: VerbatimArgs, ctx: Context) -> int | Outcome:
 
 # -- printf ----------------------------------------------------------------------------------
 
+_PRINTF_USAGE = "usage: printf [-v var] format [arguments]"
+
 @tool(
     "printf",
     verbatim=True,
@@ -98,29 +100,47 @@ def echo(args: VerbatimArgs, ctx: Context) -> int | Outcome:
     examples=[
         ("one line per argument", "printf '%s\\n' a b c"),
         ("padded columns", "printf '%-10s|%5d\\n' name 42"),
-        ("capture instead of -v", "x=$(printf '%05d' 7)"),
+        ("into a variable", "printf -v pad '%05d' 7"),
     ],
 )
 def printf(args: VerbatimArgs, ctx: Context) -> int | Outcome:
     words = _texts(args.words or ())
+    var: str | None = None
     if words and words[0] == "--":
         words = words[1:]
     elif words and len(words[0]) > 1 and words[0][0] == "-" and 0 in args.flag_words:
         opt = words[0]
-        if opt.startswith("-v"):
-            ctx.error("-v is not supported: capture the output instead: x=$(printf FORMAT ARGS…)")
-        else:
+        if not opt.startswith("-v"):
             ctx.error(f"{opt}: invalid option")
-            ctx.error("usage: printf format [arguments]")
-        return 2
+            ctx.error(_PRINTF_USAGE)
+            return 2
+        if opt == "-v" and len(words) < 2:
+            ctx.error("-v: option requires an argument")
+            ctx.error(_PRINTF_USAGE)
+            return 2
+        var, words = (words[1], words[2:]) if opt == "-v" else (opt[2:], words[1:])
+        if words and words[0] == "--":
+            words = words[1:]
     if not words:
-        ctx.error("usage: printf format [arguments]")
+        ctx.error(_PRINTF_USAGE)
         return 2
     from tysh.builtins._printf import format_printf
 
     res = format_printf(words[0], words[1:])
     for msg in res.errors:
         ctx.error(msg)
+    if var is not None:  # `printf -v NAME`: the text goes into the variable, as bash's
+        from tysh.builtins.shell import assign_word
+        from tysh.kernel.state import VarError
+
+        try:
+            if not assign_word(ctx, var, res.text):
+                ctx.error(f"`{var}': not a valid identifier")
+                return 2
+        except VarError as e:
+            ctx.error(e.message)
+            return 1
+        return res.status
     if ctx.json:
         return Outcome(res.status, OutputData.text(res.text))
     if res.text:

@@ -57,6 +57,20 @@ def _set_element(interp: Interpreter, name: str, value: str) -> None:
     key: Any = index if var is not None and isinstance(var.value, dict) else (
         interp.eval_arith_text(index))
     interp.state.set_index(base, key, value)
+
+
+def assign_word(ctx: Context, name: str, value: str) -> bool:
+    """Assign `name` or `name[index]` as `read` does (for `printf -v`); False when the
+    word is not a variable name. Raises VarError (a readonly variable)."""
+    if _NAME.match(name):
+        _interp(ctx).state.set(name, value)
+        return True
+    if _SUBSCRIPTED.match(name):
+        _set_element(_interp(ctx), name, value)
+        return True
+    return False
+
+
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?(\+?=)(.*)\Z", re.S)
 
 
