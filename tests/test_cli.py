@@ -46,7 +46,7 @@ def test_syntax_error_prints_position_and_caret_and_runs_nothing() -> None:
 
 
 def test_no_external_flag_disables_path_lookup() -> None:
-    p = run("--no-external", "-c", "id")
+    p = run("--no-external", "-c", "hostid")
     assert p.returncode == 127 and b"command not found" in p.stderr
 
 

@@ -56,7 +56,7 @@ def test_binary_output_on_request(tmp_path: Path) -> None:
 def test_externals_are_off_by_default(tmp_path: Path) -> None:
     r = Kernel(cwd=str(tmp_path), env={"PATH": "/usr/bin:/bin"}).execute("ls")
     # ls may be a builtin; an unmistakably external name must not be found
-    r = Kernel(cwd=str(tmp_path), env={"PATH": "/usr/bin:/bin"}).execute("id")
+    r = Kernel(cwd=str(tmp_path), env={"PATH": "/usr/bin:/bin"}).execute("hostid")
     assert r.code == 127 and "command not found" in r.err
 
 
