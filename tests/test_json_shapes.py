@@ -118,6 +118,52 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     "mkdir": [("mkdir --json m1", EMPTY, 0)],
     "rmdir": [("rmdir --json d/e", EMPTY, 0)],
     "rm": [("rm --json b.txt", EMPTY, 0)],
+    # calc
+    "expr": [("expr --json 3 + 4", INT, 0)],
+    "bc": [("echo '1+2; 2^300' | bc --json", LINES, 0)],
+    "factor": [("factor --json 12 13",
+                array(record({"number": INT, "factors": array(INT, 0)})), 0)],
+    "numfmt": [("numfmt --json --to=iec 2048 1", LINES, 0)],
+    # bytes
+    "cmp": [("cmp --json a.txt b.txt", record({"same": {"type": "boolean"}},
+                                              {"byte": INT, "line": INT, "eof": STR}), 1),
+            ("cmp --json a.txt a.txt", record({"same": {"type": "boolean"}},
+                                              {"byte": INT, "line": INT, "eof": STR}), 0),
+            ("cmp --json -l a.txt b.txt", array(record({"byte": INT, "a": INT, "b": INT})), 1)],
+    "cksum": [("cksum --json a.txt", array(record({"file": STR, "crc": INT, "size": INT})), 0),
+              ("cksum --json -a sha256 a.txt", array(record({"file": STR, "hash": STR})), 0)],
+    **{n: [(f"{n} --json a.txt", array(record({"file": STR, "hash": STR})), 0)]
+       for n in ("sha224sum", "sha384sum", "b2sum")},
+    "strings": [("strings --json -n 3 a.txt",
+                 array(record({"file": STR, "offset": INT, "string": STR})), 0)],
+    "truncate": [("truncate --json -s 0 b.txt", EMPTY, 0)],
+    # archive
+    "gzip": [("gzip -k a.txt; gzip --json -l a.txt.gz",
+              array(record({"compressed": INT, "uncompressed": INT, "ratio": {"type": "number"},
+                            "name": STR})), 0),
+             ("gzip --json -k b.txt", EMPTY, 0)],
+    "gunzip": [("gzip b.txt; gunzip --json b.txt.gz", EMPTY, 0)],
+    "zcat": [("gzip -c b.txt > b.gz; zcat --json b.gz", STR, 0)],
+    "tar": [("tar cf t.tar d; tar --json tf t.tar",
+             array(record({"name": STR,
+                           "type": {"enum": ["file", "directory", "symlink", "hardlink",
+                                             "other"]},
+                           "size": INT, "mode": STR, "mtime": {"type": "number"}},
+                          {"linkname": STR})), 0),
+            ("tar --json cf t.tar d", NAMES, 0),
+            ("tar cf t.tar d; mkdir o; tar --json xf t.tar -C o", NAMES, 0)],
+    # misc
+    "readlink": [("readlink --json -f a.txt", STR, 0)],
+    "shuf": [("shuf --json b.txt", LINES, 0), ("shuf --json -i 1-3", NUMBERS, 0)],
+    "join": [("join --json a.txt a.txt", array(array(STR)), 0)],
+    "envsubst": [("envsubst -v --json '$A $B'", NAMES, 0)],
+    "id": [("id --json", record({"uid": {"type": "integer"}, "user": STR,
+                                 "gid": {"type": "integer"}, "group": STR,
+                                 "groups": array(record({"id": {"type": "integer"},
+                                                         "name": STR}))}), 0)],
+    "tty": [("tty --json", record({"tty": {"type": ["string", "null"]}}), 1)],
+    "nice": [("nice --json", {"type": "integer"}, 0)],
+    "nohup": [("nohup seq --json 2", NUMBERS, 0)],  # the command's own JSON
     "cp": [("cp --json a.txt c.txt", EMPTY, 0)],
     "mv": [("mv --json a.txt c.txt", EMPTY, 0)],
     "touch": [("touch --json new.txt", EMPTY, 0)],
@@ -186,6 +232,9 @@ NO_JSON: dict[str, str] = {
     "expand": "its output is the converted text itself",
     "unexpand": "its output is the converted text itself",
     "yes": "an endless stream of one line: there is no finished value to shape",
+    "od": "its output is the dump itself",
+    "xxd": "its output is the dump (or, with -r, the bytes) itself",
+    "fmt": "its output is the refilled text itself",
 }
 
 
@@ -264,6 +313,11 @@ DESTRUCTIVE: dict[str, set[str]] = {
     "xargs": {"proc.exec"}, "find": {"proc.exec", "fs.remove"}, "timeout": {"proc.exec"},
     "env": {"proc.exec"}, "command": {"proc.exec"},
     "awk": {"fs.overwrite", "fs.create", "proc.exec"},  # print > f, system()
+    "gzip": {"fs.create", "fs.remove"}, "gunzip": {"fs.create", "fs.remove"},
+    "tar": {"fs.create", "fs.overwrite"},
+    "truncate": {"fs.create", "fs.overwrite"}, "xxd": {"fs.create", "fs.overwrite"},  # xxd IN OUT
+    "shuf": {"fs.overwrite"},  # shuf -o
+    "nohup": {"proc.exec"}, "nice": {"proc.exec"},
 }
 KNOWN_OPERATIONS = {"fs.create", "fs.overwrite", "fs.remove", "fs.rename", "proc.exec"}
 READ_ONLY = {
@@ -271,6 +325,8 @@ READ_ONLY = {
     "ls", "glob", "stat", "basename", "dirname", "realpath", "jq", "fromjson", "tojson",
     "keys", "values", "typeof", "split", "echo", "printf", "help", "tools", "type", "pwd",
     "test", "[", "true", "false", ":", "sleep",
+    "expr", "bc", "factor", "numfmt", "od", "cmp", "cksum", "sha224sum", "sha384sum", "b2sum",
+    "strings", "zcat", "readlink", "join", "fmt", "envsubst", "id", "tty",
 }
 
 

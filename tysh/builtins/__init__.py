@@ -37,6 +37,11 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "which", "tree", "comm", "column", "fold", "expand", "unexpand", "yes", "printenv",
         "nproc", "uname", "whoami", "hostname",
     ),
+    "calc": ("expr", "bc", "factor", "numfmt"),
+    "bytes": ("od", "xxd", "cmp", "cksum", "sha224sum", "sha384sum", "b2sum", "strings",
+              "truncate"),
+    "archive": ("gzip", "gunzip", "zcat", "tar"),
+    "misc": ("readlink", "shuf", "join", "fmt", "envsubst", "id", "tty", "nohup", "nice"),
 }
 
 MODULE_OF: dict[str, str] = {n: fam for fam, names in FAMILIES.items() for n in names}

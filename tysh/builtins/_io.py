@@ -109,6 +109,21 @@ def open_input(ctx: Context, name: str, status: InputStatus) -> IO[bytes] | None
         return None
 
 
+def open_all(ctx: Context, names: list[str], status: InputStatus) -> list[IO[bytes]] | None:
+    """Open every operand or none (`comm`, `join` read theirs side by side): on the first
+    failure, reported as open_input reports it, the ones already open are closed."""
+    streams: list[IO[bytes]] = []
+    for name in names:
+        f = open_input(ctx, name, status)
+        if f is None:
+            for s in streams:
+                if s is not ctx.stdin:
+                    s.close()
+            return None
+        streams.append(f)
+    return streams
+
+
 def iter_inputs(
     ctx: Context, files: tuple[str, ...] | list[str], status: InputStatus
 ) -> Iterator[tuple[str, IO[bytes]]]:

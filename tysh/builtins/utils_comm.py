@@ -13,7 +13,7 @@ from typing import IO, Any
 
 import attrs
 
-from tysh.builtins._io import InputStatus, iter_lines, open_input
+from tysh.builtins._io import InputStatus, iter_lines, open_all
 from tysh.builtins.files_common import q
 from tysh.kernel.context import Context
 from tysh.kernel.lazyre import LazyRegex
@@ -108,16 +108,10 @@ def comm(args: CommArgs, ctx: Context) -> ToolReturn:
         return _usage(ctx, f"missing operand after {q(files[0])}" if files else "missing operand")
     if len(files) > 2:
         return _usage(ctx, f"extra operand {q(files[2])}")
-    status = InputStatus()
-    streams: list[IO[bytes]] = []
-    for name in files:
-        f = open_input(ctx, name, status)
-        if f is None:
-            for s in streams:
-                if s is not ctx.stdin:
-                    s.close()
-            return 1
-        streams.append(f)
+    opened = open_all(ctx, files, InputStatus())
+    if opened is None:
+        return 1
+    streams: list[IO[bytes]] = opened
     try:
         return _compare(args, ctx, streams, (not hide[1], not hide[2], not hide[3]))
     finally:
