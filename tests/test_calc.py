@@ -251,3 +251,33 @@ def test_calc_tools_declare_no_operations() -> None:
     for name in ("expr", "bc", "factor", "numfmt"):
         t = get_builtin(name)
         assert t is not None and t.schema.operations == ()
+
+
+@pytest.mark.parametrize("src", [
+    "factor 340282366920938463463374607431768211457",  # two minutes of Pollard rho
+    "echo 'while (1) { }' | bc",
+    "echo 'for (;;) { }' | bc",
+    "echo 'define f(x) { while (1) { } }; f(1)' | bc",
+])
+def test_a_time_limit_stops_a_long_computation(src: str) -> None:
+    import time
+
+    from tysh import Kernel
+
+    t = time.monotonic()
+    r = Kernel.isolated().execute(src, timeout=0.3)
+    assert r.code == 124 and "time limit" in r.err
+    assert time.monotonic() - t < 3
+
+
+def test_cancel_stops_bc_in_an_endless_loop() -> None:
+    import threading
+    import time
+
+    from tysh import Kernel
+
+    k = Kernel.isolated()
+    threading.Timer(0.2, k.cancel).start()
+    t = time.monotonic()
+    r = k.execute("echo 'while (1) { }' | bc")
+    assert r.code == 130 and time.monotonic() - t < 3

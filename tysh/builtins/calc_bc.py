@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from tysh.builtins._cancel import checkpoint
 from tysh.builtins._io import InputStatus, iter_inputs
 from tysh.kernel.context import Context
 from tysh.kernel.output import OutputData
@@ -728,6 +729,7 @@ class _Interp:
                 self.run(s[3])
         elif k == "while":
             while self.truth(s[1]):
+                checkpoint(self.ctx)
                 try:
                     self.run(s[2])
                 except _Flow as f:
@@ -739,6 +741,7 @@ class _Interp:
             if s[1] is not None:
                 self.eval(s[1])
             while s[2] is None or self.truth(s[2]):
+                checkpoint(self.ctx)
                 try:
                     self.run(s[4])
                 except _Flow as f:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import attrs
 
+from tysh.builtins._cancel import checkpoint
 from tysh.builtins._io import iter_lines
 from tysh.kernel.context import Context
 from tysh.kernel.lazyre import LazyRegex
@@ -55,8 +56,9 @@ def is_prime(n: int) -> bool:
     return True
 
 
-def _rho(n: int) -> int:
-    """A non-trivial factor of the odd composite n (Brent's variant of Pollard rho)."""
+def _rho(n: int, tick: Callable[[], None]) -> int:
+    """A non-trivial factor of the odd composite n (Brent's variant of Pollard rho);
+    `tick` is called at each gcd, so a cancel or a time limit can stop a long search."""
     rng = random.Random(n)
     while True:
         y, c, m = rng.randrange(1, n), rng.randrange(1, n), 128
@@ -74,6 +76,7 @@ def _rho(n: int) -> int:
                     q = q * abs(x - y) % n
                 g = math.gcd(q, n)
                 k += m
+                tick()
             r *= 2
         if g == n:
             g = 1
@@ -84,7 +87,7 @@ def _rho(n: int) -> int:
             return g
 
 
-def factorize(n: int) -> list[int]:
+def factorize(n: int, tick: Callable[[], None] = lambda: None) -> list[int]:
     """The prime factors of n in ascending order, with multiplicity ([] for 0 and 1)."""
     out: list[int] = []
     if n < 2:
@@ -107,7 +110,7 @@ def factorize(n: int) -> list[int]:
         if m < f * f or is_prime(m):
             out.append(m)
         else:
-            d = _rho(m)
+            d = _rho(m, tick)
             stack += [d, m // d]
     return sorted(out)
 
@@ -136,7 +139,7 @@ def factor(args: FactorArgs, ctx: Context) -> ToolReturn:
             status = 1
             return
         n = int(m.group(1))
-        fs = factorize(n)
+        fs = factorize(n, lambda: checkpoint(ctx))
         if ctx.json:
             rows.append({"number": n, "factors": fs})
         else:
