@@ -281,3 +281,19 @@ def test_cancel_stops_bc_in_an_endless_loop() -> None:
     t = time.monotonic()
     r = k.execute("echo 'while (1) { }' | bc")
     assert r.code == 130 and time.monotonic() - t < 3
+
+
+def test_bc_and_expr_print_numbers_past_pythons_4300_digit_guard() -> None:
+    from tysh import Kernel
+
+    k = Kernel.isolated()
+    from decimal import Decimal
+
+    want = str(Decimal(2**20000))
+    big = k.execute("echo '2^20000' | BC_LINE_LENGTH=0 bc").out.strip()
+    assert big == want and len(big) == 6021
+    r = k.execute(f"expr {big} + 1; expr {big} \\* 2 --json")
+    lines = r.out.split("\n")
+    assert r.code == 0 and lines[0] == str(Decimal(2**20000 + 1))
+    assert lines[1] == '"' + str(Decimal(2**20001)) + '"'  # too long for a JSON int here
+    assert k.execute("echo 'scale=5000; 1/3' | BC_LINE_LENGTH=0 bc").out == "." + "3" * 5000 + "\n"

@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from tysh.builtins._bigint import itos, stoi
 from tysh.builtins._cancel import checkpoint
 from tysh.builtins._io import InputStatus, iter_inputs
 from tysh.kernel.context import Context
@@ -132,7 +133,7 @@ def _cmp(a: Num, b: Num) -> int:
 def _length(a: Num) -> int:
     if a.n == 0:
         return 1 if a.s == 0 else a.s
-    digits = len(str(abs(a.n)))
+    digits = len(itos(abs(a.n)))
     return max(digits, a.s)
 
 
@@ -143,9 +144,9 @@ def format_num(a: Num, base: int) -> str:
     sign = "-" if a.n < 0 else ""
     whole, frac = divmod(abs(a.n), 10 ** a.s)
     if base == 10:
-        text = str(whole) if whole else ""
+        text = itos(whole) if whole else ""
         if a.s:
-            text += "." + str(frac).rjust(a.s, "0")
+            text += "." + itos(frac).rjust(a.s, "0")
         return sign + text
     wide = base > 16
     width = len(str(base - 1))
@@ -578,7 +579,7 @@ class _Interp:
         if not frac:
             return Num(val, 0)
         if base == 10:
-            return Num(val * 10 ** len(frac) + int("".join(c if c.isdigit() else "9" for c in frac)),
+            return Num(val * 10 ** len(frac) + stoi("".join(c if c.isdigit() else "9" for c in frac)),
                        len(frac))
         num, den = 0, 1
         for ch in frac:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from tysh.builtins._bigint import itos, stoi
 from tysh.builtins.files_common import q
 from tysh.kernel.context import Context
 from tysh.kernel.lazyre import LazyRegex
@@ -36,7 +37,7 @@ class _Words(Protocol):
 def _as_int(v: Value) -> int | None:
     if isinstance(v, int):
         return v
-    return int(v) if _INTEGER.fullmatch(v) else None
+    return stoi(v) if _INTEGER.fullmatch(v) else None
 
 
 def _null(v: Value) -> bool:
@@ -47,7 +48,7 @@ def _null(v: Value) -> bool:
 
 
 def _text(v: Value) -> str:
-    return str(v)
+    return itos(v) if isinstance(v, int) else v
 
 
 def _arith(op: str, a: Value, b: Value) -> int:
@@ -225,10 +226,11 @@ def expr(args: _Words, ctx: Context) -> ToolReturn:
         ctx.error(str(e))
         return 2
     status = 1 if _null(v) else 0
-    text = str(v)
+    text = _text(v)
     if ctx.json:  # a number when the text is one as written (`007` stays a string)
-        canonical = _INTEGER.fullmatch(text) and text == str(int(text))
-        return Outcome(status, OutputData.text(text, rich_json=int(text) if canonical else text))
+        # (past 4,000 digits a string: Python's JSON encoder can't write such an int)
+        canonical = _INTEGER.fullmatch(text) and len(text) < 4000 and text == itos(stoi(text))
+        return Outcome(status, OutputData.text(text, rich_json=stoi(text) if canonical else text))
     ctx.stdout.write(text.encode("utf-8", "surrogateescape") + b"\n")
     return status
 
