@@ -253,3 +253,14 @@ def test_time_is_a_word_outside_command_position() -> None:
     from tysh import Kernel
 
     assert Kernel.isolated().execute("echo time; type -t time").out == "time\nkeyword\n"
+
+
+def test_uid_euid_and_ppid_are_read_only_as_in_bash() -> None:
+    from tysh import Kernel
+
+    k = Kernel.isolated()
+    for name in ("UID", "EUID", "PPID"):
+        r = k.execute(f"{name}=5; echo not reached")
+        assert (r.out, r.err) == ("", f"tysh: {name}: readonly variable\n")
+    # an embedder's env may still give them values
+    assert Kernel.isolated(env={"UID": "7"}).execute("echo $UID").out == "7\n"

@@ -119,6 +119,10 @@ _DYNAMIC: dict[str, Callable[[State], str]] = {
 }
 
 
+# bash's read-only computed variables (an embedder's `env` may still give them values)
+_READONLY_DYNAMIC = frozenset({"UID", "EUID", "PPID"})
+
+
 def _trim(lst: list[Any]) -> list[Any]:
     while lst and lst[-1] is None:
         lst.pop()
@@ -260,6 +264,8 @@ class State:
         frame = self._target(name)
         var = frame.get(name)
         if var is None:
+            if name in _READONLY_DYNAMIC and self.lookup(name) is None:
+                raise VarError(f"{name}: readonly variable")
             var = Var(value, exported=bool(export) or "allexport" in self.options)
             frame[name] = var
             return var
