@@ -14,7 +14,7 @@ from typing import IO
 import attrs
 
 from tysh.builtins._io import CHUNK, InputStatus, open_input
-from tysh.builtins.utils_digest import SumArgs, _check, _escape
+from tysh.builtins.utils_digest import SumArgs, _check, sum_line
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 from tysh.kernel.output import OutputData
@@ -101,11 +101,7 @@ def _sum_files(args: SumArgs, ctx: Context, algo: str, tag: str, bits: int | Non
             if f is not ctx.stdin:
                 f.close()
         data.append({"file": name, "hash": digest})
-        mark, shown = ("", name) if args.zero else _escape(name)
-        if tagged:
-            out.append(f"{mark}{shown_tag} ({shown}) = {digest}{end}")
-        else:
-            out.append(f"{mark}{digest} {'*' if args.binary else ' '}{shown}{end}")
+        out.append(sum_line(digest, name, shown_tag if tagged else None, args, end))
         if not ctx.json and len(out) > 64:
             ctx.write("".join(out))
             out.clear()

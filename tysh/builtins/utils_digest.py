@@ -90,11 +90,7 @@ def _make(cmd: str) -> Tool:
                 code = 1
                 continue
             data.append({"file": name, "hash": digest})
-            mark, shown = ("", name) if args.zero else _escape(name)
-            if args.tag:
-                out.append(f"{mark}{tag_name} ({shown}) = {digest}{end}")
-            else:
-                out.append(f"{mark}{digest} {'*' if args.binary else ' '}{shown}{end}")
+            out.append(sum_line(digest, name, tag_name if args.tag else None, args, end))
             if not ctx.json and len(out) > 64:
                 ctx.write("".join(out))
                 out.clear()
@@ -116,6 +112,16 @@ def _make(cmd: str) -> Tool:
             ("write and later verify a list", f"{cmd} *.iso > SUMS; {cmd} -c SUMS"),
         ],
     )(run)
+
+
+def sum_line(digest: str, name: str, tag: str | None, args: SumArgs, end: str) -> str:
+    """One line of output: `HASH  NAME` (`*NAME` with -b), or BSD's `TAG (NAME) = HASH`
+    when `tag` is given; a name with a newline or backslash is escaped, as GNU does,
+    unless -z ends lines with NUL."""
+    mark, shown = ("", name) if args.zero else _escape(name)
+    if tag is not None:
+        return f"{mark}{tag} ({shown}) = {digest}{end}"
+    return f"{mark}{digest} {'*' if args.binary else ' '}{shown}{end}"
 
 
 def _parse_line(line: str, tag_name: str, hexlen: int) -> tuple[str, str] | None:
