@@ -36,7 +36,7 @@ from tysh.kernel.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.registry import Registry
 from tysh.kernel.simple import run_simple
 from tysh.kernel.state import State
-from tysh.kernel.streams import NULL_IO, CheckedBytesIO, Fds
+from tysh.kernel.streams import NULL_IO, CheckedBytesIO, Fds, flush_quietly
 from tysh.kernel.threads import start_deep
 from tysh.kernel.values import to_text
 
@@ -497,6 +497,7 @@ class Interpreter:
                 text = "\n" + "".join(f"{k}\t{int(v // 60)}m{v % 60:.3f}s\n"
                                       for k, v in (("real", real), ("user", user),
                                                    ("sys", sys_)))
+            flush_quietly(fds.get(1))  # the timed output first, as bash's unbuffered writes
             err = fds.get(2)
             if err is not None:
                 try:
