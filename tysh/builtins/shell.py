@@ -20,6 +20,7 @@ from tysh.kernel.record import Record
 from tysh.kernel.state import ALL_OPTIONS, LETTER_OPTIONS, Var, VarError, convert_case
 from tysh.kernel.tooldef import Tool, tool
 from tysh.kernel.typed_args import param
+from tysh.kernel.unparse import function_source
 from tysh.kernel.values import to_text
 
 if TYPE_CHECKING:
@@ -334,7 +335,10 @@ def _declare(ctx: Context, a: DeclareArgs, *, local: bool, force_global: bool = 
         for n in names:
             if n in st.functions:
                 # bash: `declare -F` lists `declare -f NAME`, `declare -F NAME` prints NAME
-                ctx.write(f"declare -f {n}\n" if a.function_names and not a.names else f"{n}\n")
+                if a.function_names:
+                    ctx.write(f"declare -f {n}\n" if not a.names else f"{n}\n")
+                else:
+                    ctx.write(function_source(n, st.functions[n]) + "\n")
             else:
                 status = 1
         return status

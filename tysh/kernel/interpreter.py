@@ -215,7 +215,9 @@ class Interpreter:
         if name in KEYWORDS:
             return "keyword", ""
         if name in st.functions:
-            return "function", ""
+            from tysh.kernel.unparse import function_source
+
+            return "function", function_source(name, st.functions[name])
         if self.registry.builtin(name) is not None:
             return "builtin", ""
         if name in self.registry.registered:
