@@ -5,8 +5,8 @@ so input that is not UTF-8 passes through unchanged."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import IO
+from collections.abc import Callable, Iterator
+from typing import IO, TypeVar
 
 import attrs
 
@@ -16,6 +16,7 @@ from tysh.kernel.fs import FsError
 from tysh.kernel.record import MutableRecord
 
 CHUNK = 1 << 16
+T = TypeVar("T")
 
 # How GNU words a file that cannot be opened, for the tools that do not use the plain
 # `TOOL: NAME: reason` ({q} is the quoted name, as coreutils quotes it).
@@ -107,6 +108,22 @@ def open_input(ctx: Context, name: str, status: InputStatus) -> IO[bytes] | None
             ctx.error(fmt.format(q=q(name), name=name, reason=e.reason))
         status.failed = True
         return None
+
+
+def read_operand(ctx: Context, name: str, fn: Callable[[IO[bytes]], T]) -> T | None:
+    """`fn` applied to one operand's stream (closed after, unless it is stdin), or None
+    after reporting, GNU's way, why the operand could not be opened or read."""
+    f = open_input(ctx, name, InputStatus())
+    if f is None:
+        return None
+    try:
+        return fn(f)
+    except (FsError, OSError) as e:
+        ctx.error(f"{name}: {e.reason if isinstance(e, FsError) else e.strerror}")
+        return None
+    finally:
+        if f is not ctx.stdin:
+            f.close()
 
 
 def open_all(ctx: Context, names: list[str], status: InputStatus) -> list[IO[bytes]] | None:

@@ -13,7 +13,7 @@ from typing import IO
 
 import attrs
 
-from tysh.builtins._io import CHUNK, InputStatus, open_input
+from tysh.builtins._io import CHUNK, read_operand
 from tysh.builtins.utils_digest import SumArgs, _check, sum_line
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
@@ -74,10 +74,6 @@ class CksumArgs(SumArgs):
     length: int = param(default=0, aliases=["-l"], help="blake2b digest length in bits")
 
 
-def _open(ctx: Context, name: str) -> IO[bytes] | None:
-    return open_input(ctx, name, InputStatus())
-
-
 def _sum_files(args: SumArgs, ctx: Context, algo: str, tag: str, bits: int | None,
                tagged: bool) -> ToolReturn:
     """Hash every operand, writing GNU's plain or BSD-tagged lines."""
@@ -87,19 +83,10 @@ def _sum_files(args: SumArgs, ctx: Context, algo: str, tag: str, bits: int | Non
     end = "\0" if args.zero else "\n"
     shown_tag = f"{tag}-{bits}" if bits else tag
     for name in args.files or ("-",):
-        f = _open(ctx, name)
-        if f is None:
+        digest = read_operand(ctx, name, lambda f: _hash(f, algo, bits))
+        if digest is None:
             code = 1
             continue
-        try:
-            digest = _hash(f, algo, bits)
-        except (FsError, OSError) as e:
-            ctx.error(f"{name}: {e.reason if isinstance(e, FsError) else e.strerror}")
-            code = 1
-            continue
-        finally:
-            if f is not ctx.stdin:
-                f.close()
         data.append({"file": name, "hash": digest})
         out.append(sum_line(digest, name, shown_tag if tagged else None, args, end))
         if not ctx.json and len(out) > 64:
@@ -185,19 +172,11 @@ def cksum(args: CksumArgs, ctx: Context) -> ToolReturn:
     out: list[str] = []
     rows: list[dict[str, object]] = []
     for name in args.files or ("-",):
-        f = _open(ctx, name)
-        if f is None:
+        got = read_operand(ctx, name, posix_crc)
+        if got is None:
             code = 1
             continue
-        try:
-            crc, size = posix_crc(f)
-        except (FsError, OSError) as e:
-            ctx.error(f"{name}: {e.reason if isinstance(e, FsError) else e.strerror}")
-            code = 1
-            continue
-        finally:
-            if f is not ctx.stdin:
-                f.close()
+        crc, size = got
         rows.append({"file": name, "crc": crc, "size": size})
         out.append(f"{crc} {size}{'' if not args.files else ' ' + name}\n")
     if ctx.json:

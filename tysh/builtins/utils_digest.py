@@ -14,7 +14,7 @@ from typing import IO, Any
 
 import attrs
 
-from tysh.builtins._io import CHUNK, InputStatus, open_input
+from tysh.builtins._io import CHUNK, InputStatus, open_input, read_operand
 from tysh.kernel.context import Context
 from tysh.kernel.fs import FsError
 from tysh.kernel.output import OutputData
@@ -54,18 +54,7 @@ def _hash(algo: str, f: IO[bytes]) -> str:
 
 def _digest_of(ctx: Context, algo: str, name: str) -> str | None:
     """The hex digest of one operand, or None after reporting why it could not be read."""
-    status = InputStatus()
-    f = open_input(ctx, name, status)
-    if f is None:
-        return None
-    try:
-        return _hash(algo, f)
-    except (FsError, OSError) as e:
-        ctx.error(f"{name}: {e.reason if isinstance(e, FsError) else e.strerror}")
-        return None
-    finally:
-        if f is not ctx.stdin:
-            f.close()
+    return read_operand(ctx, name, lambda f: _hash(algo, f))
 
 
 def _escape(name: str) -> tuple[str, str]:

@@ -615,15 +615,12 @@ class _Builder:
         first = c[0]
         if len(c) == 1:
             return Pipeline((first,), False, first.pos)
-        if type(first) is tuple and (first[0] == "TIME" or type(c[1]) is tuple):
-            # `time ! p`, `! time p`: the prefixes in either order
+        if type(first) is tuple:
+            # `time p`, `time ! p`, `! time p`: the TIME token among the prefixes
             time_at = 0 if first[0] == "TIME" else 1
-            rest = c[:time_at] + c[time_at + 1:] if time_at == 0 or c[1][0] == "TIME" else c
-            if rest is c:  # no TIME among them (cannot happen: BANG BANG isn't parsed)
-                raise ValueError("bad pipeline prefix")
-            inner = self.pipeline(rest) if len(rest) > 1 else Pipeline((rest[0],), False,
-                                                                        rest[0].pos)
-            return _timed(inner, c[time_at][1])
+            tok = c[time_at]
+            if type(tok) is tuple and tok[0] == "TIME":
+                return _timed(self.pipeline(c[:time_at] + c[time_at + 1:]), tok[1])
         negated = isinstance(first, tuple)  # the BANG token
         items = c[1:] if negated else c
         cmds: list[ast.Command] = [items[0]]

@@ -9,6 +9,8 @@ or any typed value from typed substitution. Subshells and pipeline stages run on
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -65,14 +67,10 @@ def convert_case(case: str, text: str) -> str:
 
 
 def _uname(field: str) -> str:
-    import os
-
     return str(getattr(os.uname(), field))
 
 
 def _ostype() -> str:
-    import sys
-
     if sys.platform.startswith("linux"):
         return "linux-gnu"
     if sys.platform == "darwin":
@@ -88,12 +86,6 @@ def _epoch(real: bool) -> str:
     return f"{time.time():.6f}" if real else str(int(time.time()))
 
 
-def _os_int(fn: str) -> str:
-    import os
-
-    return str(getattr(os, fn)())
-
-
 # What a sandboxed kernel reports for the user's id: the host's identity stays out of a
 # sandbox, as its environment does (docs/security.md, hermetic environment); it matches
 # the neutral `user` that `whoami` answers there.
@@ -102,9 +94,9 @@ NEUTRAL_UID = "1000"
 # Variables bash computes when they are read (and a script has not set them); scripts
 # test these (`$OSTYPE`, `$UID`, `$SECONDS`) far more than they assign them.
 _DYNAMIC: dict[str, Callable[[State], str]] = {
-    "UID": lambda st: _os_int("getuid") if st.host_facts else NEUTRAL_UID,
-    "EUID": lambda st: _os_int("geteuid") if st.host_facts else NEUTRAL_UID,
-    "PPID": lambda st: _os_int("getppid"),
+    "UID": lambda st: str(os.getuid()) if st.host_facts else NEUTRAL_UID,
+    "EUID": lambda st: str(os.geteuid()) if st.host_facts else NEUTRAL_UID,
+    "PPID": lambda st: str(os.getppid()),
     "BASHPID": lambda st: str(st.pid),
     "SECONDS": _seconds,
     "EPOCHSECONDS": lambda st: _epoch(False),
