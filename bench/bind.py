@@ -30,9 +30,9 @@ from typing import Any
 import attrs
 import click
 
-from tysh.kernel.binder import classify
-from tysh.kernel.tooldef import tool
-from tysh.kernel.typed_args import bind_and_convert, param
+from tysh.kernel.bind.binder import classify
+from tysh.kernel.tools.params import bind_and_convert, param
+from tysh.kernel.tools.tool import tool
 
 VECTORS = ["-n 5 a.txt b.txt", "-qn5 x", "--lines=3 f", "a -c 10 b"]
 

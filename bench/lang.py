@@ -47,7 +47,7 @@ def cold_start(runs: int) -> dict[str, float]:
 
 
 def warm_echo(n: int) -> tuple[float, float]:
-    from tysh.kernel.kernel import Kernel
+    from tysh.kernel.embed.kernel import Kernel
 
     with tempfile.TemporaryDirectory() as d:
         k = Kernel(cwd=d)
@@ -63,7 +63,7 @@ def warm_echo(n: int) -> tuple[float, float]:
 
 
 def arith_loop(runs: int) -> tuple[list[float], list[float]]:
-    from tysh.kernel.kernel import Kernel
+    from tysh.kernel.embed.kernel import Kernel
 
     bash = shutil.which("bash")
     ours: list[float] = []

@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
 
 # loops, functions, $(…), arithmetic, pipelines of builtins, grep/sed/sort, files
 MIXED = r"""

@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import bashlex
 
-    from tysh.kernel import parser as tysh_parser
+    from tysh.kernel.syntax import parser as tysh_parser
 
     chunks = generate(args.lines)
     script = "\n".join(chunks) + "\n"

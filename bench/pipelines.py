@@ -48,8 +48,8 @@ CASES = [
 def in_process(script: str, cwd: str, runs: int, unlimited_output: bool = False) -> float:
     """Fastest time of the script in a warm Kernel: the pipeline's own work. With
     `unlimited_output`, output kept in memory (as execute() returns it) may be any size."""
-    from tysh.kernel.kernel import Kernel
-    from tysh.kernel.limits import Limits
+    from tysh.kernel.base.limits import Limits
+    from tysh.kernel.embed.kernel import Kernel
 
     k = Kernel(cwd=cwd, limits=Limits(max_output_bytes=None)) if unlimited_output \
         else Kernel(cwd=cwd)

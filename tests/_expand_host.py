@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tysh.kernel import ast
-from tysh.kernel.fs import FileSystem, LocalFileSystem
+from tysh.kernel.fs.api import FileSystem, LocalFileSystem
+from tysh.kernel.syntax import ast
 
 
 class FakeHost:

@@ -8,9 +8,9 @@ from typing import Any, Literal
 
 import attrs
 
-from tysh.kernel.schema import ParamSchema, ToolSchema
-from tysh.kernel.tooldef import Tool, tool, tool_group
-from tysh.kernel.typed_args import param
+from tysh.kernel.tools.params import param
+from tysh.kernel.tools.schema import ParamSchema, ToolSchema
+from tysh.kernel.tools.tool import Tool, tool, tool_group
 
 
 def _noop(args: Any, ctx: Any) -> int:

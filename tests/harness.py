@@ -13,11 +13,11 @@ from typing import IO, Any
 import attrs
 
 from tysh.builtins import get_builtin
-from tysh.kernel.context import Context
-from tysh.kernel.fs import LocalFileSystem
-from tysh.kernel.output import OutputData
-from tysh.kernel.tooldef import Outcome
-from tysh.kernel.typed_args import bind_and_convert
+from tysh.kernel.fs.api import LocalFileSystem
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.params import bind_and_convert
+from tysh.kernel.tools.tool import Outcome
 
 # A harness's `run(argv, cwd, shell=...)`, used for commands a tool runs through the shell;
 # it answers (code, stdout bytes, stderr text).

@@ -11,9 +11,9 @@ from harness import FakeShell as _BaseShell
 from harness import invoke
 
 from tysh.builtins import get_builtin
-from tysh.kernel.argv import classify
-from tysh.kernel.binder import BindError
-from tysh.kernel.output import OutputData
+from tysh.kernel.base.argv import classify
+from tysh.kernel.bind.binder import BindError
+from tysh.kernel.tools.output import OutputData
 
 
 @attrs.define

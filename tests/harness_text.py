@@ -12,8 +12,8 @@ from harness import FakeShell as _BaseShell
 from harness import invoke
 
 from tysh.builtins import get_builtin
-from tysh.kernel.argv import classify
-from tysh.kernel.binder import BindError
+from tysh.kernel.base.argv import classify
+from tysh.kernel.bind.binder import BindError
 
 
 @attrs.define

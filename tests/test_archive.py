@@ -18,7 +18,7 @@ import pytest
 
 from tysh import Kernel
 from tysh.builtins import get_builtin
-from tysh.builtins.archive_gzip import compress_stream
+from tysh.builtins.archive.gzip import compress_stream
 
 HAVE_GZIP = shutil.which("gzip") is not None
 HAVE_TAR = shutil.which("tar") is not None

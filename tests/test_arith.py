@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from tysh.kernel import arith
-from tysh.kernel.errors import ExpansionError
+from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.expand import arith
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from _expand_host import FakeHost, P, Q, W  # noqa: E402

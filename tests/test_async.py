@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
 
 
 def test_aexecute_returns_the_same_result_as_execute(tmp_path: Path) -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.kernel import Kernel
-from tysh.kernel.limits import Limits
+from tysh.kernel.base.limits import Limits
+from tysh.kernel.embed.kernel import Kernel
 
 AWK = shutil.which("mawk") or shutil.which("gawk") or shutil.which("awk")
 pytestmark = pytest.mark.skipif(AWK is None, reason="no system awk to compare with")

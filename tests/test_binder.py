@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fixtures_schemas import CP, CUT, FIND, GREP, HEAD, KV, SEARCH, TEST, WRAP, WRAP_OWN
 
-from tysh.kernel.binder import (
+from tysh.kernel.bind.binder import (
     BindError,
     DoubleDash,
     Flag,
@@ -19,9 +19,9 @@ from tysh.kernel.binder import (
     compiled,
     select_leaf,
 )
-from tysh.kernel.schema import ParamSchema, ToolSchema
-from tysh.kernel.tooldef import Tool
-from tysh.kernel.typed_args import bind_and_convert
+from tysh.kernel.tools.params import bind_and_convert
+from tysh.kernel.tools.schema import ParamSchema, ToolSchema
+from tysh.kernel.tools.tool import Tool
 
 
 def b(t: Tool | ToolSchema, line: str) -> ToolArgs:
@@ -58,7 +58,7 @@ def test_classify_non_ascii_letter_after_dash_is_an_operand() -> None:
 
 
 def test_binder_reexports_the_argv_classes() -> None:
-    from tysh.kernel import argv
+    from tysh.kernel.base import argv
 
     assert Flag is argv.Flag and Operand is argv.Operand and DoubleDash is argv.DoubleDash
 
@@ -275,8 +275,8 @@ def test_bind_error_text_is_the_violation_lines_each_prefixed_with_the_tool() ->
 def test_positional_values_are_converted_to_the_class_element_type() -> None:
     import attrs
 
-    from tysh.kernel.tooldef import tool
-    from tysh.kernel.typed_args import param
+    from tysh.kernel.tools.params import param
+    from tysh.kernel.tools.tool import tool
 
     @attrs.frozen
     class SeqArgs:

@@ -9,8 +9,8 @@ from fixtures_schemas import ALL_SCHEMAS, ALL_TOOLS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tysh.kernel.binder import BindError, Operand, ToolArgs, bind, classify
-from tysh.kernel.typed_args import bind_and_convert
+from tysh.kernel.bind.binder import BindError, Operand, ToolArgs, bind, classify
+from tysh.kernel.tools.params import bind_and_convert
 
 # Words drawn from every spelling, subcommand name and alias the fixtures know, plus
 # near misses, numbers, dashes and free text, so random lines hit the interesting paths.

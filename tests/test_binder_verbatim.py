@@ -10,8 +10,8 @@ from pathlib import Path
 
 from fixtures_schemas import WRAP, WRAP_OWN
 
-from tysh.kernel.argv import DOUBLE_DASH, Flag, Operand
-from tysh.kernel.binder import bind
+from tysh.kernel.base.argv import DOUBLE_DASH, Flag, Operand
+from tysh.kernel.bind.binder import bind
 
 
 def test_verbatim_marks_the_words_that_arrived_as_flags() -> None:

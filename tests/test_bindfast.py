@@ -11,14 +11,14 @@ from fixtures_schemas import ALL_TOOLS, HEAD
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tysh.builtins import MODULE_OF, get_builtin
-from tysh.kernel.argv import DOUBLE_DASH, Flag, Operand, classify
-from tysh.kernel.binder import BindError, ToolArgs
-from tysh.kernel.bindfast import make_fast
-from tysh.kernel.tooldef import Tool, tool
-from tysh.kernel.typed_args import bind_and_convert, bind_and_convert_general, param
+from tysh.builtins import BUILTINS, get_builtin
+from tysh.kernel.base.argv import DOUBLE_DASH, Flag, Operand, classify
+from tysh.kernel.bind.binder import BindError, ToolArgs
+from tysh.kernel.bind.fast import make_fast
+from tysh.kernel.tools.params import bind_and_convert, bind_and_convert_general, param
+from tysh.kernel.tools.tool import Tool, tool
 
-BUILTINS: list[Tool] = [t for t in (get_builtin(n) for n in sorted(MODULE_OF)) if t is not None]
+BUILTINS: list[Tool] = [t for t in (get_builtin(n) for n in sorted(BUILTINS)) if t is not None]
 TOOLS: list[Any] = [*ALL_TOOLS, *BUILTINS]
 
 _WORDS: list[str] = ["--", "-", "-5", "--json", "--json=no", "--help", "-h", "-qn5", "-n5",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tysh.kernel import ast, brace
+from tysh.kernel.expand import brace
+from tysh.kernel.syntax import ast
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ from harness_text import run, write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tysh.builtins.awk import build
-from tysh.kernel.kernel import Kernel
+from tysh.builtins.awk.tool import build
+from tysh.kernel.embed.kernel import Kernel
 
 
 def awk(tmp: Path, *args: str, stdin: str | bytes = "") -> tuple[int, str, str]:

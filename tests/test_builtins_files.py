@@ -12,8 +12,8 @@ from harness import make_tree
 from harness_files_json import run
 
 from tysh.builtins import get_builtin
-from tysh.builtins.files_chmod import parse_mode
-from tysh.builtins.files_common import human_size, mode_string
+from tysh.builtins._common.fileinfo import human_size, mode_string
+from tysh.builtins.files.chmod import parse_mode
 
 
 def make(root: Path, *names: str) -> None:

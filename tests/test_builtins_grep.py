@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from harness import FakeShell, invoke
 
-from tysh.builtins.grep import grep as grep_tool
-from tysh.kernel.argv import classify
+from tysh.builtins.search.grep import grep as grep_tool
+from tysh.kernel.base.argv import classify
 
 
 def run(tmp: Path, argv: list[str], stdin: bytes = b"", json_mode: bool = False

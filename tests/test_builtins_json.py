@@ -11,8 +11,8 @@ import pytest
 from harness_files_json import run
 
 from tysh.builtins import get_builtin
-from tysh.builtins.json_format import JsonWriter, jq_number
-from tysh.kernel.argv import Operand
+from tysh.builtins.json.format import JsonWriter, jq_number
+from tysh.kernel.base.argv import Operand
 
 
 def jq(tmp_path: Path, *argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -201,7 +201,7 @@ def test_split_text_at_a_separator_or_whitespace(tmp_path: Path) -> None:
 
 
 def test_importing_the_json_family_does_not_load_libjq() -> None:
-    code = ("import sys, tysh.builtins.jsontools as j; "
+    code = ("import sys, tysh.builtins.json.jq, tysh.builtins.json.values; "
             "print('jq' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout

@@ -12,11 +12,11 @@ from harness import invoke
 
 from tysh.builtins import get_builtin
 from tysh.builtins.meta import TOOLS, describe
-from tysh.kernel.argv import classify
-from tysh.kernel.context import Context
-from tysh.kernel.output import ExecResult, OutputData, apply_output_format
-from tysh.kernel.tooldef import Tool, ToolGroup
-from tysh.kernel.typed_args import param
+from tysh.kernel.base.argv import classify
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.output import ExecResult, OutputData, apply_output_format
+from tysh.kernel.tools.params import param
+from tysh.kernel.tools.tool import Tool, ToolGroup
 
 
 @attrs.frozen

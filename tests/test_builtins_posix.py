@@ -13,13 +13,13 @@ import pytest
 from harness import invoke
 
 from tysh.builtins import get_builtin
-from tysh.builtins.posix import TOOLS, parse_duration
-from tysh.kernel.argv import Arg, Flag, Operand, classify
-from tysh.kernel.context import Context
-from tysh.kernel.fs import LocalFileSystem
-from tysh.kernel.output import OutputData
-from tysh.kernel.schema import ArgBinding
-from tysh.kernel.tooldef import Tool
+from tysh.builtins.core.posix import TOOLS, parse_duration
+from tysh.kernel.base.argv import Arg, Flag, Operand, classify
+from tysh.kernel.fs.api import LocalFileSystem
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.schema import ArgBinding
+from tysh.kernel.tools.tool import Tool
 
 
 class FakeShell:

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from harness import FakeShell, invoke
 
-from tysh.builtins.sed import sed as sed_tool
-from tysh.kernel.argv import classify
+from tysh.builtins.sed.tool import sed as sed_tool
+from tysh.kernel.base.argv import classify
 
 
 def run(tmp: Path, argv: list[str], stdin: bytes = b"", json_mode: bool = False
@@ -191,8 +191,8 @@ SHAPES = [
 def _both(d: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> tuple[Any, Any]:
     """(compiled, interpreted) runs of argv, each on fresh copies of the tricky files,
     reading a few bytes at a time so batches end mid-stream; the files afterwards too."""
-    import tysh.builtins.sed as sed_mod
-    import tysh.builtins.sed_compile as comp
+    import tysh.builtins.sed.compile as comp
+    import tysh.builtins.sed.tool as sed_mod
 
     monkeypatch.setattr(sed_mod, "READ_SIZE", 5)
     results = []
@@ -227,8 +227,8 @@ def test_compiled_script_equals_interpreter_per_file(d: Path, monkeypatch: pytes
 
 
 def test_compiled_script_is_used_for_common_shapes() -> None:
-    from tysh.builtins.sed import SedArgs, _Parser
-    from tysh.builtins.sed_compile import compile_script
+    from tysh.builtins.sed.compile import compile_script
+    from tysh.builtins.sed.tool import SedArgs, _Parser
 
     for script in ("1d;$d", "/x/s/a/b/g", "-n", "2i\\t", "y/a/b/;="):
         cmds = _Parser(script if script != "-n" else "p", [(0, "-e")], False).parse()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from harness_text import ok, run
 
-from tysh.builtins.text_cut import ListError, parse_list
+from tysh.builtins.text.cut import ListError, parse_list
 
 
 def cut(tmp: Path, stdin: str, *argv: str) -> bytes:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from harness_text import FakeShell, ok, run
 
-from tysh.builtins.text_xargs import QuoteError, UsageError, parse_options, tokenize
+from tysh.builtins.process.xargs import QuoteError, UsageError, parse_options, tokenize
 
 
 def seq(tmp: Path, *argv: str) -> str:
@@ -73,8 +73,8 @@ def test_seq_stops_on_broken_pipe(tmp_path: Path) -> None:
     import io
 
     from tysh.builtins import get_builtin
-    from tysh.kernel.context import Context
-    from tysh.kernel.fs import LocalFileSystem
+    from tysh.kernel.fs.api import LocalFileSystem
+    from tysh.kernel.tools.context import Context
 
     class Closed(io.RawIOBase):
         writes = 0

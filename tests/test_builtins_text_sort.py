@@ -184,7 +184,7 @@ def test_sort_text_keys_with_nul_bytes_fall_back_to_tuple_keys(tmp_path: Path) -
 def test_sort_stable_passes_order_like_comparing_keys_in_turn() -> None:
     import random
 
-    from tysh.builtins.text_sort_keys import KeyOpts, key_passes, make_sort_key, parse_key
+    from tysh.builtins.text.sort_keys import KeyOpts, key_passes, make_sort_key, parse_key
 
     rnd = random.Random(4)
     words = [b"a", b"b", b"10", b"9", b"-1", b" x", b"B"]
@@ -201,7 +201,7 @@ def test_sort_stable_passes_order_like_comparing_keys_in_turn() -> None:
 def test_numeric_values_in_bulk_equal_numeric_value_per_line() -> None:
     import random
 
-    from tysh.builtins.text_sort_keys import numeric_value, numeric_values
+    from tysh.builtins.text.sort_keys import numeric_value, numeric_values
 
     rnd = random.Random(5)
     alphabet = [b"", b" ", b"\t", b"-", b".", b"0", b"7", b"42", b"x", b"1e3", b"\xff"]

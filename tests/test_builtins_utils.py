@@ -9,8 +9,8 @@ from pathlib import Path
 from harness import FakeShell
 from harness_text import run, write
 
-from tysh.builtins.utils_date import render
-from tysh.builtins.utils_diffseq import diff_changes
+from tysh.builtins.compare.diffseq import diff_changes
+from tysh.builtins.system.date import render
 
 
 def _shell(tmp: Path, **vars: str) -> FakeShell:
@@ -214,7 +214,7 @@ def test_du_missing_path_is_reported_status_1(tmp_path: Path) -> None:
 
 
 def test_du_human_sizes_follow_gnu_rounding() -> None:
-    from tysh.builtins.utils_du import human
+    from tysh.builtins.files.du import human
 
     assert [human(n, 1024) for n in (0, 1023, 1024, 4097, 13202, 10 * 1024 * 1024)] == [
         "0", "1023", "1.0K", "4.1K", "13K", "10M"]
@@ -227,7 +227,7 @@ def test_mktemp_creates_a_private_file_in_the_session_tmpdir(tmp_path: Path) -> 
     from harness import invoke
 
     from tysh.builtins import get_builtin
-    from tysh.kernel.argv import classify
+    from tysh.kernel.base.argv import classify
 
     tool = get_builtin("mktemp")
     r = invoke(tool, "mktemp", classify([]), _shell(tmp_path, TMPDIR=str(tmp_path)))
@@ -264,7 +264,7 @@ def _date(tmp: Path, *argv: str, tz: str = "UTC") -> str:
     from harness import invoke
 
     from tysh.builtins import get_builtin
-    from tysh.kernel.argv import classify
+    from tysh.kernel.base.argv import classify
 
     tool = get_builtin("date")
     r = invoke(tool, "date", classify(list(argv)), _shell(tmp, TZ=tz))

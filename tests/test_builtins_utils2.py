@@ -11,8 +11,8 @@ from harness import FakeShell, invoke
 from harness_text import run, write
 
 from tysh.builtins import get_builtin
-from tysh.kernel.argv import classify
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.base.argv import classify
+from tysh.kernel.embed.kernel import Kernel
 
 # -- which -------------------------------------------------------------------------
 
@@ -251,9 +251,9 @@ class _Limited(io.BytesIO):
 def test_yes_repeats_its_words_until_the_reader_closes(tmp_path: Path) -> None:
     import pytest
 
-    from tysh.kernel.context import Context
-    from tysh.kernel.fs import LocalFileSystem
-    from tysh.kernel.typed_args import bind_and_convert
+    from tysh.kernel.fs.api import LocalFileSystem
+    from tysh.kernel.tools.context import Context
+    from tysh.kernel.tools.params import bind_and_convert
 
     tool = get_builtin("yes")
     assert tool is not None

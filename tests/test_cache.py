@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.cache import cache_dir, compile_cached
+from tysh.kernel.base.cache import cache_dir, compile_cached
 
 
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX permissions")

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tysh.kernel.errors import TyshSyntaxError
-from tysh.kernel.fs_memory import MemoryFileSystem
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.base.errors import TyshSyntaxError
+from tysh.kernel.embed.kernel import Kernel
+from tysh.kernel.fs.memory import MemoryFileSystem
 
 TIME_LIMIT = 0.5  # seconds per execute
 SLACK = 3.0  # for a slow CI machine: a hang is far longer than this

@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
-from tysh.kernel import ast
-from tysh.kernel.argv import DOUBLE_DASH, Flag, Operand
-from tysh.kernel.errors import ExpansionError
-from tysh.kernel.expand import (
+from tysh.kernel.base.argv import DOUBLE_DASH, Flag, Operand
+from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.expand.words import (
     expand_args,
     expand_heredoc,
     expand_list,
@@ -21,6 +20,7 @@ from tysh.kernel.expand import (
     expand_text,
     expand_value,
 )
+from tysh.kernel.syntax import ast
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _expand_host import DQ, FakeHost, P, Q, W, cmdsub  # noqa: E402

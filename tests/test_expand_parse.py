@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from tysh.kernel.argv import Flag, Operand
-from tysh.kernel.expand import expand_args
+from tysh.kernel.base.argv import Flag, Operand
+from tysh.kernel.expand.words import expand_args
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _expand_host import FakeHost  # noqa: E402
 
-parser = pytest.importorskip("tysh.kernel.parser")
+parser = pytest.importorskip("tysh.kernel.syntax.parser")
 
 
 def args_of(src: str, h: FakeHost) -> list[Any]:

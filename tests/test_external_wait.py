@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from tysh.kernel import external
-from tysh.kernel.external import run_external
+from tysh.kernel.run import external
+from tysh.kernel.run.external import run_external
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX processes")
 

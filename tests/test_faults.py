@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.context import Context
-from tysh.kernel.kernel import Kernel
-from tysh.kernel.limits import Limits
-from tysh.kernel.output import ExecResult
-from tysh.kernel.tooldef import tool
+from tysh.kernel.base.limits import Limits
+from tysh.kernel.embed.kernel import Kernel
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.output import ExecResult
+from tysh.kernel.tools.tool import tool
 
 
 def _clean(r: ExecResult, code: int) -> None:

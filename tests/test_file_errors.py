@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
 
 # tool -> (script, stderr line, status, stdout: what the next file gives)
 CASES: dict[str, tuple[str, str, int, str]] = {

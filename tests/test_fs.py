@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.fs import FileSystem, FsError, LocalFileSystem
-from tysh.kernel.fs_confined import ConfinedFileSystem
-from tysh.kernel.fs_memory import MemoryFileSystem
-from tysh.kernel.fs_overlay import OverlayFileSystem
+from tysh.kernel.fs.api import FileSystem, FsError, LocalFileSystem
+from tysh.kernel.fs.confined import ConfinedFileSystem
+from tysh.kernel.fs.memory import MemoryFileSystem
+from tysh.kernel.fs.overlay import OverlayFileSystem
 
 
 def make(kind: str, tmp: Path) -> tuple[FileSystem, str]:

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from harness import make_tree
 
-from tysh.kernel.fs import LocalFileSystem
-from tysh.kernel.globbing import glob
+from tysh.kernel.expand.glob import glob
+from tysh.kernel.fs.api import LocalFileSystem
 
 
 def make(root: Path, *names: str) -> None:

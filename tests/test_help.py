@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from fixtures_schemas import CP, CUT, GREP, HEAD, KV, TEST
 
-from tysh.kernel.help import render_help
+from tysh.kernel.tools.help import render_help
 
 
 def test_help_has_usage_description_and_examples() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
 
 GAWK = shutil.which("gawk")
 BASH = shutil.which("bash")

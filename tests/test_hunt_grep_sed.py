@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from harness import FakeShell, invoke
 
-from tysh.builtins.grep import grep as grep_tool
-from tysh.builtins.sed import sed as sed_tool
-from tysh.kernel.argv import classify
+from tysh.builtins.search.grep import grep as grep_tool
+from tysh.builtins.sed.tool import sed as sed_tool
+from tysh.kernel.base.argv import classify
 
 TOOLS = {"grep": grep_tool, "sed": sed_tool}
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
 
 BASH = shutil.which("bash")
 

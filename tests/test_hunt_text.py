@@ -232,7 +232,7 @@ def test_seq_infinite_last_streams_until_the_reader_stops(tmp_path: Path) -> Non
 
 
 def test_xargs_trace_quotes_words_like_gnu() -> None:
-    from tysh.builtins.text_xargs import shell_quote
+    from tysh.builtins.process.xargs import shell_quote
 
     cases = {
         "a": "a", "": "''", "b c": "'b c'", "it's": '"it\'s"', "it's $x": "'it'\\''s $x'",

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from harness import host_run
 
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
 
 _ENV = {**os.environ, "LC_ALL": "C", "TZ": "UTC"}
 _NS = re.compile(rb"(\d\d:\d\d:\d\d)\.\d{9}")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.interpreter import Limits
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
+from tysh.kernel.run.interpreter import Limits
 
 
 @pytest.fixture

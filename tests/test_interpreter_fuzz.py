@@ -9,10 +9,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tysh.kernel.errors import TyshSyntaxError
-from tysh.kernel.fs_memory import MemoryFileSystem
-from tysh.kernel.interpreter import Limits
-from tysh.kernel.kernel import Kernel, _prepare_recursion
+from tysh.kernel.base.errors import TyshSyntaxError
+from tysh.kernel.embed.kernel import Kernel, _prepare_recursion
+from tysh.kernel.fs.memory import MemoryFileSystem
+from tysh.kernel.run.interpreter import Limits
 
 _prepare_recursion()  # before hypothesis records the recursion limit
 

@@ -1,7 +1,7 @@
 """The `--json` output of every builtin checked against a JSON Schema of its natural shape,
 and the effects every tool declares in `tools --json`.
 
-Each builtin name in tysh.builtins.FAMILIES is either exercised below (one or more
+Each builtin name in tysh.builtins.BUILTINS is either exercised below (one or more
 scripts, each with the schema its JSON must satisfy) or listed in NO_JSON with the reason
 it has no JSON form of its own; a test keeps the two tables covering every name."""
 
@@ -14,8 +14,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tysh.builtins import FAMILIES, all_builtins, get_builtin
-from tysh.kernel.kernel import Kernel
+from tysh.builtins import BUILTINS, all_builtins, get_builtin
+from tysh.kernel.embed.kernel import Kernel
 
 # ---------------------------------------------------------------- schema pieces
 
@@ -268,7 +268,7 @@ def test_builtin_json_output_matches_its_shape(
 
 
 def test_every_builtin_has_a_json_shape_or_a_reason() -> None:
-    names = {n for ns in FAMILIES.values() for n in ns if get_builtin(n) is not None}
+    names = {n for n in BUILTINS if get_builtin(n) is not None}
     covered = set(SHAPES) | set(NO_JSON)
     assert names - covered == set(), "builtins without a --json shape test"
     assert set(SHAPES) & set(NO_JSON) == set()

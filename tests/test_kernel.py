@@ -7,11 +7,11 @@ from pathlib import Path
 
 import attrs
 
-from tysh.kernel.context import Context
-from tysh.kernel.kernel import Kernel
-from tysh.kernel.output import OutputData
-from tysh.kernel.tooldef import Outcome, tool
-from tysh.kernel.typed_args import param
+from tysh.kernel.embed.kernel import Kernel
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.params import param
+from tysh.kernel.tools.tool import Outcome, tool
 
 
 @attrs.frozen
@@ -164,7 +164,7 @@ def test_kernel_does_not_read_os_environ(tmp_path: Path, monkeypatch: object) ->
 
 
 def test_parse_returns_ast(tmp_path: Path) -> None:
-    from tysh.kernel import ast
+    from tysh.kernel.syntax import ast
 
     assert isinstance(Kernel(cwd=str(tmp_path)).parse("echo hi"), ast.Script)
 

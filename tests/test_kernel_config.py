@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.fs import LocalFileSystem
-from tysh.kernel.fs_confined import ConfinedFileSystem
-from tysh.kernel.fs_memory import MemoryFileSystem
-from tysh.kernel.kernel import DEFAULT_PATH, Kernel
+from tysh.kernel.embed.kernel import DEFAULT_PATH, Kernel
+from tysh.kernel.fs.api import LocalFileSystem
+from tysh.kernel.fs.confined import ConfinedFileSystem
+from tysh.kernel.fs.memory import MemoryFileSystem
 
 # what `hostid` (the external used here: coreutils has it, tysh does not) prints
 HOSTID_OUTPUT = re.compile(r"^[0-9a-f]{8}$", re.M)

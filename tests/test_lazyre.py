@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tysh.kernel.lazyre import LazyRegex
+from tysh.kernel.base.lazyre import LazyRegex
 
 
 def test_lazy_regex_does_not_compile_until_first_use() -> None:

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from tysh.kernel import ast
-from tysh.kernel.errors import TyshSyntaxError
-from tysh.kernel.lexer import Scanner, Source, decode_ansi_c
-from tysh.kernel.parser import _parse_scanner
+from tysh.kernel.base.errors import TyshSyntaxError
+from tysh.kernel.syntax import ast
+from tysh.kernel.syntax.lexer import Scanner, Source, decode_ansi_c
+from tysh.kernel.syntax.parser import _parse_scanner
 
 
 def toks(src: str) -> list[tuple[str, Any]]:
@@ -230,7 +230,7 @@ def test_lexical_errors(src: str, msg: str) -> None:
 
 
 def test_ansi_c_hex_escapes_give_raw_bytes_that_form_utf8() -> None:
-    from tysh.kernel.lexer import decode_ansi_c
+    from tysh.kernel.syntax.lexer import decode_ansi_c
 
     assert decode_ansi_c(r"\xc3\xa9") == "é"
     assert decode_ansi_c(r"\303\251") == "é"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.kernel import Kernel
-from tysh.kernel.limits import CappedOutput, Limits
+from tysh.kernel.base.limits import CappedOutput, Limits
+from tysh.kernel.embed.kernel import Kernel
 
 
 def _usable(k: Kernel) -> None:
@@ -282,8 +282,8 @@ def test_concurrent_execute_on_one_kernel_is_refused(tmp_path: Path) -> None:
 
 
 def test_reentrant_execute_from_a_tool_is_refused(tmp_path: Path) -> None:
-    from tysh.kernel.context import Context
-    from tysh.kernel.tooldef import tool
+    from tysh.kernel.tools.context import Context
+    from tysh.kernel.tools.tool import tool
 
     k = Kernel(cwd=str(tmp_path))
 

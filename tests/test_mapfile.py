@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
 
 SCRIPTS = [
     'printf "a\\nb\\nc\\n" > f; mapfile -t arr < f; echo ${#arr[@]} "${arr[1]}"',

@@ -12,12 +12,12 @@ import attrs
 import pytest
 
 from tysh import Kernel
-from tysh.kernel.argv import classify
-from tysh.kernel.binder import BindError
-from tysh.kernel.record import Record
-from tysh.kernel.schema import param_from_json, param_json_schema, param_to_json
-from tysh.kernel.tooldef import tool
-from tysh.kernel.typed_args import bind_and_convert, bind_and_convert_general, param
+from tysh.kernel.base.argv import classify
+from tysh.kernel.base.record import Record
+from tysh.kernel.bind.binder import BindError
+from tysh.kernel.tools.params import bind_and_convert, bind_and_convert_general, param
+from tysh.kernel.tools.schema import param_from_json, param_json_schema, param_to_json
+from tysh.kernel.tools.tool import tool
 
 
 @attrs.frozen(repr=False, eq=False)
@@ -53,7 +53,7 @@ def test_optional_value_is_attached_or_absent_and_never_the_next_word(
 
 
 def test_optional_value_refuses_a_non_text_value() -> None:
-    from tysh.kernel.argv import Flag
+    from tysh.kernel.base.argv import Flag
 
     with pytest.raises(BindError):
         bind_and_convert_general(ed_like, [Flag("--in-place", {"a": 1})])

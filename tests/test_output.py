@@ -7,7 +7,7 @@ import base64
 import json
 from typing import Any
 
-from tysh.kernel.output import ExecResult, OutputData, OutputNode, apply_output_format
+from tysh.kernel.tools.output import ExecResult, OutputData, OutputNode, apply_output_format
 
 TREE = OutputData.tree([
     OutputNode("src", "directory", children=[
@@ -155,7 +155,7 @@ def test_empty_structured_output_of_a_failure_becomes_an_error_record() -> None:
 
 
 def test_json_failure_of_a_builtin_reports_its_message_and_code(tmp_path: Any) -> None:
-    from tysh.kernel.kernel import Kernel
+    from tysh.kernel.embed.kernel import Kernel
 
     r = Kernel(cwd=str(tmp_path)).execute("cat --json missing.txt")
     assert r.code == 1

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from parser_corpus import corpus_dir, iter_scripts
 
-from tysh.kernel import ast
-from tysh.kernel.errors import TyshSyntaxError
-from tysh.kernel.parser import is_incomplete, parse
+from tysh.kernel.base.errors import TyshSyntaxError
+from tysh.kernel.syntax import ast
+from tysh.kernel.syntax.parser import is_incomplete, parse
 
 
 def cmd(src: str) -> ast.Command:

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from parser_corpus import iter_scripts
 
-from tysh.kernel import ast
-from tysh.kernel.errors import TyshSyntaxError
-from tysh.kernel.parser import is_incomplete, parse
+from tysh.kernel.base.errors import TyshSyntaxError
+from tysh.kernel.syntax import ast
+from tysh.kernel.syntax.parser import is_incomplete, parse
 
 FRAGMENTS = [
     "echo", " ", "\n", ";", ";;", ";&", ";;&", "|", "|&", "&&", "||", "&", "(", ")", "{", "}",

@@ -8,9 +8,9 @@ import pytest
 from lark.exceptions import LarkError
 
 from tests.parser_corpus import iter_scripts
-from tysh.kernel.errors import TyshSyntaxError
-from tysh.kernel.lexer import Scanner, Source
-from tysh.kernel.parser import _parse_scanner, get_lark, parse
+from tysh.kernel.base.errors import TyshSyntaxError
+from tysh.kernel.syntax.lexer import Scanner, Source
+from tysh.kernel.syntax.parser import _parse_scanner, get_lark, parse
 
 EXTRA = [
     "if true; then echo a; elif false; then :; else echo b; fi",

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel import parser
+from tysh.kernel.syntax import parser
 
 CHECK = (
-    "import sys; from tysh.kernel.parser import parse; "
+    "import sys; from tysh.kernel.syntax.parser import parse; "
     "s = parse('if true; then echo \"$x\" | cat; fi; f() { return 1; }'); "
     "print('lark' in sys.modules, type(s).__name__)"
 )

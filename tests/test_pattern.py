@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tysh.kernel import pattern
-from tysh.kernel.pattern import ReplaceTemplate
+from tysh.kernel.expand import pattern
+from tysh.kernel.expand.pattern import ReplaceTemplate
 
 
 @pytest.mark.parametrize(

@@ -10,14 +10,14 @@ import attrs
 import pytest
 from corpus_scripts import cases
 
-from tysh.kernel.context import Context
-from tysh.kernel.errors import TyshSyntaxError
-from tysh.kernel.fs_confined import ConfinedFileSystem
-from tysh.kernel.fs_memory import MemoryFileSystem
-from tysh.kernel.kernel import Kernel
-from tysh.kernel.plan import PlannedCommand, StatementPlan
-from tysh.kernel.tooldef import tool
-from tysh.kernel.typed_args import param
+from tysh.kernel.base.errors import TyshSyntaxError
+from tysh.kernel.embed.kernel import Kernel
+from tysh.kernel.embed.plan import PlannedCommand, StatementPlan
+from tysh.kernel.fs.confined import ConfinedFileSystem
+from tysh.kernel.fs.memory import MemoryFileSystem
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.params import param
+from tysh.kernel.tools.tool import tool
 
 CALLS: list[str] = []
 
@@ -165,8 +165,8 @@ def test_deep_nesting_plans_and_validates_without_recursion() -> None:
 def test_plan_over_the_corpus_runs_nothing(corpus: str, monkeypatch: Any) -> None:
     """Every corpus script that parses plans without raising, and no tool, function
     or external command is invoked (the interpreter's entry points are booby-trapped)."""
-    import tysh.kernel.interpreter as interp_mod
-    import tysh.kernel.simple as simple_mod
+    import tysh.kernel.run.interpreter as interp_mod
+    import tysh.kernel.run.simple_command as simple_mod
 
     def boom(*a: Any, **kw: Any) -> Any:
         raise AssertionError("plan ran something")

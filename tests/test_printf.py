@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tysh.builtins._printf import (
+from tysh.kernel.text.printf import (
     expand_b_escapes,
     expand_echo_escapes,
     expand_format_escapes,

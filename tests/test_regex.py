@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tysh.builtins._regex import compile_patterns, compile_text, translate, validate
+from tysh.kernel.text.regex import compile_patterns, compile_text, translate, validate
 
 
 def finds(pattern: str, text: str, ere: bool = False) -> bool:

@@ -6,14 +6,14 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from tysh.kernel.kernel import Kernel
-from tysh.kernel.output import OutputData, OutputNode
-from tysh.repl import Shell, load_plugins
-from tysh.repl_alias import expand_aliases
-from tysh.repl_highlight import fragments, styles_of
-from tysh.repl_lex import scan
-from tysh.repl_prompt import default_prompt, history_path, init_path, prompt_text, tilde
-from tysh.repl_render import format_syntax_error, render_output, render_to_text
+from tysh.kernel.embed.kernel import Kernel
+from tysh.kernel.tools.output import OutputData, OutputNode
+from tysh.repl.alias import expand_aliases
+from tysh.repl.app import Shell, load_plugins
+from tysh.repl.highlight import fragments, styles_of
+from tysh.repl.lex import scan
+from tysh.repl.prompt import default_prompt, history_path, init_path, prompt_text, tilde
+from tysh.repl.render import format_syntax_error, render_output, render_to_text
 
 
 def kinds(text: str) -> dict[str, str]:

@@ -7,11 +7,11 @@ from typing import Any
 
 import attrs
 
-from tysh.kernel.context import Context
-from tysh.kernel.kernel import Kernel
-from tysh.kernel.tooldef import tool_group
-from tysh.kernel.typed_args import param
-from tysh.repl_complete import Engine, candidates, context_at, iter_usage
+from tysh.kernel.embed.kernel import Kernel
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.params import param
+from tysh.kernel.tools.tool import tool_group
+from tysh.repl.complete import Engine, candidates, context_at, iter_usage
 
 
 @attrs.frozen

@@ -11,7 +11,7 @@ from fixtures_schemas import ALL_SCHEMAS, CP, GREP, HEAD, KV, SEARCH
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tysh.kernel.schema import (
+from tysh.kernel.tools.schema import (
     PARAM_TYPES,
     ArgBinding,
     Example,

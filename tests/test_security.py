@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from tysh.kernel.fs_confined import ConfinedFileSystem
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
+from tysh.kernel.fs.confined import ConfinedFileSystem
 
 # what `hostid` (the external used here: coreutils has it, tysh does not) prints
 HOSTID_OUTPUT = re.compile(r"^[0-9a-f]{8}$", re.M)
@@ -251,7 +251,7 @@ def test_sandboxed_kernel_shell_variables_do_not_tell_the_host_identity() -> Non
     # matching `hostname` and `whoami` there, while the host's own kernel tells the truth
     import socket
 
-    from tysh.kernel.fs import LocalFileSystem
+    from tysh.kernel.fs.api import LocalFileSystem
 
     for k in (Kernel.isolated(), Kernel()):
         assert k.execute('echo "$HOSTNAME $UID $EUID"; (echo $UID)').out == \

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tysh.builtins import sed_compile
-from tysh.kernel.kernel import Kernel
+from tysh.builtins.sed import compile as sed_compile
+from tysh.kernel.embed.kernel import Kernel
 
 GNU = "/usr/bin/sed"
 

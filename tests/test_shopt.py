@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
 
 
 def run(src: str) -> tuple[int, str, str]:

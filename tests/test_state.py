@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tysh.kernel.state import State, VarError
+from tysh.kernel.run.state import State, VarError
 
 
 def test_env_variables_are_exported_and_readable() -> None:

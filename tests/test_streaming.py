@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
 
 TYSH = [sys.executable, "-m", "tysh", "--no-external", "-c"]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
 
 TYSH = str(Path(sys.executable).with_name("tysh"))
 
@@ -286,7 +286,7 @@ def test_bare_long_follow_is_by_descriptor_and_schema_allows_both_forms(
     kernel: Kernel, tmp_path: Path
 ) -> None:
     from tysh.builtins import get_builtin
-    from tysh.kernel.schema import param_json_schema
+    from tysh.kernel.tools.schema import param_json_schema
 
     f = tmp_path / "f"
     f.write_bytes(b"a\n")

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from tysh.builtins._testexpr import TestError, evaluate
-from tysh.kernel.context import Context
-from tysh.kernel.fs import LocalFileSystem
+from tysh.kernel.fs.api import LocalFileSystem
+from tysh.kernel.text.testexpr import TestError, evaluate
+from tysh.kernel.tools.context import Context
 
 
 class FakeShell:

@@ -7,7 +7,7 @@ import sys
 import threading
 from pathlib import Path
 
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from load import MIXED, expected, run_load  # noqa: E402

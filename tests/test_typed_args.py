@@ -9,10 +9,10 @@ import attrs
 import pytest
 from fixtures_schemas import CP, GREP, HEAD, KV, TEST, HeadArgs
 
-from tysh.kernel.binder import BindError, ToolArgs, bind, classify
-from tysh.kernel.schema import ParamSchema, ToolSchema
-from tysh.kernel.tooldef import Tool, tool, tool_group
-from tysh.kernel.typed_args import bind_and_convert, convert, param, reflect_params
+from tysh.kernel.bind.binder import BindError, ToolArgs, bind, classify
+from tysh.kernel.tools.params import bind_and_convert, convert, param, reflect_params
+from tysh.kernel.tools.schema import ParamSchema, ToolSchema
+from tysh.kernel.tools.tool import Tool, tool, tool_group
 
 
 def _noop(args: Any, ctx: Any) -> int:
@@ -190,7 +190,7 @@ def test_type_hints_agree_with_typing_for_every_builtin_args_class() -> None:
     import typing
 
     from tysh.builtins import all_builtins
-    from tysh.kernel.typed_args import type_hints
+    from tysh.kernel.tools.params import type_hints
 
     seen = 0
     todo = list(all_builtins())

@@ -1,4 +1,4 @@
-"""tysh.kernel.unparse: `declare -f` / `type` print a function's source as bash does."""
+"""tysh.kernel.syntax.unparse: `declare -f` / `type` print a function's source as bash does."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel import ast
-from tysh.kernel.kernel import Kernel
-from tysh.kernel.parser import parse
-from tysh.kernel.unparse import function_source
+from tysh.kernel.embed.kernel import Kernel
+from tysh.kernel.syntax import ast
+from tysh.kernel.syntax.parser import parse
+from tysh.kernel.syntax.unparse import function_source
 
 BASH = "/bin/bash"
 HAVE_BASH = os.path.exists(BASH)

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from harness import host_run, kernel_run  # noqa: E402
 
-from tysh.kernel.fs import LocalFileSystem
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
+from tysh.kernel.fs.api import LocalFileSystem
 
 _ENV = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
 _ENV.update(LC_ALL="C.UTF-8", TZ="UTC")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from harness import host_run, kernel_run  # noqa: E402
 
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
 
 _ENV = {**os.environ, "LC_ALL": "C", "TZ": "UTC"}
 _STAMP = re.compile(rb"^(---|\+\+\+) (\S+)\t.*$", re.MULTILINE)

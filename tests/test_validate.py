@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from corpus_scripts import cases
 
-from tysh.kernel.fs_confined import ConfinedFileSystem
-from tysh.kernel.fs_memory import MemoryFileSystem
-from tysh.kernel.kernel import Kernel
-from tysh.kernel.validate import Problem
+from tysh.kernel.embed.kernel import Kernel
+from tysh.kernel.embed.validate import Problem
+from tysh.kernel.fs.confined import ConfinedFileSystem
+from tysh.kernel.fs.memory import MemoryFileSystem
 
 
 def _kernel(root: Path | None = None, *, external: bool = False, validate: bool = True) -> Kernel:
@@ -303,8 +303,8 @@ def test_refusal_returns_when_the_function_is_unset() -> None:
 
 
 def test_refusal_is_dropped_once_a_tool_is_registered() -> None:
-    from tysh.kernel.context import Context
-    from tysh.kernel.tooldef import tool
+    from tysh.kernel.tools.context import Context
+    from tysh.kernel.tools.tool import tool
 
     @tool("late_tool", description="registered after a refusal")
     def late_tool(args: object, ctx: Context) -> int:
@@ -319,8 +319,8 @@ def test_refusal_is_dropped_once_a_tool_is_registered() -> None:
 
 
 def test_registering_a_tool_bumps_the_registry_version() -> None:
-    from tysh.kernel.context import Context
-    from tysh.kernel.tooldef import tool
+    from tysh.kernel.tools.context import Context
+    from tysh.kernel.tools.tool import tool
 
     @tool("versioned", description="x")
     def versioned(args: object, ctx: Context) -> int:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tysh.kernel.values import format_float, to_json_text, to_json_value, to_text, truthy, type_name
+from tysh.kernel.base.values import (
+    format_float,
+    to_json_text,
+    to_json_value,
+    to_text,
+    truthy,
+    type_name,
+)
 
 
 @pytest.mark.parametrize(("value", "text"), [

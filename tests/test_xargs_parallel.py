@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from tysh.kernel.kernel import Kernel
+from tysh.kernel.embed.kernel import Kernel
 
 
 def test_parallel_commands_overlap_in_time() -> None:

@@ -9,22 +9,22 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "Kernel": "tysh.kernel.kernel",
-    "Limits": "tysh.kernel.limits",
-    "ExecResult": "tysh.kernel.output",
-    "OutputData": "tysh.kernel.output",
-    "OutputNode": "tysh.kernel.output",
-    "apply_output_format": "tysh.kernel.output",
-    "ToolSchema": "tysh.kernel.schema",
-    "ParamSchema": "tysh.kernel.schema",
-    "Example": "tysh.kernel.schema",
-    "ArgBinding": "tysh.kernel.schema",
-    "tool": "tysh.kernel.tooldef",
-    "Tool": "tysh.kernel.tooldef",
-    "Outcome": "tysh.kernel.tooldef",
-    "param": "tysh.kernel.typed_args",
-    "Context": "tysh.kernel.context",
-    "TyshSyntaxError": "tysh.kernel.errors",
+    "Kernel": "tysh.kernel.embed.kernel",
+    "Limits": "tysh.kernel.base.limits",
+    "ExecResult": "tysh.kernel.tools.output",
+    "OutputData": "tysh.kernel.tools.output",
+    "OutputNode": "tysh.kernel.tools.output",
+    "apply_output_format": "tysh.kernel.tools.output",
+    "ToolSchema": "tysh.kernel.tools.schema",
+    "ParamSchema": "tysh.kernel.tools.schema",
+    "Example": "tysh.kernel.tools.schema",
+    "ArgBinding": "tysh.kernel.tools.schema",
+    "tool": "tysh.kernel.tools.tool",
+    "Tool": "tysh.kernel.tools.tool",
+    "Outcome": "tysh.kernel.tools.tool",
+    "param": "tysh.kernel.tools.params",
+    "Context": "tysh.kernel.tools.context",
+    "TyshSyntaxError": "tysh.kernel.base.errors",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -183,13 +183,13 @@ def _run(
         script = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
         positional = rest
 
-    from tysh.kernel.kernel import Kernel
-    from tysh.kernel.state import LETTER_OPTIONS
+    from tysh.kernel.embed.kernel import Kernel
+    from tysh.kernel.run.state import LETTER_OPTIONS
 
     if allow_external:
         kernel = Kernel.repl(arg0=arg0, args=positional)
     else:
-        from tysh.kernel.fs import LocalFileSystem
+        from tysh.kernel.fs.api import LocalFileSystem
 
         kernel = Kernel(
             cwd=os.getcwd(), env=dict(os.environ), allow_external=False,
@@ -220,11 +220,11 @@ def _start_repl(allow_external: bool) -> int | None:
     """The REPL on a terminal when `tysh/repl.py` exists; None means fall back to stdin."""
     import importlib.util
 
-    if importlib.util.find_spec("tysh.repl") is None:
+    if importlib.util.find_spec("tysh.repl.app") is None:
         return None
     import importlib
 
-    mod = importlib.import_module("tysh.repl")
+    mod = importlib.import_module("tysh.repl.app")
     for entry in ("main", "run", "run_repl"):
         fn = getattr(mod, entry, None)
         if callable(fn):

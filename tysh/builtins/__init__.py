@@ -1,7 +1,8 @@
-"""The builtin tools, grouped by family, loaded lazily by name.
+"""The builtin tools: one table from a command name to the module that defines it.
 
-Each family module defines `TOOLS: list[Tool]`. The table below maps every builtin name
-to its module so that running `echo` does not import grep, sed and jq."""
+A module is imported the first time one of its commands runs, so `echo` never loads
+grep, sed or jq. Adding a builtin is a module with an `@tool` function and one line
+here; `tests/unit/builtins/test_table.py` fails when a tool is missing from the table."""
 
 from __future__ import annotations
 
@@ -9,95 +10,95 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tysh.kernel.tooldef import Tool
+    from tysh.kernel.tools.tool import Tool
 
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "shell": (
-        "read", "mapfile", "readarray", "cd", "pwd", "export", "unset", "local", "declare",
-        "typeset", "readonly", "shift", "set", "exit", "return", "break", "continue",
-        "source", ".", "wait", "eval", "trap", "let", "getopts", "alias", "unalias", "exec",
-        "command", "builtin", "shopt",
-    ),
-    "posix": ("echo", "printf", "test", "[", "true", "false", ":", "sleep", "env", "timeout"),
-    "meta": ("help", "tools", "type"),
-    "text": (
-        "cat", "tac", "head", "tail", "wc", "sort", "uniq", "cut", "tr", "seq", "tee",
-        "xargs", "rev", "nl", "paste",
-    ),
-    "grep": ("grep",),
-    "sed": ("sed",),
-    "awk": ("awk",),
-    "files": (
-        "ls", "find", "glob", "mkdir", "rm", "rmdir", "cp", "mv", "touch", "stat",
-        "basename", "dirname", "realpath", "ln", "chmod",
-    ),
-    "jsontools": ("jq", "fromjson", "tojson", "keys", "values", "typeof", "split"),
-    "utils": (
-        "diff", "md5sum", "sha1sum", "sha256sum", "sha512sum", "base64", "du", "mktemp", "date",
-        "which", "tree", "comm", "column", "fold", "expand", "unexpand", "yes", "printenv",
-        "nproc", "uname", "whoami", "hostname",
-    ),
-    "calc": ("expr", "bc", "factor", "numfmt"),
-    "bytes": ("od", "xxd", "cmp", "cksum", "sha224sum", "sha384sum", "b2sum", "strings",
-              "truncate"),
-    "archive": ("gzip", "gunzip", "zcat", "tar"),
-    "misc": ("readlink", "shuf", "join", "fmt", "envsubst", "id", "tty", "nohup", "nice"),
+BUILTINS: dict[str, str] = {
+    # the shell's own commands: they act on the session
+    "read": "shell.builtins", "mapfile": "shell.builtins", "readarray": "shell.builtins",
+    "cd": "shell.builtins", "pwd": "shell.builtins", "export": "shell.builtins",
+    "unset": "shell.builtins", "local": "shell.builtins", "declare": "shell.builtins",
+    "typeset": "shell.builtins", "readonly": "shell.builtins", "shift": "shell.builtins",
+    "set": "shell.builtins", "exit": "shell.builtins", "return": "shell.builtins",
+    "break": "shell.builtins", "continue": "shell.builtins", "source": "shell.builtins",
+    ".": "shell.builtins", "wait": "shell.builtins", "eval": "shell.builtins",
+    "trap": "shell.builtins", "let": "shell.builtins", "getopts": "shell.builtins",
+    "alias": "shell.builtins", "unalias": "shell.builtins", "exec": "shell.builtins",
+    "command": "shell.builtins", "builtin": "shell.builtins", "shopt": "shell.builtins",
+    # what the session knows
+    "help": "meta", "tools": "meta", "type": "meta",
+    # POSIX basics
+    "echo": "core.posix", "printf": "core.posix", "test": "core.posix", "[": "core.posix",
+    "true": "core.posix", "false": "core.posix", ":": "core.posix", "sleep": "core.posix",
+    "env": "core.posix", "timeout": "core.posix",
+    # running other commands
+    "xargs": "process.xargs", "nohup": "process.nice", "nice": "process.nice",
+    # text
+    "cat": "text.cat", "tac": "text.cat", "rev": "text.cat", "tee": "text.cat",
+    "head": "text.headtail", "tail": "text.headtail", "wc": "text.wc", "sort": "text.sort",
+    "uniq": "text.uniq", "cut": "text.cut", "paste": "text.cut", "tr": "text.tr",
+    "seq": "text.seq", "nl": "text.nl", "column": "text.column", "fold": "text.fold",
+    "expand": "text.fold", "unexpand": "text.fold", "join": "text.join", "fmt": "text.fmt",
+    "shuf": "text.shuf", "envsubst": "text.envsubst",
+    # search and edit
+    "grep": "search.grep", "sed": "sed.tool", "awk": "awk.tool",
+    # files
+    "ls": "files.ls", "find": "files.find", "glob": "files.glob", "mkdir": "files.ops",
+    "rm": "files.ops", "rmdir": "files.ops", "cp": "files.ops", "mv": "files.ops",
+    "touch": "files.ops", "ln": "files.ops", "stat": "files.info", "basename": "files.info",
+    "dirname": "files.info", "realpath": "files.info", "chmod": "files.chmod",
+    "readlink": "files.readlink", "du": "files.du", "tree": "files.tree",
+    "mktemp": "files.mktemp", "truncate": "files.truncate",
+    # comparing
+    "diff": "compare.diff", "cmp": "compare.cmp", "comm": "compare.comm",
+    # checksums and encodings
+    "md5sum": "digest.sums", "sha1sum": "digest.sums", "sha256sum": "digest.sums",
+    "sha512sum": "digest.sums", "base64": "digest.sums", "cksum": "digest.cksum",
+    "sha224sum": "digest.cksum", "sha384sum": "digest.cksum", "b2sum": "digest.cksum",
+    # bytes
+    "od": "bytes.od", "xxd": "bytes.xxd", "strings": "bytes.strings",
+    # archives
+    "gzip": "archive.gzip", "gunzip": "archive.gzip", "zcat": "archive.gzip",
+    "tar": "archive.tar",
+    # JSON
+    "jq": "json.jq", "fromjson": "json.values", "tojson": "json.values", "keys": "json.values",
+    "values": "json.values", "typeof": "json.values", "split": "json.values",
+    # arithmetic
+    "expr": "calc.expr", "bc": "calc.bc", "factor": "calc.factor", "numfmt": "calc.numfmt",
+    # the system
+    "date": "system.date", "which": "system.which", "yes": "system.info",
+    "printenv": "system.info", "nproc": "system.info", "uname": "system.info",
+    "whoami": "system.info", "hostname": "system.info", "id": "system.ids", "tty": "system.ids",
 }
 
-MODULE_OF: dict[str, str] = {n: fam for fam, names in FAMILIES.items() for n in names}
-
-_loaded: dict[str, dict[str, Tool]] = {}
+_by_module: dict[str, dict[str, Tool]] = {}
 
 
-def family_tools(fam: str) -> list[Tool]:
-    """Every tool of a family: its module's TOOLS, or, for a family split into one module
-    per tool (`TOOL_MODULES`, name -> submodule), the TOOLS of each submodule."""
-    mod = importlib.import_module(f"tysh.builtins.{fam}")
-    subs: dict[str, str] | None = getattr(mod, "TOOL_MODULES", None)
-    if subs is None:
-        return list(mod.TOOLS)
-    tools: list[Tool] = []
-    for sub in dict.fromkeys(subs.values()):
-        tools.extend(importlib.import_module(f"tysh.builtins.{sub}").TOOLS)
-    return tools
+def module_tools(module: str) -> dict[str, Tool]:
+    """The tools a builtin module defines (every module-level `Tool`), by name."""
+    found = _by_module.get(module)
+    if found is None:
+        from tysh.kernel.tools.tool import Tool
 
-
-def _family(fam: str) -> dict[str, Tool]:
-    tools = _loaded.get(fam)
-    if tools is None:
-        tools = {t.name: t for t in family_tools(fam)}
-        _loaded[fam] = tools
-    return tools
-
-
-_single: dict[str, Tool] = {}
-
-
-def _single_tool(fam: str, name: str) -> Tool | None:
-    """A family module may map tool names to submodules (`TOOL_MODULES`), so one tool
-    loads without importing the whole family."""
-    mod = importlib.import_module(f"tysh.builtins.{fam}")
-    sub = getattr(mod, "TOOL_MODULES", {}).get(name)
-    if sub is None:
-        return None
-    for t in importlib.import_module(f"tysh.builtins.{sub}").TOOLS:
-        _single[t.name] = t
-    return _single.get(name)
+        mod = importlib.import_module(f"tysh.builtins.{module}")
+        found = {v.name: v for v in vars(mod).values() if isinstance(v, Tool)}
+        _by_module[module] = found
+    return found
 
 
 def get_builtin(name: str) -> Tool | None:
-    fam = MODULE_OF.get(name)
-    if fam is None:
+    """The builtin tool of that name, importing its module on first use; None when there
+    is no such builtin."""
+    module = BUILTINS.get(name)
+    if module is None:
         return None
-    if fam not in _loaded:
-        got = _single.get(name) or _single_tool(fam, name)
-        if got is not None:
-            return got
-    return _family(fam).get(name)
+    return module_tools(module).get(name)
 
 
 def all_builtins() -> list[Tool]:
+    """Every builtin, in the table's order."""
     out: list[Tool] = []
-    for fam in FAMILIES:
-        out.extend(_family(fam).values())
+    for name in BUILTINS:
+        t = get_builtin(name)
+        if t is not None:
+            out.append(t)
     return out

@@ -11,12 +11,12 @@ from typing import Any
 
 import attrs
 
-from tysh.kernel.context import Context
-from tysh.kernel.output import OutputData
-from tysh.kernel.record import Record
-from tysh.kernel.schema import ToolSchema
-from tysh.kernel.tooldef import Outcome, Tool, tool
-from tysh.kernel.typed_args import param
+from tysh.kernel.base.record import Record
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.params import param
+from tysh.kernel.tools.schema import ToolSchema
+from tysh.kernel.tools.tool import Outcome, Tool, tool
 
 
 def _tools_by_name(ctx: Context) -> dict[str, Tool]:
@@ -41,7 +41,7 @@ def _fallback_help(schema: ToolSchema) -> str:
 
 def _render(schema: ToolSchema, path: list[str], node: ToolSchema) -> str:
     try:
-        from tysh.kernel.help import render_help
+        from tysh.kernel.tools.help import render_help
     except ImportError:
         return _fallback_help(node)
     text: str = render_help(schema, path)

@@ -1,0 +1,1 @@
+"""Helpers the builtin tools share: operands, lines, file information, cancellation."""

@@ -1,0 +1,1 @@
+"""gzip, gunzip, zcat and tar, through the session's filesystem."""

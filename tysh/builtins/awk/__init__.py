@@ -1,0 +1,1 @@
+"""awk: lexer, parser, compiler to Python closures, runtime, values and formatting."""

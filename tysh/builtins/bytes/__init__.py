@@ -1,0 +1,1 @@
+"""Looking at bytes: od, xxd, strings."""

@@ -1,0 +1,1 @@
+"""Arithmetic tools: expr, bc, factor, numfmt."""

@@ -1,0 +1,1 @@
+"""Comparing files: diff, cmp, comm."""

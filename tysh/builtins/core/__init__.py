@@ -1,0 +1,1 @@
+"""The POSIX basics: echo, printf, test, true, false, :, sleep, env, timeout."""

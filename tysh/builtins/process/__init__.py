@@ -1,0 +1,1 @@
+"""Tools that run other commands: xargs, nohup, nice."""

@@ -1,0 +1,1 @@
+"""Searching text: grep."""

@@ -1,0 +1,691 @@
+"""grep: print lines that match patterns, as GNU grep 3.8 does.
+
+Patterns are translated once to a Python regex (see _regex). The common cases run on
+large blocks of lines: the regex engine scans the block and only the lines that match
+cost any Python work. Context (-A/-B/-C) and `--json` take a per-line path.
+
+`--json` gives `[{"file", "line", "text"}]` for matching lines (`text` is the match with
+`-o`); with `-c`, `[{"file", "count"}]`; with `-l`/`-L`, the list of file names.
+"""
+
+from __future__ import annotations
+
+import collections
+import fnmatch
+import re
+import warnings
+from collections.abc import Iterator
+from typing import IO, Any, Literal
+
+import attrs
+
+from tysh.builtins._common.operands import is_stdin
+from tysh.kernel.base.record import Record
+from tysh.kernel.fs.api import FsError
+from tysh.kernel.text.regex import KEEP_OUT, Compiled, Kind, RegexError, compile_patterns
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.params import param
+from tysh.kernel.tools.tool import Outcome, tool
+
+READ_SIZE = 1 << 18
+_SAMPLE = 1 << 15  # bytes of a block whose newlines estimate its line count
+STDIN_LABEL = "(standard input)"
+
+
+@attrs.frozen(repr=False, eq=False)
+class GrepArgs(Record):
+    operands: tuple[str, ...] = param(
+        positional=True, default=(), help="PATTERN (unless -e/-f) then FILEs"
+    )
+    regexp: tuple[str, ...] = param(default=(), aliases=["-e"], help="use PATTERN (repeatable)")
+    file: tuple[str, ...] = param(default=(), aliases=["-f"], help="take patterns from FILE")
+    extended_regexp: bool = param(False, aliases=["-E"], help="patterns are extended regexps")
+    fixed_strings: bool = param(False, aliases=["-F"], help="patterns are fixed strings")
+    basic_regexp: bool = param(False, aliases=["-G"], help="patterns are basic regexps")
+    perl_regexp: bool = param(False, aliases=["-P"],
+                              help="patterns are Python regexps (and PCRE's \\K)")
+    ignore_case: bool = param(False, aliases=["-i", "-y"], help="ignore case distinctions")
+    no_ignore_case: bool = param(False, help="do not ignore case (default)")
+    invert_match: bool = param(False, aliases=["-v"], help="select non-matching lines")
+    word_regexp: bool = param(False, aliases=["-w"], help="match only whole words")
+    line_regexp: bool = param(False, aliases=["-x"], help="match only whole lines")
+    count: bool = param(False, aliases=["-c"], help="print only a count of selected lines")
+    line_number: bool = param(False, aliases=["-n"], help="prefix each line with its number")
+    files_with_matches: bool = param(False, aliases=["-l"], help="print only names of matching files")
+    files_without_match: bool = param(False, aliases=["-L"], help="print only names of files without a match")
+    only_matching: bool = param(False, aliases=["-o"], help="print only the matched parts")
+    quiet: bool = param(False, aliases=["-q", "--silent"], help="print nothing; exit 0 on a match")
+    no_messages: bool = param(False, aliases=["-s"], help="suppress file error messages")
+    with_filename: bool = param(False, aliases=["-H"], help="print the file name for each match")
+    no_filename: bool = param(False, aliases=["-h"], help="never print file names")
+    max_count: int | None = param(None, aliases=["-m"], help="stop after NUM selected lines")
+    after_context: int | None = param(None, aliases=["-A"], help="print NUM lines after a match")
+    before_context: int | None = param(None, aliases=["-B"], help="print NUM lines before a match")
+    context: int | None = param(None, aliases=["-C"], help="print NUM lines around a match")
+    recursive: bool = param(False, aliases=["-r"], help="search directories recursively")
+    dereference_recursive: bool = param(False, aliases=["-R"], help="like -r, following symlinks")
+    directories: Literal["read", "skip", "recurse"] = param(
+        "read", aliases=["-d"], help="what to do with a directory operand"
+    )
+    include: tuple[str, ...] = param(default=(), help="search only files whose name matches GLOB")
+    exclude: tuple[str, ...] = param(default=(), help="skip files whose name matches GLOB")
+    exclude_dir: tuple[str, ...] = param(default=(), help="skip directories matching GLOB")
+    text: bool = param(False, aliases=["-a"], help="process a binary file as if it were text")
+    binary_without_match: bool = param(False, aliases=["-I"], help="skip binary files")
+    binary_files: Literal["binary", "text", "without-match"] = param(
+        "binary", help="how to treat binary files"
+    )
+    binary: bool = param(False, aliases=["-U"], help="accepted; no CR/LF translation anyway")
+    devices: Literal["read", "skip"] = param(
+        "read", aliases=["-D"], help="accepted; devices are read"
+    )
+    color: str | None = param(None, aliases=["--colour"], help="accepted; output is never colored")
+    byte_offset: bool = param(False, aliases=["-b"], help="prefix each line with its byte offset")
+    null_data: bool = param(False, aliases=["-z"], help="lines end in NUL, not newline")
+    null: bool = param(False, aliases=["-Z"], help="end a printed file name with NUL")
+    label: str | None = param(None, help="the name to show for standard input")
+    group_separator: str | None = param(None, help="print SEP between context groups")
+    no_group_separator: bool = param(False, help="no separator between context groups")
+    line_buffered: bool = param(False, help="accepted; output is flushed per block anyway")
+
+
+class _Stop(Exception):
+    """Raised inside a scan to stop reading the current file (-m, -q, -l)."""
+
+
+# -z: NUL and newline trade places on the way in and out, so the line machinery is shared
+_SWAP = bytes.maketrans(b"\n\0", b"\0\n")
+
+
+def _blocks(f: IO[bytes], swap: bool = False) -> Iterator[bytes]:
+    """Blocks of whole lines, each ending in a newline (one is added to an unterminated
+    last line, as GNU grep prints it). Reads incrementally: stdin is never slurped."""
+    read = getattr(f, "read1", f.read)
+    rest = b""
+    while True:
+        chunk = read(READ_SIZE)
+        if not chunk:
+            break
+        if swap:
+            chunk = chunk.translate(_SWAP)
+        cut = chunk.rfind(b"\n")
+        if cut < 0:
+            rest += chunk
+            continue
+        yield rest + chunk[: cut + 1] if rest else chunk[: cut + 1]
+        rest = chunk[cut + 1 :]
+    if rest:
+        yield rest + b"\n"
+
+
+class _Grep:
+    """One grep run: options resolved once, then each input scanned."""
+
+    def __init__(self, args: GrepArgs, ctx: Context, comp: Compiled, show_names: bool) -> None:
+        self.ctx = ctx
+        self.comp = comp
+        self.regex: Any = comp.regex
+        # -o prints the part after a -P pattern's \K (see _regex.KEEP_OUT), else all of it
+        self.kg: int | str = KEEP_OUT if KEEP_OUT in self.regex.groupindex else 0
+        self.text = comp.text
+        self.invert = args.invert_match
+        self.count = args.count
+        self.numbers = args.line_number
+        self.only = args.only_matching
+        self.quiet = args.quiet
+        self.list_yes = args.files_with_matches
+        self.list_no = args.files_without_match and not args.files_with_matches
+        self.max = args.max_count
+        self.show_names = show_names and not args.no_filename or args.with_filename
+        self.no_messages = args.no_messages
+        self.binary_ok = args.text or args.binary_files == "text"
+        # -I: a binary file matches nothing (GNU decides on the data before any output)
+        self.skip_binary = args.binary_without_match or args.binary_files == "without-match"
+        self.offsets = args.byte_offset
+        self.zero = args.null_data
+        self.name_end = "\0" if args.null else ""
+        self.group_sep: str | None = (
+            None if args.no_group_separator
+            else "--" if args.group_separator is None else args.group_separator
+        )
+        ctxn = args.context or 0
+        # an explicit context option, even 0, puts `--` between non-adjacent groups
+        self.ctx_given = any(
+            v is not None for v in (args.after_context, args.before_context, args.context)
+        )
+        self.after = args.after_context if args.after_context is not None else ctxn
+        self.before = args.before_context if args.before_context is not None else ctxn
+        self.json = ctx.json
+        self.records: list[Any] = []
+        self.any_selected = False
+        self.error = False
+        self.last_group_end: int | None = None  # for "--" separators between context groups
+        self.out = ctx.stdout
+        self._count_re: Any = None
+        # output-shaping modes where only a status or a count matters
+        self.summary = self.quiet or self.list_yes or self.list_no or self.count
+
+    # -- reporting ------------------------------------------------------------
+    def fail(self, message: str) -> None:
+        self.error = True
+        if not self.no_messages:
+            self.ctx.error(message)
+
+    def enc(self, s: Any) -> bytes:
+        return s.encode("utf-8", "surrogateescape") if self.text else s  # type: ignore[no-any-return]
+
+    # -- one input --------------------------------------------------------------
+    def search(self, f: IO[bytes], name: str) -> None:
+        """Scan one input and write what GNU grep writes for it."""
+        selected = 0
+        try:
+            if self.ctx_given or self.json or self.offsets:
+                selected = self.scan_lines(f, name)
+            else:
+                selected = self.scan_blocks(f, name)
+        except _Stop as stop:
+            selected = stop.args[0] if stop.args else 1
+        if selected:
+            self.any_selected = True
+        if self.quiet:
+            return
+        if self.count and not (self.list_yes or self.list_no):
+            if self.json:
+                self.records.append({"file": name, "count": selected})
+            else:
+                pre = f"{name}{self.name_end or ':'}" if self.show_names else ""
+                self.ctx.write(f"{pre}{selected}\n")
+        if (self.list_yes and selected) or (self.list_no and not selected):
+            if self.json:
+                self.records.append(name)
+            else:
+                self.ctx.write(name + (self.name_end or "\n"))
+
+    def prefix(self, name: str, sep: str) -> str:
+        return name + (self.name_end or sep) if self.show_names else ""
+
+    def emit(self, data: bytes) -> None:
+        """Write selected lines (NUL-terminated again under -z)."""
+        self.out.write(data.translate(_SWAP) if self.zero else data)
+        self.out.flush()
+
+    def scan_blocks(self, f: IO[bytes], name: str) -> int:
+        """The block-at-a-time scan for everything but context and JSON.
+
+        Sparse blocks: the regex engine finds the next match in the whole block and only
+        matching lines cost Python work. Dense blocks (many selected lines): split into
+        lines and filter them in one comprehension. The choice adapts per block."""
+        text, regex, invert, only, kg = self.text, self.regex, self.invert, self.only, self.kg
+        comp = self.comp
+        verify = regex.search if comp.wrapped else None
+        pre_re = comp.prefilter if comp.prefilter is not None else regex
+        search = pre_re.search
+        lower = comp.lower
+        nl: Any = "\n" if text else b"\n"
+        empty: Any = "" if text else b""
+        pre: Any = self.prefix(name, ":")
+        if not text:
+            pre = pre.encode("utf-8", "surrogateescape")
+        numbers = self.numbers
+        maxc = self.max if self.max is not None else -1
+        if maxc == 0:
+            return 0
+        summary = self.summary
+        stop_first = self.quiet or self.list_yes or self.list_no
+        fast_count = (
+            self.count and not invert and maxc < 0 and comp.min_width > 0 and not stop_first
+            and verify is None and not lower
+        )
+        selected = 0
+        lineno = 0  # newlines before the current block
+        binary = None if not self.binary_ok and not self.zero else False
+        dense = False
+        for raw in _blocks(f, self.zero):
+            if binary is None:
+                binary = b"\0" in raw
+                if binary and self.skip_binary:
+                    return 0
+            block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
+            if fast_count:
+                if self._count_re is None:
+                    with warnings.catch_warnings():  # `[[` in a -P pattern
+                        warnings.simplefilter("ignore")
+                        self._count_re = re.compile(
+                            (("(?:" if text else b"(?:") + regex.pattern + (")" if text else b")"))
+                            + ("[^\n]*" if text else b"[^\n]*"),
+                            regex.flags,
+                        )
+                selected += len(self._count_re.findall(block))
+                continue
+            out: list[Any] = []
+            if dense and not binary and not only:
+                # -- dense: filter the block's lines ---------------------------------
+                lines = block.split(nl)
+                lines.pop()
+                fs = regex.search
+                if numbers:
+                    hits: list[Any] = (
+                        [(i, ln) for i, ln in enumerate(lines, lineno + 1) if not fs(ln)]
+                        if invert else
+                        [(i, ln) for i, ln in enumerate(lines, lineno + 1) if fs(ln)]
+                    )
+                else:
+                    hits = (
+                        [ln for ln in lines if not fs(ln)] if invert else [ln for ln in lines if fs(ln)]
+                    )
+                if maxc >= 0 and selected + len(hits) > maxc:
+                    del hits[maxc - selected :]
+                selected += len(hits)
+                lineno += len(lines)
+                if summary:
+                    if stop_first and hits:
+                        raise _Stop(selected)
+                elif numbers:
+                    if text:
+                        out = [f"{pre}{i}:{ln}\n" for i, ln in hits]
+                    else:
+                        out = [b"%s%d:%s\n" % (pre, i, ln) for i, ln in hits]
+                elif hits:
+                    if pre:
+                        out = [pre, (nl + pre).join(hits), nl]
+                    else:
+                        out = [nl.join(hits), nl]
+                nm = len(lines) - len(hits) if invert else len(hits)
+                if not (nm * 5 > len(lines) or (invert and (numbers or pre))):
+                    dense = False
+            else:
+                # -- sparse: let the regex engine find the next matching line ------
+                hay = block.lower() if lower else block
+                pos = 0
+                gstart = 0  # for -v: where the current run of unselected lines starts
+                counted = 0  # newlines in block[:counted] are already in lineno
+                end = len(block)
+                last = end - 1  # the final newline: a match there would be a phantom line
+                nmatched = 0
+                while True:
+                    m = search(hay, pos, last) if pos < end else None
+                    if m is None:
+                        if not invert:
+                            break
+                        ls = le = end
+                    else:
+                        s = m.start()
+                        ls = block.rfind(nl, 0, s) + 1
+                        le = block.find(nl, s)
+                        if le < 0:
+                            le = end - 1
+                        pos = le + 1
+                        if verify is not None and verify(block, ls, le) is None:
+                            continue
+                    nmatched += 1
+                    if invert:
+                        if ls > gstart:
+                            gap = block[gstart:ls]
+                            n = gap.count(nl)
+                            if maxc >= 0 and selected + n >= maxc:
+                                n = maxc - selected
+                                gap = nl.join(gap.split(nl)[:n]) + nl
+                            selected += n
+                            # a NUL-binary file shows "binary file matches", not lines
+                            stop_bin = bool(binary) and not summary
+                            if stop_bin:
+                                gap = empty
+                            if summary:
+                                if stop_first:
+                                    raise _Stop(selected)
+                            elif only:
+                                pass
+                            elif numbers or pre:
+                                lineno += block.count(nl, counted, gstart)
+                                counted = gstart
+                                for k, line in enumerate(gap.split(nl)[:-1], lineno + 1):
+                                    if text:
+                                        out.append(f"{pre}{k}:{line}\n" if numbers else pre + line + nl)
+                                    else:
+                                        out.append(b"%s%d:%s\n" % (pre, k, line) if numbers
+                                                   else pre + line + nl)
+                            else:
+                                out.append(gap)
+                            if stop_bin:
+                                self.binary_match(name)
+                            if maxc >= 0 and selected >= maxc:
+                                break
+                        gstart = le + 1
+                        if m is None:
+                            break
+                        continue
+                    selected += 1
+                    if summary:
+                        if stop_first:
+                            raise _Stop(selected)
+                    elif binary:
+                        self.binary_match(name)
+                    else:
+                        num: Any = empty
+                        if numbers:
+                            lineno += block.count(nl, counted, ls)
+                            counted = ls
+                            num = (f"{lineno + 1}:" if text else b"%d:" % (lineno + 1))
+                        if only:
+                            for mm in regex.finditer(block, ls, le):
+                                if mm.end() > mm.start(kg):
+                                    out.append(pre + num + mm.group(kg) + nl)
+                        else:
+                            out.append(pre + num + block[ls : le + 1])
+                    if selected == maxc:
+                        break
+                if numbers:
+                    lineno += block.count(nl, counted)
+                # the density choice only steers speed: a sample's line count will do
+                # (counting a whole block's newlines costs a third of a sparse scan)
+                nlines = block.count(nl) if end <= _SAMPLE else \
+                    block.count(nl, 0, _SAMPLE) * end // _SAMPLE
+                if nmatched * 5 > nlines or (invert and (numbers or pre) and not summary):
+                    dense = True
+            if out:
+                self.emit(self.enc(empty.join(out)))
+            if maxc >= 0 and selected >= maxc:
+                break
+        return selected
+
+    def binary_match(self, name: str) -> None:
+        self.ctx.error(f"{name}: binary file matches")
+        raise _Stop(1)
+
+    def scan_lines(self, f: IO[bytes], name: str) -> int:
+        """Line at a time: context lines, `--` separators, byte offsets and JSON records."""
+        text, search, invert = self.text, self.regex.search, self.invert
+        before: collections.deque[tuple[int, Any, int]] = collections.deque(
+            maxlen=self.before or None
+        )
+        use_before = self.before > 0
+        after_left = 0
+        maxc = self.max if self.max is not None else -1
+        selected = 0
+        lineno = 0
+        offset = 0  # -b: the byte offset of the current line
+        offsets = self.offsets
+        summary = self.summary
+        stop_first = self.quiet or self.list_yes or self.list_no
+        sep_ctx = self.ctx_given and self.group_sep is not None
+        last_printed = 0  # the last line number written for this file
+        out: list[str] = []
+        binary = None if not self.binary_ok and not self.zero else False
+        done = maxc == 0
+        fmt = self.fmt
+        for raw in _blocks(f, self.zero):
+            if binary is None:
+                binary = b"\0" in raw
+                if binary and self.skip_binary:
+                    return 0
+            block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
+            lines = block.split("\n" if text else b"\n")
+            lines.pop()
+            for line in lines:
+                lineno += 1
+                here = offset
+                if offsets:
+                    offset += (len(line.encode("utf-8", "surrogateescape")) if text
+                               else len(line)) + 1
+                hit = (search(line) is not None) != invert
+                if hit and not done:
+                    selected += 1
+                    if summary:
+                        if stop_first:
+                            raise _Stop(selected)
+                        if selected == maxc:
+                            done = True
+                        continue
+                    if binary:
+                        self.binary_match(name)
+                    if self.json:
+                        self.add_record(name, lineno, line)
+                    else:
+                        if sep_ctx and self.last_group_end is not None and (
+                            last_printed == 0 or lineno - len(before) > last_printed + 1
+                        ):
+                            out.append(f"{self.group_sep}\n")
+                        if not self.only:  # -o shows no context lines, only the `--`
+                            for bn, bl, bo in before:
+                                out.append(fmt(name, bn, bl, "-", bo))
+                        before.clear()
+                        if self.only and not invert:
+                            for mm in self.regex.finditer(line):
+                                if mm.end() > mm.start(self.kg):
+                                    at = here
+                                    if offsets:
+                                        head = line[: mm.start(self.kg)]
+                                        at += len(head.encode("utf-8", "surrogateescape")
+                                                  if text else head)
+                                    out.append(fmt(name, lineno, mm.group(self.kg), ":", at))
+                        elif not self.only:
+                            out.append(fmt(name, lineno, line, ":", here))
+                        last_printed = lineno
+                        self.last_group_end = lineno
+                    after_left = self.after
+                    if selected == maxc:
+                        done = True
+                elif after_left > 0 and not summary and not self.json:
+                    if not self.only:
+                        out.append(fmt(name, lineno, line, "-", here))
+                    last_printed = lineno
+                    after_left -= 1
+                elif done:
+                    break
+                elif use_before:
+                    before.append((lineno, line, here))
+            self.flush_lines(out)
+            out = []
+            if done and after_left == 0:
+                break
+        return selected
+
+    def flush_lines(self, out: list[str]) -> None:
+        if out:
+            self.emit("".join(out).encode("utf-8", "surrogateescape"))
+            out.clear()
+
+    def fmt(self, name: str, lineno: int, line: Any, sep: str, offset: int = 0) -> str:
+        if not self.text:
+            line = line.decode("utf-8", "surrogateescape")
+        pre = name + (self.name_end or sep) if self.show_names else ""
+        num = f"{lineno}{sep}" if self.numbers else ""
+        if self.offsets:
+            num += f"{offset}{sep}"
+        return f"{pre}{num}{line}\n"
+
+    def add_record(self, name: str, lineno: int, line: Any) -> None:
+        if not self.text:
+            line = line.decode("utf-8", "surrogateescape")
+        if self.only and not self.invert:
+            for mm in self.regex.finditer(line if self.text else line.encode("utf-8", "surrogateescape")):
+                if mm.end() > mm.start(self.kg):
+                    g = mm.group(self.kg)
+                    g = g if self.text else g.decode("utf-8", "surrogateescape")
+                    self.records.append({"file": name, "line": lineno, "text": g})
+        else:
+            self.records.append({"file": name, "line": lineno, "text": line})
+
+
+def _patterns(args: GrepArgs, ctx: Context) -> tuple[list[str], list[str]] | str:
+    """(patterns, file operands), or an error message."""
+    operands = list(args.operands)
+    pats: list[str] = []
+    for p in args.regexp:
+        pats.extend(p.split("\n"))
+    for name in args.file:
+        try:
+            data = ctx.stdin.read() if is_stdin(name) else ctx.fs.read_bytes(ctx.path(name))
+        except FsError as e:
+            return f"{name}: {e.reason}"
+        text = data.decode("utf-8", "surrogateescape")
+        if text.endswith("\n"):
+            text = text[:-1]
+        if text or data:
+            pats.extend(text.split("\n"))
+    if not args.regexp and not args.file:
+        if not operands:
+            return "usage"
+        pats.extend(operands.pop(0).split("\n"))
+    return pats, operands
+
+
+def _kind(args: GrepArgs) -> Kind:
+    if args.fixed_strings:
+        return "fixed"
+    if args.perl_regexp:
+        return "perl"
+    if args.extended_regexp:
+        return "ere"
+    return "bre"
+
+
+def _walk(
+    g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str
+) -> Iterator[tuple[str, str]]:
+    """(display name, path) of every file under a directory, honouring the filters."""
+    follow = args.dereference_recursive
+    for dirpath, dirs, files in ctx.fs.walk(root):
+        if args.exclude_dir:
+            dirs[:] = [d for d in dirs if not any(fnmatch.fnmatchcase(d, p) for p in args.exclude_dir)]
+        rel = dirpath[len(root) :].strip("/")
+        base = "/".join(x for x in (shown.rstrip("/") if shown else "", rel) if x)
+        for fname in files:
+            full = dirpath.rstrip("/") + "/" + fname
+            if not follow:
+                try:
+                    if ctx.fs.stat(full, follow=False).kind == "symlink":
+                        continue
+                except FsError:
+                    continue
+            elif ctx.fs.is_dir(full):  # -R: fs.walk lists a symlinked dir as a file
+                yield from _walk(g, args, ctx, full, (base + "/" if base else "") + fname)
+                continue
+            if not _name_ok(args, fname):
+                continue
+            yield ((base + "/" if base else "") + fname), full
+
+
+def _name_ok(args: GrepArgs, fname: str) -> bool:
+    if args.include and not any(fnmatch.fnmatchcase(fname, p) for p in args.include):
+        return False
+    return not (args.exclude and any(fnmatch.fnmatchcase(fname, p) for p in args.exclude))
+
+
+def _operand_matches(name: str, globs: tuple[str, ...]) -> bool:
+    """GNU matches a command-line name's globs against any trailing part (`sub` ~ `d/sub`)."""
+    parts = name.split("/")
+    tails = [t for k in range(len(parts)) if (t := "/".join(parts[k:]))]
+    return any(fnmatch.fnmatchcase(t, g) for g in globs for t in tails)
+
+
+def _run_file(g: _Grep, ctx: Context, shown: str, path: str) -> None:
+    try:
+        f = ctx.fs.open(path, "rb")
+    except FsError as e:
+        g.fail(f"{shown}: {e.reason}")
+        return
+    try:
+        g.search(f, shown)
+    except OSError as e:
+        if isinstance(e, BrokenPipeError):
+            raise
+        g.fail(f"{shown}: {e.strerror or e}")
+    finally:
+        f.close()
+
+
+@tool(
+    "grep",
+    args=GrepArgs,
+    description="print lines that match patterns",
+    examples=[
+        ("lines with ERROR, numbered", "grep -n ERROR app.log"),
+        ("extended regex, case-insensitive", "grep -Ei 'warn|error' app.log"),
+        ("count matches per file", "grep -c TODO *.py"),
+        ("search a tree for a word", "grep -rw --include='*.py' main src"),
+        ("matches as JSON records", "grep -n --json TODO notes.txt"),
+    ],
+)
+def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
+    got = _patterns(args, ctx)
+    if isinstance(got, str):
+        if got == "usage":
+            ctx.error("no pattern given\nUsage: grep [OPTION]... PATTERNS [FILE]...")
+        else:
+            ctx.error(got)
+        return 2
+    pats, files = got
+    matchers = (args.extended_regexp, args.fixed_strings, args.basic_regexp, args.perl_regexp)
+    if sum(matchers) > 1:
+        ctx.error("conflicting matchers specified")
+        return 2
+    for v in (args.after_context, args.before_context, args.context):
+        if v is not None and v < 0:
+            ctx.error(f"{v}: invalid context length argument")
+            return 2
+    icase = args.ignore_case and not args.no_ignore_case
+    try:
+        comp = compile_patterns(
+            tuple(pats), _kind(args), ignore_case=icase,
+            word=args.word_regexp and not args.line_regexp, line=args.line_regexp,
+        )
+    except RegexError as e:
+        ctx.error(e.message)
+        return 2
+    for w in comp.warnings:
+        ctx.error(f"warning: {w}")
+    # GNU gives up before reading anything when nothing can be selected: `-m 0`, `-v ''`,
+    # and no pattern at all (`-f /dev/null`); only -L still lists the files
+    nothing = not pats and not args.invert_match or (
+        pats and not any(pats) and args.invert_match
+        and not args.line_regexp and not args.word_regexp
+    )
+    if (args.max_count == 0 or nothing) and not args.files_without_match:
+        return 1
+    recursive = args.recursive or args.dereference_recursive or args.directories == "recurse"
+    implicit = recursive and not files
+    if implicit:
+        files = ["."]
+    show = len(files) > 1 or (
+        recursive and any(f != "-" and ctx.fs.is_dir(ctx.path(f)) for f in files)
+    )
+    g = _Grep(args, ctx, comp, show)
+    for name in files or ["-"]:
+        if is_stdin(name):
+            g.search(ctx.stdin, (STDIN_LABEL if name == "-" else name) if args.label is None
+                     else args.label)
+        else:
+            path = ctx.path(name)
+            if ctx.fs.is_dir(path):
+                if args.directories == "skip" and not recursive:
+                    continue
+                if (recursive and not implicit and args.exclude_dir
+                        and _operand_matches(name, args.exclude_dir)):
+                    continue
+                if not recursive:
+                    g.fail(f"{name}: Is a directory")
+                    continue
+                for shown, full in _walk(g, args, ctx, path, "" if implicit else name):
+                    _run_file(g, ctx, shown, full)
+                    if g.quiet and g.any_selected:
+                        return 0
+                continue
+            # --include/--exclude apply to command-line files too, -r or not
+            if args.include and not _operand_matches(name, args.include):
+                continue
+            if args.exclude and _operand_matches(name, args.exclude):
+                continue
+            _run_file(g, ctx, name, path)
+        if g.quiet and g.any_selected:
+            return 0
+    code = 0 if g.any_selected else 1
+    if g.error and not (g.quiet and g.any_selected):
+        code = 2
+    if ctx.json:
+        return Outcome(code=code, output=OutputData(rich_json=g.records if g.records else []))
+    return code
+
+
+TOOLS = [grep]

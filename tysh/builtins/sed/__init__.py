@@ -1,0 +1,1 @@
+"""sed: the script parser, the interpreter and its compiled fast paths."""

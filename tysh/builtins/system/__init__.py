@@ -1,0 +1,1 @@
+"""Facts about the system and the session: date, which, uname, id and friends."""

@@ -1,0 +1,1 @@
+"""Argv to typed arguments: the schema-driven binder, its fast paths, and conversion to a tool's args class."""

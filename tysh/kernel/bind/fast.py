@@ -1,0 +1,363 @@
+"""A binder specialised per tool: the common, error-free command line in one call.
+
+`bind_and_convert` is on every command's path, so for a flat typed tool (no
+subcommands, not raw/verbatim, no map_positionals) with an attrs args class, this module
+compiles — once per tool — a function that binds the words, distributes the operands and
+builds the args instance, with the tool's spelling table, its fields' defaults and
+conversions and its slot setters hard-coded in generated source.
+
+The fast function handles only the success path. On anything unusual — a typed value
+after `--name=`, `--json`, `--help`, an unknown or malformed option, a missing or bad
+value, a conversion or validation failure — it returns None and the caller runs the
+general binder from the start, which is the single authority on every rule and every
+message (DESIGN §4). Words are never mutated, so running both is always safe.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand
+from tysh.kernel.base.cache import compile_cached
+from tysh.kernel.bind.binder import (
+    _BAD,
+    _P,
+    ToolArgs,
+    _bind_verbatim,
+    _Node,
+    _word_value,
+    compiled,
+    finish,
+)
+from tysh.kernel.tools.schema import ArgBinding
+
+if TYPE_CHECKING:
+    from tysh.kernel.tools.tool import Tool
+
+FastFn = Callable[[Sequence[Arg]], "tuple[ToolArgs, Tool, Any] | None"]
+
+_MISS: Any = object()
+
+
+def _loop_source() -> list[str]:
+    """The binding loop: `_bind_typed`'s rules for words that bind cleanly; every other
+    case returns None (the general binder then reports it). An option word is decoded
+    once per tool into (bool params it sets, value param or None, inline value or None)
+    and the decoding is memoised, so `-qn5` or `--lines=3` cost one dict lookup."""
+    return """\
+def fast(args):
+    positional = []
+    named = {}
+    flags = set()
+    it = iter(args)
+    for a in it:
+        tp = type(a)
+        if tp is Operand:
+            positional.append(a.value)
+            continue
+        if tp is not Flag:
+            if tp is not DoubleDash:
+                return None
+            positional.extend([_word_value(b) for b in it])
+            break
+        if a.value is not None:
+            return None
+        d = memo.get(a.text)
+        if d is None:
+            d = decode(a.text)
+            if d is None:
+                return None
+        bools, p, inline = d
+        if bools:
+            for nm in bools:
+                flags.add(nm)
+                if named:
+                    named.pop(nm, None)
+            if p is None:
+                continue
+        if p.kind == 1:
+            if inline is None:
+                b = next(it, _BAD)
+                if b is _BAD:
+                    return None
+                inline = b.value if type(b) is Operand else _word_value(b)
+            v = p.conv(inline)
+            if v is _BAD:
+                return None
+            named[p.name] = v
+            continue
+        # repeatable, or consumes=N: `_take`'s rules
+        vals = [] if inline is None else [inline]
+        need = p.consumes
+        while len(vals) < need:
+            b = next(it, _BAD)
+            if b is _BAD:
+                return None
+            vals.append(_word_value(b))
+        conv = p.conv
+        out = []
+        for raw in vals:
+            v = conv(raw)
+            if v is _BAD:
+                return None
+            out.append(v)
+        if need == 1:
+            out = out[0]
+        if p.repeatable:
+            lst = named.get(p.name)
+            if lst is None:
+                named[p.name] = lst = []
+            lst.append(out)
+        else:
+            named[p.name] = out
+""".splitlines()
+
+
+def _decoder(
+    spell: dict[str, _P], shorts: dict[str, _P], memo: dict[str, Any]
+) -> Callable[[str], Any]:
+    """Decode one option word as `_bind_typed` does, for the clean cases only: a whole
+    spelling, `--name=value`, or a bundle of known letters ending at most in one
+    value-taking letter. Bool params come back in `bools`, so a bare bool is
+    `((name,), None, None)`. None means: let the general binder handle the word."""
+
+    def decode(text: str) -> Any:
+        p = spell.get(text)
+        out: Any
+        if p is not None:
+            if p.optional:
+                return None  # a flag with an optional attached value: the general path
+            out = ((p.name,), None, None) if p.kind == 0 else ((), p, None)
+        elif text[1] == "-":
+            eq = text.find("=")
+            p = spell.get(text[:eq]) if eq > 0 else None
+            if p is None or p.kind == 0 or p.optional:
+                return None  # unknown, `--help`, `--json`, or a bool's `=value`
+            out = ((), p, text[eq + 1:])
+        else:
+            bools: list[str] = []
+            j = 1
+            L = len(text)
+            while j < L:
+                q = shorts.get(text[j])
+                j += 1
+                if q is None or q.optional:
+                    return None
+                if q.kind:
+                    p = q
+                    break
+                bools.append(q.name)
+            if p is None and not bools:
+                return None
+            out = (tuple(bools), p, text[j:] or None if p is not None else None)
+        if len(memo) >= 1024:
+            memo.clear()
+        memo[text] = out
+        return out
+
+    return decode
+
+
+def make_fast(tool: Tool) -> FastFn | None:
+    """The specialised bind-and-build function of a tool, or None when the tool's shape
+    is not one it covers (the general path then serves it)."""
+    from tysh.kernel.tools.params import _FAST, _PLANS, _fast_sets, _plan
+    from tysh.kernel.tools.tool import Tool
+
+    if type(tool) is not Tool:
+        return None
+    schema = tool.schema
+    cls = tool.args_class
+    if cls is None and not schema.subcommands:
+        return _make_untyped(tool)
+    if (cls is None or schema.subcommands or schema.raw_argv or schema.map_positionals
+            or schema.arg_binding is not ArgBinding.TYPED):
+        return None
+    try:
+        fields = attrs.fields(cls)
+    except (TypeError, attrs.exceptions.NotAnAttrsClassError):
+        return None
+    node: _Node = compiled(schema)
+    plans = _PLANS.get(cls) or _plan(cls)
+    spell = dict(node.spell)
+    if node.lift_json:
+        spell.pop("--json", None)  # the kernel lifts --json: the general path does it
+    memo: dict[str, Any] = {}
+    env: dict[str, Any] = {
+        "memo": memo, "decode": _decoder(spell, node.shorts, memo),
+        "Operand": Operand, "Flag": Flag, "DoubleDash": DoubleDash, "_word_value": _word_value, "_BAD": _BAD,
+        "node": node, "tool": tool,
+        "finish": finish, "_new": object.__new__, "ToolArgs": ToolArgs, "cls": cls,
+        "_MISS": _MISS, "leaf": schema, "prog": node.prog, "EMPTY": frozenset(),
+    }
+    src = _loop_source()
+    # after the loop: the ToolArgs exactly as `_bind_typed` builds it
+    src.append(f"    json = {'False' if node.lift_json else repr('json') + ' in flags'}")
+    src += [
+        "    ta = _new(ToolArgs)",
+        "    ta.leaf = leaf",
+        "    ta.positional = positional",
+        "    ta.named = named",
+        "    ta.flags = flags",
+        "    ta.words = None",
+        "    ta.json = json",
+        "    ta.help = False",
+        "    ta.path = []",
+        "    ta.prog = prog",
+        "    ta.flag_words = EMPTY",
+    ]
+    var = node.variadic
+    if node.only_variadic and not node.required:
+        assert var is not None
+        src += [
+            f"    bound = {{{var.name!r}: positional[:]}} if positional else {{}}",
+            "    ta.bound = bound",
+        ]
+    else:
+        src += [
+            "    viol = []",
+            "    finish(node, ta, -1, viol)",
+            "    if viol:",
+            "        return None",
+            "    bound = ta.bound",
+        ]
+    by_param = {p.name: p for p in node.spell.values()}
+    by_param.update({p.name: p for p in (*node.before, *node.after)})
+    if var is not None:
+        by_param[var.name] = var
+    plain, str_tuples = _FAST.get(cls) or _fast_sets(cls)
+    fast_ctor = _slot_setters(cls, fields)
+    if any(not f.init for f in fields):
+        return None
+    kw: list[str] = []
+    for k, f in enumerate(fields):
+        fp = next((fp for fp in plans.values() if fp.field == f.name), None)
+        if fp is None:
+            return None
+        p = by_param.get(fp.param)
+        if p is None:
+            return None
+        pname = fp.param
+        loc = f"v{k}"
+        kw.append(loc)
+        d = f.default
+        if d is attrs.NOTHING:
+            dflt = None
+        elif isinstance(d, attrs.Factory):  # type: ignore[arg-type]
+            if d.takes_self:
+                return None
+            env[f"factory{k}"] = d.factory
+            dflt = f"factory{k}()"
+        else:
+            env[f"default{k}"] = d
+            dflt = f"default{k}"
+        flag = p.kind == 0 or p.optional  # a bool: set by a bare spelling
+        if pname in plain and fp.field == pname and dflt is not None \
+                and (p.kind != 2 or p.optional) and not p.positional:  # as bound, or the default
+            if flag:
+                src.append(f"    {loc} = True if {pname!r} in flags else "
+                           f"named.get({pname!r}, {dflt})")
+            else:
+                src.append(f"    {loc} = named.get({pname!r}, {dflt})")
+            continue
+        # where the bound value is: the variadic's is the operand list itself
+        if p is var and node.only_variadic and not node.required and pname not in plain:
+            src.append(f"    {loc} = positional if positional else _MISS")
+        elif p.positional:
+            src.append(f"    {loc} = bound.get({pname!r}, _MISS)")
+        elif flag:
+            src.append(f"    {loc} = True if {pname!r} in flags else named.get({pname!r}, _MISS)")
+        else:
+            src.append(f"    {loc} = named.get({pname!r}, _MISS)")
+        src.append(f"    if {loc} is _MISS:")
+        src.append("        return None" if dflt is None else f"        {loc} = {dflt}")
+        if pname in plain and fp.field == pname:
+            continue
+        src.append("    else:")
+        if pname in str_tuples:  # the general path's check: a list of str → a tuple
+            src += [
+                f"        if type({loc}) is list:",
+                f"            for e in {loc}:",
+                "                if type(e) is not str:",
+                "                    return None",
+                f"            {loc} = tuple({loc})",
+            ]
+            continue
+        conv = fp.elem_conv
+        if conv is not None:
+            env[f"conv{k}"] = conv
+            src += [
+                f"        if type({loc}) is list:",
+                f"            {loc} = [conv{k}(e) for e in {loc}]",
+                f"            for e in {loc}:",
+                "                if e is _BAD:",
+                "                    return None",
+            ]
+        if fp.shape is not None:
+            env[f"shape{k}"] = fp.shape
+            src.append(f"        {loc} = shape{k}({loc})")
+        else:
+            src.append("        pass")
+    if fast_ctor is not None:
+        src.append("    o = _new(cls)")
+        for k, setter in enumerate(fast_ctor):
+            env[f"set{k}"] = setter
+            src.append(f"    set{k}(o, v{k})")
+    else:
+        args_src = ", ".join(f"{f.alias}={loc}" for f, loc in zip(fields, kw, strict=True))
+        src += [
+            "    try:",
+            f"        o = cls({args_src})",
+            "    except (TypeError, ValueError):",
+            "        return None",
+        ]
+    src.append("    return ta, tool, o")
+    # kept between processes: compiling a binder with many options is milliseconds of a
+    # tool's first use in every `tysh -c`
+    code = compile_cached("\n".join(src) + "\n", f"<fast binder for {schema.name}>")
+    exec(code, env)
+    fn: FastFn = env["fast"]
+    return fn
+
+
+def _slot_setters(cls: type, fields: Sequence[Any]) -> list[Callable[[Any, Any], None]] | None:
+    """The slot setters that build an instance without attrs' __init__, when that is
+    exactly equivalent: slotted, every field a plain init argument with no validator,
+    converter or alias, and no init hooks. None otherwise (the class is called)."""
+    if (hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__")
+            or set(getattr(cls, "__slots__", ())) - {"__weakref__"} != {f.name for f in fields}):
+        return None
+    setters = []
+    for f in fields:
+        member = cls.__dict__.get(f.name)
+        if (f.validator is not None or f.converter is not None or not f.init
+                or f.alias != f.name or not isinstance(member, types.MemberDescriptorType)):
+            return None
+        setters.append(member.__set__)
+    return setters
+
+
+def _make_untyped(tool: Tool) -> FastFn | None:
+    """verbatim (§4.4) and raw_argv (§4.3) tools without an args class: the binder's own
+    functions, called without the general path's dispatch; the tool gets the ToolArgs."""
+    schema = tool.schema
+    root = compiled(schema)
+    if schema.arg_binding is ArgBinding.VERBATIM:
+        def verbatim(args: Sequence[Arg]) -> tuple[ToolArgs, Tool, Any] | None:
+            ta, viol = _bind_verbatim(root, args)
+            return None if viol else (ta, tool, ta)
+
+        return verbatim
+    if schema.raw_argv:
+        leaf, prog = root.schema, root.prog
+
+        def raw(args: Sequence[Arg]) -> tuple[ToolArgs, Tool, Any] | None:
+            ta = ToolArgs(leaf, [_word_value(a) for a in args], {}, set(), prog=prog)
+            return ta, tool, ta
+
+        return raw
+    return None

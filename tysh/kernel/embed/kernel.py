@@ -1,0 +1,673 @@
+"""`Kernel`: the embedding API (DESIGN §6) — a session that runs scripts.
+
+A kernel owns one session (variables, functions, cwd, options persist across calls),
+one filesystem (the single door to files) and one tool registry. `execute()` never
+raises for anything in the script: syntax errors, limits and internal faults come back
+as an ExecResult with their status and message. The kernel never reads `os.environ`;
+the `repl()` preset (used by the CLI) passes the real environment explicitly.
+
+Presets:
+  `Kernel(cwd)`          the host filesystem confined to `cwd`, external commands off
+  `Kernel.repl()`        the real filesystem and environment, external commands on (the CLI)
+  `Kernel.isolated()`    an in-memory filesystem (cwd /home/user), external commands off
+  `Kernel.overlay(root)` reads `root`, writes to memory; `k.fs.changes()/diff()/commit()`
+
+Exit-code contract of `execute()` (the status of the script otherwise, as in bash):
+
+  code  meaning                                    err says
+  ----  -----------------------------------------  --------------------------------------------
+  0     success
+  1     a command failed; a recursion (function    `tysh: f: maximum function nesting
+        nesting) or loop-iteration limit was hit   exceeded (1000)`, `… loop iteration limit …`
+  2     syntax error or a script nesting too       `tysh: syntax error at L:C: …`,
+        deeply (nothing ran), usage errors         `tysh: script nests too deeply`
+  3     output limit: stdout or stderr exceeded    `tysh: output limit of N bytes exceeded …`
+        `max_output_bytes`; head and tail kept     (`ExecResult.truncated` is True)
+        with a marker line between them
+  70    internal fault (a bug in tysh or a tool)   `tysh: internal error: …`
+  75    the kernel is busy: `execute()` is         `tysh: kernel is busy: execute() is
+        already running in another thread          already running in another thread`
+  124   time limit of the call exceeded            `tysh: time limit of Ns exceeded`
+        (also `timeout` when its command expires)
+  125   `timeout` itself failed (bad duration)
+  126   found but not executable
+  127   command not found                          `tysh: NAME: command not found
+                                                   (external commands are disabled)`
+  130   cancelled by `Kernel.cancel()`             `tysh: cancelled`
+  141   a pipeline writer whose reader went away
+
+A full in-memory filesystem is an ordinary command failure (`No space left on device`,
+status 1). After any limit or fault the session stays usable.
+
+`execute(src, stdin, cwd=, env=, timeout=)`: `cwd` and `env` apply to that call only —
+the session's cwd and variables are restored afterwards (a `cd` inside such a call does
+not persist either); without them a `cd` persists as in any session."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import IO, Any
+
+from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from tysh.kernel.base.errors import TyshError, TyshSyntaxError
+from tysh.kernel.base.limits import (
+    BUSY,
+    CANCELLED,
+    INTERNAL_FAULT,
+    OUTPUT_TRUNCATED,
+    TIME_LIMIT,
+    CappedOutput,
+    LimitExceeded,
+    Limits,
+    RunControl,
+    TimedOut,
+)
+from tysh.kernel.base.streams import CheckedBytesIO, Fds, flush_quietly
+from tysh.kernel.fs.api import FileSystem, LocalFileSystem
+from tysh.kernel.run.interpreter import NESTS_TOO_DEEPLY, Interpreter
+from tysh.kernel.run.registry import Registry
+from tysh.kernel.run.state import State
+from tysh.kernel.syntax import ast
+from tysh.kernel.syntax.parser import parse as parse_source
+from tysh.kernel.tools.output import ExecResult
+
+_RECURSION_READY = False
+
+
+def _prepare_recursion() -> None:
+    """Deep shell recursion needs deep Python recursion; the function-depth limit ends it
+    cleanly long before the interpreter's own limit would. The recursion limit is
+    process-wide in CPython and is only ever raised; threads that run shell code get
+    their deep stack one by one (threads.start_deep), not as the process default."""
+    global _RECURSION_READY
+    if _RECURSION_READY:
+        return
+    _RECURSION_READY = True
+    if sys.getrecursionlimit() < 40000:
+        sys.setrecursionlimit(40000)
+
+
+DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+class Kernel:
+    """A tysh session (see the module docstring for presets and the exit-code contract).
+
+    `Kernel(cwd)` confines files to `cwd` and runs builtins, tools and functions only;
+    `allow_external=True` adds programs on PATH (host processes: the sandbox does not
+    confine them). `env` is merged over the hermetic defaults HOME=cwd, PATH, PWD —
+    `os.environ` is never read. `limits` bounds output, time, recursion and loops."""
+
+    def __init__(
+        self,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        allow_external: bool = False,
+        fs: FileSystem | None = None,
+        *,
+        limits: Limits | None = None,
+        tools: list[Any] | tuple[Any, ...] = (),
+        arg0: str = "tysh",
+        args: list[str] | tuple[str, ...] = (),
+        process_groups: bool = True,
+        validate: bool = True,
+    ) -> None:
+        _prepare_recursion()
+        # an embedded kernel refuses a script with certain problems before running any
+        # of it; the CLI and REPL (validate=False) run like bash, problems and all
+        self.validate_first = validate
+        if fs is None:
+            from tysh.kernel.fs.confined import ConfinedFileSystem
+
+            cwd = os.path.abspath(cwd if cwd is not None else os.getcwd())
+            fs = ConfinedFileSystem(cwd)
+        elif cwd is None:
+            cwd = os.getcwd() if isinstance(fs, LocalFileSystem) else "/"
+        elif isinstance(fs, LocalFileSystem):
+            cwd = os.path.abspath(cwd)
+        if not fs.is_dir(cwd):
+            raise ValueError(f"Kernel: cwd {cwd!r} is not a directory of its filesystem")
+        self.fs = fs
+        self.limits = limits if limits is not None else Limits()
+        full_env = {"HOME": cwd, "PATH": DEFAULT_PATH}
+        if env is not None:
+            full_env.update(env)
+        self.state = State(cwd, full_env)
+        self.state.pid = os.getpid()
+        self.state.host_facts = type(fs) is LocalFileSystem
+        self.state.arg0 = arg0
+        self.state.positional = list(args)
+        self.registry = Registry()
+        for t in tools:
+            self.registry.register(t)
+        self.allow_external = allow_external
+        # an embedded kernel checks for a cancel at every pipe write too (a REPL, whose
+        # cancel is Ctrl-C, skips that cost unless a time limit is set)
+        self.control = RunControl(process_groups=process_groups,
+                                  check_streams=process_groups)
+        self.interp = Interpreter(
+            self.state,
+            self.registry,
+            self.fs,
+            allow_external=allow_external,
+            limits=self.limits,
+            control=self.control,
+        )
+        # problems of a parsed script, by id(script): (script, what names meant, problems);
+        # the script is held so its id cannot be reused while the entry lives
+        self._checked: dict[int, tuple[ast.Script, tuple[Any, ...], list[Any]]] = {}
+        self._busy = threading.Lock()
+        self._ticket_lock = threading.Lock()
+        self._owner: int | None = None
+
+    # ---------------------------------------------------------------- presets
+    @classmethod
+    def repl(cls, cwd: str | None = None, **kw: Any) -> Kernel:
+        """The real filesystem, the real environment and external commands (the CLI).
+        External commands stay in the terminal's process group so editors and pagers
+        keep the terminal."""
+        env = dict(os.environ)
+        env.update(kw.pop("env", None) or {})
+        kw.setdefault("process_groups", False)
+        kw.setdefault("validate", False)
+        return cls(cwd=cwd or os.getcwd(), env=env, allow_external=True, fs=LocalFileSystem(),
+                   **kw)
+
+    @classmethod
+    def isolated(
+        cls,
+        cwd: str = "/home/user",
+        env: dict[str, str] | None = None,
+        *,
+        files: dict[str, bytes | str] | None = None,
+        max_fs_bytes: int | None = None,
+        **kw: Any,
+    ) -> Kernel:
+        """An in-memory filesystem holding only `cwd` (created) and `files` (paths
+        relative to `cwd` or absolute, text or bytes); `max_fs_bytes` bounds its content
+        (writes past it fail with `No space left on device`). No host file is reachable."""
+        import posixpath
+
+        from tysh.kernel.fs.memory import MemoryFileSystem
+
+        mem = MemoryFileSystem(max_bytes=max_fs_bytes)
+        mem.mkdir(cwd, parents=True)
+        mem.mkdir("/tmp", parents=True)
+        for name, content in (files or {}).items():
+            path = posixpath.join(cwd, name)
+            mem.mkdir(posixpath.dirname(path), parents=True)
+            data = content.encode("utf-8", "surrogateescape") if isinstance(content, str) \
+                else content
+            mem.write_bytes(path, data)
+        return cls(cwd=cwd, env=env, fs=mem, **kw)
+
+    @classmethod
+    def overlay(cls, root: str, env: dict[str, str] | None = None, **kw: Any) -> Kernel:
+        """`root` (confined) as a read-only lower layer with writes kept in memory: the
+        embedder reviews `k.fs.changes()` / `k.fs.diff()` and applies them with
+        `k.fs.commit(target_fs)` — or throws them away."""
+        from tysh.kernel.fs.confined import ConfinedFileSystem
+        from tysh.kernel.fs.overlay import OverlayFileSystem
+
+        root = os.path.abspath(root)
+        max_fs_bytes = kw.pop("max_fs_bytes", None)
+        fs = OverlayFileSystem(ConfinedFileSystem(root), max_bytes=max_fs_bytes)
+        return cls(cwd=root, env=env, fs=fs, **kw)
+
+    # ---------------------------------------------------------------- parsing
+    def parse(self, src: str) -> ast.Script:
+        """The syntax tree; raises TyshSyntaxError."""
+        return parse_source(src)
+
+    def validate(self, src: str) -> list[Any]:
+        """Problems found before running (syntax errors included), as `Problem` values
+        with 1-based line and column; an empty list means nothing certain is wrong."""
+        from tysh.kernel.embed.validate import syntax_problem
+
+        try:
+            script = self.parse(src)
+        except TyshSyntaxError as e:
+            return [syntax_problem(e)]
+        return self._problems(script)
+
+    def _problems(self, script: ast.Script) -> list[Any]:
+        from tysh.kernel.embed.validate import validate_script
+
+        return validate_script(
+            script,
+            self.resolve_kind,
+            allow_external=self.allow_external,
+            known_functions=set(self.state.functions),
+        )
+
+    def plan(self, src: str) -> list[Any]:
+        """What the script would run, one `StatementPlan` per statement; nothing runs.
+        Raises TyshSyntaxError for a script that does not parse."""
+        from tysh.kernel.embed.plan import plan_script
+
+        return plan_script(self.parse(src), self.resolve_kind, set(self.state.functions))
+
+    def resolve_kind(self, name: str) -> tuple[str | None, Any]:
+        """What a command name means now: (kind, target) with kind one of
+        "function" "builtin" "tool" "external", or (None, None)."""
+        from tysh.kernel.run.registry import find_external
+
+        fn = self.state.functions.get(name)
+        if fn is not None:
+            return "function", fn
+        t = self.registry.builtin(name)
+        if t is not None:
+            return "builtin", t
+        t = self.registry.registered.get(name)
+        if t is not None:
+            return "tool", t
+        if self.allow_external:
+            path = self.state.get("PATH")
+            host = find_external(name, path if isinstance(path, str) else None,
+                                 self.state.cwd, self.fs)
+            if host is not None:
+                return "external", host
+        return None, None
+
+    # ---------------------------------------------------------------- tools
+    def register(self, tool: Any) -> None:
+        self.registry.register(tool)
+
+    def tools(self) -> list[Any]:
+        return self.registry.all_tools()
+
+    def schema(self, name: str) -> Any:
+        t = self.registry.tool(name)
+        return t.schema if t is not None else None
+
+    # ---------------------------------------------------------------- session
+    @property
+    def cwd(self) -> str:
+        return self.state.cwd
+
+    def get_var(self, name: str) -> Any:
+        return self.state.get(name)
+
+    def set_var(self, name: str, value: Any, export: bool = False) -> None:
+        self.state.set(name, value, export=export or None)
+
+    def cancel(self) -> None:
+        """Stop the running script, from any thread: it ends at its next statement or
+        loop iteration, sleeps return at once, external commands (and their process
+        groups) are killed; `execute()` returns 130. Harmless when nothing runs."""
+        self.control.cancel()
+
+    # ---------------------------------------------------------------- running
+    def execute(
+        self,
+        src: str,
+        stdin: bytes | str = b"",
+        *,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        timeout: float | None = None,
+        binary: bool = False,
+    ) -> ExecResult:
+        """Run a script; stdout comes back as text (surrogateescape) or bytes.
+
+        `cwd`/`env` hold for this call only; `timeout` (seconds) overrides the kernel's
+        `limits.timeout`. Never raises for anything in the script (see the table)."""
+        return self._call(lambda fds: self._run_src(src, fds), stdin, cwd, env, timeout,
+                          binary)
+
+    def execute_argv(
+        self,
+        name: str,
+        argv: list[str],
+        stdin: bytes | str = b"",
+        *,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        timeout: float | None = None,
+        binary: bool = False,
+    ) -> ExecResult:
+        """Run one command with argv as given: no parsing, no expansion."""
+        from tysh.kernel.base.argv import classify
+        from tysh.kernel.run.simple_command import invoke
+
+        def body(fds: Fds) -> int:
+            interp = self.interp
+            interp.cur_fds = fds
+            interp.last_data = None
+            return self._guard(lambda: invoke(interp, name, classify(list(argv)), fds, None),
+                               fds)
+
+        return self._call(body, stdin, cwd, env, timeout, binary)
+
+    async def aexecute(
+        self,
+        src: str,
+        stdin: bytes | str = b"",
+        *,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        timeout: float | None = None,
+        binary: bool = False,
+    ) -> ExecResult:
+        """`execute()` for asyncio: runs in the loop's default executor. Cancelling the
+        awaiting task cancels the script (as `cancel()`), waits for it to stop, and
+        re-raises CancelledError, so the kernel is free again when the task ends."""
+        import asyncio
+        import functools
+
+        ticket = _Ticket()
+        loop = asyncio.get_running_loop()
+        call = functools.partial(
+            self._call, lambda fds: self._run_src(src, fds), stdin, cwd, env, timeout, binary,
+            ticket,
+        )
+        fut = loop.run_in_executor(None, call)
+        try:
+            return await asyncio.shield(fut)
+        except asyncio.CancelledError:
+            with self._ticket_lock:
+                ticket.cancelled = True
+                if ticket.running:
+                    self.control.cancel()
+            try:
+                await asyncio.shield(fut)
+            except BaseException:  # noqa: BLE001 — the task is being cancelled anyway
+                pass
+            raise
+
+    def run(self, src: str, fds: Fds, *, timeout: float | None = None) -> int:
+        """Run a script on the given streams (the CLI's real fds); returns the status.
+        The same contract as `execute()`, minus output capture."""
+        if not self._busy.acquire(blocking=False):
+            _write(fds.get(2), self._busy_message() + "\n")
+            return BUSY
+        try:
+            self._owner = threading.get_ident()
+            self.control.reset()
+            return self._limited(lambda f: self._run_src(src, f), fds, timeout)
+        finally:
+            self._owner = None
+            self._busy.release()
+
+    def run_script(self, script: ast.Script, fds: Fds) -> int:
+        interp = self.interp
+        interp.last_data = None
+        interp.last_typed = False
+        return self._guard(lambda: interp.run_toplevel(script, fds), fds)
+
+    # ---------------------------------------------------------------- internals
+    def _run_src(self, src: str, fds: Fds) -> int:
+        try:
+            script = self.parse(src)
+        except TyshSyntaxError as e:
+            _write(fds.get(2), e.format() + "\n")
+            self.state.last_status = 2
+            return 2
+        except RecursionError:
+            _write(fds.get(2), NESTS_TOO_DEEPLY + "\n")
+            self.state.last_status = 2
+            return 2
+        except Exception as e:  # noqa: BLE001 — never a traceback
+            _write(fds.get(2), f"tysh: internal error: {type(e).__name__}: {e}\n")
+            return INTERNAL_FAULT
+        if self.validate_first:
+            refused = self._refuse(script, fds)
+            if refused is not None:
+                self.state.last_status = refused
+                return refused
+        return self.run_script(script, fds)
+
+    def _refuse(self, script: ast.Script, fds: Fds) -> int | None:
+        """Refuse a script with certain problems before any of it runs: every problem
+        goes to stderr and the status is the first problem's (127 for an unknown
+        command, 2 for a usage error), as if that command had run."""
+        from tysh.kernel.embed.validate import refusal_text
+
+        try:
+            problems = self._problems_cached(script)
+        except RecursionError:
+            return None  # the run itself reports a script that nests too deeply
+        if not problems:
+            return None
+        _write(fds.get(2), refusal_text(problems))
+        return int(problems[0].code)
+
+    def _problems_cached(self, script: ast.Script) -> list[Any]:
+        """`_problems`, remembered per parsed script (the parser hands back the same
+        immutable Script for the same text). Problems depend only on the script and on
+        what its command names mean: the session's function names, the registered tools
+        and whether external commands are on. Which program PATH finds never changes a
+        problem (external or unknown are both fine when externals are on), so it is not
+        part of the key; builtins are fixed for the process."""
+        reg = self.registry
+        fns = self.state.functions
+        key = (id(reg), reg.version, len(reg.registered), self.allow_external,
+               frozenset(fns) if fns else _NO_NAMES)
+        hit = self._checked.get(id(script))
+        if hit is not None and hit[0] is script and hit[1] == key:
+            return hit[2]
+        problems = self._problems(script)
+        checked = self._checked
+        if len(checked) >= _CHECKED_MAX:
+            del checked[next(iter(checked))]
+        checked[id(script)] = (script, key, problems)
+        return problems
+
+    def _busy_message(self) -> str:
+        if self._owner == threading.get_ident():
+            return "tysh: kernel is busy: execute() is already running (a re-entrant call)"
+        return "tysh: kernel is busy: execute() is already running in another thread"
+
+    def _call(
+        self,
+        body: Callable[[Fds], int],
+        stdin: bytes | str,
+        cwd: str | None,
+        env: dict[str, str] | None,
+        timeout: float | None,
+        binary: bool,
+        ticket: _Ticket | None = None,
+    ) -> ExecResult:
+        """One `execute`: refuse when busy, capture the streams under the output limit,
+        apply the per-call cwd/env, run under the time limit, build the result."""
+        if not self._busy.acquire(blocking=False):
+            return ExecResult(code=BUSY, err=self._busy_message())
+        try:
+            self._owner = threading.get_ident()
+            with self._ticket_lock:
+                self.control.reset()
+                if ticket is not None:
+                    ticket.running = True
+                    if ticket.cancelled:
+                        self.control.cancelled = True
+            if isinstance(stdin, str):
+                stdin = stdin.encode("utf-8", "surrogateescape")
+            cap = self.limits.max_output_bytes
+            out: CappedOutput | CheckedBytesIO
+            if cap is not None:
+                out = CappedOutput(cap)
+                out.check = self.interp.check_boundary
+            else:
+                out = CheckedBytesIO(self.interp)
+            err = CappedOutput(cap) if cap is not None else io.BytesIO()
+            fds: Fds = {0: io.BytesIO(stdin), 1: out, 2: err}
+            self.interp.last_data = None
+            restore = self._override(cwd, env)
+            if isinstance(restore, str):
+                _write(err, restore + "\n")
+                code = 2
+            else:
+                try:
+                    code = self._limited(body, fds, timeout)
+                finally:
+                    if isinstance(out, CappedOutput):
+                        out.check = None
+                    else:
+                        out.interp = None
+                    restore()
+            return self._result(code, out, err, binary)
+        finally:
+            if ticket is not None:
+                with self._ticket_lock:
+                    ticket.running = False
+            self._owner = None
+            self._busy.release()
+
+    def _limited(self, body: Callable[[Fds], int], fds: Fds, timeout: float | None) -> int:
+        """Run under the time limit; turn a passed deadline or a cancel into 124 / 130."""
+        secs = timeout if timeout is not None else self.limits.timeout
+        interp = self.interp
+        deadline = time.monotonic() + secs if secs is not None and secs > 0 else None
+        interp.deadline = deadline
+        try:
+            code = body(fds)
+        finally:
+            interp.deadline = None
+        if self.control.cancelled:
+            _write(fds.get(2), "tysh: cancelled\n")
+            code = CANCELLED
+        elif deadline is not None and time.monotonic() >= deadline:
+            _write(fds.get(2), f"tysh: time limit of {secs:g}s exceeded\n")
+            code = TIME_LIMIT
+        self.state.last_status = code
+        return code
+
+    def _override(self, cwd: str | None, env: dict[str, str] | None) -> Callable[[], None] | str:
+        """Apply a call's cwd/env; returns the undo (or an error message)."""
+        from tysh.kernel.run.state import Var
+
+        if cwd is None and not env:
+            return _nothing
+        st = self.state
+        g = st.frames[0]
+        saved: dict[str, Var | None] = {}
+        saved_cwd = st.cwd
+        names = list(env or ())
+        if cwd is not None:
+            path = self.interp.abspath(cwd)
+            if not self.fs.is_dir(path):
+                return f"tysh: execute: cwd {cwd}: No such directory in the sandbox"
+            names += ["PWD", "OLDPWD"]
+        for n in names:
+            old = g.get(n)
+            saved[n] = old.copy() if old is not None else None
+        for k, v in (env or {}).items():
+            g[k] = Var(v, exported=True)
+        if cwd is not None:
+            st.cwd = path
+            g["PWD"] = Var(path, exported=True)
+        if not saved:
+            return _nothing
+
+        def undo() -> None:
+            st.cwd = saved_cwd
+            for n, var in saved.items():
+                if var is None:
+                    g.pop(n, None)
+                else:
+                    g[n] = var
+
+        return undo
+
+    def _guard(self, fn: Any, fds: Fds) -> int:
+        interp = self.interp
+        st = self.state
+        depth = (len(st.frames), st.func_depth, st.loop_depth)
+        try:
+            status = int(fn())
+        except ExitShell as e:
+            status = e.status
+        except ReturnFromFunction as e:
+            status = e.status
+        except (BreakLoop, ContinueLoop):
+            status = st.last_status
+        except TimedOut:
+            status = TIME_LIMIT
+        except LimitExceeded as e:
+            _write(fds.get(2), e.message + "\n")
+            status = 1
+        except RecursionError:
+            _write(fds.get(2), NESTS_TOO_DEEPLY + "\n")
+            status = 2
+        except BrokenPipeError:
+            status = 141
+        except KeyboardInterrupt:
+            status = CANCELLED
+        except TyshError as e:
+            msg = e.message
+            _write(fds.get(2), (msg if msg.startswith("tysh:") else "tysh: " + msg) + "\n")
+            status = e.status
+        except Exception as e:  # noqa: BLE001 — never a traceback
+            _write(fds.get(2), f"tysh: internal error: {type(e).__name__}: {e}\n")
+            status = INTERNAL_FAULT
+        finally:
+            # a limit or fault may have unwound function calls without their cleanup
+            del st.frames[depth[0]:]
+            st.func_depth = depth[1]
+            st.loop_depth = depth[2]
+            if st.func_depth == 0:
+                st.func_names.clear()
+            interp.suppress_errexit = 0
+            flush_quietly(fds.get(1))
+            flush_quietly(fds.get(2))
+        st.last_status = status
+        return status
+
+    def _result(self, code: int, out: io.BytesIO, err: io.BytesIO, binary: bool) -> ExecResult:
+        raw = out.result() if isinstance(out, CappedOutput) else out.getvalue()
+        err_raw = err.result() if isinstance(err, CappedOutput) else err.getvalue()
+        err_text = err_raw.decode("utf-8", "surrogateescape")
+        over = [s for s in (out, err) if isinstance(s, CappedOutput) and s.over]
+        if over and code not in _KEEP_CODE:
+            omitted = sum(s.omitted for s in over)
+            err_text = err_text.rstrip("\n") + ("\n" if err_text else "") + (
+                f"tysh: output limit of {over[0].limit} bytes exceeded ({omitted} bytes "
+                f"omitted; the script's own status was {code})"
+            )
+            code = OUTPUT_TRUNCATED
+            self.state.last_status = code
+        if err_text:
+            err_text = err_text.rstrip("\n") + "\n"
+        return ExecResult(
+            code=code,
+            out=raw if binary else raw.decode("utf-8", "surrogateescape"),
+            err=err_text,
+            data=self.interp.last_data,
+            truncated=bool(over),
+        )
+
+
+_NO_NAMES: frozenset[str] = frozenset()
+_CHECKED_MAX = 64
+
+# a fault, a time limit or a cancel says more than "the output was long"
+_KEEP_CODE = frozenset({INTERNAL_FAULT, TIME_LIMIT, CANCELLED, BUSY})
+
+
+class _Ticket:
+    """One `aexecute` call's claim on cancellation (so a cancelled task never stops a
+    later script, and a script whose task was cancelled before it began never runs)."""
+
+    __slots__ = ("cancelled", "running")
+
+    def __init__(self) -> None:
+        self.cancelled = False
+        self.running = False
+
+
+def _nothing() -> None:
+    pass
+
+
+def _write(stream: IO[bytes] | None, text: str) -> None:
+    if stream is None:
+        return
+    try:
+        stream.write(text.encode("utf-8", "surrogateescape"))
+    except (OSError, ValueError):
+        pass

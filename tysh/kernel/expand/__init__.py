@@ -1,0 +1,1 @@
+"""Words to arguments: parameter and arithmetic expansion, braces, patterns and globs."""

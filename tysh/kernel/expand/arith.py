@@ -1,0 +1,648 @@
+"""Shell arithmetic (`$((…))`, `((…))`, `for ((…))`, array subscripts): 64-bit signed
+integers with C's operators and precedence, as bash evaluates them.
+
+Expression text is compiled once into a tree of small closures and cached by text, so a
+loop that evaluates `x+i` a thousand times parses it once. Names read shell variables;
+a variable whose value is itself an expression (`x="1+2"`) is evaluated recursively.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.syntax import ast
+
+
+class ArithHost(Protocol):
+    """The part of the expansion host arithmetic needs."""
+
+    @property
+    def nounset(self) -> bool: ...
+
+    def lookup(self, name: str) -> Any: ...
+
+    def assign(self, name: str, value: Any) -> None: ...
+
+    def assign_index(self, name: str, key: str | int, value: Any) -> None: ...
+
+
+Fn = Callable[[ArithHost], int]
+
+_MIN = -(1 << 63)
+_MAX = (1 << 63) - 1
+_MASK = (1 << 64) - 1
+
+
+def wrap(v: int) -> int:
+    """Reduce to a signed 64-bit integer, as C arithmetic on intmax_t does."""
+    if _MIN <= v <= _MAX:
+        return v
+    v &= _MASK
+    return v - (1 << 64) if v > _MAX else v
+
+
+class ArithError(Exception):
+    """Internal: a fault found while parsing or evaluating, before the text is attached."""
+
+    def __init__(self, message: str, token: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.token = token
+
+
+_TOKEN = LazyRegex(
+    r"\s*(?:(?P<num>[0-9][0-9A-Za-z_@#]*)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|"
+    r"(?P<op><<=|>>=|\*\*|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&^|]=|[-+*/%<>!~&^|?:,=()\[\]]))"
+)
+_WS = LazyRegex(r"\s*")
+
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@_"
+
+
+def parse_number(text: str) -> int:
+    """Decimal, `0x` hex, leading-`0` octal, or `base#digits` (bases 2 to 64)."""
+    try:
+        if "#" in text:
+            base_s, _, digits = text.partition("#")
+            base = int(base_s)
+            if not 2 <= base <= 64 or not digits:
+                raise ArithError("invalid arithmetic base", text)
+            value = 0
+            for c in digits:
+                d = _DIGITS.find(c)
+                if base <= 36 and d >= 36:
+                    d -= 26
+                if d < 0 or d >= base:
+                    raise ArithError("value too great for base", text)
+                value = value * base + d
+            return wrap(value)
+        if len(text) > 1 and text[0] == "0":
+            if text[1] in "xX":
+                return wrap(int(text[2:], 16))
+            return wrap(int(text, 8))
+        return wrap(int(text, 10))
+    except ValueError:
+        if len(text) > 1 and text[0] == "0" and text[1] not in "xX" and text.isdigit():
+            raise ArithError("value too great for base", text) from None
+        raise ArithError("invalid number", text) from None
+
+
+def _c_div(a: int, b: int) -> int:
+    if b == 0:
+        raise ArithError("division by 0")
+    q = abs(a) // abs(b)
+    return wrap(q if (a >= 0) == (b >= 0) else -q)
+
+
+def _c_mod(a: int, b: int) -> int:
+    if b == 0:
+        raise ArithError("division by 0")
+    return wrap(a - b * _c_div(a, b))
+
+
+def _c_pow(a: int, b: int) -> int:
+    if b < 0:
+        raise ArithError("exponent less than 0")
+    return wrap(pow(a, b, 1 << 64))
+
+
+_BINARY: dict[str, Callable[[int, int], int]] = {
+    "+": lambda a, b: wrap(a + b),
+    "-": lambda a, b: wrap(a - b),
+    "*": lambda a, b: wrap(a * b),
+    "/": _c_div,
+    "%": _c_mod,
+    "**": _c_pow,
+    "<<": lambda a, b: wrap(a << (b & 63)),
+    ">>": lambda a, b: a >> (b & 63),
+    "&": lambda a, b: a & b,
+    "^": lambda a, b: a ^ b,
+    "|": lambda a, b: a | b,
+    "<": lambda a, b: int(a < b),
+    "<=": lambda a, b: int(a <= b),
+    ">": lambda a, b: int(a > b),
+    ">=": lambda a, b: int(a >= b),
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+}
+
+
+def _fast_add(a: Fn, b: Fn) -> Fn:
+    def add(h: ArithHost) -> int:
+        v = a(h) + b(h)
+        return v if _MIN <= v <= _MAX else wrap(v)
+
+    return add
+
+
+def _fast_sub(a: Fn, b: Fn) -> Fn:
+    def sub(h: ArithHost) -> int:
+        v = a(h) - b(h)
+        return v if _MIN <= v <= _MAX else wrap(v)
+
+    return sub
+
+
+def _fast_lt(a: Fn, b: Fn) -> Fn:
+    return lambda h: 1 if a(h) < b(h) else 0
+
+
+def _fast_le(a: Fn, b: Fn) -> Fn:
+    return lambda h: 1 if a(h) <= b(h) else 0
+
+
+def _fast_gt(a: Fn, b: Fn) -> Fn:
+    return lambda h: 1 if a(h) > b(h) else 0
+
+
+def _fast_ge(a: Fn, b: Fn) -> Fn:
+    return lambda h: 1 if a(h) >= b(h) else 0
+
+
+def _fast_eq(a: Fn, b: Fn) -> Fn:
+    return lambda h: 1 if a(h) == b(h) else 0
+
+
+def _fast_ne(a: Fn, b: Fn) -> Fn:
+    return lambda h: 1 if a(h) != b(h) else 0
+
+
+# The commonest operators get closures without a second call to an operator function.
+_FAST: dict[str, Callable[[Fn, Fn], Fn]] = {
+    "+": _fast_add,
+    "-": _fast_sub,
+    "<": _fast_lt,
+    "<=": _fast_le,
+    ">": _fast_gt,
+    ">=": _fast_ge,
+    "==": _fast_eq,
+    "!=": _fast_ne,
+}
+
+# Binary operator precedence, higher binds tighter (bash's table, C's order).
+_PREC = {
+    "||": 1,
+    "&&": 2,
+    "|": 3,
+    "^": 4,
+    "&": 5,
+    "==": 6,
+    "!=": 6,
+    "<": 7,
+    "<=": 7,
+    ">": 7,
+    ">=": 7,
+    "<<": 8,
+    ">>": 8,
+    "+": 9,
+    "-": 9,
+    "*": 10,
+    "/": 10,
+    "%": 10,
+}
+_ASSIGN_OPS = frozenset(["=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|="])
+
+
+# ---------------------------------------------------------------------------
+# Variable access
+# ---------------------------------------------------------------------------
+
+
+_depth = [0]
+_MAX_DEPTH = 64
+
+
+def _text_value(host: ArithHost, text: str) -> int:
+    if text.isdigit() and text.isascii() and (len(text) == 1 or text[0] != "0"):
+        return wrap(int(text))
+    if not text.strip():
+        return 0
+    if _depth[0] >= _MAX_DEPTH:
+        raise ArithError("expression recursion level exceeded", text.strip())
+    _depth[0] += 1
+    try:
+        return compile_expr(text)(host)
+    finally:
+        _depth[0] -= 1
+
+
+def _to_int(host: ArithHost, v: Any) -> int:
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int):
+        return wrap(v)
+    if isinstance(v, str):
+        return _text_value(host, v)
+    if isinstance(v, float):
+        return wrap(int(v))
+    if isinstance(v, list):
+        return _to_int(host, v[0]) if v else 0
+    if isinstance(v, dict):
+        return _to_int(host, v.get("0"))
+    if v is None:
+        return 0
+    from tysh.kernel.base.values import to_text
+
+    return _text_value(host, to_text(v))
+
+
+# Decimal texts seen as variable values, so loop counters convert with one dict lookup.
+_INTS: dict[str, int] = {}
+
+
+def _read_var(host: ArithHost, name: str) -> int:
+    return _var_value(host, name, host.lookup(name))
+
+
+def _var_value(host: ArithHost, name: str, v: Any) -> int:
+    """A variable's value `v` (as looked up) as an integer."""
+    if type(v) is str:
+        n = _INTS.get(v)
+        if n is not None:
+            return n
+        if v.isdigit() and v.isascii() and (len(v) == 1 or v[0] != "0"):
+            n = wrap(int(v))
+            if len(_INTS) > 8192:
+                _INTS.clear()
+            _INTS[v] = n
+            return n
+    if v is None:
+        if host.nounset:
+            raise ExpansionError(f"{name}: unbound variable", status=127, fatal=True)
+        return 0
+    if type(v) is str:
+        return _text_value(host, v)
+    return _to_int(host, v)
+
+
+def _elem_key(host: ArithHost, name: str, sub: Fn, raw: str) -> tuple[Any, str | int]:
+    container = host.lookup(name)
+    if isinstance(container, dict):
+        return container, raw.strip()
+    idx = sub(host)
+    if isinstance(container, list) and idx < 0:
+        idx += len(container)
+        if idx < 0:
+            raise ArithError("bad array subscript")
+    return container, idx
+
+
+def _read_elem(host: ArithHost, name: str, sub: Fn, raw: str) -> int:
+    container, key = _elem_key(host, name, sub, raw)
+    if isinstance(container, dict):
+        return _to_int(host, container.get(str(key)))
+    if isinstance(container, list):
+        assert isinstance(key, int)
+        return _to_int(host, container[key]) if 0 <= key < len(container) else 0
+    if container is None:
+        return 0
+    return _to_int(host, container) if key == 0 else 0
+
+
+# ---------------------------------------------------------------------------
+# Parser: precedence climbing straight to closures
+# ---------------------------------------------------------------------------
+
+
+class _LValue:
+    """What an assignment or `++`/`--` may target: `name` or `name[expr]`."""
+
+    __slots__ = ("name", "sub", "raw")
+
+    def __init__(self, name: str, sub: Fn | None, raw: str) -> None:
+        self.name = name
+        self.sub = sub
+        self.raw = raw
+
+    def reader(self) -> Fn:
+        name, sub, raw = self.name, self.sub, self.raw
+        if sub is None:
+
+            def read_var(h: ArithHost) -> int:
+                v = h.lookup(name)
+                if type(v) is str:  # the commonest case, a known decimal, inlined
+                    n = _INTS.get(v)
+                    if n is not None:
+                        return n
+                return _var_value(h, name, v)
+
+            return read_var
+        return lambda h: _read_elem(h, name, sub, raw)
+
+    def writer(self) -> Callable[[ArithHost, int], None]:
+        name, sub, raw = self.name, self.sub, self.raw
+        if sub is None:
+
+            def set_var(h: ArithHost, v: int) -> None:
+                h.assign(name, str(v))
+
+            return set_var
+
+        def set_elem(h: ArithHost, v: int) -> None:
+            _, key = _elem_key(h, name, sub, raw)
+            h.assign_index(name, key, str(v))
+
+        return set_elem
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.toks: list[tuple[str, str, int]] = []
+        pos, n = 0, len(text)
+        while True:
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if pos >= n:
+                break
+            m = _TOKEN.match(text, pos)
+            if m is None:
+                raise ArithError("syntax error: invalid arithmetic operator", text[pos:].strip())
+            kind = m.lastgroup or "op"
+            self.toks.append((kind, m.group(kind), m.start(kind)))
+            pos = m.end()
+        self.toks.append(("end", "", n))
+        self.i = 0
+
+    # token helpers
+    def peek(self) -> tuple[str, str, int]:
+        return self.toks[self.i]
+
+    def take(self) -> tuple[str, str, int]:
+        t = self.toks[self.i]
+        self.i += 1
+        return t
+
+    def rest(self) -> str:
+        return self.text[self.peek()[2] :].strip()
+
+    def expect(self, op: str) -> None:
+        kind, val, _ = self.peek()
+        if kind != "op" or val != op:
+            if op == ")":
+                raise ArithError("missing `)'", self.rest() or None)
+            raise ArithError("syntax error in expression", self.rest() or None)
+        self.i += 1
+
+    def is_op(self, *ops: str) -> bool:
+        kind, val, _ = self.peek()
+        return kind == "op" and val in ops
+
+    # grammar
+    def parse(self) -> Fn:
+        if self.peek()[0] == "end":
+            return lambda h: 0
+        fn, _ = self.comma()
+        if self.peek()[0] != "end":
+            raise ArithError("syntax error in expression", self.rest())
+        return fn
+
+    def comma(self) -> tuple[Fn, _LValue | None]:
+        fn, lv = self.assign()
+        while self.is_op(","):
+            self.take()
+            first = fn
+            second, lv = self.assign()
+
+            def seq(h: ArithHost, a: Fn = first, b: Fn = second) -> int:
+                a(h)
+                return b(h)
+
+            fn = seq
+        return fn, lv
+
+    def assign(self) -> tuple[Fn, _LValue | None]:
+        fn, lv = self.ternary()
+        kind, val, _ = self.peek()
+        if kind == "op" and val in _ASSIGN_OPS:
+            if lv is None:
+                raise ArithError("attempted assignment to non-variable", self.rest())
+            self.take()
+            rhs, _ = self.assign()
+            write = lv.writer()
+            if val == "=":
+
+                def set_(h: ArithHost) -> int:
+                    v = rhs(h)
+                    write(h, v)
+                    return v
+
+                return set_, None
+            binop = _BINARY[val[:-1]]
+            read = lv.reader()
+
+            def update(h: ArithHost) -> int:
+                v = binop(read(h), rhs(h))
+                write(h, v)
+                return v
+
+            return update, None
+        return fn, lv
+
+    def ternary(self) -> tuple[Fn, _LValue | None]:
+        cond, lv = self.binary(1)
+        if not self.is_op("?"):
+            return cond, lv
+        self.take()
+        yes, _ = self.comma()
+        self.expect(":")
+        no, _ = self.assign()
+
+        def pick(h: ArithHost) -> int:
+            return yes(h) if cond(h) else no(h)
+
+        return pick, None
+
+    def binary(self, min_prec: int) -> tuple[Fn, _LValue | None]:
+        left, lv = self.power()
+        while True:
+            kind, op, _ = self.peek()
+            prec = _PREC.get(op, 0) if kind == "op" else 0
+            if prec < min_prec or prec == 0:
+                return left, lv
+            self.take()
+            right, _ = self.binary(prec + 1)
+            lv = None
+            if op == "&&":
+
+                def and_(h: ArithHost, a: Fn = left, b: Fn = right) -> int:
+                    return 1 if a(h) and b(h) else 0
+
+                left = and_
+            elif op == "||":
+
+                def or_(h: ArithHost, a: Fn = left, b: Fn = right) -> int:
+                    return 1 if a(h) or b(h) else 0
+
+                left = or_
+            elif op in _FAST:
+                left = _FAST[op](left, right)
+            else:
+                f = _BINARY[op]
+
+                def bin_(
+                    h: ArithHost, a: Fn = left, b: Fn = right, f: Callable[[int, int], int] = f
+                ) -> int:
+                    return f(a(h), b(h))
+
+                left = bin_
+
+    def power(self) -> tuple[Fn, _LValue | None]:
+        base, lv = self.unary()
+        if not self.is_op("**"):
+            return base, lv
+        self.take()
+        exp, _ = self.power()  # right associative
+
+        def pow_(h: ArithHost) -> int:
+            return _c_pow(base(h), exp(h))
+
+        return pow_, None
+
+    def unary(self) -> tuple[Fn, _LValue | None]:
+        kind, val, _ = self.peek()
+        if kind == "op":
+            if val in ("++", "--"):
+                self.take()
+                operand, lv = self.unary()
+                delta = 1 if val == "++" else -1
+                if lv is None:
+                    # `--5` is double negation and `++5` double plus, as in bash.
+                    return operand, None
+                read, write = lv.reader(), lv.writer()
+
+                def pre(h: ArithHost) -> int:
+                    v = wrap(read(h) + delta)
+                    write(h, v)
+                    return v
+
+                return pre, None
+            if val in ("-", "+", "!", "~"):
+                self.take()
+                operand, _ = self.unary()
+                if val == "-":
+                    return (lambda h: wrap(-operand(h))), None
+                if val == "+":
+                    return operand, None
+                if val == "!":
+                    return (lambda h: 0 if operand(h) else 1), None
+                return (lambda h: ~operand(h)), None
+        return self.postfix()
+
+    def postfix(self) -> tuple[Fn, _LValue | None]:
+        fn, lv = self.primary()
+        if lv is not None and self.is_op("++", "--"):
+            _, val, _ = self.take()
+            delta = 1 if val == "++" else -1
+            read, write = lv.reader(), lv.writer()
+
+            def post(h: ArithHost) -> int:
+                v = read(h)
+                n = v + delta
+                write(h, n if _MIN <= n <= _MAX else wrap(n))
+                return v
+
+            return post, None
+        return fn, lv
+
+    def primary(self) -> tuple[Fn, _LValue | None]:
+        kind, val, pos = self.take()
+        if kind == "num":
+            n = parse_number(val)
+            return (lambda h: n), None
+        if kind == "name":
+            sub: Fn | None = None
+            raw = ""
+            if self.is_op("["):
+                start = self.take()[2] + 1
+                sub, _ = self.comma()
+                end = self.peek()[2]
+                self.expect("]")
+                raw = self.text[start:end]
+            lv = _LValue(val, sub, raw)
+            return lv.reader(), lv
+        if kind == "op" and val == "(":
+            fn, _ = self.comma()
+            self.expect(")")
+            return fn, None
+        self.i -= 1
+        # At the end of the text bash names the operator that wanted an operand.
+        tok = self.rest() or (self.toks[self.i - 1][1] if self.i else None)
+        raise ArithError("syntax error: operand expected", tok)
+
+
+# ---------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------
+
+_CACHE: OrderedDict[str, Fn] = OrderedDict()
+_CACHE_SIZE = 2048
+
+
+def compile_expr(text: str) -> Fn:
+    """The closure for an expression's text, from the cache when seen before."""
+    fn = _CACHE.get(text)
+    if fn is not None:
+        return fn
+    try:
+        fn = _Parser(text).parse()
+    except ArithError as e:
+        raise as_expansion_error(text, e) from None
+    _CACHE[text] = fn
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return fn
+
+
+def as_expansion_error(text: str, e: ArithError) -> ExpansionError:
+    """The error a fault in evaluating `text` is reported as."""
+    msg = f"{text.strip()}: {e.message}"
+    if e.token is not None:
+        msg += f' (error token is "{e.token}")'
+    return ExpansionError(msg, status=1)
+
+
+def evaluate(text: str, host: ArithHost) -> int:
+    """Evaluate arithmetic text; faults raise ExpansionError (status 1, not fatal:
+    the `$((…))` caller marks its own faults fatal as bash does)."""
+    fn = compile_expr(text)
+    try:
+        return fn(host)
+    except ArithError as e:
+        raise as_expansion_error(text, e) from None
+
+
+def fixed_text_fn(word: ast.Word) -> tuple[str, Fn] | None:
+    """(text, compiled closure) for an arithmetic word with nothing to expand — the
+    words `eval_arith_word` takes as they are — else None. A caller evaluating the word
+    many times (`for ((…))`) calls the closure and turns an ArithError into
+    `as_expansion_error(text, e)`, exactly as `eval_arith_word` does."""
+    parts = word.parts
+    p = parts[0] if len(parts) == 1 else None
+    if type(p) is ast.Quoted or type(p) is ast.Lit:
+        text: str = p.text
+        return text, compile_expr(text)
+    return None
+
+
+def eval_arith_word(word: ast.Word, host: Any) -> int:
+    """Expand `$…` in an arithmetic word, then evaluate the resulting text (bash re-reads
+    the expansion as an expression, so `x="1+2"; $(($x*3))` is 7)."""
+    parts = word.parts
+    p = parts[0] if len(parts) == 1 else None
+    if type(p) is ast.Quoted or type(p) is ast.Lit:
+        text: str = p.text
+    else:
+        from tysh.kernel.expand.words import expand_text
+
+        text = expand_text(word, host)
+    fn = _CACHE.get(text)
+    if fn is None:
+        fn = compile_expr(text)
+    try:
+        return fn(host)
+    except ArithError as e:
+        raise as_expansion_error(text, e) from None

@@ -1,0 +1,1024 @@
+"""The expansion stage (DESIGN §2.2, §2.3): words from the syntax tree become arguments.
+
+Order: brace → tilde → parameter, arithmetic and command substitution → glob → quote
+removal. Command arguments are never split on IFS: a non-empty unquoted `$x` or `$(…)`
+is exactly one argument and is never globbed, an empty one that makes up the whole word
+disappears, and `"$@"` / `${a[@]}` give one word per element. Splitting happens only
+where a list is built (`expand_list`: `for` heads and array literals).
+
+The interpreter supplies an `ExpandHost`. Indexed arrays are lists (None elements are
+unset holes of a sparse array), associative arrays and records are dicts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any, Protocol
+
+from tysh.kernel.base.argv import DOUBLE_DASH, Arg, Flag, Operand, looks_like_flag
+from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.base.values import Value, to_text
+from tysh.kernel.expand import arith, pattern
+from tysh.kernel.fs.api import FileSystem
+from tysh.kernel.syntax import ast
+
+__all__ = [
+    "ExpandHost",
+    "ExpansionError",
+    "expand_args",
+    "expand_heredoc",
+    "expand_list",
+    "expand_pattern",
+    "expand_regex",
+    "expand_text",
+    "expand_value",
+]
+
+
+class ExpandHost(Protocol):
+    """What the expander needs from the interpreter's session."""
+
+    fs: FileSystem
+
+    @property
+    def cwd(self) -> str: ...
+
+    @property
+    def nounset(self) -> bool: ...
+
+    def lookup(self, name: str) -> Value | None:
+        """Scalars (str/int/…), indexed arrays (list), assoc arrays (dict); None = unset."""
+        ...
+
+    def assign(self, name: str, value: Value) -> None: ...
+
+    def assign_index(self, name: str, key: str | int, value: Value) -> None: ...
+
+    def positional(self) -> list[str]: ...
+
+    def special(self, name: str) -> str:
+        """`?` `$` `!` `0` `-`."""
+        ...
+
+    def command_substitution(self, body: ast.Script) -> Value:
+        """Run `$(…)`: its text with trailing newlines removed, or a typed value (§5.4)."""
+        ...
+
+
+# Characters that make an unquoted Lit need more than the fast path.
+_LIVE = frozenset("{*?[~\\")
+_GLOB_CHARS = frozenset("*?[")
+_FLAG_EQ = LazyRegex(r"--[A-Za-z][A-Za-z0-9_-]*=")
+_DEFAULT_OPS = frozenset([":-", "-", ":=", "=", ":?", "?", ":+", "+"])
+_SPECIALS = frozenset("?$!-")
+_NOTHING: Any = object()
+
+
+def _plain_scalar(pe: ast.ParamExp) -> bool:
+    """`$x` / `${x}` of a named variable: no operator, subscript, length or indirection."""
+    return (
+        not pe.op
+        and pe.index is None
+        and not pe.length
+        and not pe.indirect
+        and pe.name not in ("@", "*")
+    )
+
+
+def _classify(text: str, literal: bool) -> Arg:
+    """One finished word as the binder sees it; `literal` marks an operand written in
+    the script rather than produced by an expansion."""
+    if text[:1] == "-":
+        if text == "--":
+            return DOUBLE_DASH
+        if looks_like_flag(text):
+            return Flag(text)
+    return Operand(text, literal)
+
+
+class _Multi:
+    """Several values from `$@`, `$*`, `${a[@]}`, `${a[*]}`, `${!a[@]}`; `star` joins them
+    with IFS's first character inside double quotes."""
+
+    __slots__ = ("items", "star")
+
+    def __init__(self, items: list[Any], star: bool) -> None:
+        self.items = items
+        self.star = star
+
+
+class _Field:
+    """One argument being built."""
+
+    __slots__ = ("text", "pat", "quoted", "typed", "typed_idx", "keep", "whole")
+
+    def __init__(self, globbing_on: bool) -> None:
+        self.text: list[str] = []
+        self.pat: list[str] | None = [] if globbing_on else None
+        self.quoted = False
+        self.typed: Any = _NOTHING
+        self.typed_idx = -1
+        self.keep = False
+        self.whole = True
+
+    def add_live(self, text: str) -> None:
+        """Unquoted source text: glob characters keep their meaning."""
+        self.text.append(text)
+        if self.pat is not None:
+            self.pat.append(text.replace("\\", "\\\\") if "\\" in text else text)
+
+    def add_literal(self, text: str) -> None:
+        """Text that must match literally (quoted text and expansion results)."""
+        self.text.append(text)
+        if self.pat is not None:
+            self.pat.append(pattern.escape(text))
+
+    def add_typed(self, value: Any, rendered: str, whole: bool = True) -> None:
+        """A typed value: kept as the argument's value when it is the whole word (and
+        `whole` allows it) or follows `--name=`; otherwise rendered as text."""
+        self.whole = whole
+        if self.typed is _NOTHING and not self.text:
+            self.typed = value
+            self.typed_idx = 0
+        elif self.typed is _NOTHING and len(self.text) == 1:
+            self.typed = value
+            self.typed_idx = 1
+        else:
+            self.typed_idx = -2  # more than one typed piece: render everything
+        self.add_literal(rendered)
+
+
+def _ifs(host: ExpandHost) -> str:
+    v = host.lookup("IFS")
+    return " \t\n" if v is None else to_text(v)
+
+
+def _star_joiner(host: ExpandHost) -> str:
+    v = host.lookup("IFS")
+    return " " if v is None else to_text(v)[:1]
+
+
+def _scalar_text(v: Any) -> str | None:
+    """The text a plain `$x` stands for: element 0 of an indexed array, the value itself
+    otherwise (records render as JSON)."""
+    if v is None:
+        return None
+    if type(v) is str:
+        return v
+    if isinstance(v, list):
+        if not v or v[0] is None:
+            return None
+        return to_text(v[0])
+    return to_text(v)
+
+
+def _is_all_index(index: ast.Word | None) -> str | None:
+    if index is None or len(index.parts) != 1:
+        return None
+    p = index.parts[0]
+    if isinstance(p, ast.Quoted) and p.text in ("@", "*"):
+        return p.text
+    return None
+
+
+class _Expander:
+    """Parameter, arithmetic and command substitution for one host."""
+
+    def __init__(self, host: ExpandHost) -> None:
+        self.host = host
+
+    # --- parameters -------------------------------------------------------
+
+    def get(self, name: str) -> Any:
+        host = self.host
+        if not name:
+            return None
+        c = name[0]
+        if c.isdigit():
+            if name == "0":
+                return host.special("0")
+            pos = host.positional()
+            i = int(name)
+            return pos[i - 1] if i <= len(pos) else None
+        if name == "#":
+            return str(len(host.positional()))
+        if name in _SPECIALS:
+            return host.special(name)
+        if name == "@" or name == "*":
+            return list(host.positional())
+        return host.lookup(name)
+
+    def unbound(self, name: str) -> ExpansionError:
+        return ExpansionError(f"{name}: unbound variable", status=127, fatal=True)
+
+    def subscript(self, container: Any, index: ast.Word) -> Any:
+        if isinstance(container, dict):
+            return container.get(expand_text(index, self.host))
+        try:
+            i = arith.evaluate(expand_text(index, self.host), self.host)
+        except ExpansionError as e:
+            e.fatal = True
+            raise
+        if isinstance(container, list):
+            if i < 0:
+                i += len(container)
+            return container[i] if 0 <= i < len(container) else None
+        if container is None:
+            return None
+        return container if i == 0 else None
+
+    def elements(self, pe: ast.ParamExp) -> list[Any]:
+        if pe.index is None:  # $@ $*
+            return list(self.host.positional())
+        v = self.get(pe.name)
+        if pe.indirect:
+            if isinstance(v, list):
+                return [str(i) for i, x in enumerate(v) if x is not None]
+            if isinstance(v, dict):
+                return list(v.keys())
+            return [] if v is None else ["0"]
+        if isinstance(v, list):
+            return [x for x in v if x is not None]
+        if isinstance(v, dict):
+            return list(v.values())
+        return [] if v is None else [v]
+
+    def word_text(self, w: ast.Word | None) -> str:
+        return "" if w is None else expand_text(w, self.host)
+
+    def param(self, pe: ast.ParamExp) -> Any:
+        """The value of a parameter expansion: a Value (typed values preserved for a plain
+        access) or a _Multi for the forms that give several words."""
+        name = pe.name
+        if pe.op in ("!*", "!@"):
+            names = getattr(self.host, "var_names", None)
+            found = [n for n in names() if n.startswith(name)] if names is not None else []
+            return _Multi(found, pe.op == "!*")
+        all_idx = _is_all_index(pe.index)
+        if name in ("@", "*") and pe.index is None:
+            all_idx = name
+        if all_idx is not None:
+            if pe.index is None and pe.op == ":":
+                items = [self.host.special("0"), *self.host.positional()]
+                return self.slice_multi(items, pe, all_idx == "*")
+            items = self.elements(pe)
+            if pe.length:
+                return str(len(items))
+            if pe.op == ":":
+                v = self.get(name)
+                if isinstance(v, list) and not pe.indirect:
+                    return self.slice_list(v, pe, all_idx == "*")
+                return self.slice_multi(items, pe, all_idx == "*")
+            if pe.op:
+                if pe.op in _DEFAULT_OPS:
+                    null = not items or (len(items) == 1 and to_text(items[0]) == "")
+                    r = self.default_op(pe, name, not items, null, _Multi(items, all_idx == "*"))
+                    return r
+                items = [self.scalar_op(pe, name, to_text(x)) for x in items]
+            return _Multi(items, all_idx == "*")
+        if name == "#" and pe.length:  # ${##} is the length of $#
+            return str(len(str(len(self.host.positional()))))
+        if pe.indirect and pe.index is None:
+            ref = _scalar_text(self.get(name))
+            if ref is None or ref == "":
+                if self.host.nounset:
+                    raise self.unbound(name)
+                return ""
+            if ref in ("@", "*"):
+                return _Multi(list(self.host.positional()), ref == "*")
+            m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]", ref, re.DOTALL)
+            if m is not None and m.group(2) in ("@", "*"):
+                # `d='a[@]'; "${!d}"`: every element, as "${a[@]}" gives them
+                whole = ast.ParamExp(m.group(1), ast.Word((ast.Quoted(m.group(2)),)))
+                return _Multi(self.elements(whole), m.group(2) == "*")
+            if m is not None:
+                raw = self.subscript(self.get(m.group(1)), ast.Word((ast.Quoted(m.group(2)),)))
+            else:
+                raw = self.get(ref)
+            name = ref
+        elif pe.index is not None:
+            raw = self.subscript(self.get(name), pe.index)
+        else:
+            raw = self.get(name)
+        if pe.length:
+            t = _scalar_text(raw)
+            if t is None:
+                if self.host.nounset:
+                    raise self.unbound(name)
+                return "0"
+            return str(len(t))
+        op = pe.op
+        if not op:
+            if raw is None and self.host.nounset:
+                raise self.unbound(self.display_name(pe))
+            return raw
+        if op in _DEFAULT_OPS:
+            text = _scalar_text(raw)
+            return self.default_op(pe, name, text is None, not text, raw)
+        text = _scalar_text(raw)
+        if text is None:
+            if self.host.nounset:
+                raise self.unbound(self.display_name(pe))
+            if op[0] == "@":
+                return ""  # `${unset@Q}` is nothing, not ''
+            text = ""
+        return self.scalar_op(pe, name, text)
+
+    def display_name(self, pe: ast.ParamExp) -> str:
+        if pe.index is None:
+            return pe.name
+        return f"{pe.name}[{self.word_text(pe.index)}]"
+
+    def default_op(self, pe: ast.ParamExp, name: str, unset: bool, null: bool, value: Any) -> Any:
+        op = pe.op
+        cond = null if op[0] == ":" else unset
+        kind = op[-1]
+        if kind == "+":
+            return self.word_text(pe.arg) if not cond else ""
+        if not cond:
+            return value
+        if kind == "-":
+            return self.word_text(pe.arg)
+        if kind == "=":
+            text = self.word_text(pe.arg)
+            if name[0].isdigit() or name in _SPECIALS or name in ("@", "*", "#"):
+                raise ExpansionError(f"${name}: cannot assign in this way", status=1, fatal=True)
+            if pe.index is not None and _is_all_index(pe.index) is None:
+                v = self.get(name)
+                if isinstance(v, dict):
+                    key: str | int = expand_text(pe.index, self.host)
+                else:
+                    key = arith.evaluate(expand_text(pe.index, self.host), self.host)
+                self.host.assign_index(name, key, text)
+            else:
+                self.host.assign(name, text)
+            return text
+        # "?"
+        msg = self.word_text(pe.arg)
+        if not msg:
+            msg = "parameter null or not set" if op == ":?" else "parameter not set"
+        raise ExpansionError(f"{self.display_name(pe)}: {msg}", status=127, fatal=True)
+
+    def scalar_op(self, pe: ast.ParamExp, name: str, text: str) -> str:
+        op = pe.op
+        if op in ("#", "##"):
+            return pattern.remove_prefix(text, self.pat(pe.arg), op == "##")
+        if op in ("%", "%%"):
+            return pattern.remove_suffix(text, self.pat(pe.arg), op == "%%")
+        if op in ("/", "//", "/#", "/%"):
+            pat = self.pat(pe.arg)
+            if pat == "" and op in ("/", "//"):
+                return text
+            return pattern.replace(text, pat, self.replacement(pe.arg2), op)
+        if op == ":":
+            off, length = self.offsets(pe)
+            n = len(text)
+            if off < 0:
+                off = max(n + off, 0) if n + off >= 0 else n + 1
+            if off > n:
+                return ""
+            if length is None:
+                return text[off:]
+            if length < 0:
+                end = n + length
+                if end < off:
+                    raise ExpansionError(
+                        f"{length}: substring expression < 0", status=1, fatal=True
+                    )
+                return text[off:end]
+            return text[off : off + length]
+        if op in ("^^", ",,", "^", ","):
+            p = None if pe.arg is None else self.pat(pe.arg)
+            return pattern.convert_case(text, op, p)
+        if op[0] == "@":
+            return _transform(text, op[1])
+        raise ExpansionError(f"${{{name}{op}}}: bad substitution", status=1, fatal=True)
+
+    def offsets(self, pe: ast.ParamExp) -> tuple[int, int | None]:
+        try:
+            off = arith.evaluate(self.word_text(pe.arg), self.host) if pe.arg else 0
+            length = (
+                arith.evaluate(self.word_text(pe.arg2), self.host) if pe.arg2 is not None else None
+            )
+        except ExpansionError as e:
+            e.fatal = True
+            raise
+        return off, length
+
+    def slice_multi(self, items: list[Any], pe: ast.ParamExp, star: bool) -> _Multi:
+        off, length = self.offsets(pe)
+        n = len(items)
+        if off < 0:
+            off += n
+            if off < 0:
+                return _Multi([], star)
+        if length is not None and length < 0:
+            raise ExpansionError(f"{length}: substring expression < 0", status=1, fatal=True)
+        sel = items[off:] if length is None else items[off : off + length]
+        return _Multi(sel, star)
+
+    def slice_list(self, lst: list[Any], pe: ast.ParamExp, star: bool) -> _Multi:
+        off, length = self.offsets(pe)
+        if off < 0:
+            off += len(lst)
+            if off < 0:
+                return _Multi([], star)
+        if length is not None and length < 0:
+            raise ExpansionError(f"{length}: substring expression < 0", status=1, fatal=True)
+        sel = [v for v in lst[off:] if v is not None]
+        if length is not None:
+            sel = sel[:length]
+        return _Multi(sel, star)
+
+    def pat(self, w: ast.Word | None) -> str:
+        return "" if w is None else expand_pattern(w, self.host)
+
+    def replacement(self, w: ast.Word | None) -> str | pattern.ReplaceTemplate:
+        """The replacement of `${x/p/r}`: bash 5.2 puts the match where an unquoted `&` is."""
+        if w is None:
+            return ""
+        pieces: list[str] = [""]
+        amp = False
+
+        def live(t: str) -> None:
+            nonlocal amp
+            if "&" in t:
+                amp = True
+                segs = t.split("&")
+                pieces[-1] += segs[0]
+                pieces.extend(segs[1:])
+            else:
+                pieces[-1] += t
+
+        def lit(t: str) -> None:
+            pieces[-1] += t
+
+        for p in w.parts:
+            if isinstance(p, ast.Quoted):
+                lit(p.text)
+            elif isinstance(p, ast.DQ):
+                for q in p.parts:
+                    if isinstance(q, ast.Quoted):
+                        lit(q.text)
+                    else:
+                        live(self.part_text(q, in_dq=True))
+            elif isinstance(p, ast.Lit):
+                live(p.text)
+            else:
+                live(self.part_text(p, in_dq=False))
+        return pattern.ReplaceTemplate(pieces) if amp else pieces[0]
+
+    # --- other substitutions -----------------------------------------------
+
+    def arith_sub(self, p: ast.ArithSub) -> str:
+        try:
+            return str(arith.eval_arith_word(p.expr, self.host))
+        except ExpansionError as e:
+            e.fatal = True
+            raise
+
+    def part_value(self, p: ast.WordPart) -> Any:
+        """Raw value of an expansion part: str, typed value or _Multi."""
+        if type(p) is ast.ParamExp:
+            return self.param(p)
+        if type(p) is ast.CmdSub:
+            return self.host.command_substitution(p.body)
+        if type(p) is ast.ArithSub:
+            return self.arith_sub(p)
+        raise TypeError(p)  # pragma: no cover
+
+    def part_text(self, p: ast.WordPart, in_dq: bool, sep: str | None = None) -> str:
+        """An expansion part as one string (lists joined)."""
+        v = self.part_value(p)
+        if type(v) is str:
+            return v
+        if isinstance(v, _Multi):
+            if sep is None:
+                sep = _star_joiner(self.host) if v.star else " "
+            return sep.join(to_text(x) for x in v.items)
+        if type(p) is ast.ParamExp:
+            t = _scalar_text(v)
+            return "" if t is None else t
+        return to_text(v)
+
+
+# ---------------------------------------------------------------------------
+# Tilde
+# ---------------------------------------------------------------------------
+
+
+def _tilde_prefix(text: str, host: ExpandHost) -> tuple[str, str] | None:
+    """(replacement, rest) when `text` starts with an expandable tilde prefix."""
+    slash = text.find("/")
+    prefix = text[1:] if slash < 0 else text[1:slash]
+    rest = "" if slash < 0 else text[slash:]
+    if prefix == "":
+        v = host.lookup("HOME")
+    elif prefix == "+":
+        v = host.lookup("PWD") or host.cwd
+    elif prefix == "-":
+        v = host.lookup("OLDPWD")
+    else:
+        return None
+    if v is None:
+        return None
+    return to_text(v), rest
+
+
+def _tilde(parts: tuple[ast.WordPart, ...], host: ExpandHost) -> tuple[ast.WordPart, ...] | None:
+    first = parts[0]
+    if type(first) is not ast.Lit or first.text[:1] != "~":
+        return None
+    text = first.text
+    if "/" not in text and len(parts) > 1 and type(parts[1]) is not ast.Lit:
+        # `~"/x"`: a quoted character inside the prefix keeps the tilde literal.
+        return None
+    r = _tilde_prefix(text, host)
+    if r is None:
+        return None
+    home, rest = r
+    out: list[ast.WordPart] = [ast.Quoted(home)]
+    if rest:
+        out.append(ast.Lit(rest))
+    out.extend(parts[1:])
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# Building fields
+# ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=16)
+def _ifs_regex(ifs: str) -> tuple[re.Pattern[str], frozenset[str]]:
+    """The delimiter regex for IFS splitting and IFS's non-blank characters."""
+    ws = re.escape("".join(c for c in ifs if c in " \t\n"))
+    other = "".join(c for c in ifs if c not in " \t\n")
+    if not other:
+        return re.compile(f"[{ws}]+"), frozenset()
+    hard = f"[{re.escape(other)}]"
+    src = f"[{ws}]*{hard}[{ws}]*|[{ws}]+" if ws else hard
+    return re.compile(src), frozenset(other)
+
+
+class _Builder:
+    """Walks a word's parts and builds its fields (arguments)."""
+
+    __slots__ = ("ex", "split", "globbing", "fields", "ifs")
+
+    def __init__(self, ex: _Expander, split: bool, globbing_on: bool) -> None:
+        self.ex = ex
+        self.split = split
+        self.globbing = globbing_on
+        self.fields: list[_Field] = [_Field(globbing_on)]
+        self.ifs: str | None = None
+
+    def new_field(self) -> _Field:
+        f = _Field(self.globbing)
+        self.fields.append(f)
+        return f
+
+    def add_unquoted(self, v: Any, from_param: bool) -> None:
+        """An unquoted expansion's value: one piece, never globbed; split in list mode."""
+        f = self.fields[-1]
+        if v is None:
+            return
+        if type(v) is str:
+            if self.split:
+                self.add_split(v)
+            else:
+                f.add_literal(v)
+            return
+        if isinstance(v, _Multi):
+            for i, item in enumerate(v.items):
+                if i:
+                    f = self.new_field()
+                self.add_unquoted(item, False)
+                f = self.fields[-1]
+            return
+        if self.split and isinstance(v, list):
+            for i, item in enumerate(v):
+                if item is None:
+                    continue
+                if i or f.text:
+                    f = self.new_field()
+                self.add_unquoted(item, False)
+                f = self.fields[-1]
+            return
+        if self.split and not isinstance(v, dict):
+            self.add_split(to_text(v))
+            return
+        if from_param:
+            # `$arr` alone is element 0 as in bash; a list still binds `--name=$arr`.
+            f.add_typed(v, _scalar_text(v) or "", whole=not isinstance(v, list))
+        else:
+            f.add_typed(v, to_text(v))
+
+    def add_split(self, text: str) -> None:
+        if self.ifs is None:
+            self.ifs = _ifs(self.ex.host)
+        ifs = self.ifs
+        if not ifs:
+            self.fields[-1].add_literal(text)
+            return
+        delim, hard_chars = _ifs_regex(ifs)
+        pos = 0
+        f = self.fields[-1]
+        for m in delim.finditer(text):
+            f.add_literal(text[pos : m.start()])
+            if hard_chars and not hard_chars.isdisjoint(m.group()):
+                f.keep = True  # a non-blank IFS character delimits even an empty field
+            pos = m.end()
+            f = self.new_field()
+        f.add_literal(text[pos:])
+
+    def walk(self, parts: Sequence[ast.WordPart]) -> None:
+        ex = self.ex
+        for p in parts:
+            tp = type(p)
+            if tp is ast.Lit:
+                self.fields[-1].add_live(p.text)  # type: ignore[union-attr]
+            elif tp is ast.Quoted:
+                f = self.fields[-1]
+                f.add_literal(p.text)  # type: ignore[union-attr]
+                f.quoted = True
+            elif tp is ast.DQ:
+                self.walk_dq(p.parts)  # type: ignore[union-attr]
+            elif tp is ast.ParamExp:
+                self.add_unquoted(ex.param(p), True)  # type: ignore[arg-type]
+            elif tp is ast.CmdSub:
+                self.add_unquoted(ex.host.command_substitution(p.body), False)  # type: ignore[union-attr]
+            elif tp is ast.ArithSub:
+                self.add_unquoted(ex.arith_sub(p), False)  # type: ignore[arg-type]
+
+    def walk_dq(self, parts: Sequence[ast.WordPart]) -> None:
+        ex = self.ex
+        if not parts:
+            self.fields[-1].quoted = True
+            return
+        for p in parts:
+            tp = type(p)
+            if tp is ast.Quoted or tp is ast.Lit:
+                f = self.fields[-1]
+                f.add_literal(p.text)  # type: ignore[union-attr]
+                f.quoted = True
+                continue
+            v = ex.part_value(p)
+            if isinstance(v, _Multi) and not v.star:
+                for i, item in enumerate(v.items):
+                    f = self.new_field() if i else self.fields[-1]
+                    f.add_literal(to_text(item))
+                    f.quoted = True
+                continue
+            if isinstance(v, _Multi):
+                text = _star_joiner(ex.host).join(to_text(x) for x in v.items)
+            elif type(v) is str:
+                text = v
+            elif tp is ast.ParamExp:
+                text = _scalar_text(v) or ""
+            else:
+                text = to_text(v)
+            f = self.fields[-1]
+            f.add_literal(text)
+            f.quoted = True
+
+
+def _word_has_expansion(parts: Sequence[ast.WordPart]) -> bool:
+    for p in parts:
+        tp = type(p)
+        if tp is ast.DQ:
+            if _word_has_expansion(p.parts):  # type: ignore[union-attr]
+                return True
+        elif tp is not ast.Lit and tp is not ast.Quoted:
+            return True
+    return False
+
+
+_ANSI_QUOTE = {"\a": "\\a", "\b": "\\b", "\x1b": "\\E", "\f": "\\f", "\n": "\\n",
+               "\r": "\\r", "\t": "\\t", "\v": "\\v", "\\": "\\\\", "'": "\\'"}
+_CONTROL_CHAR = LazyRegex(r"[\x00-\x1f\x7f]")
+_ANSI_QUOTED = LazyRegex(r"[\x00-\x1f\x7f\\']")
+
+
+def _transform(text: str, how: str) -> str:
+    """`${x@Q}` (quoted for reuse as input), `@E` (backslash escapes as in $'…'),
+    `@U` `@L` `@u` (upper, lower, first letter upper)."""
+    if how == "Q":
+        if _CONTROL_CHAR.search(text):
+            return "$'" + _ANSI_QUOTED.sub(
+                lambda m: _ANSI_QUOTE.get(m.group(), f"\\{ord(m.group()):03o}"), text) + "'"
+        return "'" + text.replace("'", "'\\''") + "'"
+    if how == "E":
+        from tysh.kernel.syntax.lexer import decode_ansi_c
+
+        return decode_ansi_c(text)
+    if how == "U":
+        return text.upper()
+    if how == "L":
+        return text.lower()
+    return text[:1].upper() + text[1:]  # "u"
+
+
+def _glob_live(parts: Sequence[ast.WordPart], host: ExpandHost) -> bool:
+    """Whether the word has an unquoted glob character and globbing is on (`set -f`)."""
+    return any(type(p) is ast.Lit and not _GLOB_CHARS.isdisjoint(p.text) for p in parts) and (
+        not getattr(host, "noglob", False))
+
+
+def _glob(pat: str, display: str, host: ExpandHost) -> list[str]:
+    from tysh.kernel.expand import glob as globbing  # loaded by the first glob, not by every start
+
+    matches = globbing.glob(pat, host.fs, host.cwd)
+    if not matches:
+        raise ExpansionError(f"no matches: {display}", status=1)
+    return matches
+
+
+def _word_variants(word: ast.Word, host: ExpandHost) -> tuple[list[tuple[ast.WordPart, ...]], bool]:
+    """Brace then tilde expansion: the part tuples to expand, and whether a tilde expanded."""
+    if any(type(p) is ast.Lit and "{" in p.text for p in word.parts):
+        from tysh.kernel.expand import brace  # loaded by the first word with a brace
+
+        try:
+            variants = brace.expand_braces(word.parts)
+        except brace.BraceError as e:
+            raise ExpansionError(e.message, status=1) from None
+    else:
+        variants = [tuple(word.parts)]
+    tilde = False
+    for i, parts in enumerate(variants):
+        if parts and type(parts[0]) is ast.Lit and parts[0].text[:1] == "~":
+            t = _tilde(parts, host)
+            if t is not None:
+                variants[i] = t
+                tilde = True
+    return variants, tilde
+
+
+def _finish_arg(f: _Field, literal: bool, out: list[Arg]) -> None:
+    text = "".join(f.text)
+    if f.typed_idx >= 0:
+        if f.typed_idx == 0 and len(f.text) == 1 and f.whole:
+            out.append(Operand(f.typed, False))
+            return
+        if f.typed_idx == 1 and len(f.text) == 2 and _FLAG_EQ.fullmatch(f.text[0]):
+            out.append(Flag(f.text[0][:-1], f.typed))
+            return
+    if not text:
+        if f.quoted or f.keep:
+            out.append(Operand("", literal))
+        return
+    if text[0] == "-":
+        if text == "--":
+            out.append(DOUBLE_DASH)
+            return
+        if looks_like_flag(text):
+            out.append(Flag(text))
+            return
+    out.append(Operand(text, literal))
+
+
+def _expand_word(word: ast.Word, host: ExpandHost, glob_passthrough: bool, out: list[Arg]) -> None:
+    variants, tilde = _word_variants(word, host)
+    ex = _Expander(host)
+    literal = not tilde and not _word_has_expansion(word.parts)
+    for parts in variants:
+        globbing_on = not glob_passthrough and _glob_live(parts, host)
+        b = _Builder(ex, False, globbing_on)
+        b.walk(parts)
+        for f in b.fields:
+            if f.pat is not None:
+                pat = "".join(f.pat)
+                if pattern.has_magic(pat):
+                    for m in _glob(pat, "".join(f.text), host):
+                        out.append(Operand(m, False))
+                    continue
+            _finish_arg(f, literal, out)
+
+
+def expand_args(
+    words: Sequence[ast.Word], host: ExpandHost, *, glob_passthrough: bool = False
+) -> list[Arg]:
+    """Full expansion of a command's words into classified arguments for the binder."""
+    out: list[Arg] = []
+    for w in words:
+        parts = w.parts
+        if len(parts) == 1:
+            p = parts[0]
+            tp = type(p)
+            if tp is ast.Lit:
+                t = p.text  # type: ignore[union-attr]
+                if _LIVE.isdisjoint(t):
+                    out.append(_classify(t, True))
+                    continue
+            elif tp is ast.Quoted:
+                t = p.text  # type: ignore[union-attr]
+                out.append(_classify(t, True) if t else Operand("", True))
+                continue
+            elif tp is ast.ParamExp and _plain_scalar(p):  # type: ignore[arg-type]
+                v = _Expander(host).get(p.name)  # type: ignore[union-attr]
+                if type(v) is str:
+                    if v:
+                        out.append(_classify(v, False))
+                    continue  # an empty unquoted expansion disappears
+            elif tp is ast.DQ and len(p.parts) == 1:  # type: ignore[union-attr]
+                # `"$x"`: the commonest expansion, without building fields.
+                q = p.parts[0]  # type: ignore[union-attr]
+                if type(q) is ast.ParamExp and _plain_scalar(q):
+                    v = _Expander(host).get(q.name)
+                    if type(v) is str:
+                        out.append(_classify(v, False))
+                        continue
+        _expand_word(w, host, glob_passthrough, out)
+    return out
+
+
+def expand_list(words: Sequence[ast.Word], host: ExpandHost) -> list[Value]:
+    """Expansion for `for` heads and array literals: unquoted expansions split on IFS
+    (never globbed), literal glob patterns glob, a typed list contributes its elements."""
+    out: list[Value] = []
+    ex = _Expander(host)
+    for w in words:
+        variants, _ = _word_variants(w, host)
+        for parts in variants:
+            b = _Builder(ex, True, _glob_live(parts, host))
+            b.walk(parts)
+            for f in b.fields:
+                if f.pat is not None:
+                    pat = "".join(f.pat)
+                    if pattern.has_magic(pat):
+                        out.extend(_glob(pat, "".join(f.text), host))
+                        continue
+                if f.typed_idx == 0 and len(f.text) == 1:
+                    out.append(f.typed)
+                    continue
+                text = "".join(f.text)
+                if text or f.quoted or f.keep:
+                    out.append(text)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Single-string expansions
+# ---------------------------------------------------------------------------
+
+
+def _parts_text(parts: Sequence[ast.WordPart], ex: _Expander, in_dq: bool = False) -> str:
+    out: list[str] = []
+    for p in parts:
+        tp = type(p)
+        if tp is ast.Lit or tp is ast.Quoted:
+            out.append(p.text)  # type: ignore[union-attr]
+        elif tp is ast.DQ:
+            out.append(_parts_text(p.parts, ex, True))  # type: ignore[union-attr]
+        else:
+            out.append(ex.part_text(p, in_dq))
+    return "".join(out)
+
+
+def expand_text(word: ast.Word, host: ExpandHost) -> str:
+    """One string: no brace expansion, no glob, no splitting (redirect targets,
+    here-strings, case subjects, `[[` operands, subscripts). Tilde applies at the start."""
+    parts = word.parts
+    if len(parts) == 1:
+        p = parts[0]
+        tp = type(p)
+        if tp is ast.Quoted:
+            return p.text  # type: ignore[union-attr]
+        if tp is ast.Lit and p.text[:1] != "~":  # type: ignore[union-attr]
+            return p.text  # type: ignore[union-attr]
+    elif not parts:
+        return ""
+    if type(parts[0]) is ast.Lit and parts[0].text[:1] == "~":
+        t = _tilde(parts, host)
+        if t is not None:
+            parts = t
+    return _parts_text(parts, _Expander(host))
+
+
+def _assign_tildes(parts: tuple[ast.WordPart, ...], host: ExpandHost) -> tuple[ast.WordPart, ...]:
+    """Tilde after `:` in an assignment value (`PATH=~/bin:~/x`)."""
+    out: list[ast.WordPart] = []
+    for i, p in enumerate(parts):
+        if type(p) is ast.Lit and ":~" in p.text:
+            segs = p.text.split(":")
+            new = [segs[0]]
+            for j, s in enumerate(segs[1:], 1):
+                at_end = j == len(segs) - 1
+                if s[:1] == "~" and ("/" in s or at_end and (i + 1 == len(parts))):
+                    r = _tilde_prefix(s, host)
+                    if r is not None:
+                        s = r[0] + r[1]
+                new.append(s)
+            out.append(ast.Lit(":".join(new)))
+        else:
+            out.append(p)
+    return tuple(out)
+
+
+def expand_value(word: ast.Word, host: ExpandHost) -> Value:
+    """An assignment's right-hand side: like expand_text (tilde at the start and after
+    `:`), but exactly one `$(…)` or `$x` keeps a typed value (DESIGN §5.4)."""
+    parts = word.parts
+    if len(parts) == 1:
+        p = parts[0]
+        tp = type(p)
+        if tp is ast.Quoted:
+            return p.text  # type: ignore[union-attr]
+        if tp is ast.Lit:
+            t = p.text  # type: ignore[union-attr]
+            if "~" not in t:
+                return t
+        elif tp is ast.CmdSub:
+            return host.command_substitution(p.body)  # type: ignore[union-attr]
+        elif tp is ast.ArithSub:
+            return _Expander(host).arith_sub(p)  # type: ignore[arg-type]
+        elif tp is ast.ParamExp:
+            ex = _Expander(host)
+            v = ex.param(p)  # type: ignore[arg-type]
+            if isinstance(v, _Multi):
+                sep = _star_joiner(host) if v.star else " "
+                return sep.join(to_text(x) for x in v.items)
+            if v is None:
+                return ""
+            if type(v) is str or isinstance(v, (list, dict)):
+                return v
+            return to_text(v)
+    elif not parts:
+        return ""
+    if any(type(p) is ast.Lit and ":~" in p.text for p in parts):
+        parts = _assign_tildes(parts, host)
+    return expand_text(ast.Word(parts), host)
+
+
+def expand_pattern(word: ast.Word, host: ExpandHost) -> str:
+    """Pattern text for `case`, `[[ == ]]` and `${x#p}`: unquoted text and unquoted
+    expansions keep their glob meaning, quoted text is escaped to match literally."""
+    parts = word.parts
+    if len(parts) == 1 and type(parts[0]) is ast.Lit and parts[0].text[:1] != "~":
+        return parts[0].text
+    if parts and type(parts[0]) is ast.Lit and parts[0].text[:1] == "~":
+        t = _tilde(parts, host)
+        if t is not None:
+            parts = t
+    return _escaped_text(parts, host, pattern.escape)
+
+
+def expand_regex(word: ast.Word, host: ExpandHost) -> str:
+    """Regex text for `[[ =~ ]]`: unquoted parts are regex syntax, quoted parts match
+    literally (bash quotes them)."""
+    return _escaped_text(word.parts, host, re.escape)
+
+
+def _escaped_text(
+    parts: Sequence[ast.WordPart], host: ExpandHost, escape: Callable[[str], str]
+) -> str:
+    """Unquoted text and expansions as they are, quoted text through `escape` (so it
+    matches literally in the pattern or regex the result is compiled to)."""
+    ex = _Expander(host)
+    out: list[str] = []
+    for p in parts:
+        tp = type(p)
+        if tp is ast.Lit:
+            out.append(p.text)  # type: ignore[union-attr]
+        elif tp is ast.Quoted:
+            out.append(escape(p.text))  # type: ignore[union-attr]
+        elif tp is ast.DQ:
+            out.append(escape(_parts_text(p.parts, ex, True)))  # type: ignore[union-attr]
+        else:
+            out.append(ex.part_text(p, False))
+    return "".join(out)
+
+
+def expand_heredoc(doc: ast.HereDoc, host: ExpandHost) -> str:
+    """A here-document's body: literal when the delimiter was quoted, otherwise
+    expanded like the inside of double quotes."""
+    parts = doc.body.parts
+    if doc.strip_tabs:
+        parts = _strip_tabs(parts)
+    if doc.quoted or all(type(p) is ast.Quoted for p in parts):
+        return "".join(p.text for p in parts if isinstance(p, (ast.Quoted, ast.Lit)))
+    return _parts_text(parts, _Expander(host), True)
+
+
+def _strip_tabs(parts: tuple[ast.WordPart, ...]) -> tuple[ast.WordPart, ...]:
+    """`<<-`: drop leading tabs of each line of the literal text (not of expansions)."""
+    out: list[ast.WordPart] = []
+    at_line_start = True
+    for p in parts:
+        if isinstance(p, (ast.Quoted, ast.Lit)):
+            lines = p.text.split("\n")
+            new = [
+                ln.lstrip("\t") if (i > 0 or at_line_start) else ln for i, ln in enumerate(lines)
+            ]
+            text = "\n".join(new)
+            out.append(ast.Quoted(text))
+            if text:
+                at_line_start = text.endswith("\n")
+        else:
+            out.append(p)
+            at_line_start = False
+    return tuple(out)

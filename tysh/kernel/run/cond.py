@@ -1,0 +1,172 @@
+"""`[[ … ]]`: conditional expressions with patterns, `=~` regexes and file tests.
+
+Operands are expanded without splitting or globbing; the right side of `==`/`!=` is a
+pattern (quoted parts literal) and the right side of `=~` a POSIX extended regex (quoted
+parts literal). A successful `=~` sets BASH_REMATCH. File and string tests share their
+tables with the `test` builtin so the two never disagree."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import TYPE_CHECKING, Any
+
+from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.syntax import ast
+
+if TYPE_CHECKING:
+    from tysh.kernel.run.interpreter import Interpreter
+
+_INT_OPS = {
+    "-eq": lambda a, b: a == b,
+    "-ne": lambda a, b: a != b,
+    "-lt": lambda a, b: a < b,
+    "-le": lambda a, b: a <= b,
+    "-gt": lambda a, b: a > b,
+    "-ge": lambda a, b: a >= b,
+}
+
+
+def eval_cond(interp: Interpreter, e: ast.CondExpr) -> bool:
+    t = type(e)
+    if t is ast.CondAnd:
+        assert isinstance(e, ast.CondAnd)
+        return eval_cond(interp, e.left) and eval_cond(interp, e.right)
+    if t is ast.CondOr:
+        assert isinstance(e, ast.CondOr)
+        return eval_cond(interp, e.left) or eval_cond(interp, e.right)
+    if t is ast.CondNot:
+        assert isinstance(e, ast.CondNot)
+        return not eval_cond(interp, e.operand)
+    if t is ast.CondWord:
+        assert isinstance(e, ast.CondWord)
+        return interp.expand_word_text(e.word) != ""
+    if t is ast.CondUnary:
+        assert isinstance(e, ast.CondUnary)
+        return _unary(interp, e.op, e.operand)
+    assert isinstance(e, ast.CondBinary)
+    return _binary(interp, e)
+
+
+def _unary(interp: Interpreter, op: str, word: ast.Word) -> bool:
+    text = interp.expand_word_text(word)
+    if op == "-z":
+        return text == ""
+    if op == "-n":
+        return text != ""
+    if op == "-v":
+        return _var_is_set(interp, text)
+    if op == "-o":
+        return text in interp.state.options
+    from tysh.kernel.text.testexpr import UNARY
+
+    fn = UNARY.get(op)
+    if fn is None:
+        raise ExpansionError(f"{op}: unary operator expected", status=2)
+    return bool(fn(_ctx(interp), text))
+
+
+def _var_is_set(interp: Interpreter, text: str) -> bool:
+    m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?", text, re.S)
+    if m is None:
+        return False
+    v = interp.state.get(m.group(1))
+    if m.group(2) is None:
+        if isinstance(v, list):
+            return bool(v) and v[0] is not None
+        return v is not None
+    key = m.group(2)
+    if isinstance(v, dict):
+        return key in v
+    if isinstance(v, list):
+        if key in ("@", "*"):
+            return any(x is not None for x in v)
+        i = interp.eval_arith_text(key)
+        if i < 0:
+            i += len(v)
+        return 0 <= i < len(v) and v[i] is not None
+    return v is not None and key in ("0", "@", "*")
+
+
+def _binary(interp: Interpreter, e: ast.CondBinary) -> bool:
+    op = e.op
+    left = interp.expand_word_text(e.left)
+    if op in ("==", "=", "!="):
+        from tysh.kernel.expand.pattern import match
+
+        pat = interp.expand_pattern(e.right)
+        hit = match(pat, left)
+        return hit if op != "!=" else not hit
+    if op == "=~":
+        return _regex(interp, left, e.right)
+    right = interp.expand_word_text(e.right)
+    if op == "<":
+        return left < right
+    if op == ">":
+        return left > right
+    f = _INT_OPS.get(op)
+    if f is not None:
+        return bool(f(interp.eval_arith_text(left or "0"), interp.eval_arith_text(right or "0")))
+    from tysh.kernel.text.testexpr import BINARY
+
+    fn = BINARY.get(op)
+    if fn is None:
+        raise ExpansionError(f"{op}: binary operator expected", status=2)
+    return bool(fn(_ctx(interp), left, right))
+
+
+def _regex_source(interp: Interpreter, word: ast.Word) -> str:
+    """The regex text: unquoted parts as written/expanded, quoted parts escaped."""
+    from tysh.kernel.expand.words import expand_regex
+
+    return expand_regex(word, interp)
+
+
+def _regex(interp: Interpreter, left: str, right: ast.Word) -> bool:
+    source = _regex_source(interp, right)
+    rx = _compile(source)
+    m = rx.search(left)
+    st = interp.state
+    if m is None:
+        st.set("BASH_REMATCH", [])
+        return False
+    st.set("BASH_REMATCH", [m.group(0), *(g if g is not None else "" for g in m.groups())])
+    return True
+
+
+_cache: dict[str, re.Pattern[str]] = {}
+
+
+def _compile(source: str) -> re.Pattern[str]:
+    rx = _cache.get(source)
+    if rx is not None:
+        return rx
+    try:
+        from tysh.kernel.text.regex import translate
+
+        py = translate(source, extended=True, mode="space").source
+        rx = re.compile(py)
+    except Exception:  # noqa: BLE001 — fall back to Python's dialect, then report
+        try:
+            rx = re.compile(source)
+        except re.error as err:
+            raise ExpansionError(f"{source}: invalid regular expression: {err}", status=2) from None
+    if len(_cache) > 512:
+        _cache.clear()
+    _cache[source] = rx
+    return rx
+
+
+def _ctx(interp: Interpreter) -> Any:
+    from tysh.kernel.base.streams import NULL_IO
+    from tysh.kernel.tools.context import Context
+
+    fds = interp.cur_fds
+    return Context(
+        "[[",
+        fds.get(0) or NULL_IO,
+        fds.get(1) or io.BytesIO(),
+        fds.get(2) or io.BytesIO(),
+        interp.fs,
+        interp,
+    )

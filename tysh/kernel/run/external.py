@@ -1,0 +1,223 @@
+"""External commands: a subprocess wired to the command's streams.
+
+Streams backed by an OS fd (files, pipes between pipeline stages, the CLI's real stdout)
+are handed to the child directly, so output streams without copying; in-memory streams
+(`Kernel.execute`'s capture, here-documents) are pumped through a pipe by a thread."""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import threading
+import time
+from typing import IO, TYPE_CHECKING, Any
+
+from tysh.kernel.base.streams import Fds, NullIO, fileno_of, flush_quietly
+
+if TYPE_CHECKING:
+    from tysh.kernel.base.limits import RunControl
+
+CHUNK = 1 << 16
+
+
+def _feed(src: IO[bytes], dst: IO[bytes]) -> None:
+    try:
+        while True:
+            chunk = src.read(CHUNK)
+            if not chunk:
+                break
+            dst.write(chunk)
+    except (BrokenPipeError, OSError, ValueError):
+        pass
+    finally:
+        try:
+            dst.close()
+        except OSError:
+            pass
+
+
+def _drain(src: IO[bytes], dst: IO[bytes]) -> None:
+    try:
+        while True:
+            chunk = src.read1(CHUNK) if hasattr(src, "read1") else src.read(CHUNK)
+            if not chunk:
+                break
+            try:
+                dst.write(chunk)
+            except Exception:  # noqa: BLE001 — a closed pipe, a cancel: stop pumping
+                break
+    finally:
+        src.close()
+
+
+def run_external(
+    host_path: str,
+    argv: list[str],
+    env: dict[str, str],
+    cwd: str | None,
+    fds: Fds,
+    stderr_name: str = "tysh",
+    timeout: float | None = None,
+    control: RunControl | None = None,
+) -> int:
+    """Run `argv` (argv[0] is the name as written) and return its exit status
+    (128+N when killed by signal N, 124 when `timeout` seconds passed).
+
+    With a `control`, the child is tracked so `Kernel.cancel()` kills it at once; when
+    the control asks for process groups the child leads its own group and the whole
+    group is killed (a shell script's children die with it)."""
+    spec: list[Any] = []
+    pumps: list[tuple[int, IO[bytes]]] = []
+    for fd in (0, 1, 2):
+        stream = fds.get(fd)
+        if stream is None or isinstance(stream, NullIO):
+            spec.append(subprocess.DEVNULL)
+            continue
+        n = fileno_of(stream)
+        if n is None:
+            spec.append(subprocess.PIPE)
+            pumps.append((fd, stream))
+        else:
+            if fd:
+                flush_quietly(stream)
+            spec.append(n)
+    group = control is not None and control.process_groups
+    try:
+        proc = subprocess.Popen(
+            argv,
+            executable=host_path,
+            stdin=spec[0],
+            stdout=spec[1],
+            stderr=spec[2],
+            env=env,
+            cwd=cwd,
+            process_group=0 if group else None,
+        )
+    except PermissionError:
+        _err(fds, f"{stderr_name}: {argv[0]}: Permission denied\n")
+        return 126
+    except FileNotFoundError:
+        _err(fds, f"{stderr_name}: {argv[0]}: No such file or directory\n")
+        return 127
+    except OSError as e:
+        if e.errno == errno.ENOEXEC:
+            return _run_as_script(host_path, argv, env, cwd, fds, timeout, control)
+        if e.errno == errno.EISDIR or (e.errno == errno.EACCES):
+            _err(fds, f"{stderr_name}: {argv[0]}: {e.strerror}\n")
+            return 126
+        _err(fds, f"{stderr_name}: {argv[0]}: {e.strerror}\n")
+        return 126
+    if control is not None:
+        control.track(proc)
+    threads: list[threading.Thread] = []
+    for fd, stream in pumps:
+        if fd == 0:
+            assert proc.stdin is not None
+            t = threading.Thread(target=_feed, args=(stream, proc.stdin), daemon=True)
+        else:
+            pipe = proc.stdout if fd == 1 else proc.stderr
+            assert pipe is not None
+            t = threading.Thread(target=_drain, args=(pipe, stream), daemon=True)
+        t.start()
+        threads.append(t)
+    status = -1
+    try:
+        status = _wait_status(proc, timeout)
+    except subprocess.TimeoutExpired:
+        _kill(proc, control)
+        _wait_status(proc, None)
+        status = 124
+    except KeyboardInterrupt:
+        # the child had the terminal's SIGINT too: give it a moment to end on its own
+        # (and keep its status, as bash does) before killing it
+        try:
+            status = _wait_status(proc, SIGINT_GRACE)
+        except subprocess.TimeoutExpired:
+            _kill(proc, control)
+            status = _wait_status(proc, None)
+    finally:
+        if status < 0:  # leaving on a second Ctrl-C (or worse): don't leave the child behind
+            _kill(proc, control)
+        if control is not None:
+            control.untrack(proc)
+        _reap(proc)
+    for t in threads:
+        t.join()
+    return status
+
+
+SIGINT_GRACE = 0.25
+
+
+def _wait_status(proc: subprocess.Popen[bytes], timeout: float | None) -> int:
+    """The child's status as the shell reports it, once it has ended, without reaping it.
+
+    `Popen.wait` reaps first and records the status after, so a Ctrl-C landing between
+    the two loses the status (it later reads as 0). `waitid(WNOWAIT)` leaves the child a
+    zombie until `_reap`, so an interrupted wait can simply be asked again."""
+    waitid = getattr(os, "waitid", None)
+    if waitid is None:  # pragma: no cover — every POSIX tysh runs on has waitid
+        rc = proc.wait(timeout)
+        return 128 - rc if rc < 0 else rc
+    flags = os.WEXITED | os.WNOWAIT
+    deadline = None if timeout is None else time.monotonic() + timeout
+    delay = 0.0005
+    while True:
+        try:
+            info = waitid(os.P_PID, proc.pid, flags if deadline is None else flags | os.WNOHANG)
+        except ChildProcessError:  # reaped by another thread (cancel's poll): ask Popen
+            rc = proc.wait()
+            return 128 - rc if rc < 0 else rc
+        if info is not None:
+            if info.si_code == os.CLD_EXITED:
+                return int(info.si_status)
+            return 128 + int(info.si_status)
+        assert deadline is not None
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise subprocess.TimeoutExpired(proc.args, timeout or 0.0)
+        time.sleep(min(delay, left))
+        delay = min(delay * 2, 0.05)
+
+
+def _reap(proc: subprocess.Popen[bytes]) -> None:
+    """Collect the ended child (its status is already known); never blocks, so a child
+    just killed on the way out is left to Popen's own clean-up rather than waited for."""
+    try:
+        proc.poll()
+    except KeyboardInterrupt:
+        pass
+
+
+def _kill(proc: subprocess.Popen[bytes], control: RunControl | None) -> None:
+    if control is not None:
+        control.kill(proc)
+    else:
+        proc.kill()
+
+
+def _run_as_script(
+    host_path: str,
+    argv: list[str],
+    env: dict[str, str],
+    cwd: str | None,
+    fds: Fds,
+    timeout: float | None,
+    control: RunControl | None,
+) -> int:
+    """A file without a `#!` line runs as a tysh script, as bash runs it as a bash script."""
+    import sys
+
+    exe = sys.executable or "/usr/bin/python3"
+    return run_external(exe, [exe, "-m", "tysh", host_path, *argv[1:]], env, cwd, fds,
+                        timeout=timeout, control=control)
+
+
+def _err(fds: Fds, text: str) -> None:
+    s = fds.get(2)
+    if s is not None:
+        try:
+            s.write(text.encode("utf-8", "surrogateescape"))
+        except (OSError, ValueError):
+            pass

@@ -1,0 +1,822 @@
+"""The interpreter: walks the AST of ast.py against a session (state.py).
+
+One `Interpreter` runs one (sub)shell: the kernel's top-level session, or a copy made
+for a subshell, a pipeline stage, a command substitution or a background job (`fork`).
+Commands receive their open files as an fd table (`Fds`); redirections build a new one.
+Non-local control flow (`exit`, `return`, `break`, `continue`, `set -e`) travels as the
+exceptions of control.py. The simple-command path is the hot path and stays lean:
+no thread, no pipe, no copy for a single command.
+
+The interpreter is also the `ShellAPI` a tool sees through `ctx.shell` and the host
+the expansion stage reads variables from and runs `$(…)` with."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import IO, Any
+
+import attrs
+
+from tysh.kernel.base.control import (
+    BreakLoop,
+    ContinueLoop,
+    ExitShell,
+    ReturnFromFunction,
+)
+from tysh.kernel.base.errors import ExpansionError, TyshError
+from tysh.kernel.base.limits import Cancelled, LimitExceeded, Limits, RunControl, TimedOut
+from tysh.kernel.base.streams import NULL_IO, CheckedBytesIO, Fds, flush_quietly
+from tysh.kernel.base.threads import start_deep
+from tysh.kernel.base.values import to_text
+from tysh.kernel.expand import arith
+from tysh.kernel.expand import words as expand
+from tysh.kernel.expand.pattern import match
+from tysh.kernel.fs.api import FileSystem
+from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
+from tysh.kernel.run.registry import Registry
+from tysh.kernel.run.simple_command import run_simple
+from tysh.kernel.run.state import State
+from tysh.kernel.syntax import ast
+
+__all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
+
+NESTS_TOO_DEEPLY = "tysh: script nests too deeply"
+
+_job_ids = itertools.count(1000)
+
+KEYWORDS = frozenset(
+    "if then else elif fi case esac for while until do done function in select time "
+    "{ } ! [[ ]]".split()
+)
+
+
+class Job:
+    """A background job (`cmd &`), run in a thread on a copy of the session."""
+
+    def __init__(self, jid: int) -> None:
+        self.jid = jid
+        self.status = 0
+        self.thread: threading.Thread | None = None
+
+
+class Interpreter:
+    """Runs statements against one session."""
+
+    def __init__(
+        self,
+        state: State,
+        registry: Registry,
+        fs: FileSystem,
+        *,
+        allow_external: bool = False,
+        limits: Limits | None = None,
+        control: RunControl | None = None,
+        parse: Callable[[str], ast.Script] | None = None,
+    ) -> None:
+        self.state = state
+        self.registry = registry
+        self.fs = fs
+        self.allow_external = allow_external
+        self.limits = limits or Limits()
+        self.control = control if control is not None else RunControl()
+        self._parse = parse
+        self.suppress_errexit = 0
+        self.cur_fds: Fds = {}
+        self.last_data: Any = None
+        self.last_typed = False
+        self.cmdsub_status: int | None = None
+        self.jobs: dict[int, Job] = {}
+        self.source_depth = 0
+        self.deadline: float | None = None
+        # `declare a=(…)` in the source: the array literals of the declaration command
+        # being run, keyed by their argument's text (the builtin sees only text)
+        self.decl_arrays: dict[str, ast.ArrayLit] | None = None
+
+    # ------------------------------------------------------------------ forks
+    def fork(self) -> Interpreter:
+        """A child shell on a copy of the session (subshell, pipeline stage, `$(…)`)."""
+        if self.state.subshell >= self.limits.max_subshell_depth:
+            raise LimitExceeded("tysh: maximum subshell nesting exceeded")
+        child = Interpreter.__new__(Interpreter)
+        child.state = self.state.copy()
+        child.registry = self.registry
+        child.fs = self.fs
+        child.allow_external = self.allow_external
+        child.limits = self.limits
+        child.control = self.control
+        child._parse = self._parse
+        child.suppress_errexit = self.suppress_errexit
+        child.cur_fds = self.cur_fds
+        child.last_data = None
+        child.last_typed = False
+        child.cmdsub_status = None
+        child.jobs = {}
+        child.source_depth = self.source_depth
+        child.deadline = self.deadline
+        child.decl_arrays = None
+        return child
+
+    def parse(self, src: str) -> ast.Script:
+        if self._parse is not None:
+            return self._parse(src)
+        from tysh.kernel.syntax.parser import parse
+
+        return parse(src)
+
+    # ------------------------------------------------------------ ShellAPI
+    @property
+    def cwd(self) -> str:
+        return self.state.cwd
+
+    def get_var(self, name: str) -> Any:
+        return self.state.get(name)
+
+    def set_var(self, name: str, value: Any) -> None:
+        self.state.set(name, value)
+
+    def exported_env(self) -> dict[str, str]:
+        return self.state.exported_env()
+
+    def cancelled(self) -> bool:
+        d = self.deadline
+        return self.control.cancelled or (d is not None and time.monotonic() >= d)
+
+    def check_boundary(self) -> None:
+        """Stop here when the run was cancelled or its deadline passed (called between
+        statements and loop iterations, so no script outruns `cancel()` or a limit)."""
+        if self.control.cancelled:
+            raise Cancelled()
+        d = self.deadline
+        if d is not None and time.monotonic() >= d:
+            raise TimedOut()
+
+    def run_argv(
+        self,
+        argv: list[str],
+        stdin: IO[bytes],
+        stdout: IO[bytes],
+        stderr: IO[bytes],
+        *,
+        env: dict[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> int:
+        """Run one command for a tool (`xargs`, `find -exec`, `timeout`)."""
+        from tysh.kernel.base.argv import classify
+        from tysh.kernel.run.simple_command import invoke
+        from tysh.kernel.run.state import Var
+
+        if not argv:
+            return 0
+        fds = dict(self.cur_fds)
+        fds[0], fds[1], fds[2] = stdin, stdout, stderr
+        saved_deadline = self.deadline
+        if timeout is not None:
+            d = time.monotonic() + timeout
+            self.deadline = d if saved_deadline is None else min(saved_deadline, d)
+        st = self.state
+        frame: dict[str, Var] | None = None
+        if env is not None:
+            # `env` is the command's whole environment (`env -i`, `env -u X`): the
+            # variables left out of it are hidden from an in-process command as well
+            frame = {k: Var(None) for k in st.exported_env() if k not in env}
+            frame.update((k, Var(v, exported=True)) for k, v in env.items())
+            st.frames.append(frame)
+        try:
+            status = invoke(self, argv[0], classify(argv[1:]), fds, env, exact_env=env is not None)
+        except ExitShell as e:
+            status = e.status
+        except TimedOut:
+            status = 124
+        finally:
+            if frame is not None:
+                for k in range(len(st.frames) - 1, 0, -1):
+                    if st.frames[k] is frame:
+                        del st.frames[k]
+                        break
+            timed_out = self.deadline is not None and time.monotonic() >= self.deadline
+            self.deadline = saved_deadline
+        if timeout is not None and timed_out:
+            return 124
+        return status
+
+    def all_tools(self) -> list[Any]:
+        return self.registry.all_tools()
+
+    def resolve(self, name: str) -> tuple[str, str]:
+        """How a name would run: (kind, detail) with kind "alias" "keyword" "function"
+        "builtin" "tool" "file", or ("", "")."""
+        from tysh.kernel.run.registry import find_external
+
+        st = self.state
+        if name in st.aliases:
+            return "alias", st.aliases[name]
+        if name in KEYWORDS:
+            return "keyword", ""
+        if name in st.functions:
+            from tysh.kernel.syntax.unparse import function_source
+
+            return "function", function_source(name, st.functions[name])
+        if self.registry.builtin(name) is not None:
+            return "builtin", ""
+        if name in self.registry.registered:
+            return "tool", ""
+        if self.allow_external:
+            path = st.get("PATH")
+            host = find_external(name, path if isinstance(path, str) else None, st.cwd, self.fs)
+            if host is not None:
+                return "file", host
+        return "", ""
+
+    def abspath(self, p: str) -> str:
+        import posixpath
+
+        if not p.startswith("/"):
+            p = self.state.cwd.rstrip("/") + "/" + p
+        out = posixpath.normpath(p)
+        return "/" + out.lstrip("/") if out.startswith("//") else out
+
+    # ------------------------------------------------------------ errors
+    def error(self, fds: Fds, message: str) -> None:
+        """Write one line to the command's stderr (adds the newline)."""
+        s = fds.get(2)
+        if s is None:
+            return
+        try:
+            s.write((message.rstrip("\n") + "\n").encode("utf-8", "surrogateescape"))
+        except (OSError, ValueError):
+            pass
+
+    def fail_expansion(self, e: TyshError, fds: Fds) -> int:
+        """Report an expansion error; fatal ones (`set -u`, `${x:?}`) end the shell."""
+        if e.message:
+            msg = e.message
+            self.error(fds, msg if msg.startswith("tysh:") else "tysh: " + msg)
+        status = e.status
+        if getattr(e, "fatal", False):
+            raise ExitShell(status, expansion=True)
+        return status
+
+    # ------------------------------------------------------------ expansion hooks
+    # The expansion stage is reached only through these methods so its API is used
+    # in one place.
+    def expand_word_text(self, word: ast.Word) -> str:
+        return expand.expand_text(word, self)
+
+    def expand_heredoc(self, hd: ast.HereDoc) -> str:
+        return expand.expand_heredoc(hd, self)
+
+    def expand_value(self, word: ast.Word) -> Any:
+        return expand.expand_value(word, self)
+
+    def expand_list(self, words: tuple[ast.Word, ...]) -> list[Any]:
+        return list(expand.expand_list(words, self))
+
+    def expand_pattern(self, word: ast.Word) -> str:
+        return expand.expand_pattern(word, self)
+
+    def eval_arith(self, word: ast.Word) -> int:
+        return arith.eval_arith_word(word, self)
+
+    def eval_arith_text(self, text: str) -> int:
+        return arith.evaluate(text, self)
+
+    # ------------------------------------------------------------ expansion host
+    @property
+    def nounset(self) -> bool:
+        return "nounset" in self.state.options
+
+    def var_names(self) -> list[str]:
+        """The names of the set variables, sorted (`${!prefix*}`)."""
+        st = self.state
+        return [n for n in st.all_names() if st.get(n) is not None]
+
+    @property
+    def noglob(self) -> bool:
+        """`set -f`: words are not globbed (read by expand only when a word could glob)."""
+        return "noglob" in self.state.options
+
+    def lookup(self, name: str) -> Any:
+        # State.get, with the one-frame case (no function running) inlined: arithmetic
+        # reads every variable through here
+        st = self.state
+        frames = st.frames
+        var = frames[0].get(name) if len(frames) == 1 else st.lookup(name)
+        if var is not None:
+            return var.value
+        return st.special(name)
+
+    def assign(self, name: str, value: Any) -> None:
+        # State.set, with rewriting an existing writable global inlined (a loop counter)
+        st = self.state
+        frames = st.frames
+        if len(frames) == 1:
+            var = frames[0].get(name)
+            if var is not None and not var.readonly and not var.case:
+                var.value = value
+                return
+        st.set(name, value)
+
+    def assign_index(self, name: str, key: str | int, value: Any) -> None:
+        self.state.set_index(name, key, value)
+
+    def positional(self) -> list[str]:
+        return self.state.positional
+
+    def special(self, name: str) -> str:
+        v = self.state.special(name)
+        return "" if v is None else to_text(v)
+
+    def command_substitution(self, body: ast.Script) -> Any:
+        """`$(…)`: the body's stdout without trailing newlines, or the typed data of its
+        last command when that command's tool declares typed_substitution (§5.4)."""
+        sub = self.fork()
+        # bash (without `shopt -s inherit_errexit`) runs `$(…)` with errexit off: only
+        # the substitution's own status can stop the script, e.g. in `x=$(false)`
+        sub.state.options.discard("errexit")
+        out = CheckedBytesIO(sub)
+        parent = self.cur_fds
+        fds: Fds = {0: parent.get(0) or NULL_IO, 1: out, 2: parent.get(2) or NULL_IO}
+        try:
+            status = sub.run_script(body, fds)
+        except ExitShell as e:
+            status = e.subshell_status
+        except LimitExceeded as e:
+            self.error(fds, e.message)
+            status = 1
+        self.cmdsub_status = status
+        self.state.last_status = status
+        if sub.last_typed:
+            return sub.last_data
+        return out.getvalue().decode("utf-8", "surrogateescape").rstrip("\n")
+
+    # ------------------------------------------------------------ scripts
+    def run_script(self, script: ast.Script, fds: Fds) -> int:
+        status = 0
+        control = self.control
+        state = self.state
+        for st in script.statements:
+            state.stmt = st  # for $LINENO
+            if control.cancelled or self.deadline is not None:
+                self.check_boundary()
+            if st.background:
+                self.start_job(st, fds)
+                status = 0
+                self.state.last_status = 0
+            else:
+                status = self.run_andor(st.body, fds)
+        return status
+
+    def run_toplevel(self, script: ast.Script, fds: Fds) -> int:
+        """The main script. As in bash, an expansion error other than `${x:?}` and
+        `set -u` (a division by zero, a negative substring length) abandons the rest of
+        its line with status 1, and the script goes on with the next line."""
+        status = 0
+        control = self.control
+        state = self.state
+        skip = -1
+        for st in script.statements:
+            line = st.pos.line
+            if line == skip:
+                continue
+            state.stmt = st
+            if control.cancelled or self.deadline is not None:
+                self.check_boundary()
+            try:
+                if st.background:
+                    self.start_job(st, fds)
+                    status = 0
+                    state.last_status = 0
+                else:
+                    status = self.run_andor(st.body, fds)
+            except ExitShell as e:
+                if not e.expansion or e.status == 127:
+                    raise
+                status = state.last_status = e.status
+                skip = line
+        return status
+
+    def run_andor(self, node: ast.AndOr, fds: Fds) -> int:
+        rest = node.rest
+        first = node.first
+        if not rest:
+            status = self.run_pipeline(first, fds)
+            if (
+                status
+                and not first.negated
+                and not self.suppress_errexit
+                and "errexit" in self.state.options
+            ):
+                raise ExitShell(status)
+            return status
+        self.suppress_errexit += 1
+        try:
+            status = self.run_pipeline(first, fds)
+        finally:
+            self.suppress_errexit -= 1
+        last = len(rest) - 1
+        for i, (op, p) in enumerate(rest):
+            if (op == "&&") != (status == 0):
+                continue
+            if i == last:
+                status = self.run_pipeline(p, fds)
+                if (
+                    status
+                    and not p.negated
+                    and not self.suppress_errexit
+                    and "errexit" in self.state.options
+                ):
+                    raise ExitShell(status)
+            else:
+                self.suppress_errexit += 1
+                try:
+                    status = self.run_pipeline(p, fds)
+                finally:
+                    self.suppress_errexit -= 1
+        return status
+
+    def run_pipeline(self, p: ast.Pipeline, fds: Fds) -> int:
+        if p.timed:
+            return self._run_timed(p, fds)
+        cmds = p.commands
+        if len(cmds) == 1:
+            if p.negated:
+                self.suppress_errexit += 1
+                try:
+                    status = self.run_command(cmds[0], fds)
+                finally:
+                    self.suppress_errexit -= 1
+                status = 0 if status else 1
+                self.state.last_status = status
+                return status
+            status = self.run_command(cmds[0], fds)
+            st = self.state
+            st.last_status = status
+            ps = st.pipestatus  # never shared (copies and $PIPESTATUS build new lists)
+            if len(ps) == 1:
+                ps[0] = status
+            else:
+                st.pipestatus = [status]
+            return status
+        from tysh.kernel.run.pipeline import run_stages
+
+        if p.negated:
+            self.suppress_errexit += 1
+        try:
+            statuses = run_stages(self, cmds, fds)
+        finally:
+            if p.negated:
+                self.suppress_errexit -= 1
+        self.state.pipestatus = statuses
+        status = statuses[-1]
+        if "pipefail" in self.state.options:
+            for s in reversed(statuses):
+                if s:
+                    status = s
+                    break
+        if p.negated:
+            status = 0 if status else 1
+        self.state.last_status = status
+        return status
+
+    def _run_timed(self, p: ast.Pipeline, fds: Fds) -> int:
+        """`time [-p] PIPELINE`: run it, then report real, user and system time on the
+        shell's stderr as bash does (user and system include tysh's own threads, since
+        in-process commands run there, and ended child processes)."""
+        t0 = time.perf_counter()
+        c0 = os.times()
+        try:
+            return self.run_pipeline(attrs.evolve(p, timed=0), fds)
+        finally:
+            real = time.perf_counter() - t0
+            c1 = os.times()
+            user = c1.user - c0.user + c1.children_user - c0.children_user
+            sys_ = c1.system - c0.system + c1.children_system - c0.children_system
+            if p.timed == 2:
+                text = f"real {real:.2f}\nuser {user:.2f}\nsys {sys_:.2f}\n"
+            else:
+                text = "\n" + "".join(f"{k}\t{int(v // 60)}m{v % 60:.3f}s\n"
+                                      for k, v in (("real", real), ("user", user),
+                                                   ("sys", sys_)))
+            flush_quietly(fds.get(1))  # the timed output first, as bash's unbuffered writes
+            err = fds.get(2)
+            if err is not None:
+                try:
+                    err.write(text.encode())
+                    err.flush()
+                except (OSError, ValueError):
+                    pass
+
+    # ------------------------------------------------------------ commands
+    def run_command(self, cmd: ast.Command, fds: Fds) -> int:
+        self.cur_fds = fds
+        if type(cmd) is ast.SimpleCommand:
+            return run_simple(self, cmd, fds)
+        redirects: tuple[ast.Redirect, ...] = getattr(cmd, "redirects", ())
+        opened: list[IO[bytes]] = []
+        outer = fds
+        if redirects:
+            try:
+                fds, opened = apply_redirects(self, redirects, fds)
+            except RedirectError as e:
+                self.error(fds, e.message)
+                return 1
+            except TyshError as e:
+                return self.fail_expansion(e, fds)
+            self.cur_fds = fds
+        status = 1
+        try:
+            status = _COMPOUND[type(cmd)](self, cmd, fds)
+        except TyshError as e:
+            if _is_expansion_error(e):
+                status = self.fail_expansion(e, fds)
+            else:
+                raise
+        finally:
+            if opened:
+                if close_all(opened, lambda m: self.error(outer, m)):
+                    status = status or 1
+                self.cur_fds = outer
+        return status
+
+    def check_iteration(self, count: int) -> None:
+        cap = self.limits.max_loop_iterations
+        if cap is not None and count > cap:
+            raise LimitExceeded(f"tysh: loop iteration limit exceeded ({cap})")
+        if self.control.cancelled:
+            raise Cancelled()
+        d = self.deadline
+        if d is not None and time.monotonic() >= d:
+            raise TimedOut()
+
+    # ------------------------------------------------------------ jobs
+    def start_job(self, st: ast.Statement, fds: Fds) -> None:
+        sub = self.fork()
+        jid = next(_job_ids)
+        job = Job(jid)
+        job_fds = dict(fds)
+        job_fds[0] = NULL_IO
+
+        def run() -> None:
+            try:
+                job.status = sub.run_andor(st.body, job_fds)
+            except ExitShell as e:
+                job.status = e.status
+            except BrokenPipeError:
+                job.status = 141
+            except TimedOut:
+                job.status = 124
+            except LimitExceeded as e:
+                sub.error(job_fds, e.message)
+                job.status = 1
+            except RecursionError:
+                sub.error(job_fds, NESTS_TOO_DEEPLY)
+                job.status = 2
+            except Exception as e:  # a fault in a job must not kill the process
+                sub.error(job_fds, f"tysh: internal error: {e!r}")
+                job.status = 70
+
+        t = threading.Thread(target=run, daemon=True, name=f"tysh-job-{jid}")
+        job.thread = t
+        self.jobs[jid] = job
+        self.state.last_bg_pid = jid
+        start_deep(t)
+
+    def wait_jobs(self, ids: list[int] | None = None) -> int:
+        status = 0
+        if ids is None:
+            for each in list(self.jobs.values()):
+                if each.thread is not None:
+                    each.thread.join()
+            self.jobs.clear()
+            return 0
+        for jid in ids:
+            job: Job | None = self.jobs.pop(jid, None)
+            if job is None:
+                status = 127
+                continue
+            if job.thread is not None:
+                job.thread.join()
+            status = job.status
+        return status
+
+
+def _is_expansion_error(e: TyshError) -> bool:
+    return isinstance(e, ExpansionError)
+
+
+# ---------------------------------------------------------------- compound commands
+
+
+def _run_brace(interp: Interpreter, node: ast.BraceGroup, fds: Fds) -> int:
+    return interp.run_script(node.body, fds)
+
+
+def _run_subshell(interp: Interpreter, node: ast.Subshell, fds: Fds) -> int:
+    sub = interp.fork()
+    try:
+        return sub.run_script(node.body, fds)
+    except ExitShell as e:
+        return e.subshell_status
+    except (ReturnFromFunction, BreakLoop, ContinueLoop):
+        return sub.state.last_status
+
+
+def _run_if(interp: Interpreter, node: ast.If, fds: Fds) -> int:
+    for clause in node.clauses:
+        interp.suppress_errexit += 1
+        try:
+            c = interp.run_script(clause.cond, fds)
+        finally:
+            interp.suppress_errexit -= 1
+        if c == 0:
+            return interp.run_script(clause.body, fds)
+    if node.else_body is not None:
+        return interp.run_script(node.else_body, fds)
+    return 0
+
+
+def _loop_body(interp: Interpreter, body: ast.Script, fds: Fds) -> tuple[int, bool]:
+    """Run one iteration; returns (status, stop)."""
+    try:
+        return interp.run_script(body, fds), False
+    except BreakLoop as b:
+        if b.levels > 1:
+            b.levels -= 1
+            raise
+        return 0, True
+    except ContinueLoop as c:
+        if c.levels > 1:
+            c.levels -= 1
+            raise
+        return 0, False
+
+
+def _run_while(interp: Interpreter, node: ast.While, fds: Fds) -> int:
+    status = 0
+    st = interp.state
+    st.loop_depth += 1
+    count = 0
+    try:
+        while True:
+            count += 1
+            interp.check_iteration(count)
+            interp.suppress_errexit += 1
+            try:
+                c = interp.run_script(node.cond, fds)
+            finally:
+                interp.suppress_errexit -= 1
+            if (c == 0) == node.until:
+                break
+            status, stop = _loop_body(interp, node.body, fds)
+            if stop:
+                break
+    finally:
+        st.loop_depth -= 1
+    return status
+
+
+def _run_for(interp: Interpreter, node: ast.For, fds: Fds) -> int:
+    st = interp.state
+    if node.items is None:
+        items: list[Any] = list(st.positional)
+    else:
+        items = interp.expand_list(node.items)
+    status = 0
+    st.loop_depth += 1
+    count = 0
+    try:
+        for item in items:
+            count += 1
+            interp.check_iteration(count)
+            st.set(node.var, item)
+            status, stop = _loop_body(interp, node.body, fds)
+            if stop:
+                break
+    finally:
+        st.loop_depth -= 1
+    return status
+
+
+def _arith_runner(word: ast.Word) -> Callable[[Interpreter], int]:
+    """How one part of `for ((…))` is evaluated on every iteration: a word of fixed
+    text is compiled once (its faults reported exactly as `eval_arith` would); any other
+    word is expanded and evaluated anew each time."""
+    got = arith.fixed_text_fn(word)
+    if got is None:
+        return lambda interp: arith.eval_arith_word(word, interp)
+    text, fn = got
+
+    def run(interp: Interpreter) -> int:
+        try:
+            return fn(interp)
+        except arith.ArithError as e:
+            raise arith.as_expansion_error(text, e) from None
+
+    return run
+
+
+def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
+    st = interp.state
+    if node.init is not None:
+        interp.eval_arith(node.init)
+    status = 0
+    st.loop_depth += 1
+    count = 0
+    # compiled at first use, so a fault in one part still comes after the parts
+    # before it have run
+    cond: Callable[[Interpreter], int] | None = None
+    step: Callable[[Interpreter], int] | None = None
+    body = node.body
+    control = interp.control
+    cap = interp.limits.max_loop_iterations
+    if cap is None:
+        cap = _NO_CAP
+    try:
+        while True:
+            count += 1
+            # one cheap test per iteration; the full check when anything may be due
+            if count > cap or control.cancelled or interp.deadline is not None:
+                interp.check_iteration(count)
+            if node.cond is not None:
+                if cond is None:
+                    cond = _arith_runner(node.cond)
+                if cond(interp) == 0:
+                    break
+            try:
+                status = interp.run_script(body, fds)
+            except BreakLoop as b:
+                if b.levels > 1:
+                    b.levels -= 1
+                    raise
+                status = 0
+                break
+            except ContinueLoop as c:
+                if c.levels > 1:
+                    c.levels -= 1
+                    raise
+                status = 0
+            if node.step is not None:
+                if step is None:
+                    step = _arith_runner(node.step)
+                step(interp)
+    finally:
+        st.loop_depth -= 1
+    return status
+
+
+_NO_CAP = 1 << 62
+
+
+def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
+    text = interp.expand_word_text(node.word)
+    items = node.items
+    i = 0
+    n = len(items)
+    status = 0
+    while i < n:
+        item = items[i]
+        if any(match(interp.expand_pattern(p), text) for p in item.patterns):
+            while True:
+                status = interp.run_script(item.body, fds)
+                if item.terminator == ";&" and i + 1 < n:
+                    i += 1
+                    item = items[i]
+                    continue
+                break
+            if item.terminator != ";;&":
+                return status
+        i += 1
+    return status
+
+
+def _run_cond(interp: Interpreter, node: ast.CondCommand, fds: Fds) -> int:
+    from tysh.kernel.run.cond import eval_cond  # [[ … ]] loads it on first use
+
+    return 0 if eval_cond(interp, node.expr) else 1
+
+
+def _run_arith(interp: Interpreter, node: ast.ArithCommand, fds: Fds) -> int:
+    return 0 if interp.eval_arith(node.expr) != 0 else 1
+
+
+def _run_funcdef(interp: Interpreter, node: ast.FunctionDef, fds: Fds) -> int:
+    interp.state.functions[node.name] = node
+    return 0
+
+
+_COMPOUND: dict[type, Callable[[Any, Any, Fds], int]] = {
+    ast.BraceGroup: _run_brace,
+    ast.Subshell: _run_subshell,
+    ast.If: _run_if,
+    ast.While: _run_while,
+    ast.For: _run_for,
+    ast.ArithFor: _run_arith_for,
+    ast.Case: _run_case,
+    ast.CondCommand: _run_cond,
+    ast.ArithCommand: _run_arith,
+    ast.FunctionDef: _run_funcdef,
+}

@@ -1,0 +1,148 @@
+"""Redirections: build a command's fd table from its parent's and its redirect list.
+
+Files are opened through the kernel's filesystem (the one door of DESIGN §1); the
+devices `/dev/null`, `/dev/stdin`, `/dev/stdout`, `/dev/stderr` and `/dev/fd/N` are
+resolved without touching it, so they work in a sandbox too."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING
+
+from tysh.kernel.base.errors import TyshError
+from tysh.kernel.base.streams import NULL_IO, Fds
+from tysh.kernel.fs.api import FsError
+from tysh.kernel.syntax import ast
+
+if TYPE_CHECKING:
+    from tysh.kernel.run.interpreter import Interpreter
+
+
+class RedirectError(TyshError):
+    """A redirection that cannot be made; the command does not run (status 1)."""
+
+
+_OUT_MODES = {">": "wb", ">|": "wb", ">>": "ab", "&>": "wb", "&>>": "ab"}
+
+
+def _device(path: str, fds: Fds) -> IO[bytes] | None:
+    if path == "/dev/null":
+        return NULL_IO
+    if path in ("/dev/stdin", "/dev/fd/0"):
+        return fds.get(0)
+    if path in ("/dev/stdout", "/dev/fd/1"):
+        return fds.get(1)
+    if path in ("/dev/stderr", "/dev/fd/2"):
+        return fds.get(2)
+    if path.startswith("/dev/fd/") and path[8:].isdigit():
+        return fds.get(int(path[8:]))
+    return None
+
+
+def _open(interp: Interpreter, target: str, mode: str, fds: Fds, op: str) -> IO[bytes]:
+    if not target:
+        raise RedirectError("tysh: : No such file or directory")
+    dev = _device(target, fds)
+    if dev is not None:
+        return dev
+    path = interp.abspath(target)
+    fs = interp.fs
+    try:
+        if op == ">" and "noclobber" in interp.state.options and fs.is_file(path):
+            raise RedirectError(f"tysh: {target}: cannot overwrite existing file")
+        if mode == "r+b" and not fs.exists(path):
+            fs.write_bytes(path, b"")
+        return fs.open(path, mode)
+    except FsError as e:
+        raise RedirectError(f"tysh: {target}: {e.reason}") from None
+
+
+def apply_redirects(
+    interp: Interpreter, redirects: tuple[ast.Redirect, ...], fds: Fds
+) -> tuple[Fds, list[IO[bytes]]]:
+    """The new fd table and the streams opened for it (the caller closes them).
+    On error the already opened streams are closed and RedirectError is raised."""
+    new = dict(fds)
+    opened: list[IO[bytes]] = []
+    try:
+        for r in redirects:
+            _apply_one(interp, r, new, opened)
+    except BaseException:
+        close_all(opened)
+        raise
+    return new, opened
+
+
+def _apply_one(interp: Interpreter, r: ast.Redirect, new: Fds, opened: list[IO[bytes]]) -> None:
+    op = r.op
+    target = r.target
+    if op in ("<<", "<<-"):
+        assert isinstance(target, ast.HereDoc)
+        text = interp.expand_heredoc(target)
+        new[0 if r.fd is None else r.fd] = io.BytesIO(text.encode("utf-8", "surrogateescape"))
+        return
+    assert isinstance(target, ast.Word)
+    if op == "<<<":
+        text = interp.expand_word_text(target)
+        new[0 if r.fd is None else r.fd] = io.BytesIO(
+            (text + "\n").encode("utf-8", "surrogateescape")
+        )
+        return
+    word = interp.expand_word_text(target)
+    if op in (">&", "<&"):
+        fd = r.fd if r.fd is not None else (1 if op == ">&" else 0)
+        if word == "-":
+            new.pop(fd, None)
+            return
+        src = word[:-1] if word.endswith("-") and word[:-1].isdigit() else word
+        if src.isdigit():
+            s = new.get(int(src))
+            if s is None:
+                raise RedirectError(f"tysh: {src}: Bad file descriptor")
+            new[fd] = s
+            if src != word:  # N>&M- moves the fd
+                new.pop(int(src), None)
+            return
+        if op == ">&" and r.fd is None:  # `>&file` is `&>file`
+            f = _open(interp, word, "wb", new, ">")
+            if _device(word, new) is None:
+                opened.append(f)
+            new[1] = f
+            new[2] = f
+            return
+        raise RedirectError(f"tysh: {word}: ambiguous redirect")
+    if op == "<":
+        f = _open(interp, word, "rb", new, op)
+        fd = 0 if r.fd is None else r.fd
+    elif op == "<>":
+        f = _open(interp, word, "r+b", new, op)
+        fd = 0 if r.fd is None else r.fd
+    else:
+        mode = _OUT_MODES.get(op)
+        if mode is None:
+            raise RedirectError(f"tysh: unsupported redirection '{op}'")
+        f = _open(interp, word, mode, new, op)
+        fd = 1 if r.fd is None else r.fd
+        if op in ("&>", "&>>"):
+            new[2] = f
+            fd = 1
+    if _device(word, new) is None:
+        opened.append(f)
+    new[fd] = f
+
+
+def close_all(streams: list[IO[bytes]], report: Callable[[str], None] | None = None) -> bool:
+    """Close a command's redirected files; a close that fails to store the data (a full
+    in-memory filesystem) is reported and makes the command fail: returns True then."""
+    failed = False
+    for s in streams:
+        try:
+            s.close()
+        except TyshError as e:
+            failed = True
+            if report is not None:
+                report(e.message if e.message.startswith("tysh:") else "tysh: " + e.message)
+        except (OSError, ValueError):
+            pass
+    return failed

@@ -1,0 +1,93 @@
+"""Command resolution: function → builtin → registered tool → external on PATH.
+
+The registry holds the tools a kernel knows by name (builtins load lazily through
+`tysh.builtins.get_builtin`, registered tools are added by embedders); functions live
+in the session state and external commands are searched on the session's PATH through
+the filesystem, only when the kernel allows external commands."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tysh.kernel.fs.api import FileSystem
+    from tysh.kernel.tools.tool import Tool
+
+FUNCTION = "function"
+BUILTIN = "builtin"
+TOOL = "tool"
+EXTERNAL = "external"
+
+
+class Registry:
+    """The named tools of one kernel (shared by its subshells and pipeline stages)."""
+
+    def __init__(self) -> None:
+        self.registered: dict[str, Tool] = {}
+        # bumped by every register(), so what was derived from the names (a script's
+        # validation) knows when to be recomputed
+        self.version = 0
+        self._builtins: dict[str, Tool | None] = {}
+        # The REPL's renderer for a terminal: (kind "output"|"json", value, stdout) → handled
+        self.render_output: Callable[[str, Any, IO[bytes]], bool] | None = None
+
+    def register(self, tool: Tool) -> None:
+        self.registered[tool.name] = tool
+        self.version += 1
+
+    def builtin(self, name: str) -> Tool | None:
+        try:
+            return self._builtins[name]
+        except KeyError:
+            from tysh.builtins import get_builtin
+
+            t = get_builtin(name)
+            self._builtins[name] = t
+            return t
+
+    def tool(self, name: str) -> Tool | None:
+        """A builtin or registered tool by name (no functions, no externals)."""
+        t = self.builtin(name)
+        if t is None:
+            t = self.registered.get(name)
+        return t
+
+    def all_tools(self) -> list[Tool]:
+        from tysh.builtins import all_builtins
+
+        seen: dict[str, Tool] = {t.name: t for t in all_builtins()}
+        for k, t in self.registered.items():
+            seen.setdefault(k, t)
+        return [seen[k] for k in sorted(seen)]
+
+
+def find_external(name: str, path_var: str | None, cwd: str, fs: FileSystem) -> str | None:
+    """The host path of an executable: `name` itself when it has a slash, else the first
+    PATH entry holding an executable file of that name; None when there is none."""
+    if "/" in name:
+        p = name if name.startswith("/") else cwd.rstrip("/") + "/" + name
+        return _host_path(fs, p) or None
+    for d in (path_var or "").split(":"):
+        if not d:
+            d = cwd
+        elif not d.startswith("/"):
+            d = cwd.rstrip("/") + "/" + d
+        host = _host_path(fs, d.rstrip("/") + "/" + name)
+        if host and os.path.isfile(host) and os.access(host, os.X_OK):
+            return host
+    return None
+
+
+def _host_path(fs: FileSystem, path: str) -> str | None:
+    """Where a program lives on the host. A confined filesystem refuses paths outside
+    its root, but programs are host processes: when external commands are on, the
+    programs of the host (`/usr/bin/…`) may run, and they run in the sandbox's cwd. A
+    filesystem with no host side (in memory) has no programs."""
+    from tysh.kernel.fs.api import FsError, LocalFileSystem
+
+    try:
+        return fs.real_os_path(path)
+    except FsError:
+        return path if isinstance(fs, LocalFileSystem) else None

@@ -1,0 +1,630 @@
+"""Simple commands: prefix assignments, resolution, binding and running a tool,
+a function or an external command.
+
+This is the interpreter's hot path (`Kernel.execute("echo hi")` goes through it once),
+so the common case — a literal command name, no assignments, no redirections — takes
+no detour: no temporary frame, no copy of the fd table, no thread."""
+
+from __future__ import annotations
+
+import io
+from typing import IO, TYPE_CHECKING, Any, cast
+
+from tysh.kernel.base.argv import Arg, Flag, Operand
+from tysh.kernel.base.control import ExitShell, ReturnFromFunction
+from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.streams import Fds
+from tysh.kernel.base.values import to_text
+from tysh.kernel.bind.binder import BindError
+from tysh.kernel.expand.arith import eval_arith_word
+from tysh.kernel.expand.words import expand_args
+from tysh.kernel.fs.api import FsError
+from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
+from tysh.kernel.run.state import Var, VarError
+from tysh.kernel.syntax import ast
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.params import bind_and_convert
+
+if TYPE_CHECKING:
+    from tysh.kernel.run.interpreter import Interpreter
+    from tysh.kernel.tools.tool import Tool
+
+_SPECIAL_NAME_CHARS = frozenset("*?[{~")
+
+
+def _literal_name(word: ast.Word) -> str | None:
+    """The command name when the first word is plain text with nothing to expand."""
+    parts = word.parts
+    if len(parts) == 1:
+        p = parts[0]
+        if type(p) is ast.Lit:
+            t = p.text
+            return None if any(c in _SPECIAL_NAME_CHARS for c in t) else t
+        if type(p) is ast.Quoted:
+            return p.text
+    return None
+
+
+def arg_text(a: Arg) -> str:
+    if type(a) is Operand:
+        return to_text(a.value)
+    if type(a) is Flag:
+        if a.value is not None:
+            return a.text + "=" + to_text(a.value)
+        return a.text
+    return "--"
+
+
+def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
+    interp.last_typed = False
+    interp.last_data = None
+    interp.cmdsub_status = None
+    words = cmd.words
+    try:
+        if not words:
+            return _assignments_only(interp, cmd, fds)
+        # the command name: the first word that expands to something
+        i = 0
+        n = len(words)
+        pre: list[Arg] = []
+        name: str | None = None
+        while i < n:
+            w = words[i]
+            i += 1
+            lit = _literal_name(w)
+            if lit is not None:
+                name = lit
+                break
+            got = expand_args((w,), interp)
+            if got:
+                name = arg_text(got[0])
+                pre = list(got[1:])
+                break
+        if name is None:
+            # every word expanded to nothing: like an assignment-only command
+            return _assignments_only(interp, cmd, fds)
+        st = interp.state
+        fn = st.functions.get(name)
+        tool: Tool | None = None
+        if fn is None:
+            tool = interp.registry.tool(name)
+        rest = words[i:]
+        if rest:
+            more = expand_args(
+                rest, interp, glob_passthrough=tool is not None and tool.schema.glob_passthrough
+            )
+            args = pre + more if pre else more
+        else:
+            args = pre
+    except ExpansionError as e:
+        return interp.fail_expansion(e, fds)
+
+    if cmd.arg_assigns and fn is None and tool is not None:
+        return _declaration(interp, cmd, name, tool, args, fds)
+    if cmd.redirects:
+        return _redirected(interp, cmd, name, fn, tool, args, fds)
+    if cmd.assigns:
+        return _with_assignments(interp, cmd, name, fn, tool, args, fds)
+    if fn is not None:
+        return call_function(interp, fn, name, args, fds)
+    if tool is not None:
+        return call_tool(interp, tool, name, args, fds)
+    return run_external_cmd(interp, name, args, fds, None)
+
+
+def _declaration(
+    interp: Interpreter, cmd: ast.SimpleCommand, name: str, tool: Tool, args: list[Arg],
+    fds: Fds,
+) -> int:
+    """`declare a=(…)`, `local m=([k]=v)`: the builtin sees each argument as text; the
+    array literals written in the source ride along so it can expand them as bash does
+    (a quoted `"(…)"` stays a plain string)."""
+    arrays: dict[str, ast.ArrayLit] = {}
+    for i, a in cmd.arg_assigns:
+        if isinstance(a.value, ast.ArrayLit):
+            part = cmd.words[i].parts[0]
+            if type(part) is ast.Quoted:
+                arrays[part.text] = a.value
+    saved = interp.decl_arrays
+    interp.decl_arrays = arrays or None
+    try:
+        if cmd.redirects:
+            return _redirected(interp, cmd, name, None, tool, args, fds)
+        if cmd.assigns:
+            return _with_assignments(interp, cmd, name, None, tool, args, fds)
+        return call_tool(interp, tool, name, args, fds)
+    finally:
+        interp.decl_arrays = saved
+
+
+def _redirected(
+    interp: Interpreter,
+    cmd: ast.SimpleCommand,
+    name: str,
+    fn: Any,
+    tool: Tool | None,
+    args: list[Arg],
+    outer: Fds,
+) -> int:
+    try:
+        fds, opened = apply_redirects(interp, cmd.redirects, outer)
+    except RedirectError as e:
+        interp.error(outer, e.message)
+        return 1
+    except ExpansionError as e:
+        return interp.fail_expansion(e, outer)
+    interp.cur_fds = fds
+    status = 1
+    try:
+        if cmd.assigns:
+            status = _with_assignments(interp, cmd, name, fn, tool, args, fds)
+        elif fn is not None:
+            status = call_function(interp, fn, name, args, fds)
+        elif tool is not None:
+            status = call_tool(interp, tool, name, args, fds)
+        else:
+            status = run_external_cmd(interp, name, args, fds, None)
+    finally:
+        if opened and close_all(opened, lambda m: interp.error(outer, m)):
+            status = status or 1
+    return status
+
+
+def invoke(
+    interp: Interpreter,
+    name: str,
+    args: list[Arg],
+    fds: Fds,
+    extra_env: dict[str, str] | None,
+    *,
+    functions: bool = True,
+    exact_env: bool = False,
+) -> int:
+    """Run a command by name with already expanded arguments (run_argv, `command`)."""
+    if functions:
+        fn = interp.state.functions.get(name)
+        if fn is not None:
+            return call_function(interp, fn, name, args, fds)
+    tool = interp.registry.tool(name)
+    if tool is not None:
+        return call_tool(interp, tool, name, args, fds)
+    return run_external_cmd(interp, name, args, fds, extra_env, exact_env=exact_env)
+
+
+# ---------------------------------------------------------------- assignments
+
+
+def assignment_value(interp: Interpreter, a: ast.Assign) -> Any:
+    """The value an assignment stores: a scalar (text or typed) or a list/dict."""
+    v = a.value
+    if isinstance(v, ast.ArrayLit):
+        return array_value(interp, a.name, v)
+    return interp.expand_value(v)
+
+
+def array_value(interp: Interpreter, name: str, lit: ast.ArrayLit) -> Any:
+    cur = interp.state.get(name)
+    keyed = any(e.key is not None for e in lit.elements)
+    if isinstance(cur, dict):
+        out: dict[str, Any] = {}
+        if not keyed:
+            # bash 5.1+: `m=(k1 v1 k2 v2)` pairs keys and values
+            flat = [to_text(x) for x in interp.expand_list(tuple(e.value for e in lit.elements))]
+            for k in range(0, len(flat), 2):
+                out[flat[k]] = flat[k + 1] if k + 1 < len(flat) else ""
+            return out
+        for e in lit.elements:
+            if e.key is not None:
+                out[interp.expand_word_text(e.key)] = interp.expand_value(e.value)
+            else:
+                for item in interp.expand_list((e.value,)):
+                    out[str(len(out))] = item
+        return out
+    if not keyed:
+        return interp.expand_list(tuple(e.value for e in lit.elements))
+    arr: list[Any] = []
+    idx = 0
+    for e in lit.elements:
+        if e.key is not None:
+            idx = interp.eval_arith(e.key)
+            vals = [interp.expand_value(e.value)]
+        else:
+            vals = interp.expand_list((e.value,))
+        for val in vals:
+            if idx >= len(arr):
+                arr.extend([None] * (idx + 1 - len(arr)))
+            arr[idx] = val
+            idx += 1
+    return arr
+
+
+def _plain_value(interp: Interpreter, a: ast.Assign) -> str | None:
+    """The value of `name=text` or `name=$((…))` (one literal or arithmetic part, no
+    index, no `+=`) computed directly, as expand_value would; None for anything else."""
+    if a.index is not None or a.append:
+        return None
+    v = a.value
+    if type(v) is not ast.Word:
+        return None
+    parts = v.parts
+    if len(parts) != 1:
+        return None
+    p = parts[0]
+    tp = type(p)
+    if tp is ast.ArithSub:
+        try:
+            return str(eval_arith_word(p.expr, interp))  # type: ignore[union-attr]
+        except ExpansionError as e:
+            e.fatal = True  # as a `$((…))` anywhere else
+            raise
+    if tp is ast.Quoted:
+        return p.text  # type: ignore[union-attr]
+    if tp is ast.Lit:
+        t: str = p.text  # type: ignore[union-attr]
+        if "~" not in t:
+            return t
+    return None
+
+
+def do_assign(interp: Interpreter, a: ast.Assign) -> None:
+    """Perform one assignment in the current scope (errors raise VarError)."""
+    st = interp.state
+    name = a.name
+    value: Any = _plain_value(interp, a)
+    if value is not None:
+        var = st.lookup(name)
+        if var is None:
+            st.set(name, value)
+            return
+        if not var.integer and not var.readonly and not var.case and not isinstance(
+                var.value, list):
+            var.value = value  # what st.set does to the variable lookup found
+            return
+    else:
+        value = assignment_value(interp, a)
+        var = st.lookup(name)
+    if a.index is not None:
+        cur = var.value if var is not None else None
+        if isinstance(cur, dict):
+            key: Any = interp.expand_word_text(a.index)
+        else:
+            key = interp.eval_arith(a.index)
+        if var is not None and var.integer:
+            value = interp.eval_arith_text(to_text(value))
+        if a.append:
+            old = _get_index(cur, key)
+            value = (to_text(old) if old is not None else "") + to_text(value)
+        st.set_index(name, key, value)
+        return
+    if isinstance(value, (list, dict)) and isinstance(a.value, ast.ArrayLit):
+        if a.append:
+            st.append_values(name, value)
+        else:
+            st.set(name, value)
+        return
+    if var is not None and var.integer:
+        if a.append:
+            value = interp.eval_arith_text(
+                f"({to_text(var.value) or 0})+({to_text(value) or 0})"
+            )
+        else:
+            value = interp.eval_arith_text(to_text(value) or "0")
+        st.set(name, value if isinstance(value, str) else str(value))
+        return
+    if a.append and var is not None and var.value is not None:
+        cur = var.value
+        if isinstance(cur, list):
+            if cur:
+                cur[0] = to_text(cur[0]) + to_text(value)
+            else:
+                cur.append(to_text(value))
+            return
+        value = to_text(cur) + to_text(value)
+    if var is not None and isinstance(var.value, list) and not isinstance(value, list):
+        if var.readonly:
+            raise VarError(f"{name}: readonly variable")
+        if var.value:
+            var.value[0] = value
+        else:
+            var.value.append(value)
+        return
+    st.set(name, value)
+
+
+def _get_index(cur: Any, key: Any) -> Any:
+    if isinstance(cur, dict):
+        return cur.get(str(key))
+    if isinstance(cur, list):
+        try:
+            return cur[int(key)]
+        except (IndexError, ValueError):
+            return None
+    return cur if key in (0, "0") else None
+
+
+def _assignments_only(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
+    opened: list[IO[bytes]] = []
+    if cmd.redirects:
+        try:
+            fds, opened = apply_redirects(interp, cmd.redirects, fds)
+        except RedirectError as e:
+            interp.error(fds, e.message)
+            return 1
+    outer = fds
+    try:
+        for a in cmd.assigns:
+            try:
+                do_assign(interp, a)
+            except VarError as e:
+                interp.error(fds, "tysh: " + e.message)
+                raise ExitShell(1) from None
+    except ExpansionError as e:
+        return interp.fail_expansion(e, fds)
+    finally:
+        if opened and close_all(opened, lambda m: interp.error(outer, m)):
+            interp.cmdsub_status = 1
+    s = interp.cmdsub_status
+    return s if s is not None else 0
+
+
+def _with_assignments(
+    interp: Interpreter,
+    cmd: ast.SimpleCommand,
+    name: str,
+    fn: Any,
+    tool: Tool | None,
+    args: list[Arg],
+    fds: Fds,
+) -> int:
+    """`A=1 cmd`: the assignments hold for the command only (exported to it)."""
+    st = interp.state
+    if fn is None and tool is None:
+        env: dict[str, str] = {}
+        try:
+            for a in cmd.assigns:
+                env[a.name] = to_text(assignment_value(interp, a))
+        except ExpansionError as e:
+            return interp.fail_expansion(e, fds)
+        return run_external_cmd(interp, name, args, fds, env)
+    frame: dict[str, Var] = {}
+    st.frames.append(frame)
+    try:
+        try:
+            for a in cmd.assigns:
+                frame[a.name] = Var(assignment_value(interp, a), exported=True)
+        except ExpansionError as e:
+            return interp.fail_expansion(e, fds)
+        if fn is not None:
+            return call_function(interp, fn, name, args, fds)
+        assert tool is not None
+        return call_tool(interp, tool, name, args, fds)
+    finally:
+        # the frame may not be the last any more only if a builtin pushed one and
+        # failed to pop it; remove ours wherever it is
+        for k in range(len(st.frames) - 1, 0, -1):
+            if st.frames[k] is frame:
+                del st.frames[k]
+                break
+
+
+# ---------------------------------------------------------------- functions
+
+
+def call_function(
+    interp: Interpreter, fn: ast.FunctionDef, name: str, args: list[Arg], fds: Fds
+) -> int:
+    from tysh.kernel.base.limits import LimitExceeded
+
+    st = interp.state
+    if st.func_depth >= interp.limits.max_function_depth:
+        raise LimitExceeded(
+            f"tysh: {name}: maximum function nesting exceeded "
+            f"({interp.limits.max_function_depth})"
+        )
+    saved_pos = st.positional
+    saved_loop = st.loop_depth
+    st.positional = [arg_text(a) for a in args]
+    st.frames.append({})
+    st.func_depth += 1
+    st.func_names.append(name)
+    st.loop_depth = 0
+    try:
+        status = interp.run_command(fn.body, fds)
+    except ReturnFromFunction as r:
+        status = r.status
+    finally:
+        st.positional = saved_pos
+        st.loop_depth = saved_loop
+        st.func_depth -= 1
+        st.func_names.pop()
+        st.frames.pop()
+    return status
+
+
+# ---------------------------------------------------------------- tools
+
+
+def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: Fds) -> int:
+    try:
+        targs, leaf, inst = bind_and_convert(tool, args)
+    except BindError as e:
+        interp.error(fds, str(e))
+        return 2
+    stdout = fds.get(1)
+    if targs.help or leaf.func is None:
+        from tysh.kernel.tools.help import render_help
+
+        text = render_help(tool.schema, list(targs.path))
+        _write(stdout, text if text.endswith("\n") else text + "\n")
+        return 0
+    as_json = targs.json
+    schema = leaf.schema
+    owns = tool.schema.owns_output
+    capture: io.BytesIO | None = None
+    if as_json and not owns:
+        capture = io.BytesIO()
+        out_stream: IO[bytes] = capture
+    else:
+        out_stream = stdout if stdout is not None else io.BytesIO()
+    stdin = fds.get(0)
+    stderr: IO[bytes] = fds.get(2) or io.BytesIO()
+    err_tee: _ErrorTee | None = None
+    if capture is not None:
+        # under --json a failure becomes {"error", "code"} (DESIGN §5.3 rule 2), so the
+        # message is kept as well as shown
+        err_tee = _ErrorTee(stderr)
+        stderr = cast("IO[bytes]", err_tee)
+    ctx = Context(
+        name,
+        stdin if stdin is not None else io.BytesIO(),
+        out_stream,
+        stderr,
+        interp.fs,
+        interp,
+        as_json,
+        _isatty(stdout),
+        False,
+        tuple(targs.path),
+    )
+    try:
+        ret = leaf.func(inst, ctx)
+    except FsError as e:
+        # a file failure the tool did not handle (a full in-memory filesystem under a
+        # write): the command fails, the script goes on — as with a real full disk
+        interp.error(fds, f"{name}: {e.message}")
+        return 1
+    if ret is None:
+        code, output, data = 0, None, None
+    elif type(ret) is int:
+        code, output, data = ret, None, None
+    else:
+        from tysh.kernel.tools.output import OutputData
+        from tysh.kernel.tools.tool import Outcome
+
+        if isinstance(ret, OutputData):
+            code, output, data = 0, ret, None
+        elif isinstance(ret, Outcome):
+            code, output, data = ret.code, ret.output, ret.data
+        elif isinstance(ret, bool):
+            code, output, data = (0 if ret else 1), None, None
+        elif isinstance(ret, int):
+            code, output, data = int(ret), None, None
+        else:
+            code, output, data = 0, None, ret
+    if data is not None or output is not None:
+        interp.last_data = data if data is not None else output
+    if schema.typed_substitution or tool.schema.typed_substitution:
+        interp.last_typed = data is not None
+    if capture is not None:
+        from tysh.kernel.tools.output import ExecResult, apply_output_format
+
+        text = capture.getvalue().decode("utf-8", "surrogateescape")
+        err = err_tee.text() if err_tee is not None else ""
+        res = apply_output_format(
+            ExecResult(code=code, out=text, err=err, data=data, output=output), True, owns
+        )
+        if not _render(interp, "json", res.data, stdout):
+            _write(stdout, res.out if isinstance(res.out, str) else res.text_out())
+    elif output is not None:
+        if not _render(interp, "output", output, stdout):
+            _write(stdout, output.to_text())
+    if stdout is not None and type(stdout) is not io.BytesIO:
+        # real fds and pipes see each command's output as soon as it finishes
+        stdout.flush()
+    return code
+
+
+class _ErrorTee:
+    """A tool's stderr that passes everything through and remembers the start of it."""
+
+    KEEP = 1 << 16
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.kept = bytearray()
+
+    def write(self, data: bytes) -> int:
+        if len(self.kept) < self.KEEP:
+            self.kept += data[: self.KEEP - len(self.kept)]
+        return self.stream.write(data)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def text(self) -> str:
+        return self.kept.decode("utf-8", "surrogateescape")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _write(stream: IO[bytes] | None, text: str) -> None:
+    if stream is not None and text:
+        stream.write(text.encode("utf-8", "surrogateescape"))
+
+
+def _render(interp: Interpreter, kind: str, value: Any, stdout: IO[bytes] | None) -> bool:
+    """The REPL's terminal rendering (`Registry.render_output`): only when one is installed
+    and stdout is a terminal; False means write the canonical text."""
+    hook = interp.registry.render_output
+    return hook is not None and stdout is not None and _isatty(stdout) \
+        and bool(hook(kind, value, stdout))
+
+
+def _isatty(stream: IO[bytes] | None) -> bool:
+    if stream is None or isinstance(stream, io.BytesIO):
+        return False
+    try:
+        return stream.isatty()
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+# ---------------------------------------------------------------- externals
+
+
+def run_external_cmd(
+    interp: Interpreter,
+    name: str,
+    args: list[Arg],
+    fds: Fds,
+    extra_env: dict[str, str] | None,
+    *,
+    exact_env: bool = False,
+) -> int:
+    if not interp.allow_external:
+        # the one door to external commands: `env`, `xargs`, `find -exec`, `timeout`,
+        # `command` and plain command lines all end here
+        interp.error(fds, f"tysh: {name}: command not found (external commands are disabled)")
+        return 127
+    from tysh.kernel.run.external import run_external
+    from tysh.kernel.run.registry import find_external
+
+    st = interp.state
+    path_var = st.get("PATH")
+    host = find_external(name, to_text(path_var) if path_var is not None else None, st.cwd,
+                         interp.fs)
+    if host is None:
+        if "/" in name:
+            interp.error(fds, f"tysh: {name}: No such file or directory")
+        else:
+            interp.error(fds, f"tysh: {name}: command not found")
+        return 127
+    if exact_env and extra_env is not None:
+        env = dict(extra_env)
+    else:
+        env = st.exported_env()
+        if extra_env:
+            env.update(extra_env)
+    argv = [name, *(arg_text(a) for a in args)]
+    cwd = interp.fs.real_os_path(st.cwd)
+    if cwd is None:
+        # never let a child inherit the host process's cwd: the session has no host dir
+        interp.error(fds, f"tysh: {name}: the current directory has no host path")
+        return 126
+    timeout = None
+    if interp.deadline is not None:
+        import time
+
+        timeout = max(interp.deadline - time.monotonic(), 0.0)
+    return run_external(host, argv, env, cwd, fds, timeout=timeout, control=interp.control)

@@ -1,0 +1,403 @@
+"""The session: everything a script can change that outlives one command.
+
+Variables live in a stack of frames (frame 0 is global; each function call pushes one),
+looked up innermost first, which is bash's dynamic scoping of `local`. A value is a
+string, a list (indexed array; `None` marks an unset slot), a dict (associative array)
+or any typed value from typed substitution. Subshells and pipeline stages run on a
+`copy()`, so nothing they do leaks back.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tysh.kernel.base.errors import TyshError
+
+OPTION_LETTERS = {
+    "errexit": "e",
+    "nounset": "u",
+    "xtrace": "x",
+    "noglob": "f",
+    "noclobber": "C",
+    "verbose": "v",
+    "allexport": "a",
+    "noexec": "n",
+}
+LETTER_OPTIONS = {v: k for k, v in OPTION_LETTERS.items()}
+LONG_ONLY_OPTIONS = ("pipefail", "posix")
+ALL_OPTIONS = (*OPTION_LETTERS, *LONG_ONLY_OPTIONS)
+
+
+class VarError(TyshError):
+    """Assigning a readonly variable and similar misuse; status 1."""
+
+
+class Var:
+    """One variable: its value and attributes."""
+
+    __slots__ = ("value", "exported", "readonly", "integer", "case")
+
+    def __init__(
+        self, value: Any, exported: bool = False, readonly: bool = False, integer: bool = False,
+        case: str = "",
+    ) -> None:
+        self.value = value
+        self.exported = exported
+        self.readonly = readonly
+        self.integer = integer
+        # `declare -l` / `-u`: "l" or "u" converts every text assigned from then on
+        self.case = case
+
+    def copy(self) -> Var:
+        v = self.value
+        if isinstance(v, list):
+            v = list(v)
+        elif isinstance(v, dict):
+            v = dict(v)
+        return Var(v, self.exported, self.readonly, self.integer, self.case)
+
+
+def convert_case(case: str, text: str) -> str:
+    """The text a `declare -l` ("l") or `declare -u` ("u") variable stores."""
+    return text.lower() if case == "l" else text.upper()
+
+
+def _uname(field: str) -> str:
+    return str(getattr(os.uname(), field))
+
+
+def _ostype() -> str:
+    if sys.platform.startswith("linux"):
+        return "linux-gnu"
+    if sys.platform == "darwin":
+        return "darwin" + _uname("release").split(".")[0]
+    return sys.platform
+
+
+def _seconds(st: State) -> str:
+    return str(int(time.monotonic() - st.started))
+
+
+def _epoch(real: bool) -> str:
+    return f"{time.time():.6f}" if real else str(int(time.time()))
+
+
+# What a sandboxed kernel reports for the user's id: the host's identity stays out of a
+# sandbox, as its environment does (docs/security.md, hermetic environment); it matches
+# the neutral `user` that `whoami` answers there.
+NEUTRAL_UID = "1000"
+
+# Variables bash computes when they are read (and a script has not set them); scripts
+# test these (`$OSTYPE`, `$UID`, `$SECONDS`) far more than they assign them.
+_DYNAMIC: dict[str, Callable[[State], str]] = {
+    "UID": lambda st: str(os.getuid()) if st.host_facts else NEUTRAL_UID,
+    "EUID": lambda st: str(os.geteuid()) if st.host_facts else NEUTRAL_UID,
+    "PPID": lambda st: str(os.getppid()),
+    "BASHPID": lambda st: str(st.pid),
+    "SECONDS": _seconds,
+    "EPOCHSECONDS": lambda st: _epoch(False),
+    "EPOCHREALTIME": lambda st: _epoch(True),
+    "HOSTNAME": lambda st: _uname("nodename") if st.host_facts else "localhost",
+    "HOSTTYPE": lambda st: _uname("machine"),
+    "OSTYPE": lambda st: _ostype(),
+    "MACHTYPE": lambda st: f"{_uname('machine')}-pc-{_ostype()}",
+    "OPTIND": lambda st: "1",
+    "LINENO": lambda st: "0" if st.stmt is None else str(st.stmt.pos.line),
+    "SHELLOPTS": lambda st: st.shellopts(),
+}
+
+
+# bash's read-only computed variables (an embedder's `env` may still give them values)
+_READONLY_DYNAMIC = frozenset({"UID", "EUID", "PPID"})
+
+
+def _trim(lst: list[Any]) -> list[Any]:
+    while lst and lst[-1] is None:
+        lst.pop()
+    return lst
+
+
+class State:
+    """Variables, functions, options, positional parameters, cwd and statuses."""
+
+    def __init__(self, cwd: str = "/", env: dict[str, str] | None = None) -> None:
+        self.frames: list[dict[str, Var]] = [{}]
+        self.functions: dict[str, Any] = {}  # name -> ast.FunctionDef
+        self.aliases: dict[str, str] = {}
+        self.options: set[str] = set()
+        self.positional: list[str] = []
+        self.arg0: str = "tysh"
+        self.cwd: str = cwd
+        self.last_status: int = 0
+        self.last_bg_pid: int | None = None
+        self.pid: int = 0
+        self.func_depth: int = 0
+        self.loop_depth: int = 0
+        self.subshell: int = 0
+        self.func_names: list[str] = []
+        self.pipestatus: list[int] = [0]
+        self.getopts_ind = 1
+        self.getopts_pos = 0
+        self.started = time.monotonic()  # for $SECONDS
+        # whether $HOSTNAME/$UID/$EUID tell the host's (the CLI, on the host's own files)
+        # or neutral values (a sandboxed kernel); set by the Kernel
+        self.host_facts: bool = True
+        self.stmt: Any = None  # the statement being run (an ast.Statement), for $LINENO
+        g = self.frames[0]
+        for k, v in (env or {}).items():
+            g[k] = Var(v, exported=True)
+        g.setdefault("IFS", Var(" \t\n"))
+        g["PWD"] = Var(cwd, exported=True)
+
+    # -- copying -------------------------------------------------------------
+    def copy(self) -> State:
+        """An independent copy for a subshell or pipeline stage."""
+        s = State.__new__(State)
+        s.frames = [{k: v.copy() for k, v in f.items()} for f in self.frames]
+        s.functions = dict(self.functions)
+        s.aliases = dict(self.aliases)
+        s.options = set(self.options)
+        s.positional = list(self.positional)
+        s.arg0 = self.arg0
+        s.cwd = self.cwd
+        s.last_status = self.last_status
+        s.last_bg_pid = self.last_bg_pid
+        s.pid = self.pid
+        s.func_depth = self.func_depth
+        s.loop_depth = self.loop_depth
+        s.subshell = self.subshell + 1
+        s.func_names = list(self.func_names)
+        s.pipestatus = list(self.pipestatus)
+        s.getopts_ind = self.getopts_ind
+        s.getopts_pos = self.getopts_pos
+        s.started = self.started
+        s.host_facts = self.host_facts
+        s.stmt = self.stmt
+        return s
+
+    # -- lookup ----------------------------------------------------------------
+    def lookup(self, name: str) -> Var | None:
+        frames = self.frames
+        if len(frames) == 1:
+            return frames[0].get(name)
+        for f in reversed(frames):
+            v = f.get(name)
+            if v is not None:
+                return v
+        return None
+
+    def get(self, name: str) -> Any:
+        """The value of a variable or None when unset (specials included)."""
+        v = self.lookup(name)
+        if v is not None:
+            return v.value
+        return self.special(name)
+
+    def special(self, name: str) -> Any:
+        if not name:
+            return None
+        c = name[0]
+        if c.isdigit():
+            i = int(name)
+            if i == 0:
+                return self.arg0
+            return self.positional[i - 1] if i <= len(self.positional) else None
+        if name == "?":
+            return str(self.last_status)
+        if name == "#":
+            return str(len(self.positional))
+        if name == "$":
+            return str(self.pid)
+        if name == "!":
+            return None if self.last_bg_pid is None else str(self.last_bg_pid)
+        if name == "-":
+            return self.flags()
+        if name in ("@", "*"):
+            return list(self.positional)
+        if name == "PIPESTATUS":
+            return [str(x) for x in self.pipestatus]
+        if name == "RANDOM":
+            import random
+
+            return str(random.randint(0, 32767))
+        if name == "FUNCNAME":
+            return list(reversed(self.func_names)) if self.func_names else None
+        f = _DYNAMIC.get(name)
+        return None if f is None else f(self)
+
+    def shellopts(self) -> str:
+        """`$SHELLOPTS`: the `set -o` options that are on, colon-separated, as bash lists them."""
+        on = {"braceexpand", "hashall", "interactive-comments", *self.options}
+        return ":".join(sorted(on))
+
+    def is_set(self, name: str) -> bool:
+        return self.get(name) is not None
+
+    def flags(self) -> str:
+        return "".join(
+            sorted(OPTION_LETTERS[o] for o in self.options if o in OPTION_LETTERS)
+        ) + "hB"
+
+    # -- assignment ------------------------------------------------------------
+    def _target(self, name: str) -> dict[str, Var]:
+        frames = self.frames
+        if len(frames) > 1:
+            for f in reversed(frames):
+                if name in f:
+                    return f
+        return frames[0]
+
+    def set(self, name: str, value: Any, *, export: bool | None = None) -> Var:
+        """Assign `name` in the frame that holds it (global when none does)."""
+        frame = self._target(name)
+        var = frame.get(name)
+        if var is None:
+            if name in _READONLY_DYNAMIC and self.lookup(name) is None:
+                raise VarError(f"{name}: readonly variable")
+            var = Var(value, exported=bool(export) or "allexport" in self.options)
+            frame[name] = var
+            return var
+        if var.readonly:
+            raise VarError(f"{name}: readonly variable")
+        if var.case:
+            c = var.case
+            if type(value) is str:
+                value = convert_case(c, value)
+            elif type(value) is list:  # `read -a`, `mapfile`
+                value = [convert_case(c, v) if type(v) is str else v for v in value]
+        var.value = value
+        if export is not None:
+            var.exported = export
+        return var
+
+    def set_index(self, name: str, key: Any, value: Any) -> None:
+        """`a[i]=v` / `m[k]=v`: creates an indexed array when the name is unset or a string."""
+        frame = self._target(name)
+        var = frame.get(name)
+        if var is None:
+            var = Var([])
+            frame[name] = var
+        if var.readonly:
+            raise VarError(f"{name}: readonly variable")
+        if var.case and type(value) is str:
+            value = convert_case(var.case, value)
+        cur = var.value
+        if isinstance(cur, dict):
+            cur[str(key)] = value
+            return
+        if not isinstance(cur, list):
+            cur = [] if cur is None else [cur]
+            var.value = cur
+        i = int(key)
+        if i < 0:
+            i += len(cur)
+            if i < 0:
+                raise VarError(f"{name}[{key}]: bad array subscript")
+        if i >= len(cur):
+            cur.extend([None] * (i + 1 - len(cur)))
+        cur[i] = value
+
+    def append_values(self, name: str, values: list[Any] | dict[str, Any]) -> None:
+        """`a+=(x y)`."""
+        frame = self._target(name)
+        var = frame.get(name)
+        if var is None:
+            frame[name] = Var(values if isinstance(values, dict) else list(values))
+            return
+        if var.readonly:
+            raise VarError(f"{name}: readonly variable")
+        if var.case:
+            c = var.case
+            if isinstance(values, dict):
+                values = {k: convert_case(c, v) if type(v) is str else v
+                          for k, v in values.items()}
+            else:
+                values = [convert_case(c, v) if type(v) is str else v for v in values]
+        cur = var.value
+        if isinstance(cur, dict):
+            if isinstance(values, dict):
+                cur.update(values)
+            else:
+                for i, v in enumerate(values):
+                    cur[str(i)] = v
+            return
+        if not isinstance(cur, list):
+            cur = [] if cur is None else [cur]
+        else:
+            cur = _trim(cur)
+        cur.extend(values.values() if isinstance(values, dict) else values)
+        var.value = cur
+
+    def declare_local(self, name: str) -> Var:
+        """`local name`: a new variable in the innermost function frame."""
+        frame = self.frames[-1]
+        var = frame.get(name)
+        if var is None:
+            var = Var(None)
+            frame[name] = var
+        return var
+
+    def unset(self, name: str) -> None:
+        frame = self._target(name)
+        var = frame.get(name)
+        if var is None:
+            return
+        if var.readonly:
+            raise VarError(f"{name}: cannot unset: readonly variable")
+        if frame is self.frames[0] or len(self.frames) == 1:
+            del frame[name]
+        else:
+            # bash: unsetting a local leaves it unset in that scope
+            var.value = None
+
+    def unset_index(self, name: str, key: Any) -> None:
+        var = self.lookup(name)
+        if var is None:
+            return
+        if var.readonly:
+            raise VarError(f"{name}: cannot unset: readonly variable")
+        cur = var.value
+        if isinstance(cur, dict):
+            cur.pop(str(key), None)
+        elif isinstance(cur, list):
+            i = int(key)
+            if i < 0:
+                i += len(cur)
+            if 0 <= i < len(cur):
+                cur[i] = None
+                _trim(cur)
+        elif cur is not None and str(key) in ("0", "-1"):
+            var.value = None
+
+    # -- frames ----------------------------------------------------------------
+    def push_frame(self) -> None:
+        self.frames.append({})
+
+    def pop_frame(self) -> None:
+        if len(self.frames) > 1:
+            self.frames.pop()
+
+    # -- environment -------------------------------------------------------------
+    def exported_env(self) -> dict[str, str]:
+        from tysh.kernel.base.values import to_text
+
+        env: dict[str, str] = {}
+        for f in self.frames:
+            for k, v in f.items():
+                if v.exported and v.value is not None:
+                    env[k] = to_text(v.value) if not isinstance(v.value, list) else (
+                        to_text(v.value[0]) if v.value and v.value[0] is not None else ""
+                    )
+                elif k in env and not v.exported:
+                    del env[k]
+        return env
+
+    def all_names(self) -> list[str]:
+        names: set[str] = set()
+        for f in self.frames:
+            names.update(k for k, v in f.items())
+        return sorted(names)

@@ -1,0 +1,399 @@
+"""The syntax tree: frozen attrs classes produced by the parser, walked by the interpreter.
+
+This module is the contract between `parser.py` (which builds these nodes) and
+`expand.py` / `interpreter.py` (which consume them). Every node carries the source
+position of its first character so errors and `Kernel.plan` can point at it.
+
+Words are sequences of parts rather than strings because quoting decides what is
+active later: a `Lit` is unquoted source text (glob, brace and tilde characters are
+live), a `Quoted` is text whose characters are all literal, and `DQ` groups the parts
+of a double-quoted region (so `"$@"` and `"${a[@]}"` can give one word per element).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tysh.kernel.base.record import Record
+
+# Every node is `@attrs.frozen(repr=False, eq=False)` over `Record` (see record.py), which
+# supplies `__eq__`, `__hash__` and `__repr__` once for all of them: the largest single cost
+# of `tysh -c` after Python itself was attrs generating those three per node class.
+
+
+@attrs.frozen(repr=False, eq=False)
+class Pos(Record):
+    line: int = 1
+    col: int = 1
+
+
+NOPOS = Pos(0, 0)
+
+# ---------------------------------------------------------------------------
+# Word parts
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen(repr=False, eq=False)
+class Lit(Record):
+    """Unquoted source text; `* ? [ { , } ~` keep their meaning here."""
+
+    text: str
+
+
+@attrs.frozen(repr=False, eq=False)
+class Quoted(Record):
+    """Literal text: from '…', $'…' (already decoded), a backslash escape, or plain text inside "…"."""
+
+    text: str
+
+
+@attrs.frozen(repr=False, eq=False)
+class ParamExp(Record):
+    """`$x`, `${x}` and every `${…}` operator form.
+
+    name: a variable name, a positional digit string ("1", "10"), or a special
+        parameter: "@", "*", "#", "?", "$", "!", "0", "-".
+    index: for `${a[i]}` the subscript word; a subscript of exactly `@` or `*` is given
+        as `Quoted("@")` / `Quoted("*")` in a one-part word (see `index_all`).
+    length: `${#x}` / `${#a[@]}`.
+    indirect: `${!a[@]}` / `${!a[*]}` (the keys of an array or record).
+    op: "" for plain access, else one of
+        ":-" "-" ":=" "=" ":?" "?" ":+" "+"   (defaults/alternatives; arg = the word)
+        "#" "##" "%" "%%"                      (prefix/suffix removal; arg = the pattern)
+        "/" "//" "/#" "/%"                     (substitution; arg = pattern, arg2 = replacement or None)
+        ":"                                    (substring; arg = offset, arg2 = length or None)
+        "^^" ",," "^" ","                      (case; arg = optional pattern or None)
+        "@Q" "@E" "@U" "@L" "@u"               (transformations; no arg)
+        "!*" "!@"                              (`${!prefix*}`: names of set variables)
+    """
+
+    name: str
+    index: Word | None = None
+    length: bool = False
+    indirect: bool = False
+    op: str = ""
+    arg: Word | None = None
+    arg2: Word | None = None
+    braced: bool = False
+
+
+@attrs.frozen(repr=False, eq=False)
+class CmdSub(Record):
+    """`$(…)`: the command's output (or typed value, DESIGN §5.4)."""
+
+    body: Script
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
+class ArithSub(Record):
+    """`$((…))`: `expr` holds the parts between the parentheses (like a DQ body);
+    after expansion the text is evaluated as an arithmetic expression, as bash does."""
+
+    expr: Word
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
+class DQ(Record):
+    """A double-quoted region: its parts are Quoted, ParamExp, CmdSub and ArithSub."""
+
+    parts: tuple[WordPart, ...]
+
+
+WordPart = Lit | Quoted | DQ | ParamExp | CmdSub | ArithSub
+
+
+@attrs.frozen(repr=False, eq=False)
+class Word(Record):
+    parts: tuple[WordPart, ...]
+    pos: Pos = NOPOS
+
+    def literal_text(self) -> str | None:
+        """The word's text when it contains no expansion at all (quotes removed), else None."""
+        out: list[str] = []
+        for p in self.parts:
+            if isinstance(p, (Lit, Quoted)):
+                out.append(p.text)
+            elif isinstance(p, DQ):
+                for q in p.parts:
+                    if isinstance(q, Quoted):
+                        out.append(q.text)
+                    else:
+                        return None
+            else:
+                return None
+        return "".join(out)
+
+
+# ---------------------------------------------------------------------------
+# Assignments and redirections
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen(repr=False, eq=False)
+class ArrayElem(Record):
+    """One element of `a=( … )`; `key` is set for `[k]=v` elements."""
+
+    value: Word
+    key: Word | None = None
+
+
+@attrs.frozen(repr=False, eq=False)
+class ArrayLit(Record):
+    elements: tuple[ArrayElem, ...]
+
+
+@attrs.frozen(repr=False, eq=False)
+class Assign(Record):
+    """`name=value`, `name+=value`, `name[i]=value`, `name=( … )`."""
+
+    name: str
+    value: Word | ArrayLit
+    index: Word | None = None
+    append: bool = False
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
+class HereDoc(Record):
+    """Body of `<<WORD`: `quoted` delimiters give a literal body (one Quoted part);
+    otherwise the body's parts are Quoted text and expansions as inside "…"."""
+
+    body: Word
+    quoted: bool = False
+    strip_tabs: bool = False
+
+
+@attrs.frozen(repr=False, eq=False)
+class Redirect(Record):
+    """`fd op target`.
+
+    op: ">" ">>" "<" "<>" ">|" "&>" "&>>" ">&" "<&" "<<" "<<-" "<<<".
+    fd: the explicit fd number written before the operator, or None for the default
+        (1 for output operators, 0 for input ones; both for `&>`).
+    target: a Word (file name, fd number for `>&`/`<&`, here-string), or a HereDoc.
+    """
+
+    op: str
+    target: Word | HereDoc
+    fd: int | None = None
+    pos: Pos = NOPOS
+
+
+# ---------------------------------------------------------------------------
+# Commands
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen(repr=False, eq=False)
+class SimpleCommand(Record):
+    """`A=1 cmd args >out`.
+
+    arg_assigns: for declaration commands (`declare typeset local export readonly`), each
+        argument written as an assignment (`x=1`, `x+=1`, `a[i]=v`, `m=([k]=v …)`) is also
+        given parsed, as (index into `words`, Assign), because `m=( … )` cannot be a plain
+        word. `words[index]` still holds the argument as a word (for `name=( … )` its
+        source text as one Quoted part), so tools that ignore `arg_assigns` see the text.
+    """
+
+    assigns: tuple[Assign, ...]
+    words: tuple[Word, ...]
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+    arg_assigns: tuple[tuple[int, Assign], ...] = ()
+
+
+@attrs.frozen(repr=False, eq=False)
+class BraceGroup(Record):
+    body: Script
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
+class Subshell(Record):
+    body: Script
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
+class IfClause(Record):
+    cond: Script
+    body: Script
+
+
+@attrs.frozen(repr=False, eq=False)
+class If(Record):
+    clauses: tuple[IfClause, ...]  # the `if` clause then each `elif`
+    else_body: Script | None = None
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
+class While(Record):
+    cond: Script
+    body: Script
+    until: bool = False
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
+class For(Record):
+    """`for var in items; do …; done`; items None means `for var` (over "$@")."""
+
+    var: str
+    items: tuple[Word, ...] | None
+    body: Script
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
+class ArithFor(Record):
+    """`for ((init; cond; step))`; each part is an arithmetic Word or None when empty."""
+
+    init: Word | None
+    cond: Word | None
+    step: Word | None
+    body: Script
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
+class CaseItem(Record):
+    patterns: tuple[Word, ...]
+    body: Script
+    terminator: str = ";;"  # ";;", ";&" or ";;&"
+
+
+@attrs.frozen(repr=False, eq=False)
+class Case(Record):
+    word: Word
+    items: tuple[CaseItem, ...]
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+# `[[ … ]]` expressions ------------------------------------------------------
+
+
+@attrs.frozen(repr=False, eq=False)
+class CondWord(Record):
+    """A bare word inside `[[ ]]`: true when non-empty."""
+
+    word: Word
+
+
+@attrs.frozen(repr=False, eq=False)
+class CondUnary(Record):
+    op: str  # "-f" "-d" "-e" "-z" "-n" "-r" "-w" "-x" "-s" "-L" "-h" "-v" …
+    operand: Word
+
+
+@attrs.frozen(repr=False, eq=False)
+class CondBinary(Record):
+    op: str  # "==" "=" "!=" "=~" "<" ">" "-eq" "-ne" "-lt" "-le" "-gt" "-ge" "-nt" "-ot" "-ef"
+    left: Word
+    right: Word
+
+
+@attrs.frozen(repr=False, eq=False)
+class CondNot(Record):
+    operand: CondExpr
+
+
+@attrs.frozen(repr=False, eq=False)
+class CondAnd(Record):
+    left: CondExpr
+    right: CondExpr
+
+
+@attrs.frozen(repr=False, eq=False)
+class CondOr(Record):
+    left: CondExpr
+    right: CondExpr
+
+
+CondExpr = CondWord | CondUnary | CondBinary | CondNot | CondAnd | CondOr
+
+
+@attrs.frozen(repr=False, eq=False)
+class CondCommand(Record):
+    """`[[ … ]]`."""
+
+    expr: CondExpr
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
+class ArithCommand(Record):
+    """`(( … ))`: status 0 when the value is non-zero."""
+
+    expr: Word
+    redirects: tuple[Redirect, ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
+class FunctionDef(Record):
+    name: str
+    body: Command  # a compound command (usually a BraceGroup)
+    pos: Pos = NOPOS
+
+
+Command = (
+    SimpleCommand
+    | BraceGroup
+    | Subshell
+    | If
+    | While
+    | For
+    | ArithFor
+    | Case
+    | CondCommand
+    | ArithCommand
+    | FunctionDef
+)
+
+# ---------------------------------------------------------------------------
+# Pipelines, lists, scripts
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen(repr=False, eq=False)
+class Pipeline(Record):
+    """`timed`: 0, or 1 for `time PIPELINE` and 2 for `time -p PIPELINE` (POSIX format)."""
+
+    commands: tuple[Command, ...]
+    negated: bool = False
+    pos: Pos = NOPOS
+    timed: int = 0
+
+
+@attrs.frozen(repr=False, eq=False)
+class AndOr(Record):
+    """`p1 && p2 || p3`: `rest` holds ("&&" | "||", pipeline) pairs, left associative."""
+
+    first: Pipeline
+    rest: tuple[tuple[str, Pipeline], ...] = ()
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
+class Statement(Record):
+    body: AndOr
+    background: bool = False
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
+class Script(Record):
+    statements: tuple[Statement, ...]
+    pos: Pos = NOPOS

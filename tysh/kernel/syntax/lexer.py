@@ -1,0 +1,1267 @@
+"""The shell lexer: source text → Lark tokens for the LALR grammar in `grammar/tysh.lark`.
+
+Shell tokenisation cannot be described by context-free token patterns: whether `if` is a
+reserved word depends on command position, `)` may close a subshell, a case pattern or a
+`$( )`, `<` compares strings inside `[[ ]]`, a here-document body begins after the end of
+the line, and quoting nests arbitrarily (`"${x:-"$(echo ")")"}"`). So this module scans by
+hand, keeping the little state bash keeps (command position, case pattern position, `[[`
+operand position), and hands the parser tokens whose payload is already an AST fragment:
+
+- WORD carries an `ast.Word` split into parts (Lit / Quoted / DQ / ParamExp / CmdSub /
+  ArithSub). `$( )` bodies are parsed recursively through the same grammar.
+- ASSIGN / DECL_ASSIGN carry an `ast.Assign` (DECL_ASSIGN also the argument's Word).
+- REDIR carries a complete `ast.Redirect`, here-document bodies included.
+- ARITH_CMD / ARITH_FOR carry the arithmetic text as Words (the runtime evaluates it).
+
+Scanning uses compiled regular expressions for runs of ordinary characters so that the
+per-character Python work is limited to quotes, `$` and operators.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from tysh.kernel.base.errors import TyshSyntaxError
+from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.syntax import ast
+
+# Node constructors that skip attrs' __init__ (see parser.fast_constructors).
+from tysh.kernel.syntax.parser import (  # noqa: E402  (parser imports this module lazily)
+    DQ,
+    Assign,
+    Lit,
+    ParamExp,
+    Pos,
+    Quoted,
+    Redirect,
+    Word,
+)
+
+# ---------------------------------------------------------------------------
+# Tokens
+# ---------------------------------------------------------------------------
+
+
+# A token is a plain tuple (type, value, start offset, end offset): cheap to build, and
+# the parser driver only ever looks at the type and hands the value to the tree builder.
+# value: an AST fragment for WORD/ASSIGN/DECL_ASSIGN/REDIR/ARITH_*, the source position
+# (ast.Pos) for tokens that start a node (see _POS_TYPES), else the token's text.
+Tok = tuple[str, Any, int, int]
+
+# Tokens whose value is their ast.Pos, because the node they start needs a position.
+_POS_TYPES = frozenset({"IF", "WHILE", "UNTIL", "FOR", "CASE", "FUNCTION", "LBRACE", "LPAREN",
+                        "BANG", "DBRACK_OPEN", "PIPE_AMP", "TIME"})
+
+
+RESERVED: dict[str, str] = {
+    "if": "IF",
+    "then": "_THEN",
+    "else": "_ELSE",
+    "elif": "ELIF",
+    "fi": "_FI",
+    "do": "_DO",
+    "done": "_DONE",
+    "case": "CASE",
+    "esac": "_ESAC",
+    "while": "WHILE",
+    "until": "UNTIL",
+    "for": "FOR",
+    "function": "FUNCTION",
+    "{": "LBRACE",
+    "}": "_RBRACE",
+    "!": "BANG",
+    "time": "TIME",
+    "[[": "DBRACK_OPEN",
+}
+
+# After these reserved words a new command starts (so reserved words and assignments are
+# recognised again).
+_OPENS_COMMAND = frozenset({"IF", "_THEN", "_ELSE", "ELIF", "_DO", "WHILE", "UNTIL", "LBRACE", "BANG",
+                            "TIME"})
+
+_UNSUPPORTED_WORDS = {
+    "select": "'select' is not supported: use a 'for' or 'while read' loop",
+    "coproc": "'coproc' is not supported: use a pipeline or '&' and 'wait'",
+}
+
+DECLARATION_COMMANDS = frozenset({"declare", "typeset", "local", "export", "readonly"})
+
+COND_UNARY_OPS = frozenset(
+    "-a -b -c -d -e -f -g -h -k -p -r -s -t -u -w -x -G -L -N -O -S -z -n -o -v -R".split()
+)
+COND_BINARY_OPS = frozenset(
+    "== = != =~ < > -eq -ne -lt -le -gt -ge -nt -ot -ef".split()
+)
+
+# ---------------------------------------------------------------------------
+# Regular expressions
+# ---------------------------------------------------------------------------
+
+# Characters that may start something other than an ordinary word (digits: `2>file`).
+_SLOW_START = frozenset(" \t\n#;|&()<>'\"\\$`0123456789")
+_SIMPLE_WORD = LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]++(?=[ \t\n|&;()<>]|\Z)")
+_BLANK_LINES = LazyRegex(r"(?:[ \t]*(?:#[^\n]*)?\n)*")
+_BLANKS = LazyRegex(r"(?:[ \t]+|\\\n)*")
+_COMMENT_TO_EOL = LazyRegex(r"[^\n]*")
+_NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*")
+_DIGITS = LazyRegex(r"[0-9]+")
+_ASSIGN_HEAD = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)(\[|\+?=)")
+_REDIR_OP = LazyRegex(r"([0-9]*)(&>>|&>|<<<|<<-|<<|<>|<&|<|>>|>&|>\||>)")
+_OPERATOR = LazyRegex(r";;&|;;|;&|;|\|\||\|&|\||&&|&|\(|\)")
+_FUNC_PARENS = LazyRegex(r"[ \t]*\([ \t]*\)")
+_ANSI_BODY = LazyRegex(r"(?:[^'\\]|\\.)*'", re.S)
+_ANSI_ESCAPE = LazyRegex(
+    r"\\(?:x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})|([0-7]{1,3})|c(.)|(.))",
+    re.S,
+)
+_ANSI_SIMPLE = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
+}
+
+# Word-scanning modes: which characters end a word, and the regex for a run of characters
+# that need no attention in that mode.
+M_WORD = 0  # an ordinary word: ends at blanks and shell metacharacters
+M_REGEX = 1  # the right side of =~ : ( ) | are part of the word
+M_ARG = 2  # inside ${x…}: ends at }
+M_ARG_SLASH = 3  # the pattern of ${x/p/r}: ends at / or }
+M_ARG_COLON = 4  # the offset of ${x:o:l}: ends at : or }
+M_SUBSCRIPT = 5  # a[…]: ends at ]
+
+_PLAIN = {
+    M_WORD: LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]+"),
+    M_REGEX: LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]+"),
+    M_ARG: LazyRegex(r"[^}'\"\\$`]+"),
+    M_ARG_SLASH: LazyRegex(r"[^/}'\"\\$`]+"),
+    M_ARG_COLON: LazyRegex(r"[^:}'\"\\$`]+"),
+    M_SUBSCRIPT: LazyRegex(r"[^\]'\"\\$`]+"),
+}
+_STOP = {
+    M_WORD: " \t\n|&;()<>",
+    M_REGEX: " \t\n&;<>)",
+    M_ARG: "}",
+    M_ARG_SLASH: "/}",
+    M_ARG_COLON: ":}",
+    M_SUBSCRIPT: "]",
+}
+_DQ_PLAIN = LazyRegex(r"[^\"\\$`]+")
+_HEREDOC_PLAIN = LazyRegex(r"[^\\$`]+")
+_DQ_ESCAPABLE = frozenset('"\\$`')
+_HEREDOC_ESCAPABLE = frozenset("\\$`")
+_ARITH_PLAIN = LazyRegex(r"[^()$\"'\\`]+")
+
+_PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#", "/%", "/",
+              "^^", "^", ",,", ",", ":")
+_SPECIAL_PARAMS = "@*#?$!-"
+_TRANSFORMS = "QEULu"
+_DEFAULT_FAMILY = frozenset((":-", ":=", ":+", "-", "=", "+"))
+
+MAX_NESTING = 64
+
+
+# ---------------------------------------------------------------------------
+# Source bookkeeping
+# ---------------------------------------------------------------------------
+
+
+class Source:
+    """The text being scanned and its line starts, shared by nested scanners for positions."""
+
+    __slots__ = ("text", "line_starts", "line_offset", "parse_sub")
+
+    def __init__(
+        self,
+        text: str,
+        parse_sub: Callable[[Scanner], ast.Script],
+        line_offset: int = 0,
+    ) -> None:
+        self.text = text
+        starts = [0]
+        find = text.find
+        i = find("\n")
+        while i >= 0:
+            starts.append(i + 1)
+            i = find("\n", i + 1)
+        self.line_starts = starts
+        self.line_offset = line_offset
+        self.parse_sub = parse_sub
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a character offset."""
+        ln = bisect_right(self.line_starts, offset)
+        return ln + self.line_offset, offset - self.line_starts[ln - 1] + 1
+
+    def pos(self, offset: int) -> ast.Pos:
+        ln, col = self.line_col(offset)
+        return Pos(ln, col)
+
+    def line_text(self, line: int) -> str:
+        """The text of a 1-based line (relative to this source), without its newline."""
+        idx = line - self.line_offset - 1
+        if idx < 0 or idx >= len(self.line_starts):
+            return ""
+        start = self.line_starts[idx]
+        end = self.text.find("\n", start)
+        return self.text[start:] if end < 0 else self.text[start:end]
+
+    def error(self, message: str, offset: int, *, incomplete: bool = False) -> TyshSyntaxError:
+        ln, col = self.line_col(offset)
+        return TyshSyntaxError(message, ln, col, self.line_text(ln), incomplete=incomplete)
+
+
+class _Parts:
+    """Accumulates word parts, merging adjacent Lit and adjacent Quoted text."""
+
+    __slots__ = ("parts", "kind", "buf")
+
+    def __init__(self) -> None:
+        self.parts: list[ast.WordPart] = []
+        self.kind = 0  # 0 nothing pending, 1 Lit pending, 2 Quoted pending
+        self.buf: list[str] = []
+
+    def flush(self) -> None:
+        if self.kind == 1:
+            self.parts.append(Lit("".join(self.buf)))
+        elif self.kind == 2:
+            self.parts.append(Quoted("".join(self.buf)))
+        self.kind = 0
+        self.buf = []
+
+    def lit(self, text: str) -> None:
+        if self.kind != 1:
+            self.flush()
+            self.kind = 1
+        self.buf.append(text)
+
+    def quoted(self, text: str) -> None:
+        if self.kind != 2:
+            self.flush()
+            self.kind = 2
+        self.buf.append(text)
+
+    def part(self, p: ast.WordPart) -> None:
+        self.flush()
+        self.parts.append(p)
+
+    def done(self) -> tuple[ast.WordPart, ...]:
+        self.flush()
+        return tuple(self.parts)
+
+    def empty(self) -> bool:
+        return not self.parts and self.kind == 0
+
+
+class _PendingHeredoc:
+    """A `<<DELIM` seen on the current line whose body starts after the line's newline."""
+
+    __slots__ = ("delim", "quoted", "strip_tabs", "fd", "op", "redirect", "offset")
+
+    def __init__(self, delim: str, quoted: bool, strip_tabs: bool, fd: int | None, op: str,
+                 offset: int) -> None:
+        self.delim = delim
+        self.quoted = quoted
+        self.strip_tabs = strip_tabs
+        self.fd = fd
+        self.op = op
+        self.offset = offset
+        self.redirect: ast.Redirect | None = None
+
+
+# Case-context states (one entry per open `case … in`).
+_CASE_PATTERN = 0  # reading patterns up to `)`
+_CASE_BODY = 1  # reading the commands of an item
+
+# [[ ]] operand states.
+_C_OPERAND = 1  # expecting an operand, `!` or `(`
+_C_UNOP_ARG = 2  # after a unary operator: the next word is its operand
+_C_AFTER = 3  # after an operand: a binary operator, && || ) or ]]
+_C_BINOP_ARG = 4  # after a binary operator: the next word is its right side
+_C_REGEX_ARG = 5  # after =~ : the next word is a regex
+
+# Pending word roles.
+_P_NONE = 0
+_P_FOR_NAME = 1
+_P_FOR_AFTER_NAME = 2
+_P_CASE_WORD = 3
+_P_CASE_IN = 4
+_P_FUNC_NAME = 5
+
+
+class Scanner:
+    """Scans one token stream: a whole script, or the body of a `$( )` (`nested`).
+
+    A nested scanner stops at the `)` that closes its `$(`, leaving `end_offset` just past it.
+    """
+
+    def __init__(self, src: Source, start: int = 0, *, nested: bool = False,
+                 open_offset: int = 0, depth: int = 0) -> None:
+        self.src = src
+        self.text = src.text
+        self.n = len(src.text)
+        self.i = start
+        self.nested = nested
+        self.open_offset = open_offset
+        self.depth = depth
+        self.end_offset = -1
+        self.close_offset = -1  # where the closing ) of a nested scanner is
+        # command-position state
+        self.cmd_pos = True
+        self.assign_ok = True
+        self.decl = False
+        self.pending = _P_NONE
+        self.case_stack: list[int] = []
+        self.pat_start = False
+        self.paren_depth = 0
+        self.cond = 0
+        self.heredocs: list[_PendingHeredoc] = []
+        self.last_offset = start
+
+    # -- helpers -------------------------------------------------------------------
+
+    def _tok(self, type_: str, start: int, end: int, value: Any = None) -> Tok:
+        if value is None:
+            value = self.src.pos(start) if type_ in _POS_TYPES else self.text[start:end]
+        return (type_, value, start, end)
+
+    def error(self, message: str, offset: int, *, incomplete: bool = False) -> TyshSyntaxError:
+        return self.src.error(message, offset, incomplete=incomplete)
+
+    def _new_command(self) -> None:
+        self.cmd_pos = True
+        self.assign_ok = True
+        self.decl = False
+
+    # -- the token stream ------------------------------------------------------------
+
+    def tokens(self) -> Iterator[Tok]:
+        """Yield tokens; lines with here-documents are held back until their bodies are read.
+
+        The loop handles the commonest token, an ordinary word in an ordinary place, inline
+        (with the line/column lookup cached per line); everything else goes through _next.
+        """
+        held: list[Tok] = []
+        text = self.text
+        n = self.n
+        simple = _SIMPLE_WORD.match
+        line_starts = self.src.line_starts
+        nlines = len(line_starts)
+        line_offset = self.src.line_offset
+        cur_start = cur_next = 0
+        cur_line = 0
+        new_pos = Pos
+        new_word = Word
+        lit_cache = _LIT_CACHE
+        reserved = RESERVED
+        unsupported = _UNSUPPORTED_WORDS
+        decl_cmds = DECLARATION_COMMANDS
+        next_tok = self._next
+        while True:
+            if not (self.heredocs or self.cond or self.pending or self.case_stack):
+                i = self.i
+                if i < n and text[i] in " \t\\":
+                    i = self.i = _skip(_BLANKS, text, i)
+                m = simple(text, i) if i < n and text[i] not in _SLOW_START else None
+                if m is not None:
+                    lit = m.group()
+                    end = m.end()
+                    fast = True
+                    if self.cmd_pos:
+                        if (lit in reserved or lit in unsupported or "=" in lit
+                                or text.startswith("(", end) or text.startswith(" (", end)):
+                            fast = False
+                        else:
+                            if lit in decl_cmds:
+                                self.decl = True
+                            self.cmd_pos = self.assign_ok = False
+                    elif self.decl and "=" in lit:
+                        fast = False
+                    if fast:
+                        self.i = end
+                        if not cur_start <= i < cur_next:
+                            ln = bisect_right(line_starts, i)
+                            cur_start = line_starts[ln - 1]
+                            cur_next = line_starts[ln] if ln < nlines else n + 1
+                            cur_line = ln + line_offset
+                        node = lit_cache.get(lit)
+                        if node is None:
+                            node = _lit(lit)
+                        yield ("WORD", new_word((node,), new_pos(cur_line, i - cur_start + 1)), i, end)
+                        continue
+            tok = next_tok()
+            if tok is None:
+                if self.heredocs:
+                    doc = self.heredocs[0]
+                    raise self.error(
+                        f"here-document delimited by end of input (wanted '{doc.delim}')",
+                        doc.offset, incomplete=True)
+                yield from held
+                return
+            queued = self._queue
+            if queued is not None:
+                self._queue = None
+            if self.heredocs:
+                held.append(tok)
+                if queued is not None:
+                    held.append(queued)
+                if tok[0] == "_NL":
+                    self._read_heredoc_bodies(tok[3])
+                    for t in held:
+                        if t[0] == "REDIR" and isinstance(t[1], _PendingHeredoc):
+                            yield (t[0], t[1].redirect, t[2], t[3])
+                        else:
+                            yield t
+                    held = []
+            else:
+                yield tok
+                if queued is not None:
+                    yield queued
+
+    def _next(self) -> Tok | None:
+        text = self.text
+        while True:
+            i = _skip(_BLANKS, text, self.i)
+            self.i = i
+            if i >= self.n:
+                if self.nested and self.end_offset < 0:
+                    raise self.error("unterminated '$(': expected ')'", self.open_offset,
+                                     incomplete=True)
+                if self.cond:
+                    raise self.error("unterminated '[[': expected ']]'", i, incomplete=True)
+                return None
+            c = text[i]
+            if c == "#":
+                self.i = _skip(_COMMENT_TO_EOL, text, i)
+                continue
+            if c == "\n":
+                self.i = i + 1
+                if self.cond:
+                    continue
+                if self.pending == _P_FOR_AFTER_NAME:
+                    pass
+                elif self.pending not in (_P_NONE, _P_CASE_IN):
+                    # `for` / `case` / `function` followed by a newline: let the parser complain.
+                    self.pending = _P_NONE
+                if self.case_stack and self.case_stack[-1] == _CASE_PATTERN:
+                    self.pat_start = True
+                else:
+                    self._new_command()
+                if not self.heredocs:
+                    # One _NL token stands for a run of newlines, blank and comment lines
+                    # (the grammar relies on it). With here-documents pending, their
+                    # bodies start right after this newline: see _read_heredoc_bodies.
+                    self.i = _skip(_BLANK_LINES, text, i + 1)
+                return ("_NL", "\n", i, i + 1)
+            if self.cond:
+                return self._cond_token(i, c)
+            if c in "<>" or (c == "&" and text.startswith("&>", i)) or ("0" <= c <= "9"):
+                m = _REDIR_OP.match(text, i)
+                if m is not None and not (m.group(1) and m.group(2)[0] == "&"):
+                    return self._redirect(i, m)
+            if c == "(" and self.cmd_pos and text.startswith("((", i) and self.pending == _P_NONE \
+                    and not self._in_pattern():
+                arith = self.scan_arith(i + 2, i)
+                if arith is not None:
+                    word, end = arith
+                    self.i = end
+                    self.cmd_pos = self.assign_ok = False
+                    return self._tok("ARITH_CMD", i, end, (word, self.src.pos(i)))
+            if c in ";|&()":
+                return self._operator(i)
+            return self._word_token(i)
+
+    # -- operators -----------------------------------------------------------------------
+
+    def _operator(self, i: int) -> Tok | None:
+        m = _OPERATOR.match(self.text, i)
+        assert m is not None
+        op = m.group()
+        end = m.end()
+        self.i = end
+        in_pattern = bool(self.case_stack) and self.case_stack[-1] == _CASE_PATTERN
+        if op == "(":
+            if in_pattern:
+                return self._tok("LPAREN", i, end)
+            self.paren_depth += 1
+            self._new_command()
+            return self._tok("LPAREN", i, end)
+        if op == ")":
+            if in_pattern:
+                self.case_stack[-1] = _CASE_BODY
+                self._new_command()
+                return self._tok("_RPAREN", i, end)
+            if self.paren_depth == 0 and self.nested:
+                self.close_offset = i
+                self.end_offset = end
+                self.n = i  # nothing after the closing paren belongs to this scanner
+                return None
+            if self.paren_depth > 0:
+                self.paren_depth -= 1
+            self.cmd_pos = False
+            self.assign_ok = False
+            return self._tok("_RPAREN", i, end)
+        if op == "|" and in_pattern:
+            self.pat_start = False
+            return self._tok("PIPE", i, end)
+        if op in (";;", ";&", ";;&"):
+            if self.case_stack and self.case_stack[-1] == _CASE_BODY:
+                self.case_stack[-1] = _CASE_PATTERN
+                self.pat_start = True
+            self._new_command()
+            return self._tok("CASE_TERM", i, end)
+        self._new_command()
+        if op == ";":
+            if self.pending == _P_FOR_AFTER_NAME:
+                self.pending = _P_NONE
+            return self._tok("_SEMI", i, end)
+        if op == "&":
+            return self._tok("_AMP", i, end)
+        if op == "&&":
+            return self._tok("AND_IF", i, end)
+        if op == "||":
+            return self._tok("OR_IF", i, end)
+        if op == "|&":
+            return self._tok("PIPE_AMP", i, end)
+        return self._tok("PIPE", i, end)
+
+    # -- redirections ----------------------------------------------------------------------
+
+    def _redirect(self, i: int, m: re.Match[str]) -> Tok:
+        text = self.text
+        fd_text, op = m.group(1), m.group(2)
+        end = m.end()
+        if op in ("<", ">") and end < self.n and text[end] == "(" and not fd_text:
+            raise self.error(f"process substitution '{op}(…)' is not supported: "
+                             "write the output to a file, or use a pipeline", i)
+        fd = int(fd_text) if fd_text else None
+        self.i = _skip(_BLANKS, text, end)
+        j = self.i
+        if j >= self.n or text[j] in "\n;|&()<>":
+            if j >= self.n:
+                raise self.error(f"expected a word after '{op}'", i, incomplete=True)
+            if text[j] in "<>" and j + 1 < self.n and text[j + 1] == "(":
+                # `done < <(cmd)`: name the feature, not the stray '<'
+                raise self.error(f"process substitution '{text[j]}(…)' is not supported: "
+                                 "write the output to a file, or use a pipeline", j)
+            shown = "newline" if text[j] == "\n" else f"'{text[j]}'"
+            raise self.error(f"unexpected {shown} after '{op}': expected a file name or word", j)
+        word, self.i = self.scan_word(j, M_WORD)
+        if not word.parts:
+            raise self.error(f"expected a word after '{op}'", j)
+        if op in ("<<", "<<-"):
+            delim_text = word.literal_text()
+            if delim_text is None:
+                delim_text = text[j:self.i]
+            quoted = any(not isinstance(p, ast.Lit) for p in word.parts)
+            doc = _PendingHeredoc(delim_text, quoted, op == "<<-", fd, op, i)
+            self.heredocs.append(doc)
+            return self._tok("REDIR", i, self.i, doc)
+        redirect = Redirect(op, word, fd, self.src.pos(i))
+        return self._tok("REDIR", i, self.i, redirect)
+
+    def _read_heredoc_bodies(self, start: int) -> None:
+        """Read each pending here-document body from `start`, in order, and fill its token."""
+        text = self.text
+        p = start
+        for doc in self.heredocs:
+            lines: list[str] = []
+            body_start = p
+            while True:
+                if p >= self.n:
+                    raise self.error(
+                        f"here-document delimited by end of input (wanted '{doc.delim}')",
+                        doc.offset, incomplete=True)
+                nl = text.find("\n", p)
+                line_end = self.n if nl < 0 else nl
+                line = text[p:line_end]
+                if doc.strip_tabs:
+                    line = line.lstrip("\t")
+                p = self.n if nl < 0 else nl + 1
+                if line == doc.delim:
+                    break
+                lines.append(line + "\n")
+            body = "".join(lines)
+            if doc.quoted:
+                word = Word((Quoted(body),) if body else (), self.src.pos(body_start))
+            else:
+                first_line = self.src.line_col(body_start)[0]
+                sub = Scanner(Source(body, self.src.parse_sub, first_line - 1), 0,
+                              depth=self.depth)
+                parts = sub.scan_dq_body(0, heredoc=True)
+                word = Word(parts, self.src.pos(body_start))
+            doc.redirect = Redirect(doc.op, ast.HereDoc(word, doc.quoted, doc.strip_tabs),
+                                         doc.fd, self.src.pos(doc.offset))
+        self.heredocs = []
+        self.i = _skip(_BLANK_LINES, text, p)
+
+    # -- words --------------------------------------------------------------------------------
+
+    def _word_token(self, i: int) -> Tok | None:
+        text = self.text
+        if text[i] == "`":
+            raise self.error("backticks are not supported: use $(…)", i)
+        # Assignments: before the command name, and as arguments of declaration commands.
+        if (self.assign_ok or self.decl) and self.pending == _P_NONE and not self._in_pattern():
+            m = _ASSIGN_HEAD.match(text, i)
+            if m is not None:
+                tok = self._assignment(i, m)
+                if tok is not None:
+                    return tok
+        word: ast.Word | None
+        m = _SIMPLE_WORD.match(text, i)
+        if m is not None:
+            # Fast path: a word of ordinary characters only (most words are).
+            end = m.end()
+            lit: str | None = m.group()
+            word = None
+        else:
+            word, end = self.scan_word(i, M_WORD)
+            if end == i:
+                # Only reachable on a character no rule accepts here.
+                raise self.error(f"unexpected '{text[i]}'", i)
+            parts = word.parts
+            lit = parts[0].text if len(parts) == 1 and isinstance(parts[0], ast.Lit) else None
+        self.i = end
+        if self.pending != _P_NONE or (self.case_stack and self.case_stack[-1] == _CASE_PATTERN):
+            if word is None:
+                word = Word((_lit(lit),), self.src.pos(i))  # type: ignore[arg-type]
+            if self.pending != _P_NONE:
+                return self._pending_word(i, end, word, lit)
+            if self.pat_start and lit == "esac":
+                self.case_stack.pop()
+                self.cmd_pos = self.assign_ok = False
+                return ("_ESAC", lit, i, end)
+            self.pat_start = False
+            return ("WORD", word, i, end)
+        if self.cmd_pos:
+            if lit is not None:
+                rtype = RESERVED.get(lit)
+                if rtype is not None:
+                    return self._reserved(i, end, rtype)
+                if lit in _UNSUPPORTED_WORDS:
+                    raise self.error(_UNSUPPORTED_WORDS[lit], i)
+                # The command name. `name ( )` makes it a function definition.
+                if text.startswith("(", end) or text.startswith(" (", end):
+                    fm = _FUNC_PARENS.match(text, end)
+                    if fm is not None and _NAME_OR_FUNC.fullmatch(lit):
+                        self.i = fm.end()
+                        self._new_command()
+                        self._queue = ("FUNC_PARENS", text[end:fm.end()], end, fm.end())
+                        return ("FUNCNAME", (lit, self.src.pos(i)), i, end)
+                if lit in DECLARATION_COMMANDS:
+                    self.decl = True
+            self.cmd_pos = self.assign_ok = False
+        if word is None:
+            word = Word((_lit(lit),), self.src.pos(i))  # type: ignore[arg-type]
+        return ("WORD", word, i, end)
+
+    def _in_pattern(self) -> bool:
+        return bool(self.case_stack) and self.case_stack[-1] == _CASE_PATTERN
+
+    def _reserved(self, i: int, end: int, rtype: str) -> Tok:
+        if rtype in _OPENS_COMMAND:
+            self._new_command()
+        elif rtype == "FOR":
+            self.cmd_pos = self.assign_ok = False
+            j = _skip(_BLANKS, self.text, end)
+            if self.text.startswith("((", j):
+                arith = self.scan_arith(j + 2, j)
+                if arith is None:
+                    raise self.error("expected '((' arithmetic for-loop header", j)
+                word, after = arith
+                self.i = after
+                init, cond, step = _split_arith_for(word, self, j)
+                self._new_command()
+                return self._tok("ARITH_FOR", i, after, (init, cond, step, self.src.pos(i)))
+            self.pending = _P_FOR_NAME
+        elif rtype == "CASE":
+            self.cmd_pos = self.assign_ok = False
+            self.pending = _P_CASE_WORD
+        elif rtype == "FUNCTION":
+            self.cmd_pos = self.assign_ok = False
+            self.pending = _P_FUNC_NAME
+        elif rtype == "DBRACK_OPEN":
+            self.cmd_pos = self.assign_ok = False
+            self.cond = _C_OPERAND
+        elif rtype == "_ESAC":
+            if self.case_stack:
+                self.case_stack.pop()
+            self.cmd_pos = self.assign_ok = False
+        else:  # fi done }
+            self.cmd_pos = self.assign_ok = False
+        return self._tok(rtype, i, end)
+
+    def _pending_word(self, i: int, end: int, word: ast.Word, lit: str | None) -> Tok:
+        pending = self.pending
+        if pending == _P_FOR_NAME:
+            self.pending = _P_FOR_AFTER_NAME
+            return self._tok("WORD", i, end, word)
+        if pending == _P_FOR_AFTER_NAME:
+            self.pending = _P_NONE
+            if lit == "in":
+                return self._tok("_IN", i, end)
+            if lit == "do":
+                self._new_command()
+                return self._tok("_DO", i, end)
+            return self._tok("WORD", i, end, word)
+        if pending == _P_CASE_WORD:
+            self.pending = _P_CASE_IN
+            return self._tok("WORD", i, end, word)
+        if pending == _P_CASE_IN:
+            self.pending = _P_NONE
+            if lit == "in":
+                self.case_stack.append(_CASE_PATTERN)
+                self.pat_start = True
+                return self._tok("_IN", i, end)
+            return self._tok("WORD", i, end, word)
+        # function NAME
+        self.pending = _P_NONE
+        if lit is None or not _NAME_OR_FUNC.fullmatch(lit):
+            raise self.error(f"'{self.text[i:end]}' is not a valid function name", i)
+        fm = _FUNC_PARENS.match(self.text, end)
+        self._new_command()
+        if fm is not None:
+            self.i = fm.end()
+            self._queue = self._tok("FUNC_PARENS", end, fm.end())
+        return self._tok("FUNCNAME", i, end, (lit, self.src.pos(i)))
+
+    # The scanner sometimes produces two tokens at once (FUNCNAME + FUNC_PARENS, FOR +
+    # ARITH_FOR); the second waits here.
+    _queue: Tok | None = None
+
+    # -- assignments ------------------------------------------------------------------------
+
+    def _assignment(self, i: int, m: re.Match[str]) -> Tok | None:
+        text = self.text
+        name = m.group(1)
+        index: ast.Word | None = None
+        j = m.end()
+        if m.group(2) == "[":
+            index, k = self.scan_word(j, M_SUBSCRIPT)
+            if k >= self.n or text[k] != "]":
+                return None
+            k += 1
+            if text.startswith("+=", k):
+                append, j = True, k + 2
+            elif text.startswith("=", k):
+                append, j = False, k + 1
+            else:
+                return None
+        else:
+            append = m.group(2) == "+="
+        pos = self.src.pos(i)
+        value: ast.Word | ast.ArrayLit
+        if j < self.n and text[j] == "(":
+            if index is not None:
+                raise self.error("an array element cannot be assigned a list", j)
+            value, end = self._array_literal(j)
+        else:
+            value, end = self.scan_word(j, M_WORD)
+        self.i = end
+        assign = Assign(name, value, index, append, pos)
+        if self.assign_ok:
+            return self._tok("ASSIGN", i, end, assign)
+        # An argument of declare/local/export…: also keep it as a word.
+        if isinstance(value, ast.Word):
+            prefix = text[i:j]
+            word = Word((Lit(prefix),) + value.parts, pos) if prefix else value
+        else:
+            word = Word((Quoted(text[i:end]),), pos)
+        return self._tok("DECL_ASSIGN", i, end, (word, assign))
+
+    def _array_literal(self, open_i: int) -> tuple[ast.ArrayLit, int]:
+        """`( elem … )` after `name=`: words, `[key]=value` elements, newlines, comments."""
+        text = self.text
+        p = open_i + 1
+        elems: list[ast.ArrayElem] = []
+        while True:
+            p = _skip(_BLANKS, text, p)
+            if p >= self.n:
+                raise self.error("unterminated array literal: expected ')'", open_i,
+                                 incomplete=True)
+            c = text[p]
+            if c == "\n":
+                p += 1
+                continue
+            if c == "#":
+                p = _skip(_COMMENT_TO_EOL, text, p)
+                continue
+            if c == ")":
+                return ast.ArrayLit(tuple(elems)), p + 1
+            if c == "[":
+                key, k = self.scan_word(p + 1, M_SUBSCRIPT)
+                if k < self.n and text.startswith("]=", k):
+                    value, p = self.scan_word(k + 2, M_WORD)
+                    elems.append(ast.ArrayElem(value, key))
+                    continue
+            word, q = self.scan_word(p, M_WORD)
+            if q == p:
+                raise self.error(f"unexpected '{c}' in array literal", p)
+            elems.append(ast.ArrayElem(word))
+            p = q
+
+    # -- [[ ]] ------------------------------------------------------------------------------
+
+    def _cond_token(self, i: int, c: str) -> Tok:
+        text = self.text
+        state = self.cond
+        if text.startswith("&&", i):
+            self.i = i + 2
+            self.cond = _C_OPERAND
+            return self._tok("AND_IF", i, i + 2)
+        if text.startswith("||", i):
+            self.i = i + 2
+            self.cond = _C_OPERAND
+            return self._tok("OR_IF", i, i + 2)
+        if state == _C_AFTER and c in "<>":
+            self.i = i + 1
+            self.cond = _C_BINOP_ARG
+            return self._tok("COND_BINOP", i, i + 1)
+        if c == "(" and state == _C_OPERAND:
+            self.i = i + 1
+            return self._tok("LPAREN", i, i + 1)
+        if c == ")" and state == _C_AFTER:
+            self.i = i + 1
+            return self._tok("_RPAREN", i, i + 1)
+        if c == "`":
+            raise self.error("backticks are not supported: use $(…)", i)
+        mode = M_REGEX if state == _C_REGEX_ARG else M_WORD
+        word, end = self.scan_word(i, mode)
+        if end == i:
+            raise self.error(f"unexpected '{c}' in conditional expression", i)
+        self.i = end
+        parts = word.parts
+        lit = parts[0].text if len(parts) == 1 and isinstance(parts[0], ast.Lit) else None
+        if lit == "]]" and state in (_C_AFTER, _C_OPERAND):
+            self.cond = 0
+            self.cmd_pos = self.assign_ok = False
+            return self._tok("_DBRACK_CLOSE", i, end)
+        if state == _C_OPERAND:
+            if lit == "!":
+                return self._tok("BANG", i, end)
+            if lit in COND_UNARY_OPS:
+                nxt = _skip(_BLANKS, text, end)
+                # `[[ -n ]]` or `[[ -f == x ]]`: the "operator" is really a plain word.
+                if not (text.startswith("]]", nxt) or _starts_binop(text, nxt)):
+                    self.cond = _C_UNOP_ARG
+                    return self._tok("COND_UNOP", i, end, lit)
+            self.cond = _C_AFTER
+            return self._tok("WORD", i, end, word)
+        if state == _C_AFTER and lit in COND_BINARY_OPS:
+            self.cond = _C_REGEX_ARG if lit == "=~" else _C_BINOP_ARG
+            return self._tok("COND_BINOP", i, end, lit)
+        self.cond = _C_AFTER
+        return self._tok("WORD", i, end, word)
+
+    # -- word parts -------------------------------------------------------------------------
+
+    def scan_word(self, i: int, mode: int, sq_literal: bool = False) -> tuple[ast.Word, int]:
+        """Scan word parts from `i` until the mode's terminator; return the word and its end.
+        `sq_literal`: single quotes still group but stay in the text (the word of
+        `"${x:-'…'}"`, as bash does inside double quotes)."""
+        text = self.text
+        n = self.n
+        plain = _PLAIN[mode]
+        stop = _STOP[mode]
+        parts = _Parts()
+        start = i
+        depth = 0  # parentheses inside a =~ regex
+        while i < n:
+            m = plain.match(text, i)
+            if m is not None:
+                parts.lit(m.group())
+                i = m.end()
+                if i >= n:
+                    break
+            c = text[i]
+            if c == "'":
+                close = text.find("'", i + 1)
+                if close < 0:
+                    raise self.error("unterminated single-quoted string", i, incomplete=True)
+                parts.quoted(text[i:close + 1] if sq_literal else text[i + 1:close])
+                i = close + 1
+            elif c == '"':
+                dq, i = self.scan_dq(i)
+                parts.part(dq)
+            elif c == "\\":
+                if i + 1 >= n:
+                    parts.lit("\\")
+                    i += 1
+                elif text[i + 1] == "\n":
+                    i += 2
+                else:
+                    parts.quoted(text[i + 1])
+                    i += 2
+            elif c == "$":
+                i = self.scan_dollar(i, parts, in_dq=False)
+            elif c == "`":
+                raise self.error("backticks are not supported: use $(…)", i)
+            elif mode == M_REGEX:
+                if c in "(|":
+                    depth += c == "("
+                    parts.lit(c)
+                    i += 1
+                elif c == ")" and depth > 0:
+                    depth -= 1
+                    parts.lit(c)
+                    i += 1
+                elif depth > 0 and c in " \t<>;&":
+                    parts.lit(c)
+                    i += 1
+                else:
+                    break
+            elif c in stop:
+                break
+            else:  # pragma: no cover - the plain regex consumes everything else
+                parts.lit(c)
+                i += 1
+        return Word(parts.done(), self.src.pos(start)), i
+
+    def scan_dq(self, i: int, *, heredoc: bool = False) -> tuple[ast.DQ, int]:
+        """Scan `"…"` starting at the opening quote; with `heredoc`, scan an unquoted
+        here-document body from `i` to the end of the text instead (`"` is ordinary
+        there, and only `\\`, `$` and `` ` `` are escapable)."""
+        text = self.text
+        n = self.n
+        parts = _Parts()
+        if heredoc:
+            j, plain, escapable = i, _HEREDOC_PLAIN, _HEREDOC_ESCAPABLE
+        else:
+            j, plain, escapable = i + 1, _DQ_PLAIN, _DQ_ESCAPABLE
+        while True:
+            m = plain.match(text, j)
+            if m is not None:
+                parts.quoted(m.group())
+                j = m.end()
+            if j >= n:
+                if heredoc:
+                    return DQ(parts.done()), j
+                raise self.error("unterminated double-quoted string", i, incomplete=True)
+            c = text[j]
+            if c == '"':  # never in a here-document: its plain regex takes `"`
+                return DQ(parts.done()), j + 1
+            if c == "\\":
+                nxt = text[j + 1] if j + 1 < n else ""
+                if nxt == "\n":
+                    j += 2
+                elif nxt in escapable:
+                    parts.quoted(nxt)
+                    j += 2
+                else:
+                    parts.quoted("\\")
+                    j += 1
+            elif c == "$":
+                j = self.scan_dollar(j, parts, in_dq=True)
+            else:  # backtick
+                raise self.error("backticks are not supported: use $(…)", j)
+
+    def scan_dq_body(self, i: int, *, heredoc: bool) -> tuple[ast.WordPart, ...]:
+        """The parts of an unquoted here-document body: like "…" but `"` is ordinary."""
+        return self.scan_dq(i, heredoc=True)[0].parts
+
+    def scan_dollar(self, i: int, parts: _Parts, *, in_dq: bool) -> int:
+        """Scan an expansion starting at `$`; append its part(s); return the end offset."""
+        text = self.text
+        n = self.n
+        c = text[i + 1] if i + 1 < n else ""
+        if c == "{":
+            pe, end = self._param_braced(i, in_dq)
+            parts.part(pe)
+            return end
+        if c == "(":
+            if i + 2 < n and text[i + 2] == "(":
+                arith = self.scan_arith(i + 3, i)
+                if arith is not None:
+                    word, end = arith
+                    parts.part(ast.ArithSub(word, self.src.pos(i)))
+                    return end
+            script, end = self._command_sub(i)
+            parts.part(ast.CmdSub(script, self.src.pos(i)))
+            return end
+        if c and (c.isalpha() or c == "_") and c.isascii():
+            m = _NAME.match(text, i + 1)
+            assert m is not None
+            parts.part(ParamExp(m.group()))
+            return m.end()
+        if "0" <= c <= "9":
+            parts.part(ParamExp(c))
+            return i + 2
+        if c and c in _SPECIAL_PARAMS:
+            parts.part(ParamExp(c))
+            return i + 2
+        if c == "'" and not in_dq:
+            m = _ANSI_BODY.match(text, i + 2)
+            if m is None:
+                raise self.error("unterminated $'…' string", i, incomplete=True)
+            body = decode_ansi_c(text[i + 2:m.end() - 1])
+            if "\0" in body:
+                body = body[: body.index("\0")]  # bash's strings are C strings: NUL ends them
+            parts.quoted(body)
+            return m.end()
+        if c == '"' and not in_dq:
+            dq, end = self.scan_dq(i + 1)
+            parts.part(dq)
+            return end
+        if in_dq:
+            parts.quoted("$")
+        else:
+            parts.lit("$")
+        return i + 1
+
+    def _command_sub(self, i: int) -> tuple[ast.Script, int]:
+        if self.depth >= MAX_NESTING:
+            raise self.error("command substitutions nested too deeply", i)
+        sub = Scanner(self.src, i + 2, nested=True, open_offset=i, depth=self.depth + 1)
+        script = self.src.parse_sub(sub)
+        return script, sub.end_offset
+
+    def scan_arith(self, i: int, open_offset: int) -> tuple[ast.Word, int] | None:
+        """Scan arithmetic text from `i` (just after `((`) to the matching `))`.
+
+        Returns None when the parentheses do not close as `))` (then `((` was two subshell
+        parens, or `$((` a command substitution starting with a subshell, as in bash).
+        """
+        text = self.text
+        n = self.n
+        parts = _Parts()
+        depth = 0
+        j = i
+        while True:
+            m = _ARITH_PLAIN.match(text, j)
+            if m is not None:
+                parts.quoted(m.group())
+                j = m.end()
+            if j >= n:
+                what = "$((" if text[open_offset] == "$" else "(("
+                raise self.error(f"unterminated '{what}': expected '))'", open_offset,
+                                 incomplete=True)
+            c = text[j]
+            if c == "(":
+                depth += 1
+                parts.quoted(c)
+                j += 1
+            elif c == ")":
+                if depth == 0:
+                    if j + 1 < n and text[j + 1] == ")":
+                        return Word(parts.done(), self.src.pos(i)), j + 2
+                    return None
+                depth -= 1
+                parts.quoted(c)
+                j += 1
+            elif c == "$":
+                j = self.scan_dollar(j, parts, in_dq=True)
+            elif c == '"':
+                dq, j = self.scan_dq(j)
+                for p in dq.parts:
+                    if isinstance(p, ast.Quoted):
+                        parts.quoted(p.text)
+                    else:
+                        parts.part(p)
+            elif c == "'":
+                close = text.find("'", j + 1)
+                if close < 0:
+                    raise self.error("unterminated single-quoted string", j, incomplete=True)
+                parts.quoted(text[j + 1:close])
+                j = close + 1
+            elif c == "\\":
+                if j + 1 < n and text[j + 1] == "\n":
+                    j += 2
+                else:
+                    parts.quoted("\\")
+                    j += 1
+            else:
+                raise self.error("backticks are not supported: use $(…)", j)
+
+    def _param_braced(self, i: int, in_dq: bool = False) -> tuple[ast.ParamExp, int]:
+        """`${…}` starting at `$`."""
+        text = self.text
+        n = self.n
+        j = i + 2
+        length = indirect = False
+        if j < n and text[j] == "#" and j + 1 < n and text[j + 1] != "}":
+            length = True
+            j += 1
+        elif j < n and text[j] == "!" and j + 1 < n and text[j + 1] != "}":
+            indirect = True
+            j += 1
+        m = _NAME.match(text, j) or _DIGITS.match(text, j)
+        if m is not None:
+            name = m.group()
+            j = m.end()
+        elif j < n and text[j] in _SPECIAL_PARAMS:
+            name = text[j]
+            j += 1
+        else:
+            if j >= n:
+                raise self.error("unterminated '${': expected '}'", i, incomplete=True)
+            raise self.error(f"bad substitution: unexpected '{text[j]}' after '${{'", j)
+        index: ast.Word | None = None
+        if j < n and text[j] == "[":
+            index, k = self.scan_word(j + 1, M_SUBSCRIPT)
+            if k >= n:
+                raise self.error("unterminated '${': expected '}'", i, incomplete=True)
+            j = k + 1
+            lt = index.literal_text()
+            if lt in ("@", "*") and len(index.parts) == 1:
+                index = Word((Quoted(lt),), index.pos)
+        if j >= n:
+            raise self.error("unterminated '${': expected '}'", i, incomplete=True)
+        if text[j] == "}":
+            return ParamExp(name, index, length, indirect, "", None, None, True), j + 1
+        if j + 1 < n and text[j + 1] == "}":
+            c = text[j]
+            if indirect and index is None and c in "*@" and name not in _SPECIAL_PARAMS:
+                # `${!prefix*}` / `${!prefix@}`: the names of the set variables with a prefix
+                return ParamExp(name, None, False, False, "!" + c, None, None, True), j + 2
+        if text[j] == "@" and j + 2 < n and text[j + 1] in _TRANSFORMS and text[j + 2] == "}" \
+                and not length and not indirect:
+            # `${x@Q}` and the other transformations bash has (see expand)
+            return ParamExp(name, index, False, False, "@" + text[j + 1], None, None, True), j + 3
+        op = ""
+        for cand in _PARAM_OPS:
+            if text.startswith(cand, j):
+                op = cand
+                break
+        if not op or length:
+            raise self.error(f"bad substitution: unexpected '{text[j]}' in '${{…}}'", j)
+        j += len(op)
+        arg: ast.Word | None
+        arg2: ast.Word | None = None
+        if op in ("/", "//", "/#", "/%"):
+            if op in ("/", "//") and j < n and text[j] == "/":
+                # bash: a pattern's leading '/' is part of it (`${PWD////_}`)
+                lead, j = self.scan_word(j + 1, M_ARG_SLASH)
+                rest = lead.parts
+                if rest and type(rest[0]) is Lit:
+                    arg = Word((Lit("/" + rest[0].text), *rest[1:]), lead.pos)
+                else:
+                    arg = Word((Lit("/"), *rest), lead.pos)
+            else:
+                arg, j = self.scan_word(j, M_ARG_SLASH)
+            if j < n and text[j] == "/":
+                arg2, j = self.scan_word(j + 1, M_ARG)
+        elif op == ":":
+            arg, j = self.scan_word(j, M_ARG_COLON)
+            if j < n and text[j] == ":":
+                arg2, j = self.scan_word(j + 1, M_ARG)
+        elif op in ("^^", "^", ",,", ","):
+            arg, j = self.scan_word(j, M_ARG)
+            if not arg.parts:
+                arg = None
+        else:
+            # `"${x:-'a'}"` is `'a'`: bash keeps single quotes in the default/alternative
+            # word inside double quotes (pattern operators still remove them)
+            arg, j = self.scan_word(j, M_ARG, in_dq and op in _DEFAULT_FAMILY)
+        if j >= n or text[j] != "}":
+            raise self.error("unterminated '${': expected '}'", i, incomplete=True)
+        return ParamExp(name, index, length, indirect, op, arg, arg2, True), j + 1
+
+
+def _skip(pattern: LazyRegex, text: str, i: int) -> int:
+    """The end of `pattern` (one that can match empty, so it always matches) at `i`."""
+    m = pattern.match(text, i)
+    assert m is not None
+    return m.end()
+
+
+_LIT_CACHE: dict[str, ast.Lit] = {}
+
+
+def _lit(text: str) -> ast.Lit:
+    """Share Lit nodes for repeated text (`echo`, `-n`…): they are immutable."""
+    node = _LIT_CACHE.get(text)
+    if node is None:
+        if len(_LIT_CACHE) > 4096:
+            _LIT_CACHE.clear()
+        node = _LIT_CACHE[text] = Lit(text)
+    return node
+
+
+_NAME_OR_FUNC = LazyRegex(r"[^\s$`'\"\\|&;()<>=]+")
+_BINOP_AHEAD = LazyRegex(r"(?:==|=~|!=|=|<|>|-eq|-ne|-lt|-le|-gt|-ge|-nt|-ot|-ef)(?=[ \t\n]|$)")
+
+
+def _starts_binop(text: str, i: int) -> bool:
+    return _BINOP_AHEAD.match(text, i) is not None
+
+
+def _split_arith_for(word: ast.Word, scanner: Scanner, offset: int
+                     ) -> tuple[ast.Word | None, ast.Word | None, ast.Word | None]:
+    """Split the text of `for ((a; b; c))` at its top-level semicolons."""
+    sections: list[list[ast.WordPart]] = [[]]
+    for p in word.parts:
+        if isinstance(p, ast.Quoted) and ";" in p.text:
+            pieces = p.text.split(";")
+            for k, piece in enumerate(pieces):
+                if k:
+                    sections.append([])
+                if piece:
+                    sections[-1].append(Quoted(piece))
+        else:
+            sections[-1].append(p)
+    if len(sections) != 3:
+        raise scanner.error("expected 'for ((init; condition; step))'", offset)
+    out: list[ast.Word | None] = []
+    for sec in sections:
+        if all(isinstance(p, ast.Quoted) and not p.text.strip() for p in sec):
+            out.append(None)
+        else:
+            out.append(Word(tuple(sec), word.pos))
+    return out[0], out[1], out[2]
+
+
+def decode_ansi_c(body: str) -> str:
+    """Decode the escapes of a `$'…'` string the way bash does."""
+    if "\\" not in body:
+        return body
+
+    def repl(m: re.Match[str]) -> str:
+        hx, u4, u8, octal, ctl, other = m.groups()
+        if hx is not None:
+            return _byte(int(hx, 16))
+        if u4 is not None:
+            return chr(int(u4, 16))
+        if u8 is not None:
+            cp = int(u8, 16)
+            return chr(cp) if cp <= 0x10FFFF else "\ufffd"
+        if octal is not None:
+            return _byte(int(octal, 8) & 0xFF)
+        if ctl is not None:
+            return "\x1c" if ctl == "\\" else chr(ord(ctl.upper()) & 0x1F) if ctl != "?" else "\x7f"
+        assert other is not None
+        return _ANSI_SIMPLE.get(other, "\\" + other)
+
+    out = _ANSI_ESCAPE.sub(repl, body)
+    if any("\udc80" <= c <= "\udcff" for c in out):
+        # bytes from \xHH / \NNN escapes: reassemble them, so `$'\xc3\xa9'` is "é"
+        # and a lone `$'\xff'` stays the raw byte (surrogateescape, as streams use)
+        out = out.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    return out
+
+
+def _byte(b: int) -> str:
+    """One byte of a `$'…'` escape: ASCII as is, others as a surrogate escape."""
+    return chr(b) if b < 0x80 else chr(0xDC00 + b)
+
+
+def __getattr__(name: str) -> Any:
+    """`LarkShellLexer` lives in `larklexer` so that importing the lexer never imports
+    Lark (a warm start runs on cached tables); the old name still resolves here."""
+    if name == "LarkShellLexer":
+        from tysh.kernel.syntax.larklexer import LarkShellLexer
+
+        return LarkShellLexer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,773 @@
+"""`parse(src) -> ast.Script`: the grammar in `grammar/tysh.lark`, driven by our lexer.
+
+Lark compiles the grammar into LALR(1) tables once per process, lazily (importing this
+module costs nothing beyond the AST), and caches them on disk so a cold start skips the
+grammar analysis. The tables are then run by a small shift/reduce loop here rather than by
+`Lark.parse`: tokens are plain tuples from `lexer.Scanner`, and each reduction calls the
+tree builder directly with the rule's children already filtered (punctuation dropped,
+`_rule` and repetition helpers spliced in), so no parse tree and no Lark Token objects are
+ever built. That loop is what makes parsing several times faster than bashlex
+(`bench/parse.py`); the grammar file stays the one definition of the syntax.
+
+Results are memoised by source text: ASTs are immutable and the interpreter re-parses the
+same function bodies and `-c` strings over and over.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import os
+import threading
+import types
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import attrs
+
+from tysh.kernel.base.cache import cache_dir, compile_cached, write_atomic
+from tysh.kernel.base.errors import TyshSyntaxError
+from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.base.record import Record
+from tysh.kernel.syntax import ast
+
+if TYPE_CHECKING:
+    from lark import Lark
+
+    from tysh.kernel.syntax.lexer import Scanner, Tok
+
+__all__ = ["parse", "is_incomplete", "TyshSyntaxError"]
+
+GRAMMAR_PATH = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "grammar", "tysh.lark"
+)
+
+_lock = threading.Lock()
+_lark: Lark | None = None
+_tables: _Tables | None = None
+
+_VALID_NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+# How terminals are named in messages.
+_SHOWN = {
+    "_FI": "'fi'",
+    "_DONE": "'done'",
+    "_ESAC": "'esac'",
+    "_RBRACE": "'}'",
+    "_RPAREN": "')'",
+    "_DBRACK_CLOSE": "']]'",
+    "_THEN": "'then'",
+    "_DO": "'do'",
+    "_IN": "'in'",
+    "_NL": "newline",
+    "$END": "end of input",
+}
+# Closers worth naming in "expected …", most specific first.
+_CLOSERS = ("_FI", "_DONE", "_ESAC", "_RBRACE", "_RPAREN", "_DBRACK_CLOSE", "_THEN", "_DO", "_IN")
+
+_HINTS = {
+    "CASE_TERM": " (only a case item ends with ';;', ';&' or ';;&')",
+    "PIPE": " (a pipeline stage is missing)",
+    "PIPE_AMP": " (a pipeline stage is missing)",
+    "AND_IF": " (a command is missing before '&&')",
+    "OR_IF": " (a command is missing before '||')",
+}
+
+
+# ---------------------------------------------------------------------------
+# Fast AST construction
+# ---------------------------------------------------------------------------
+
+_T = TypeVar("_T")
+
+
+def fast_constructors(*classes: type) -> list[Any]:
+    """Drop-in constructors for frozen, slotted attrs classes that skip attrs' __init__.
+
+    Parsing builds tens of thousands of small frozen nodes; attrs' frozen __init__ goes
+    through `object.__setattr__` per field, and on the parse benchmark that was about a
+    third of all the time. These build the same objects by filling the slots directly.
+    A class gets one only when that is exactly equivalent — every field is a plain slot
+    set from a positional/keyword argument or a constant default, with no validator,
+    converter, factory, post-init hook or cached hash — and otherwise is returned itself,
+    so a later change to ast.py can never make the fast path build wrong nodes. All the
+    constructors are compiled as one source: a compile per class cost the start-up ~2 ms.
+    """
+    env: dict[str, Any] = {"_new": object.__new__}
+    src: list[str] = []
+    made: list[str | type] = []
+    for i, cls in enumerate(classes):
+        body = _constructor_source(cls, f"_{i}", env)
+        if body is None:
+            made.append(cls)
+        else:
+            src.append(body)
+            made.append(f"make_{i}")
+    if src:
+        exec(compile_cached("\n".join(src), "<fast constructors>"), env)
+    return [env[m] if isinstance(m, str) else m for m in made]
+
+
+def _constructor_source(cls: type, tag: str, env: dict[str, Any]) -> str | None:
+    """The source of `make{tag}` for cls (its names stored in env), or None if it must
+    keep attrs' own __init__."""
+    try:
+        fields = attrs.fields(cls)
+    except (TypeError, attrs.exceptions.NotAnAttrsClassError):
+        return None
+    names = [f.name for f in fields]
+    slots = set(getattr(cls, "__slots__", ())) - {"__weakref__"}
+    if (hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__")
+            or slots != set(names)):
+        return None
+    env[f"_cls{tag}"] = cls
+    params: list[str] = []
+    body: list[str] = [f"    o = _new(_cls{tag})"]
+    for f in fields:
+        member = cls.__dict__.get(f.name)
+        if (f.validator is not None or f.converter is not None or not f.init or f.kw_only
+                or isinstance(f.default, attrs.Factory)  # type: ignore[arg-type]
+                or not isinstance(member, types.MemberDescriptorType)):
+            return None
+        env[f"_set{tag}_{f.name}"] = member.__set__
+        if f.default is attrs.NOTHING:
+            params.append(f.name)
+        else:
+            env[f"_default{tag}_{f.name}"] = f.default
+            params.append(f"{f.name}=_default{tag}_{f.name}")
+        body.append(f"    _set{tag}_{f.name}(o, {f.name})")
+    body.append("    return o")
+    return f"def make{tag}({', '.join(params)}):\n" + "\n".join(body) + "\n"
+
+
+_FAST_NODES = (
+    ast.Pos, ast.Lit, ast.Quoted, ast.DQ, ast.Word, ast.ParamExp, ast.Redirect, ast.Assign,
+    ast.Script, ast.Statement, ast.AndOr, ast.Pipeline, ast.SimpleCommand,
+)
+_MADE: dict[type, Any] = dict(zip(_FAST_NODES, fast_constructors(*_FAST_NODES), strict=True))
+
+
+def _fast(cls: type[_T]) -> type[_T]:
+    """The constructor made for `cls` in the one batch above."""
+    made: type[_T] = _MADE[cls]
+    return made
+
+
+Pos = _fast(ast.Pos)
+Lit = _fast(ast.Lit)
+Quoted = _fast(ast.Quoted)
+DQ = _fast(ast.DQ)
+Word = _fast(ast.Word)
+ParamExp = _fast(ast.ParamExp)
+Redirect = _fast(ast.Redirect)
+Assign = _fast(ast.Assign)
+Script = _fast(ast.Script)
+Statement = _fast(ast.Statement)
+AndOr = _fast(ast.AndOr)
+Pipeline = _fast(ast.Pipeline)
+SimpleCommand = _fast(ast.SimpleCommand)
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------
+
+
+def parse(src: str) -> ast.Script:
+    """Parse a whole script; raise TyshSyntaxError (with line, column and caret) if invalid."""
+    return _parse_cached(src)
+
+
+# Above this size, the cyclic garbage collector is paused while a script is parsed.
+_GC_PAUSE_THRESHOLD = 4096
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_cached(src: str) -> ast.Script:
+    """Parse without the memo (the benchmark calls this through `__wrapped__`).
+
+    A big script allocates tens of thousands of AST nodes that all survive, so each
+    young-generation collection triggered meanwhile rescans objects that can never be
+    garbage; pausing the collector for the parse saves about a tenth of the time. (The
+    nodes hold no cycles, so nothing is left for the collector to find afterwards.)
+    """
+    from tysh.kernel.syntax.lexer import Scanner, Source
+
+    source = Source(src, _parse_scanner)
+    if len(src) < _GC_PAUSE_THRESHOLD or not gc.isenabled():
+        return _parse_scanner(Scanner(source))
+    gc.disable()
+    try:
+        return _parse_scanner(Scanner(source))
+    finally:
+        gc.enable()
+
+
+def is_incomplete(src: str) -> bool:
+    """True when `src` is a valid prefix that needs more input (the REPL keeps reading).
+
+    Open quotes, `$(`, `${`, here-documents without their delimiter, `if` without `fi`,
+    open `{`/`(`, and a trailing `|`, `&&`, `||` or `\\` all count; a real syntax error
+    (a stray `fi`) does not.
+    """
+    body = src[:-1] if src.endswith("\n") else src
+    if body.endswith("\\") and (len(body) - len(body.rstrip("\\"))) % 2 == 1:
+        return True
+    try:
+        parse(src)
+    except TyshSyntaxError as e:
+        return e.incomplete
+    return False
+
+
+def get_lark() -> Lark:
+    """The process-wide Lark object for tysh.lark, built (or loaded from cache) on first use."""
+    global _lark
+    if _lark is None:
+        with _lock:
+            if _lark is None:
+                _lark = _build_lark()
+    return _lark
+
+
+def _build_lark() -> Lark:
+    from lark import Lark
+
+    from tysh.kernel.syntax.larklexer import LarkShellLexer
+
+    with open(GRAMMAR_PATH, encoding="utf-8") as f:
+        grammar = f.read()
+    kwargs: dict[str, Any] = dict(parser="lalr", lexer=LarkShellLexer, maybe_placeholders=False,
+                                  propagate_positions=False)
+    try:
+        return Lark(grammar, cache=True, **kwargs)
+    except OSError:  # an unwritable temp dir must not stop the shell
+        return Lark(grammar, **kwargs)
+
+
+class _Expand(list[Any]):
+    """The children of an `_inlined` rule or a repetition helper, spliced into the parent."""
+
+    __slots__ = ()
+
+
+# A reduction: (number of stack entries popped, the rule's nonterminal, its builder).
+_Reduce = tuple[int, str, Callable[[list[Any]], Any]]
+
+
+class _Sym:
+    """A grammar symbol as `_reducer` reads it (Lark's Terminal/NonTerminal shape)."""
+
+    __slots__ = ("name", "is_term")
+
+    def __init__(self, name: str, is_term: bool) -> None:
+        self.name = name
+        self.is_term = is_term
+
+
+class _RuleOptions:
+    __slots__ = ("expand1",)
+
+    def __init__(self, expand1: bool) -> None:
+        self.expand1 = expand1
+
+
+class _Rule:
+    """A grammar rule as `_reducer` reads it (Lark's Rule shape), rebuilt from the cache."""
+
+    __slots__ = ("origin", "alias", "expansion", "options")
+
+    def __init__(self, origin: str, alias: str | None, expand1: bool,
+                 expansion: list[tuple[str, bool]]) -> None:
+        self.origin = _Sym(origin, False)
+        self.alias = alias
+        self.options = _RuleOptions(expand1)
+        self.expansion = [_Sym(n, t) for n, t in expansion]
+
+
+# The LALR tables in plain data, so a warm start never imports Lark:
+# (format, grammar text, rules, states, start state, end state), where a rule is
+# (origin, alias, expand1, ((symbol, is_terminal), …)) and state number k is
+# states[k] = (symbols, actions): action n ≥ 0 shifts to state n, n < 0 reduces by rule ~n.
+# (Two flat tuples per state load about three times faster than a dict of pairs.)
+_TABLES_FORMAT = 2
+_Spec = tuple[int, str, list[Any], list[tuple[tuple[str, ...], tuple[int, ...]]], int, int]
+
+
+def _spec_from_lark(lark: Lark, grammar: str) -> _Spec:
+    from lark.parsers.lalr_analysis import Shift
+
+    table = lark.parser.parser.parser.parse_table
+    index = {rule: k for k, rule in enumerate(lark.rules)}
+    # plain str throughout: Lark names some generated rules with Tokens (a str subclass),
+    # which marshal refuses
+    rules = [
+        (str(r.origin.name), None if r.alias is None else str(r.alias),
+         bool(r.options.expand1),
+         tuple((str(sym.name), bool(sym.is_term)) for sym in r.expansion))
+        for r in lark.rules
+    ]
+    if sorted(table.states) != list(range(len(table.states))):
+        raise AssertionError("Lark's LALR states are not numbered 0..n-1")
+    states = [
+        (tuple(str(s) for s in table.states[k]),
+         tuple(arg if action is Shift else ~index[arg]
+               for action, arg in table.states[k].values()))
+        for k in range(len(table.states))
+    ]
+    return (_TABLES_FORMAT, grammar, rules, states, table.start_states["start"],
+            table.end_states["start"])
+
+
+def _cache_path() -> str | None:
+    d = cache_dir()
+    return None if d is None else os.path.join(d, f"lalr-tables-v{_TABLES_FORMAT}.marshal")
+
+
+def _load_spec(grammar: str) -> _Spec | None:
+    """The cached tables, if they were built from exactly this grammar text."""
+    import marshal
+
+    path = _cache_path()
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = f.read()  # marshal.load(f) would read the file in thousands of calls
+        spec = marshal.loads(data)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if (type(spec) is not tuple or len(spec) != 6 or spec[0] != _TABLES_FORMAT
+            or spec[1] != grammar):
+        return None
+    return spec
+
+
+def _save_spec(spec: _Spec) -> None:
+    """Write the tables atomically; a cache that cannot be written is only slower."""
+    import marshal
+
+    path = _cache_path()
+    if path is not None:
+        write_atomic(path, marshal.dumps(spec))
+
+
+class _Tables:
+    """The grammar's LALR(1) tables, re-keyed for the driver loop in `_run`.
+
+    Each state is a dict from terminal or nonterminal name to either the next state's own
+    dict (a shift, or a goto after a reduction) or a _Reduce. Linking states directly
+    saves an index per step; builders are resolved per rule once, here.
+    """
+
+    def __init__(self, spec: _Spec) -> None:
+        _, _, rule_specs, states, start, end = spec
+        builder = _Builder()
+        reductions: list[_Reduce] = []
+        for origin, alias, expand1, expansion in rule_specs:
+            rule = _Rule(origin, alias, expand1, list(expansion))
+            reductions.append((len(rule.expansion), origin, _reducer(rule, builder)))
+        rows: list[dict[str, Any]] = [{} for _ in states]
+        for out, (syms, actions) in zip(rows, states, strict=True):
+            for sym, act in zip(syms, actions, strict=True):
+                out[sym] = rows[act] if act >= 0 else reductions[~act]
+        self.start: dict[str, Any] = rows[start]
+        self.end: dict[str, Any] = rows[end]
+
+
+def _reducer(rule: Any, builder: _Builder) -> Callable[[list[Any]], Any]:
+    """The function that turns a rule's popped stack entries into its value."""
+    origin: str = rule.origin.name
+    keep: list[tuple[int, bool]] = []
+    for idx, sym in enumerate(rule.expansion):
+        if sym.is_term:
+            if not sym.name.startswith("_"):
+                keep.append((idx, False))
+        else:
+            keep.append((idx, sym.name.startswith("_")))
+    splice = origin.startswith("_")
+    expand1 = bool(rule.options.expand1) and not rule.alias
+    callback: Callable[[list[Any]], Any] | None = (
+        None if splice else getattr(builder, rule.alias or origin, None))
+    size = len(rule.expansion)
+    plain = not any(exp for _, exp in keep) and len(keep) == size
+
+    if splice and keep and keep[0] == (0, True):
+        # Left-recursive repetition helper: grow the first child's list in place.
+        rest = keep[1:]
+        if len(rest) == 1 and not rest[0][1]:
+            k = rest[0][0]
+
+            def grow1(s: list[Any]) -> Any:
+                acc: _Expand = s[0]
+                acc.append(s[k])
+                return acc
+
+            return grow1
+
+        def grow(s: list[Any]) -> Any:
+            acc: _Expand = s[0]
+            for i, exp in rest:
+                if exp:
+                    acc.extend(s[i])
+                else:
+                    acc.append(s[i])
+            return acc
+
+        return grow
+
+    def filtered(s: list[Any]) -> list[Any]:
+        out: list[Any] = []
+        for i, exp in keep:
+            if exp:
+                out.extend(s[i])
+            else:
+                out.append(s[i])
+        return out
+
+    if splice:
+        if plain:
+            return _Expand
+        if not any(exp for _, exp in keep):
+            picks = [i for i, _ in keep]
+            return lambda s: _Expand([s[i] for i in picks])
+        return lambda s: _Expand(filtered(s))
+    if callback is None:
+        # A `?rule` without a builder of its own (e.g. `?command`): always one child.
+        if not expand1 or len(keep) != 1:
+            raise AssertionError(f"tysh.lark rule {origin!r} has no builder method")
+        only = keep[0][0]
+        return lambda s: s[only]
+    cb = callback
+    if expand1:
+        def maybe_inline(s: list[Any]) -> Any:
+            c = s if plain else filtered(s)
+            return c[0] if len(c) == 1 else cb(c)
+
+        return maybe_inline
+    if plain:
+        return cb
+    if not any(exp for _, exp in keep):
+        picks = [i for i, _ in keep]
+        return lambda s: cb([s[i] for i in picks])
+    return lambda s: cb(filtered(s))
+
+
+def _get_tables() -> _Tables:
+    """The tables: from the on-disk cache when it matches the grammar (no Lark import),
+    else compiled by Lark and cached."""
+    global _tables
+    if _tables is None:
+        with open(GRAMMAR_PATH, encoding="utf-8") as f:
+            grammar = f.read()
+        spec = _load_spec(grammar)
+        if spec is None:
+            spec = _spec_from_lark(get_lark(), grammar)
+            _save_spec(spec)
+        with _lock:
+            if _tables is None:
+                _tables = _Tables(spec)
+    return _tables
+
+
+def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
+    """The LALR(1) shift/reduce loop over Lark's tables (as lark.parsers.lalr_parser does)."""
+    stack: list[dict[str, Any]] = [tables.start]
+    values: list[Any] = []
+    row = tables.start
+    for tok in tokens:
+        ttype = tok[0]
+        while True:
+            act = row.get(ttype)
+            if act.__class__ is dict:
+                row = act
+                stack.append(row)
+                values.append(tok)
+                break
+            if act is None:
+                raise _syntax_error(scanner, tok, row)
+            size, origin, fn = act
+            if size:
+                s = values[-size:]
+                del values[-size:]
+                del stack[-size:]
+            else:
+                s = []
+            values.append(fn(s))
+            row = stack[-1][origin]
+            stack.append(row)
+    end_state = tables.end
+    while True:
+        act = row.get("$END")
+        if act is None:
+            end = len(scanner.text)
+            raise _syntax_error(scanner, ("$END", "", end, end), row)
+        size, origin, fn = act
+        if size:
+            s = values[-size:]
+            del values[-size:]
+            del stack[-size:]
+        else:
+            s = []
+        value = fn(s)
+        row = stack[-1][origin]
+        if row is end_state:
+            return value
+        stack.append(row)
+        values.append(value)
+
+
+def _parse_scanner(scanner: Scanner) -> ast.Script:
+    """Parse one token stream (a script or a `$( )` body)."""
+    result = _run(_get_tables(), scanner.tokens(), scanner)
+    assert isinstance(result, ast.Script)
+    return result
+
+
+def _syntax_error(scanner: Scanner, tok: Tok, row: dict[str, Any]) -> TyshSyntaxError:
+    ttype, _value, start, end = tok
+    expected = {k for k in row if k.isupper()}
+    closer = next((c for c in _CLOSERS if c in expected), None)
+    want = f": expected {_SHOWN[closer]}" if closer else ""
+    if ttype == "$END":
+        if scanner.nested and scanner.close_offset >= 0:
+            return scanner.error(f"unexpected ')'{want}", scanner.close_offset)
+        stop = len(scanner.text.rstrip())
+        if not want:
+            want = ": a command is missing"
+        return scanner.error(f"unexpected end of input{want}", max(stop - 1, 0),
+                             incomplete=True)
+    text = scanner.text[start:end]
+    if ttype == "WORD":
+        shown = f"word '{text}'"
+    else:
+        shown = _SHOWN.get(ttype) or f"'{text}'"
+    hint = "" if want else _HINTS.get(ttype, "")
+    return scanner.error(f"unexpected {shown}{want}{hint}", start)
+
+
+# ---------------------------------------------------------------------------
+# The tree builder
+# ---------------------------------------------------------------------------
+#
+# Each method receives a rule's children: built nodes, and tokens as (type, value, start,
+# end) tuples whose value is the AST fragment the lexer made, or the ast.Pos of a keyword.
+
+
+def _npos(x: Any) -> ast.Pos:
+    """The position of the first thing a rule matched: a node, or a keyword token."""
+    if isinstance(x, tuple):
+        v = x[1]
+        return v if isinstance(v, ast.Pos) else getattr(v, "pos", ast.NOPOS)
+    p = getattr(x, "pos", ast.NOPOS)
+    return p if isinstance(p, ast.Pos) else ast.NOPOS
+
+
+def _script(stmts: tuple[ast.Statement, ...]) -> ast.Script:
+    return Script(stmts, stmts[0].pos if stmts else ast.NOPOS)
+
+
+@attrs.frozen(repr=False, eq=False)
+class _Else(Record):
+    body: ast.Script
+
+
+def _with_redirects(cmd: ast.Command, redirects: tuple[ast.Redirect, ...]) -> ast.Command:
+    if not redirects:
+        return cmd
+    if isinstance(cmd, ast.FunctionDef):
+        return attrs.evolve(cmd, body=_with_redirects(cmd.body, redirects))
+    return attrs.evolve(cmd, redirects=cmd.redirects + redirects)
+
+
+class _Builder:
+    """Rule callbacks, named after the rules (or their `-> alias`) in tysh.lark."""
+
+    def start(self, c: list[Any]) -> ast.Script:
+        return _script(c[0] if c else ())
+
+    def compound_list(self, c: list[Any]) -> ast.Script:
+        return _script(c[0])
+
+    def case_body(self, c: list[Any]) -> ast.Script:
+        return _script(c[0] if c else ())
+
+    def stmt_list(self, c: list[Any]) -> tuple[ast.Statement, ...]:
+        last = c[-1]
+        if last.__class__ is ast.AndOr:
+            c[-1] = Statement(last, False, last.pos)
+        return tuple(c)
+
+    def stmt_fg(self, c: list[Any]) -> ast.Statement:
+        ao: ast.AndOr = c[0]
+        return Statement(ao, False, ao.pos)
+
+    def stmt_bg(self, c: list[Any]) -> ast.Statement:
+        ao: ast.AndOr = c[0]
+        return Statement(ao, True, ao.pos)
+
+    def and_or(self, c: list[Any]) -> ast.AndOr:
+        first: ast.Pipeline = c[0]
+        if len(c) == 1:
+            return AndOr(first, (), first.pos)
+        rest = tuple((c[k][1], c[k + 1]) for k in range(1, len(c), 2))
+        return AndOr(first, rest, first.pos)
+
+    def pipeline(self, c: list[Any]) -> ast.Pipeline:
+        first = c[0]
+        if len(c) == 1:
+            return Pipeline((first,), False, first.pos)
+        if type(first) is tuple:
+            # `time p`, `time ! p`, `! time p`: the TIME token among the prefixes
+            time_at = 0 if first[0] == "TIME" else 1
+            tok = c[time_at]
+            if type(tok) is tuple and tok[0] == "TIME":
+                return _timed(self.pipeline(c[:time_at] + c[time_at + 1:]), tok[1])
+        negated = isinstance(first, tuple)  # the BANG token
+        items = c[1:] if negated else c
+        cmds: list[ast.Command] = [items[0]]
+        for k in range(1, len(items), 2):
+            op = items[k]
+            if op[0] == "PIPE_AMP":
+                # `a |& b` is `a 2>&1 | b`, the dup applied after a's own redirections.
+                pos: ast.Pos = op[1]
+                dup = ast.Redirect(">&", ast.Word((ast.Lit("1"),), pos), 2, pos)
+                cmds[-1] = _with_redirects(cmds[-1], (dup,))
+            cmds.append(items[k + 1])
+        return Pipeline(tuple(cmds), negated, _npos(first))
+
+    def simple_command(self, c: list[Any]) -> ast.SimpleCommand:
+        assigns: list[ast.Assign] = []
+        words: list[ast.Word] = []
+        redirects: list[ast.Redirect] = []
+        arg_assigns: list[tuple[int, ast.Assign]] = []
+        for ty, value, _s, _e in c:
+            if ty == "WORD":
+                words.append(value)
+            elif ty == "REDIR":
+                redirects.append(value)
+            elif ty == "ASSIGN":
+                assigns.append(value)
+            else:  # DECL_ASSIGN
+                arg_assigns.append((len(words), value[1]))
+                words.append(value[0])
+        return SimpleCommand(tuple(assigns), tuple(words), tuple(redirects), c[0][1].pos,
+                                 tuple(arg_assigns))
+
+    def compound_command(self, c: list[Any]) -> ast.Command:
+        cmd: ast.Command = c[0]
+        if len(c) == 1:
+            return cmd
+        return _with_redirects(cmd, tuple(t[1] for t in c[1:]))
+
+    def function_def(self, c: list[Any]) -> ast.FunctionDef:
+        k = 1 if c[0][0] == "FUNCTION" else 0
+        name, name_pos = c[k][1]
+        pos = c[0][1] if k else name_pos
+        k += 1
+        if isinstance(c[k], tuple) and c[k][0] == "FUNC_PARENS":
+            k += 1
+        body: ast.Command = c[k]
+        redirects = tuple(t[1] for t in c[k + 1:])
+        return ast.FunctionDef(name, _with_redirects(body, redirects), pos)
+
+    def brace_group(self, c: list[Any]) -> ast.BraceGroup:
+        return ast.BraceGroup(c[1], (), c[0][1])
+
+    def subshell(self, c: list[Any]) -> ast.Subshell:
+        return ast.Subshell(c[1], (), c[0][1])
+
+    def if_clause(self, c: list[Any]) -> ast.If:
+        clauses = [ast.IfClause(c[1], c[2])]
+        else_body: ast.Script | None = None
+        for x in c[3:]:
+            if isinstance(x, _Else):
+                else_body = x.body
+            else:
+                clauses.append(x)
+        return ast.If(tuple(clauses), else_body, (), c[0][1])
+
+    def elif_part(self, c: list[Any]) -> ast.IfClause:
+        return ast.IfClause(c[1], c[2])
+
+    def else_part(self, c: list[Any]) -> _Else:
+        return _Else(c[0])
+
+    def while_clause(self, c: list[Any]) -> ast.While:
+        return ast.While(c[1], c[2], False, (), c[0][1])
+
+    def until_clause(self, c: list[Any]) -> ast.While:
+        return ast.While(c[1], c[2], True, (), c[0][1])
+
+    @staticmethod
+    def _for_var(tok: Any) -> str:
+        word: ast.Word = tok[1]
+        name = word.literal_text()
+        if name is None or not _VALID_NAME.match(name) or len(word.parts) != 1:
+            raise TyshSyntaxError(f"not a valid name for a for-loop variable: {name or '…'}",
+                                  word.pos.line, word.pos.col)
+        return name
+
+    def for_all(self, c: list[Any]) -> ast.For:
+        return ast.For(self._for_var(c[1]), None, c[2], (), c[0][1])
+
+    def for_in(self, c: list[Any]) -> ast.For:
+        items = tuple(t[1] for t in c[2:-1])
+        return ast.For(self._for_var(c[1]), items, c[-1], (), c[0][1])
+
+    def arith_for(self, c: list[Any]) -> ast.ArithFor:
+        init, cond, step, pos = c[0][1]
+        return ast.ArithFor(init, cond, step, c[1], (), pos)
+
+    def case_clause(self, c: list[Any]) -> ast.Case:
+        return ast.Case(c[1][1], tuple(c[2:]), (), c[0][1])
+
+    def case_item(self, c: list[Any]) -> ast.CaseItem:
+        return ast.CaseItem(c[0], c[1], c[2][1])
+
+    def last_case_item(self, c: list[Any]) -> ast.CaseItem:
+        return ast.CaseItem(c[0], c[1], ";;")
+
+    def pattern_list(self, c: list[Any]) -> tuple[ast.Word, ...]:
+        return tuple(t[1] for t in c if t[0] == "WORD")
+
+    def cond_command(self, c: list[Any]) -> ast.CondCommand:
+        return ast.CondCommand(c[1], (), c[0][1])
+
+    def cond_or(self, c: list[Any]) -> ast.CondOr:
+        return ast.CondOr(c[0], c[2])
+
+    def cond_and(self, c: list[Any]) -> ast.CondAnd:
+        return ast.CondAnd(c[0], c[2])
+
+    def cond_not(self, c: list[Any]) -> ast.CondNot:
+        return ast.CondNot(c[1])
+
+    def cond_group(self, c: list[Any]) -> ast.CondExpr:
+        expr: ast.CondExpr = c[1]
+        return expr
+
+    def cond_unary(self, c: list[Any]) -> ast.CondUnary:
+        return ast.CondUnary(c[0][1], c[1][1])
+
+    def cond_binary(self, c: list[Any]) -> ast.CondBinary:
+        return ast.CondBinary(c[1][1], c[0][1], c[2][1])
+
+    def cond_word(self, c: list[Any]) -> ast.CondWord:
+        return ast.CondWord(c[0][1])
+
+    def arith_command(self, c: list[Any]) -> ast.ArithCommand:
+        word, pos = c[0][1]
+        return ast.ArithCommand(word, (), pos)
+
+
+def _timed(p: ast.Pipeline, pos: ast.Pos) -> ast.Pipeline:
+    """`time [-p] PIPELINE`: the lexer gives `-p` as the first command's name."""
+    timed = 1
+    head = p.commands[0]
+    if type(head) is ast.SimpleCommand and head.words and head.words[0].parts \
+            and len(head.words[0].parts) == 1 and head.words[0].parts[0] == ast.Lit("-p"):
+        timed = 2
+        head = attrs.evolve(head, words=head.words[1:],
+                            arg_assigns=tuple((k - 1, a) for k, a in head.arg_assigns))
+    return Pipeline((head, *p.commands[1:]), p.negated, pos, timed)

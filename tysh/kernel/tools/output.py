@@ -1,0 +1,202 @@
+"""Typed output (DESIGN §5): what a tool returns, its canonical text and its JSON.
+
+A tool that has structure returns OutputData; the kernel renders it as text for pipes,
+redirects and `$(…)`, as JSON under `--json`, and as rich tables only on a terminal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.values import b64encode, to_json_value, to_text
+
+ENTRY_TYPES = ("text", "file", "directory", "executable", "symlink")
+
+
+def _tuple(v: Any) -> tuple[Any, ...]:
+    return tuple(v) if v is not None else ()
+
+
+def _opt_tuple(v: Any) -> tuple[str, ...] | None:
+    return tuple(v) if v is not None else None
+
+
+@attrs.frozen(repr=False, eq=False)
+class OutputNode(Record):
+    name: str = ""
+    entry_type: str = "text"
+    text: str | None = None
+    cells: tuple[Any, ...] = attrs.field(default=(), converter=_tuple)
+    children: tuple[OutputNode, ...] = attrs.field(default=(), converter=_tuple)
+    line: int | None = None
+
+    def label(self) -> str:
+        return self.text if self.text is not None and not self.name else self.name
+
+
+@attrs.frozen(repr=False, eq=False)
+class OutputData(Record):
+    headers: tuple[str, ...] | None = attrs.field(default=None, converter=_opt_tuple)
+    root: tuple[OutputNode, ...] = attrs.field(default=(), converter=_tuple)
+    rich_json: Any = None
+
+    # -- constructors -------------------------------------------------------
+    @classmethod
+    def text(cls, s: str, rich_json: Any = None) -> OutputData:
+        return cls(None, (OutputNode(text=s),), rich_json)
+
+    @classmethod
+    def nodes(cls, nodes: list[OutputNode], rich_json: Any = None) -> OutputData:
+        return cls(None, tuple(nodes), rich_json)
+
+    @classmethod
+    def table(
+        cls, headers: list[str], rows: list[list[Any]], rich_json: Any = None
+    ) -> OutputData:
+        nodes = [
+            OutputNode(name=to_text(r[0]) if r else "", cells=tuple(r[1:])) for r in rows
+        ]
+        return cls(tuple(headers), tuple(nodes), rich_json)
+
+    @classmethod
+    def tree(cls, root: list[OutputNode], rich_json: Any = None) -> OutputData:
+        return cls(None, tuple(root), rich_json)
+
+    # -- shape --------------------------------------------------------------
+    def is_simple_text(self) -> bool:
+        return (
+            self.headers is None
+            and len(self.root) == 1
+            and self.root[0].text is not None
+            and not self.root[0].name
+            and not self.root[0].children
+            and not self.root[0].cells
+        )
+
+    def is_tree(self) -> bool:
+        return any(n.children for n in self.root)
+
+    # -- renderings ---------------------------------------------------------
+    def to_text(self) -> str:
+        """Canonical text: simple text as is, a flat list one line per node
+        (name, then tab-separated cells), a tree as indented lines."""
+        if self.is_simple_text():
+            return self.root[0].text or ""
+        lines: list[str] = []
+
+        def walk(n: OutputNode, depth: int) -> None:
+            label = n.name if n.name else (n.text or "")
+            parts = [label, *(to_text(c) for c in n.cells)]
+            lines.append("  " * depth + "\t".join(parts))
+            for c in n.children:
+                walk(c, depth + 1)
+
+        for n in self.root:
+            walk(n, 0)
+        return "".join(line + "\n" for line in lines)
+
+    def to_json(self) -> Any:
+        """JSON per DESIGN §5.1, first match wins."""
+        if self.rich_json is not None:
+            return to_json_value(self.rich_json)
+        if self.is_simple_text():
+            return self.root[0].text
+        if self.headers is not None:
+            out = []
+            for n in self.root:
+                values = [n.name, *n.cells]
+                out.append(
+                    {h: to_json_value(values[i]) if i < len(values) else None
+                     for i, h in enumerate(self.headers)}
+                )
+            return out
+        if self.is_tree():
+            def obj(n: OutputNode) -> Any:
+                d: dict[str, Any] = {"name": n.label(), "type": n.entry_type}
+                if n.children:
+                    d["children"] = [obj(c) for c in n.children]
+                return d
+
+            return [obj(n) for n in self.root]
+        if not self.root:
+            return []
+        return [n.label() for n in self.root]
+
+
+def _one_newline(err: str) -> str:
+    """`err` is empty or ends with exactly one newline (DESIGN §5.2)."""
+    if not err:
+        return err
+    trimmed = err.rstrip("\n")
+    return trimmed + "\n" if trimmed else ""
+
+
+@attrs.define(repr=False, eq=False)
+class ExecResult(MutableRecord):
+    """What running a command or script gives back: status, streams and typed data."""
+
+    code: int = 0
+    out: str | bytes = ""
+    err: str = attrs.field(default="", converter=_one_newline)
+    data: Any = None
+    output: OutputData | None = None
+    truncated: bool = False
+
+    def text_out(self) -> str:
+        if isinstance(self.out, bytes):
+            return self.out.decode("utf-8", "surrogateescape")
+        if self.out or self.output is None:
+            return self.out
+        return self.output.to_text()
+
+    @property
+    def ok(self) -> bool:
+        return self.code == 0
+
+
+def _no_output(output: OutputData | None) -> bool:
+    """No structured output worth encoding: none at all, or an empty one (a tool that
+    failed before producing anything, like `cat --json missing.txt`)."""
+    return output is None or (
+        output.rich_json in (None, [], {}, "") and not output.to_text()
+    )
+
+
+def apply_output_format(result: ExecResult, json: bool, owns_output: bool = False) -> ExecResult:
+    """Turn a result into its `--json` form (DESIGN §5.3); text mode leaves it alone.
+
+    The JSON text lands in `out` (newline-terminated), `data` keeps the decoded value,
+    and `output` is cleared so nothing is encoded twice."""
+    if not json or (owns_output and result.code == 0):
+        return result
+    from tysh.kernel.base.values import to_json_text
+
+    value: Any
+    if isinstance(result.out, bytes):
+        raw = result.out
+        value = {
+            "_type": "bytes",
+            "encoding": "base64",
+            "data": b64encode(raw).decode("ascii"),
+            "len": len(raw),
+        }
+    elif not result.out and _no_output(result.output) and result.code != 0 and result.err:
+        value = {"error": result.err.rstrip("\n"), "code": result.code}
+    elif result.output is not None:
+        value = result.output.to_json()
+    elif result.data is not None:
+        value = to_json_value(result.data)
+    else:
+        value = result.out
+    return ExecResult(
+        code=result.code,
+        out=to_json_text(value) + "\n",
+        err=result.err,
+        data=value,
+        output=None,
+        truncated=result.truncated,
+    )
+

@@ -1,0 +1,329 @@
+"""Tool schemas (DESIGN §4.1): the one declaration a tool makes of its arguments.
+
+A schema drives the argv binder, the help text, the JSON wire form (`tools --json`),
+the JSON Schema of a tool's input and validation. Classes are frozen; list fields are
+held as tuples so schemas can be shared between threads and cached by identity.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from tysh.kernel.base.record import Record
+
+PARAM_TYPES = ("string", "int", "float", "bool", "array", "path", "choice", "any")
+
+
+class ArgBinding(enum.Enum):
+    TYPED = "typed"
+    VERBATIM = "verbatim"
+
+
+def _tuple(v: Any) -> tuple[Any, ...]:
+    return tuple(v) if v is not None else ()
+
+
+def _default_conv(v: Any) -> Any:
+    """Defaults are held in their JSON shape (lists, not tuples) so the wire form
+    round-trips exactly."""
+    return _json_default(v)
+
+
+@attrs.frozen(repr=False, eq=False)
+class Example(Record):
+    description: str
+    code: str
+
+
+@attrs.frozen(repr=False, eq=False)
+class ParamSchema(Record):
+    """One parameter. Non-positional params are spelled `--name` (`_` as `-`) plus `aliases`."""
+
+    name: str
+    param_type: str = "string"
+    required: bool = False
+    default: Any = attrs.field(default=None, converter=_default_conv)
+    description: str = ""
+    aliases: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    consumes: int = 1
+    repeatable: bool = False
+    positional: bool = False
+    choices: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    # a bool flag that may carry a value attached (`-i.bak`, `--in-place=.bak`), never
+    # the next word: GNU's optional option arguments (`sed -i[SUFFIX]`)
+    optional_value: bool = False
+
+    @property
+    def long_spelling(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def spellings(self) -> tuple[str, ...]:
+        """Every option spelling of the param; none for positionals."""
+        if self.positional:
+            return ()
+        return (self.long_spelling, *self.aliases)
+
+    @property
+    def takes_value(self) -> bool:
+        return self.param_type != "bool"
+
+
+@attrs.frozen(repr=False, eq=False)
+class ToolSchema(Record):
+    name: str
+    description: str = ""
+    params: tuple[ParamSchema, ...] = attrs.field(default=(), converter=_tuple)
+    typed_substitution: bool = False
+    examples: tuple[Example, ...] = attrs.field(default=(), converter=_tuple)
+    map_positionals: bool = False
+    subcommands: tuple[ToolSchema, ...] = attrs.field(default=(), converter=_tuple)
+    aliases: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    owns_output: bool = False
+    raw_argv: bool = False
+    arg_binding: ArgBinding = ArgBinding.TYPED
+    glob_passthrough: bool = False
+    operations: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+
+    # -- builders: each returns a new schema ----------------------------------------
+    def with_raw_argv(self) -> ToolSchema:
+        """Source-order binding (§4.3), for `test`/`[` whose operands look like options."""
+        return attrs.evolve(self, raw_argv=True)
+
+    def with_verbatim_argv(self) -> ToolSchema:
+        """Hand the tool every word as written (§4.4), for tools that parse their own argv."""
+        return attrs.evolve(self, arg_binding=ArgBinding.VERBATIM)
+
+    def with_owned_output(self) -> ToolSchema:
+        """Mark the whole tree as rendering its own output, declaring a `json` bool param on
+        each node that lacks one (§4.1)."""
+        return with_owned_output(self)
+
+    def with_glob_passthrough(self) -> ToolSchema:
+        return attrs.evolve(self, glob_passthrough=True)
+
+    def with_typed_substitution(self) -> ToolSchema:
+        return attrs.evolve(self, typed_substitution=True)
+
+    def with_operations(self, *ops: str) -> ToolSchema:
+        """Declare destructive effects (`fs.remove`, …), keeping order and dropping repeats."""
+        return attrs.evolve(self, operations=tuple(dict.fromkeys([*self.operations, *ops])))
+
+    def with_positional_mapping(self) -> ToolSchema:
+        """Map leftover operands onto named params (§4.6), for MCP/external tools."""
+        return attrs.evolve(self, map_positionals=True)
+
+    def subcommand(self, child: ToolSchema) -> ToolSchema:
+        """Add a child schema (replacing one of the same name)."""
+        kids = [c for c in self.subcommands if c.name != child.name]
+        return attrs.evolve(self, subcommands=(*kids, child))
+
+    def with_command_aliases(self, *aliases: str) -> ToolSchema:
+        return attrs.evolve(self, aliases=tuple(dict.fromkeys([*self.aliases, *aliases])))
+
+    def matches_command(self, word: str) -> bool:
+        """Whether a word names this node: its name or one of its command aliases."""
+        return word == self.name or word in self.aliases
+
+    def child(self, word: str) -> ToolSchema | None:
+        """The child a word routes to, by name or command alias."""
+        for c in self.subcommands:
+            if c.matches_command(word):
+                return c
+        return None
+
+    def node(self, path: Sequence[str]) -> ToolSchema:
+        """The node at a path of child names or aliases; KeyError when there is none."""
+        node = self
+        for w in path:
+            nxt = node.child(w)
+            if nxt is None:
+                raise KeyError(f"{self.name}: no subcommand {' '.join(path)!r}")
+            node = nxt
+        return node
+
+    # -- wire forms ---------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The compact JSON wire form (§4.1): defaults omitted except the listed fields."""
+        return schema_to_json(self)
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any] | str) -> ToolSchema:
+        return schema_from_json(data)
+
+    def input_schema(self, path: Sequence[str] = ()) -> dict[str, Any]:
+        """The JSON Schema (2020-12) of a leaf's params."""
+        return input_schema(self, path)
+
+
+def with_owned_output(schema: ToolSchema) -> ToolSchema:
+    """Mark every node of the tree `owns_output` and give each a `json` bool param."""
+    params = schema.params
+    if not any(p.name == "json" for p in params):
+        params = (*params, ParamSchema(
+            name="json", param_type="bool", description="print the output as JSON"))
+    return attrs.evolve(
+        schema,
+        owns_output=True,
+        params=params,
+        subcommands=tuple(with_owned_output(c) for c in schema.subcommands),
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# JSON wire form
+
+_PARAM_DEFAULTS: dict[str, Any] = {
+    "required": False, "default": None, "aliases": (), "consumes": 1,
+    "repeatable": False, "positional": False, "choices": (), "optional_value": False,
+}
+_SCHEMA_OMITTABLE: dict[str, Any] = {
+    "typed_substitution": False, "subcommands": (), "aliases": (), "owns_output": False,
+    "raw_argv": False, "arg_binding": ArgBinding.TYPED, "glob_passthrough": False,
+    "operations": (),
+}
+
+
+def _json_default(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return [_json_default(x) for x in v]
+    if isinstance(v, list):
+        return [_json_default(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _json_default(x) for k, x in v.items()}
+    return v
+
+
+def param_to_json(p: ParamSchema) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "name": p.name, "param_type": p.param_type, "description": p.description,
+    }
+    for key, dflt in _PARAM_DEFAULTS.items():
+        v = getattr(p, key)
+        if v is None and dflt is None:
+            continue
+        if isinstance(v, bool) != isinstance(dflt, bool) or v != dflt:
+            out[key] = list(v) if key in ("aliases", "choices") else _json_default(v)
+    return out
+
+
+def schema_to_json(s: ToolSchema) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "name": s.name,
+        "description": s.description,
+        "params": [param_to_json(p) for p in s.params],
+        "examples": [{"description": e.description, "code": e.code} for e in s.examples],
+        "map_positionals": s.map_positionals,
+    }
+    for key, dflt in _SCHEMA_OMITTABLE.items():
+        v = getattr(s, key)
+        if v == dflt:
+            continue
+        if key == "subcommands":
+            out[key] = [schema_to_json(c) for c in v]
+        elif key == "arg_binding":
+            out[key] = v.value
+        elif isinstance(v, tuple):
+            out[key] = list(v)
+        else:
+            out[key] = v
+    return out
+
+
+def param_from_json(d: Mapping[str, Any]) -> ParamSchema:
+    return ParamSchema(
+        name=d["name"],
+        param_type=d.get("param_type", "string"),
+        required=bool(d.get("required", False)),
+        default=d.get("default"),
+        description=d.get("description", ""),
+        aliases=tuple(d.get("aliases", ())),
+        consumes=int(d.get("consumes", 1)),
+        repeatable=bool(d.get("repeatable", False)),
+        positional=bool(d.get("positional", False)),
+        choices=tuple(d.get("choices", ())),
+        optional_value=bool(d.get("optional_value", False)),
+    )
+
+
+def schema_from_json(data: Mapping[str, Any] | str) -> ToolSchema:
+    """A schema from its wire form (a dict or JSON text); omitted fields take defaults."""
+    if isinstance(data, str):
+        import json
+
+        data = json.loads(data)
+        assert isinstance(data, Mapping)
+    return ToolSchema(
+        name=data["name"],
+        description=data.get("description", ""),
+        params=tuple(param_from_json(p) for p in data.get("params", ())),
+        typed_substitution=bool(data.get("typed_substitution", False)),
+        examples=tuple(Example(e.get("description", ""), e.get("code", ""))
+                       for e in data.get("examples", ())),
+        map_positionals=bool(data.get("map_positionals", False)),
+        subcommands=tuple(schema_from_json(c) for c in data.get("subcommands", ())),
+        aliases=tuple(data.get("aliases", ())),
+        owns_output=bool(data.get("owns_output", False)),
+        raw_argv=bool(data.get("raw_argv", False)),
+        arg_binding=ArgBinding(data.get("arg_binding", "typed")),
+        glob_passthrough=bool(data.get("glob_passthrough", False)),
+        operations=tuple(data.get("operations", ())),
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# JSON Schema
+
+_JSON_TYPES = {"int": "integer", "float": "number", "bool": "boolean",
+               "string": "string", "path": "string"}
+
+
+def _value_schema(p: ParamSchema) -> dict[str, Any]:
+    """The JSON Schema of one value of a param (one element for repeatable/variadic)."""
+    if p.choices:
+        enum = {"type": "string", "enum": list(dict.fromkeys(p.choices))}
+        # a bool with choices is a flag whose `=WORD` is optional (`--follow[=name]`)
+        return {"anyOf": [{"type": "boolean"}, enum]} if p.param_type == "bool" else enum
+    if p.optional_value:
+        return {"anyOf": [{"type": "boolean"}, {"type": "string"}]}
+    if p.param_type == "array":
+        return {"type": "string"} if not p.positional else {}
+    jt = _JSON_TYPES.get(p.param_type)
+    return {"type": jt} if jt else {}
+
+
+def param_json_schema(p: ParamSchema) -> dict[str, Any]:
+    one = _value_schema(p)
+    if p.consumes > 1:
+        one = {"type": "array", "items": one, "minItems": p.consumes, "maxItems": p.consumes}
+    if p.param_type == "array" and p.positional:
+        sch: dict[str, Any] = {"type": "array", "items": {}}
+    elif p.repeatable or p.param_type == "array":
+        sch = {"type": "array", "items": one}
+    else:
+        sch = dict(one)
+    if p.description:
+        sch["description"] = p.description
+    if p.default is not None:
+        sch["default"] = _json_default(p.default)
+    return sch
+
+
+def input_schema(schema: ToolSchema, path: Sequence[str] = ()) -> dict[str, Any]:
+    """JSON Schema 2020-12 of the leaf at `path`: an open object root, every param
+    (positionals included) a property, `required` in declaration order."""
+    leaf = schema.node(path)
+    props = {p.name: param_json_schema(p) for p in leaf.params}
+    out: dict[str, Any] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": props,
+        "required": list(dict.fromkeys(p.name for p in leaf.params if p.required)),
+        "additionalProperties": True,
+    }
+    if leaf.description:
+        out["description"] = leaf.description
+    return out

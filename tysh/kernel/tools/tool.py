@@ -1,0 +1,244 @@
+"""The decorator builtins and Python tools are written with.
+
+`@tool("head", args=HeadArgs, ...)` reflects the schema from the args class and wraps the
+function in a `Tool`; the kernel binds argv against `Tool.schema`, converts the result to
+an instance of the leaf's args class and calls the function with it and a Context."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from tysh.kernel.base.record import Record
+from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.params import reflect_params
+from tysh.kernel.tools.schema import ArgBinding, Example, ToolSchema
+
+
+@attrs.frozen(repr=False, eq=False)
+class Outcome(Record):
+    """A tool's full return: status, structured output and typed data (for `$(…)`)."""
+
+    code: int = 0
+    output: OutputData | None = None
+    data: Any = None
+
+
+# What a tool function may return: a status, structured output (status 0), an Outcome,
+# or None (status 0).
+ToolReturn = int | OutputData | Outcome | None
+ToolFunc = Callable[[Any, Any], ToolReturn]
+
+
+@attrs.frozen(eq=False)
+class Tool:
+    """A runnable tool: its schema plus the function (and args class) of each leaf.
+
+    For raw_argv and verbatim tools `args_class` is None and the function receives the
+    binder's ToolArgs itself."""
+
+    schema: ToolSchema
+    func: ToolFunc | None
+    args_class: type | None
+    children: Mapping[str, Tool] = attrs.field(factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.schema.name
+
+    def leaf(self, path: Sequence[str]) -> Tool:
+        node = self
+        for p in path:
+            node = node.children[p]
+        return node
+
+
+def _examples(examples: Sequence[Example | tuple[str, str]]) -> tuple[Example, ...]:
+    return tuple(e if isinstance(e, Example) else Example(e[0], e[1]) for e in examples)
+
+
+def tool(
+    name: str,
+    *,
+    args: type | None = None,
+    description: str = "",
+    examples: Sequence[Example | tuple[str, str]] = (),
+    operations: Sequence[str] = (),
+    raw_argv: bool = False,
+    verbatim: bool = False,
+    glob_passthrough: bool = False,
+    typed_substitution: bool = False,
+    owns_output: bool = False,
+    map_positionals: bool = False,
+    aliases: Sequence[str] = (),
+) -> Callable[[ToolFunc], Tool]:
+    """Declare a flat tool. `args` is its attrs args class (None for raw/verbatim tools)."""
+
+    def deco(func: ToolFunc) -> Tool:
+        schema = ToolSchema(
+            name=name,
+            description=description,
+            params=reflect_params(args) if args is not None else (),
+            typed_substitution=typed_substitution,
+            examples=_examples(examples),
+            map_positionals=map_positionals,
+            aliases=tuple(aliases),
+            owns_output=owns_output,
+            raw_argv=raw_argv,
+            arg_binding=ArgBinding.VERBATIM if verbatim else ArgBinding.TYPED,
+            glob_passthrough=glob_passthrough,
+            operations=tuple(operations),
+        )
+        if owns_output:
+            schema = schema.with_owned_output()
+        return Tool(schema=schema, func=func, args_class=args)
+
+    return deco
+
+
+class ToolGroup:
+    """A builder for a tool with subcommands (`kv store get`), each leaf with its own args
+    class, function and command aliases. `.tool` is the frozen Tool of the whole tree;
+    the group also answers `.schema`, `.leaf(path)`, `.name`, `.func`, `.args_class` and
+    `.children` like a Tool, so it can be registered as is."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        description: str = "",
+        args: type | None = None,
+        aliases: Sequence[str] = (),
+        examples: Sequence[Example | tuple[str, str]] = (),
+        operations: Sequence[str] = (),
+        owns_output: bool = False,
+        func: ToolFunc | None = None,
+    ) -> None:
+        self._name = name
+        self._description = description
+        self._args = args
+        self._aliases = tuple(aliases)
+        self._examples = _examples(examples)
+        self._operations = tuple(operations)
+        self._owns_output = owns_output
+        self._func = func
+        self._children: list[ToolGroup | Tool] = []
+        self._parent: ToolGroup | None = None
+        self._built: Tool | None = None
+
+    def _touch(self) -> None:
+        node: ToolGroup | None = self
+        while node is not None:
+            node._built = None
+            node = node._parent
+
+    def group(
+        self,
+        name: str,
+        *,
+        description: str = "",
+        args: type | None = None,
+        aliases: Sequence[str] = (),
+        examples: Sequence[Example | tuple[str, str]] = (),
+    ) -> ToolGroup:
+        """Add a child group; `args` declares options shared by everything below it."""
+        g = ToolGroup(name, description=description, args=args, aliases=aliases,
+                      examples=examples)
+        self.add(g)
+        return g
+
+    def command(
+        self,
+        name: str,
+        *,
+        args: type | None = None,
+        description: str = "",
+        aliases: Sequence[str] = (),
+        examples: Sequence[Example | tuple[str, str]] = (),
+        operations: Sequence[str] = (),
+        typed_substitution: bool = False,
+        map_positionals: bool = False,
+    ) -> Callable[[ToolFunc], ToolFunc]:
+        """Decorate a leaf's function; returns the function unchanged."""
+
+        def deco(func: ToolFunc) -> ToolFunc:
+            t = tool(name, args=args, description=description, examples=examples,
+                     operations=operations, typed_substitution=typed_substitution,
+                     map_positionals=map_positionals, aliases=aliases)(func)
+            self.add(t)
+            return func
+
+        return deco
+
+    def add(self, child: Tool | ToolGroup) -> None:
+        """Attach an existing Tool (or group) as a child."""
+        if isinstance(child, ToolGroup):
+            child._parent = self
+        self._children.append(child)
+        self._touch()
+
+    @property
+    def tool(self) -> Tool:
+        if self._built is None:
+            kids = [c.tool if isinstance(c, ToolGroup) else c for c in self._children]
+            schema = ToolSchema(
+                name=self._name,
+                description=self._description,
+                params=reflect_params(self._args) if self._args is not None else (),
+                examples=self._examples,
+                subcommands=tuple(k.schema for k in kids),
+                aliases=self._aliases,
+                operations=tuple(dict.fromkeys(
+                    [*self._operations, *(op for k in kids for op in k.schema.operations)])),
+            )
+            if self._owns_output:
+                from tysh.kernel.tools.schema import with_owned_output
+
+                schema = with_owned_output(schema)
+            self._built = Tool(schema=schema, func=self._func, args_class=self._args,
+                               children={k.name: k for k in kids})
+        return self._built
+
+    # Tool-like surface
+    @property
+    def schema(self) -> ToolSchema:
+        return self.tool.schema
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def func(self) -> ToolFunc | None:
+        return self._func
+
+    @property
+    def args_class(self) -> type | None:
+        return self._args
+
+    @property
+    def children(self) -> Mapping[str, Tool]:
+        return self.tool.children
+
+    def leaf(self, path: Sequence[str]) -> Tool:
+        return self.tool.leaf(path)
+
+
+def tool_group(
+    name: str,
+    *,
+    description: str = "",
+    args: type | None = None,
+    aliases: Sequence[str] = (),
+    examples: Sequence[Example | tuple[str, str]] = (),
+    operations: Sequence[str] = (),
+    owns_output: bool = False,
+    func: ToolFunc | None = None,
+) -> ToolGroup:
+    """Declare a tool with subcommands: `kv = tool_group("kv")`, `st = kv.group("store",
+    aliases=["st"])`, `@st.command("get", args=GetArgs, aliases=["g"])`."""
+    return ToolGroup(name, description=description, args=args, aliases=aliases,
+                     examples=examples, operations=operations, owns_output=owns_output,
+                     func=func)

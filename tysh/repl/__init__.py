@@ -1,0 +1,1 @@
+"""The interactive shell: prompt_toolkit application, completion, highlighting, prompts and rendering."""
