@@ -363,8 +363,33 @@ def _all_values(args: JqArgs, ctx: Context, files: list[str], status: list[int])
     return vals
 
 
+def check_jq(args: JqArgs) -> list[str]:
+    """The compile error of a literal jq filter, with its --arg names declared."""
+    if args.from_file is not None or args.filter is None:
+        return []
+    text: str = args.filter
+    if _MODULE.search(text):
+        return ["jq: error: modules (import/include) are not available in tysh's jq"]
+    try:
+        import jq as libjq  # type: ignore[import-not-found]  # lazy: libjq costs startup
+    except ImportError:
+        return []
+    named: dict[str, Any] = {}
+    for pairs in (args.arg, args.argjson, args.slurpfile, args.rawfile):
+        for name, _value in pairs:
+            named[name] = None
+    try:
+        libjq.compile(text, args=named)
+    except ValueError as e:
+        msg = str(e).rstrip("\n")
+        return [msg if msg.startswith("jq: ") else "jq: error: " + msg]
+    except RecursionError:
+        return ["jq: error: filter nested too deeply"]
+    return []
+
+
 @tool(
-    "jq",
+    "jq", check=check_jq,
     args=JqArgs,
     typed_substitution=True,
     description="command-line JSON processor (jq semantics, jq 1.6 output)",
@@ -375,7 +400,7 @@ def _all_values(args: JqArgs, ctx: Context, files: list[str], status: list[int])
     ],
 )
 def jq(args: JqArgs, ctx: Context) -> Outcome:
-    import jq as libjq  # type: ignore[import-not-found]  # lazy: libjq costs startup time
+    import jq as libjq  # lazy: libjq costs startup time
 
     got = _program(args, ctx)
     if isinstance(got, int):

@@ -22,7 +22,14 @@ import attrs
 from tysh.builtins._common.operands import is_stdin
 from tysh.kernel.base.record import Record
 from tysh.kernel.fs.api import FsError
-from tysh.kernel.text.regex import KEEP_OUT, Compiled, Kind, RegexError, compile_patterns
+from tysh.kernel.text.regex import (
+    KEEP_OUT,
+    Compiled,
+    Kind,
+    RegexError,
+    compile_patterns,
+    validate,
+)
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -596,8 +603,27 @@ def _run_file(g: _Grep, ctx: Context, shown: str, path: str) -> None:
         f.close()
 
 
+def check_grep(args: GrepArgs) -> list[str]:
+    """The compile error of each literal grep pattern (-e or the first operand)."""
+    if args.fixed_strings:
+        return []
+    kind: Kind = "perl" if args.perl_regexp else "ere" if args.extended_regexp else "bre"
+    if args.regexp:
+        pats: list[str] = [p for e in args.regexp for p in e.split("\n")]
+    elif args.file or not args.operands:
+        return []
+    else:
+        pats = args.operands[0].split("\n")
+    out: list[str] = []
+    for p in pats:
+        msg = validate(p, kind)
+        if msg is not None:
+            out.append(f"grep: {msg}")
+    return out
+
+
 @tool(
-    "grep",
+    "grep", check=check_grep,
     args=GrepArgs,
     description="print lines that match patterns",
     examples=[

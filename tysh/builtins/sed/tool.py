@@ -1382,8 +1382,33 @@ def _sources(
             f.close()
 
 
+def check_sed(args: SedArgs) -> list[str]:
+    """The parse error of a literal sed script (-e pieces or the first operand)."""
+    if args.file:
+        return []
+    if args.expression:
+        pieces = [(e, f"-e expression #{k}") for k, e in enumerate(args.expression, 1)]
+    elif args.operands:
+        pieces = [(args.operands[0], "-e expression #1")]
+    else:
+        return []
+    bounds: list[tuple[int, str]] = []
+    off = 0
+    for text, label in pieces:
+        bounds.append((off, label))
+        off += len(text) + 1
+    script = "\n".join(t for t, _ in pieces)
+    try:
+        _Parser(script, bounds, args.regexp_extended).parse()
+    except SedError as e:
+        return [f"sed: {e.message}"]
+    except (RecursionError, ValueError) as e:  # never let a check itself fail loudly
+        return [f"sed: {e}"]
+    return []
+
+
 @tool(
-    "sed",
+    "sed", check=check_sed,
     args=SedArgs,
     description="stream editor: filter and transform text",
     operations=["fs.overwrite"],

@@ -8,7 +8,6 @@ script sources no file (which could define it)."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -45,31 +44,8 @@ class Problem(Record):
 # None when nothing of that name exists.
 Resolver = Callable[[str], tuple[str | None, Any]]
 
-# Extra checks of a bound args instance, per tool: "module:function" returning messages.
-ARG_CHECKERS: dict[str, str] = {
-    "grep": "tysh.builtins._common.checks:check_grep",
-    "sed": "tysh.builtins._common.checks:check_sed",
-    "jq": "tysh.builtins._common.checks:check_jq",
-}
-
 LOOP_TYPES = (ast.While, ast.For, ast.ArithFor)
 SOURCE_COMMANDS = frozenset({"source", "."})
-_CHECKERS: dict[str, Callable[[Any], list[str]] | None] = {}
-
-
-def _checker(name: str) -> Callable[[Any], list[str]] | None:
-    if name in _CHECKERS:
-        return _CHECKERS[name]
-    spec = ARG_CHECKERS.get(name)
-    fn: Callable[[Any], list[str]] | None = None
-    if spec is not None:
-        mod, attr = spec.split(":")
-        try:
-            fn = getattr(importlib.import_module(mod), attr)
-        except (ImportError, AttributeError):
-            fn = None
-    _CHECKERS[name] = fn
-    return fn
 
 
 def syntax_problem(e: TyshSyntaxError) -> Problem:
@@ -185,7 +161,7 @@ class _Validator:
             return
         if getattr(targs, "help", False) or instance is None:
             return
-        check = _checker(tool.name)
+        check = tool.leaf(targs.path).check
         if check is not None:
             for msg in check(instance):
                 self.add(pos, msg.split("\n", 1)[0].rstrip(":"), "pattern", 2, name)

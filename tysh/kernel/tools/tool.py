@@ -30,6 +30,9 @@ class Outcome(Record):
 # or None (status 0).
 ToolReturn = int | OutputData | Outcome | None
 ToolFunc = Callable[[Any, Any], ToolReturn]
+# A tool's checks of its bound arguments before anything runs (`Kernel.validate`): one
+# message per problem, as the tool itself would print it; certain problems only.
+ToolCheck = Callable[[Any], list[str]]
 
 
 @attrs.frozen(eq=False)
@@ -43,6 +46,7 @@ class Tool:
     func: ToolFunc | None
     args_class: type | None
     children: Mapping[str, Tool] = attrs.field(factory=dict)
+    check: ToolCheck | None = None
 
     @property
     def name(self) -> str:
@@ -73,8 +77,10 @@ def tool(
     owns_output: bool = False,
     map_positionals: bool = False,
     aliases: Sequence[str] = (),
+    check: ToolCheck | None = None,
 ) -> Callable[[ToolFunc], Tool]:
-    """Declare a flat tool. `args` is its attrs args class (None for raw/verbatim tools)."""
+    """Declare a flat tool. `args` is its attrs args class (None for raw/verbatim tools);
+    `check` validates a bound args instance before a script runs (see ToolCheck)."""
 
     def deco(func: ToolFunc) -> Tool:
         schema = ToolSchema(
@@ -93,7 +99,7 @@ def tool(
         )
         if owns_output:
             schema = schema.with_owned_output()
-        return Tool(schema=schema, func=func, args_class=args)
+        return Tool(schema=schema, func=func, args_class=args, check=check)
 
     return deco
 
@@ -160,13 +166,14 @@ class ToolGroup:
         operations: Sequence[str] = (),
         typed_substitution: bool = False,
         map_positionals: bool = False,
+        check: ToolCheck | None = None,
     ) -> Callable[[ToolFunc], ToolFunc]:
         """Decorate a leaf's function; returns the function unchanged."""
 
         def deco(func: ToolFunc) -> ToolFunc:
             t = tool(name, args=args, description=description, examples=examples,
                      operations=operations, typed_substitution=typed_substitution,
-                     map_positionals=map_positionals, aliases=aliases)(func)
+                     map_positionals=map_positionals, aliases=aliases, check=check)(func)
             self.add(t)
             return func
 
