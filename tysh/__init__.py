@@ -1,39 +1,90 @@
 """tysh: a typed, sh-shaped shell kernel.
 
-The public API is re-exported here lazily so `import tysh` stays cheap for the CLI."""
+The public API: embedders and tool authors import from here; every other module path is
+internal and may move. The names load on first use, so `import tysh` (and with it every
+`tysh -c`) stays cheap, while a type checker sees the explicit re-exports below."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tysh.kernel.base.errors import TyshError as TyshError
+    from tysh.kernel.base.errors import TyshSyntaxError as TyshSyntaxError
+    from tysh.kernel.base.limits import Limits as Limits
+    from tysh.kernel.bind.binder import BindError as BindError
+    from tysh.kernel.embed.kernel import Kernel as Kernel
+    from tysh.kernel.embed.validate import Problem as Problem
+    from tysh.kernel.fs.api import FileStat as FileStat
+    from tysh.kernel.fs.api import FileSystem as FileSystem
+    from tysh.kernel.fs.api import FsError as FsError
+    from tysh.kernel.fs.api import LocalFileSystem as LocalFileSystem
+    from tysh.kernel.fs.confined import ConfinedFileSystem as ConfinedFileSystem
+    from tysh.kernel.fs.memory import MemoryFileSystem as MemoryFileSystem
+    from tysh.kernel.fs.overlay import OverlayFileSystem as OverlayFileSystem
+    from tysh.kernel.tools.context import Context as Context
+    from tysh.kernel.tools.context import ShellAPI as ShellAPI
+    from tysh.kernel.tools.help import render_help as render_help
+    from tysh.kernel.tools.output import ExecResult as ExecResult
+    from tysh.kernel.tools.output import OutputData as OutputData
+    from tysh.kernel.tools.output import OutputNode as OutputNode
+    from tysh.kernel.tools.output import apply_output_format as apply_output_format
+    from tysh.kernel.tools.params import param as param
+    from tysh.kernel.tools.schema import ArgBinding as ArgBinding
+    from tysh.kernel.tools.schema import Example as Example
+    from tysh.kernel.tools.schema import ParamSchema as ParamSchema
+    from tysh.kernel.tools.schema import ToolSchema as ToolSchema
+    from tysh.kernel.tools.tool import Outcome as Outcome
+    from tysh.kernel.tools.tool import Tool as Tool
+    from tysh.kernel.tools.tool import ToolGroup as ToolGroup
+    from tysh.kernel.tools.tool import tool as tool
+    from tysh.kernel.tools.tool import tool_group as tool_group
 
 __version__ = "0.1.0"
 
-_EXPORTS = {
-    "Kernel": "tysh.kernel.embed.kernel",
+# name -> the module that defines it; a test keeps this table and the imports above in step.
+_EXPORTS: dict[str, str] = {
+    "TyshError": "tysh.kernel.base.errors",
+    "TyshSyntaxError": "tysh.kernel.base.errors",
     "Limits": "tysh.kernel.base.limits",
+    "BindError": "tysh.kernel.bind.binder",
+    "Kernel": "tysh.kernel.embed.kernel",
+    "Problem": "tysh.kernel.embed.validate",
+    "FileStat": "tysh.kernel.fs.api",
+    "FileSystem": "tysh.kernel.fs.api",
+    "FsError": "tysh.kernel.fs.api",
+    "LocalFileSystem": "tysh.kernel.fs.api",
+    "ConfinedFileSystem": "tysh.kernel.fs.confined",
+    "MemoryFileSystem": "tysh.kernel.fs.memory",
+    "OverlayFileSystem": "tysh.kernel.fs.overlay",
+    "Context": "tysh.kernel.tools.context",
+    "ShellAPI": "tysh.kernel.tools.context",
+    "render_help": "tysh.kernel.tools.help",
     "ExecResult": "tysh.kernel.tools.output",
     "OutputData": "tysh.kernel.tools.output",
     "OutputNode": "tysh.kernel.tools.output",
     "apply_output_format": "tysh.kernel.tools.output",
-    "ToolSchema": "tysh.kernel.tools.schema",
-    "ParamSchema": "tysh.kernel.tools.schema",
-    "Example": "tysh.kernel.tools.schema",
-    "ArgBinding": "tysh.kernel.tools.schema",
-    "tool": "tysh.kernel.tools.tool",
-    "Tool": "tysh.kernel.tools.tool",
-    "Outcome": "tysh.kernel.tools.tool",
     "param": "tysh.kernel.tools.params",
-    "Context": "tysh.kernel.tools.context",
-    "TyshSyntaxError": "tysh.kernel.base.errors",
+    "ArgBinding": "tysh.kernel.tools.schema",
+    "Example": "tysh.kernel.tools.schema",
+    "ParamSchema": "tysh.kernel.tools.schema",
+    "ToolSchema": "tysh.kernel.tools.schema",
+    "Outcome": "tysh.kernel.tools.tool",
+    "Tool": "tysh.kernel.tools.tool",
+    "ToolGroup": "tysh.kernel.tools.tool",
+    "tool": "tysh.kernel.tools.tool",
+    "tool_group": "tysh.kernel.tools.tool",
 }
 
 __all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str) -> Any:
-    mod = _EXPORTS.get(name)
-    if mod is None:
+    module = _EXPORTS.get(name)
+    if module is None:
         raise AttributeError(f"module 'tysh' has no attribute {name!r}")
     import importlib
 
-    return getattr(importlib.import_module(mod), name)
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
