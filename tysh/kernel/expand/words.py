@@ -28,6 +28,7 @@ from tysh.kernel.syntax import ast
 __all__ = [
     "ExpandHost",
     "ExpansionError",
+    "eval_arith_word",
     "expand_args",
     "expand_heredoc",
     "expand_list",
@@ -475,7 +476,7 @@ class _Expander:
 
     def arith_sub(self, p: ast.ArithSub) -> str:
         try:
-            return str(arith.eval_arith_word(p.expr, self.host))
+            return str(eval_arith_word(p.expr, self.host))
         except ExpansionError as e:
             e.fatal = True
             raise
@@ -897,6 +898,19 @@ def expand_text(word: ast.Word, host: ExpandHost) -> str:
         if t is not None:
             parts = t
     return _parts_text(parts, _Expander(host))
+
+
+def eval_arith_word(word: ast.Word, host: ExpandHost) -> int:
+    """Expand `$…` in an arithmetic word, then evaluate the resulting text (bash re-reads
+    the expansion as an expression, so `x="1+2"; $(($x*3))` is 7). Faults are reported
+    as `arith.evaluate` reports them."""
+    parts = word.parts
+    p = parts[0] if len(parts) == 1 else None
+    if type(p) is ast.Quoted or type(p) is ast.Lit:
+        text: str = p.text
+    else:
+        text = expand_text(word, host)
+    return arith.evaluate(text, host)
 
 
 def _assign_tildes(parts: tuple[ast.WordPart, ...], host: ExpandHost) -> tuple[ast.WordPart, ...]:

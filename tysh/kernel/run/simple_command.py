@@ -16,8 +16,7 @@ from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.base.values import to_text
 from tysh.kernel.bind.binder import BindError
-from tysh.kernel.expand.arith import eval_arith_word
-from tysh.kernel.expand.words import expand_args
+from tysh.kernel.expand.words import eval_arith_word, expand_args
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.run.state import Var, VarError
