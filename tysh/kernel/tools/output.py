@@ -13,8 +13,6 @@ import attrs
 from tysh.kernel.base.record import MutableRecord, Record
 from tysh.kernel.base.values import b64encode, to_json_value, to_text
 
-ENTRY_TYPES = ("text", "file", "directory", "executable", "symlink")
-
 
 def _tuple(v: Any) -> tuple[Any, ...]:
     return tuple(v) if v is not None else ()
