@@ -1,4 +1,4 @@
-"""The argv binder (DESIGN §4.2–§4.6): classified words in, ToolArgs out.
+"""The argv binder: classified words in, ToolArgs out.
 
 Every schema is compiled once into a tree of `CompiledNode` lookup tables (spelling → param,
 short letter → param, subcommand word → child, positional plan, required list) and kept
@@ -59,7 +59,7 @@ class ToolArgs:
     """The binder's result. `named`/`flags`/`values` are keyed by canonical param name.
 
     `bound` holds the positional params' values, converted to their schema types (the
-    variadic one as a list) — the operands distributed by rule 8 — so the typed args
+    variadic one as a list) — the operands distributed over them — so the typed args
     conversion only has to build the instance. `prog` is the tool's full path (`kv store`)."""
 
     leaf: ToolSchema
@@ -74,7 +74,7 @@ class ToolArgs:
     bound: dict[str, Any] | None = None
     # verbatim only: indices into `words` of the words that were Flags. A verbatim tool
     # that parses its own options takes only these as options, so a glob result such as
-    # a file named `-n` stays an operand (DESIGN §2.3).
+    # a file named `-n` stays an operand.
     flag_words: frozenset[int] = frozenset()
 
     def value_of(self, name: str, default: Any = None) -> Any:
@@ -93,7 +93,7 @@ class ToolArgs:
 
 INVALID: Any = object()  # what a converter returns for a value it refuses
 
-# The spellings `--json` and a bool option accept after `=` (DESIGN §4.5); lower-case only.
+# The spellings `--json` and a bool option accept after `=`; lower-case only.
 BOOL_WORDS: dict[str, bool] = {
     "": False, "true": True, "1": True, "yes": True, "on": True,
     "false": False, "0": False, "no": False, "off": False,
@@ -348,7 +348,7 @@ def _json_value(node: CompiledNode, spelled: str, v: Any, viol: list[str]) -> bo
 
 
 # ---------------------------------------------------------------------------------------
-# select_leaf (§4.2 rule 1)
+# select_leaf: the operands from the left pick the subcommand
 
 
 def _select(
@@ -430,7 +430,7 @@ def select_leaf(schema: ToolSchema, args: Sequence[Arg]) -> tuple[list[str], Too
 
 
 def bind(schema: ToolSchema, args: Sequence[Arg]) -> ToolArgs:
-    """Bind classified words against a schema (§4.2–§4.6); BindError lists every violation."""
+    """Bind classified words against a schema; BindError lists every violation."""
     ta, viol = bind_collect(schema, args)
     if viol:
         raise BindError(viol)
@@ -467,7 +467,8 @@ def bind_flat(schema: ToolSchema, args: Sequence[Arg]) -> tuple[ToolArgs, list[s
 
 
 def bind_verbatim(root: CompiledNode, args: Sequence[Arg]) -> tuple[ToolArgs, list[str]]:
-    """§4.4: every word in order; the kernel still takes `--json` unless the tool owns it."""
+    """A verbatim tool's binding: every word in order; the kernel still takes `--json`
+    unless the tool owns it."""
     words: list[Any] = []
     flag_idx: list[int] = []
     json = False
@@ -706,7 +707,8 @@ def _take(
 
 
 def finish(node: CompiledNode, ta: ToolArgs, dd_at: int, viol: list[str]) -> None:
-    """§4.6 mapping, then positional matching, conversion and the required check (rule 8)."""
+    """Operands onto named params (map_positionals), then positional matching,
+    conversion and the required check."""
     bound: dict[str, Any] = {}
     ta.bound = bound
     ops = ta.positional
@@ -731,7 +733,8 @@ def finish(node: CompiledNode, ta: ToolArgs, dd_at: int, viol: list[str]) -> Non
 
 
 def _map_positionals(node: CompiledNode, ta: ToolArgs, dd_at: int, viol: list[str]) -> None:
-    """§4.6: operands before `--` fill the non-bool params not given by name, in order."""
+    """map_positionals: operands before `--` fill the non-bool params not given by name,
+    in order."""
     ops = ta.positional
     named = ta.named
     limit = len(ops) if dd_at < 0 else dd_at
@@ -757,7 +760,7 @@ def _map_positionals(node: CompiledNode, ta: ToolArgs, dd_at: int, viol: list[st
 
 def _distribute(node: CompiledNode, ops: list[Any], bound: dict[str, Any], viol: list[str]) -> None:
     """Operands over positional params: fixed ones before the variadic from the front,
-    those after it from the back (§4.1); surplus operands are an error."""
+    those after it from the back; surplus operands are an error."""
     prog = node.prog
     before = node.before
     after = node.after
@@ -786,7 +789,9 @@ def _distribute(node: CompiledNode, ops: list[Any], bound: dict[str, Any], viol:
             _set_pos(after[idx], raw, bound, viol, prog)
 
 
-def _set_pos(p: CompiledParam, raw: Any, values: dict[str, Any], viol: list[str], prog: str) -> None:
+def _set_pos(
+    p: CompiledParam, raw: Any, values: dict[str, Any], viol: list[str], prog: str
+) -> None:
     v = p.conv(raw)
     if v is INVALID:
         viol.append(f"{prog}: invalid value '{_show(raw)}' for '{p.label}': {p.expected}")

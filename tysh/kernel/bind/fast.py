@@ -318,7 +318,7 @@ def make_fast(tool: Tool) -> FastFn | None:
             "        return None",
         ]
     src.append("    return ta, tool, o")
-    # kept between processes: compiling a binder with many options is milliseconds of a
+    # kept between processes: compiling a binder with many options would otherwise cost a
     # tool's first use in every `tysh -c`
     code = compile_cached("\n".join(src) + "\n", f"<fast binder for {schema.name}>")
     exec(code, env)

@@ -1,4 +1,4 @@
-"""The expansion stage (DESIGN §2.2, §2.3): words from the syntax tree become arguments.
+"""The expansion stage: words from the syntax tree become arguments.
 
 Order: brace → tilde → parameter, arithmetic and command substitution → glob → quote
 removal. Command arguments are never split on IFS: a non-empty unquoted `$x` or `$(…)`
@@ -65,7 +65,8 @@ class ExpandHost(Protocol):
         ...
 
     def command_substitution(self, body: ast.Script) -> Value:
-        """Run `$(…)`: its text with trailing newlines removed, or a typed value (§5.4)."""
+        """Run `$(…)`: its text with trailing newlines removed, or the typed value of a
+        tool with typed substitution."""
         ...
 
 
@@ -935,7 +936,7 @@ def _assign_tildes(parts: tuple[ast.WordPart, ...], host: ExpandHost) -> tuple[a
 
 def expand_value(word: ast.Word, host: ExpandHost) -> Value:
     """An assignment's right-hand side: like expand_text (tilde at the start and after
-    `:`), but exactly one `$(…)` or `$x` keeps a typed value (DESIGN §5.4)."""
+    `:`), but exactly one `$(…)` or `$x` keeps a typed value."""
     parts = word.parts
     if len(parts) == 1:
         p = parts[0]

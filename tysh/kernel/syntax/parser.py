@@ -1,13 +1,13 @@
 """`parse(src) -> ast.Script`: the grammar in `grammar/tysh.lark`, driven by our lexer.
 
 Lark compiles the grammar into LALR(1) tables once per process, lazily (importing this
-module costs nothing beyond the AST), and caches them on disk so a cold start skips the
-grammar analysis. The tables are then run by a small shift/reduce loop here rather than by
-`Lark.parse`: tokens are plain tuples from `lexer.Scanner`, and each reduction calls the
-tree builder directly with the rule's children already filtered (punctuation dropped,
-`_rule` and repetition helpers spliced in), so no parse tree and no Lark Token objects are
-ever built. That loop is what makes parsing several times faster than bashlex
-(`bench/parse.py`); the grammar file stays the one definition of the syntax.
+module costs nothing beyond the syntax tree's classes), and caches them on disk so a cold
+start skips the grammar analysis. The tables are then run by a small shift/reduce loop
+here rather than by `Lark.parse`: tokens are plain tuples from `lexer.Scanner`, and each
+reduction calls the tree builder directly with the rule's children already filtered
+(punctuation dropped, `_rule` and repetition helpers spliced in), so no parse tree and no
+Lark Token objects are ever built. That loop is what makes parsing several times faster
+than bashlex (`bench/parse.py`); the grammar file stays the one definition of the syntax.
 
 Results are memoised by source text: ASTs are immutable and the interpreter re-parses the
 same function bodies and `-c` strings over and over.
@@ -197,7 +197,7 @@ class _Rule:
 # (format, grammar text, rules, states, start state, end state), where a rule is
 # (origin, alias, expand1, ((symbol, is_terminal), …)) and state number k is
 # states[k] = (symbols, actions): action n ≥ 0 shifts to state n, n < 0 reduces by rule ~n.
-# (Two flat tuples per state load about three times faster than a dict of pairs.)
+# (Two flat tuples per state load much faster than a dict of pairs.)
 _TABLES_FORMAT = 2
 _Spec = tuple[int, str, list[Any], list[tuple[tuple[str, ...], tuple[int, ...]]], int, int]
 
