@@ -13,10 +13,10 @@ from typing import IO, Any
 import attrs
 
 from tysh.builtins import get_builtin
+from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.fs.api import LocalFileSystem
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
-from tysh.kernel.tools.params import bind_and_convert
 from tysh.kernel.tools.tool import Outcome
 
 # A harness's `run(argv, cwd, shell=...)`, used for commands a tool runs through the shell;

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from tysh.kernel.base.errors import ExpansionError
-from tysh.kernel.expand import arith
+from tysh.kernel.expand import arith, words
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from _expand_host import FakeHost, P, Q, W  # noqa: E402
@@ -171,7 +171,7 @@ def test_nounset_makes_unset_names_an_error() -> None:
 def test_eval_arith_word_rereads_expanded_text_as_expression() -> None:
     h = FakeHost({"x": "1+2"})
     word = W(P("x"), Q("*3"))
-    assert arith.eval_arith_word(word, h) == 7
+    assert words.eval_arith_word(word, h) == 7
 
 
 def test_compiled_expressions_are_cached_and_fast() -> None:

@@ -19,7 +19,7 @@ from tysh.kernel.bind.binder import (
     compiled,
     select_leaf,
 )
-from tysh.kernel.tools.params import bind_and_convert
+from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.tools.schema import ParamSchema, ToolSchema
 from tysh.kernel.tools.tool import Tool
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tysh.kernel.bind.binder import BindError, Operand, ToolArgs, bind, classify
-from tysh.kernel.tools.params import bind_and_convert
+from tysh.kernel.bind.fast import bind_and_convert
 
 # Words drawn from every spelling, subcommand name and alias the fixtures know, plus
 # near misses, numbers, dashes and free text, so random lines hit the interesting paths.

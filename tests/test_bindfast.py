@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from tysh.builtins import BUILTINS, get_builtin
 from tysh.kernel.base.argv import DOUBLE_DASH, Flag, Operand, classify
 from tysh.kernel.bind.binder import BindError, ToolArgs
-from tysh.kernel.bind.fast import make_fast
-from tysh.kernel.tools.params import bind_and_convert, bind_and_convert_general, param
+from tysh.kernel.bind.convert import bind_and_convert_general
+from tysh.kernel.bind.fast import bind_and_convert, make_fast
+from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Tool, tool
 
 BUILTINS: list[Tool] = [t for t in (get_builtin(n) for n in sorted(BUILTINS)) if t is not None]

@@ -251,9 +251,9 @@ class _Limited(io.BytesIO):
 def test_yes_repeats_its_words_until_the_reader_closes(tmp_path: Path) -> None:
     import pytest
 
+    from tysh.kernel.bind.fast import bind_and_convert
     from tysh.kernel.fs.api import LocalFileSystem
     from tysh.kernel.tools.context import Context
-    from tysh.kernel.tools.params import bind_and_convert
 
     tool = get_builtin("yes")
     assert tool is not None

@@ -9,11 +9,11 @@ import pytest
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.lexer import Scanner, Source, decode_ansi_c
-from tysh.kernel.syntax.parser import _parse_scanner
+from tysh.kernel.syntax.parser import parse_scanner
 
 
 def toks(src: str) -> list[tuple[str, Any]]:
-    return [(t[0], t[1]) for t in Scanner(Source(src, _parse_scanner)).tokens()]
+    return [(t[0], t[1]) for t in Scanner(Source(src, parse_scanner)).tokens()]
 
 
 def types(src: str) -> list[str]:

@@ -15,7 +15,9 @@ from tysh import Kernel
 from tysh.kernel.base.argv import classify
 from tysh.kernel.base.record import Record
 from tysh.kernel.bind.binder import BindError
-from tysh.kernel.tools.params import bind_and_convert, bind_and_convert_general, param
+from tysh.kernel.bind.convert import bind_and_convert_general
+from tysh.kernel.bind.fast import bind_and_convert
+from tysh.kernel.tools.params import param
 from tysh.kernel.tools.schema import param_from_json, param_json_schema, param_to_json
 from tysh.kernel.tools.tool import tool
 

@@ -10,7 +10,7 @@ from lark.exceptions import LarkError
 from tests.parser_corpus import iter_scripts
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.syntax.lexer import Scanner, Source
-from tysh.kernel.syntax.parser import _parse_scanner, get_lark, parse
+from tysh.kernel.syntax.parser import get_lark, parse, parse_scanner
 
 EXTRA = [
     "if true; then echo a; elif false; then :; else echo b; fi",
@@ -26,7 +26,7 @@ EXTRA = [
 
 def _lark_accepts(src: str) -> bool:
     try:
-        scanner = Scanner(Source(src, _parse_scanner))
+        scanner = Scanner(Source(src, parse_scanner))
         get_lark().parse(scanner)  # type: ignore[arg-type,unused-ignore]
     except (LarkError, TyshSyntaxError):
         return False

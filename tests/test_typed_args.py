@@ -10,7 +10,9 @@ import pytest
 from fixtures_schemas import CP, GREP, HEAD, KV, TEST, HeadArgs
 
 from tysh.kernel.bind.binder import BindError, ToolArgs, bind, classify
-from tysh.kernel.tools.params import bind_and_convert, convert, param, reflect_params
+from tysh.kernel.bind.convert import convert
+from tysh.kernel.bind.fast import bind_and_convert
+from tysh.kernel.tools.params import param, reflect_params
 from tysh.kernel.tools.schema import ParamSchema, ToolSchema
 from tysh.kernel.tools.tool import Tool, tool, tool_group
 

@@ -72,7 +72,7 @@ def scan(text: str) -> Scan:
     """Spans and words of `text`; never raises."""
     from tysh.kernel.base.errors import TyshSyntaxError
     from tysh.kernel.syntax.lexer import Scanner, Source
-    from tysh.kernel.syntax.parser import _parse_scanner
+    from tysh.kernel.syntax.parser import parse_scanner
 
     spans: list[Span] = []
     words: list[Word] = []
@@ -82,7 +82,7 @@ def scan(text: str) -> Scan:
     error_at: int | None = None
     incomplete_at: int | None = None
     try:
-        for tok in Scanner(Source(text, _parse_scanner)).tokens():
+        for tok in Scanner(Source(text, parse_scanner)).tokens():
             typ, _, start, end = tok
             if start > last_end:
                 _gap(text, last_end, start, spans)

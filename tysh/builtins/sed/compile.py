@@ -22,7 +22,7 @@ from collections.abc import Callable
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
-from tysh.kernel.text.regex import RegexError, _min_width, compile_patterns
+from tysh.kernel.text.regex import RegexError, compile_patterns, min_width
 
 if TYPE_CHECKING:
     from tysh.builtins.sed.tool import Addr, Cmd, _Input, _Sed
@@ -200,7 +200,7 @@ class _Gen:
         assert sub is not None and sub.rx is not None
         e = self.emit
         rx = sub.rx
-        simple = sub.nth == 1 and (not sub.glob or _min_width(rx) > 0)
+        simple = sub.nth == 1 and (not sub.glob or min_width(rx) > 0)
         if simple:
             repl: Any = sub.template
             if repl is None:
@@ -277,7 +277,7 @@ class _Gen:
         elif c.name == "s":
             sub = c.sub
             assert sub is not None and sub.rx is not None
-            if sub.print_ or sub.nth != 1 or (sub.glob and _min_width(sub.rx) == 0):
+            if sub.print_ or sub.nth != 1 or (sub.glob and min_width(sub.rx) == 0):
                 return None
             if sub.template is None:
                 return None

@@ -1,4 +1,4 @@
-"""The words a command receives after expansion, classified for the binder (DESIGN §4.2).
+"""The words a command receives after expansion, classified for the binder.
 
 A Flag is a word spelled like an option that did not come from glob expansion; `--`
 is a DoubleDash; everything else is an Operand that remembers whether its text was

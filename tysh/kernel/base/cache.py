@@ -47,9 +47,10 @@ def cache_dir() -> str | None:
 
 
 def compile_cached(src: str, filename: str) -> Any:
-    """compile(src, filename), kept here between processes (compiling the parser's node
-    constructors was 1.4 ms of every start). One entry per filename; it holds its source
-    and is used only for exactly that source and this interpreter's bytecode."""
+    """compile(src, filename), kept here between processes, so code generated at start-up
+    (the parser's node constructors, the tools' fast binders) is compiled once per
+    machine rather than once per start. One entry per filename; it holds its source and
+    is used only for exactly that source and this interpreter's bytecode."""
     import marshal
 
     d = cache_dir()

@@ -19,7 +19,7 @@ class TyshError(Exception):
 
 
 class TyshSyntaxError(TyshError):
-    """A syntax error: nothing of the script runs (DESIGN §2.4), exit status 2.
+    """A syntax error: nothing of the script runs (it is parsed whole first), exit status 2.
 
     `line`/`col` are 1-based and point at the offending character; `source_line` is that
     line of the source so `format()` can draw a caret under it. `incomplete` is true when

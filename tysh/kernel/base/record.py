@@ -1,8 +1,8 @@
 """Value semantics for frozen attrs classes, written once instead of generated per class.
 
-attrs compiles `__eq__`, `__hash__` and `__repr__` for every class it decorates, at import.
-That was about two thirds of the cost of defining a class, and tysh defines a hundred of
-them on the way to its first prompt (syntax nodes, schemas, every builtin's args class).
+attrs compiles `__eq__`, `__hash__` and `__repr__` for every class it decorates, at import:
+most of the cost of defining a class, and tysh defines a hundred of them on the way to
+its first prompt (syntax nodes, schemas, every builtin's args class).
 A class declared `@attrs.frozen(repr=False, eq=False)` over `Record` gets the same three
 methods with attrs' meaning from here: equal when of the same class with equal fields,
 hashed by its fields, shown as `Name(field=value, …)`. Fields declared `eq=False`,

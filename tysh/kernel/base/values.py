@@ -1,4 +1,4 @@
-"""The value model (DESIGN §3): JSON values plus bytes.
+"""The value model: JSON values plus bytes.
 
 Words from the source are strings; typed values come from typed substitution, arrays
 and JSON tools. These helpers give every value one text form and one truthiness so
@@ -57,7 +57,8 @@ def truthy(v: Any) -> bool:
 
 
 def to_json_value(v: Any) -> Any:
-    """A JSON-encodable copy of a value; bytes become the base64 envelope of DESIGN §5.3."""
+    """A JSON-encodable copy of a value; bytes become a base64 envelope
+    (`{"_type": "bytes", "encoding": "base64", "data": …, "len": n}`)."""
     if isinstance(v, bytes):
         return {
             "_type": "bytes",

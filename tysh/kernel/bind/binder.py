@@ -1,6 +1,6 @@
-"""The argv binder (DESIGN §4.2–§4.6): classified words in, ToolArgs out.
+"""The argv binder: classified words in, ToolArgs out.
 
-Every schema is compiled once into a tree of `_Node` lookup tables (spelling → param,
+Every schema is compiled once into a tree of `CompiledNode` lookup tables (spelling → param,
 short letter → param, subcommand word → child, positional plan, required list) and kept
 in a cache keyed by the schema's identity, so binding a command line is one pass over
 its words with dict lookups and no per-call setup.
@@ -22,18 +22,25 @@ __all__ = [
     "DOUBLE_DASH",
     "Arg",
     "BindError",
+    "CONVERTERS",
+    "CompiledNode",
+    "CompiledParam",
     "DoubleDash",
+    "EXPECTED",
     "Flag",
+    "INVALID",
     "Operand",
     "ToolArgs",
     "bind",
     "bind_collect",
     "bind_flat",
+    "bind_verbatim",
     "classify",
     "compiled",
     "finish",
     "parse_bool_word",
     "select_leaf",
+    "word_value",
 ]
 
 
@@ -52,7 +59,7 @@ class ToolArgs:
     """The binder's result. `named`/`flags`/`values` are keyed by canonical param name.
 
     `bound` holds the positional params' values, converted to their schema types (the
-    variadic one as a list) — the operands distributed by rule 8 — so the typed args
+    variadic one as a list) — the operands distributed over them — so the typed args
     conversion only has to build the instance. `prog` is the tool's full path (`kv store`)."""
 
     leaf: ToolSchema
@@ -67,7 +74,7 @@ class ToolArgs:
     bound: dict[str, Any] | None = None
     # verbatim only: indices into `words` of the words that were Flags. A verbatim tool
     # that parses its own options takes only these as options, so a glob result such as
-    # a file named `-n` stays an operand (DESIGN §2.3).
+    # a file named `-n` stays an operand.
     flag_words: frozenset[int] = frozenset()
 
     def value_of(self, name: str, default: Any = None) -> Any:
@@ -84,10 +91,9 @@ class ToolArgs:
 # ---------------------------------------------------------------------------------------
 # value conversion, by schema type
 
-_BAD: Any = object()
-INVALID: Any = _BAD  # what a converter returns for a value it refuses
+INVALID: Any = object()  # what a converter returns for a value it refuses
 
-# The spellings `--json` and a bool option accept after `=` (DESIGN §4.5); lower-case only.
+# The spellings `--json` and a bool option accept after `=`; lower-case only.
 BOOL_WORDS: dict[str, bool] = {
     "": False, "true": True, "1": True, "yes": True, "on": True,
     "false": False, "0": False, "no": False, "off": False,
@@ -109,7 +115,7 @@ def _conv_string(v: Any) -> Any:
         return v
     if t is int or t is float or t is bool:
         return to_text(v)
-    return _BAD
+    return INVALID
 
 
 def _conv_int(v: Any) -> Any:
@@ -117,32 +123,32 @@ def _conv_int(v: Any) -> Any:
     if t is str:
         if v.isascii() and (v.isdigit() or (len(v) > 1 and v[0] in "+-" and v[1:].isdigit())):
             return int(v)
-        return _BAD
+        return INVALID
     if t is int:
         return v
     if t is float and v.is_integer():
         return int(v)
-    return _BAD
+    return INVALID
 
 
 def _conv_float(v: Any) -> Any:
     t = type(v)
     if t is str:
         if not v.isascii() or "_" in v or v.strip() != v:
-            return _BAD
+            return INVALID
         try:
             f = float(v)
         except ValueError:
-            return _BAD
-        return _BAD if f != f or f in (float("inf"), float("-inf")) else f
+            return INVALID
+        return INVALID if f != f or f in (float("inf"), float("-inf")) else f
     if t is int or t is float:
         return float(v)
-    return _BAD
+    return INVALID
 
 
 def _conv_bool(v: Any) -> Any:
     b = parse_bool_word(v)
-    return _BAD if b is None else b
+    return INVALID if b is None else b
 
 
 def _conv_any(v: Any) -> Any:
@@ -178,7 +184,7 @@ def _show(v: Any) -> str:
 # compiled tables
 
 
-class _P:
+class CompiledParam:
     """A param compiled for binding."""
 
     __slots__ = (
@@ -206,7 +212,7 @@ class _P:
             self.choices = choices
             def conv(v: Any) -> Any:
                 s = _conv_string(v)
-                return s if s is not _BAD and s in choices else _BAD
+                return s if s is not INVALID and s in choices else INVALID
 
             self.conv: Callable[[Any], Any] = conv
             self.expected = "expected one of " + ", ".join(p.choices)
@@ -216,7 +222,7 @@ class _P:
             self.expected = EXPECTED.get(p.param_type, "expected a value")
 
 
-class _Node:
+class CompiledNode:
     """The lookup tables of one schema node, with its ancestors' options merged in
     (nearest wins), built once per schema tree."""
 
@@ -226,13 +232,13 @@ class _Node:
         "required", "mappable", "map_positionals", "child_names", "only_variadic", "flat",
     )
 
-    def __init__(self, schema: ToolSchema, parent: _Node | None) -> None:
+    def __init__(self, schema: ToolSchema, parent: CompiledNode | None) -> None:
         self.schema: ToolSchema = schema
         self.prog: str = schema.name if parent is None else parent.prog + " " + schema.name
         self.path: tuple[str, ...] = () if parent is None else (*parent.path, schema.name)
-        spell: dict[str, _P] = dict(parent.spell) if parent is not None else {}
-        self.spell: dict[str, _P]
-        own: list[_P] = [_P(p) for p in schema.params]
+        spell: dict[str, CompiledParam] = dict(parent.spell) if parent is not None else {}
+        self.spell: dict[str, CompiledParam]
+        own: list[CompiledParam] = [CompiledParam(p) for p in schema.params]
         for cp in own:
             if cp.positional:
                 continue
@@ -240,7 +246,7 @@ class _Node:
             for a in cp.schema.aliases:
                 spell[a] = cp
         self.spell = spell
-        self.shorts: dict[str, _P] = {
+        self.shorts: dict[str, CompiledParam] = {
             k[1]: v for k, v in spell.items() if len(k) == 2 and k[0] == "-" and k[1] != "-"
         }
         self.multi_dash = any(len(k) > 2 and k[0] == "-" and k[1] != "-" for k in spell)
@@ -255,11 +261,11 @@ class _Node:
             self.before = positional[:vi]
             self.variadic = positional[vi]
             self.after = positional[vi + 1:]
-        required: list[_P] = [cp for cp in own if cp.schema.required]
+        required: list[CompiledParam] = [cp for cp in own if cp.schema.required]
         if parent is not None:  # an ancestor's required option, unless shadowed here
             required += [cp for cp in parent.required
                          if not cp.positional and spell.get(cp.long) is cp]
-        self.required: list[_P] = required
+        self.required: list[CompiledParam] = required
         self.only_variadic = (
             self.variadic is not None and not self.before and not self.after
             and not schema.map_positionals)
@@ -268,25 +274,25 @@ class _Node:
         # typed, no subcommands, not raw/verbatim: bind_and_convert goes straight to the loop
         self.flat = (parent is None and not schema.subcommands and not schema.raw_argv
                      and schema.arg_binding is ArgBinding.TYPED)
-        self.children: dict[str, _Node] = {}
+        self.children: dict[str, CompiledNode] = {}
         self.child_names: list[str] = []
         for c in schema.subcommands:
-            cn = _Node(c, self)
+            cn = CompiledNode(c, self)
             self.child_names.append(c.name)
             for w in (*c.aliases, c.name):
                 self.children[w] = cn
 
-    def leaf_node(self, path: Sequence[str]) -> _Node:
+    def leaf_node(self, path: Sequence[str]) -> CompiledNode:
         node = self
         for p in path:
             node = node.children[p]
         return node
 
 
-_CACHE: dict[int, tuple[ToolSchema, _Node]] = {}
+_CACHE: dict[int, tuple[ToolSchema, CompiledNode]] = {}
 
 
-def compiled(schema: ToolSchema) -> _Node:
+def compiled(schema: ToolSchema) -> CompiledNode:
     """The compiled tables of a schema tree, built on first use and cached by identity
     (the cache holds the schema, so its id cannot be reused while the entry lives)."""
     hit = _CACHE.get(id(schema))
@@ -294,7 +300,7 @@ def compiled(schema: ToolSchema) -> _Node:
         return hit[1]
     if len(_CACHE) > 4096:
         _CACHE.clear()
-    node = _Node(schema, None)
+    node = CompiledNode(schema, None)
     _CACHE[id(schema)] = (schema, node)
     return node
 
@@ -303,7 +309,7 @@ def compiled(schema: ToolSchema) -> _Node:
 # helpers
 
 
-def _word_value(a: Arg) -> Any:
+def word_value(a: Arg) -> Any:
     """A word as a value: an option's value, a raw_argv or verbatim word."""
     if type(a) is Operand:
         return a.value
@@ -321,7 +327,7 @@ def _did_you_mean(word: str, candidates: Sequence[str]) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def _unknown(node: _Node, word: str) -> str:
+def _unknown(node: CompiledNode, word: str) -> str:
     cands = list(node.spell)
     if node.intercept and "--help" not in node.spell:
         cands.append("--help")
@@ -330,7 +336,7 @@ def _unknown(node: _Node, word: str) -> str:
     return f"{node.prog}: unknown option '{word}'{_did_you_mean(word, cands)}"
 
 
-def _json_value(node: _Node, spelled: str, v: Any, viol: list[str]) -> bool:
+def _json_value(node: CompiledNode, spelled: str, v: Any, viol: list[str]) -> bool:
     b = parse_bool_word(v)
     if b is None:
         viol.append(
@@ -342,12 +348,12 @@ def _json_value(node: _Node, spelled: str, v: Any, viol: list[str]) -> bool:
 
 
 # ---------------------------------------------------------------------------------------
-# select_leaf (§4.2 rule 1)
+# select_leaf: the operands from the left pick the subcommand
 
 
 def _select(
-    root: _Node, args: Sequence[Arg]
-) -> tuple[_Node, list[str], set[int], str | None]:
+    root: CompiledNode, args: Sequence[Arg]
+) -> tuple[CompiledNode, list[str], set[int], str | None]:
     """Walk the operands from the left down the subcommand tree.
 
     Returns the node reached, its path, the indices of the selector words and an error."""
@@ -386,7 +392,7 @@ def _select(
     return node, path, skip, None
 
 
-def _value_words(node: _Node, a: Flag) -> int:
+def _value_words(node: CompiledNode, a: Flag) -> int:
     """How many following words a flag takes as its values at this node."""
     text = a.text
     if a.value is not None:
@@ -424,7 +430,7 @@ def select_leaf(schema: ToolSchema, args: Sequence[Arg]) -> tuple[list[str], Too
 
 
 def bind(schema: ToolSchema, args: Sequence[Arg]) -> ToolArgs:
-    """Bind classified words against a schema (§4.2–§4.6); BindError lists every violation."""
+    """Bind classified words against a schema; BindError lists every violation."""
     ta, viol = bind_collect(schema, args)
     if viol:
         raise BindError(viol)
@@ -437,9 +443,9 @@ def bind_collect(schema: ToolSchema, args: Sequence[Arg]) -> tuple[ToolArgs, lis
     is always empty."""
     root = compiled(schema)
     if schema.arg_binding is ArgBinding.VERBATIM:
-        return _bind_verbatim(root, args)
+        return bind_verbatim(root, args)
     if schema.raw_argv:
-        return ToolArgs(schema, [_word_value(a) for a in args], {}, set(), prog=root.prog), []
+        return ToolArgs(schema, [word_value(a) for a in args], {}, set(), prog=root.prog), []
     if root.children:
         node, path, skip, err = _select(root, args)
         if skip:
@@ -460,8 +466,9 @@ def bind_flat(schema: ToolSchema, args: Sequence[Arg]) -> tuple[ToolArgs, list[s
     return _bind_typed(node, args, []) if node.flat else None
 
 
-def _bind_verbatim(root: _Node, args: Sequence[Arg]) -> tuple[ToolArgs, list[str]]:
-    """§4.4: every word in order; the kernel still takes `--json` unless the tool owns it."""
+def bind_verbatim(root: CompiledNode, args: Sequence[Arg]) -> tuple[ToolArgs, list[str]]:
+    """A verbatim tool's binding: every word in order; the kernel still takes `--json`
+    unless the tool owns it."""
     words: list[Any] = []
     flag_idx: list[int] = []
     json = False
@@ -486,13 +493,13 @@ def _bind_verbatim(root: _Node, args: Sequence[Arg]) -> tuple[ToolArgs, list[str
             seen_dd = True
         if tp is Flag:
             flag_idx.append(len(words))
-        words.append(_word_value(a))
+        words.append(word_value(a))
     return ToolArgs(root.schema, [], {}, set(), words=words, json=json, prog=root.prog,
                     flag_words=frozenset(flag_idx)), viol
 
 
 def _bind_typed(
-    node: _Node, args: Sequence[Arg], path: list[str]
+    node: CompiledNode, args: Sequence[Arg], path: list[str]
 ) -> tuple[ToolArgs, list[str]]:
     spell = node.spell
     positional: list[Any] = []
@@ -514,7 +521,7 @@ def _bind_typed(
             continue
         if tp is DoubleDash:
             dd_at = len(positional)
-            positional.extend([_word_value(b) for b in args[i:]])
+            positional.extend([word_value(b) for b in args[i:]])
             break
         text: str = a.text  # type: ignore[union-attr]
         fv: Any = a.value  # type: ignore[union-attr]
@@ -578,13 +585,13 @@ def _bind_typed(
             elif i < n:
                 b = args[i]
                 i += 1
-                raw = b.value if type(b) is Operand else _word_value(b)
+                raw = b.value if type(b) is Operand else word_value(b)
             else:
                 viol.append(f"{node.prog}: option '{key}' needs a value")
                 named.setdefault(p.name, None)  # written: not also "missing required"
                 continue
             v = p.conv(raw)
-            if v is _BAD:
+            if v is INVALID:
                 viol.append(f"{node.prog}: invalid value '{_show(raw)}' for '{key}': "
                             f"{p.expected}")
             else:
@@ -610,7 +617,7 @@ def _bind_typed(
 
 
 def _take(
-    node: _Node, p: _P, spelled: str, inline: Any, has_inline: bool,
+    node: CompiledNode, p: CompiledParam, spelled: str, inline: Any, has_inline: bool,
     args: Sequence[Arg], i: int, named: dict[str, Any], flags: set[str], viol: list[str],
 ) -> int:
     """Bind one occurrence of an option; returns the index of the next unread word."""
@@ -618,7 +625,7 @@ def _take(
     if not p.takes_value:
         if has_inline and p.optional:  # `-i.bak`, `--in-place=.bak`: the value as given
             v = _conv_string(inline)
-            if v is _BAD:
+            if v is INVALID:
                 viol.append(f"{node.prog}: invalid value '{_show(inline)}' for '{spelled}': "
                             "expected text")
             else:
@@ -652,7 +659,7 @@ def _take(
         if has_inline:
             raw = inline
         elif i < len(args):
-            raw = _word_value(args[i])
+            raw = word_value(args[i])
             i += 1
         else:
             viol.append(f"{node.prog}: option '{spelled}' needs a value")
@@ -665,21 +672,21 @@ def _take(
             # `--name=$x` with a typed list adds each element as an occurrence
             for raw1 in (raw if has_inline and type(raw) is list else (raw,)):
                 v = p.conv(raw1)
-                if v is _BAD:
+                if v is INVALID:
                     viol.append(f"{node.prog}: invalid value '{_show(raw1)}' for '{spelled}': "
                                 f"{p.expected}")
                 else:
                     lst.append(v)
             return i
         v = p.conv(raw)
-        if v is _BAD:
+        if v is INVALID:
             viol.append(f"{node.prog}: invalid value '{_show(raw)}' for '{spelled}': {p.expected}")
             return i
         named[name] = v
         return i
     vals: list[Any] = [inline] if has_inline else []
     while len(vals) < need and i < len(args):
-        vals.append(_word_value(args[i]))
+        vals.append(word_value(args[i]))
         i += 1
     if len(vals) < need:
         viol.append(f"{node.prog}: option '{spelled}' needs {need} values")
@@ -688,7 +695,7 @@ def _take(
     out: list[Any] = []
     for raw in vals:
         v = p.conv(raw)
-        if v is _BAD:
+        if v is INVALID:
             viol.append(f"{node.prog}: invalid value '{_show(raw)}' for '{spelled}': {p.expected}")
             return i
         out.append(v)
@@ -699,8 +706,9 @@ def _take(
     return i
 
 
-def finish(node: _Node, ta: ToolArgs, dd_at: int, viol: list[str]) -> None:
-    """§4.6 mapping, then positional matching, conversion and the required check (rule 8)."""
+def finish(node: CompiledNode, ta: ToolArgs, dd_at: int, viol: list[str]) -> None:
+    """Operands onto named params (map_positionals), then positional matching,
+    conversion and the required check."""
     bound: dict[str, Any] = {}
     ta.bound = bound
     ops = ta.positional
@@ -724,8 +732,9 @@ def finish(node: _Node, ta: ToolArgs, dd_at: int, viol: list[str]) -> None:
                     viol.append(f"{node.prog}: missing required option '{p.long}'")
 
 
-def _map_positionals(node: _Node, ta: ToolArgs, dd_at: int, viol: list[str]) -> None:
-    """§4.6: operands before `--` fill the non-bool params not given by name, in order."""
+def _map_positionals(node: CompiledNode, ta: ToolArgs, dd_at: int, viol: list[str]) -> None:
+    """map_positionals: operands before `--` fill the non-bool params not given by name,
+    in order."""
     ops = ta.positional
     named = ta.named
     limit = len(ops) if dd_at < 0 else dd_at
@@ -738,7 +747,7 @@ def _map_positionals(node: _Node, ta: ToolArgs, dd_at: int, viol: list[str]) -> 
         raw = ops[k]
         k += 1
         v = p.conv(raw)
-        if v is _BAD:
+        if v is INVALID:
             viol.append(f"{node.prog}: invalid value '{_show(raw)}' for '{p.long}': "
                         f"{p.expected}")
             continue
@@ -749,9 +758,9 @@ def _map_positionals(node: _Node, ta: ToolArgs, dd_at: int, viol: list[str]) -> 
         del ops[:k]
 
 
-def _distribute(node: _Node, ops: list[Any], bound: dict[str, Any], viol: list[str]) -> None:
+def _distribute(node: CompiledNode, ops: list[Any], bound: dict[str, Any], viol: list[str]) -> None:
     """Operands over positional params: fixed ones before the variadic from the front,
-    those after it from the back (§4.1); surplus operands are an error."""
+    those after it from the back; surplus operands are an error."""
     prog = node.prog
     before = node.before
     after = node.after
@@ -780,9 +789,11 @@ def _distribute(node: _Node, ops: list[Any], bound: dict[str, Any], viol: list[s
             _set_pos(after[idx], raw, bound, viol, prog)
 
 
-def _set_pos(p: _P, raw: Any, values: dict[str, Any], viol: list[str], prog: str) -> None:
+def _set_pos(
+    p: CompiledParam, raw: Any, values: dict[str, Any], viol: list[str], prog: str
+) -> None:
     v = p.conv(raw)
-    if v is _BAD:
+    if v is INVALID:
         viol.append(f"{prog}: invalid value '{_show(raw)}' for '{p.label}': {p.expected}")
     else:
         values[p.name] = v

@@ -1,4 +1,5 @@
-"""A binder specialised per tool: the common, error-free command line in one call.
+"""`bind_and_convert`, the kernel's one call from a command's words to its tool's args,
+and the binder specialised per tool that serves the common, error-free command line.
 
 `bind_and_convert` is on every command's path, so for a flat typed tool (no
 subcommands, not raw/verbatim, no map_positionals) with an attrs args class, this module
@@ -9,34 +10,36 @@ conversions and its slot setters hard-coded in generated source.
 The fast function handles only the success path. On anything unusual — a typed value
 after `--name=`, `--json`, `--help`, an unknown or malformed option, a missing or bad
 value, a conversion or validation failure — it returns None and the caller runs the
-general binder from the start, which is the single authority on every rule and every
-message (DESIGN §4). Words are never mutated, so running both is always safe.
+general binder (`convert.bind_and_convert_general`) from the start, which is the single
+authority on every rule and every message. Words are never mutated, so running both is
+always safe.
 """
 
 from __future__ import annotations
 
 import types
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
 from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand
 from tysh.kernel.base.cache import compile_cached
 from tysh.kernel.bind.binder import (
-    _BAD,
-    _P,
+    INVALID,
+    CompiledNode,
+    CompiledParam,
     ToolArgs,
-    _bind_verbatim,
-    _Node,
-    _word_value,
+    bind_verbatim,
     compiled,
     finish,
+    word_value,
 )
+from tysh.kernel.bind.convert import bind_and_convert_general, class_plan
 from tysh.kernel.tools.schema import ArgBinding
+from tysh.kernel.tools.tool import Tool
 
-if TYPE_CHECKING:
-    from tysh.kernel.tools.tool import Tool
+__all__ = ["FastFn", "bind_and_convert", "make_fast"]
 
 FastFn = Callable[[Sequence[Arg]], "tuple[ToolArgs, Tool, Any] | None"]
 
@@ -62,7 +65,7 @@ def fast(args):
         if tp is not Flag:
             if tp is not DoubleDash:
                 return None
-            positional.extend([_word_value(b) for b in it])
+            positional.extend([word_value(b) for b in it])
             break
         if a.value is not None:
             return None
@@ -81,12 +84,12 @@ def fast(args):
                 continue
         if p.kind == 1:
             if inline is None:
-                b = next(it, _BAD)
-                if b is _BAD:
+                b = next(it, INVALID)
+                if b is INVALID:
                     return None
-                inline = b.value if type(b) is Operand else _word_value(b)
+                inline = b.value if type(b) is Operand else word_value(b)
             v = p.conv(inline)
-            if v is _BAD:
+            if v is INVALID:
                 return None
             named[p.name] = v
             continue
@@ -94,15 +97,15 @@ def fast(args):
         vals = [] if inline is None else [inline]
         need = p.consumes
         while len(vals) < need:
-            b = next(it, _BAD)
-            if b is _BAD:
+            b = next(it, INVALID)
+            if b is INVALID:
                 return None
-            vals.append(_word_value(b))
+            vals.append(word_value(b))
         conv = p.conv
         out = []
         for raw in vals:
             v = conv(raw)
-            if v is _BAD:
+            if v is INVALID:
                 return None
             out.append(v)
         if need == 1:
@@ -118,7 +121,7 @@ def fast(args):
 
 
 def _decoder(
-    spell: dict[str, _P], shorts: dict[str, _P], memo: dict[str, Any]
+    spell: dict[str, CompiledParam], shorts: dict[str, CompiledParam], memo: dict[str, Any]
 ) -> Callable[[str], Any]:
     """Decode one option word as `_bind_typed` does, for the clean cases only: a whole
     spelling, `--name=value`, or a bundle of known letters ending at most in one
@@ -165,9 +168,6 @@ def _decoder(
 def make_fast(tool: Tool) -> FastFn | None:
     """The specialised bind-and-build function of a tool, or None when the tool's shape
     is not one it covers (the general path then serves it)."""
-    from tysh.kernel.tools.params import _FAST, _PLANS, _fast_sets, _plan
-    from tysh.kernel.tools.tool import Tool
-
     if type(tool) is not Tool:
         return None
     schema = tool.schema
@@ -181,15 +181,17 @@ def make_fast(tool: Tool) -> FastFn | None:
         fields = attrs.fields(cls)
     except (TypeError, attrs.exceptions.NotAnAttrsClassError):
         return None
-    node: _Node = compiled(schema)
-    plans = _PLANS.get(cls) or _plan(cls)
+    node: CompiledNode = compiled(schema)
+    plan = class_plan(cls)
+    plans = plan.fields
     spell = dict(node.spell)
     if node.lift_json:
         spell.pop("--json", None)  # the kernel lifts --json: the general path does it
     memo: dict[str, Any] = {}
     env: dict[str, Any] = {
         "memo": memo, "decode": _decoder(spell, node.shorts, memo),
-        "Operand": Operand, "Flag": Flag, "DoubleDash": DoubleDash, "_word_value": _word_value, "_BAD": _BAD,
+        "Operand": Operand, "Flag": Flag, "DoubleDash": DoubleDash, "word_value": word_value,
+        "INVALID": INVALID,
         "node": node, "tool": tool,
         "finish": finish, "_new": object.__new__, "ToolArgs": ToolArgs, "cls": cls,
         "_MISS": _MISS, "leaf": schema, "prog": node.prog, "EMPTY": frozenset(),
@@ -229,7 +231,7 @@ def make_fast(tool: Tool) -> FastFn | None:
     by_param.update({p.name: p for p in (*node.before, *node.after)})
     if var is not None:
         by_param[var.name] = var
-    plain, str_tuples = _FAST.get(cls) or _fast_sets(cls)
+    plain, str_tuples = plan.plain, plan.str_tuples
     fast_ctor = _slot_setters(cls, fields)
     if any(not f.init for f in fields):
         return None
@@ -294,7 +296,7 @@ def make_fast(tool: Tool) -> FastFn | None:
                 f"        if type({loc}) is list:",
                 f"            {loc} = [conv{k}(e) for e in {loc}]",
                 f"            for e in {loc}:",
-                "                if e is _BAD:",
+                "                if e is INVALID:",
                 "                    return None",
             ]
         if fp.shape is not None:
@@ -316,7 +318,7 @@ def make_fast(tool: Tool) -> FastFn | None:
             "        return None",
         ]
     src.append("    return ta, tool, o")
-    # kept between processes: compiling a binder with many options is milliseconds of a
+    # kept between processes: compiling a binder with many options would otherwise cost a
     # tool's first use in every `tysh -c`
     code = compile_cached("\n".join(src) + "\n", f"<fast binder for {schema.name}>")
     exec(code, env)
@@ -342,13 +344,13 @@ def _slot_setters(cls: type, fields: Sequence[Any]) -> list[Callable[[Any, Any],
 
 
 def _make_untyped(tool: Tool) -> FastFn | None:
-    """verbatim (§4.4) and raw_argv (§4.3) tools without an args class: the binder's own
-    functions, called without the general path's dispatch; the tool gets the ToolArgs."""
+    """verbatim and raw_argv tools without an args class: the binder's own functions,
+    called without the general path's dispatch; the tool gets the ToolArgs."""
     schema = tool.schema
     root = compiled(schema)
     if schema.arg_binding is ArgBinding.VERBATIM:
         def verbatim(args: Sequence[Arg]) -> tuple[ToolArgs, Tool, Any] | None:
-            ta, viol = _bind_verbatim(root, args)
+            ta, viol = bind_verbatim(root, args)
             return None if viol else (ta, tool, ta)
 
         return verbatim
@@ -356,8 +358,39 @@ def _make_untyped(tool: Tool) -> FastFn | None:
         leaf, prog = root.schema, root.prog
 
         def raw(args: Sequence[Arg]) -> tuple[ToolArgs, Tool, Any] | None:
-            ta = ToolArgs(leaf, [_word_value(a) for a in args], {}, set(), prog=prog)
+            ta = ToolArgs(leaf, [word_value(a) for a in args], {}, set(), prog=prog)
             return ta, tool, ta
 
         return raw
     return None
+
+
+# tool → its specialised binder (None: it has none), built on first use. Tools hash and
+# compare by identity, and the cache holds them, so an entry can never be stale.
+_SPECIALISED: dict[Any, FastFn | None] = {}
+
+
+def _specialise(tool: Tool) -> FastFn | None:
+    if len(_SPECIALISED) > 4096:
+        _SPECIALISED.clear()
+    fn = _SPECIALISED[tool] = make_fast(tool)
+    return fn
+
+
+def bind_and_convert(tool: Tool, args: Sequence[Arg]) -> tuple[ToolArgs, Tool, Any]:
+    """The kernel's one call: bind the words, pick the leaf Tool, build its args instance.
+
+    Returns (ToolArgs, leaf Tool, instance); the instance is the ToolArgs itself for
+    raw/verbatim leaves (no args class) and None when `--help` was asked for. Binding and
+    conversion violations are raised together as one BindError."""
+    try:
+        fast = _SPECIALISED[tool]
+    except KeyError:
+        fast = _specialise(tool)
+    except TypeError:  # an unhashable tool-like object: no fast path
+        fast = None
+    if fast is not None:
+        done = fast(args)
+        if done is not None:
+            return done
+    return bind_and_convert_general(tool, args)

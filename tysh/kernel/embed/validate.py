@@ -149,7 +149,7 @@ class _Validator:
     def check_argv(self, pos: ast.Pos, tool: Any, argv: list[str], name: str) -> None:
         from tysh.kernel.base.argv import classify
         from tysh.kernel.bind.binder import BindError
-        from tysh.kernel.tools.params import bind_and_convert
+        from tysh.kernel.bind.fast import bind_and_convert
 
         try:
             targs, _leaf, instance = bind_and_convert(tool, classify(argv))

@@ -2,8 +2,10 @@
 integers with C's operators and precedence, as bash evaluates them.
 
 Expression text is compiled once into a tree of small closures and cached by text, so a
-loop that evaluates `x+i` a thousand times parses it once. Names read shell variables;
-a variable whose value is itself an expression (`x="1+2"`) is evaluated recursively.
+loop that evaluates `x+i` a thousand times parses it once. Names read shell variables
+through an `ArithHost`; a variable whose value is itself an expression (`x="1+2"`) is
+evaluated recursively. This module evaluates text: the `$…` in an arithmetic word are
+expanded before, by the expander (`words.eval_arith_word`), as bash does.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from tysh.kernel.syntax import ast
 
 
 class ArithHost(Protocol):
-    """The part of the expansion host arithmetic needs."""
+    """What arithmetic needs from its host: shell variables to read and assign (whole,
+    or one element of an array), and whether reading an unset one is an error (`set -u`).
+    Every expansion host is one."""
 
     @property
     def nounset(self) -> bool: ...
@@ -252,10 +256,6 @@ def _to_int(host: ArithHost, v: Any) -> int:
 
 # Decimal texts seen as variable values, so loop counters convert with one dict lookup.
 _INTS: dict[str, int] = {}
-
-
-def _read_var(host: ArithHost, name: str) -> int:
-    return _var_value(host, name, host.lookup(name))
 
 
 def _var_value(host: ArithHost, name: str, v: Any) -> int:
@@ -608,7 +608,9 @@ def as_expansion_error(text: str, e: ArithError) -> ExpansionError:
 def evaluate(text: str, host: ArithHost) -> int:
     """Evaluate arithmetic text; faults raise ExpansionError (status 1, not fatal:
     the `$((…))` caller marks its own faults fatal as bash does)."""
-    fn = compile_expr(text)
+    fn = _CACHE.get(text)
+    if fn is None:
+        fn = compile_expr(text)
     try:
         return fn(host)
     except ArithError as e:
@@ -617,32 +619,12 @@ def evaluate(text: str, host: ArithHost) -> int:
 
 def fixed_text_fn(word: ast.Word) -> tuple[str, Fn] | None:
     """(text, compiled closure) for an arithmetic word with nothing to expand — the
-    words `eval_arith_word` takes as they are — else None. A caller evaluating the word
-    many times (`for ((…))`) calls the closure and turns an ArithError into
-    `as_expansion_error(text, e)`, exactly as `eval_arith_word` does."""
+    words `words.eval_arith_word` takes as they are — else None. A caller evaluating the
+    word many times (`for ((…))`) calls the closure and turns an ArithError into
+    `as_expansion_error(text, e)`, exactly as `evaluate` does."""
     parts = word.parts
     p = parts[0] if len(parts) == 1 else None
     if type(p) is ast.Quoted or type(p) is ast.Lit:
         text: str = p.text
         return text, compile_expr(text)
     return None
-
-
-def eval_arith_word(word: ast.Word, host: Any) -> int:
-    """Expand `$…` in an arithmetic word, then evaluate the resulting text (bash re-reads
-    the expansion as an expression, so `x="1+2"; $(($x*3))` is 7)."""
-    parts = word.parts
-    p = parts[0] if len(parts) == 1 else None
-    if type(p) is ast.Quoted or type(p) is ast.Lit:
-        text: str = p.text
-    else:
-        from tysh.kernel.expand.words import expand_text
-
-        text = expand_text(word, host)
-    fn = _CACHE.get(text)
-    if fn is None:
-        fn = compile_expr(text)
-    try:
-        return fn(host)
-    except ArithError as e:
-        raise as_expansion_error(text, e) from None

@@ -2,7 +2,7 @@
 sandboxed or in-memory filesystem globs the same way).
 
 Patterns use `pattern.py`'s syntax: `* ? [...]` live, `\\x` literal. `**` as a whole
-path segment matches zero or more directories (on by default, DESIGN §2.2). A name
+path segment matches zero or more directories (always on, as `shopt -s globstar`). A name
 starting with `.` matches only a segment whose pattern starts with a literal `.`,
 and `**` never descends into hidden directories. Results are sorted.
 """

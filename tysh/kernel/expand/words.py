@@ -1,4 +1,4 @@
-"""The expansion stage (DESIGN §2.2, §2.3): words from the syntax tree become arguments.
+"""The expansion stage: words from the syntax tree become arguments.
 
 Order: brace → tilde → parameter, arithmetic and command substitution → glob → quote
 removal. Command arguments are never split on IFS: a non-empty unquoted `$x` or `$(…)`
@@ -28,6 +28,7 @@ from tysh.kernel.syntax import ast
 __all__ = [
     "ExpandHost",
     "ExpansionError",
+    "eval_arith_word",
     "expand_args",
     "expand_heredoc",
     "expand_list",
@@ -64,7 +65,8 @@ class ExpandHost(Protocol):
         ...
 
     def command_substitution(self, body: ast.Script) -> Value:
-        """Run `$(…)`: its text with trailing newlines removed, or a typed value (§5.4)."""
+        """Run `$(…)`: its text with trailing newlines removed, or the typed value of a
+        tool with typed substitution."""
         ...
 
 
@@ -475,7 +477,7 @@ class _Expander:
 
     def arith_sub(self, p: ast.ArithSub) -> str:
         try:
-            return str(arith.eval_arith_word(p.expr, self.host))
+            return str(eval_arith_word(p.expr, self.host))
         except ExpansionError as e:
             e.fatal = True
             raise
@@ -899,6 +901,19 @@ def expand_text(word: ast.Word, host: ExpandHost) -> str:
     return _parts_text(parts, _Expander(host))
 
 
+def eval_arith_word(word: ast.Word, host: ExpandHost) -> int:
+    """Expand `$…` in an arithmetic word, then evaluate the resulting text (bash re-reads
+    the expansion as an expression, so `x="1+2"; $(($x*3))` is 7). Faults are reported
+    as `arith.evaluate` reports them."""
+    parts = word.parts
+    p = parts[0] if len(parts) == 1 else None
+    if type(p) is ast.Quoted or type(p) is ast.Lit:
+        text: str = p.text
+    else:
+        text = expand_text(word, host)
+    return arith.evaluate(text, host)
+
+
 def _assign_tildes(parts: tuple[ast.WordPart, ...], host: ExpandHost) -> tuple[ast.WordPart, ...]:
     """Tilde after `:` in an assignment value (`PATH=~/bin:~/x`)."""
     out: list[ast.WordPart] = []
@@ -921,7 +936,7 @@ def _assign_tildes(parts: tuple[ast.WordPart, ...], host: ExpandHost) -> tuple[a
 
 def expand_value(word: ast.Word, host: ExpandHost) -> Value:
     """An assignment's right-hand side: like expand_text (tilde at the start and after
-    `:`), but exactly one `$(…)` or `$x` keeps a typed value (DESIGN §5.4)."""
+    `:`), but exactly one `$(…)` or `$x` keeps a typed value."""
     parts = word.parts
     if len(parts) == 1:
         p = parts[0]

@@ -279,7 +279,7 @@ class Interpreter:
         return expand.expand_pattern(word, self)
 
     def eval_arith(self, word: ast.Word) -> int:
-        return arith.eval_arith_word(word, self)
+        return expand.eval_arith_word(word, self)
 
     def eval_arith_text(self, text: str) -> int:
         return arith.evaluate(text, self)
@@ -707,7 +707,7 @@ def _arith_runner(word: ast.Word) -> Callable[[Interpreter], int]:
     word is expanded and evaluated anew each time."""
     got = arith.fixed_text_fn(word)
     if got is None:
-        return lambda interp: arith.eval_arith_word(word, interp)
+        return lambda interp: expand.eval_arith_word(word, interp)
     text, fn = got
 
     def run(interp: Interpreter) -> int:

@@ -16,14 +16,13 @@ from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.base.values import to_text
 from tysh.kernel.bind.binder import BindError
-from tysh.kernel.expand.arith import eval_arith_word
-from tysh.kernel.expand.words import expand_args
+from tysh.kernel.bind.fast import bind_and_convert
+from tysh.kernel.expand.words import eval_arith_word, expand_args
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.run.state import Var, VarError
 from tysh.kernel.syntax import ast
 from tysh.kernel.tools.context import Context
-from tysh.kernel.tools.params import bind_and_convert
 
 if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter

@@ -80,7 +80,8 @@ class ParamExp(Record):
 
 @attrs.frozen(repr=False, eq=False)
 class CmdSub(Record):
-    """`$(…)`: the command's output (or typed value, DESIGN §5.4)."""
+    """`$(…)`: the command's output, or the typed value a tool with typed substitution
+    returns."""
 
     body: Script
     pos: Pos = NOPOS

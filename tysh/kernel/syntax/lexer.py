@@ -27,18 +27,7 @@ from typing import Any
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.syntax import ast
-
-# Node constructors that skip attrs' __init__ (see parser.fast_constructors).
-from tysh.kernel.syntax.parser import (  # noqa: E402  (parser imports this module lazily)
-    DQ,
-    Assign,
-    Lit,
-    ParamExp,
-    Pos,
-    Quoted,
-    Redirect,
-    Word,
-)
+from tysh.kernel.syntax.nodes import DQ, Assign, Lit, ParamExp, Pos, Quoted, Redirect, Word
 
 # ---------------------------------------------------------------------------
 # Tokens
@@ -1256,12 +1245,3 @@ def _byte(b: int) -> str:
     """One byte of a `$'…'` escape: ASCII as is, others as a surrogate escape."""
     return chr(b) if b < 0x80 else chr(0xDC00 + b)
 
-
-def __getattr__(name: str) -> Any:
-    """`LarkShellLexer` lives in `larklexer` so that importing the lexer never imports
-    Lark (a warm start runs on cached tables); the old name still resolves here."""
-    if name == "LarkShellLexer":
-        from tysh.kernel.syntax.larklexer import LarkShellLexer
-
-        return LarkShellLexer
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,13 +1,13 @@
 """`parse(src) -> ast.Script`: the grammar in `grammar/tysh.lark`, driven by our lexer.
 
 Lark compiles the grammar into LALR(1) tables once per process, lazily (importing this
-module costs nothing beyond the AST), and caches them on disk so a cold start skips the
-grammar analysis. The tables are then run by a small shift/reduce loop here rather than by
-`Lark.parse`: tokens are plain tuples from `lexer.Scanner`, and each reduction calls the
-tree builder directly with the rule's children already filtered (punctuation dropped,
-`_rule` and repetition helpers spliced in), so no parse tree and no Lark Token objects are
-ever built. That loop is what makes parsing several times faster than bashlex
-(`bench/parse.py`); the grammar file stays the one definition of the syntax.
+module costs nothing beyond the syntax tree's classes), and caches them on disk so a cold
+start skips the grammar analysis. The tables are then run by a small shift/reduce loop
+here rather than by `Lark.parse`: tokens are plain tuples from `lexer.Scanner`, and each
+reduction calls the tree builder directly with the rule's children already filtered
+(punctuation dropped, `_rule` and repetition helpers spliced in), so no parse tree and no
+Lark Token objects are ever built. That loop is what makes parsing several times faster
+than bashlex (`bench/parse.py`); the grammar file stays the one definition of the syntax.
 
 Results are memoised by source text: ASTs are immutable and the interpreter re-parses the
 same function bodies and `-c` strings over and over.
@@ -19,17 +19,17 @@ import functools
 import gc
 import os
 import threading
-import types
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from tysh.kernel.base.cache import cache_dir, compile_cached, write_atomic
+from tysh.kernel.base.cache import cache_dir, write_atomic
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record
 from tysh.kernel.syntax import ast
+from tysh.kernel.syntax.nodes import AndOr, Pipeline, Script, SimpleCommand, Statement
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -75,100 +75,6 @@ _HINTS = {
 
 
 # ---------------------------------------------------------------------------
-# Fast AST construction
-# ---------------------------------------------------------------------------
-
-_T = TypeVar("_T")
-
-
-def fast_constructors(*classes: type) -> list[Any]:
-    """Drop-in constructors for frozen, slotted attrs classes that skip attrs' __init__.
-
-    Parsing builds tens of thousands of small frozen nodes; attrs' frozen __init__ goes
-    through `object.__setattr__` per field, and on the parse benchmark that was about a
-    third of all the time. These build the same objects by filling the slots directly.
-    A class gets one only when that is exactly equivalent — every field is a plain slot
-    set from a positional/keyword argument or a constant default, with no validator,
-    converter, factory, post-init hook or cached hash — and otherwise is returned itself,
-    so a later change to ast.py can never make the fast path build wrong nodes. All the
-    constructors are compiled as one source: a compile per class cost the start-up ~2 ms.
-    """
-    env: dict[str, Any] = {"_new": object.__new__}
-    src: list[str] = []
-    made: list[str | type] = []
-    for i, cls in enumerate(classes):
-        body = _constructor_source(cls, f"_{i}", env)
-        if body is None:
-            made.append(cls)
-        else:
-            src.append(body)
-            made.append(f"make_{i}")
-    if src:
-        exec(compile_cached("\n".join(src), "<fast constructors>"), env)
-    return [env[m] if isinstance(m, str) else m for m in made]
-
-
-def _constructor_source(cls: type, tag: str, env: dict[str, Any]) -> str | None:
-    """The source of `make{tag}` for cls (its names stored in env), or None if it must
-    keep attrs' own __init__."""
-    try:
-        fields = attrs.fields(cls)
-    except (TypeError, attrs.exceptions.NotAnAttrsClassError):
-        return None
-    names = [f.name for f in fields]
-    slots = set(getattr(cls, "__slots__", ())) - {"__weakref__"}
-    if (hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__")
-            or slots != set(names)):
-        return None
-    env[f"_cls{tag}"] = cls
-    params: list[str] = []
-    body: list[str] = [f"    o = _new(_cls{tag})"]
-    for f in fields:
-        member = cls.__dict__.get(f.name)
-        if (f.validator is not None or f.converter is not None or not f.init or f.kw_only
-                or isinstance(f.default, attrs.Factory)  # type: ignore[arg-type]
-                or not isinstance(member, types.MemberDescriptorType)):
-            return None
-        env[f"_set{tag}_{f.name}"] = member.__set__
-        if f.default is attrs.NOTHING:
-            params.append(f.name)
-        else:
-            env[f"_default{tag}_{f.name}"] = f.default
-            params.append(f"{f.name}=_default{tag}_{f.name}")
-        body.append(f"    _set{tag}_{f.name}(o, {f.name})")
-    body.append("    return o")
-    return f"def make{tag}({', '.join(params)}):\n" + "\n".join(body) + "\n"
-
-
-_FAST_NODES = (
-    ast.Pos, ast.Lit, ast.Quoted, ast.DQ, ast.Word, ast.ParamExp, ast.Redirect, ast.Assign,
-    ast.Script, ast.Statement, ast.AndOr, ast.Pipeline, ast.SimpleCommand,
-)
-_MADE: dict[type, Any] = dict(zip(_FAST_NODES, fast_constructors(*_FAST_NODES), strict=True))
-
-
-def _fast(cls: type[_T]) -> type[_T]:
-    """The constructor made for `cls` in the one batch above."""
-    made: type[_T] = _MADE[cls]
-    return made
-
-
-Pos = _fast(ast.Pos)
-Lit = _fast(ast.Lit)
-Quoted = _fast(ast.Quoted)
-DQ = _fast(ast.DQ)
-Word = _fast(ast.Word)
-ParamExp = _fast(ast.ParamExp)
-Redirect = _fast(ast.Redirect)
-Assign = _fast(ast.Assign)
-Script = _fast(ast.Script)
-Statement = _fast(ast.Statement)
-AndOr = _fast(ast.AndOr)
-Pipeline = _fast(ast.Pipeline)
-SimpleCommand = _fast(ast.SimpleCommand)
-
-
-# ---------------------------------------------------------------------------
 # Parsing
 # ---------------------------------------------------------------------------
 
@@ -182,25 +88,27 @@ def parse(src: str) -> ast.Script:
 _GC_PAUSE_THRESHOLD = 4096
 
 
-@functools.lru_cache(maxsize=512)
-def _parse_cached(src: str) -> ast.Script:
-    """Parse without the memo (the benchmark calls this through `__wrapped__`).
+def parse_uncached(src: str) -> ast.Script:
+    """`parse` without the memo: every call really parses (the parse benchmark's entry).
 
     A big script allocates tens of thousands of AST nodes that all survive, so each
     young-generation collection triggered meanwhile rescans objects that can never be
-    garbage; pausing the collector for the parse saves about a tenth of the time. (The
-    nodes hold no cycles, so nothing is left for the collector to find afterwards.)
+    garbage; the collector is paused for the parse of a big script. (The nodes hold no
+    cycles, so nothing is left for the collector to find afterwards.)
     """
     from tysh.kernel.syntax.lexer import Scanner, Source
 
-    source = Source(src, _parse_scanner)
+    source = Source(src, parse_scanner)
     if len(src) < _GC_PAUSE_THRESHOLD or not gc.isenabled():
-        return _parse_scanner(Scanner(source))
+        return parse_scanner(Scanner(source))
     gc.disable()
     try:
-        return _parse_scanner(Scanner(source))
+        return parse_scanner(Scanner(source))
     finally:
         gc.enable()
+
+
+_parse_cached = functools.lru_cache(maxsize=512)(parse_uncached)
 
 
 def is_incomplete(src: str) -> bool:
@@ -289,7 +197,7 @@ class _Rule:
 # (format, grammar text, rules, states, start state, end state), where a rule is
 # (origin, alias, expand1, ((symbol, is_terminal), …)) and state number k is
 # states[k] = (symbols, actions): action n ≥ 0 shifts to state n, n < 0 reduces by rule ~n.
-# (Two flat tuples per state load about three times faster than a dict of pairs.)
+# (Two flat tuples per state load much faster than a dict of pairs.)
 _TABLES_FORMAT = 2
 _Spec = tuple[int, str, list[Any], list[tuple[tuple[str, ...], tuple[int, ...]]], int, int]
 
@@ -517,8 +425,9 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
         values.append(value)
 
 
-def _parse_scanner(scanner: Scanner) -> ast.Script:
-    """Parse one token stream (a script or a `$( )` body)."""
+def parse_scanner(scanner: Scanner) -> ast.Script:
+    """Parse the tokens of one scanner: a whole script, or a `$( )` body (the function
+    a `lexer.Source` is given to parse nested bodies with)."""
     result = _run(_get_tables(), scanner.tokens(), scanner)
     assert isinstance(result, ast.Script)
     return result

@@ -94,11 +94,3 @@ def static_word(word: ast.Word) -> str | None:
             return None
     return word.literal_text()
 
-
-def param_names(node: Any) -> set[str]:
-    """Names of the variables a subtree reads through `$…` expansions."""
-    out: set[str] = set()
-    for n in walk(node):
-        if isinstance(n, ast.ParamExp) and (n.name[:1].isalpha() or n.name[:1] == "_"):
-            out.add(n.name)
-    return out

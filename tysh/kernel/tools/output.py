@@ -1,4 +1,4 @@
-"""Typed output (DESIGN §5): what a tool returns, its canonical text and its JSON.
+"""Typed output: what a tool returns, its canonical text and its JSON.
 
 A tool that has structure returns OutputData; the kernel renders it as text for pipes,
 redirects and `$(…)`, as JSON under `--json`, and as rich tables only on a terminal.
@@ -12,8 +12,6 @@ import attrs
 
 from tysh.kernel.base.record import MutableRecord, Record
 from tysh.kernel.base.values import b64encode, to_json_value, to_text
-
-ENTRY_TYPES = ("text", "file", "directory", "executable", "symlink")
 
 
 def _tuple(v: Any) -> tuple[Any, ...]:
@@ -99,7 +97,9 @@ class OutputData(Record):
         return "".join(line + "\n" for line in lines)
 
     def to_json(self) -> Any:
-        """JSON per DESIGN §5.1, first match wins."""
+        """The JSON form, first match wins: rich_json as given, simple text as a string,
+        a table as a list of objects keyed by its headers, a tree as nested
+        name/type/children objects, any other list as a list of labels."""
         if self.rich_json is not None:
             return to_json_value(self.rich_json)
         if self.is_simple_text():
@@ -127,7 +127,7 @@ class OutputData(Record):
 
 
 def _one_newline(err: str) -> str:
-    """`err` is empty or ends with exactly one newline (DESIGN §5.2)."""
+    """`err` is empty or ends with exactly one newline."""
     if not err:
         return err
     trimmed = err.rstrip("\n")
@@ -166,7 +166,7 @@ def _no_output(output: OutputData | None) -> bool:
 
 
 def apply_output_format(result: ExecResult, json: bool, owns_output: bool = False) -> ExecResult:
-    """Turn a result into its `--json` form (DESIGN §5.3); text mode leaves it alone.
+    """Turn a result into its `--json` form; text mode leaves it alone.
 
     The JSON text lands in `out` (newline-terminated), `data` keeps the decoded value,
     and `output` is cleared so nothing is encoded twice."""

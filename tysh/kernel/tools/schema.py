@@ -1,4 +1,4 @@
-"""Tool schemas (DESIGN §4.1): the one declaration a tool makes of its arguments.
+"""Tool schemas: the one declaration a tool makes of its arguments.
 
 A schema drives the argv binder, the help text, the JSON wire form (`tools --json`),
 the JSON Schema of a tool's input and validation. Classes are frozen; list fields are
@@ -90,16 +90,16 @@ class ToolSchema(Record):
 
     # -- builders: each returns a new schema ----------------------------------------
     def with_raw_argv(self) -> ToolSchema:
-        """Source-order binding (§4.3), for `test`/`[` whose operands look like options."""
+        """Source-order binding, for `test`/`[` whose operands look like options."""
         return attrs.evolve(self, raw_argv=True)
 
     def with_verbatim_argv(self) -> ToolSchema:
-        """Hand the tool every word as written (§4.4), for tools that parse their own argv."""
+        """Hand the tool every word as written, for tools that parse their own argv."""
         return attrs.evolve(self, arg_binding=ArgBinding.VERBATIM)
 
     def with_owned_output(self) -> ToolSchema:
         """Mark the whole tree as rendering its own output, declaring a `json` bool param on
-        each node that lacks one (§4.1)."""
+        each node that lacks one."""
         return with_owned_output(self)
 
     def with_glob_passthrough(self) -> ToolSchema:
@@ -113,7 +113,7 @@ class ToolSchema(Record):
         return attrs.evolve(self, operations=tuple(dict.fromkeys([*self.operations, *ops])))
 
     def with_positional_mapping(self) -> ToolSchema:
-        """Map leftover operands onto named params (§4.6), for MCP/external tools."""
+        """Map leftover operands onto named params, for MCP/external tools."""
         return attrs.evolve(self, map_positionals=True)
 
     def subcommand(self, child: ToolSchema) -> ToolSchema:
@@ -147,7 +147,7 @@ class ToolSchema(Record):
 
     # -- wire forms ---------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """The compact JSON wire form (§4.1): defaults omitted except the listed fields."""
+        """The compact JSON wire form: defaults omitted except the listed fields."""
         return schema_to_json(self)
 
     @staticmethod
