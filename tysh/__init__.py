@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     from tysh.kernel.base.errors import TyshSyntaxError as TyshSyntaxError
     from tysh.kernel.base.limits import Limits as Limits
     from tysh.kernel.bind.binder import BindError as BindError
+    from tysh.kernel.bind.binder import ToolArgs as ToolArgs
+    from tysh.kernel.bind.fast import bind_argv as bind_argv
     from tysh.kernel.embed.kernel import Kernel as Kernel
     from tysh.kernel.embed.validate import Problem as Problem
     from tysh.kernel.fs.api import FileStat as FileStat
@@ -48,6 +50,8 @@ _EXPORTS: dict[str, str] = {
     "TyshSyntaxError": "tysh.kernel.base.errors",
     "Limits": "tysh.kernel.base.limits",
     "BindError": "tysh.kernel.bind.binder",
+    "ToolArgs": "tysh.kernel.bind.binder",
+    "bind_argv": "tysh.kernel.bind.fast",
     "Kernel": "tysh.kernel.embed.kernel",
     "Problem": "tysh.kernel.embed.validate",
     "FileStat": "tysh.kernel.fs.api",

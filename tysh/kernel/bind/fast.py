@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand
+from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand, classify
 from tysh.kernel.base.cache import compile_cached
 from tysh.kernel.bind.binder import (
     INVALID,
@@ -394,3 +394,9 @@ def bind_and_convert(tool: Tool, args: Sequence[Arg]) -> tuple[ToolArgs, Tool, A
         if done is not None:
             return done
     return bind_and_convert_general(tool, args)
+
+
+def bind_argv(tool: Tool, argv: Sequence[str]) -> tuple[ToolArgs, Tool, Any]:
+    """`bind_and_convert` for plain strings, as a command line would give them (a word
+    starting with `-` is an option)."""
+    return bind_and_convert(tool, classify(list(argv)))
