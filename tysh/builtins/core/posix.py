@@ -131,7 +131,7 @@ def printf(args: VerbatimArgs, ctx: Context) -> int | Outcome:
         ctx.error(msg)
     if var is not None:  # `printf -v NAME`: the text goes into the variable, as bash's
         from tysh.builtins.shell.builtins import assign_word
-        from tysh.kernel.run.state import VarError
+        from tysh.kernel.base.errors import VarError
 
         try:
             if not assign_word(ctx, var, res.text):

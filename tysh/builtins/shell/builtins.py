@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import attrs
 
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.record import Record
 from tysh.kernel.base.values import to_text
-from tysh.kernel.run.state import ALL_OPTIONS, LETTER_OPTIONS, Var, VarError, convert_case
+from tysh.kernel.run.state import ALL_OPTIONS, LETTER_OPTIONS, Var, convert_case
 from tysh.kernel.syntax.unparse import function_source
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
