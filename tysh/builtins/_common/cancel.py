@@ -11,11 +11,5 @@ from tysh.kernel.tools.context import Context
 
 def checkpoint(ctx: Context) -> None:
     """Raise the kernel's Cancelled or TimedOut when the run was cancelled or its
-    deadline passed (a shell without boundaries is only asked `cancelled()`)."""
-    check = getattr(ctx.shell, "check_boundary", None)
-    if check is not None:
-        check()
-    elif ctx.shell.cancelled():
-        from tysh.kernel.base.limits import Cancelled
-
-        raise Cancelled()
+    deadline passed."""
+    ctx.shell.check_boundary()

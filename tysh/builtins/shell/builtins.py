@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import attrs
 
+from tysh.builtins._common.names import describe as describe_kind
+from tysh.builtins._common.names import quote_alias
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.record import Record
@@ -174,12 +176,6 @@ def shift(args: RawArgs, ctx: Context) -> int:
 
 
 # ---------------------------------------------------------------- set
-
-
-def _quote(v: str) -> str:
-    if v and re.fullmatch(r"[A-Za-z0-9_./:,+@%=-]+", v):
-        return v
-    return "'" + v.replace("'", "'\\''") + "'"
 
 
 @tool(
@@ -1260,7 +1256,7 @@ def alias(args: RawArgs, ctx: Context) -> int:
     words = _texts(args.positional)
     if not words or words == ["-p"]:
         for k in sorted(st.aliases):
-            ctx.write(f"alias {k}={_quote(st.aliases[k])}\n")
+            ctx.write(f"alias {k}={quote_alias(st.aliases[k])}\n")
         return 0
     status = 0
     for w in words:
@@ -1268,7 +1264,7 @@ def alias(args: RawArgs, ctx: Context) -> int:
             k, _, v = w.partition("=")
             st.aliases[k] = v
         elif w in st.aliases:
-            ctx.write(f"alias {w}={_quote(st.aliases[w])}\n")
+            ctx.write(f"alias {w}={quote_alias(st.aliases[w])}\n")
         else:
             _err(ctx, f"{w}: not found")
             status = 1
@@ -1336,10 +1332,8 @@ def command(args: RawArgs, ctx: Context) -> int:
                 status = 1
             elif describe == "-v":
                 ctx.write((detail if kind == "file" else
-                           f"alias {n}={_quote(detail)}" if kind == "alias" else n) + "\n")
+                           f"alias {n}={quote_alias(detail)}" if kind == "alias" else n) + "\n")
             else:
-                from tysh.builtins.meta import describe as describe_kind
-
                 ctx.write(describe_kind(n, kind, detail) + "\n")
         return status
     return _run_named(ctx, words, builtin_only=False)
