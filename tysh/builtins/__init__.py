@@ -27,10 +27,10 @@ BUILTINS: dict[str, str] = {
     # what the session knows
     "help": "meta", "tools": "meta", "type": "meta",
     # POSIX basics
-    "echo": "core.posix", "printf": "core.posix", "test": "core.posix", "[": "core.posix",
-    "true": "core.posix", "false": "core.posix", ":": "core.posix", "sleep": "core.posix",
-    "env": "core.posix", "timeout": "core.posix",
-    # running other commands
+    "echo": "core.echo", "printf": "core.echo", "test": "core.test", "[": "core.test",
+    "true": "core.noop", "false": "core.noop", ":": "core.noop",
+    # running other commands, and waiting
+    "env": "process.env", "timeout": "process.timeout", "sleep": "process.sleep",
     "xargs": "process.xargs", "nohup": "process.nice", "nice": "process.nice",
     # text
     "cat": "text.cat", "tac": "text.cat", "rev": "text.cat", "tee": "text.cat",
