@@ -6,6 +6,7 @@ harness_files_json) and the grep/sed tests only shape what `invoke` returns."""
 from __future__ import annotations
 
 import io
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
@@ -51,6 +52,19 @@ class FakeShell:
 
     def cancelled(self) -> bool:
         return False
+
+    def check_boundary(self) -> None:
+        """Never cancelled, never past a deadline."""
+
+    def fork(self) -> FakeShell:
+        return self
+
+    def run_source(self, src: str, stdin: IO[bytes], stdout: IO[bytes],
+                   stderr: IO[bytes]) -> int:
+        """No shell language here: the words of `src`, split as sh would, run as one
+        command through run_argv."""
+        argv = shlex.split(src)
+        return self.run_argv(argv, stdin, stdout, stderr) if argv else 0
 
     def run_argv(self, argv: list[str], stdin: IO[bytes], stdout: IO[bytes],
                  stderr: IO[bytes]) -> int:

@@ -11,7 +11,8 @@ import pytest
 from harness import invoke
 
 from tysh.builtins import get_builtin
-from tysh.builtins.meta import TOOLS, describe
+from tysh.builtins._common.names import describe
+from tysh.builtins.meta import TOOLS
 from tysh.kernel.base.argv import classify
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import ExecResult, OutputData, apply_output_format

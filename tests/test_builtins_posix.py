@@ -13,13 +13,22 @@ import pytest
 from harness import invoke
 
 from tysh.builtins import get_builtin
-from tysh.builtins.core.posix import TOOLS, parse_duration
+from tysh.builtins.core import echo as echo_mod
+from tysh.builtins.core import noop as noop_mod
+from tysh.builtins.core import test as test_mod
+from tysh.builtins.process import env as env_mod
+from tysh.builtins.process import sleep as sleep_mod
+from tysh.builtins.process import timeout as timeout_mod
+from tysh.builtins.process.sleep import parse_duration
 from tysh.kernel.base.argv import Arg, Flag, Operand, classify
 from tysh.kernel.fs.api import LocalFileSystem
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.schema import ArgBinding
 from tysh.kernel.tools.tool import Tool
+
+TOOLS: list[Tool] = [*echo_mod.TOOLS, *test_mod.TOOLS, *noop_mod.TOOLS, *sleep_mod.TOOLS,
+                     *env_mod.TOOLS, *timeout_mod.TOOLS]
 
 
 class FakeShell:

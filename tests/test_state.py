@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tysh.kernel.run.state import State, VarError
+from tysh.kernel.base.errors import VarError
+from tysh.kernel.run.state import State
 
 
 def test_env_variables_are_exported_and_readable() -> None:

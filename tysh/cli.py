@@ -31,16 +31,16 @@ _interactive = False
 
 def entry() -> None:
     """The `tysh` command. A script run ends with os._exit once its output is flushed:
-    the interpreter's own teardown (freeing every module and class) cost about 12 ms of
-    each `tysh -c`, and a finished script holds nothing that needs finalizing (redirected
-    files are closed by the command that opened them; background jobs end with the
-    shell, as they do when bash exits). The REPL exits normally."""
+    the interpreter's own teardown (freeing every module and class) is a noticeable part
+    of a short `tysh -c`, and a finished script holds nothing that needs finalizing
+    (redirected files are closed by the command that opened them; background jobs end
+    with the shell, as they do when bash exits). The REPL exits normally."""
     import gc
     import os
 
     # Start-up creates thousands of objects that live as long as the process (classes,
-    # parser tables); the collector's passes over them were ~5 ms of every `tysh -c`.
-    # It is off until the kernel exists, then those objects are frozen out of its way.
+    # parser tables); the collector would walk them again and again for nothing. It is
+    # off until the kernel exists, then those objects are frozen out of its way.
     gc.disable()
     code = main()
     if _interactive:
@@ -177,9 +177,7 @@ def _run(
             global _interactive
             _interactive = True
             _collect_from_here()
-            rc = _start_repl(allow_external)
-            if rc is not None:
-                return rc
+            return _start_repl(allow_external)
         script = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
         positional = rest
 
@@ -216,12 +214,11 @@ def _run(
     return status & 0xFF if status >= 0 else 1
 
 
-def _start_repl(allow_external: bool) -> int | None:
-    """The REPL on a terminal when `tysh/repl.py` exists; None means fall back to stdin."""
-    import importlib.util
+def _start_repl(allow_external: bool) -> int:
+    """The REPL on a terminal (imported here: prompt_toolkit loads only for it)."""
+    from tysh.repl.app import main as repl_main
 
-    if importlib.util.find_spec("tysh.repl.app") is None:
-        return None
+    return repl_main(allow_external=allow_external)
     import importlib
 
     mod = importlib.import_module("tysh.repl.app")

@@ -14,23 +14,23 @@ if TYPE_CHECKING:
 
 BUILTINS: dict[str, str] = {
     # the shell's own commands: they act on the session
-    "read": "shell.builtins", "mapfile": "shell.builtins", "readarray": "shell.builtins",
-    "cd": "shell.builtins", "pwd": "shell.builtins", "export": "shell.builtins",
-    "unset": "shell.builtins", "local": "shell.builtins", "declare": "shell.builtins",
-    "typeset": "shell.builtins", "readonly": "shell.builtins", "shift": "shell.builtins",
-    "set": "shell.builtins", "exit": "shell.builtins", "return": "shell.builtins",
-    "break": "shell.builtins", "continue": "shell.builtins", "source": "shell.builtins",
-    ".": "shell.builtins", "wait": "shell.builtins", "eval": "shell.builtins",
-    "trap": "shell.builtins", "let": "shell.builtins", "getopts": "shell.builtins",
-    "alias": "shell.builtins", "unalias": "shell.builtins", "exec": "shell.builtins",
-    "command": "shell.builtins", "builtin": "shell.builtins", "shopt": "shell.builtins",
+    "declare": "shell.vars", "typeset": "shell.vars", "local": "shell.vars",
+    "export": "shell.vars", "readonly": "shell.vars", "unset": "shell.vars",
+    "exit": "shell.flow", "return": "shell.flow", "break": "shell.flow",
+    "continue": "shell.flow", "shift": "shell.flow",
+    "read": "shell.read", "mapfile": "shell.read", "readarray": "shell.read",
+    "cd": "shell.dirs", "pwd": "shell.dirs", "set": "shell.options", "shopt": "shell.options",
+    "source": "shell.source", ".": "shell.source", "command": "shell.command",
+    "builtin": "shell.command", "getopts": "shell.getopts", "alias": "shell.aliases",
+    "unalias": "shell.aliases", "wait": "shell.jobs", "eval": "shell.unsupported",
+    "trap": "shell.unsupported", "let": "shell.unsupported", "exec": "shell.unsupported",
     # what the session knows
     "help": "meta", "tools": "meta", "type": "meta",
     # POSIX basics
-    "echo": "core.posix", "printf": "core.posix", "test": "core.posix", "[": "core.posix",
-    "true": "core.posix", "false": "core.posix", ":": "core.posix", "sleep": "core.posix",
-    "env": "core.posix", "timeout": "core.posix",
-    # running other commands
+    "echo": "core.echo", "printf": "core.echo", "test": "core.test", "[": "core.test",
+    "true": "core.noop", "false": "core.noop", ":": "core.noop",
+    # running other commands, and waiting
+    "env": "process.env", "timeout": "process.timeout", "sleep": "process.sleep",
     "xargs": "process.xargs", "nohup": "process.nice", "nice": "process.nice",
     # text
     "cat": "text.cat", "tac": "text.cat", "rev": "text.cat", "tee": "text.cat",

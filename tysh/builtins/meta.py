@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from tysh.builtins._common.names import describe
 from tysh.kernel.base.record import Record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -138,13 +139,6 @@ def tools(args: ToolsArgs, ctx: Context) -> int | Outcome:
 
 # -- type ------------------------------------------------------------------------------------
 
-_PHRASE = {
-    "keyword": "is a shell keyword",
-    "builtin": "is a shell builtin",
-    "tool": "is a tysh tool",
-}
-
-
 @attrs.frozen(repr=False, eq=False)
 class TypeArgs(Record):
     names: tuple[str, ...] = param(positional=True, default=(), help="command names")
@@ -205,17 +199,6 @@ def _flush(ctx: Context, lines: list[str]) -> None:
     if lines:
         ctx.write("".join(line + "\n" for line in lines))
         lines.clear()
-
-
-def describe(name: str, kind: str, detail: str) -> str:
-    """bash's wording for one resolved name."""
-    if kind == "alias":
-        return f"{name} is aliased to `{detail}'"
-    if kind == "function":
-        return f"{name} is a function" + ("\n" + detail.rstrip("\n") if detail else "")
-    if kind == "file":
-        return f"{name} is {detail}"
-    return f"{name} {_PHRASE.get(kind, 'is a ' + kind)}"
 
 
 TOOLS: list[Tool] = [help_, tools, type_]

@@ -156,10 +156,12 @@ def _warm_up() -> None:
 
     time.sleep(0.15)  # after the prompt has been drawn
     try:
+        from tysh.builtins import get_builtin
         from tysh.kernel.syntax.parser import parse
 
         parse("true | echo x")
-        import tysh.builtins.core.posix  # noqa: F401
+        for name in ("true", "echo"):
+            get_builtin(name)
     except Exception:  # noqa: BLE001
         pass
 

@@ -18,6 +18,7 @@ import attrs
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from tysh.kernel.base.paths import join
 from tysh.kernel.base.record import Record
 from tysh.repl.lex import scan
 
@@ -243,7 +244,7 @@ class Engine:
         if real_dir.startswith("~") and isinstance(home, str):
             real_dir = home + real_dir[1:]
         if not real_dir.startswith("/"):
-            real_dir = self.kernel.state.cwd.rstrip("/") + "/" + real_dir
+            real_dir = join(self.kernel.state.cwd, real_dir)
         try:
             entries = self.kernel.fs.list_entries(real_dir or "/")
         except Exception:  # noqa: BLE001 — a missing directory completes to nothing

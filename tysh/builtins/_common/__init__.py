@@ -1,1 +1,2 @@
-"""Helpers the builtin tools share: operands, lines, file information, cancellation."""
+"""Helpers the builtin tools share: raw and verbatim args, operands, lines, file
+information, cancellation, and how a command name is described."""

@@ -16,7 +16,6 @@ import io
 import math
 import random
 import re
-import shlex
 import time
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -393,11 +392,7 @@ class Runtime:
         """Called once per loop iteration: lets a cancel or deadline stop a loop."""
         self.ticks += 1
         if not self.ticks & 0x3FFF:
-            check = getattr(self.ctx.shell, "check_boundary", None)
-            if check is not None:
-                check()
-            elif self.ctx.shell.cancelled():
-                raise AwkError("fatal: cancelled")
+            self.ctx.shell.check_boundary()
 
     # -- conversions ---------------------------------------------------------------------
     def n2s(self, f: float) -> str:
@@ -814,34 +809,20 @@ class Runtime:
 
     # -- commands ----------------------------------------------------------------------
     def run_command(self, cmd: str, stdin: IO[bytes], stdout: IO[bytes]) -> int:
-        shell = self.ctx.shell
-        fork = getattr(shell, "fork", None)
-        parse = getattr(shell, "parse", None)
-        if fork is not None and parse is not None:
-            from tysh.kernel.base.control import ControlFlow, ExitShell
-            from tysh.kernel.base.limits import Cancelled
+        from tysh.kernel.base.control import ControlFlow, ExitShell
+        from tysh.kernel.base.limits import Cancelled
 
-            try:
-                sub = fork()
-                script = parse(cmd + "\n")
-                return int(sub.run_script(script, {0: stdin, 1: stdout, 2: self.ctx.stderr}))
-            except Cancelled:
-                raise
-            except ExitShell as e:
-                return int(e.status)
-            except ControlFlow:
-                return 0
-            except TyshError as e:
-                self.ctx.stderr.write(f"sh: {e.message}\n".encode("utf-8", "surrogateescape"))
-                return 2
         try:
-            argv = shlex.split(cmd)
-        except ValueError as e:
-            self.ctx.stderr.write(f"sh: {e}\n".encode())
-            return 2
-        if not argv:
+            return self.ctx.shell.fork().run_source(cmd + "\n", stdin, stdout, self.ctx.stderr)
+        except Cancelled:
+            raise
+        except ExitShell as e:
+            return int(e.status)
+        except ControlFlow:
             return 0
-        return int(shell.run_argv(argv, stdin, stdout, self.ctx.stderr))
+        except TyshError as e:
+            self.ctx.stderr.write(f"sh: {e.message}\n".encode("utf-8", "surrogateescape"))
+            return 2
 
     def system(self, cmd: Any) -> float:
         self.flush_all()

@@ -1,1 +1,1 @@
-"""Tools that run other commands: xargs, nohup, nice."""
+"""Running other commands, and waiting: env, timeout, sleep, xargs, nohup, nice."""

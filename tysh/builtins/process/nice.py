@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 
-from tysh.builtins.core.posix import RawArgs, _texts
+from tysh.builtins._common.args import RawArgs, texts
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -34,7 +34,7 @@ def _usage(ctx: Context, message: str) -> int:
     examples=[("keep a job going", "nohup ./long-task > task.log 2>&1 &")],
 )
 def nohup(args: RawArgs, ctx: Context) -> int:
-    argv = _texts(args.positional)
+    argv = texts(args.positional)
     if argv and argv[0] == "--":
         argv = argv[1:]
     elif argv and argv[0].startswith("-") and argv[0] != "-":
@@ -69,7 +69,7 @@ def _adjustment(text: str) -> int | None:
     examples=[("the current niceness", "nice"), ("run at lower priority", "nice -n 10 make")],
 )
 def nice(args: RawArgs, ctx: Context) -> int | Outcome:
-    argv = _texts(args.positional)
+    argv = texts(args.positional)
     adjust: str | None = None
     as_json = ctx.json
     i = 0

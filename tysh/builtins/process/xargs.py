@@ -396,8 +396,7 @@ class _Runner(MutableRecord):
         if self.opts.verbose:
             line = " ".join(map(shell_quote, argv)) + "\n"
             self.ctx.stderr.write(line.encode("utf-8", "surrogateescape"))
-        fork = getattr(self.ctx.shell, "fork", None)
-        if self.opts.max_procs == 1 or fork is None:
+        if self.opts.max_procs == 1:
             return self.judge(argv, self.ctx.shell.run_argv(
                 argv, self.stdin, self.ctx.stdout, self.ctx.stderr))
         if self.slots is None:
@@ -406,7 +405,7 @@ class _Runner(MutableRecord):
         if self.stop is not None:
             self.slots.release()
             return self.stop
-        shell = fork()
+        shell = self.ctx.shell.fork()
 
         def job() -> None:
             try:

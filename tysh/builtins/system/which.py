@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from tysh.builtins._common.names import quote_alias
 from tysh.kernel.base.record import Record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -27,29 +28,15 @@ class WhichArgs(Record):
                       help="print every match: the in-process one and each PATH match")
 
 
-def _quote(v: str) -> str:
-    """bash's quoting for `alias NAME=VALUE` lines."""
-    if v and all(c.isalnum() or c in "_./:,+@%=-" for c in v):
-        return v
-    return "'" + v.replace("'", "'\\''") + "'"
-
-
 def _path_matches(name: str, ctx: Context) -> list[str]:
     """Every executable called `name` along $PATH, in PATH order, duplicates dropped."""
-    from tysh.kernel.run.registry import find_external
-
     path = ctx.shell.get_var("PATH")
     found: list[str] = []
     for d in (path if isinstance(path, str) else "").split(":"):
-        host = find_external(name, d or ".", ctx.cwd, ctx.fs)
+        host = ctx.shell.find_external(name, d or ".")
         if host is not None and host not in found:
             found.append(host)
     return found
-
-
-def _externals_on(ctx: Context) -> bool:
-    # Only the interpreter knows; a session without the attribute runs no externals.
-    return bool(getattr(ctx.shell, "allow_external", False))
 
 
 def _lookup(name: str, ctx: Context, every: bool) -> list[tuple[str, str | None]]:
@@ -58,7 +45,7 @@ def _lookup(name: str, ctx: Context, every: bool) -> list[tuple[str, str | None]
     if not kind:
         return []
     hits: list[tuple[str, str | None]] = [(kind, detail if kind in ("file", "alias") else None)]
-    if every and "/" not in name and (kind == "file" or _externals_on(ctx)):
+    if every and "/" not in name and (kind == "file" or ctx.shell.allow_external):
         hits.extend(("file", p) for p in _path_matches(name, ctx) if p != hits[0][1])
     return hits
 
@@ -67,7 +54,7 @@ def _line(name: str, kind: str, path: str | None) -> str:
     if kind == "file":
         return f"{path}\n"
     if kind == "alias":
-        return f"alias {name}={_quote(path or '')}\n"
+        return f"alias {name}={quote_alias(path or '')}\n"
     return f"{name}\n"
 
 

@@ -21,10 +21,10 @@ from typing import IO
 
 import attrs
 
+from tysh.builtins._common.cancel import interruptible_sleep
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.lines import BIG, Headers
 from tysh.builtins._common.operands import InputStatus, open_input
-from tysh.builtins.core.posix import interruptible_sleep
 from tysh.kernel.base.record import Record
 from tysh.kernel.base.streams import fileno_of
 from tysh.kernel.fs.api import FsError, LocalFileSystem

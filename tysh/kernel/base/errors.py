@@ -66,3 +66,7 @@ class ExpansionError(TyshError):
     def __init__(self, message: str, status: int = 1, fatal: bool = False) -> None:
         super().__init__(message, status)
         self.fatal = fatal
+
+
+class VarError(TyshError):
+    """Assigning a readonly variable and similar misuse of a variable; status 1."""

@@ -32,6 +32,9 @@ INTERNAL_FAULT = 70
 TIME_LIMIT = 124
 CANCELLED = 130
 
+# what a script too deeply nested to parse or run (Python's recursion limit) reports
+NESTS_TOO_DEEPLY = "tysh: script nests too deeply"
+
 
 @attrs.frozen(repr=False, eq=False)
 class Limits(Record):

@@ -1,4 +1,4 @@
-"""`Kernel`: the embedding API (DESIGN §6) — a session that runs scripts.
+"""`Kernel`: the embedding API — a session that runs scripts.
 
 A kernel owns one session (variables, functions, cwd, options persist across calls),
 one filesystem (the single door to files) and one tool registry. `execute()` never
@@ -53,12 +53,14 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
+from tysh.builtins import all_builtins, get_builtin
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import TyshError, TyshSyntaxError
 from tysh.kernel.base.limits import (
     BUSY,
     CANCELLED,
     INTERNAL_FAULT,
+    NESTS_TOO_DEEPLY,
     OUTPUT_TRUNCATED,
     TIME_LIMIT,
     CappedOutput,
@@ -69,7 +71,7 @@ from tysh.kernel.base.limits import (
 )
 from tysh.kernel.base.streams import CheckedBytesIO, Fds, flush_quietly
 from tysh.kernel.fs.api import FileSystem, LocalFileSystem
-from tysh.kernel.run.interpreter import NESTS_TOO_DEEPLY, Interpreter
+from tysh.kernel.run.interpreter import Interpreter
 from tysh.kernel.run.registry import Registry
 from tysh.kernel.run.state import State
 from tysh.kernel.syntax import ast
@@ -142,7 +144,7 @@ class Kernel:
         self.state.host_facts = type(fs) is LocalFileSystem
         self.state.arg0 = arg0
         self.state.positional = list(args)
-        self.registry = Registry()
+        self.registry = Registry(get_builtin, all_builtins)
         for t in tools:
             self.registry.register(t)
         self.allow_external = allow_external

@@ -1,4 +1,4 @@
-"""What a script would do, read from its syntax tree alone (issue 5): for each statement
+"""What a script would do, read from its syntax tree alone: for each statement
 the commands with their literal arguments, what each command is and the operations its
 schema declares, redirect targets, and variables read and written — so an embedder can
 approve a script before it runs. Nothing is executed: a `$(…)` is listed as commands of

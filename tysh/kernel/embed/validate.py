@@ -1,4 +1,4 @@
-"""Checks before anything runs (DESIGN §1 "checks", issue 5): problems an embedder can
+"""Checks before anything runs: problems an embedder can
 show an agent with positions, so a script with errors is refused as a whole.
 
 Only what is certain from the source is reported: argv is checked against a schema only

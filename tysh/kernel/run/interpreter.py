@@ -13,14 +13,17 @@ the expansion stage reads variables from and runs `$(…)` with."""
 from __future__ import annotations
 
 import itertools
+import operator
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
+from tysh.kernel.base.argv import Arg
 from tysh.kernel.base.control import (
     BreakLoop,
     ContinueLoop,
@@ -28,7 +31,16 @@ from tysh.kernel.base.control import (
     ReturnFromFunction,
 )
 from tysh.kernel.base.errors import ExpansionError, TyshError
-from tysh.kernel.base.limits import Cancelled, LimitExceeded, Limits, RunControl, TimedOut
+from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.base.limits import (
+    NESTS_TOO_DEEPLY,
+    Cancelled,
+    LimitExceeded,
+    Limits,
+    RunControl,
+    TimedOut,
+)
+from tysh.kernel.base.paths import abspath
 from tysh.kernel.base.streams import NULL_IO, CheckedBytesIO, Fds, flush_quietly
 from tysh.kernel.base.threads import start_deep
 from tysh.kernel.base.values import to_text
@@ -36,17 +48,22 @@ from tysh.kernel.expand import arith
 from tysh.kernel.expand import words as expand
 from tysh.kernel.expand.pattern import match
 from tysh.kernel.fs.api import FileSystem
+from tysh.kernel.run import simple_command
 from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
-from tysh.kernel.run.registry import Registry
+from tysh.kernel.run.registry import Registry, find_external
 from tysh.kernel.run.simple_command import run_simple
 from tysh.kernel.run.state import State
 from tysh.kernel.syntax import ast
 
+if TYPE_CHECKING:
+    from tysh.kernel.tools.tool import Tool
+
 __all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
 
-NESTS_TOO_DEEPLY = "tysh: script nests too deeply"
-
 _job_ids = itertools.count(1000)
+
+_NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_SUBSCRIPTED = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]\Z", re.S)
 
 KEYWORDS = frozenset(
     "if then else elif fi case esac for while until do done function in select time "
@@ -63,62 +80,39 @@ class Job:
         self.thread: threading.Thread | None = None
 
 
+@attrs.define(eq=False, repr=False)
 class Interpreter:
-    """Runs statements against one session."""
+    """Runs statements against one session.
 
-    def __init__(
-        self,
-        state: State,
-        registry: Registry,
-        fs: FileSystem,
-        *,
-        allow_external: bool = False,
-        limits: Limits | None = None,
-        control: RunControl | None = None,
-        parse: Callable[[str], ast.Script] | None = None,
-    ) -> None:
-        self.state = state
-        self.registry = registry
-        self.fs = fs
-        self.allow_external = allow_external
-        self.limits = limits or Limits()
-        self.control = control if control is not None else RunControl()
-        self._parse = parse
-        self.suppress_errexit = 0
-        self.cur_fds: Fds = {}
-        self.last_data: Any = None
-        self.last_typed = False
-        self.cmdsub_status: int | None = None
-        self.jobs: dict[int, Job] = {}
-        self.source_depth = 0
-        self.deadline: float | None = None
-        # `declare a=(…)` in the source: the array literals of the declaration command
-        # being run, keyed by their argument's text (the builtin sees only text)
-        self.decl_arrays: dict[str, ast.ArrayLit] | None = None
+    A field `__init__` takes is what a child shell inherits from its parent (`fork`
+    passes them all on; the session state itself is copied); a field with `init=False`
+    is the result of the command being run and starts afresh in every child."""
+
+    state: State
+    registry: Registry
+    fs: FileSystem
+    allow_external: bool = False
+    limits: Limits = attrs.field(factory=Limits)
+    control: RunControl = attrs.field(factory=RunControl)
+    _parse: Callable[[str], ast.Script] | None = None
+    suppress_errexit: int = 0
+    cur_fds: Fds = attrs.field(factory=dict)
+    source_depth: int = 0
+    deadline: float | None = None
+    last_data: Any = attrs.field(default=None, init=False)
+    last_typed: bool = attrs.field(default=False, init=False)
+    cmdsub_status: int | None = attrs.field(default=None, init=False)
+    jobs: dict[int, Job] = attrs.field(factory=dict, init=False)
+    # `declare a=(…)` in the source: the array literals of the declaration command
+    # being run, keyed by their argument's text (the builtin sees only text)
+    decl_arrays: dict[str, ast.ArrayLit] | None = attrs.field(default=None, init=False)
 
     # ------------------------------------------------------------------ forks
     def fork(self) -> Interpreter:
         """A child shell on a copy of the session (subshell, pipeline stage, `$(…)`)."""
         if self.state.subshell >= self.limits.max_subshell_depth:
             raise LimitExceeded("tysh: maximum subshell nesting exceeded")
-        child = Interpreter.__new__(Interpreter)
-        child.state = self.state.copy()
-        child.registry = self.registry
-        child.fs = self.fs
-        child.allow_external = self.allow_external
-        child.limits = self.limits
-        child.control = self.control
-        child._parse = self._parse
-        child.suppress_errexit = self.suppress_errexit
-        child.cur_fds = self.cur_fds
-        child.last_data = None
-        child.last_typed = False
-        child.cmdsub_status = None
-        child.jobs = {}
-        child.source_depth = self.source_depth
-        child.deadline = self.deadline
-        child.decl_arrays = None
-        return child
+        return Interpreter(self.state.copy(), *_inherited(self))
 
     def parse(self, src: str) -> ast.Script:
         if self._parse is not None:
@@ -203,14 +197,52 @@ class Interpreter:
             return 124
         return status
 
+    def run_source(self, src: str, stdin: IO[bytes], stdout: IO[bytes],
+                   stderr: IO[bytes]) -> int:
+        return self.run_script(self.parse(src), {0: stdin, 1: stdout, 2: stderr})
+
+    def assign_word(self, word: str, value: str) -> bool:
+        st = self.state
+        if _NAME.match(word):
+            st.set(word, value)
+            return True
+        m = _SUBSCRIPTED.match(word)
+        if m is None:
+            return False
+        base, index = m.group(1), m.group(2)
+        var = st.lookup(base)
+        # an associative array's key is text; an indexed array's is arithmetic
+        key: str | int = index if var is not None and isinstance(var.value, dict) else (
+            self.eval_arith_text(index))
+        st.set_index(base, key, value)
+        return True
+
+    def find_external(self, name: str, path: str | None = None) -> str | None:
+        if path is None:
+            got = self.state.get("PATH")
+            path = got if isinstance(got, str) else None
+        return find_external(name, path, self.state.cwd, self.fs)
+
     def all_tools(self) -> list[Any]:
         return self.registry.all_tools()
+
+    # ------------------------------------------------------------ Session
+    # what the shell's own builtins use besides ShellAPI (see session.py)
+    def builtin(self, name: str) -> Tool | None:
+        return self.registry.builtin(name)
+
+    def call_tool(self, tool: Tool, name: str, args: list[Arg], fds: Fds) -> int:
+        return simple_command.call_tool(self, tool, name, args, fds)
+
+    def invoke(self, name: str, args: list[Arg], fds: Fds, *, functions: bool = True) -> int:
+        return simple_command.invoke(self, name, args, fds, None, functions=functions)
+
+    def array_value(self, name: str, lit: ast.ArrayLit) -> Any:
+        return simple_command.array_value(self, name, lit)
 
     def resolve(self, name: str) -> tuple[str, str]:
         """How a name would run: (kind, detail) with kind "alias" "keyword" "function"
         "builtin" "tool" "file", or ("", "")."""
-        from tysh.kernel.run.registry import find_external
-
         st = self.state
         if name in st.aliases:
             return "alias", st.aliases[name]
@@ -225,19 +257,13 @@ class Interpreter:
         if name in self.registry.registered:
             return "tool", ""
         if self.allow_external:
-            path = st.get("PATH")
-            host = find_external(name, path if isinstance(path, str) else None, st.cwd, self.fs)
+            host = self.find_external(name)
             if host is not None:
                 return "file", host
         return "", ""
 
     def abspath(self, p: str) -> str:
-        import posixpath
-
-        if not p.startswith("/"):
-            p = self.state.cwd.rstrip("/") + "/" + p
-        out = posixpath.normpath(p)
-        return "/" + out.lstrip("/") if out.startswith("//") else out
+        return abspath(p, self.state.cwd)
 
     # ------------------------------------------------------------ errors
     def error(self, fds: Fds, message: str) -> None:
@@ -332,7 +358,7 @@ class Interpreter:
 
     def command_substitution(self, body: ast.Script) -> Any:
         """`$(…)`: the body's stdout without trailing newlines, or the typed data of its
-        last command when that command's tool declares typed_substitution (§5.4)."""
+        last command when that command's tool declares typed_substitution."""
         sub = self.fork()
         # bash (without `shopt -s inherit_errexit`) runs `$(…)` with errexit off: only
         # the substitution's own status can stop the script, e.g. in `x=$(false)`
@@ -602,6 +628,11 @@ class Interpreter:
                 job.thread.join()
             status = job.status
         return status
+
+
+# The fields after `state` that `__init__` takes, read in its order: what fork() hands on.
+_inherited = operator.attrgetter(
+    *(f.name for f in attrs.fields(Interpreter) if f.init and f.name != "state"))
 
 
 def _is_expansion_error(e: TyshError) -> bool:

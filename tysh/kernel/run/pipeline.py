@@ -47,8 +47,7 @@ def _run_stage(
     except BrokenPipeError:
         status = 141
     except Exception as e:  # noqa: BLE001 — a fault in a stage must not kill the others
-        from tysh.kernel.base.limits import LimitExceeded, TimedOut
-        from tysh.kernel.run.interpreter import NESTS_TOO_DEEPLY
+        from tysh.kernel.base.limits import NESTS_TOO_DEEPLY, LimitExceeded, TimedOut
 
         if isinstance(e, TimedOut):
             status = 124
@@ -83,8 +82,8 @@ _PIPE_SIZE = 1 << 20  # the most an unprivileged process may ask for by default
 
 def _widen(fd: int) -> None:
     """A 1 MiB pipe instead of 64 KiB: builtins write in 1 MiB chunks, and each time a
-    full pipe blocks, the two stage threads trade the GIL; 16x fewer trades made
-    `cat f | grep x` about a third faster. Elsewhere (or if refused) the pipe stays."""
+    full pipe blocks, the two stage threads trade the GIL; a pipe that holds a whole
+    chunk makes those trades 16 times fewer. Elsewhere (or if refused) the pipe stays."""
     try:
         import fcntl
 

@@ -1,6 +1,6 @@
 """Redirections: build a command's fd table from its parent's and its redirect list.
 
-Files are opened through the kernel's filesystem (the one door of DESIGN §1); the
+Files are opened through the kernel's filesystem (the one door to files); the
 devices `/dev/null`, `/dev/stdin`, `/dev/stdout`, `/dev/stderr` and `/dev/fd/N` are
 resolved without touching it, so they work in a sandbox too."""
 

@@ -1,9 +1,10 @@
 """Command resolution: function → builtin → registered tool → external on PATH.
 
-The registry holds the tools a kernel knows by name (builtins load lazily through
-`tysh.builtins.get_builtin`, registered tools are added by embedders); functions live
-in the session state and external commands are searched on the session's PATH through
-the filesystem, only when the kernel allows external commands."""
+The registry holds the tools a kernel knows by name: the builtins, looked up through the
+functions it is given (the kernel never imports the builtin table itself: the embedding
+layer hands it over), and the tools embedders register. Functions live in the session
+state; external commands are searched on the session's PATH through the filesystem,
+only when the kernel allows external commands."""
 
 from __future__ import annotations
 
@@ -11,20 +12,25 @@ import os
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
+from tysh.kernel.base.paths import join
+
 if TYPE_CHECKING:
     from tysh.kernel.fs.api import FileSystem
     from tysh.kernel.tools.tool import Tool
 
-FUNCTION = "function"
-BUILTIN = "builtin"
-TOOL = "tool"
-EXTERNAL = "external"
-
-
 class Registry:
-    """The named tools of one kernel (shared by its subshells and pipeline stages)."""
+    """The named tools of one kernel (shared by its subshells and pipeline stages).
 
-    def __init__(self) -> None:
+    `get_builtin(name)` is the builtin of that name or None (it may import the tool's
+    module on first use; the answer is remembered); `all_builtins()` lists every one."""
+
+    def __init__(
+        self,
+        get_builtin: Callable[[str], Tool | None],
+        all_builtins: Callable[[], list[Tool]],
+    ) -> None:
+        self._get_builtin = get_builtin
+        self._all_builtins = all_builtins
         self.registered: dict[str, Tool] = {}
         # bumped by every register(), so what was derived from the names (a script's
         # validation) knows when to be recomputed
@@ -41,9 +47,7 @@ class Registry:
         try:
             return self._builtins[name]
         except KeyError:
-            from tysh.builtins import get_builtin
-
-            t = get_builtin(name)
+            t = self._get_builtin(name)
             self._builtins[name] = t
             return t
 
@@ -55,9 +59,7 @@ class Registry:
         return t
 
     def all_tools(self) -> list[Tool]:
-        from tysh.builtins import all_builtins
-
-        seen: dict[str, Tool] = {t.name: t for t in all_builtins()}
+        seen: dict[str, Tool] = {t.name: t for t in self._all_builtins()}
         for k, t in self.registered.items():
             seen.setdefault(k, t)
         return [seen[k] for k in sorted(seen)]
@@ -67,14 +69,14 @@ def find_external(name: str, path_var: str | None, cwd: str, fs: FileSystem) -> 
     """The host path of an executable: `name` itself when it has a slash, else the first
     PATH entry holding an executable file of that name; None when there is none."""
     if "/" in name:
-        p = name if name.startswith("/") else cwd.rstrip("/") + "/" + name
+        p = name if name.startswith("/") else join(cwd, name)
         return _host_path(fs, p) or None
     for d in (path_var or "").split(":"):
         if not d:
             d = cwd
         elif not d.startswith("/"):
-            d = cwd.rstrip("/") + "/" + d
-        host = _host_path(fs, d.rstrip("/") + "/" + name)
+            d = join(cwd, d)
+        host = _host_path(fs, join(d, name))
         if host and os.path.isfile(host) and os.access(host, os.X_OK):
             return host
     return None

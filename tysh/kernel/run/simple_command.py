@@ -12,7 +12,7 @@ from typing import IO, TYPE_CHECKING, Any, cast
 
 from tysh.kernel.base.argv import Arg, Flag, Operand
 from tysh.kernel.base.control import ExitShell, ReturnFromFunction
-from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.base.values import to_text
 from tysh.kernel.bind.binder import BindError
@@ -20,12 +20,13 @@ from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.expand.words import eval_arith_word, expand_args
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
-from tysh.kernel.run.state import Var, VarError
+from tysh.kernel.run.state import Var
 from tysh.kernel.syntax import ast
 from tysh.kernel.tools.context import Context
 
 if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter
+    from tysh.kernel.run.session import Session
     from tysh.kernel.tools.tool import Tool
 
 _SPECIAL_NAME_CHARS = frozenset("*?[{~")
@@ -469,8 +470,8 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
     stderr: IO[bytes] = fds.get(2) or io.BytesIO()
     err_tee: _ErrorTee | None = None
     if capture is not None:
-        # under --json a failure becomes {"error", "code"} (DESIGN §5.3 rule 2), so the
-        # message is kept as well as shown
+        # under --json a failure becomes {"error", "code"}, so the message is kept as
+        # well as shown
         err_tee = _ErrorTee(stderr)
         stderr = cast("IO[bytes]", err_tee)
     ctx = Context(
@@ -486,7 +487,11 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         tuple(targs.path),
     )
     try:
-        ret = leaf.func(inst, ctx)
+        if leaf.session:
+            session: Session = interp
+            ret = leaf.func(inst, ctx, session)
+        else:
+            ret = leaf.func(inst, ctx)
     except FsError as e:
         # a file failure the tool did not handle (a full in-memory filesystem under a
         # write): the command fails, the script goes on — as with a real full disk

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tysh.kernel.base.errors import TyshError
+from tysh.kernel.base.errors import VarError
 
 OPTION_LETTERS = {
     "errexit": "e",
@@ -30,10 +30,6 @@ OPTION_LETTERS = {
 LETTER_OPTIONS = {v: k for k, v in OPTION_LETTERS.items()}
 LONG_ONLY_OPTIONS = ("pipefail", "posix")
 ALL_OPTIONS = (*OPTION_LETTERS, *LONG_ONLY_OPTIONS)
-
-
-class VarError(TyshError):
-    """Assigning a readonly variable and similar misuse; status 1."""
 
 
 class Var:

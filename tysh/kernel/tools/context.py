@@ -6,11 +6,11 @@ and the session (variables, cwd, running other commands) through `shell`."""
 
 from __future__ import annotations
 
-import posixpath
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import attrs
 
+from tysh.kernel.base.paths import abspath
 from tysh.kernel.base.record import MutableRecord
 from tysh.kernel.fs.api import FileSystem
 
@@ -52,6 +52,40 @@ class ShellAPI(Protocol):
 
     def cancelled(self) -> bool: ...
 
+    def check_boundary(self) -> None:
+        """Raise the kernel's Cancelled or TimedOut when the run was cancelled or its
+        deadline passed: a stop point for a tool that computes for a long time without
+        reading or writing (see builtins/_common/cancel.py)."""
+        ...
+
+    def fork(self) -> ShellAPI:
+        """A copy of the session, as a subshell gets: what runs in it (`xargs -P`'s
+        commands, awk's `system()`) changes nothing here."""
+        ...
+
+    def run_source(self, src: str, stdin: IO[bytes], stdout: IO[bytes],
+                   stderr: IO[bytes]) -> int:
+        """Parse `src` and run it in this session (use a `fork()` to keep the session
+        unchanged); returns its status. Raises TyshSyntaxError for source that does not
+        parse, and lets `exit` (ExitShell) and the other control flow through."""
+        ...
+
+    def assign_word(self, word: str, value: str) -> bool:
+        """Assign `value` to the variable or array element `word` names (`NAME`,
+        `NAME[INDEX]`), as `read` and `printf -v` do; False when `word` is neither.
+        Raises VarError when the variable is readonly."""
+        ...
+
+    @property
+    def allow_external(self) -> bool:
+        """Whether the session runs programs from PATH."""
+        ...
+
+    def find_external(self, name: str, path: str | None = None) -> str | None:
+        """The host path of the program `name` along `path` (colon-separated, as $PATH;
+        None: the session's $PATH), or None; found whether or not externals may run."""
+        ...
+
     def resolve(self, name: str) -> tuple[str, str]:
         """What a command name means in this session, for `type`: (kind, detail) with
         kind one of `alias` (detail: its value), `keyword`, `function` (detail: its
@@ -84,10 +118,7 @@ class Context(MutableRecord):
 
     def path(self, p: str) -> str:
         """An absolute, normalised path for a user-given one, relative to the cwd."""
-        if not p.startswith("/"):
-            p = self.shell.cwd.rstrip("/") + "/" + p
-        out = posixpath.normpath(p)
-        return "/" + out.lstrip("/") if out.startswith("//") else out
+        return abspath(p, self.shell.cwd)
 
     def error(self, message: str) -> None:
         """Write `NAME: message` to stderr, the way GNU tools report problems."""

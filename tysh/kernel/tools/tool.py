@@ -29,7 +29,8 @@ class Outcome(Record):
 # What a tool function may return: a status, structured output (status 0), an Outcome,
 # or None (status 0).
 ToolReturn = int | OutputData | Outcome | None
-ToolFunc = Callable[[Any, Any], ToolReturn]
+# `func(args, ctx)`; a tool declared with session=True is `func(args, ctx, session)`
+ToolFunc = Callable[..., ToolReturn]
 # A tool's checks of its bound arguments before anything runs (`Kernel.validate`): one
 # message per problem, as the tool itself would print it; certain problems only.
 ToolCheck = Callable[[Any], list[str]]
@@ -47,6 +48,7 @@ class Tool:
     args_class: type | None
     children: Mapping[str, Tool] = attrs.field(factory=dict)
     check: ToolCheck | None = None
+    session: bool = False  # called with the interpreter's Session as a third argument
 
     @property
     def name(self) -> str:
@@ -78,9 +80,12 @@ def tool(
     map_positionals: bool = False,
     aliases: Sequence[str] = (),
     check: ToolCheck | None = None,
+    session: bool = False,
 ) -> Callable[[ToolFunc], Tool]:
     """Declare a flat tool. `args` is its attrs args class (None for raw/verbatim tools);
-    `check` validates a bound args instance before a script runs (see ToolCheck)."""
+    `check` validates a bound args instance before a script runs (see ToolCheck);
+    `session` is for the shell's own builtins only: the function gets the interpreter's
+    `Session` (kernel/run/session.py) as a third argument."""
 
     def deco(func: ToolFunc) -> Tool:
         schema = ToolSchema(
@@ -99,7 +104,7 @@ def tool(
         )
         if owns_output:
             schema = schema.with_owned_output()
-        return Tool(schema=schema, func=func, args_class=args, check=check)
+        return Tool(schema=schema, func=func, args_class=args, check=check, session=session)
 
     return deco
 

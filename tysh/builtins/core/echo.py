@@ -1,0 +1,120 @@
+"""echo and printf: print words, and formatted text.
+
+Both are verbatim (their words are position-sensitive: `echo x -n` prints `x -n`,
+`printf -- '-%s'`); the kernel still lifts `--json`. echo is on the hottest path of the
+shell, so its body does as little as it can."""
+
+from __future__ import annotations
+
+import re
+
+from tysh.builtins._common.args import VerbatimArgs, texts
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.tool import Outcome, Tool, tool
+
+_ECHO_OPT = re.compile(r"-[neE]+").fullmatch
+
+
+@tool(
+    "echo",
+    verbatim=True,
+    description="print the arguments separated by spaces (-n: no newline, -e: escapes, -E: none)",
+    examples=[("print two words", "echo hello world"), ("no newline, tab escape", "echo -ne 'a\\tb'")],
+)
+def echo(args: VerbatimArgs, ctx: Context) -> int | Outcome:
+    """bash's echo: only leading words that are whole n/e/E clusters are options."""
+    words = args.words or ()
+    newline = True
+    escapes = False
+    if words:
+        first = words[0]
+        if type(first) is str and first[:1] == "-" and _ECHO_OPT(first):
+            optional = args.flag_words  # a glob result named `-n` is never an option
+            i = 0
+            for w in words:
+                if i not in optional or not _ECHO_OPT(w):
+                    break
+                for c in w[1:]:
+                    if c == "n":
+                        newline = False
+                    else:
+                        escapes = c == "e"
+                i += 1
+            words = words[i:]
+    try:
+        s = " ".join(words)
+    except TypeError:
+        s = " ".join(texts(words))
+    if escapes:
+        # printf's module loads on first use: plain `echo` is the commonest command
+        from tysh.kernel.text.printf import expand_echo_escapes
+
+        s, stopped = expand_echo_escapes(s)
+        if stopped:
+            newline = False
+    if ctx.json:
+        return Outcome(0, OutputData.text(s))
+    ctx.stdout.write((s + "\n" if newline else s).encode("utf-8", "surrogateescape"))
+    return 0
+
+
+# -- printf ----------------------------------------------------------------------------------
+
+_PRINTF_USAGE = "usage: printf [-v var] format [arguments]"
+
+@tool(
+    "printf",
+    verbatim=True,
+    description="format and print arguments (bash's printf: %s %d %x %f %b %q …, the format repeats)",
+    examples=[
+        ("one line per argument", "printf '%s\\n' a b c"),
+        ("padded columns", "printf '%-10s|%5d\\n' name 42"),
+        ("into a variable", "printf -v pad '%05d' 7"),
+    ],
+)
+def printf(args: VerbatimArgs, ctx: Context) -> int | Outcome:
+    words = texts(args.words or ())
+    var: str | None = None
+    if words and words[0] == "--":
+        words = words[1:]
+    elif words and len(words[0]) > 1 and words[0][0] == "-" and 0 in args.flag_words:
+        opt = words[0]
+        if not opt.startswith("-v"):
+            ctx.error(f"{opt}: invalid option")
+            ctx.error(_PRINTF_USAGE)
+            return 2
+        if opt == "-v" and len(words) < 2:
+            ctx.error("-v: option requires an argument")
+            ctx.error(_PRINTF_USAGE)
+            return 2
+        var, words = (words[1], words[2:]) if opt == "-v" else (opt[2:], words[1:])
+        if words and words[0] == "--":
+            words = words[1:]
+    if not words:
+        ctx.error(_PRINTF_USAGE)
+        return 2
+    from tysh.kernel.text.printf import format_printf
+
+    res = format_printf(words[0], words[1:])
+    for msg in res.errors:
+        ctx.error(msg)
+    if var is not None:  # `printf -v NAME`: the text goes into the variable, as bash's
+        from tysh.kernel.base.errors import VarError
+
+        try:
+            if not ctx.shell.assign_word(var, res.text):
+                ctx.error(f"`{var}': not a valid identifier")
+                return 2
+        except VarError as e:
+            ctx.error(e.message)
+            return 1
+        return res.status
+    if ctx.json:
+        return Outcome(res.status, OutputData.text(res.text))
+    if res.text:
+        ctx.stdout.write(res.text.encode("utf-8", "surrogateescape"))
+    return res.status
+
+
+TOOLS: list[Tool] = [echo, printf]

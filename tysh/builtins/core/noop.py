@@ -1,0 +1,26 @@
+"""true, false and `:`: a status, nothing else (their arguments are still expanded)."""
+
+from __future__ import annotations
+
+from tysh.builtins._common.args import RawArgs
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.tool import Tool, tool
+
+
+@tool("true", raw_argv=True, description="do nothing, successfully (arguments are ignored)")
+def true_(args: RawArgs, ctx: Context) -> int:
+    return 0
+
+
+@tool("false", raw_argv=True, description="do nothing, unsuccessfully (arguments are ignored)")
+def false_(args: RawArgs, ctx: Context) -> int:
+    return 1
+
+
+@tool(":", raw_argv=True, description="do nothing, successfully; arguments are still expanded",
+      examples=[("set a default", ": ${name:=world}")])
+def colon(args: RawArgs, ctx: Context) -> int:
+    return 0
+
+
+TOOLS: list[Tool] = [true_, false_, colon]

@@ -1,0 +1,36 @@
+"""What the shell's builtins share: their error line, the variable-name pattern, why
+a path cannot be used, and the descriptors a command they run gets."""
+
+from __future__ import annotations
+
+from typing import IO, TYPE_CHECKING, Any
+
+from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.tools.context import Context
+
+if TYPE_CHECKING:
+    from tysh.kernel.run.session import Session
+
+NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def err(ctx: Context, msg: str) -> None:
+    """`tysh: NAME: msg` on the builtin's stderr, as bash words its builtins' errors."""
+    ctx.stderr.write(f"tysh: {ctx.name}: {msg}\n".encode("utf-8", "surrogateescape"))
+
+
+def missing_reason(fs: Any, path: str) -> str:
+    """Why a path cannot be used: a sandbox denial says so rather than "No such file"."""
+    try:
+        fs.stat(path)
+    except Exception as e:  # noqa: BLE001
+        return str(getattr(e, "reason", "No such file or directory"))
+    return "No such file or directory"
+
+
+def command_fds(sh: Session, ctx: Context) -> dict[int, IO[bytes]]:
+    """The shell's open descriptors with 0-2 the ones this builtin was given: what a
+    script it sources or a command it runs gets."""
+    fds = dict(sh.cur_fds)
+    fds[0], fds[1], fds[2] = ctx.stdin, ctx.stdout, ctx.stderr
+    return fds

@@ -1,0 +1,116 @@
+"""exit, return, break, continue and shift: they end or steer the running script, as
+the exceptions of kernel/base/control.py. Their operands may look like options (`exit
+-1`), so they take raw argv."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from tysh.builtins._common.args import RawArgs, texts
+from tysh.builtins.shell.common import err
+from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.tool import Tool, tool
+
+if TYPE_CHECKING:
+    from tysh.kernel.run.session import Session
+
+
+def _int_arg(ctx: Context, text: str) -> int | None:
+    t = text.strip()
+    if re.fullmatch(r"[-+]?[0-9]+", t):
+        return int(t)
+    err(ctx, f"{text}: numeric argument required")
+    return None
+
+
+@tool("exit", raw_argv=True, description="exit the shell (or subshell) with status N", session=True)
+def exit_(args: RawArgs, ctx: Context, sh: Session) -> int:
+    words = texts(args.positional)
+    if not words:
+        raise ExitShell(sh.state.last_status)
+    n = _int_arg(ctx, words[0])
+    if n is None:
+        raise ExitShell(2)
+    if len(words) > 1:
+        err(ctx, "too many arguments")
+        raise ExitShell(1)  # as bash: the script ends
+    raise ExitShell(n & 0xFF)
+
+
+@tool("return", raw_argv=True, session=True,
+      description="return from a function or sourced script with status N")
+def return_(args: RawArgs, ctx: Context, sh: Session) -> int:
+    st = sh.state
+    if st.func_depth == 0 and sh.source_depth == 0:
+        err(ctx, "can only `return' from a function or sourced script")
+        return 2
+    words = texts(args.positional)
+    if not words:
+        raise ReturnFromFunction(st.last_status)
+    n = _int_arg(ctx, words[0])
+    if n is None:
+        raise ReturnFromFunction(2)
+    if len(words) > 1:
+        err(ctx, "too many arguments")
+        raise ExitShell(1)  # as bash: the script ends
+    raise ReturnFromFunction(n & 0xFF)
+
+
+def _leave_loops(args: RawArgs, ctx: Context, sh: Session,
+                 jump: type[BreakLoop | ContinueLoop]) -> int:
+    """break/continue: raise `jump` for N levels (capped at the loop depth); outside a
+    loop bash only complains, with status 0."""
+    depth = sh.state.loop_depth
+    if depth == 0:
+        err(ctx, "only meaningful in a `for', `while', or `until' loop")
+        return 0
+    words = texts(args.positional)
+    n = 1
+    if words:
+        v = _int_arg(ctx, words[0])
+        if v is None:
+            raise ExitShell(2)
+        if v < 1:
+            err(ctx, f"{words[0]}: loop count out of range")
+            return 1
+        n = v
+    raise jump(min(n, depth))
+
+
+@tool("break", raw_argv=True, description="leave N enclosing loops (default 1)", session=True)
+def break_(args: RawArgs, ctx: Context, sh: Session) -> int:
+    return _leave_loops(args, ctx, sh, BreakLoop)
+
+
+@tool("continue", raw_argv=True, session=True,
+      description="go to the next iteration of the Nth enclosing loop")
+def continue_(args: RawArgs, ctx: Context, sh: Session) -> int:
+    return _leave_loops(args, ctx, sh, ContinueLoop)
+
+
+@tool("shift", raw_argv=True, session=True,
+      description="drop the first N positional parameters (default 1)")
+def shift(args: RawArgs, ctx: Context, sh: Session) -> int:
+    st = sh.state
+    words = texts(args.positional)
+    n = 1
+    if words:
+        v = _int_arg(ctx, words[0])
+        if v is None:
+            return 1
+        if len(words) > 1:
+            err(ctx, "too many arguments")
+            raise ExitShell(1)  # as bash: the script ends
+        n = v
+    if n < 0:
+        err(ctx, f"{n}: shift count out of range")
+        return 1
+    if n > len(st.positional):
+        return 1
+    st.positional = st.positional[n:]
+    return 0
+
+
+TOOLS: list[Tool] = [exit_, return_, break_, continue_, shift]

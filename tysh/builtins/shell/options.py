@@ -1,0 +1,141 @@
+"""set and shopt: the shell's options (and `set`'s other job, the positional
+parameters). Both take raw argv: `set -- -x` and `set +o` are position-sensitive."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tysh.builtins._common.args import RawArgs, texts
+from tysh.builtins.shell.common import err
+from tysh.builtins.shell.vars import declare_value
+from tysh.kernel.base.values import to_text
+from tysh.kernel.run.state import ALL_OPTIONS, LETTER_OPTIONS
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.tool import Tool, tool
+
+if TYPE_CHECKING:
+    from tysh.kernel.run.session import Session
+
+
+@tool(
+    "set",
+    raw_argv=True,
+    description="set options (-e -u -x, -o pipefail; + turns off) or the positional parameters",
+    examples=[("stop at the first failure", "set -euo pipefail"), ("set $1 $2", "set -- a b")],
+    session=True,
+)
+def set_(args: RawArgs, ctx: Context, sh: Session) -> int:
+    st = sh.state
+    words = texts(args.positional)
+    if not words:
+        for name in st.all_names():
+            v = st.lookup(name)
+            if v is None or v.value is None:
+                continue
+            ctx.write(f"{name}={declare_value(v.value)}\n")
+        return 0
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w == "--":
+            st.positional = words[i + 1 :]
+            return 0
+        if w == "-":
+            st.positional = words[i + 1 :]
+            return 0
+        if len(w) >= 2 and w[0] in "-+" and w[1:].isalpha():
+            on = w[0] == "-"
+            for c in w[1:]:
+                if c == "o":
+                    i += 1
+                    if i >= len(words):
+                        _print_options(ctx, st.options, on)
+                        return 0
+                    name = words[i]
+                    if name not in ALL_OPTIONS:
+                        err(ctx, f"{name}: invalid option name")
+                        return 2
+                    (st.options.add if on else st.options.discard)(name)
+                    continue
+                opt = LETTER_OPTIONS.get(c)
+                if opt is None:
+                    err(ctx, f"{w[0]}{c}: invalid option")
+                    return 2
+                (st.options.add if on else st.options.discard)(opt)
+            i += 1
+            continue
+        st.positional = words[i:]
+        return 0
+    return 0
+
+
+def _print_options(ctx: Context, options: set[str], on: bool) -> None:
+    for name in sorted(ALL_OPTIONS):
+        if on:
+            ctx.write(f"{name:<15} {'on' if name in options else 'off'}\n")
+        else:
+            ctx.write(f"set {'-' if name in options else '+'}o {name}\n")
+
+
+# bash's shopt names; tysh has one of them, always on
+_SHOPT_NAMES = frozenset(
+    "autocd assoc_expand_once cdable_vars cdspell checkhash checkjobs checkwinsize cmdhist "
+    "compat31 compat32 compat40 compat41 compat42 compat43 compat44 complete_fullquote "
+    "direxpand dirspell dotglob execfail expand_aliases extdebug extglob extquote failglob "
+    "force_fignore globasciiranges globskipdots globstar gnu_errfmt histappend histreedit "
+    "histverify hostcomplete huponexit inherit_errexit interactive_comments lastpipe lithist "
+    "localvar_inherit localvar_unset login_shell mailwarn no_empty_cmd_completion nocaseglob "
+    "nocasematch noexpand_translation nullglob patsub_replacement progcomp "
+    "progcomp_alias promptvars restricted_shell shift_verbose sourcepath varredir_close "
+    "xpg_echo".split())
+_SHOPT_ON = frozenset({"globstar"})
+_SHOPT_WHY = {
+    "globstar": "** is always recursive in tysh",
+    "nullglob": "a glob that matches nothing is an error in tysh; test with [ -e ] first",
+    "failglob": "a glob that matches nothing is always an error in tysh",
+    "extglob": "extended patterns are not part of tysh's language",
+    "dotglob": "a glob matches a hidden name only when its segment starts with '.'",
+}
+
+
+@tool("shopt", raw_argv=True,
+      description="shell options: globstar is always on in tysh; the others are bash's only",
+      examples=[("recursive globs (on already)", "shopt -s globstar"),
+                ("is an option on?", "shopt -q globstar && echo on")])
+def shopt(args: RawArgs, ctx: Context) -> int:
+    words = [to_text(w) for w in args.positional]
+    flags = ""
+    while words and words[0].startswith("-") and len(words[0]) > 1:
+        flags += words.pop(0)[1:]
+    bad = [f for f in flags if f not in "supqo"]
+    if bad:
+        err(ctx, f"-{bad[0]}: invalid option")
+        ctx.error("usage: shopt [-pqsu] [-o] [optname ...]")
+        return 2
+    if "o" in flags:
+        err(ctx, "-o: use set -o to see and change tysh's set options")
+        return 1
+    for name in words:
+        if name not in _SHOPT_NAMES:
+            err(ctx, f"{name}: invalid shell option name")
+            return 1
+    names = words or sorted(_SHOPT_NAMES)
+    if "s" in flags or "u" in flags:
+        on = "s" in flags
+        for name in words:
+            if (name in _SHOPT_ON) != on:
+                why = _SHOPT_WHY.get(name, "tysh does not have this bash option")
+                err(ctx, f"{name}: cannot be turned {'on' if on else 'off'}: {why}")
+                return 1
+        return 0
+    if "q" in flags:
+        return 0 if all(n in _SHOPT_ON for n in names) else 1
+    for name in names:
+        if "p" in flags:
+            ctx.write(f"shopt {'-s' if name in _SHOPT_ON else '-u'} {name}\n")
+        else:
+            ctx.write(f"{name:<15}\t{'on' if name in _SHOPT_ON else 'off'}\n")
+    return 0 if not words or all(n in _SHOPT_ON for n in words) else 1
+
+
+TOOLS: list[Tool] = [set_, shopt]

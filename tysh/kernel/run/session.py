@@ -1,0 +1,75 @@
+"""The session protocol: what the shell's own builtins may use of the interpreter.
+
+An ordinary tool sees the session only through the narrow `ctx.shell` (ShellAPI). The
+builtins that are part of the shell itself (`cd`, `declare`, `source`, `command`, …)
+read and change its state, run scripts and call other tools; such a tool says so with
+`@tool(..., session=True)` and is called as `func(args, ctx, sh)` with `sh` a
+`Session`. The interpreter is its implementation; nothing else reaches past ShellAPI."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from tysh.kernel.tools.context import ShellAPI
+
+if TYPE_CHECKING:
+    from tysh.kernel.base.argv import Arg
+    from tysh.kernel.base.streams import Fds
+    from tysh.kernel.fs.api import FileSystem
+    from tysh.kernel.run.state import State
+    from tysh.kernel.syntax import ast
+    from tysh.kernel.tools.tool import Tool
+
+
+class Session(ShellAPI, Protocol):
+    """The running shell as its builtins see it (a ShellAPI, and more)."""
+
+    source_depth: int  # scripts being sourced: `return` is allowed inside one
+
+    @property
+    def state(self) -> State:
+        """Variables, functions, options, positional parameters, cwd, aliases."""
+        ...
+
+    @property
+    def fs(self) -> FileSystem: ...
+
+    @property
+    def cur_fds(self) -> Fds:
+        """The open descriptors of the command being run (`read -u FD`)."""
+        ...
+
+    @property
+    def decl_arrays(self) -> dict[str, ast.ArrayLit] | None:
+        """`declare a=(…)`: the array literals of the declaration being run, keyed by
+        their argument's text (the builtin sees only text)."""
+        ...
+
+    def abspath(self, p: str) -> str: ...
+
+    def eval_arith_text(self, text: str) -> int: ...
+
+    def array_value(self, name: str, lit: ast.ArrayLit) -> Any:
+        """The value `name=(…)` stores for the literal `lit` (a list or a dict)."""
+        ...
+
+    def parse(self, src: str) -> ast.Script: ...
+
+    def run_script(self, script: ast.Script, fds: Fds) -> int: ...
+
+    def wait_jobs(self, ids: list[int] | None = None) -> int:
+        """Wait for the background jobs `ids` (None: all); the last one's status."""
+        ...
+
+    def builtin(self, name: str) -> Tool | None:
+        """The builtin tool of that name, or None."""
+        ...
+
+    def call_tool(self, tool: Tool, name: str, args: list[Arg], fds: Fds) -> int:
+        """Bind `args` to `tool` and run it as the command `name` with these fds."""
+        ...
+
+    def invoke(self, name: str, args: list[Arg], fds: Fds, *, functions: bool = True) -> int:
+        """Run a command by name with expanded arguments: a function (unless
+        `functions` is False), else a builtin or tool, else a program on PATH."""
+        ...
