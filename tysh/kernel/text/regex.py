@@ -636,7 +636,7 @@ def compile_patterns(
     if prefilter is None and (line or word):
         prefilter = _compile(inner, flags, safe)
     return Compiled(
-        regex, not safe, _min_width(regex), prefilter, lower, line or word, tuple(notes)
+        regex, not safe, min_width(regex), prefilter, lower, line or word, tuple(notes)
     )
 
 
@@ -653,7 +653,7 @@ def _compile(source: str, flags: int, as_bytes: bool) -> re.Pattern[str] | re.Pa
         raise RegexError("Regular expression too big") from None
 
 
-def _min_width(regex: re.Pattern[str] | re.Pattern[bytes]) -> int:
+def min_width(regex: re.Pattern[str] | re.Pattern[bytes]) -> int:
     try:
         from re import _parser  # type: ignore[attr-defined,unused-ignore]
 
