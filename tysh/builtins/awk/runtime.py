@@ -57,10 +57,6 @@ class NextRecord(Exception):  # noqa: N818
     pass
 
 
-class NextFile(Exception):  # noqa: N818
-    pass
-
-
 def clean_rest(s: str) -> bool:
     """Whether str.split() splits s as awk's default FS would: ASCII, and no whitespace
     but blank, tab and newline (memchr scans beat a regex class over a whole chunk)."""
@@ -69,8 +65,6 @@ def clean_rest(s: str) -> bool:
 
 
 _BLANKS = re.compile(r"[ \t\n]+")
-_ODD_SPACE = re.compile(r"[\r\x0b\x0c\x1c-\x1f]")
-_ODD_SEARCH = _ODD_SPACE.search
 
 
 def split_default(line: str) -> list[str]:
