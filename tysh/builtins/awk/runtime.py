@@ -176,8 +176,8 @@ _META = frozenset("\\^$.[]|()*+?{}")
 def make_sub(src: str, repl: str, glob: bool) -> Callable[[str], tuple[str, int]]:
     """sub/gsub with a constant regex and replacement, as one callable (text → (new text,
     count)) built once per run. A regex with no special character and a replacement
-    without `&` or `\\` is plain text: str.replace, several times faster than the regex
-    engine, finds the same leftmost non-overlapping matches."""
+    without `&` or `\\` is plain text: str.replace finds the same leftmost non-overlapping
+    matches without the regex engine."""
     t = _repl_template(repl)
     if src and t == repl and _META.isdisjoint(src):
         if glob:

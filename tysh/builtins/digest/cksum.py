@@ -1,6 +1,6 @@
 """cksum sha224sum sha384sum b2sum (GNU coreutils 9.1).
 
-The sha*/b2sum tools share md5sum's line format and -c checking (utils_digest). cksum
+The sha*/b2sum tools share md5sum's line format and -c checking (digest.sums). cksum
 prints the POSIX CRC (`CRC SIZE NAME`), or with -a a digest as a BSD tagged line. The
 CRC is the unreflected CRC-32 of POSIX; it is computed by zlib's reflected CRC over
 bit-reversed bytes, so no Python loop runs per byte."""

@@ -1,6 +1,6 @@
 """find's command line: options, starting points and the expression, parsed by hand.
 
-Why find parses its own argv (its schema declares raw_argv, DESIGN §4.3): the expression
+Why find parses its own argv (its schema declares raw_argv): the expression
 is a little language, not a set of options. Its meaning depends on order (`-a` binds
 tighter than `-o`, `!` applies to the next primary, parentheses group), the same primary
 may appear many times with different values, `-exec` swallows words up to `;` or `+`,

@@ -2,7 +2,7 @@
 
 Plain readlink prints the target of each symlink and fails (status 1, silently unless
 -v) on anything else. -f/-e/-m canonicalise through the kernel's filesystem, sharing
-realpath's resolver (files_info), so links resolve the same way in a sandbox."""
+realpath's resolver (files.info), so links resolve the same way in a sandbox."""
 
 from __future__ import annotations
 
