@@ -192,9 +192,10 @@ def _both(d: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> tuple[An
     """(compiled, interpreted) runs of argv, each on fresh copies of the tricky files,
     reading a few bytes at a time so batches end mid-stream; the files afterwards too."""
     import tysh.builtins.sed.compile as comp
+    import tysh.builtins.sed.streams as streams
     import tysh.builtins.sed.tool as sed_mod
 
-    monkeypatch.setattr(sed_mod, "READ_SIZE", 5)
+    monkeypatch.setattr(streams, "READ_SIZE", 5)
     results = []
     for general in (False, True):
         for name, data in TRICKY.items():
@@ -202,7 +203,7 @@ def _both(d: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> tuple[An
         with monkeypatch.context() as m:
             if general:
                 m.setattr(comp, "ENABLED", False)
-                m.setattr(sed_mod, "_fast_sub", lambda *a, **k: None)
+                m.setattr(sed_mod, "block_function", lambda *a, **k: None)
             r = invoke(sed_tool, "sed", classify(argv), FakeShell(str(d)), b"a foo\nb\n\n")
         files = {n: (d / n).read_bytes() for n in TRICKY}
         results.append((r.code, r.out, r.err, files))
@@ -228,11 +229,12 @@ def test_compiled_script_equals_interpreter_per_file(d: Path, monkeypatch: pytes
 
 def test_compiled_script_is_used_for_common_shapes() -> None:
     from tysh.builtins.sed.compile import compile_script
-    from tysh.builtins.sed.tool import SedArgs, _Parser
+    from tysh.builtins.sed.parse import Parser
+    from tysh.builtins.sed.tool import SedArgs
 
     for script in ("1d;$d", "/x/s/a/b/g", "-n", "2i\\t", "y/a/b/;="):
-        cmds = _Parser(script if script != "-n" else "p", [(0, "-e")], False).parse()
-        assert compile_script(cmds, False, "\n", 70, {}) is not None, script
-    branchy = _Parser(":a;N;ba", [(0, "-e")], False).parse()
-    assert compile_script(branchy, False, "\n", 70, {}) is None
+        cmds = Parser(script if script != "-n" else "p", [(0, "-e")], False).parse()
+        assert compile_script(cmds, False, "\n", 70) is not None, script
+    branchy = Parser(":a;N;ba", [(0, "-e")], False).parse()
+    assert compile_script(branchy, False, "\n", 70) is None
     assert SedArgs is not None

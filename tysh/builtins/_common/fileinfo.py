@@ -105,7 +105,8 @@ def group_name(gid: int) -> str:
 
 
 @lru_cache(maxsize=32)
-def _zone(name: str) -> tzinfo | None:
+def named_zone(name: str) -> tzinfo | None:
+    """The zone a TZ value names; None (the host's zone) for one it cannot load."""
     if name in ("UTC", "UTC0", "GMT", ":UTC"):
         return UTC
     try:
@@ -123,7 +124,7 @@ def local_time(ctx: Context, ts: float) -> datetime:
         tz_name = ctx.shell.get_var("TZ")
     except Exception:  # noqa: BLE001 - a minimal shell may not know variables
         tz_name = None
-    zone = _zone(str(tz_name)) if tz_name else None
+    zone = named_zone(str(tz_name)) if tz_name else None
     if zone is None:
         return datetime.fromtimestamp(ts).astimezone()
     return datetime.fromtimestamp(ts, zone)

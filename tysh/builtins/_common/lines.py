@@ -84,7 +84,9 @@ def parse_count(text: str) -> int | None:
     if m.group(2):
         return n * 512
     if m.group(3):
-        return n * (1000 if m.group(4) == "B" else 1024) ** _POWERS[m.group(3)]
+        # typeshed types int ** int as Any (a negative power gives a float); this one is >= 1
+        unit: int = (1000 if m.group(4) == "B" else 1024) ** _POWERS[m.group(3)]
+        return n * unit
     return n
 
 

@@ -464,7 +464,7 @@ class Compiler:
         if name in ("sub", "gsub"):
             tgt: Node = args[2] if len(args) > 2 else ("field", ("num", 0.0))
             if args[0][0] in ("ere", "str") and args[1][0] == "str":
-                # both constant: a substituter built once (awk_runtime.make_sub)
+                # both constant: a substituter built once (runtime.make_sub)
                 fn = self.const(("sub", args[0][1], args[1][1], name == "gsub"), "_sb")
                 call = f"{fn}({{}})"
             else:

@@ -1,6 +1,6 @@
 """awk's printf/sprintf formats.
 
-Not shared with the shell's printf (_printf.py): awk's arguments are awk values, not
+Not shared with the shell's printf (kernel.text.printf): awk's arguments are awk values, not
 words, and its rules differ — `%c` of a number is that character, `%d` of a string takes
 its numeric prefix, missing arguments are a fatal error (gawk), `%i` is `%d`. A format
 is parsed once into literal text and conversion specs, then applied with Python's `%`

@@ -56,10 +56,6 @@ class NextRecord(Exception):  # noqa: N818
     pass
 
 
-class NextFile(Exception):  # noqa: N818
-    pass
-
-
 def clean_rest(s: str) -> bool:
     """Whether str.split() splits s as awk's default FS would: ASCII, and no whitespace
     but blank, tab and newline (memchr scans beat a regex class over a whole chunk)."""
@@ -68,8 +64,6 @@ def clean_rest(s: str) -> bool:
 
 
 _BLANKS = re.compile(r"[ \t\n]+")
-_ODD_SPACE = re.compile(r"[\r\x0b\x0c\x1c-\x1f]")
-_ODD_SEARCH = _ODD_SPACE.search
 
 
 def split_default(line: str) -> list[str]:
@@ -181,8 +175,8 @@ _META = frozenset("\\^$.[]|()*+?{}")
 def make_sub(src: str, repl: str, glob: bool) -> Callable[[str], tuple[str, int]]:
     """sub/gsub with a constant regex and replacement, as one callable (text → (new text,
     count)) built once per run. A regex with no special character and a replacement
-    without `&` or `\\` is plain text: str.replace, several times faster than the regex
-    engine, finds the same leftmost non-overlapping matches."""
+    without `&` or `\\` is plain text: str.replace finds the same leftmost non-overlapping
+    matches without the regex engine."""
     t = _repl_template(repl)
     if src and t == repl and _META.isdisjoint(src):
         if glob:

@@ -1,7 +1,7 @@
 """awk: the POSIX pattern-scanning language, in-process.
 
-The program is tokenised (awk_lex), parsed (awk_parse), compiled to Python source once
-(awk_compile) and run against the run-time state (awk_runtime). awk is declared
+The program is tokenised (awk.lex), parsed (awk.parse), compiled to Python source once
+(awk.compile) and run against the run-time state (awk.runtime). awk is declared
 `verbatim` and parses its own argv: everything after the program text is an operand
 (`awk '{print}' -x` reads a file named `-x`… as awk does, options stop at the program),
 which the clap-style binder cannot express.

@@ -73,10 +73,6 @@ def strnum(s: str) -> str:
     return s
 
 
-def looks_numeric(s: str) -> bool:
-    return _numeric_match(s) is not None
-
-
 def truth(v: Any) -> bool:
     c = v.__class__
     if c is float:

@@ -10,14 +10,30 @@ with guard digits and truncated to scale. Output lines wrap at BC_LINE_LENGTH (7
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
 
 from tysh.builtins._common.cancel import checkpoint
 from tysh.builtins._common.operands import InputStatus, iter_inputs
-from tysh.builtins.calc.bigint import itos, stoi
+from tysh.builtins.calc.bcnum import (
+    DIGITS,
+    ONE,
+    ZERO,
+    BcRuntime,
+    Num,
+    align,
+    compare,
+    divide,
+    format_num,
+    length,
+    modulo,
+    multiply,
+    power,
+    square_root,
+)
+from tysh.builtins.calc.bigint import stoi
 from tysh.kernel.base.record import Record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -35,15 +51,10 @@ _KEYWORDS = frozenset("if else while for break continue return define auto print
                       "sqrt length scale ibase obase last limits read".split())
 _RELOPS = ("==", "!=", "<", "<=", ">", ">=")
 _ASSIGN = ("=", "+=", "-=", "*=", "/=", "%=", "^=")
-_DIGITS = "0123456789ABCDEF"
 
 
 class BcSyntax(Exception):
     """A syntax error: the line is dropped."""
-
-
-class BcRuntime(Exception):
-    """A runtime error: the rest of the line is skipped."""
 
 
 class _Quit(Exception):
@@ -56,119 +67,6 @@ class _Flow(Exception):
     def __init__(self, kind: str, value: Num | None = None) -> None:
         self.kind, self.value = kind, value
 
-
-@attrs.frozen
-class Num:
-    """n / 10**s: bc's number, exact, with its scale."""
-
-    n: int
-    s: int
-
-    def rescale(self, s: int) -> Num:
-        """Truncate (toward zero) or extend to s places."""
-        if s >= self.s:
-            return Num(self.n * 10 ** (s - self.s), s)
-        q = abs(self.n) // 10 ** (self.s - s)
-        return Num(-q if self.n < 0 else q, s)
-
-    def trunc_int(self) -> int:
-        return self.rescale(0).n
-
-
-ZERO = Num(0, 0)
-ONE = Num(1, 0)
-
-
-def _align(a: Num, b: Num) -> tuple[int, int, int]:
-    s = max(a.s, b.s)
-    return a.n * 10 ** (s - a.s), b.n * 10 ** (s - b.s), s
-
-
-def _div(a: Num, b: Num, scale: int) -> Num:
-    if b.n == 0:
-        raise BcRuntime("Divide by zero")
-    num = a.n * 10 ** (scale + b.s)
-    den = b.n * 10 ** a.s
-    q = abs(num) // abs(den)
-    return Num(q if (num < 0) == (den < 0) else -q, scale)
-
-
-def _mul(a: Num, b: Num, scale: int) -> Num:
-    return Num(a.n * b.n, a.s + b.s).rescale(min(a.s + b.s, max(scale, a.s, b.s)))
-
-
-def _mod(a: Num, b: Num, scale: int) -> Num:
-    if b.n == 0:
-        raise BcRuntime("Modulo by zero")
-    q = _div(a, b, scale)
-    x, y, s = _align(a, Num(q.n * b.n, q.s + b.s))
-    return Num(x - y, s).rescale(max(scale + b.s, a.s))
-
-
-def _pow(a: Num, b: Num, scale: int, warn: Callable[[str], None]) -> Num:
-    if b.s and b.n % 10 ** b.s:
-        warn("non-zero scale in exponent")
-    e = b.trunc_int()
-    if e == 0:
-        return ONE
-    if e < 0:
-        p = Num(a.n ** -e, a.s * -e)
-        return _div(ONE, p, scale)
-    return Num(a.n ** e, a.s * e).rescale(min(a.s * e, max(scale, a.s)))
-
-
-def _sqrt(a: Num, scale: int) -> Num:
-    if a.n < 0:
-        raise BcRuntime("Square root of a negative number")
-    s = max(scale, a.s)
-    from math import isqrt
-    return Num(isqrt(a.rescale(2 * s).n), s)
-
-
-def _cmp(a: Num, b: Num) -> int:
-    x, y, _ = _align(a, b)
-    return (x > y) - (x < y)
-
-
-def _length(a: Num) -> int:
-    if a.n == 0:
-        return 1 if a.s == 0 else a.s
-    digits = len(itos(abs(a.n)))
-    return max(digits, a.s)
-
-
-def format_num(a: Num, base: int) -> str:
-    """bc's printed form: no leading 0 before the point, a zero is `0`."""
-    if a.n == 0:
-        return "0"
-    sign = "-" if a.n < 0 else ""
-    whole, frac = divmod(abs(a.n), 10 ** a.s)
-    if base == 10:
-        text = itos(whole) if whole else ""
-        if a.s:
-            text += "." + itos(frac).rjust(a.s, "0")
-        return sign + text
-    wide = base > 16
-    width = len(str(base - 1))
-
-    def digit(d: int) -> str:
-        return f" {d:0{width}d}" if wide else _DIGITS[d]
-
-    parts: list[str] = []
-    while whole:
-        whole, d = divmod(whole, base)
-        parts.append(digit(d))
-    text = "".join(reversed(parts)) or ("" if a.s else digit(0))
-    if a.s:
-        text += "."
-        place, limit = 1, 10 ** a.s
-        num, den = frac, 10 ** a.s
-        while place < limit:
-            num *= base
-            d, num = divmod(num, den)
-            text += digit(d)
-            place *= base
-    return sign + text
 
 
 # ------------------------------------------------------------------------ parser
@@ -572,10 +470,10 @@ class _Interp:
         base = self.ibase
         whole, _, frac = text.partition(".")
         if len(text) == 1:
-            return Num(_DIGITS.index(text) if text in _DIGITS else 15, 0)
+            return Num(DIGITS.index(text) if text in DIGITS else 15, 0)
         val = 0
         for ch in whole:
-            val = val * base + min(_DIGITS.index(ch) if ch in _DIGITS else 15, 15)
+            val = val * base + min(DIGITS.index(ch) if ch in DIGITS else 15, 15)
         if not frac:
             return Num(val, 0)
         if base == 10:
@@ -583,7 +481,7 @@ class _Interp:
                        len(frac))
         num, den = 0, 1
         for ch in frac:
-            num = num * base + min(_DIGITS.index(ch) if ch in _DIGITS else 15, 15)
+            num = num * base + min(DIGITS.index(ch) if ch in DIGITS else 15, 15)
             den *= base
         s = len(frac)
         return Num(val * 10 ** s + num * 10 ** s // den, s)
@@ -606,7 +504,7 @@ class _Interp:
             a = self.eval(e[1])
             return Num(-a.n, a.s)
         if k == "rel":
-            c = _cmp(self.eval(e[2]), self.eval(e[3]))
+            c = compare(self.eval(e[2]), self.eval(e[3]))
             op = e[1]
             ok = {"==": c == 0, "!=": c != 0, "<": c < 0, "<=": c <= 0,
                   ">": c > 0, ">=": c >= 0}[op]
@@ -632,9 +530,9 @@ class _Interp:
         if k == "builtin":
             a = self.eval(e[2])
             if e[1] == "sqrt":
-                return _sqrt(a, self.scale)
+                return square_root(a, self.scale)
             if e[1] == "length":
-                return Num(_length(a), 0)
+                return Num(length(a), 0)
             return Num(a.s, 0)
         if k == "call":
             return self.call(e[1], e[2])
@@ -642,15 +540,15 @@ class _Interp:
 
     def binop(self, op: str, a: Num, b: Num) -> Num:
         if op in "+-":
-            x, y, s = _align(a, b)
+            x, y, s = align(a, b)
             return Num(x + y if op == "+" else x - y, s)
         if op == "*":
-            return _mul(a, b, self.scale)
+            return multiply(a, b, self.scale)
         if op == "/":
-            return _div(a, b, self.scale)
+            return divide(a, b, self.scale)
         if op == "%":
-            return _mod(a, b, self.scale)
-        return _pow(a, b, self.scale, self.warn)
+            return modulo(a, b, self.scale)
+        return power(a, b, self.scale, self.warn)
 
     def call(self, name: str, args: list[Node]) -> Num:
         fn = self.funcs.get(name)

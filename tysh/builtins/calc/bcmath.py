@@ -7,7 +7,7 @@ from __future__ import annotations
 import decimal
 from decimal import Decimal
 
-from tysh.builtins.calc.bc import BcRuntime, Num
+from tysh.builtins.calc.bcnum import BcRuntime, Num
 
 
 def _dec(a: Num) -> Decimal:

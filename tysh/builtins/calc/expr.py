@@ -1,6 +1,6 @@
 """expr (GNU coreutils 9.1): evaluate an expression given as separate words.
 
-expr is verbatim (DESIGN §4.4): its operands are words like `*`, `(`, `-5` and `--`
+expr is verbatim: its operands are words like `*`, `(`, `-5` and `--`
 that must reach the expression parser in order, untouched; the kernel still lifts
 `--json`. The grammar is GNU's recursive descent, with its `evaluate` flag so that the
 untaken side of `|` and `&` is parsed but never raises (`expr 1 \\| 1 / 0` is 1).

@@ -2,7 +2,7 @@
 (-y, -W, --suppress-common-lines) output, --label, -q/-s, -r over directories, -N, the
 -i/-w/-b/-B comparisons, `-` for stdin; status 0 same, 1 different, 2 trouble.
 
-The matching itself is utils_diffseq (GNU's algorithm, so hunks are GNU's); this module
+The matching itself is compare.diffseq (GNU's algorithm, so hunks are GNU's); this module
 reads the inputs, walks directories and renders. Time stamps in headers are the file's
 mtime in the session's TZ, to the precision FileStat carries (a float, so the last
 digits of the nanoseconds may differ from GNU's)."""

@@ -1,6 +1,6 @@
 """cksum sha224sum sha384sum b2sum (GNU coreutils 9.1).
 
-The sha*/b2sum tools share md5sum's line format and -c checking (utils_digest). cksum
+The sha*/b2sum tools share md5sum's line format and -c checking (digest.sums). cksum
 prints the POSIX CRC (`CRC SIZE NAME`), or with -a a digest as a BSD tagged line. The
 CRC is the unreflected CRC-32 of POSIX; it is computed by zlib's reflected CRC over
 bit-reversed bytes, so no Python loop runs per byte."""
@@ -14,7 +14,7 @@ from typing import IO
 import attrs
 
 from tysh.builtins._common.operands import CHUNK, read_operand
-from tysh.builtins.digest.sums import SumArgs, _check, sum_line
+from tysh.builtins.digest.sums import SumArgs, check_list, sum_line
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -120,7 +120,7 @@ def _make(cmd: str, algo_key: str) -> Tool:
             ctx.error(bits)
             return 1
         if args.check:
-            return _check(args, ctx, cmd, algo, tag, hexlen)
+            return check_list(args, ctx, cmd, algo, tag, hexlen)
         return _sum_files(args, ctx, algo, tag, bits, args.tag)
 
     return tool(
@@ -160,7 +160,7 @@ def cksum(args: CksumArgs, ctx: Context) -> ToolReturn:
             ctx.error("the --check option is not supported with --algorithm=crc")
             return 1
         algo, tag, hexlen = _DIGESTS[key]
-        return _check(args, ctx, "cksum", algo, tag, hexlen)
+        return check_list(args, ctx, "cksum", algo, tag, hexlen)
     if args.algorithm != "crc":
         bits = _bits(ctx, args.length, args.algorithm)
         if isinstance(bits, str):
@@ -193,7 +193,7 @@ def _sniff(ctx: Context, files: tuple[str, ...]) -> str | None:
         with ctx.fs.open(ctx.path(files[0]), "rb") as f:
             head = f.read(64).lstrip(b"\\")
     except FsError:
-        return "md5"  # _check reports the unreadable list
+        return "md5"  # check_list reports the unreadable list
     for key, (_, tag, _) in _DIGESTS.items():
         if head.startswith(tag.encode() + b" ("):
             return key

@@ -68,7 +68,7 @@ def _make(cmd: str) -> Tool:
 
     def run(args: SumArgs, ctx: Context) -> ToolReturn:
         if args.check:
-            return _check(args, ctx, cmd, algo, tag_name, hexlen)
+            return check_list(args, ctx, cmd, algo, tag_name, hexlen)
         code = 0
         out: list[str] = []
         data: list[dict[str, str]] = []
@@ -131,8 +131,10 @@ def _parse_line(line: str, tag_name: str, hexlen: int) -> tuple[str, str] | None
     return digest.lower(), name
 
 
-def _check(args: SumArgs, ctx: Context, cmd: str, algo: str, tag_name: str,
-           hexlen: int) -> ToolReturn:
+def check_list(args: SumArgs, ctx: Context, cmd: str, algo: str, tag_name: str,
+               hexlen: int) -> ToolReturn:
+    """-c: read each operand as a list of checksum lines and verify the files named in
+    it, reporting as GNU does (OK / FAILED and the summary warnings)."""
     code = 0
     results: list[dict[str, Any]] = []
     for list_name in args.files or ("-",):

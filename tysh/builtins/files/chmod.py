@@ -1,6 +1,6 @@
 """`chmod`: change file mode bits, octal (`755`) or symbolic (`u+x,go-w`, `a=r`, `+X`).
 
-chmod declares raw_argv (DESIGN §4.3) and reads its own words: a symbolic mode such as
+chmod declares raw_argv and reads its own words: a symbolic mode such as
 `-x`, `-w` or `-rwx` is spelled exactly like an option bundle, so a clap-style binder
 would reject `chmod -x script.sh`. The option set is tiny (-R -v -c -f --reference).
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import attrs
 
 from tysh.builtins._common.fileinfo import human_size, q
+from tysh.builtins.files.info import is_link
 from tysh.kernel.base.record import MutableRecord, Record
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
@@ -78,7 +79,7 @@ class _Du(MutableRecord):
         try:
             st = self.ctx.fs.stat(path, follow=follow)
         except FsError as e:
-            if follow and self.ctx.fs.exists(path) is False and _is_link(self.ctx, path):
+            if follow and self.ctx.fs.exists(path) is False and is_link(self.ctx, path):
                 self.ctx.error(f"cannot access {q(shown)}")  # GNU names a dangling link so
             else:
                 self.ctx.error(f"cannot access {q(shown)}: {e.reason}")
@@ -116,13 +117,6 @@ class _Du(MutableRecord):
         if limit is not None and depth > limit:
             return False
         return is_dir or a.all or depth == 0
-
-
-def _is_link(ctx: Context, path: str) -> bool:
-    try:
-        return ctx.fs.stat(path, follow=False).kind == "symlink"
-    except FsError:
-        return False
 
 
 def _excluded(shown: str, patterns: tuple[str, ...]) -> bool:

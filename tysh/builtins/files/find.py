@@ -1,6 +1,6 @@
 """`find`: walk directory trees through ctx.fs and evaluate find's expression on each file.
 
-The expression is parsed in `_findexpr` (see there for why find is raw_argv). Output
+The expression is parsed in `find_expr` (see there for why find is raw_argv). Output
 streams: paths are written as they are found (in sorted order per directory, so results
 are deterministic). `find … --json` prints the matched paths as one JSON array."""
 

@@ -1,6 +1,6 @@
 """find's command line: options, starting points and the expression, parsed by hand.
 
-Why find parses its own argv (its schema declares raw_argv, DESIGN §4.3): the expression
+Why find parses its own argv (its schema declares raw_argv): the expression
 is a little language, not a set of options. Its meaning depends on order (`-a` binds
 tighter than `-o`, `!` applies to the next primary, parentheses group), the same primary
 may appear many times with different values, `-exec` swallows words up to `;` or `+`,
@@ -22,7 +22,6 @@ from typing import IO, Any
 import attrs
 
 from tysh.builtins._common.fileinfo import (
-    entry_type,
     full_mode,
     group_name,
     local_time,
@@ -185,8 +184,6 @@ class FindPlan(MutableRecord):
 
 _GLOBAL_OPTS = {"-depth", "-d", "-xdev", "-mount", "-noleaf", "-ignore_readdir_race",
                 "-noignore_readdir_race", "-nowarn", "-warn", "-follow", "-daystart"}
-_ACTIONS = {"-print", "-print0", "-printf", "-exec", "-execdir", "-delete", "-ok", "-okdir",
-            "-ls", "-fprint", "-fprint0", "-fprintf", "-quit"}
 _NEWER_XY = re.compile(r"-newer[aBcm][aBcmt]")
 
 
@@ -945,9 +942,3 @@ def parse_command(words: list[Any], ctx: Context, rt: Runtime) -> FindPlan:
     if not plan.starts:
         plan.starts = ["."]
     return plan
-
-
-def item_type(it: Item) -> str:
-    """The entry type of a visited file for OutputData / --json."""
-    st = it.stat()
-    return entry_type(st) if st is not None else "file"

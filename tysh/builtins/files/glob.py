@@ -1,7 +1,7 @@
 """`glob PATTERN… [--exclude P]`: expand patterns through ctx.fs and print the matches.
 
 The tool declares glob_passthrough, so patterns reach it unexpanded. Rules are the
-shell's (DESIGN §2.2): `* ? [..]` within one path segment, `**` for any depth, results
+shell's: `* ? [..]` within one path segment, `**` for any depth, results
 sorted, a leading `.` matched only explicitly, symlinked directories not followed by
 `**`. A pattern matching nothing is an error naming it (status 1); the other patterns
 are still printed. Expansion is the kernel's own (`tysh.kernel.expand.glob`), so `glob P`

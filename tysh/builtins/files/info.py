@@ -31,7 +31,7 @@ from tysh.kernel.tools.tool import Outcome, tool
 _NAMES_JSON = "; --json gives the name as a string, or an array of names for several"
 
 
-def _names_out(ctx: Context, names: list[str], end: str, status: int) -> int | Outcome:
+def write_names(ctx: Context, names: list[str], end: str, status: int) -> int | Outcome:
     """Write one name per line; under `--json` one name is a string, several an array."""
     text = "".join(n + end for n in names)
     if not ctx.json:
@@ -92,7 +92,7 @@ def basename(args: BasenameArgs, ctx: Context) -> int | Outcome:
             suffix = names[1]
             names = names[:1]
     end = "\0" if args.zero else "\n"
-    return _names_out(ctx, [base_name(n, suffix) for n in names], end, 0)
+    return write_names(ctx, [base_name(n, suffix) for n in names], end, 0)
 
 
 @attrs.frozen(repr=False, eq=False)
@@ -112,7 +112,7 @@ def dirname(args: DirnameArgs, ctx: Context) -> int | Outcome:
         ctx.error("missing operand")
         return 1
     end = "\0" if args.zero else "\n"
-    return _names_out(ctx, [dir_name(n) for n in args.names], end, 0)
+    return write_names(ctx, [dir_name(n) for n in args.names], end, 0)
 
 
 # ---------------------------------------------------------------------------------------
@@ -134,7 +134,8 @@ class RealpathArgs(Record):
     zero: bool = param(default=False, aliases=["-z"], help="end each output line with NUL")
 
 
-def _is_link(ctx: Context, path: str) -> bool:
+def is_link(ctx: Context, path: str) -> bool:
+    """Whether `path` itself is a symlink; False when it cannot be read."""
     try:
         return ctx.fs.stat(path, follow=False).kind == "symlink"
     except FsError:
@@ -188,7 +189,7 @@ def realpath(args: RealpathArgs, ctx: Context) -> int | Outcome:
             parent = posixpath.dirname(res) or "/"
             ok = fs.is_dir(parent) and (not p.endswith("/") or fs.is_dir(res))
         reason = "No such file or directory"
-        if (ok or args.canonicalize_existing) and not args.canonicalize_missing and _is_link(
+        if (ok or args.canonicalize_existing) and not args.canonicalize_missing and is_link(
                 ctx, res):
             try:  # the resolver gave up on a link: a loop, which GNU reports
                 fs.stat(res, follow=True)
@@ -203,7 +204,7 @@ def realpath(args: RealpathArgs, ctx: Context) -> int | Outcome:
             res = posixpath.relpath(res, rel)
         out.append(res)
     end = "\0" if args.zero else "\n"
-    return _names_out(ctx, out, end, status)
+    return write_names(ctx, out, end, status)
 
 
 # ---------------------------------------------------------------------------------------

@@ -527,7 +527,7 @@ _LETTER_FIELD = {
 
 def _digit_bundles(args: LsArgs) -> LsArgs:
     """`-1` (and bundles such as `-1a`) is `-` + a digit, so the binder hands it over as an
-    operand (DESIGN §4.2); ls reads such words as its options, as GNU ls does."""
+    operand; ls reads such words as its options, as GNU ls does."""
     paths: list[str] = []
     flags: dict[str, Any] = {}
     for p in args.paths:

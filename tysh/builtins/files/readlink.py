@@ -2,7 +2,7 @@
 
 Plain readlink prints the target of each symlink and fails (status 1, silently unless
 -v) on anything else. -f/-e/-m canonicalise through the kernel's filesystem, sharing
-realpath's resolver (files_info), so links resolve the same way in a sandbox."""
+realpath's resolver (files.info), so links resolve the same way in a sandbox."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import posixpath
 
 import attrs
 
-from tysh.builtins.files.info import _is_link, _names_out
-from tysh.builtins.text.tailfollow import quotef
+from tysh.builtins._common.filenames import quotef
+from tysh.builtins.files.info import is_link, write_names
 from tysh.kernel.base.record import Record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -53,7 +53,7 @@ def canonical(ctx: Context, name: str, mode: str) -> tuple[str | None, str]:
     else:
         ok = fs.is_dir(posixpath.dirname(res) or "/") and (
             not name.endswith("/") or fs.is_dir(res))
-    if ok and _is_link(ctx, res):
+    if ok and is_link(ctx, res):
         try:  # the resolver stopped at a link: a loop
             fs.stat(res, follow=True)
         except FsError as e:
@@ -96,7 +96,7 @@ def readlink(args: ReadlinkArgs, ctx: Context) -> ToolReturn:
                 try:
                     got = ctx.fs.readlink(ctx.path(name))
                 except FsError as e:
-                    exists = ctx.fs.exists(ctx.path(name)) or _is_link(ctx, ctx.path(name))
+                    exists = ctx.fs.exists(ctx.path(name)) or is_link(ctx, ctx.path(name))
                     reason = "Invalid argument" if exists else e.reason
         if got is None:
             if args.verbose:
@@ -105,7 +105,7 @@ def readlink(args: ReadlinkArgs, ctx: Context) -> ToolReturn:
             continue
         names.append(got)
     end = "\0" if args.zero else "" if no_newline else "\n"
-    return _names_out(ctx, names, end, status)
+    return write_names(ctx, names, end, status)
 
 
 TOOLS = [readlink]

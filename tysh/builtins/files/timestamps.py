@@ -57,15 +57,15 @@ def parse_date(text: str, ctx: Context) -> float:
 def _gnu_date(text: str, ctx: Context) -> float:
     """What the quick forms above miss (`Jan 2 2020`, `01/02/2020`, `-1 day`, `next
     monday`, `yesterday 12:00`): `date -d`'s full GNU grammar, in the session's zone."""
-    from tysh.builtins._common.fileinfo import _zone
-    from tysh.builtins.system.date import parse_date as gnu_parse
+    from tysh.builtins._common.dates import parse_date as gnu_parse
+    from tysh.builtins._common.fileinfo import named_zone
 
     try:
         name = ctx.shell.get_var("TZ")
     except Exception:  # noqa: BLE001 - a minimal shell may not know variables
         name = None
     try:
-        sec, ns = gnu_parse(text, time.time_ns(), _zone(str(name)) if name else None)
+        sec, ns = gnu_parse(text, time.time_ns(), named_zone(str(name)) if name else None)
     except ValueError:
         raise ValueError(f"invalid date format '{text}'") from None
     return sec + ns / 1e9

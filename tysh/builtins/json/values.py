@@ -1,6 +1,6 @@
 """Small typed-value tools: fromjson, tojson, keys, values, typeof, split.
 
-Each declares typed_substitution (DESIGN §5.4): `$(…)` binds the value itself, so
+Each declares typed_substitution: `$(…)` binds the value itself, so
 `x=$(fromjson '[1,2]'); echo ${x[1]}` prints 2. In a pipe the next stage reads their
 text: compact JSON for fromjson/tojson, one item per line for keys/values/split, the
 type name for typeof (`fromjson … | jq .a` works because the text is JSON).

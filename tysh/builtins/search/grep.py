@@ -1,6 +1,6 @@
 """grep: print lines that match patterns, as GNU grep 3.8 does.
 
-Patterns are translated once to a Python regex (see _regex). The common cases run on
+Patterns are translated once to a Python regex (see kernel.text.regex). The common cases run on
 large blocks of lines: the regex engine scans the block and only the lines that match
 cost any Python work. Context (-A/-B/-C) and `--json` take a per-line path.
 
@@ -133,7 +133,7 @@ class _Grep:
         self.ctx = ctx
         self.comp = comp
         self.regex: Any = comp.regex
-        # -o prints the part after a -P pattern's \K (see _regex.KEEP_OUT), else all of it
+        # -o prints the part after a -P pattern's \K (regex.KEEP_OUT), else all of it
         self.kg: int | str = KEEP_OUT if KEEP_OUT in self.regex.groupindex else 0
         self.text = comp.text
         self.invert = args.invert_match

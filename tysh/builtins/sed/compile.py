@@ -1,6 +1,6 @@
 """sed script → one Python function over batches of lines, compiled once per run.
 
-The interpreter in sed.py walks the command list for every line; here the addresses and
+The interpreter (sed.interp) walks the command list for every line; here the addresses and
 commands of a script are inlined into a loop over each buffer of lines the input reads,
 with range state in local variables. Only the buffer's final line can be the last line
 (`$`) or lack its separator, so the loop body is emitted twice: for all but the final line
@@ -20,32 +20,26 @@ import functools
 import re
 from collections.abc import Callable
 from types import CodeType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from tysh.builtins.sed.interp import Quit, ScriptRunner, escape_l, expand_case, z_text
+from tysh.builtins.sed.ir import Addr, Cmd
+from tysh.builtins.sed.streams import Input
 from tysh.kernel.text.regex import RegexError, compile_patterns, min_width
-
-if TYPE_CHECKING:
-    from tysh.builtins.sed.tool import Addr, Cmd, _Input, _Sed
 
 SUPPORTED = frozenset("pdsyaic=qQlzF{}#:")
 ENABLED = True  # off: every script runs in the interpreter (tests compare the two)
 
-Runner = Callable[["_Input", "_Sed"], int]
-
-
-def z_text(text: str, sep: str) -> str:
-    """`i`/`c` text as GNU writes it: its last newline is the separator (NUL under -z)."""
-    return text[:-1] + sep if sep != "\n" and text.endswith("\n") else text
+CompiledScript = Callable[[Input, ScriptRunner], int]
 
 
 class _Gen:
-    def __init__(self, cmds: list[Cmd], quiet: bool, sep: str, wrap: int,
-                 helpers: dict[str, Any]) -> None:
+    def __init__(self, cmds: list[Cmd], quiet: bool, sep: str, wrap: int) -> None:
         self.cmds = cmds
         self.quiet = quiet
         self.sep = sep
         self.wrap = wrap
-        self.ns: dict[str, Any] = dict(helpers)
+        self.ns: dict[str, Any] = {"QUIT": Quit, "ESCAPE_L": escape_l}
         self.src: list[str] = []
         self.has_a = any(c.name == "a" for c in cmds)
         self.ranges = [k for k, c in enumerate(cmds) if c.a2 is not None]
@@ -205,8 +199,7 @@ class _Gen:
             repl: Any = sub.template
             if repl is None:
                 parts = sub.parts
-                expand = self.ns["EXPAND"]
-                repl = lambda m: expand(parts, m)  # noqa: E731
+                repl = lambda m: expand_case(parts, m)  # noqa: E731
             r = self.const(repl, "R")
             count = "" if sub.glob else ", 1"
             if sub.print_:
@@ -341,7 +334,7 @@ class _Gen:
             e(1, f"act{k} = False; end{k} = 0; done{k} = False")
         e(1, "try:")
         e(2, "while True:")
-        e(3, "if inp.k >= inp.nbuf and (inp.exhausted or not inp._fill()):")
+        e(3, "if inp.k >= inp.nbuf and (inp.exhausted or not inp.fill()):")
         e(4, "break")
         e(3, "lines = inp.buf")
         e(3, "if inp.k:")
@@ -408,27 +401,25 @@ class _Gen:
         return "\n".join(self.src) + "\n"
 
 
-_CACHE: dict[tuple[Any, ...], Runner | None] = {}
+_CACHE: dict[tuple[Any, ...], CompiledScript | None] = {}
 
 
 def compile_cached(key: tuple[Any, ...], cmds: list[Cmd], quiet: bool, sep: str, wrap: int,
-                   helpers: dict[str, Any], extended: bool = False) -> Runner | None:
+                   extended: bool = False) -> CompiledScript | None:
     """compile_script, remembered by `key` (the script text and the options that shape
     it): the function keeps no state between runs, so a short input pays no compiling."""
     if key in _CACHE:
         return _CACHE[key]
-    fn = text_filter(cmds, quiet, sep, extended) or compile_script(cmds, quiet, sep, wrap,
-                                                                      helpers)
+    fn = text_filter(cmds, quiet, sep, extended) or compile_script(cmds, quiet, sep, wrap)
     if len(_CACHE) >= 128:
         _CACHE.clear()
     _CACHE[key] = fn
     return fn
 
 
-def compile_script(cmds: list[Cmd], quiet: bool, sep: str, wrap: int,
-                   helpers: dict[str, Any]) -> Runner | None:
+def compile_script(cmds: list[Cmd], quiet: bool, sep: str, wrap: int) -> CompiledScript | None:
     """The script as one function `run(inp, runner)`, or None when it needs the
-    interpreter. `helpers` supplies QUIT, EXPAND and ESCAPE_L."""
+    interpreter."""
     for c in cmds:
         if c.name not in SUPPORTED:
             return None
@@ -437,10 +428,10 @@ def compile_script(cmds: list[Cmd], quiet: bool, sep: str, wrap: int,
                 return None
         if c.name == "s" and (c.sub is None or c.sub.rx is None or c.sub.wfile):
             return None
-    gen = _Gen(cmds, quiet, sep, wrap, helpers)
+    gen = _Gen(cmds, quiet, sep, wrap)
     env = gen.ns
     exec(_code(gen.generate()), env)  # noqa: S102 - our own source
-    fn: Runner = env["run"]
+    fn: CompiledScript = env["run"]
     return fn
 
 
@@ -450,7 +441,7 @@ def _code(source: str) -> CodeType:
     return compile(source, "<sed script>", "exec")
 
 
-def text_filter(cmds: list[Cmd], quiet: bool, sep: str, extended: bool) -> Runner | None:
+def text_filter(cmds: list[Cmd], quiet: bool, sep: str, extended: bool) -> CompiledScript | None:
     """`/re/d`, `/re/!d`, `-n /re/p`, `-n /re/!p` over newline-separated lines: the regex
     searches each buffer's whole text (as grep does) instead of every line apart."""
     if len(cmds) != 1 or sep != "\n":
@@ -473,10 +464,10 @@ def text_filter(cmds: list[Cmd], quiet: bool, sep: str, extended: bool) -> Runne
     search = re.compile(source, comp.regex.flags & ~re.ASCII).search
     keep_match = (c.name == "p") != c.negate
 
-    def run(inp: _Input, runner: _Sed) -> int:
+    def run(inp: Input, runner: ScriptRunner) -> int:
         out_append = runner.out.append
         while True:
-            if inp.k >= inp.nbuf and (inp.exhausted or not inp._fill()):
+            if inp.k >= inp.nbuf and (inp.exhausted or not inp.fill()):
                 break
             text = inp.text
             if inp.k:  # never after a fill; kept for safety

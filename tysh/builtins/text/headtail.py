@@ -4,7 +4,7 @@ Counts are strings in the schema because GNU spells them with signs and suffixes
 (`-n -2`, `-n +3`, `-c 1K`); the obsolete forms `head -5`, `tail -20`, `tail +3` arrive
 as the first operand and are recognised here. head stops reading as soon as it has
 enough, so `seq 1 100000000 | head -n 1` returns at once. `tail -f` / `-F` (follow
-mode) lives in text_tailfollow and is imported only when asked for."""
+mode) lives in text.tailfollow and is imported only when asked for."""
 
 from __future__ import annotations
 

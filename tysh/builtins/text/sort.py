@@ -1,7 +1,7 @@
 """sort (GNU coreutils 9.1, LC_ALL=C.UTF-8 so text compares by code point = byte order).
 
 All inputs are read, split into lines and sorted with `list.sort` and a key built once
-(text_sort_keys); the plain case sorts the byte strings themselves."""
+(sort_keys); the plain case sorts the byte strings themselves."""
 
 from __future__ import annotations
 

@@ -14,7 +14,6 @@ statuses are GNU coreutils 9.x's."""
 from __future__ import annotations
 
 import os
-import re
 import select
 from collections.abc import Callable, Iterator
 from typing import IO
@@ -23,6 +22,7 @@ import attrs
 
 from tysh.builtins._common.cancel import interruptible_sleep
 from tysh.builtins._common.fileinfo import q
+from tysh.builtins._common.filenames import quotef
 from tysh.builtins._common.lines import BIG, Headers
 from tysh.builtins._common.operands import InputStatus, open_input
 from tysh.kernel.base.record import Record
@@ -34,13 +34,6 @@ Body = Callable[[IO[bytes], IO[bytes]], None]
 
 CANCELLED = 130
 MIN_SLEEP = 0.001  # `-s 0` would spin; GNU does, but the machine is shared
-
-_PLAIN_NAME = re.compile(r"[\w./@%+=:,^-]+")
-
-
-def quotef(name: str) -> str:
-    """A name as GNU's quotef shows it: bare unless it needs shell quoting."""
-    return name if _PLAIN_NAME.fullmatch(name) else q(name)
 
 
 @attrs.frozen(repr=False, eq=False)

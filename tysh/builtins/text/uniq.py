@@ -141,8 +141,8 @@ def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any]
             if json_rows is not None:
                 json_rows.extend({"count": c, "line": ln.decode("utf-8", "replace")}
                                  for ln, c in zip(firsts, counts, strict=True))
-            # "%7d LINE\n" per run, built by interleaving cached prefixes with the lines:
-            # formatting each line with bytes % was half of `uniq -c`'s time
+            # "%7d LINE\n" per run, built by interleaving cached prefixes with the lines
+            # rather than by a bytes % per line
             parts: list[bytes] = [b""] * (2 * len(firsts))
             parts[0::2] = map(prefixes.__getitem__, counts)
             parts[1::2] = firsts
