@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tysh.kernel.fs.api import FileSystem, LocalFileSystem
+from tysh.kernel.fs.api import FileSystem
+from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.syntax import ast
 
 

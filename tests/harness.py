@@ -15,7 +15,7 @@ import attrs
 
 from tysh.builtins import get_builtin
 from tysh.kernel.bind.fast import bind_and_convert
-from tysh.kernel.fs.api import LocalFileSystem
+from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.tool import Outcome

@@ -21,7 +21,7 @@ from tysh.builtins.process import sleep as sleep_mod
 from tysh.builtins.process import timeout as timeout_mod
 from tysh.builtins.process.sleep import parse_duration
 from tysh.kernel.base.argv import Arg, Flag, Operand, classify
-from tysh.kernel.fs.api import LocalFileSystem
+from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.schema import ArgBinding

@@ -70,7 +70,7 @@ def test_head_stops_reading_once_it_has_enough(tmp_path: Path) -> None:
     from harness_text import FakeShell
 
     from tysh.builtins import get_builtin
-    from tysh.kernel.fs.api import LocalFileSystem
+    from tysh.kernel.fs.local import LocalFileSystem
     from tysh.kernel.tools.context import Context
 
     tool = get_builtin("head")

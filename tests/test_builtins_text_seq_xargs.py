@@ -73,7 +73,7 @@ def test_seq_stops_on_broken_pipe(tmp_path: Path) -> None:
     import io
 
     from tysh.builtins import get_builtin
-    from tysh.kernel.fs.api import LocalFileSystem
+    from tysh.kernel.fs.local import LocalFileSystem
     from tysh.kernel.tools.context import Context
 
     class Closed(io.RawIOBase):

@@ -252,7 +252,7 @@ def test_yes_repeats_its_words_until_the_reader_closes(tmp_path: Path) -> None:
     import pytest
 
     from tysh.kernel.bind.fast import bind_and_convert
-    from tysh.kernel.fs.api import LocalFileSystem
+    from tysh.kernel.fs.local import LocalFileSystem
     from tysh.kernel.tools.context import Context
 
     tool = get_builtin("yes")

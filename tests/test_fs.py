@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.fs.api import FileSystem, FsError, LocalFileSystem
+from tysh.kernel.fs.api import FileSystem, FsError
 from tysh.kernel.fs.confined import ConfinedFileSystem
+from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.fs.memory import MemoryFileSystem
 from tysh.kernel.fs.overlay import OverlayFileSystem
 

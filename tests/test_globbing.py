@@ -8,7 +8,7 @@ import pytest
 from harness import make_tree
 
 from tysh.kernel.expand.glob import glob
-from tysh.kernel.fs.api import LocalFileSystem
+from tysh.kernel.fs.local import LocalFileSystem
 
 
 def make(root: Path, *names: str) -> None:

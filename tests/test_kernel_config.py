@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from tysh.kernel.embed.kernel import DEFAULT_PATH, Kernel
-from tysh.kernel.fs.api import LocalFileSystem
 from tysh.kernel.fs.confined import ConfinedFileSystem
+from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.fs.memory import MemoryFileSystem
 
 # what `hostid` (the external used here: coreutils has it, tysh does not) prints

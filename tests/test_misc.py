@@ -256,7 +256,7 @@ def test_id_json_is_a_record() -> None:
 
 @gnu("id")
 def test_id_on_the_host_matches_gnu(tmp_path: Path) -> None:
-    from tysh.kernel.fs.api import LocalFileSystem
+    from tysh.kernel.fs.local import LocalFileSystem
 
     k = Kernel()
     if type(k.fs) is not LocalFileSystem:

@@ -251,7 +251,7 @@ def test_sandboxed_kernel_shell_variables_do_not_tell_the_host_identity() -> Non
     # matching `hostname` and `whoami` there, while the host's own kernel tells the truth
     import socket
 
-    from tysh.kernel.fs.api import LocalFileSystem
+    from tysh.kernel.fs.local import LocalFileSystem
 
     for k in (Kernel.isolated(), Kernel()):
         assert k.execute('echo "$HOSTNAME $UID $EUID"; (echo $UID)').out == \

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tysh.kernel.fs.api import LocalFileSystem
+from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.text.testexpr import TestError, evaluate
 from tysh.kernel.tools.context import Context
 

@@ -14,7 +14,7 @@ import pytest
 from harness import host_run, kernel_run  # noqa: E402
 
 from tysh.kernel.embed.kernel import Kernel
-from tysh.kernel.fs.api import LocalFileSystem
+from tysh.kernel.fs.local import LocalFileSystem
 
 _ENV = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
 _ENV.update(LC_ALL="C.UTF-8", TZ="UTC")

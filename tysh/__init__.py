@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from tysh.kernel.fs.api import FileStat as FileStat
     from tysh.kernel.fs.api import FileSystem as FileSystem
     from tysh.kernel.fs.api import FsError as FsError
-    from tysh.kernel.fs.api import LocalFileSystem as LocalFileSystem
     from tysh.kernel.fs.confined import ConfinedFileSystem as ConfinedFileSystem
+    from tysh.kernel.fs.local import LocalFileSystem as LocalFileSystem
     from tysh.kernel.fs.memory import MemoryFileSystem as MemoryFileSystem
     from tysh.kernel.fs.overlay import OverlayFileSystem as OverlayFileSystem
     from tysh.kernel.tools.context import Context as Context
@@ -57,7 +57,7 @@ _EXPORTS: dict[str, str] = {
     "FileStat": "tysh.kernel.fs.api",
     "FileSystem": "tysh.kernel.fs.api",
     "FsError": "tysh.kernel.fs.api",
-    "LocalFileSystem": "tysh.kernel.fs.api",
+    "LocalFileSystem": "tysh.kernel.fs.local",
     "ConfinedFileSystem": "tysh.kernel.fs.confined",
     "MemoryFileSystem": "tysh.kernel.fs.memory",
     "OverlayFileSystem": "tysh.kernel.fs.overlay",

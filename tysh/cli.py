@@ -187,7 +187,7 @@ def _run(
     if allow_external:
         kernel = Kernel.repl(arg0=arg0, args=positional)
     else:
-        from tysh.kernel.fs.api import LocalFileSystem
+        from tysh.kernel.fs.local import LocalFileSystem
 
         kernel = Kernel(
             cwd=os.getcwd(), env=dict(os.environ), allow_external=False,

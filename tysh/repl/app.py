@@ -123,7 +123,7 @@ class Shell:
 
 def make_kernel(allow_external: bool) -> Kernel:
     from tysh.kernel.embed.kernel import Kernel
-    from tysh.kernel.fs.api import LocalFileSystem
+    from tysh.kernel.fs.local import LocalFileSystem
 
     if allow_external:
         return Kernel.repl(arg0="tysh")

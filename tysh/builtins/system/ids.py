@@ -36,7 +36,7 @@ class Ids(Record):
 
 
 def _sandboxed(ctx: Context) -> bool:
-    from tysh.kernel.fs.api import LocalFileSystem
+    from tysh.kernel.fs.local import LocalFileSystem
 
     return type(ctx.fs) is not LocalFileSystem
 

@@ -181,7 +181,7 @@ def _session_or_host(ctx: Context, names: tuple[str, ...], neutral: str) -> str 
     in a sandbox (a confined, in-memory or overlay kernel) the session's variable or a
     neutral value: the host's user and machine names stay out of a sandbox, as the host's
     environment does (docs/security.md, hermetic environment)."""
-    from tysh.kernel.fs.api import LocalFileSystem
+    from tysh.kernel.fs.local import LocalFileSystem
 
     if type(ctx.fs) is LocalFileSystem:
         return None

@@ -27,7 +27,8 @@ from tysh.builtins._common.lines import BIG, Headers
 from tysh.builtins._common.operands import InputStatus, open_input
 from tysh.kernel.base.record import Record
 from tysh.kernel.base.streams import fileno_of
-from tysh.kernel.fs.api import FsError, LocalFileSystem
+from tysh.kernel.fs.api import FsError
+from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.tools.context import Context
 
 Body = Callable[[IO[bytes], IO[bytes]], None]

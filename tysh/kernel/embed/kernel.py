@@ -70,7 +70,8 @@ from tysh.kernel.base.limits import (
     TimedOut,
 )
 from tysh.kernel.base.streams import CheckedBytesIO, Fds, flush_quietly
-from tysh.kernel.fs.api import FileSystem, LocalFileSystem
+from tysh.kernel.fs.api import FileSystem
+from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.run.interpreter import Interpreter
 from tysh.kernel.run.registry import Registry
 from tysh.kernel.run.state import State

@@ -10,7 +10,8 @@ import os
 import posixpath
 from typing import IO
 
-from tysh.kernel.fs.api import FsError, LocalFileSystem
+from tysh.kernel.fs.api import FsError
+from tysh.kernel.fs.local import LocalFileSystem
 
 DENIED = "Permission denied (outside the sandbox)"
 ALLOWED_OUTSIDE = frozenset({"/dev/null"})

@@ -87,7 +87,8 @@ def _host_path(fs: FileSystem, path: str) -> str | None:
     its root, but programs are host processes: when external commands are on, the
     programs of the host (`/usr/bin/…`) may run, and they run in the sandbox's cwd. A
     filesystem with no host side (in memory) has no programs."""
-    from tysh.kernel.fs.api import FsError, LocalFileSystem
+    from tysh.kernel.fs.api import FsError
+    from tysh.kernel.fs.local import LocalFileSystem
 
     try:
         return fs.real_os_path(path)
