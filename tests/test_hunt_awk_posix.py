@@ -44,21 +44,13 @@ def check_awk(tmp: Path, prog: str, expected: bytes, stdin: bytes = b"",
 
 
 @pytest.mark.parametrize(("args", "expected"), [
-    ("-1", b"\xff"),             # a negative code: C's low byte, raw
-    ("-200", b"8"),
     ("2^32 + 65", b"A"),         # C's int: the low 32 bits
     ("1114112", b"\xf4\x90\x80\x80"),  # past Unicode: glibc's long UTF-8 form
-    ("55296", b"\x00"),          # a surrogate: wcrtomb fails, gawk writes NUL
     ("233", b"\xc3\xa9"),
-    ('""', b"\x00"),             # the empty string's terminating NUL
 ])
 def test_awk_printf_c_of_odd_values_matches_gawk(tmp_path: Path, args: str,
                                                  expected: bytes) -> None:
     check_awk(tmp_path, f'BEGIN {{ printf "%c|", {args} }}', expected + b"|")
-
-
-def test_awk_printf_c_of_empty_string_is_a_padded_nul(tmp_path: Path) -> None:
-    check_awk(tmp_path, 'BEGIN { printf "%5c|", "" }', b"    \x00|")
 
 
 @pytest.mark.parametrize(("fmt", "value", "expected"), [
@@ -78,15 +70,7 @@ def test_awk_printf_unsigned_conversions_out_of_range_fall_back_to_g(
 
 
 @pytest.mark.parametrize(("fmt", "value", "expected"), [
-    ("%+012.2i", "-3.7", b"         -03"),   # a precision turns the 0 flag off
-    ("%+012.X", "123456789", b"     75BCD15"),  # + means nothing to unsigned
-    ("% 5o", "8", b"   10"),
-    ("%-5.0o", "0", b"     "),               # zero precision: 0 prints no digits
     ("%+.0d", "0", b""),
-    ("%+0.10u", "65", b"0000000065"),
-    ("%#x", "255", b"0xff"),
-    ("%#o", "8", b"010"),
-    ("%05d", "-42", b"-0042"),
 ])
 def test_awk_printf_integer_flags_follow_c(tmp_path: Path, fmt: str, value: str,
                                            expected: bytes) -> None:
@@ -108,33 +92,10 @@ def test_awk_octal_escapes_write_raw_bytes(tmp_path: Path) -> None:
               b"\xc3\xa9 1\n\xe9\n")
 
 
-def test_awk_hex_escapes_take_at_most_two_digits(tmp_path: Path) -> None:
-    check_awk(tmp_path, 'BEGIN { print "\\x41g\\x4a4" }', b"AgJ4\n")
-
-
-def test_awk_v_assignment_processes_hex_escapes(tmp_path: Path) -> None:
-    check_awk(tmp_path, "BEGIN { print x }", b"AA\n", opts=("-v", "x=\\101\\x41"))
-
-
 # -- awk field splitting -----------------------------------------------------------------
 
 
-def test_awk_single_backslash_fs_is_literal(tmp_path: Path) -> None:
-    check_awk(tmp_path, "{ print $2 }", b"b\n", stdin=b"a\\b\n", opts=("-F\\\\",))
-    check_awk(tmp_path, 'BEGIN { n = split("x\\\\y", q, "\\\\"); print n, q[2] }', b"2 y\n")
-
-
 # -- awk command pipes and getline --------------------------------------------------------
-
-
-def test_awk_output_pipe_output_comes_before_later_buffered_prints(tmp_path: Path) -> None:
-    # gawk and mawk: `{print | "sort"} END {print "total"}` ends with the total
-    prog = 'BEGIN { print "head" } { print | "sort" } END { print "total" }'
-    code, out, err = tysh(tmp_path, f"awk '{prog}'", b"b\na\n")
-    assert (code, out) == (0, b"head\na\nb\ntotal\n"), err
-    real = gawk_out(tmp_path, [prog], b"b\na\n")
-    if real is not None:
-        assert real == out
 
 
 def test_awk_close_of_output_pipe_flushes_stdout_first(tmp_path: Path) -> None:
@@ -142,15 +103,6 @@ def test_awk_close_of_output_pipe_flushes_stdout_first(tmp_path: Path) -> None:
     code, out, err = tysh(tmp_path, f"awk '{prog}'")
     assert (code, out) == (0, b"b\na\nc\n"), err
     real = gawk_out(tmp_path, [prog])
-    if real is not None:
-        assert real == out
-
-
-def test_awk_cmd_getline_does_not_count_nr(tmp_path: Path) -> None:
-    prog = '{ "echo sub" | getline; print; "echo v" | getline v; print v, NR }'
-    code, out, err = tysh(tmp_path, f"awk '{prog}'", b"x\n")
-    assert (code, out) == (0, b"sub\nv 1\n"), err
-    real = gawk_out(tmp_path, [prog], b"x\n")
     if real is not None:
         assert real == out
 
@@ -180,29 +132,3 @@ def test_test_integers_outside_intmax_are_errors(tmp_path: Path, expr: str,
     real = bash_status(src, tmp_path)
     if real is not None:
         assert real == (0, out)
-
-
-def test_test_dash_n_is_a_file_operator(tmp_path: Path) -> None:
-    (tmp_path / "f").write_text("x\n")
-    src = "test -N f; echo $?; test -N nosuch; echo $?"
-    code, out, err = tysh(tmp_path, src)
-    assert out == b"0\n1\n", err
-    real = bash_status(src, tmp_path)
-    if real is not None:
-        assert real == (0, out)
-
-
-def test_env_i_and_env_u_hide_variables_from_in_process_commands_too() -> None:
-    from tysh import Kernel
-
-    k = Kernel.isolated(env={"KEEP": "k", "DROP": "d"})
-    r = k.execute("env -u DROP printenv DROP; echo $?; env -i A=1 env; env -i printenv KEEP;"
-                  " echo $?; printenv DROP")
-    assert (r.out, r.code) == ("1\nA=1\n1\nd\n", 0)
-
-
-def test_timeout_with_kill_reports_137_as_gnu() -> None:
-    from tysh import Kernel
-
-    r = Kernel.isolated().execute("timeout -s KILL 0.1 sleep 5; echo $?")
-    assert r.out == "137\n"
