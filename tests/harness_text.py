@@ -1,5 +1,6 @@
-"""Harness for the text builtin tests: run a builtin by argv through the real binder
-with in-memory streams and a LocalFileSystem, the way the kernel would."""
+"""Harness for the builtin tool tests: run a builtin by argv through the real binder
+with in-memory streams and a LocalFileSystem, the way the kernel would, and compare a
+run with the host's tool (tests/reference.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import reference
 from harness import FakeShell as _BaseShell
 from harness import invoke
 
@@ -78,3 +80,22 @@ def write(tmp: Path, name: str, content: str | bytes) -> str:
         content = content.encode()
     p.write_bytes(content)
     return name
+
+
+def same(tmp: Path, argv: list[str], stdin: bytes | str, expected: bytes | str, code: int = 0,
+         *, err_has: str | None = None, gnu_only: bool = False) -> Result:
+    """Run tysh's tool and assert its stdout and status (and, with `err_has`, a piece of its
+    stderr); when the host has the tool (GNU's, with `gnu_only`), assert the same of it, so
+    a test never pins a belief the reference contradicts."""
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    want = expected.encode() if isinstance(expected, str) else expected
+    r = run(argv, tmp, data)
+    assert (r.code, r.out) == (code, want), r.err
+    if err_has is not None:
+        assert err_has in r.err
+    ref = reference.run_tool(argv, tmp, data, gnu_only=gnu_only)
+    if ref is not None:
+        assert (ref.code, ref.out) == (code, want), ref.err_text
+        if err_has is not None:
+            assert err_has in ref.err_text
+    return r

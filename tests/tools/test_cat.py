@@ -1,4 +1,5 @@
-"""cat, tac, rev, tee, nl and paste."""
+"""cat, tac, rev and tee (one module, text/cat.py). The GNU-pinned tac and tee cases are
+in tests/conformance/pins/tools/tac.cases and tee.cases."""
 
 from __future__ import annotations
 
@@ -106,36 +107,3 @@ def test_tee_declares_overwrite_operation() -> None:
 
     t = get_builtin("tee")
     assert t is not None and "fs.overwrite" in t.schema.operations
-
-
-def test_nl_numbers_nonempty_lines_and_pads_blank_ones(tmp_path: Path) -> None:
-    assert run(["nl"], tmp_path, stdin="a\n\nb\n").out == b"     1\ta\n       \n     2\tb\n"
-
-
-def test_nl_all_lines_zero_padded_with_custom_width_and_separator(tmp_path: Path) -> None:
-    r = run(["nl", "-ba", "-nrz", "-w3", "-s", ": "], tmp_path, stdin="a\n\n")
-    assert r.out == b"001: a\n002: \n"
-
-
-def test_nl_regex_style_numbers_matching_lines(tmp_path: Path) -> None:
-    r = run(["nl", "-bp^b"], tmp_path, stdin="a\nb\n")
-    assert r.out == b"       a\n     1\tb\n"
-
-
-def test_paste_joins_files_side_by_side_padding_short_ones(tmp_path: Path) -> None:
-    write(tmp_path, "a", "1\n2\n3\n")
-    write(tmp_path, "b", "x\n")
-    assert run(["paste", "a", "b"], tmp_path).out == b"1\tx\n2\t\n3\t\n"
-
-
-def test_paste_delimiters_cycle(tmp_path: Path) -> None:
-    write(tmp_path, "a", "1\n")
-    assert run(["paste", "-d", ",:", "a", "a", "a"], tmp_path).out == b"1,1:1\n"
-
-
-def test_paste_serial_joins_all_lines_of_a_file(tmp_path: Path) -> None:
-    assert run(["paste", "-sd,"], tmp_path, stdin="a\nb\nc\n").out == b"a,b,c\n"
-
-
-def test_paste_repeated_dash_reads_stdin_alternately(tmp_path: Path) -> None:
-    assert run(["paste", "-", "-"], tmp_path, stdin="1\n2\n3\n").out == b"1\t2\n3\t\n"

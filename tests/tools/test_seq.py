@@ -1,4 +1,5 @@
-"""seq and xargs."""
+"""seq: operands, precision, widths, formats, errors, and stopping on a closed pipe. The
+GNU-pinned width, format and endless cases are in tests/conformance/pins/tools/seq.cases."""
 
 from __future__ import annotations
 
@@ -6,8 +7,6 @@ from pathlib import Path
 
 import pytest
 from harness_text import FakeShell, ok, run
-
-from tysh.builtins.process.xargs import QuoteError, UsageError, parse_options, tokenize
 
 
 def seq(tmp: Path, *argv: str) -> str:
@@ -93,91 +92,6 @@ def test_seq_stops_on_broken_pipe(tmp_path: Path) -> None:
     with pytest.raises(BrokenPipeError):
         tool.func(tool.args_class(numbers=("1", "1000000000000")), ctx)
     assert Closed.writes == 1
-
-
-def xargs(tmp: Path, stdin: str, *argv: str) -> tuple[int, str, FakeShell]:
-    sh = FakeShell(str(tmp))
-    r = run(["xargs", *argv], tmp, stdin=stdin, shell=sh)
-    return r.code, r.text, sh
-
-
-def test_xargs_default_command_is_echo_with_all_items(tmp_path: Path) -> None:
-    assert xargs(tmp_path, "a\nb c\n")[1] == "a b c\n"
-
-
-def test_xargs_options_after_command_belong_to_command(tmp_path: Path) -> None:
-    _, _, sh = xargs(tmp_path, "a\nb\n", "echo", "-n")
-    assert sh.calls == [["echo", "-n", "a", "b"]]
-
-
-def test_xargs_max_args_groups_items(tmp_path: Path) -> None:
-    _, _, sh = xargs(tmp_path, "1\n2\n3\n4\n5\n", "-n", "2")
-    assert sh.calls == [["echo", "1", "2"], ["echo", "3", "4"], ["echo", "5"]]
-
-
-def test_xargs_bundled_short_options(tmp_path: Path) -> None:
-    _, _, sh = xargs(tmp_path, "a\0b c\0", "-0rn1", "echo", "x")
-    assert sh.calls == [["echo", "x", "a"], ["echo", "x", "b c"]]
-
-
-def test_xargs_replace_runs_once_per_line_keeping_inner_blanks(tmp_path: Path) -> None:
-    _, out, sh = xargs(tmp_path, "  x  y\n\nz\n", "-I", "{}", "echo", "[{}]")
-    assert sh.calls == [["echo", "[x  y]"], ["echo", "[z]"]]
-
-
-def test_xargs_max_lines_continues_lines_ending_in_blank(tmp_path: Path) -> None:
-    _, _, sh = xargs(tmp_path, "a \nb\nc\n", "-L", "1")
-    assert sh.calls == [["echo", "a", "b"], ["echo", "c"]]
-
-
-def test_xargs_delimiter_items_are_literal(tmp_path: Path) -> None:
-    _, _, sh = xargs(tmp_path, "a 'b',c", "-d", ",")
-    assert sh.calls == [["echo", "a 'b'", "c"]]
-
-
-def test_xargs_empty_input_runs_once_unless_r(tmp_path: Path) -> None:
-    assert xargs(tmp_path, "", "echo", "hi")[2].calls == [["echo", "hi"]]
-    assert xargs(tmp_path, "", "-r", "echo", "hi")[2].calls == []
-
-
-def test_xargs_commands_get_empty_stdin(tmp_path: Path) -> None:
-    _, _, sh = xargs(tmp_path, "a\n", "echo")
-    assert sh.stdins == [b""]
-
-
-def test_xargs_failing_command_gives_123_and_continues(tmp_path: Path) -> None:
-    code, _, sh = xargs(tmp_path, "1\n2\n", "-n1", "fail", "3")
-    assert code == 123 and len(sh.calls) == 2
-
-
-def test_xargs_status_255_aborts_with_124_and_not_found_with_127(tmp_path: Path) -> None:
-    code, _, sh = xargs(tmp_path, "1\n2\n", "-n1", "fail", "255")
-    assert code == 124 and len(sh.calls) == 1
-    assert xargs(tmp_path, "1\n", "nosuchcmd")[0] == 127
-
-
-def test_xargs_eof_string_stops_input(tmp_path: Path) -> None:
-    assert xargs(tmp_path, "a\nSTOP\nb\n", "-E", "STOP")[2].calls == [["echo", "a"]]
-
-
-def test_xargs_unmatched_quote_is_an_error(tmp_path: Path) -> None:
-    r = run(["xargs"], tmp_path, stdin="it's\n")
-    assert r.code == 1 and "unmatched single quote" in r.err
-
-
-def test_xargs_tokenize_quotes_and_backslashes() -> None:
-    assert tokenize("'a b' \"c d\" e\\ f ''") == ["a b", "c d", "e f", ""]
-    with pytest.raises(QuoteError):
-        tokenize('"open')
-
-
-def test_xargs_parse_options_long_forms_and_errors() -> None:
-    o = parse_options(["--max-args=2", "--null", "--replace", "printf", "-n"])
-    assert (o.max_args, o.delimiter, o.replace, o.command) == (2, b"\0", "{}", ("printf", "-n"))
-    with pytest.raises(UsageError):
-        parse_options(["-n", "0"])
-    with pytest.raises(UsageError):
-        parse_options(["-q"])
 
 
 def test_seq_tiny_step_uses_exact_arithmetic_and_terminates(tmp_path: Path) -> None:

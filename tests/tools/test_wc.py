@@ -1,4 +1,5 @@
-"""wc."""
+"""wc: counts, their order and padding, characters, words across chunks, -L, totals and
+--json. The GNU-pinned -L cases are in tests/conformance/pins/tools/wc.cases."""
 
 from __future__ import annotations
 

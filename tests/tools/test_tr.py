@@ -1,63 +1,12 @@
-"""cut and tr."""
+"""tr: sets, ranges, classes, repeats, delete/squeeze/complement, and GNU's errors. The
+GNU-pinned translations are in tests/conformance/pins/tools/tr.cases."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from harness_text import ok, run
-
-from tysh.builtins.text.cut import ListError, parse_list
-
-
-def cut(tmp: Path, stdin: str, *argv: str) -> bytes:
-    return ok(["cut", *argv], tmp, stdin).out
-
-
-def test_cut_field_lists_and_ranges(tmp_path: Path) -> None:
-    assert cut(tmp_path, "a:b:c:d:e\n", "-d:", "-f1,3") == b"a:c\n"
-    assert cut(tmp_path, "a:b:c:d:e\n", "-d:", "-f2-") == b"b:c:d:e\n"
-    assert cut(tmp_path, "a:b:c:d:e\n", "-d:", "-f-2,4") == b"a:b:d\n"
-
-
-def test_cut_field_order_follows_input_not_list(tmp_path: Path) -> None:
-    assert cut(tmp_path, "1:2:3\n", "-d:", "-f3,1") == b"1:3\n"
-
-
-def test_cut_line_without_delimiter_passes_whole_unless_s(tmp_path: Path) -> None:
-    assert cut(tmp_path, "a,b\nplain\n", "-d,", "-f2") == b"b\nplain\n"
-    assert cut(tmp_path, "a,b\nplain\n", "-d,", "-f2", "-s") == b"b\n"
-
-
-def test_cut_output_delimiter_and_complement(tmp_path: Path) -> None:
-    assert cut(tmp_path, "a:b:c:d\n", "-d:", "-f1,3-", "--output-delimiter= | ") == b"a | c | d\n"
-    assert cut(tmp_path, "a:b:c:d\n", "-d:", "-f2", "--complement") == b"a:c:d\n"
-
-
-def test_cut_characters_count_utf8_characters_and_bytes_count_bytes(tmp_path: Path) -> None:
-    assert cut(tmp_path, "héllo\n", "-c", "2-3") == "él\n".encode()
-    assert cut(tmp_path, "abcdef\n", "-b", "-2") == b"ab\n"
-
-
-def test_cut_default_delimiter_is_tab(tmp_path: Path) -> None:
-    assert cut(tmp_path, "k\tv\n", "-f2") == b"v\n"
-
-
-def test_cut_requires_a_list(tmp_path: Path) -> None:
-    r = run(["cut"], tmp_path, stdin="x\n")
-    assert r.code == 1 and "you must specify a list" in r.err
-
-
-@pytest.mark.parametrize(("spec", "message"), [
-    ("0", "numbered from 1"), ("3-1", "decreasing range"), ("x", "invalid field value"),
-])
-def test_cut_list_errors(spec: str, message: str) -> None:
-    with pytest.raises(ListError, match=message):
-        parse_list(spec, "field")
-
-
-def test_cut_list_ranges_merge() -> None:
-    assert parse_list("5,1-2,2-3,7-", "field") == [(1, 3), (5, 5), (7, 1 << 62)]
+from harness_text import ok, run, same
 
 
 def tr(tmp: Path, stdin: str | bytes, *argv: str) -> bytes:
@@ -110,10 +59,6 @@ def test_tr_usage_errors_exit_1(tmp_path: Path, argv: list[str], message: str) -
     assert r.code == 1 and message in r.err
 
 
-def test_cut_empty_delimiter_means_nul(tmp_path: Path) -> None:
-    assert cut(tmp_path, "a\0b\nplain\n", "-d", "", "-f2") == b"b\nplain\n"
-
-
 def test_tr_upper_class_in_set2_needs_a_case_class_in_set1(tmp_path: Path) -> None:
     r = run(["tr", "a-c", "[:upper:]"], tmp_path, stdin="abc\n")
     assert r.code == 1 and "misaligned" in r.err
@@ -127,6 +72,23 @@ def test_tr_two_empty_sets_copy_input(tmp_path: Path) -> None:
     assert tr(tmp_path, "ab\n", "", "") == b"ab\n"
 
 
-def test_paste_trailing_unescaped_backslash_is_an_error(tmp_path: Path) -> None:
-    r = run(["paste", "-d", "\\"], tmp_path, stdin="a\n")
-    assert r.code == 1 and "unescaped backslash" in r.err
+def test_tr_case_classes_must_line_up(tmp_path: Path) -> None:
+    misaligned = "tr: misaligned [:upper:] and/or [:lower:] construct\n"
+    for sets in (["a[:lower:]", "[:upper:]"], ["-s", "[:alnum:]", "[:upper:]"],
+                 ["a", "b[:upper:]"], ["-t", "[:lower:]xyz", "a[:upper:]"]):
+        r = same(tmp_path, ["tr", *sets], "aB1\n", "", code=1)
+        assert r.err == misaligned, sets
+    same(tmp_path, ["tr", "x[:lower:]", "[y*][:upper:]"], "aB1\n", "AB1\n")
+    same(tmp_path, ["tr", "-ct", "a", "[:upper:]"], "aB1\n", "aB1K")
+
+
+def test_tr_longer_set1_and_complement_errors_in_gnu_order(tmp_path: Path) -> None:
+    longer = ("tr: when translating with string1 longer than string2,\n"
+              "the latter string must not end with a character class\n")
+    for sets in (["[:lower:]a", "[:upper:]"], ["-c", "a", "[:upper:]"]):
+        r = same(tmp_path, ["tr", *sets], "aB1\n", "", code=1)
+        assert r.err == longer, sets
+    r = same(tmp_path, ["tr", "-c", "[:lower:]", "xy"], "aB1\n", "", code=1)
+    assert r.err == ("tr: when translating with complemented character classes,\n"
+                     "string2 must map all characters in the domain to one\n")
+    same(tmp_path, ["tr", "-c", "[:lower:]", "x"], "aB1\n", "axxx")

@@ -1,4 +1,6 @@
-"""head and tail."""
+"""head and tail (one module, text/headtail.py): counts, suffixes, headers, reading
+only what is needed. `tail -f` is in test_tail_follow.py; the GNU-pinned cases are in
+tests/conformance/pins/tools/head.cases and tail.cases."""
 
 from __future__ import annotations
 
@@ -137,3 +139,9 @@ def test_tail_missing_file_skips_header_and_fails(tmp_path: Path) -> None:
 def test_head_count_too_large_is_an_error(tmp_path: Path) -> None:
     r = run(["head", "-n", "99999999999999999999"], tmp_path, stdin="a\n")
     assert r.code == 1 and "Value too large" in r.err
+
+
+def test_head_count_rejects_unknown_suffixes(tmp_path: Path) -> None:
+    for bad in ("1g", "1B", "1bB", "1Q"):
+        r = run(["head", "-c", bad], tmp_path, b"x")
+        assert (r.code, r.err) == (1, f"head: invalid number of bytes: '{bad}'\n")

@@ -1,15 +1,23 @@
-"""sed through the binder, with real files in a temp folder and BytesIO streams."""
+"""sed through the binder, with real files in a temp folder and BytesIO streams; the
+compiled script and the block fast paths against the interpreter; GNU sed's messages for
+bad scripts; and last lines without a newline against GNU sed. The GNU-pinned outputs are
+in tests/conformance/pins/tools/sed.cases."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import reference
 from harness import FakeShell, invoke
+from harness_text import same
 
+from tysh.builtins.sed import compile as sed_compile
 from tysh.builtins.sed.tool import sed as sed_tool
 from tysh.kernel.base.argv import classify
+from tysh.kernel.embed.kernel import Kernel
 
 
 def run(tmp: Path, argv: list[str], stdin: bytes = b"", json_mode: bool = False
@@ -238,3 +246,228 @@ def test_compiled_script_is_used_for_common_shapes() -> None:
     branchy = Parser(":a;N;ba", [(0, "-e")], False).parse()
     assert compile_script(branchy, False, "\n", 70) is None
     assert SedArgs is not None
+
+
+# -- GNU sed's messages for scripts and files it refuses --------------------------------
+# Each asserts tysh's literal output, status and a piece of its stderr, and the same of
+# GNU sed when the host has it.
+
+
+@pytest.fixture
+def samples(tmp_path: Path) -> Path:
+    (tmp_path / "a.txt").write_bytes(b"apple pie\nBanana\nabc abc\napple\n")
+    (tmp_path / "b.txt").write_bytes(b"one\ntwo\nthree\nfour\nfive\n")
+    (tmp_path / "w.txt").write_bytes(b"foobar foo\n")
+    return tmp_path
+
+
+def check(tmp: Path, argv: list[str], out: bytes, code: int = 0, err: str | None = None) -> None:
+    same(tmp, argv, b"", out, code, err_has=err, gnu_only=True)
+
+
+def test_sed_unclosed_bracket_is_an_unterminated_command(samples: Path) -> None:
+    check(samples, ["sed", "-n", "/[/p", "a.txt"], b"", 1, "char 4: unterminated address regex")
+    check(samples, ["sed", "s/a[/x/", "a.txt"], b"", 1, "char 7: unterminated `s' command")
+
+
+def test_sed_class_syntax_error_has_no_position_and_status_4(samples: Path) -> None:
+    check(samples, ["sed", "s/[:alpha:]/x/", "a.txt"], b"", 4,
+          "sed: character class syntax is [[:space:]], not [:space:]")
+
+
+def test_sed_ere_repetition_at_start_is_an_error(samples: Path) -> None:
+    check(samples, ["sed", "-E", "s/*a/X/", "a.txt"], b"", 1, "Invalid preceding regular expression")
+    check(samples, ["sed", "s/\\{1\\}a/X/", "a.txt"], b"", 1, "Invalid preceding regular expression")
+
+
+def test_sed_s_flags_blanks_and_duplicates(samples: Path) -> None:
+    check(samples, ["sed", "s/o/0/ g", "w.txt"], b"f00bar f00\n")
+    check(samples, ["sed", "s/o/0/gg", "w.txt"], b"", 1, "char 8: multiple `g' options to `s' command")
+    check(samples, ["sed", "s/o/0/pp", "w.txt"], b"", 1, "char 8: multiple `p' options to `s' command")
+    check(samples, ["sed", "s/o/0/2 3", "w.txt"], b"", 1, "multiple number options to `s' command")
+    check(samples, ["sed", "s/o/0/w", "w.txt"], b"", 1, "char 7: missing filename in r/R/w/W commands")
+
+
+def test_sed_fatal_file_errors_exit_4(samples: Path) -> None:
+    (samples / "sub").mkdir()
+    check(samples, ["sed", "-f", "nosuch", "b.txt"], b"", 4, "couldn't open file nosuch")
+    check(samples, ["sed", "-i", "1d"], b"", 4, "no input files")
+    check(samples, ["sed", "-i", "1d", "sub"], b"", 4, "couldn't edit sub: not a regular file")
+    check(samples, ["sed", "-n", "1p", "w.txt", "sub", "b.txt"], b"foobar foo\n", 4,
+          "read error on sub: Is a directory")
+
+
+def test_sed_brace_errors_follow_glibc(samples: Path) -> None:
+    check(samples, ["sed", "-E", "s/{/X/", "b.txt"], b"", 1, "Invalid preceding regular expression")
+    check(samples, ["sed", "-E", "s/a{/X/", "b.txt"], b"", 1, "Unmatched \\{")
+    check(samples, ["sed", "-E", "s/a{1,x}/X/", "b.txt"], b"", 1, "Invalid content of \\{\\}")
+    check(samples, ["sed", "s/\\{/X/", "b.txt"], b"", 1, "Invalid preceding regular expression")
+
+
+# -- last lines without a newline, against GNU sed ---------------------------------------
+# GNU keeps a per-output "missing newline" flag: a line read without its newline is output
+# without one, and the newline is written before any further output to that stream (`q`
+# writes it at once). Each case runs through GNU sed and through a Kernel, compiled and
+# interpreted, on inputs with and without a final newline, and compares stdout bytes, the
+# files left behind (-i, `w`) and the exit status.
+
+NEWLINE_FILES = {
+    "nf": b"a\nb",  # no final newline
+    "wf": b"c\nd\n",
+    "nf2": b"x\ny",
+    "one": b"z",
+    "empty": b"",
+}
+
+# (argv, stdin); `w` writes to `out`, whose content is compared too
+NEWLINE_CASES: list[tuple[list[str], bytes]] = [
+    (["p"], b"a\nb"),
+    (["p"], b"a\nb\n"),
+    (["-n", "p"], b"a\nb"),
+    (["-n", "p", "nf", "nf2"], b""),
+    (["-s", "p", "nf", "nf2"], b""),
+    (["-s", "-n", "$p", "nf", "wf"], b""),
+    (["P"], b"a\nb"),
+    (["-n", "P;p"], b"z"),
+    (["="], b"a\nb"),
+    (["=", "nf", "wf"], b""),
+    (["-s", "=", "nf", "nf2"], b""),
+    (["l"], b"a\nb"),
+    (["-n", "$l"], b"a\nb"),
+    (["$a\\tail"], b"five"),
+    (["$a\\tail"], b"five\n"),
+    (["a\\X", "nf", "nf2"], b""),
+    (["-s", "$a\\T", "nf", "nf2"], b""),
+    (["$i\\X"], b"a\nb"),
+    (["i\\X", "one", "nf"], b""),
+    (["$c\\Z"], b"a\nb"),
+    (["c\\Z", "nf", "nf2"], b""),
+    (["$r wf"], b"a\nb"),
+    (["r nf", "wf"], b""),
+    (["$r empty", "nf", "nf2"], b""),
+    (["r missing", "nf", "nf2"], b""),
+    (["-n", "$r empty"], b"a\nb"),
+    (["w out", "nf", "nf2"], b""),
+    (["-s", "-n", "$w out", "nf", "nf2"], b""),
+    (["-n", "$w out"], b"a\nb"),
+    (["-n", "$w /dev/stdout"], b"a\nb"),
+    (["q"], b"z"),
+    (["$q7"], b"a\nb"),
+    (["$q7"], b"a\nb\n"),
+    (["-n", "p;q"], b"z"),
+    (["p;Q"], b"z"),
+    (["$Q3"], b"a\nb"),
+    (["-s", "1q", "nf", "wf"], b""),
+    (["-s", "$q", "nf", "wf"], b""),
+    (["-s", "$q", "wf", "nf"], b""),
+    (["-s", "$!d;q3", "nf", "wf"], b""),
+    (["3q", "nf", "nf2"], b""),
+    (["d"], b"a\nb"),
+    (["$!d", "nf", "nf2"], b""),
+    (["N;P;D"], b"a\nb"),
+    (["$!N;P"], b"a\nb"),
+    (["N"], b"z"),
+    (["N", "nf", "one"], b""),
+    (["-s", "n;d", "one", "nf"], b""),
+    (["n;d"], b"z"),
+    (["G"], b"a\nb"),
+    (["$!h;$G"], b"a\nb"),
+    (["H;x"], b"a\nb"),
+    (["$!H;$x"], b"a\nb"),
+    (["x"], b"a\nb"),
+    (["x;p;x", "nf", "nf2"], b""),
+    (["1h;$g"], b"a\nb"),
+    (["y/b/B/"], b"a\nb"),
+    (["s/b/B/"], b"a\nb"),
+    (["-s", "s/b/B/", "nf", "nf2"], b""),
+    (["-n", "s/b/B/p"], b"a\nb"),
+    (["s/b/B/p", "nf", "nf2"], b""),
+    (["-n", "s/b//;p;p"], b"a\nb"),
+    (["$!d;=", "nf", "nf2"], b""),
+    (["-n", "/b/p"], b"a\nb"),
+    (["/a/d", "nf", "nf2"], b""),
+    (["-n", "1,2p"], b"a\nb"),
+    (["-n", "2p", "nf", "nf2"], b""),
+    (["$!{p;d};{p;p}"], b"a\nb"),
+    (["-n", "/b/{p;=;l}", "nf", "nf2"], b""),
+    (["-z", "p"], b"a\0b"),
+    (["-i", "p", "nf", "nf2"], b""),
+    (["-i", "$a\\T", "nf", "wf"], b""),
+    (["-i", "1q", "nf", "nf2"], b""),
+    (["-i", "$q5", "nf", "nf2"], b""),
+]
+
+# `R` reads on through its file, line by line (each line as read), across the inputs of a
+# run, and from the start again per file under -s / -i
+NEWLINE_CASES += [
+    (["R wf"], b"1\n2\n3\n"),
+    (["R nf"], b"1\n2\n3\n"),
+    (["R missing"], b"1\n2\n"),
+    (["R wf", "nf2", "one"], b""),
+    (["-s", "R wf", "nf2", "one"], b""),
+    (["-i", "R nf", "wf", "nf2"], b""),
+]
+
+# ranges whose first address is a line number start even when that line went by unseen
+# (`d` ended its cycle, `N`/`n` read it), unless their own absolute end has gone by too;
+# past a relative end (`,+N`) the closing line is still taken. `P` of a line read without
+# its newline writes none. (Found by a random differential against GNU sed.)
+_SEQ = b"".join(b"%d\n" % i for i in range(1, 9))
+NEWLINE_CASES += [
+    (["2d;2,3s/$/X/"], _SEQ),
+    (["2,3d;2,3s/$/X/"], _SEQ),
+    (["2,3d;2,+1s/$/X/"], _SEQ),
+    (["2,3d;2,/5/s/$/X/"], _SEQ),
+    (["-n", "2,+1{N;N;=}"], _SEQ),
+    (["-n", "2,3{N;N;=}"], _SEQ),
+    (["2,3N;5,6d"], _SEQ),
+    (["1N;1,/b/s/b/Y/p"], b" 1b c\n\n"),
+    (["-n", "$P"], b"a\nb"),
+]
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(root.iterdir()) if p.is_file()}
+
+
+def _setup(root: Path) -> None:
+    root.mkdir()
+    for name, data in NEWLINE_FILES.items():
+        (root / name).write_bytes(data)
+
+
+def _gnu(root: Path, argv: list[str], stdin: bytes) -> tuple[int, bytes, dict[str, bytes]]:
+    r = reference.run_tool(["sed", *argv], root, stdin, gnu_only=True, timeout=20)
+    assert r is not None
+    return r.code, r.out, _tree(root)
+
+
+def _tysh(root: Path, argv: list[str], stdin: bytes) -> tuple[int, bytes, dict[str, bytes]]:
+    r = Kernel(cwd=str(root)).execute_argv("sed", argv, stdin, binary=True)
+    out = r.out if isinstance(r.out, bytes) else r.out.encode()
+    return r.code, out, _tree(root)
+
+
+@pytest.fixture(params=[True, False], ids=["compiled", "interpreted"])
+def compiled(request: pytest.FixtureRequest) -> Iterator[bool]:
+    saved = sed_compile.ENABLED
+    sed_compile.ENABLED = request.param
+    try:
+        yield request.param
+    finally:
+        sed_compile.ENABLED = saved
+
+
+@pytest.mark.skipif(reference.have("sed", gnu_only=True) is None, reason="no GNU sed")
+@pytest.mark.parametrize(("argv", "stdin"), NEWLINE_CASES, ids=[" ".join(a) for a, _ in NEWLINE_CASES])
+def test_output_newlines_match_gnu_sed(tmp_path: Path, compiled: bool, argv: list[str],
+                                       stdin: bytes) -> None:
+    _setup(tmp_path / "gnu")
+    _setup(tmp_path / "tysh")
+    want = _gnu(tmp_path / "gnu", argv, stdin)
+    got = _tysh(tmp_path / "tysh", argv, stdin)
+    assert got == want
+
+
+def test_newline_case_list_covers_the_brief() -> None:
+    assert len(NEWLINE_CASES) >= 60

@@ -1,6 +1,8 @@
-"""Filters stream: an endless producer feeding `head` stops at once, a large file goes
-through `cat | wc -l` in flat memory, and bytes that are not UTF-8 pass through the
-byte tools unchanged without making a text tool crash."""
+"""The text filters as streams, across tools: an endless producer feeding `head` stops at
+once, a large file goes through `cat | wc -l` in flat memory, and bytes that are not UTF-8
+pass through the byte tools unchanged without making any text tool crash. These pin
+pipelines and one sweep over every filter on a shared fixture, not one tool, so they stay
+together here rather than in the per-tool files."""
 
 from __future__ import annotations
 

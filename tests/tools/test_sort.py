@@ -1,10 +1,12 @@
-"""sort and uniq."""
+"""sort: orders, keys, merge, checks, output file, and the key functions behind them.
+The GNU-pinned merge, dictionary, version and human cases are in
+tests/conformance/pins/tools/sort.cases."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from harness_text import ok, run, write
+from harness_text import ok, run, same, write
 
 
 def sort(tmp: Path, stdin: str, *argv: str) -> str:
@@ -108,75 +110,6 @@ def test_sort_json_gives_sorted_lines(tmp_path: Path) -> None:
     assert run(["sort", "--json"], tmp_path, stdin="b\na\n").json() == ["a", "b"]
 
 
-def test_uniq_collapses_adjacent_runs_only(tmp_path: Path) -> None:
-    assert run(["uniq"], tmp_path, stdin="a\na\nb\na\n").out == b"a\nb\na\n"
-
-
-def test_uniq_count_uses_seven_wide_column(tmp_path: Path) -> None:
-    assert run(["uniq", "-c"], tmp_path, stdin="x\nx\ny\n").out == b"      2 x\n      1 y\n"
-
-
-def test_uniq_repeated_unique_and_all_repeated(tmp_path: Path) -> None:
-    data = "a\na\nb\nc\nc\n"
-    assert run(["uniq", "-d"], tmp_path, stdin=data).out == b"a\nc\n"
-    assert run(["uniq", "-u"], tmp_path, stdin=data).out == b"b\n"
-    assert run(["uniq", "-D"], tmp_path, stdin=data).out == b"a\na\nc\nc\n"
-
-
-def test_uniq_counts_with_repeated_or_unique_and_both_print_nothing(tmp_path: Path) -> None:
-    data = "a\na\nb\n" + "c\n" * 12
-    assert run(["uniq", "-cd"], tmp_path, stdin=data).out == b"      2 a\n     12 c\n"
-    assert run(["uniq", "-cu"], tmp_path, stdin=data).out == b"      1 b\n"
-    assert run(["uniq", "-d", "-u"], tmp_path, stdin=data).out == b""
-
-
-def test_uniq_count_across_batches_matches_one_batch(tmp_path: Path) -> None:
-    lines = [f"{i // 3}" for i in range(300_000)]  # runs of 3, more than one read
-    out = run(["uniq", "-c"], tmp_path, stdin="\n".join(lines) + "\n").out.split(b"\n")
-    assert out[0] == b"      3 0" and out[-2] == b"      3 99999" and len(out) == 100_001
-
-
-def test_uniq_skip_fields_chars_and_check_chars(tmp_path: Path) -> None:
-    assert run(["uniq", "-f", "1"], tmp_path, stdin="1 a\n2 a\n3 b\n").out == b"1 a\n3 b\n"
-    assert run(["uniq", "-s", "2"], tmp_path, stdin="xxab\nyyab\n").out == b"xxab\n"
-    assert run(["uniq", "-w", "1"], tmp_path, stdin="ab\nac\nb\n").out == b"ab\nb\n"
-
-
-def test_uniq_ignore_case_keeps_first_spelling(tmp_path: Path) -> None:
-    assert run(["uniq", "-ic"], tmp_path, stdin="Apple\napple\npear\n").out == \
-        b"      2 Apple\n      1 pear\n"
-
-
-def test_uniq_unterminated_last_line_equals_terminated(tmp_path: Path) -> None:
-    assert run(["uniq"], tmp_path, stdin="a\na").out == b"a\n"
-
-
-def test_uniq_writes_to_output_operand(tmp_path: Path) -> None:
-    write(tmp_path, "in", "a\na\n")
-    r = run(["uniq", "in", "out"], tmp_path)
-    assert (r.out, (tmp_path / "out").read_bytes()) == (b"", b"a\n")
-
-
-def test_uniq_count_json_gives_count_and_line(tmp_path: Path) -> None:
-    assert run(["uniq", "-c", "--json"], tmp_path, stdin="x\nx\ny\n").json() == [
-        {"count": 2, "line": "x"}, {"count": 1, "line": "y"}]
-
-
-def test_uniq_all_repeated_with_count_is_an_error(tmp_path: Path) -> None:
-    r = run(["uniq", "-D", "-c"], tmp_path, stdin="a\na\n")
-    assert r.code == 1 and "meaningless" in r.err
-
-
-def test_uniq_negative_skip_is_an_error(tmp_path: Path) -> None:
-    r = run(["uniq", "-f", "-1"], tmp_path, stdin="a\n")
-    assert r.code == 1 and "invalid number of fields to skip" in r.err
-
-
-def test_uniq_runs_spanning_read_chunks_are_counted_once(tmp_path: Path) -> None:
-    data = "x\n" * 700000 + "y\n"
-    assert run(["uniq", "-c"], tmp_path, stdin=data).out == b" 700000 x\n      1 y\n"
-
-
 def test_sort_text_keys_with_nul_bytes_fall_back_to_tuple_keys(tmp_path: Path) -> None:
     assert sort(tmp_path, "x b\0z\ny a\0z\nw a\0y\n", "-k2") == "w a\0y\ny a\0z\nx b\0z\n"
 
@@ -212,3 +145,37 @@ def test_numeric_values_in_bulk_equal_numeric_value_per_line() -> None:
     long = [b"12345678901234567890", b"12345678901234567891"]
     assert numeric_values(long)[0] != numeric_values(long)[1]
     assert numeric_values([b"a\nb", b"3"]) == [0.0, 3.0]  # -z lines may hold newlines
+
+
+def test_sort_random_groups_equal_lines_and_keeps_every_line(tmp_path: Path) -> None:
+    data = "a\nb\na\nc\nb\na\n"
+    r = run(["sort", "-R"], tmp_path, data)
+    assert r.code == 0
+    lines = r.text.splitlines()
+    assert sorted(lines) == sorted(data.splitlines())
+    runs = [k for i, k in enumerate(lines) if i == 0 or lines[i - 1] != k]
+    assert sorted(runs) == ["a", "b", "c"]  # each value forms one run
+
+
+def test_sort_random_is_incompatible_with_numeric(tmp_path: Path) -> None:
+    r = run(["sort", "-Rn"], tmp_path, "1\n")
+    assert (r.code, r.err) == (2, "sort: options '-nR' are incompatible\n")
+
+
+def test_sort_dictionary_with_numeric_is_incompatible(tmp_path: Path) -> None:
+    r = same(tmp_path, ["sort", "-k1bd,1n"], "1\n", "", code=2)
+    assert r.err == "sort: options '-dn' are incompatible\n"
+    r = same(tmp_path, ["sort", "-hdr"], "1\n", "", code=2)
+    assert r.err == "sort: options '-dh' are incompatible\n"
+
+
+def test_sort_version_and_random_may_be_combined(tmp_path: Path) -> None:
+    r = run(["sort", "-RV"], tmp_path, "a\nb\n")
+    assert r.code == 0 and sorted(r.text.splitlines()) == ["a", "b"]
+
+
+def test_sort_incompatible_letters_in_gnu_order(tmp_path: Path) -> None:
+    r = same(tmp_path, ["sort", "-n", "-g"], "1\n", "", code=2)
+    assert r.err == "sort: options '-gn' are incompatible\n"
+    r = same(tmp_path, ["sort", "-hM"], "1\n", "", code=2)
+    assert r.err == "sort: options '-hM' are incompatible\n"

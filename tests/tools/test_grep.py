@@ -1,4 +1,6 @@
-"""grep through the binder, with real files in a temp folder and BytesIO streams."""
+"""grep through the binder, with real files in a temp folder and BytesIO streams, and GNU
+grep's messages for patterns and files it refuses. The GNU-pinned outputs are in
+tests/conformance/pins/tools/grep.cases."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 
 import pytest
 from harness import FakeShell, invoke
+from harness_text import same
 
 from tysh.builtins.search.grep import grep as grep_tool
 from tysh.kernel.base.argv import classify
@@ -213,3 +216,52 @@ def test_perl_keep_out_inside_a_group_or_an_alternative_is_refused_with_a_messag
         assert code == 2 and "\\K is supported once" in err
     code, _, err, _ = run(tmp_path, ["grep", "-oP", "-e", r"a\Kb", "-e", r"c\Kd", "f"])
     assert code == 2 and "single -P pattern" in err
+
+
+# -- GNU grep's messages ------------------------------------------------------------------
+# Each asserts tysh's literal output, status and a piece of its stderr, and the same of
+# GNU grep when the host has it.
+
+
+@pytest.fixture
+def samples(tmp_path: Path) -> Path:
+    (tmp_path / "a.txt").write_bytes(b"apple pie\nBanana\nabc abc\napple\n")
+    (tmp_path / "bin.dat").write_bytes(b"text\x00binary\nmatch here\n")
+    return tmp_path
+
+
+def check(tmp: Path, argv: list[str], out: bytes, code: int = 0, err: str | None = None) -> None:
+    same(tmp, argv, b"", out, code, err_has=err, gnu_only=True)
+
+
+def test_grep_invert_on_binary_file_reports_instead_of_printing(samples: Path) -> None:
+    check(samples, ["grep", "-v", "zzz", "bin.dat"], b"", 0, "bin.dat: binary file matches")
+
+
+def test_grep_conflicting_matchers_is_an_error(samples: Path) -> None:
+    check(samples, ["grep", "-E", "-F", "a", "a.txt"], b"", 2, "conflicting matchers specified")
+
+
+def test_grep_class_syntax_without_outer_brackets_is_an_error(samples: Path) -> None:
+    check(samples, ["grep", "[:alpha:]", "a.txt"], b"", 2,
+          "character class syntax is [[:space:]], not [:space:]")
+
+
+def test_grep_bracket_at_end_is_invalid_regex(samples: Path) -> None:
+    check(samples, ["grep", "a[", "a.txt"], b"", 2, "grep: Invalid regular expression")
+
+
+def test_grep_ere_repetition_at_start_warns(samples: Path) -> None:
+    check(samples, ["grep", "-E", "*pie", "a.txt"], b"apple pie\n", 0,
+          "grep: warning: * at start of expression")
+
+
+def test_grep_interval_errors(samples: Path) -> None:
+    check(samples, ["grep", "-E", "a{1,2,3}", "a.txt"], b"", 2, "Invalid content of \\{\\}")
+    check(samples, ["grep", "a\\{70000\\}", "a.txt"], b"", 2, "Regular expression too big")
+    check(samples, ["grep", "[[:alpha:]-z]", "a.txt"], b"", 2, "Invalid range end")
+
+
+def test_grep_perl_errors_in_pcre_words(samples: Path) -> None:
+    check(samples, ["grep", "-P", "(", "a.txt"], b"", 2, "grep: missing closing parenthesis")
+    check(samples, ["grep", "-P", "[[:foo:]]", "a.txt"], b"", 2, "grep: unknown POSIX class name")
