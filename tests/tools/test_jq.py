@@ -9,9 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
+import reference
 from harness_files_json import run
 
 from tysh.builtins.json.format import JsonWriter, jq_number
+from tysh.kernel.embed.kernel import Kernel
+
+
+def _kernel(tmp: Path) -> Kernel:
+    k = Kernel(cwd=str(tmp))
+    k.execute("TZ=UTC")
+    return k
 
 
 def jq(tmp_path: Path, *argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -145,6 +153,23 @@ def test_jq_optional_operator_suppresses_errors(tmp_path: Path) -> None:
 def test_jq_halt_error_prints_its_message_and_code(tmp_path: Path) -> None:
     code, _, err = jq(tmp_path, "-n", '"bye\\n" | halt_error(3)')
     assert (code, err) == (3, "bye\n")
+
+
+def test_jq_halt_error_prints_compact_json_and_nothing_for_null(tmp_path: Path) -> None:
+    k = _kernel(tmp_path)
+    r = k.execute_argv("jq", ["-n", '{"a":1} | halt_error(3)'])
+    assert (r.code, r.err) == (3, '{"a":1}\n')
+    r = k.execute_argv("jq", ["-n", "halt_error"])
+    assert (r.code, r.err) == (5, "")
+
+
+def test_jq_missing_file_message_is_jq_16s(tmp_path: Path) -> None:
+    r = _kernel(tmp_path).execute_argv("jq", [".", "nofile.json"])
+    assert (r.code, r.err) == (
+        2, "jq: error: Could not open file nofile.json: No such file or directory\n")
+    g = reference.run_tool(["jq", ".", "nofile.json"], tmp_path)
+    if g is not None:
+        assert g.err_text == r.err
 
 
 def test_jq_refuses_modules_that_would_bypass_the_filesystem(tmp_path: Path) -> None:

@@ -9,6 +9,13 @@ from harness_files_json import run
 
 from tysh.builtins import get_builtin
 from tysh.kernel.base.argv import Operand
+from tysh.kernel.embed.kernel import Kernel
+
+
+def _kernel(tmp: Path) -> Kernel:
+    k = Kernel(cwd=str(tmp))
+    k.execute("TZ=UTC")
+    return k
 
 
 def test_json_tools_declare_typed_substitution() -> None:
@@ -23,6 +30,14 @@ def test_fromjson_parses_operand_or_stdin_into_data(tmp_path: Path) -> None:
     assert run(["fromjson"], tmp_path, stdin='{"k": true}').data == {"k": True}
     bad = run(["fromjson", "{nope"], tmp_path)
     assert bad.code == 1 and "invalid JSON" in bad.err
+
+
+def test_fromjson_keeps_numbers_finite_and_refuses_nan(tmp_path: Path) -> None:
+    k = _kernel(tmp_path)
+    r = k.execute("echo '[1e1000,-1e999,1.5]' | fromjson --json")
+    assert (r.code, r.out) == (0, "[1.7976931348623157e+308,-1.7976931348623157e+308,1.5]\n")
+    r = k.execute("fromjson '[NaN]'")
+    assert r.code == 1 and "invalid JSON" in r.err
 
 
 def test_tojson_encodes_words_as_strings_and_typed_values_as_json(tmp_path: Path) -> None:
