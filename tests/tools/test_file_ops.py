@@ -11,8 +11,6 @@ from pathlib import Path
 from harness import make_tree
 from harness_files_json import run, symlink_tree_in
 
-from tysh.builtins import get_builtin
-
 
 def make(root: Path, *names: str) -> None:
     """Create files (`a/b.txt`) and folders (`d/`) under root."""
@@ -332,15 +330,3 @@ def test_ln_into_a_directory_uses_the_target_name(tmp_path: Path) -> None:
     make(tmp_path, "a", "d/")
     assert run(["ln", "-s", "../a", "d"], tmp_path).code == 0
     assert os.readlink(tmp_path / "d/a") == "../a"
-
-
-# -- declared effects -------------------------------------------------------------------
-
-def test_every_file_tool_declares_its_effects() -> None:
-    ops = {n: get_builtin(n).schema.operations for n in  # type: ignore[union-attr]
-           ("rm", "mv", "cp", "touch", "mkdir", "ln", "chmod", "find", "ls", "stat")}
-    assert "fs.remove" in ops["rm"] and "fs.rename" in ops["mv"]
-    assert {"fs.create", "fs.overwrite"} <= set(ops["cp"])
-    assert "fs.create" in ops["touch"] and "fs.create" in ops["mkdir"]
-    assert "proc.exec" in ops["find"]
-    assert ops["ls"] == () and ops["stat"] == ()
