@@ -19,11 +19,7 @@ from tysh.builtins.compare.diffseq import diff_changes
 from tysh.kernel.embed.kernel import Kernel
 
 _C = {"LC_ALL": "C"}  # the locale these GNU runs have always used
-
-
 _NS = re.compile(rb"(\d\d:\d\d:\d\d)\.\d{9}")
-
-
 _STAMP = re.compile(rb"^(---|\+\+\+) (\S+)\t.*$", re.MULTILINE)
 
 
@@ -58,8 +54,6 @@ def _check(tmp: Path, argv: list[str], code: int, out: bytes, stdin: bytes = b""
 
 
 _A = b"apple\nbanana\ncherry\ndate\n"
-
-
 _B = b"apple\nblueberry\ncherry\nelder\nfig\n"
 
 

@@ -16,9 +16,6 @@ from tysh import Kernel
 from tysh.builtins.archive.gzip import compress_stream
 
 needs_gzip = pytest.mark.skipif(reference.have("gzip") is None, reason="GNU gzip not installed")
-needs_tar = pytest.mark.skipif(reference.have("tar") is None, reason="GNU tar not installed")
-
-
 TEXT = "".join(f"line {i}\n" for i in range(500))
 
 

@@ -23,8 +23,6 @@ def needs_gnu(tool: str) -> pytest.MarkDecorator:
 
 
 J1 = "h x\nb 1\na 2\nc 3\n"
-
-
 J2 = "h y\na 9\nb 8\nc 7\n"
 
 

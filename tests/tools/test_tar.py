@@ -15,7 +15,6 @@ import reference
 
 from tysh import Kernel
 
-needs_gzip = pytest.mark.skipif(reference.have("gzip") is None, reason="GNU gzip not installed")
 needs_tar = pytest.mark.skipif(reference.have("tar") is None, reason="GNU tar not installed")
 
 
