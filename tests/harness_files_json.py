@@ -1,12 +1,18 @@
 """A tiny harness for the file and JSON builtin tests: run a builtin by argv through the
-real binder against a LocalFileSystem rooted in a temporary folder."""
+real binder against a LocalFileSystem rooted in a temporary folder. Also the tree of
+files and symlinks the file-tool pins share, and their comparison with the host's GNU
+tool (tests/reference.py)."""
 
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import attrs
+import reference
 from harness import FakeShell as _BaseShell
 from harness import invoke
 
@@ -14,6 +20,8 @@ from tysh.builtins import get_builtin
 from tysh.kernel.base.argv import classify
 from tysh.kernel.bind.binder import BindError
 from tysh.kernel.tools.output import OutputData
+
+OLD = 1_600_000_000  # 2020-09-13: older than six months
 
 
 @attrs.define
@@ -57,3 +65,55 @@ def run(
     if r.output is not None:
         text += json.dumps(r.output.to_json()) + "\n" if r.json else r.output.to_text()
     return Result(r.code, text, r.err.decode("utf-8", "surrogateescape"), r.data, r.output)
+
+
+# -- the shared tree of files and symlinks ------------------------------------------------
+
+def symlink_tree(root: Path) -> None:
+    """d/ (f1.py, f2.txt, sub/g.py), a.txt and the links dlink -> d, link -> a.txt and
+    dangling -> nowhere, every entry dated OLD."""
+    (root / "d" / "sub").mkdir(parents=True)
+    (root / "d" / "f1.py").write_text("abc")
+    (root / "d" / "f2.txt").write_text("abcdef\n")
+    (root / "d" / "sub" / "g.py").write_text("q\n")
+    (root / "a.txt").write_text("hello\n")
+    os.symlink("d", root / "dlink")
+    os.symlink("a.txt", root / "link")
+    os.symlink("nowhere", root / "dangling")
+    for p in [root / "d" / "sub" / "g.py", root / "d" / "f1.py", root / "d" / "f2.txt",
+              root / "a.txt", root / "d" / "sub", root / "d"]:
+        os.utime(p, (OLD, OLD))
+    for p in ("dlink", "link", "dangling"):
+        os.utime(root / p, (OLD, OLD), follow_symlinks=False)
+
+
+def symlink_tree_in(tmp_path: Path) -> Path:
+    """The symlink_tree built in tmp_path/x; returns x."""
+    root = tmp_path / "x"
+    root.mkdir()
+    symlink_tree(root)
+    return root
+
+
+# -- against the host's GNU tool ----------------------------------------------------------
+
+def same_as_gnu(argv: list[str], root: Path) -> None:
+    """tysh's stdout and status equal the host tool's (when it is installed)."""
+    g = reference.run_tool(argv, root)
+    if g is not None:
+        r = run(argv, root)
+        assert (r.code, r.out) == (g.code, g.text), argv
+
+
+def both(tmp_path: Path, build: Callable[[Path], None], argv: list[str],
+         expected: str, code: int = 0) -> None:
+    """Build the same tree twice; tysh must print `expected`, and so must GNU when present."""
+    mine, theirs = tmp_path / "t", tmp_path / "g"
+    for root in (mine, theirs):
+        root.mkdir()
+        build(root)
+    r = run(argv, mine)
+    assert (r.code, r.out) == (code, expected), r.err
+    g = reference.run_tool(argv, theirs)
+    if g is not None:
+        assert (g.code, g.text) == (code, expected)

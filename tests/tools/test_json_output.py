@@ -351,3 +351,81 @@ def test_read_only_tools_declare_no_operations() -> None:
 def test_declared_operations_are_known_effect_ids() -> None:
     for t in all_builtins():
         assert set(t.schema.operations) <= KNOWN_OPERATIONS, t.name
+
+
+# ---------------------------------------------------------------- declared by each family
+
+def test_every_file_tool_declares_its_effects() -> None:
+    ops = {n: get_builtin(n).schema.operations for n in  # type: ignore[union-attr]
+           ("rm", "mv", "cp", "touch", "mkdir", "ln", "chmod", "find", "ls", "stat")}
+    assert "fs.remove" in ops["rm"] and "fs.rename" in ops["mv"]
+    assert {"fs.create", "fs.overwrite"} <= set(ops["cp"])
+    assert "fs.create" in ops["touch"] and "fs.create" in ops["mkdir"]
+    assert "proc.exec" in ops["find"]
+    assert ops["ls"] == () and ops["stat"] == ()
+
+
+def test_calc_tools_declare_no_operations() -> None:
+    from tysh.builtins import get_builtin
+
+    for name in ("expr", "bc", "factor", "numfmt"):
+        t = get_builtin(name)
+        assert t is not None and t.schema.operations == ()
+
+
+def test_only_writers_declare_operations() -> None:
+    def ops(name: str) -> set[str]:
+        t = get_builtin(name)
+        assert t is not None, name
+        return set(t.schema.operations)
+
+    for name in ("od", "cmp", "cksum", "sha224sum", "sha384sum", "b2sum", "strings"):
+        assert ops(name) == set(), name
+    for name in ("truncate", "xxd"):
+        assert ops(name) == {"fs.create", "fs.overwrite"}, name
+    r = Kernel.isolated().execute("truncate --help")
+    assert "--size" in r.text_out()
+
+
+def test_gzip_tools_declare_their_file_operations() -> None:
+    ops = {n: set(t.schema.operations) for n in ("gzip", "gunzip", "zcat", "tar")
+           if (t := get_builtin(n)) is not None}
+    assert ops == {"gzip": {"fs.create", "fs.overwrite", "fs.remove"},
+                   "gunzip": {"fs.create", "fs.overwrite", "fs.remove"},
+                   "zcat": set(), "tar": {"fs.create", "fs.overwrite"}}
+
+
+def test_nohup_nice_shuf_join_fmt_id_declare_their_operations() -> None:
+    from tysh.builtins import get_builtin
+
+    ops = {n: set(t.schema.operations) for n in ("nohup", "nice", "shuf", "join", "fmt", "id")
+           if (t := get_builtin(n)) is not None}
+    assert ops == {"nohup": {"proc.exec"}, "nice": {"proc.exec"}, "shuf": {"fs.overwrite"},
+                   "join": set(), "fmt": set(), "id": set()}
+
+
+# ---------------------------------------------------------------- typed output of the bytes family
+
+CMP_FILES = {"c1": "abc\ndef\n", "c2": "abc\ndxf\nzz", "c3": "abc\n", "c4": ""}
+STR_DATA = b"ab\x00hello\tworld\x01xyzw\x80longerstring\n\nabcd"
+
+
+def _k(**files: bytes | str) -> Kernel:
+    return Kernel.isolated(files=dict(files))
+
+
+def _run(k: Kernel, script: str) -> tuple[int, str, str]:
+    r = k.execute(script)
+    return r.code, r.text_out(), r.err
+
+
+def test_json_shapes_of_cmp_cksum_and_strings() -> None:
+    k = _k(**CMP_FILES, s=STR_DATA)
+    assert json.loads(_run(k, "cmp --json c1 c2")[1]) == {"same": False, "byte": 6, "line": 2}
+    assert json.loads(_run(k, "cmp --json c1 c1")[1]) == {"same": True}
+    assert json.loads(_run(k, "cmp --json -l c1 c2")[1]) == [{"byte": 6, "a": 101, "b": 120}]
+    assert json.loads(_run(k, "cksum --json c1")[1]) == [
+        {"file": "c1", "crc": 2475781078, "size": 8}]
+    assert json.loads(_run(k, "strings --json -n 12 s")[1]) == [
+        {"file": "s", "offset": 20, "string": "longerstring"}]
+    assert json.loads(_run(k, "sha224sum --json c3")[1])[0]["file"] == "c3"

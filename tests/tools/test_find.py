@@ -1,4 +1,6 @@
-"""find: its expression grammar (_findexpr) and the walk, through the builtin."""
+"""find: its expression grammar (find_expr) and the walk, through the builtin; the pins
+on symlinks, times and error messages, against GNU find when the host has it. Pins
+that need none of those are tests/conformance/pins/tools/find.cases."""
 
 from __future__ import annotations
 
@@ -6,11 +8,13 @@ import os
 from pathlib import Path
 
 import pytest
+import reference
 from harness import make_tree as tree
-from harness_files_json import FakeShell, run
+from harness_files_json import OLD, FakeShell, run, same_as_gnu, symlink_tree, symlink_tree_in
 
 from tysh.builtins import get_builtin
 
+# -- the expression grammar and the walk ------------------------------------------------
 
 def lines(tmp_path: Path, *argv: str) -> list[str]:
     r = run(["find", *argv], tmp_path)
@@ -192,3 +196,91 @@ def test_follow_L_descends_symlinked_directories(tmp_path: Path) -> None:
     os.symlink("real", tmp_path / "ln")
     assert "./ln/x" not in lines(tmp_path, ".")
     assert "./ln/x" in lines(tmp_path, "-L", ".")
+
+
+# -- -printf ----------------------------------------------------------------------------
+
+def test_find_printf_unknown_directive_is_printed_after_a_warning(tmp_path: Path) -> None:
+    symlink_tree(tmp_path)
+    r = run(["find", "a.txt", "-printf", "%j|\n"], tmp_path)
+    assert (r.code, r.out) == (0, "%j|\n")
+    assert "unrecognized format directive" in r.err
+
+
+def test_find_printf_lone_percent_at_the_end_is_an_error(tmp_path: Path) -> None:
+    symlink_tree(tmp_path)
+    r = run(["find", "a.txt", "-printf", "x%"], tmp_path)
+    assert (r.code, r.out) == (1, "")
+    assert "% at end of format string" in r.err
+
+
+# -- predicates on links, times, sizes and regular expressions --------------------------
+
+def test_find_lname_samefile_and_newermt(tmp_path: Path) -> None:
+    root = symlink_tree_in(tmp_path)
+    assert run(["find", ".", "-lname", "a*"], root).out == "./link\n"
+    assert run(["find", ".", "-ilname", "A.TXT"], root).out == "./link\n"
+    assert run(["find", ".", "-samefile", "a.txt"], root).out == "./a.txt\n"
+    out = run(["find", "d", "-newermt", "2020-01-01", "-name", "*.py"], root).out
+    assert sorted(out.splitlines()) == ["d/f1.py", "d/sub/g.py"]
+    assert run(["find", "d", "-newermt", "2021-01-01", "-type", "f"], root).out == ""
+    r = run(["find", "d", "-newermt", "bogus"], root)
+    assert r.code == 1 and "bogus" in r.err
+    for argv in (["find", ".", "-lname", "a*"], ["find", ".", "-samefile", "a.txt"],
+                 ["find", "d", "-newermt", "2021-01-01", "-type", "f"]):
+        same_as_gnu(argv, root)
+
+
+def test_find_newermt_reads_gnu_date_forms(tmp_path: Path) -> None:
+    root = symlink_tree_in(tmp_path)
+    out = run(["find", "d", "-newermt", "Sep 12 2020", "-name", "f1.py"], root).out
+    assert out == "d/f1.py\n"
+    same_as_gnu(["find", "d", "-newermt", "Sep 12 2020", "-name", "f1.py"], root)
+
+
+def test_find_anewer_compares_access_time(tmp_path: Path) -> None:
+    root = symlink_tree_in(tmp_path)
+    os.utime(root / "d" / "f1.py", (OLD + 100, OLD - 100))  # read after a.txt changed
+    out = run(["find", "d", "-anewer", "a.txt", "-type", "f"], root).out
+    assert out == "d/f1.py\n"
+    same_as_gnu(["find", "d", "-anewer", "a.txt", "-type", "f"], root)
+
+
+def test_find_xtype_looks_through_links(tmp_path: Path) -> None:
+    root = symlink_tree_in(tmp_path)
+    assert run(["find", ".", "-xtype", "l"], root).out == "./dangling\n"
+    assert run(["find", ".", "-type", "l", "-xtype", "d"], root).out == "./dlink\n"
+    assert run(["find", ".", "-type", "l", "-xtype", "f"], root).out == "./link\n"
+    for argv in (["find", ".", "-xtype", "l"], ["find", ".", "-type", "l", "-xtype", "d"]):
+        same_as_gnu(argv, root)
+
+
+def test_find_size_with_a_bad_unit_names_the_unit(tmp_path: Path) -> None:
+    root = symlink_tree_in(tmp_path)
+    r = run(["find", "d", "-size", "2x"], root)
+    assert (r.code, r.err) == (1, "find: invalid -size type `x'\n")
+
+
+def test_find_unknown_regextype_is_an_error(tmp_path: Path) -> None:
+    root = symlink_tree_in(tmp_path)
+    r = run(["find", "d", "-regextype", "bogus", "-regex", "x"], root)
+    assert r.code == 1 and "Unknown regular expression type 'bogus'" in r.err
+
+
+# -- symlink loops ----------------------------------------------------------------------
+
+def test_find_L_reports_loops_without_listing_the_looping_entry(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    os.symlink("..", tmp_path / "a" / "b" / "up")
+    os.symlink("l2", tmp_path / "l1")
+    os.symlink("l1", tmp_path / "l2")
+    r = run(["find", "-L", "a"], tmp_path)
+    assert (r.code, r.out) == (1, "a\na/b\n")
+    assert r.err == ("find: File system loop detected; 'a/b/up' is part of the same file "
+                     "system loop as 'a'.\n")
+    r = run(["find", "-L", ".", "-name", "l*"], tmp_path)
+    assert (r.code, r.out) == (1, "")
+    assert "'./l1': Too many levels of symbolic links" in r.err
+    g = reference.run_tool(["find", "-L", "a"], tmp_path)
+    if g is not None:
+        assert (g.code, g.text) == (1, "a\na/b\n")

@@ -1,5 +1,6 @@
-"""The JSON builtins: jq (libjq semantics, jq 1.6 output and exit codes) and the typed-value
-tools fromjson tojson keys values typeof split."""
+"""jq: libjq semantics with jq 1.6 output and exit codes, run through the binder. The
+pins that are a command line and its output, checked against jq 1.6, are
+tests/conformance/pins/tools/jq.cases."""
 
 from __future__ import annotations
 
@@ -8,11 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
+import reference
 from harness_files_json import run
 
-from tysh.builtins import get_builtin
 from tysh.builtins.json.format import JsonWriter, jq_number
-from tysh.kernel.base.argv import Operand
+from tysh.kernel.embed.kernel import Kernel
+
+
+def _kernel(tmp: Path) -> Kernel:
+    k = Kernel(cwd=str(tmp))
+    k.execute("TZ=UTC")
+    return k
 
 
 def jq(tmp_path: Path, *argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -20,7 +27,7 @@ def jq(tmp_path: Path, *argv: str, stdin: str = "") -> tuple[int, str, str]:
     return r.code, r.out, r.err
 
 
-# -- output format -----------------------------------------------------------------------
+# -- output format ----------------------------------------------------------------------
 
 def test_jq_pretty_prints_with_two_spaces_and_keeps_key_order(tmp_path: Path) -> None:
     code, out, _ = jq(tmp_path, ".", stdin='{"b":[1,{}],"a":[]}')
@@ -64,7 +71,7 @@ def test_jq_big_integers_in_output_use_double_format(tmp_path: Path) -> None:
     assert jq(tmp_path, "-c", ".", stdin="[100000000000000000000]")[1] == "[1e+20]\n"
 
 
-# -- inputs ------------------------------------------------------------------------------
+# -- inputs -----------------------------------------------------------------------------
 
 def test_jq_runs_the_program_on_every_value_of_the_stream(tmp_path: Path) -> None:
     assert jq(tmp_path, "-c", ".", stdin='{"a":1} {"a":2}\n[3]')[1] == '{"a":1}\n{"a":2}\n[3]\n'
@@ -90,7 +97,7 @@ def test_jq_inputs_is_served_from_the_stream(tmp_path: Path) -> None:
     assert jq(tmp_path, "-n", "reduce inputs as $x (0; . + $x)", stdin="1 2 3")[1] == "6\n"
 
 
-# -- variables ---------------------------------------------------------------------------
+# -- variables --------------------------------------------------------------------------
 
 def test_jq_arg_and_argjson_bind_variables(tmp_path: Path) -> None:
     assert jq(tmp_path, "-n", "--arg", "n", "5", '$n + "x"')[1] == '"5x"\n'
@@ -108,7 +115,7 @@ def test_jq_env_is_the_sessions_not_the_process(tmp_path: Path) -> None:
     assert jq(tmp_path, "-nr", "$ENV.GREETING, env.GREETING")[1] == "hi\nhi\n"
 
 
-# -- errors and exit codes ---------------------------------------------------------------
+# -- errors and exit codes --------------------------------------------------------------
 
 def test_jq_runtime_error_reports_continues_and_exits_5(tmp_path: Path) -> None:
     code, out, err = jq(tmp_path, ".a", stdin='{"a":1} [1] {"a":2}')
@@ -148,56 +155,34 @@ def test_jq_halt_error_prints_its_message_and_code(tmp_path: Path) -> None:
     assert (code, err) == (3, "bye\n")
 
 
+def test_jq_halt_error_prints_compact_json_and_nothing_for_null(tmp_path: Path) -> None:
+    k = _kernel(tmp_path)
+    r = k.execute_argv("jq", ["-n", '{"a":1} | halt_error(3)'])
+    assert (r.code, r.err) == (3, '{"a":1}\n')
+    r = k.execute_argv("jq", ["-n", "halt_error"])
+    assert (r.code, r.err) == (5, "")
+
+
+def test_jq_missing_file_message_is_jq_16s(tmp_path: Path) -> None:
+    r = _kernel(tmp_path).execute_argv("jq", [".", "nofile.json"])
+    assert (r.code, r.err) == (
+        2, "jq: error: Could not open file nofile.json: No such file or directory\n")
+    g = reference.run_tool(["jq", ".", "nofile.json"], tmp_path)
+    if g is not None:
+        assert g.err_text == r.err
+
+
 def test_jq_refuses_modules_that_would_bypass_the_filesystem(tmp_path: Path) -> None:
     code, _, err = jq(tmp_path, 'include "x"; .', stdin="1")
     assert code == 3 and "modules" in err
 
 
-# -- typed substitution ------------------------------------------------------------------
+# -- typed substitution and loading -----------------------------------------------------
 
 def test_jq_data_is_the_output_value_or_the_list_of_values(tmp_path: Path) -> None:
     assert run(["jq", "-c", ".a"], tmp_path, stdin='{"a":[1,2]}').data == [1, 2]
     assert run(["jq", ".[]"], tmp_path, stdin='["x","y"]').data == ["x", "y"]
     assert run(["jq", "-r", ".[0]"], tmp_path, stdin='["x"]').data == "x"
-
-
-def test_json_tools_declare_typed_substitution() -> None:
-    for name in ("jq", "fromjson", "tojson", "keys", "values", "typeof", "split"):
-        tool = get_builtin(name)
-        assert tool is not None and tool.schema.typed_substitution, name
-
-
-def test_fromjson_parses_operand_or_stdin_into_data(tmp_path: Path) -> None:
-    r = run(["fromjson", '[1, {"a": 2}]'], tmp_path)
-    assert (r.data, r.out) == ([1, {"a": 2}], '[1,{"a":2}]\n')
-    assert run(["fromjson"], tmp_path, stdin='{"k": true}').data == {"k": True}
-    bad = run(["fromjson", "{nope"], tmp_path)
-    assert bad.code == 1 and "invalid JSON" in bad.err
-
-
-def test_tojson_encodes_words_as_strings_and_typed_values_as_json(tmp_path: Path) -> None:
-    assert run(["tojson", 'say "hi"'], tmp_path).out == '"say \\"hi\\""\n'
-    r = run(["tojson"], tmp_path, args=[Operand({"a": [1]})])
-    assert (r.out, r.data) == ('{"a":[1]}\n', '{"a":[1]}')
-
-
-def test_keys_values_typeof(tmp_path: Path) -> None:
-    r = run(["keys", '{"b":1,"a":2}'], tmp_path)
-    assert (r.out, r.data) == ("a\nb\n", ["a", "b"])
-    assert run(["keys", "[5,6]"], tmp_path).data == [0, 1]
-    r = run(["values", '{"a":1,"b":[2]}'], tmp_path)
-    assert (r.out, r.data) == ("1\n[2]\n", [1, [2]])
-    assert run(["typeof", "x"], tmp_path).out == "string\n"
-    assert run(["typeof"], tmp_path, args=[Operand([1])]).data == "array"
-    assert run(["typeof", "-j", "null"], tmp_path).out == "null\n"
-    assert run(["keys", "3"], tmp_path).code == 1
-
-
-def test_split_text_at_a_separator_or_whitespace(tmp_path: Path) -> None:
-    r = run(["split", "a:b::c", ":"], tmp_path)
-    assert (r.out, r.data) == ("a\nb\n\nc\n", ["a", "b", "", "c"])
-    assert run(["split", " a  b "], tmp_path).data == ["a", "b"]
-    assert run(["split", "-d", ","], tmp_path, stdin="x,y\n").data == ["x", "y"]
 
 
 def test_importing_the_json_family_does_not_load_libjq() -> None:
