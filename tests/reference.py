@@ -66,7 +66,8 @@ def run_tool(argv: list[str], cwd: Path | str, stdin: bytes | str = b"", *,
     if exe is None:
         return None
     data = stdin.encode() if isinstance(stdin, str) else stdin
-    p = subprocess.run([exe, *argv[1:]], cwd=cwd, input=data, capture_output=True,
+    # argv[0] stays the name, so the tool's messages read `readlink: …`, not its path
+    p = subprocess.run(argv, executable=exe, cwd=cwd, input=data, capture_output=True,
                        env=_env(cwd, env), timeout=timeout, check=False)
     return Ran(_status(p.returncode), p.stdout, p.stderr)
 
