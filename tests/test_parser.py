@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from parser_corpus import corpus_dir, iter_scripts
+from conformance.corpus import files, iter_scripts
 
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.syntax import ast
@@ -425,7 +425,7 @@ SYNTAX_ERROR_CASES = {
 CASES = list(iter_scripts())
 
 
-@pytest.mark.skipif(corpus_dir() is None, reason="conformance corpus not found")
+@pytest.mark.skipif(not files("lang"), reason="conformance corpus not found")
 @pytest.mark.parametrize("name,script", [(n, s) for n, s, _ in CASES], ids=[n for n, _, _ in CASES])
 def test_corpus_script_parses_or_is_a_syntax_error_case(name: str, script: str) -> None:
     if name in SYNTAX_ERROR_CASES:

@@ -7,9 +7,9 @@ truncated) — the malformed-but-nearly-right inputs where lexer states get conf
 
 from __future__ import annotations
 
+from conformance.corpus import iter_scripts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from parser_corpus import iter_scripts
 
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.syntax import ast

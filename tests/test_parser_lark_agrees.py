@@ -5,9 +5,9 @@ so the grammar file stays the one definition of the syntax."""
 from __future__ import annotations
 
 import pytest
+from conformance.corpus import iter_scripts
 from lark.exceptions import LarkError
 
-from tests.parser_corpus import iter_scripts
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.syntax.lexer import Scanner, Source
 from tysh.kernel.syntax.parser import get_lark, parse, parse_scanner

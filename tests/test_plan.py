@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 import pytest
-from corpus_scripts import cases
+from conformance.corpus import cases
 
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.embed.kernel import Kernel

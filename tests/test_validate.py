@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus_scripts import cases
+from conformance.corpus import cases
 
 from tysh.kernel.embed.kernel import Kernel
 from tysh.kernel.embed.validate import Problem
