@@ -3,6 +3,7 @@ redirections, pipelines, errexit and limits."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -350,3 +351,34 @@ def test_arith_fault_in_an_assignment_ends_the_script(k: Kernel) -> None:
 
 def test_tilde_assignment_still_expands(k: Kernel, tmp_path: Path) -> None:
     assert out(k, "x=~; echo $x") == f"{tmp_path}\n"
+
+
+# -- time ------------------------------------------------------------------------------
+
+
+def _time_report(err: str) -> list[str]:
+    return [line.split("\t")[0] if "\t" in line else line.split(" ")[0]
+            for line in err.splitlines()]
+
+
+def test_time_reports_real_user_sys_on_stderr_in_bash_format() -> None:
+    r = Kernel.isolated().execute("time echo hi | tr a-z A-Z")
+    assert r.out == "HI\n"
+    assert re.fullmatch(r"\nreal\t0m\d\.\d{3}s\nuser\t0m\d\.\d{3}s\nsys\t0m\d\.\d{3}s\n", r.err)
+
+
+def test_time_p_uses_the_posix_format_and_the_status_is_the_pipelines() -> None:
+    r = Kernel.isolated().execute("time -p false; echo $?")
+    assert r.out == "1\n"
+    assert re.fullmatch(r"real \d+\.\d\d\nuser \d+\.\d\d\nsys \d+\.\d\d\n", r.err)
+
+
+def test_time_and_bang_combine_in_either_order_as_in_bash() -> None:
+    k = Kernel.isolated()
+    for src in ("time ! false; echo $?", "! time false; echo $?"):
+        r = k.execute(src)
+        assert r.out == "0\n" and _time_report(r.err) == ["", "real", "user", "sys"]
+
+
+def test_time_is_a_word_outside_command_position() -> None:
+    assert Kernel.isolated().execute("echo time; type -t time").out == "time\nkeyword\n"

@@ -236,3 +236,13 @@ def test_ansi_c_hex_escapes_give_raw_bytes_that_form_utf8() -> None:
     assert decode_ansi_c(r"\303\251") == "é"
     assert decode_ansi_c(r"\xff").encode("utf-8", "surrogateescape") == b"\xff"
     assert decode_ansi_c(r"\u00e9") == "é"
+
+
+def test_process_substitution_after_a_redirection_names_the_feature() -> None:
+    from tysh.kernel.embed.kernel import Kernel
+
+    r = Kernel(validate=False).execute("while read -r l; do echo $l; done < <(echo x)")
+    assert r.code == 2
+    assert "process substitution '<(…)' is not supported" in r.err
+    r = Kernel(validate=False).execute("echo x > >(cat)")
+    assert "process substitution '>(…)' is not supported" in r.err

@@ -1,9 +1,11 @@
-"""The session state: scoping, attributes, arrays, copies."""
+"""The session state: scoping, attributes, arrays, copies; bash's dynamic and read-only
+variables."""
 
 from __future__ import annotations
 
 import pytest
 
+from tysh import Kernel
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.run.state import State
 
@@ -94,3 +96,27 @@ def test_special_parameters() -> None:
     assert s.get("@") == ["a", "b"]
     s.options.add("errexit")
     assert "e" in s.get("-")
+
+
+# -- bash's dynamic and read-only variables, through a kernel -------------------------
+
+
+def test_bash_dynamic_variables_are_set(cli_kernel: Kernel) -> None:
+    r = cli_kernel.execute(
+        'for v in UID EUID PPID BASHPID SECONDS EPOCHSECONDS HOSTNAME OSTYPE OPTIND; do '
+        '[[ -n ${!v} ]] || echo "unset $v"; done; '
+        '[[ $SECONDS =~ ^[0-9]+$ && $EPOCHSECONDS =~ ^[0-9]{10}$ ]] && echo numeric; '
+        '[[ $EPOCHREALTIME =~ ^[0-9]+\\.[0-9]{6}$ ]] && echo real; '
+        'echo "$OPTIND"; set -o pipefail; echo "$SHELLOPTS"')
+    out, code = r.text_out(), r.code
+    assert out == "numeric\nreal\n1\nbraceexpand:hashall:interactive-comments:pipefail\n"
+    assert code == 0
+
+
+def test_uid_euid_and_ppid_are_read_only_as_in_bash() -> None:
+    k = Kernel.isolated()
+    for name in ("UID", "EUID", "PPID"):
+        r = k.execute(f"{name}=5; echo not reached")
+        assert (r.out, r.err) == ("", f"tysh: {name}: readonly variable\n")
+    # an embedder's env may still give them values
+    assert Kernel.isolated(env={"UID": "7"}).execute("echo $UID").out == "7\n"
