@@ -4,12 +4,11 @@ word is never taken. `sed -i.bak` is the case users type."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import attrs
 import pytest
+import reference
 
 from tysh import Kernel
 from tysh.kernel.base.argv import classify
@@ -90,11 +89,10 @@ def test_sed_in_place_keeps_a_backup_named_by_the_suffix_as_gnu_sed(
     (tmp_path / "f").write_text("a\n")
     r = Kernel(cwd=str(tmp_path)).execute(script)
     assert (r.out, r.err, r.code) == (want, "", 0)
-    sed = shutil.which("sed")
-    if sed is not None and "GNU" in subprocess.run([sed, "--version"], capture_output=True,
-                                                   text=True).stdout:
+    if reference.have("sed", gnu_only=True):
         gnu = tmp_path / "gnu"
         gnu.mkdir()
         (gnu / "f").write_text("a\n")
-        done = subprocess.run(["bash", "-c", script], cwd=gnu, capture_output=True, text=True)
-        assert done.stdout == want
+        done = reference.run_bash(script, gnu)
+        if done is not None:
+            assert done.text == want

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
+import reference
 
 from tysh.kernel.embed.kernel import Kernel
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.parser import parse
 from tysh.kernel.syntax.unparse import function_source
 
-BASH = "/bin/bash"
-HAVE_BASH = os.path.exists(BASH)
+needs_bash = pytest.mark.skipif(reference.have("bash") is None, reason="bash is not installed")
 
 # Function bodies (the text between `f() {` and `}`) printed byte for byte as bash 5.2 does.
 CASES: list[str] = [
@@ -100,10 +98,10 @@ def _src(body: str) -> str:
     return function_source("f", _fn(body))
 
 
-def _bash(body: str) -> str:
-    r = subprocess.run([BASH, "-c", f"f() {{\n{body}\n}}\ndeclare -f f"],
-                       capture_output=True, text=True, check=True)
-    return r.stdout
+def _bash(body: str, cwd: Path) -> str:
+    r = reference.run_bash(f"f() {{\n{body}\n}}\ndeclare -f f", cwd)
+    assert r is not None and r.code == 0, r
+    return r.text
 
 
 def _wrap(*lines: str) -> str:
@@ -206,17 +204,17 @@ def test_unprintable_node_gives_readable_text_not_an_exception() -> None:
 # --- against bash and round trip -------------------------------------------------------
 
 
-@pytest.mark.skipif(not HAVE_BASH, reason="needs /bin/bash")
+@needs_bash
 @pytest.mark.parametrize("body", CASES)
-def test_function_source_matches_bash_declare_f(body: str) -> None:
-    assert _src(body) + "\n" == _bash(body)
+def test_function_source_matches_bash_declare_f(body: str, tmp_path: Path) -> None:
+    assert _src(body) + "\n" == _bash(body, tmp_path)
 
 
-@pytest.mark.skipif(not HAVE_BASH, reason="needs /bin/bash")
+@needs_bash
 @pytest.mark.parametrize("body", sorted(DIFFERENT))
-def test_known_differences_from_bash_stay_as_documented(body: str) -> None:
+def test_known_differences_from_bash_stay_as_documented(body: str, tmp_path: Path) -> None:
     assert _src(body) == _wrap("    " + DIFFERENT[body])
-    assert _src(body) + "\n" != _bash(body)
+    assert _src(body) + "\n" != _bash(body, tmp_path)
 
 
 @pytest.mark.parametrize("body", CASES + sorted(DIFFERENT))
@@ -227,7 +225,7 @@ def test_printed_source_parses_back_to_the_same_text(body: str) -> None:
     assert function_source("f", node) == once
 
 
-# --- wired into the builtins ------------------------------------------------------------
+# --- wired into the builtins (against bash: pins/lang/declare.cases) -------------------
 
 SCRIPT = "g() { echo g; }; f() { echo hi; local x=1; }; "
 F_SRC = "f () \n{ \n    echo hi;\n    local x=1\n}\n"
@@ -248,10 +246,3 @@ def test_declare_capital_f_still_prints_names_only(k: Kernel) -> None:
 
 def test_type_prints_is_a_function_then_the_source(k: Kernel) -> None:
     assert _out(k, SCRIPT + "type f") == "f is a function\n" + F_SRC
-
-
-@pytest.mark.skipif(not HAVE_BASH, reason="needs /bin/bash")
-def test_declare_f_and_type_match_bash_output(k: Kernel) -> None:
-    line = SCRIPT + "declare -f; declare -f f; typeset -f g; declare -F; type f g"
-    bash = subprocess.run([BASH, "-c", line], capture_output=True, text=True).stdout
-    assert _out(k, line) == bash
