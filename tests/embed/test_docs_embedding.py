@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-DOC = Path(__file__).parent.parent / "docs" / "embedding.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "embedding.md"
 BLOCK = re.compile(r"^```python\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 

@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
+from conformance.corpus import cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,18 +14,7 @@ from tysh.kernel.run.interpreter import Limits
 
 _prepare_recursion()  # before hypothesis records the recursion limit
 
-CORPUS = Path(__file__).parent / "conformance" / "lang"
-
-
-def _scripts() -> list[str]:
-    out: list[str] = []
-    for f in sorted(CORPUS.glob("*.cases")):
-        for m in re.finditer(r"### script\n(.*?)(?=\n### )", f.read_text(), re.S):
-            out.append(m.group(1))
-    return out
-
-
-SCRIPTS = _scripts()
+SCRIPTS = [c.script for c in cases("lang") if c.script is not None]
 FRAGMENTS = [
     "$(", "${", "((", "))", "[[", "]]", "{", "}", "(", ")", "|", "&&", "||", ";", ";;",
     "<<EOF\n", "\nEOF\n", "'", '"', "\\", "$", "`", "fi", "done", "esac", "then", "do",

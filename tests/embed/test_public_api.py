@@ -12,8 +12,8 @@ import pytest
 
 import tysh
 
-ROOT = Path(__file__).resolve().parent.parent
-TYPING = Path(__file__).resolve().parent / "typing"
+ROOT = Path(__file__).resolve().parents[2]
+TYPING = ROOT / "tests" / "typing"
 
 
 def _typed_reexports() -> dict[str, str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tysh.kernel.embed.kernel import Kernel
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 from load import MIXED, expected, run_load  # noqa: E402
 
 

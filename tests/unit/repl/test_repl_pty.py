@@ -20,8 +20,8 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-ROOT = Path(__file__).resolve().parent.parent
-TESTS = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[3]
+HERE = Path(__file__).resolve().parent  # test_repl_complete.py, the KV plugin
 PASTE_ON = "\x1b[?2004h"
 PASTE_OFF = "\x1b[?2004l"
 PROMPT = re.compile(r"tysh\[(\d+)\]%")
@@ -64,7 +64,7 @@ class Term:
             "TYSH_HISTFILE": str(home / "history"),
             "TYSH_INIT": str(init_file) if init is not None else "/nonexistent",
             "TYSH_PLUGINS": "test_repl_complete:KV",
-            "PYTHONPATH": str(TESTS),
+            "PYTHONPATH": str(HERE),
             "PROMPT_TOOLKIT_NO_CPR": "1",
             "LANG": "C.UTF-8",
             **extra,
