@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tysh.kernel.base.limits import CappedOutput, Limits
+from tysh.kernel.base.limits import Limits
 from tysh.kernel.embed.kernel import Kernel
 
 
@@ -21,27 +21,6 @@ def _usable(k: Kernel) -> None:
 
 
 # ---------------------------------------------------------------- output
-
-
-def test_capped_output_keeps_everything_under_the_limit() -> None:
-    c = CappedOutput(10)
-    c.write(b"abc")
-    c.write(b"def")
-    assert (c.result(), c.over) == (b"abcdef", False)
-
-
-def test_capped_output_keeps_head_and_tail_with_a_marker() -> None:
-    c = CappedOutput(10)
-    c.write(b"0123456789ABCDEFGHIJ")
-    assert c.result() == b"01234\n\xe2\x80\xa6 [tysh: output truncated: 10 bytes omitted] \xe2\x80\xa6\nFGHIJ"
-
-
-def test_capped_output_memory_stays_bounded() -> None:
-    c = CappedOutput(1000)
-    for _ in range(10000):
-        c.write(b"x" * 100)
-    assert len(c._tail) < 2 * 1000 + (1 << 16) + 100
-    assert c.total == 1_000_000
 
 
 def test_output_limit_truncates_with_exit_3(tmp_path: Path) -> None:
