@@ -1,5 +1,5 @@
 """Faults and hostile input: each ends in a clean ExecResult with its documented code,
-no traceback escapes, and the kernel stays usable afterwards (issue 5 acceptance)."""
+no traceback escapes, and the kernel stays usable afterwards."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Kernel: the embedding API of DESIGN §6."""
+"""Kernel: the embedding API."""
 
 from __future__ import annotations
 

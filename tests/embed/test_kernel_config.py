@@ -1,4 +1,4 @@
-"""Kernel configuration and presets (DESIGN §6): the sandboxed default, repl(),
+"""Kernel configuration and presets: the sandboxed default, repl(),
 isolated(), overlay(), the hermetic environment, per-call cwd/env, and the one door
 to external commands."""
 

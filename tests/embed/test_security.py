@@ -1,4 +1,4 @@
-"""The sandbox (issue 5 acceptance; summarized in docs/security.md): attempts to read or
+"""The sandbox (summarized in docs/security.md): attempts to read or
 write outside the root of an embedded `Kernel()`, and to reach external programs when
 they are off. Each attempt must be denied with a clear message — never a traceback —
 and nothing outside the root may change: sentinel files outside keep their content and

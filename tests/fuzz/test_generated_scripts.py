@@ -1,4 +1,4 @@
-"""Hypothesis fuzz of the embedded kernel (issue 5 acceptance): scripts built from grammar
+"""Hypothesis fuzz of the embedded kernel: scripts built from grammar
 fragments — valid and broken — run against an in-memory kernel. Whatever the script,
 `execute`, `validate` and `plan` return values (no exception, no traceback in `err`),
 the host filesystem is untouched, and no run outlives the time limit."""

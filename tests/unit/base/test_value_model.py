@@ -1,4 +1,4 @@
-"""The value model (DESIGN §3): text rendering, truthiness, JSON conversion."""
+"""The value model: text rendering, truthiness, JSON conversion."""
 
 from __future__ import annotations
 

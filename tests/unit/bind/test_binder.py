@@ -1,5 +1,5 @@
-"""The argv binder: DESIGN §4.2 (typed), §4.3 (raw_argv), §4.4 (verbatim), §4.5 (--json)
-and §4.6 (map_positionals), one rule per test, against the fixture schemas."""
+"""The argv binder: typed binding rule by rule, raw_argv, verbatim, --json and
+map_positionals, one rule per test, against the fixture schemas."""
 
 from __future__ import annotations
 
@@ -391,7 +391,7 @@ def test_select_leaf_raises_on_unknown_subcommand() -> None:
         select_leaf(KV.schema, classify(["nope"]))
 
 
-# -- §4.3 raw_argv -------------------------------------------------------------------------
+# -- raw_argv -----------------------------------------------------------------------------
 
 
 def test_raw_argv_keeps_words_in_source_order() -> None:
@@ -415,7 +415,7 @@ def test_raw_argv_tool_gets_its_tool_args_from_bind_and_convert() -> None:
     assert obj is ta and leaf is TEST
 
 
-# -- §4.4 verbatim ---------------------------------------------------------------------
+# -- verbatim -------------------------------------------------------------------------
 
 
 def test_verbatim_keeps_every_word_and_double_dash() -> None:
@@ -477,7 +477,7 @@ def test_echo_prints_a_glob_result_named_like_an_option(tmp_path: Path) -> None:
     assert p.stdout == b"-n a.txt\nlit\n"
 
 
-# -- §4.5 --json ---------------------------------------------------------------------
+# -- --json -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("word", ["--json", "--json=true", "--json=1", "--json=yes", "--json=on"])
@@ -520,7 +520,7 @@ def test_json_lifted_on_a_subcommand_leaf() -> None:
     assert ta.json and ta.bound == {"key": "k"}
 
 
-# -- §4.6 map_positionals --------------------------------------------------------------
+# -- map_positionals ------------------------------------------------------------------
 
 
 def test_map_positionals_fills_named_params_in_schema_order() -> None:

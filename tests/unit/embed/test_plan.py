@@ -1,4 +1,4 @@
-"""Kernel.plan: what a script would do, read from the source alone (issue 5, item 4)."""
+"""Kernel.plan: what a script would do, read from the source alone."""
 
 from __future__ import annotations
 

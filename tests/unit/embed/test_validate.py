@@ -1,5 +1,4 @@
-"""Kernel.validate and the refusal of a script with problems before any of it runs
-(issue 5, item 3)."""
+"""Kernel.validate and the refusal of a script with problems before any of it runs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The parser: AST shapes for every construct of DESIGN §2.1, errors, the corpus."""
+"""The parser: AST shapes for every construct of the language, errors, the corpus."""
 
 from __future__ import annotations
 

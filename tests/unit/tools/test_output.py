@@ -1,4 +1,4 @@
-"""Typed output (DESIGN §5): canonical text, JSON of each shape, ExecResult and the five
+"""Typed output: canonical text, JSON of each shape, ExecResult and the five
 cases of apply_output_format."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tool schemas (DESIGN §4.1): builders, the compact JSON wire form and JSON Schema."""
+"""Tool schemas: builders, the compact JSON wire form and JSON Schema."""
 
 from __future__ import annotations
 
