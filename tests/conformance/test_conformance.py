@@ -12,10 +12,10 @@ use the host's GNU tools."""
 from __future__ import annotations
 
 import functools
-import shutil
 from pathlib import Path
 
 import pytest
+import reference
 from conformance.corpus import BASH, CORPORA, HERE, cases, file_cases, files, run, run_cases
 from conformance.corpus import tysh_argv as _argv
 
@@ -40,7 +40,7 @@ MAX_BASH_DISAGREEMENTS: dict[str, int] = {
 # must not pass as "no disagreement").
 MIN_BASH_CASES: dict[str, int] = {"lang": 101, "tools": 350}
 
-needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+needs_bash = pytest.mark.skipif(reference.have("bash") is None, reason="bash is not installed")
 
 
 @functools.cache
