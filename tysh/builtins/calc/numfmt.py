@@ -289,7 +289,7 @@ def numfmt(args: NumfmtArgs, ctx: Context) -> ToolReturn:
             if not line_out(n):
                 break
     else:
-        for k, raw in enumerate(iter_lines(ctx.stdin)):
+        for k, raw in enumerate(iter_lines(ctx.stdin, ctx)):
             line = raw.decode("utf-8", "surrogateescape").removesuffix("\n")
             if k < header:
                 if not ctx.json:

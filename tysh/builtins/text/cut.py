@@ -221,7 +221,7 @@ def _cut_body(a: CutArgs, ctx: Context) -> int:
     sep = b"\0" if a.zero_terminated else b"\n"
     status = InputStatus()
     for _name, f in iter_inputs(ctx, a.files, status):
-        batches = line_batches(f, sep)
+        batches = line_batches(f, sep, ctx)
         if what == "field":
             odelim = delim if a.output_delimiter is None else _enc(a.output_delimiter)
             _cut_fields(batches, ctx.stdout, sel, delim, odelim, a.only_delimited, sep)
@@ -297,7 +297,7 @@ def _paste_body(a: PasteArgs, ctx: Context) -> int:
     out = ctx.stdout
     if a.serial:
         for _name, f in iter_inputs(ctx, a.files, status):
-            lines = [ln for batch in line_batches(f, sep) for ln in batch]
+            lines = [ln for batch in line_batches(f, sep, ctx) for ln in batch]
             out.write(_join(lines, delims) + sep)
         return 1 if status.failed else 0
     names = list(a.files) or ["-"]
@@ -308,14 +308,14 @@ def _paste_body(a: PasteArgs, ctx: Context) -> int:
         for name in names:
             if name == "-":
                 if stdin_iter is None:
-                    stdin_iter = itertools.chain.from_iterable(line_batches(ctx.stdin, sep))
+                    stdin_iter = itertools.chain.from_iterable(line_batches(ctx.stdin, sep, ctx))
                 iters.append(stdin_iter)
                 continue
             fh = open_input(ctx, name, status)
             if fh is None:
                 return 1
             opened.append(fh)
-            iters.append(itertools.chain.from_iterable(line_batches(fh, sep)))
+            iters.append(itertools.chain.from_iterable(line_batches(fh, sep, ctx)))
         buf: list[bytes] = []
         while True:
             row: list[bytes] = []

@@ -25,15 +25,19 @@ _OBSOLETE_TABS = LazyRegex(r"-\d+(?:,\d+)*")
 
 def _blocks(f: IO[bytes]) -> Iterator[list[bytes]]:
     """Lists of lines (each with its newline, the very last maybe without), read in chunks."""
-    rest = b""
+    pending: list[bytes] = []  # a long line's pieces, joined once when it ends
     while chunk := f.read(CHUNK):
-        data = rest + chunk
-        cut = data.rfind(b"\n") + 1
+        cut = chunk.rfind(b"\n") + 1
+        if not cut:
+            pending.append(chunk)
+            continue
+        data = b"".join([*pending, chunk]) if pending else chunk
+        cut += len(data) - len(chunk)
         rest = data[cut:]
-        if cut:
-            yield [ln + b"\n" for ln in data[:cut - 1].split(b"\n")]
-    if rest:
-        yield [rest]
+        pending = [rest] if rest else []
+        yield [ln + b"\n" for ln in data[:cut - 1].split(b"\n")]
+    if pending:
+        yield [b"".join(pending)]
 
 
 def _usage(ctx: Context, message: str) -> int:

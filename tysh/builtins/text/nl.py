@@ -117,7 +117,7 @@ def _nl_body(a: NlArgs, ctx: Context) -> int:
     blanks = 0
     status = InputStatus()
     for _name, f in iter_inputs(ctx, a.files, status):
-        for batch in line_batches(f):
+        for batch in line_batches(f, ctx=ctx):
             buf: list[bytes] = []
             for line in batch:
                 section = sections.get(line) if sections else None

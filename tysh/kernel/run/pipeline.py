@@ -13,7 +13,7 @@ import threading
 from typing import IO, TYPE_CHECKING
 
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
-from tysh.kernel.base.streams import CheckedWriter, Fds, close_quietly
+from tysh.kernel.base.streams import CheckedReader, CheckedWriter, Fds, close_quietly
 from tysh.kernel.base.threads import start_deep
 from tysh.kernel.syntax import ast
 
@@ -117,9 +117,10 @@ def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> 
             # feeding a patient consumer (`seq 1 1e12 | wc -l`) still stops
             if sub.control.check_streams or sub.deadline is not None:
                 own_out = CheckedWriter(w, PIPE_BUF_WRITE, sub)
+                prev_read = CheckedReader(r, interp)
             else:
                 own_out = open(w, "wb", buffering=PIPE_BUF_WRITE)  # noqa: SIM115
-            prev_read = open(r, "rb")  # noqa: SIM115
+                prev_read = open(r, "rb")  # noqa: SIM115
             stage_fds[1] = own_out
         else:
             prev_read = None

@@ -13,7 +13,8 @@ from typing import IO, TYPE_CHECKING, Any, cast
 from tysh.kernel.base.argv import Arg, Flag, Operand
 from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
-from tysh.kernel.base.streams import Fds
+from tysh.kernel.base.limits import NO_CHARGES, UNBOUNDED, Charges, MemoryLimitExceeded
+from tysh.kernel.base.streams import CheckedBytesIO, Fds
 from tysh.kernel.base.values import to_text
 from tysh.kernel.bind.binder import BindError
 from tysh.kernel.bind.fast import bind_and_convert
@@ -460,9 +461,12 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
     as_json = targs.json
     schema = leaf.schema
     owns = tool.schema.owns_output
-    capture: io.BytesIO | None = None
+    capture: CheckedBytesIO | None = None
+    meter = interp.state.meter
     if as_json and not owns:
-        capture = io.BytesIO()
+        # what a tool prints under --json is kept to be reshaped: charged to the budget
+        capture = CheckedBytesIO(interp, meter if meter.cap < UNBOUNDED else None, name,
+                                 tool=True)
         out_stream: IO[bytes] = capture
     else:
         out_stream = stdout if stdout is not None else io.BytesIO()
@@ -485,6 +489,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         _isatty(stdout),
         False,
         tuple(targs.path),
+        Charges(meter) if meter.cap < UNBOUNDED else NO_CHARGES,
     )
     try:
         if leaf.session:
@@ -497,6 +502,16 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         # write): the command fails, the script goes on — as with a real full disk
         interp.error(fds, f"{name}: {e.message}")
         return 1
+    except MemoryLimitExceeded as e:
+        if not e.tool:
+            raise  # the shell's own budget (a capture around the tool): ends the script
+        # the tool's own buffer or a width it was given: the command fails
+        interp.error(fds, e.message)
+        return 1
+    finally:
+        ctx.charges.release()
+        if capture is not None:
+            capture.release()
     if ret is None:
         code, output, data = 0, None, None
     elif type(ret) is int:
