@@ -26,12 +26,16 @@ class ReadArgs(Record):
     prompt: str | None = param(None, aliases=["-p"], help="prompt written to stderr")
     array: str | None = param(None, aliases=["-a"], help="read the fields into this array")
     delim: str | None = param(None, aliases=["-d"], help="end at this character, not newline")
-    nchars: int | None = param(None, aliases=["-n"], help="read at most N characters")
-    exact: int | None = param(None, aliases=["-N"], help="read exactly N characters")
+    nchars: int | None = param(None, aliases=["-n"], help="read at most N characters", min=0,
+                               range_error="{value}: invalid number")
+    exact: int | None = param(None, aliases=["-N"], help="read exactly N characters", min=0,
+                              range_error="{value}: invalid number")
     silent: bool = param(False, aliases=["-s"], help="accepted (no echo to switch off)")
     readline: bool = param(False, aliases=["-e"], help="accepted (no line editing here)")
-    timeout: float | None = param(None, aliases=["-t"], help="accepted; input never blocks here")
-    fd: int | None = param(None, aliases=["-u"], help="read from this file descriptor")
+    timeout: float | None = param(None, aliases=["-t"], help="accepted; input never blocks here",
+                                  min=0, range_error="{value}: invalid timeout specification")
+    fd: int | None = param(None, aliases=["-u"], help="read from this file descriptor", min=0,
+                           range_error="{value}: invalid file descriptor specification")
 
 
 _PIECE = 1 << 16
@@ -183,11 +187,15 @@ class MapfileArgs(Record):
     strip: bool = param(False, aliases=["-t"], help="remove the delimiter from each line")
     delim: str | None = param(None, aliases=["-d"],
                               help="lines end at this character, not newline ('' is NUL)")
-    count: int = param(0, aliases=["-n"], help="read at most N lines (0: all)")
-    skip: int = param(0, aliases=["-s"], help="discard the first N lines")
+    count: int = param(0, aliases=["-n"], help="read at most N lines (0: all)", min=0,
+                       range_error="{value}: invalid line count")
+    skip: int = param(0, aliases=["-s"], help="discard the first N lines", min=0,
+                      range_error="{value}: invalid line count")
     origin: int | None = param(None, aliases=["-O"],
-                               help="store from this index on, keeping the array's other elements")
-    fd: int | None = param(None, aliases=["-u"], help="read from this file descriptor")
+                               help="store from this index on, keeping the array's other elements",
+                               min=0, range_error="{value}: invalid array origin")
+    fd: int | None = param(None, aliases=["-u"], help="read from this file descriptor", min=0,
+                           range_error="{value}: invalid file descriptor specification")
     callback: str | None = param(None, aliases=["-C"], help="not supported in tysh")
     quantum: int | None = param(None, aliases=["-c"], help="not supported in tysh")
 

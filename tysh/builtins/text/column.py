@@ -37,7 +37,8 @@ class ColumnArgs(Record):
                                   help="string between table columns (default two spaces)")
     table_columns: str | None = param(default=None, aliases=["-N"],
                                       help="comma-separated column names: a header line for -t")
-    output_width: int = param(default=80, aliases=["-c"], help="output is N characters wide")
+    output_width: int = param(default=80, aliases=["-c"], help="output is N characters wide",
+                              min=1, range_error="invalid columns argument: '{value}'")
     fillrows: bool = param(default=False, aliases=["-x"], help="fill rows before columns")
 
 

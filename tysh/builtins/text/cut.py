@@ -276,7 +276,7 @@ class PasteArgs(Record):
 
 
 def _join(fields: list[bytes], delims: list[bytes]) -> bytes:
-    if not delims:
+    if not delims or not fields:
         return b"".join(fields)
     if len(delims) == 1:
         return delims[0].join(fields)
@@ -296,9 +296,25 @@ def _paste_body(a: PasteArgs, ctx: Context) -> int:
     status = InputStatus()
     out = ctx.stdout
     if a.serial:
+        # streamed a batch at a time: one file's lines become one output line, however
+        # long, without holding them all
         for _name, f in iter_inputs(ctx, a.files, status):
-            lines = [ln for batch in line_batches(f, sep, ctx) for ln in batch]
-            out.write(_join(lines, delims) + sep)
+            k = 0  # lines of this file written so far
+            for batch in line_batches(f, sep, ctx):
+                if len(delims) <= 1:
+                    d = delims[0] if delims else b""
+                    out.write((d if k else b"") + d.join(batch))
+                else:
+                    parts: list[bytes] = []
+                    for ln in batch:
+                        if k:
+                            parts.append(delims[(k - 1) % len(delims)])
+                        parts.append(ln)
+                        k += 1
+                    out.write(b"".join(parts))
+                    continue
+                k += len(batch)
+            out.write(sep)
         return 1 if status.failed else 0
     names = list(a.files) or ["-"]
     stdin_iter: Iterator[bytes] | None = None

@@ -89,7 +89,8 @@ class SortArgs(Record):
     temporary_directory: str | None = param(
         default=None, aliases=["-T"], help="accepted and ignored"
     )
-    parallel: int | None = param(default=None, help="accepted and ignored")
+    parallel: int | None = param(default=None, help="accepted and ignored", min=1,
+                                 range_error="number in parallel must be nonzero")
 
 
 def _global_letters(a: SortArgs) -> str:

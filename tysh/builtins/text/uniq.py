@@ -15,6 +15,7 @@ import attrs
 
 from tysh.builtins._common.lines import line_batches, split_lines_text
 from tysh.builtins._common.operands import InputStatus, open_input, open_output
+from tysh.builtins.text.sort_keys import skip_fields_re
 from tysh.kernel.base.record import MutableRecord, Record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -42,15 +43,18 @@ class UniqArgs(Record):
     )
     unique: bool = param(default=False, aliases=["-u"], help="only print lines that are not repeated")
     ignore_case: bool = param(default=False, aliases=["-i"], help="ignore differences in case")
-    skip_fields: int = param(default=0, aliases=["-f"], help="skip the first N fields")
-    skip_chars: int = param(default=0, aliases=["-s"], help="skip the first N characters")
-    check_chars: int | None = param(default=None, aliases=["-w"], help="compare at most N characters")
+    skip_fields: int = param(default=0, aliases=["-f"], help="skip the first N fields", min=0,
+                             range_error="{value}: invalid number of fields to skip")
+    skip_chars: int = param(default=0, aliases=["-s"], help="skip the first N characters", min=0,
+                            range_error="{value}: invalid number of bytes to skip")
+    check_chars: int | None = param(default=None, aliases=["-w"], help="compare at most N characters",
+                                    min=0, range_error="{value}: invalid number of bytes to compare")
     zero_terminated: bool = param(default=False, aliases=["-z"], help="lines end with NUL")
 
 
 def _key(a: UniqArgs) -> Callable[[bytes], Any] | None:
     """The part of a line that decides equality; None when it is the whole line."""
-    fields = re.compile(rb"(?:[ \t]*[^ \t]*){%d}" % a.skip_fields) if a.skip_fields else None
+    fields = skip_fields_re(a.skip_fields, None) if a.skip_fields else None
     sc = a.skip_chars
     w = a.check_chars
     fold = a.ignore_case

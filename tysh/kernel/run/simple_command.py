@@ -450,7 +450,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         targs, leaf, inst = bind_and_convert(tool, args)
     except BindError as e:
         interp.error(fds, str(e))
-        return 2
+        return e.status
     stdout = fds.get(1)
     if targs.help or leaf.func is None:
         from tysh.kernel.tools.help import render_help
