@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import re
 from collections.abc import Callable
 from typing import IO, Any
 

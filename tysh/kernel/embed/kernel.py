@@ -73,6 +73,7 @@ from tysh.kernel.base.limits import (
     check_timeout,
 )
 from tysh.kernel.base.streams import CheckedBytesIO, Fds, flush_quietly
+from tysh.kernel.base.values import clean_text, encode_text
 from tysh.kernel.fs.api import FileSystem
 from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.run.interpreter import Interpreter
@@ -306,6 +307,8 @@ class Kernel:
         return self.state.get(name)
 
     def set_var(self, name: str, value: Any, export: bool = False) -> None:
+        if isinstance(value, str):
+            value = clean_text(value)
         self.state.set(name, value, export=export or None)
 
     def cancel(self) -> None:
@@ -331,6 +334,7 @@ class Kernel:
         `limits.timeout`: `inf` is no limit, 0 a limit already passed (124 unless the
         script is cancelled first); negative or NaN raises ValueError before anything
         runs. Never raises for anything in the script (see the table)."""
+        src = clean_text(src)
         return self._call(lambda fds: self._run_src(src, fds), stdin, cwd, env, timeout,
                           binary)
 
@@ -349,12 +353,14 @@ class Kernel:
         from tysh.kernel.base.argv import classify
         from tysh.kernel.run.simple_command import invoke
 
+        name = clean_text(name)
+        words = [clean_text(a) if isinstance(a, str) else a for a in argv]
+
         def body(fds: Fds) -> int:
             interp = self.interp
             interp.cur_fds = fds
             interp.last_data = None
-            return self._guard(lambda: invoke(interp, name, classify(list(argv)), fds, None),
-                               fds)
+            return self._guard(lambda: invoke(interp, name, classify(words), fds, None), fds)
 
         return self._call(body, stdin, cwd, env, timeout, binary)
 
@@ -375,6 +381,7 @@ class Kernel:
         import functools
 
         ticket = _Ticket()
+        src = clean_text(src)
         loop = asyncio.get_running_loop()
         call = functools.partial(
             self._call, lambda fds: self._run_src(src, fds), stdin, cwd, env, timeout, binary,
@@ -502,7 +509,7 @@ class Kernel:
                     if ticket.cancelled:
                         self.control.cancelled = True
             if isinstance(stdin, str):
-                stdin = stdin.encode("utf-8", "surrogateescape")
+                stdin = encode_text(stdin)
             cap = self.limits.max_output_bytes
             out: CappedOutput | CheckedBytesIO
             if cap is not None:
@@ -577,7 +584,7 @@ class Kernel:
             old = g.get(n)
             saved[n] = old.copy() if old is not None else None
         for k, v in (env or {}).items():
-            g[k] = Var(v, exported=True)
+            g[k] = Var(clean_text(v) if isinstance(v, str) else v, exported=True)
         if cwd is not None:
             st.cwd = path
             g["PWD"] = Var(path, exported=True)
@@ -618,6 +625,12 @@ class Kernel:
             status = 141
         except KeyboardInterrupt:
             status = CANCELLED
+        except SystemExit as e:
+            # a tool (or a registered Python function) called sys.exit(): its status
+            status = _exit_status(e, fds)
+        except MemoryError:
+            _write(fds.get(2), "tysh: out of memory\n")
+            status = 1
         except TyshError as e:
             msg = e.message
             _write(fds.get(2), (msg if msg.startswith("tysh:") else "tysh: " + msg) + "\n")
@@ -684,10 +697,22 @@ def _nothing() -> None:
     pass
 
 
+def _exit_status(e: SystemExit, fds: Fds) -> int:
+    """The status `sys.exit(code)` asks for, as Python's own exit reads it: None is 0,
+    an int is itself, anything else is printed and means 1."""
+    code = e.code
+    if code is None:
+        return 0
+    if isinstance(code, int) and not isinstance(code, bool):
+        return code & 0xFF
+    _write(fds.get(2), f"{code}\n")
+    return 1
+
+
 def _write(stream: IO[bytes] | None, text: str) -> None:
     if stream is None:
         return
     try:
-        stream.write(text.encode("utf-8", "surrogateescape"))
+        stream.write(encode_text(text))
     except (OSError, ValueError):
         pass

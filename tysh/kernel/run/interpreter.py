@@ -45,7 +45,7 @@ from tysh.kernel.base.limits import (
 from tysh.kernel.base.paths import abspath
 from tysh.kernel.base.streams import NULL_IO, CheckedBytesIO, Fds, flush_quietly
 from tysh.kernel.base.threads import start_deep
-from tysh.kernel.base.values import to_text
+from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.expand import arith
 from tysh.kernel.expand import words as expand
 from tysh.kernel.expand.pattern import match
@@ -274,7 +274,7 @@ class Interpreter:
         if s is None:
             return
         try:
-            s.write((message.rstrip("\n") + "\n").encode("utf-8", "surrogateescape"))
+            s.write(encode_text(message.rstrip("\n") + "\n"))
         except (OSError, ValueError):
             pass
 
@@ -619,6 +619,10 @@ class Interpreter:
             except RecursionError:
                 sub.error(job_fds, NESTS_TOO_DEEPLY)
                 job.status = 2
+            except KeyboardInterrupt:
+                job.status = 130
+            except SystemExit as e:
+                job.status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
             except Exception as e:  # a fault in a job must not kill the process
                 sub.error(job_fds, f"tysh: internal error: {e!r}")
                 job.status = 70

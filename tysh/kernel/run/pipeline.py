@@ -46,6 +46,10 @@ def _run_stage(
         status = interp.state.last_status
     except BrokenPipeError:
         status = 141
+    except KeyboardInterrupt:
+        status = 130  # raised in a stage's thread: the stage is interrupted, quietly
+    except SystemExit as e:
+        status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except Exception as e:  # noqa: BLE001 — a fault in a stage must not kill the others
         from tysh.kernel.base.limits import NESTS_TOO_DEEPLY, LimitExceeded, TimedOut
 

@@ -13,6 +13,7 @@ import attrs
 from tysh.kernel.base.limits import NO_CHARGES, Charges
 from tysh.kernel.base.paths import abspath
 from tysh.kernel.base.record import MutableRecord
+from tysh.kernel.base.values import encode_text
 from tysh.kernel.fs.api import FileSystem
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ class Context(MutableRecord):
 
     def error(self, message: str) -> None:
         """Write `NAME: message` to stderr, the way GNU tools report problems."""
-        self.stderr.write(f"{self.name}: {message}\n".encode("utf-8", "surrogateescape"))
+        self.stderr.write(encode_text(f"{self.name}: {message}\n"))
 
     def write(self, text: str) -> None:
-        self.stdout.write(text.encode("utf-8", "surrogateescape"))
+        self.stdout.write(encode_text(text))
