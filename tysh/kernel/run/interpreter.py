@@ -629,9 +629,9 @@ class Interpreter:
 
         t = threading.Thread(target=run, daemon=True, name=f"tysh-job-{jid}")
         job.thread = t
+        start_deep(t)  # before the job is listed: one that cannot start is not waited for
         self.jobs[jid] = job
         self.state.last_bg_pid = jid
-        start_deep(t)
 
     def wait_jobs(self, ids: list[int] | None = None) -> int:
         status = 0

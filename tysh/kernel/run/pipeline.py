@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING
 
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.base.streams import CheckedReader, CheckedWriter, Fds, close_quietly
-from tysh.kernel.base.threads import start_deep
+from tysh.kernel.base.threads import NoThread, start_deep
 from tysh.kernel.syntax import ast
 
 if TYPE_CHECKING:
@@ -138,7 +138,16 @@ def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> 
                 daemon=True,
                 name="tysh-stage",
             )
-            start_deep(t)
+            try:
+                start_deep(t)
+            except NoThread:
+                # the stages already running see the end of their pipes and finish
+                close_quietly(own_in)
+                close_quietly(own_out)
+                close_quietly(prev_read)
+                for started in threads:
+                    started.join()
+                raise
             threads.append(t)
     for t in threads:
         t.join()
