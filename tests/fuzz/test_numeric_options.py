@@ -47,7 +47,7 @@ OPTIONS = sorted(set((n, tuple(p), o) for n, p, o in _options()))
 
 
 def _kernel() -> Kernel:
-    return Kernel.isolated(files={"f": "a b\n1 2\n", "g": "1\n"})
+    return Kernel.isolated(files={"f": "a\tb c\n1 2\n", "g": "1\n"})
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,7 @@ def test_numeric_edge_values_never_fault(kernel: Kernel, name: str, path: tuple[
         for argv in ([*path, option, value, *operands], [*path, f"{option}={value}"]
                      if option.startswith("--") else [*path, option + value]):
             t0 = time.monotonic()
-            r = kernel.execute_argv(name, argv, stdin="a b\n1 2\n", timeout=0.5)
+            r = kernel.execute_argv(name, argv, stdin="a\tb c\n1 2\n", timeout=0.5)
             took = time.monotonic() - t0
             where = f"{name} {argv!a}"[:120]
             assert r.code != 70, f"{where}: {r.err[-300:]}"

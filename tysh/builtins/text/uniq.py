@@ -121,11 +121,12 @@ def _runs(batch: list[bytes], keys: list[Any], run: _Run) -> tuple[list[bytes], 
     return firsts, counts
 
 
-def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any] | None) -> None:
+def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any] | None,
+                 ctx: Context | None = None) -> None:
     sep = b"\0" if a.zero_terminated else b"\n"
     key = _key(a)
     if a.all_repeated or a.group:
-        _groups(a, f, out, key, sep)
+        _groups(a, f, out, key, sep, ctx)
         return
     run = _Run()
 
@@ -153,7 +154,7 @@ def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any]
         else:
             out.write(sep.join(firsts) + sep)
 
-    for batch in line_batches(f, sep):
+    for batch in line_batches(f, sep, ctx):  # a line longer than a chunk is charged
         keys = batch if key is None else list(map(key, batch))
         firsts, counts = _runs(batch, keys, run)
         if firsts:
@@ -163,10 +164,10 @@ def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any]
 
 
 def _groups(a: UniqArgs, f: IO[bytes], out: IO[bytes], key: Callable[[bytes], Any] | None,
-            sep: bytes) -> None:
+            sep: bytes, ctx: Context | None = None) -> None:
     """-D / --all-repeated=METHOD (only runs longer than one) and --group=METHOD (every
     run), with GNU's placement of the empty delimiter line."""
-    lines = itertools.chain.from_iterable(line_batches(f, sep))
+    lines = itertools.chain.from_iterable(line_batches(f, sep, ctx))
     groups = itertools.groupby(lines, key) if key is not None else itertools.groupby(lines)
     method = a.group if a.group else a.all_repeated
     method = "separate" if method is True and a.group else method
@@ -234,7 +235,7 @@ def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
             out = sink
         elif ctx.json:
             out = io.BytesIO()
-        _uniq_stream(args, f, out, json_rows)
+        _uniq_stream(args, f, out, json_rows, ctx)
     finally:
         if f is not ctx.stdin:
             f.close()
