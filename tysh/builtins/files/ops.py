@@ -4,6 +4,7 @@ and messages, every access through ctx.fs."""
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterable, Iterator
 
 import attrs
 
@@ -106,20 +107,45 @@ def mkdir(args: MkdirArgs, ctx: Context) -> int:
     return status
 
 
-def _make_parents(ctx: Context, path: str, display: str) -> list[str]:
+def _make_parents(ctx: Context, path: str, display: str) -> Iterable[str]:
     """Create each missing component, walking the path as written (`x/../y` makes x, as
     GNU does); returns the displayed names of those created (`./p`, `./p/./q`)."""
     if ctx.fs.is_dir(path):
         return []
     comps = display.split("/")
+    if ".." not in comps:
+        # the filesystem walks the path once, however deep (a failure is retold below
+        # in GNU's words)
+        try:
+            made = ctx.fs.make_dirs(path)
+        except FsError:
+            pass
+        else:
+            return _created(comps, display, made)
+    return _make_parents_by_name(ctx, comps, display)
+
+
+def _created(comps: list[str], display: str, made: int) -> Iterator[str]:
+    """The displayed names of the last `made` components of a path as written (made
+    only when -v asks: a path may be a hundred thousand levels deep)."""
+    real = [k for k, c in enumerate(comps) if c not in ("", ".")]
+    for k in real[len(real) - made:] if made else []:
+        yield display if k == real[-1] else "/".join(comps[: k + 1])
+
+
+def _make_parents_by_name(ctx: Context, comps: list[str], display: str) -> list[str]:
+    """mkdir -p one component at a time, by name: a path with `..` in it, and the
+    exact GNU message when the filesystem's walk failed."""
     last = len(comps) - 1
     # start below the deepest existing directory: a sandbox root's ancestors are unreachable
     start = last
     while start >= 0 and not (comps[start] not in ("", ".", "..")
                               and ctx.fs.is_dir(ctx.path("/".join(comps[: start + 1])))):
+        ctx.shell.check_boundary()
         start -= 1
     made: list[str] = []
     for k in range(start + 1, last + 1):
+        ctx.shell.check_boundary()
         if comps[k] in ("", "."):
             continue
         shown = "/".join(comps[: k + 1])

@@ -70,7 +70,7 @@ from tysh.kernel.base.limits import (
     TimedOut,
 )
 from tysh.kernel.base.streams import CheckedBytesIO, Fds, flush_quietly
-from tysh.kernel.fs.api import FileSystem
+from tysh.kernel.fs.api import INVALID_NUL, FileSystem
 from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.run.interpreter import Interpreter
 from tysh.kernel.run.registry import Registry
@@ -161,6 +161,8 @@ class Kernel:
             limits=self.limits,
             control=self.control,
         )
+        # a filesystem wait (a FIFO, a deep mkdir -p) stops at this kernel's limits
+        self.fs.set_checkpoint(self.interp.check_boundary)
         # problems of a parsed script, by id(script): (script, what names meant, problems);
         # the script is held so its id cannot be reused while the entry lives
         self._checked: dict[int, tuple[ast.Script, tuple[Any, ...], list[Any]]] = {}
@@ -552,6 +554,8 @@ class Kernel:
         saved_cwd = st.cwd
         names = list(env or ())
         if cwd is not None:
+            if "\0" in cwd:
+                return f"tysh: execute: cwd {cwd!r}: {INVALID_NUL}"
             path = self.interp.abspath(cwd)
             if not self.fs.is_dir(path):
                 return f"tysh: execute: cwd {cwd}: No such directory in the sandbox"
