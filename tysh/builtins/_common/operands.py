@@ -79,6 +79,30 @@ def open_output(ctx: Context, name: str, append: bool = False) -> IO[bytes]:
     return ctx.fs.open(ctx.path(name), "ab" if append else "wb")
 
 
+def rewrites_input(ctx: Context, name: str, inputs: tuple[str, ...] | list[str]) -> bool:
+    """Whether the output file `name` is one of the tool's input files (`sort -o f f`):
+    the tool then writes it through FileSystem.replace, so a failed write (a full disk)
+    leaves the input whole instead of truncated."""
+    if name in _OUT_DEVICES:
+        return False
+    try:
+        out = ctx.fs.stat(ctx.path(name))
+    except FsError:
+        return False
+    if out.kind != "file":
+        return False
+    for i in inputs:
+        if is_stdin(i):
+            continue
+        try:
+            st = ctx.fs.stat(ctx.path(i))
+        except FsError:
+            continue
+        if (st.dev, st.ino) == (out.dev, out.ino) and (st.ino or i == name):
+            return True
+    return False
+
+
 @attrs.define(repr=False, eq=False)
 class InputStatus(MutableRecord):
     """Whether any operand failed to open, for the tool's exit status."""

@@ -40,6 +40,14 @@ def _lstat(ctx: Context, path: str) -> FileStat | None:
         return None
 
 
+def _lstat_why(ctx: Context, path: str) -> tuple[FileStat | None, str]:
+    """lstat and, when it fails, why (`file/` is `Not a directory`)."""
+    try:
+        return ctx.fs.stat(path, follow=False), ""
+    except FsError as e:
+        return None, e.reason
+
+
 def _stat(ctx: Context, path: str) -> FileStat | None:
     try:
         return ctx.fs.stat(path, follow=True)
@@ -183,9 +191,9 @@ def rmdir(args: RmdirArgs, ctx: Context) -> int:
         return 1
     status = 0
     for d in args.dirs:
-        chain = [d.rstrip("/") or "/"]
+        chain = [d]
         if args.parents:
-            cur = chain[0]
+            cur = d.rstrip("/") or "/"
             while "/" in cur.strip("/"):
                 cur = cur.rsplit("/", 1)[0]
                 chain.append(cur)
@@ -193,7 +201,11 @@ def rmdir(args: RmdirArgs, ctx: Context) -> int:
             if args.verbose:
                 ctx.write(f"rmdir: removing directory, {q(c)}\n")
             try:
-                ctx.fs.rmdir(ctx.path(c))
+                path = ctx.path(c)
+                if c.endswith("/") and (link := _lstat(ctx, path.rstrip("/"))) is not None \
+                        and link.kind == "symlink":
+                    raise FsError(c, "Symbolic link not followed")
+                ctx.fs.rmdir(path)
             except FsError as e:
                 if args.ignore_fail_on_non_empty and "not empty" in e.reason.lower():
                     break
@@ -321,7 +333,8 @@ def rm(args: RmArgs, ctx: Context) -> int:
             ctx.error("refusing to remove the root directory")
             r.status = 1
             continue
-        st = _lstat(ctx, path)
+        bare = path.rstrip("/") or "/"
+        st = _lstat(ctx, bare)
         if st is None:
             if not args.force:
                 r.fail(f, "No such file or directory")
@@ -336,7 +349,12 @@ def rm(args: RmArgs, ctx: Context) -> int:
             elif not args.force:
                 r.fail(f, "Not a directory")
             continue
-        r.remove(f, path, st)
+        if st.kind != "directory" and f.endswith("/"):
+            # `file/` names a directory: nothing to remove (GNU's ENOTDIR)
+            if not args.force:
+                r.fail(f, "Not a directory")
+            continue
+        r.remove(f, bare, st)
     return r.status
 
 
@@ -426,6 +444,9 @@ class _Copier:
         self.preserve = args.preserve or args.archive
         self.follow = args.dereference or not (self.recursive or args.no_dereference)
         self.status = 0
+        # (dev, ino) of the source directories being copied, outermost first: following
+        # links, a directory met again inside itself is a cycle, refused as GNU does
+        self.above: list[tuple[int, int]] = []
 
     def fail(self, msg: str) -> None:
         self.ctx.error(msg)
@@ -433,6 +454,7 @@ class _Copier:
 
     def copy(self, src: str, dst: str, top: bool) -> None:
         ctx, fs = self.ctx, self.ctx.fs
+        ctx.shell.check_boundary()
         sp, dp = ctx.path(src), ctx.path(dst)
         try:
             st = fs.stat(sp, follow=self.follow or (top and self.a.dereference))
@@ -446,6 +468,10 @@ class _Copier:
                 return
             if _inside(dp, sp):
                 self.fail(f"cannot copy a directory, {q(src)}, into itself, {q(dst)}")
+                return
+            key = (st.dev, st.ino)
+            if st.ino and key in self.above:
+                self.fail(f"cannot copy cyclic symbolic link {q(src)}")
                 return
             if dst_st is not None and dst_st.kind != "directory":
                 self.fail(f"cannot overwrite non-directory {q(dst)} with directory {q(src)}")
@@ -463,9 +489,20 @@ class _Copier:
             except FsError as e:
                 self.fail(f"cannot access {q(src)}: {e.reason}")
                 return
-            for n in names:
-                self.copy(posixpath.join(src, n), posixpath.join(dst, n), False)
+            self.above.append(key)
+            try:
+                for n in names:
+                    self.copy(posixpath.join(src, n), posixpath.join(dst, n), False)
+            finally:
+                self.above.pop()
             self.finish(dp, st, new=dst_st is None)
+            return
+        if dst.endswith("/") and dst_st is None:
+            # `file/` or `missing/` as the target of a file: GNU's ENOTDIR
+            if _lstat(ctx, dp.rstrip("/")) is not None:
+                self.fail(f"cannot stat {q(dst)}: Not a directory")
+            else:
+                self.fail(f"cannot create regular file {q(dst)}: Not a directory")
             return
         if dst_st is not None:
             if dst_st.ino == st.ino and dst_st.dev == st.dev and st.ino:
@@ -620,17 +657,22 @@ def mv(args: MvArgs, ctx: Context) -> int:
     fs = ctx.fs
     for src, dst in pairs:
         sp, dp = ctx.path(src), ctx.path(dst)
-        st = _lstat(ctx, sp)
+        st, why = _lstat_why(ctx, sp)
         if st is None:
-            ctx.error(f"cannot stat {q(src)}: No such file or directory")
+            ctx.error(f"cannot stat {q(src)}: {why}")
             status = 1
             continue
-        if st.kind == "symlink" and src.endswith("/"):
+        link = _lstat(ctx, sp.rstrip("/")) if src.endswith("/") else None
+        if link is not None and link.kind == "symlink":
             # `link/` names the directory the link points to, which rename cannot move
             ctx.error(f"cannot move {q(src)} to {q(dst)}: Not a directory")
             status = 1
             continue
-        dst_st = _lstat(ctx, dp)
+        dst_st, why = _lstat_why(ctx, dp)
+        if dst_st is None and why == "Not a directory" and ctx.fs.exists(dp.rstrip("/")):
+            ctx.error(f"cannot stat {q(dst)}: {why}")  # `file/`
+            status = 1
+            continue
         if dst_st is not None:
             if dst_st.ino == st.ino and dst_st.dev == st.dev and st.ino or sp == dp:
                 ctx.error(f"{q(src)} and {q(dst)} are the same file")
@@ -787,8 +829,8 @@ def ln(args: LnArgs, ctx: Context) -> int:
         dp = ctx.path(name)
         kind = "symbolic link" if args.symbolic else "hard link"
         try:
-            if not args.symbolic and _lstat(ctx, ctx.path(target)) is None:
-                ctx.error(f"failed to access {q(target)}: No such file or directory")
+            if not args.symbolic and (why := _lstat_why(ctx, ctx.path(target))[1]):
+                ctx.error(f"failed to access {q(target)}: {why}")
                 status = 1
                 continue
             existing = _lstat(ctx, dp)

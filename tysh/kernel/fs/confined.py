@@ -170,6 +170,13 @@ class ConfinedFileSystem(LocalFileSystem):
         on a directory reached through `..` or a link) and, when `lenient`, the
         components left after the first one that could not be looked up (for realpath
         and mkdir -p), that one being the returned name."""
+        try:
+            return self._walk_from(path, comps, follow_last, lenient)
+        except OSError as e:
+            raise FsError(path, reason(e)) from None
+
+    def _walk_from(self, path: str, comps: list[str], follow_last: bool,
+                   lenient: bool) -> tuple[_Dir, list[str]]:
         root = self._root(path)
         todo = comps[::-1]
         real: list[str] = []
@@ -413,6 +420,7 @@ class ConfinedFileSystem(LocalFileSystem):
         return [n for n, _kind in self.list_entries(path)]
 
     def list_entries(self, path: str) -> list[tuple[str, str]]:
+        self.checkpoint()  # a walk over a big tree stops at the kernel's limits
         fd = self._open(path, self._comps(path), _LIST)
         try:
             return scan_kinds(fd)

@@ -256,6 +256,7 @@ class LocalFileSystem(FileSystem):
 
     def list_entries(self, path: str) -> list[tuple[str, str]]:
         check_name(path)
+        self.checkpoint()  # a walk over a big tree stops at the kernel's limits
         try:
             return scan_kinds(path)
         except (OSError, ValueError) as e:

@@ -299,7 +299,10 @@ class MemoryFileSystem(FileSystem):
 
     def touch(self, path: str, mtime: float | None = None) -> None:
         with self._lock:
-            node = self._lookup_or_create(path)
+            if names_dir(path):
+                node = self._lookup(path)  # `missing/` names no file to create
+            else:
+                node = self._lookup_or_create(path)
             node.mtime = time.time() if mtime is None else mtime
 
     def chmod(self, path: str, mode: int) -> None:

@@ -92,7 +92,7 @@ class OverlayFileSystem(FileSystem):
 
     def _in_upper(self, path: str) -> bool:
         try:
-            self.upper.stat(path, follow=False)
+            self.upper.stat(self._norm(path), follow=False)
             return True
         except FsError:
             return False
