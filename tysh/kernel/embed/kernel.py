@@ -74,7 +74,7 @@ from tysh.kernel.fs.api import INVALID_NUL, FileSystem
 from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.run.interpreter import Interpreter
 from tysh.kernel.run.registry import Registry
-from tysh.kernel.run.state import State
+from tysh.kernel.run.state import NEUTRAL_PID, State
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.parser import parse as parse_source
 from tysh.kernel.tools.output import ExecResult
@@ -141,8 +141,8 @@ class Kernel:
         if env is not None:
             full_env.update(env)
         self.state = State(cwd, full_env)
-        self.state.pid = os.getpid()
         self.state.host_facts = type(fs) is LocalFileSystem
+        self.state.pid = os.getpid() if self.state.host_facts else NEUTRAL_PID
         self.state.arg0 = arg0
         self.state.positional = list(args)
         self.registry = Registry(get_builtin, all_builtins)
