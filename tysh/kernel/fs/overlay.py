@@ -16,6 +16,7 @@ import attrs
 
 from tysh.kernel.base.record import Record
 from tysh.kernel.fs.api import ENOTDIR, FileStat, FileSystem, FsError, names_dir
+from tysh.kernel.fs.confined import DENIED
 from tysh.kernel.fs.memory import EEXIST, ENOENT, MemoryFileSystem
 
 
@@ -105,7 +106,11 @@ class OverlayFileSystem(FileSystem):
         return self.lower
 
     def _copy_up_dirs(self, path: str) -> None:
-        """Make the parent folders of `path` exist in the upper layer."""
+        """Make the parent folders of `path` exist in the upper layer (every write
+        passes here: a path the confined lower layer refuses is refused here too)."""
+        contains = getattr(self.lower, "contains", None)
+        if contains is not None and not contains(path):
+            raise FsError(path, DENIED)
         parent = posixpath.dirname(self._norm(path))
         if not self._in_upper(parent):
             if self._hidden(parent):
