@@ -337,6 +337,11 @@ class ConfinedFileSystem(LocalFileSystem):
             raise FsError(path, ENOTDIR)
 
     # -- FileSystem -------------------------------------------------------------
+    def under_root(self, path: str) -> bool:
+        """Whether a kernel path, as written, names a place under the root (no link on
+        it is followed: the overlay asks this of paths that exist only in memory)."""
+        return "\0" not in path and self._below(posixpath.normpath(path)) is not None
+
     def contains(self, path: str) -> bool:
         """Whether a kernel path resolves inside the sandbox (it may not exist yet)."""
         try:

@@ -108,8 +108,8 @@ class OverlayFileSystem(FileSystem):
     def _copy_up_dirs(self, path: str) -> None:
         """Make the parent folders of `path` exist in the upper layer (every write
         passes here: a path the confined lower layer refuses is refused here too)."""
-        contains = getattr(self.lower, "contains", None)
-        if contains is not None and not contains(path):
+        under_root = getattr(self.lower, "under_root", None)
+        if under_root is not None and not under_root(path):
             raise FsError(path, DENIED)
         parent = posixpath.dirname(self._norm(path))
         if not self._in_upper(parent):
