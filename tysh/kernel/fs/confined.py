@@ -357,12 +357,11 @@ class ConfinedFileSystem(LocalFileSystem):
             return super().open(posixpath.normpath(path), mode)
         comps = self._comps(path)
         if names_dir(path):
-            try:
-                kind = self.stat(path).kind
-            except FsError as e:
-                if e.reason == ENOENT and mode[0] != "r":
-                    raise FsError(path, "Is a directory") from None
-                raise
+            # as the host kernel answers: no file is created or written at `name/`, and
+            # reading one names a directory that must be there
+            if mode[0] != "r" or "+" in mode:
+                raise FsError(path, "Is a directory")
+            kind = self.stat(path).kind
             raise FsError(path, "Is a directory" if kind == "directory" else ENOTDIR)
         flags = mode_flags(mode)
         try:

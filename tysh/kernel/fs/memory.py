@@ -179,6 +179,8 @@ class MemoryFileSystem(FileSystem):
                 if node.kind == "directory":
                     raise FsError(path, EISDIR)
                 return io.BytesIO(bytes(node.data))
+            if names_dir(path):
+                raise FsError(path, EISDIR)  # no file is written at `name/`
             node = self._lookup_or_create(path)
             if node.kind == "directory":
                 raise FsError(path, EISDIR)

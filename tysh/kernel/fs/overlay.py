@@ -15,7 +15,14 @@ from typing import IO
 import attrs
 
 from tysh.kernel.base.record import Record
-from tysh.kernel.fs.api import ENOTDIR, FileStat, FileSystem, FsError, names_dir
+from tysh.kernel.fs.api import (
+    ENOTDIR,
+    FileStat,
+    FileSystem,
+    FsError,
+    check_name,
+    names_dir,
+)
 from tysh.kernel.fs.confined import DENIED
 from tysh.kernel.fs.memory import EEXIST, ENOENT, MemoryFileSystem
 
@@ -74,6 +81,7 @@ class OverlayFileSystem(FileSystem):
 
     # -- layer selection ----------------------------------------------------
     def _norm(self, path: str) -> str:
+        check_name(path)
         return posixpath.normpath(path) if path != "/" else "/"
 
     def _hidden(self, path: str) -> bool:
@@ -108,6 +116,7 @@ class OverlayFileSystem(FileSystem):
     def _copy_up_dirs(self, path: str) -> None:
         """Make the parent folders of `path` exist in the upper layer (every write
         passes here: a path the confined lower layer refuses is refused here too)."""
+        check_name(path)
         under_root = getattr(self.lower, "under_root", None)
         if under_root is not None and not under_root(path):
             raise FsError(path, DENIED)
@@ -144,8 +153,7 @@ class OverlayFileSystem(FileSystem):
         if mode.startswith("r") and "+" not in mode:
             return self._layer(path).open(path, mode)
         if names_dir(path):
-            raise FsError(path, "Is a directory" if self.is_dir(path) else
-                          ENOTDIR if self.exists(path.rstrip("/")) else "Is a directory")
+            raise FsError(path, "Is a directory")  # no file is written at `name/`
         if self._lower_link(path):
             # writing through a host symlink writes where it leads, inside the root
             # only, as the lower layer resolves it
@@ -249,6 +257,8 @@ class OverlayFileSystem(FileSystem):
         self.touched.discard(self._norm(path))
 
     def rename(self, src: str, dst: str) -> None:
+        check_name(src)
+        check_name(dst)
         if names_dir(src) or names_dir(dst):
             if self.stat(self._norm(src), follow=False).kind != "directory":
                 raise FsError(src if names_dir(src) else dst, ENOTDIR)
