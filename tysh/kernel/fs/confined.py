@@ -56,7 +56,8 @@ _LIST = os.O_RDONLY | _DIRECTORY | _CLOEXEC
 # walk decides those
 _WALK_DECIDES = frozenset({errno.EXDEV, errno.ELOOP, errno.EAGAIN, errno.ENAMETOOLONG,
                            errno.ENOSYS})
-_FAST_MAX = 4000  # longer relative paths go to the walk (PATH_MAX is 4096)
+_FAST_MAX = 4000
+_ENXIO = os.strerror(errno.ENXIO)  # longer relative paths go to the walk (PATH_MAX is 4096)
 
 
 class _Dir:
@@ -364,13 +365,21 @@ class ConfinedFileSystem(LocalFileSystem):
             kind = self.stat(path).kind
             raise FsError(path, "Is a directory" if kind == "directory" else ENOTDIR)
         flags = mode_flags(mode)
-        try:
-            fd = self._open(path, comps, flags)
-        except FsError as e:
-            if e.reason != os.strerror(errno.ENXIO) or not self._fifo(path):
+
+        def attempt() -> int:
+            try:
+                return self._open(path, comps, flags)
+            except FsError as e:
+                if e.reason == _ENXIO:  # a FIFO with no reader yet, opened non-blocking
+                    raise OSError(errno.ENXIO, e.reason) from None
                 raise
-            fd = open_fifo_writer(lambda: self._open(path, comps, flags), path,
-                                  self.checkpoint)
+
+        try:
+            fd = attempt()
+        except OSError:
+            if not self._fifo(path):
+                raise FsError(path, _ENXIO) from None
+            fd = open_fifo_writer(attempt, path, self.checkpoint)
         return wrap_fd(fd, mode, path, self.checkpoint)
 
     def _fifo(self, path: str) -> bool:
