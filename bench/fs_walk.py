@@ -50,7 +50,7 @@ def make_tree(root: str, files: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--files", type=int, default=10_000)
     ns = ap.parse_args()
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))

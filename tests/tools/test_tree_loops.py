@@ -141,7 +141,7 @@ def test_mkdir_p_a_hundred_thousand_deep_honours_the_limit(tmp_path: Path,
         # done in time or stopped at the limit, cleanly either way
         assert r.code in (0, 124), r.err  # type: ignore[attr-defined]
         assert r.code == 124 or r.out == "made\n"  # type: ignore[attr-defined]
-        assert took < 4, took
+        assert took < 5, took  # the limit, a level's work and a loaded machine's slack
         assert k.execute("echo alive", timeout=5).out == "alive\n"
     finally:
         remove_tree(str(root))

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import collections
 import fnmatch
+import functools
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any, Literal
 
 import attrs
@@ -551,12 +552,13 @@ def _kind(args: GrepArgs) -> Kind:
 def _walk(
     g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str,
     above: tuple[tuple[int, int], ...] = (),
-) -> Iterator[tuple[str, str]]:
-    """(display name, path) of every file under a directory, honouring the filters, one
-    listing a directory. Devices, FIFOs and sockets met on the way are skipped, as GNU's
-    `-D read` reads only those named on the command line; under -R a directory already
-    on the path being walked (by device and inode: a symlink cycle) is reported as GNU
-    does and not entered again."""
+) -> Iterator[tuple[str, str, Callable[[], IO[bytes]]]]:
+    """(display name, path, opener) of every file under a directory, honouring the
+    filters. Each directory is opened once (fs.open_dir) and its files are opened from
+    it. Devices, FIFOs and sockets met on the way are skipped, as GNU's `-D read` reads
+    only those named on the command line; under -R a directory already on the path
+    being walked (by device and inode: a symlink cycle) is reported as GNU does and not
+    entered again."""
     fs = ctx.fs
     follow = args.dereference_recursive
     if follow:
@@ -572,27 +574,33 @@ def _walk(
                 return
             above = (*above, key)
     try:
-        entries = sorted(fs.list_entries(root))
+        d = fs.open_dir(root)
     except FsError as e:
         g.fail(f"{shown or '.'}: {e.reason}")
         return
-    ctx.shell.check_boundary()
-    base_path = root.rstrip("/") + "/"
-    base = shown.rstrip("/") + "/" if shown else ""
-    for name, kind in entries:
-        full = base_path + name
-        if kind == "symlink":
-            if not follow:
-                continue
-            try:
-                kind = fs.stat(full).kind
-            except FsError:
-                kind = "file"  # a broken or refused link: opening it tells why
-        if kind == "directory":
-            if not any(fnmatch.fnmatchcase(name, p) for p in args.exclude_dir):
-                yield from _walk(g, args, ctx, full, base + name, above)
-        elif kind == "file" and _name_ok(args, name):
-            yield base + name, full
+    with d:
+        try:
+            entries = sorted(d.entries())
+        except FsError as e:
+            g.fail(f"{shown or '.'}: {e.reason}")
+            return
+        ctx.shell.check_boundary()
+        base_path = root.rstrip("/") + "/"
+        base = shown.rstrip("/") + "/" if shown else ""
+        for name, kind in entries:
+            full = base_path + name
+            if kind == "symlink":
+                if not follow:
+                    continue
+                try:
+                    kind = fs.stat(full).kind
+                except FsError:
+                    kind = "file"  # a broken or refused link: opening it tells why
+            if kind == "directory":
+                if not any(fnmatch.fnmatchcase(name, p) for p in args.exclude_dir):
+                    yield from _walk(g, args, ctx, full, base + name, above)
+            elif kind == "file" and _name_ok(args, name):
+                yield base + name, full, functools.partial(d.open, name)
 
 
 def _name_ok(args: GrepArgs, fname: str) -> bool:
@@ -608,9 +616,10 @@ def _operand_matches(name: str, globs: tuple[str, ...]) -> bool:
     return any(fnmatch.fnmatchcase(t, g) for g in globs for t in tails)
 
 
-def _run_file(g: _Grep, ctx: Context, shown: str, path: str) -> None:
+def _run_file(g: _Grep, ctx: Context, shown: str, path: str,
+              opener: Callable[[], IO[bytes]] | None = None) -> None:
     try:
-        f = ctx.fs.open(path, "rb")
+        f = opener() if opener is not None else ctx.fs.open(path, "rb")
     except FsError as e:
         g.fail(f"{shown}: {e.reason}")
         return
@@ -714,8 +723,9 @@ def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
                 if not recursive:
                     g.fail(f"{name}: Is a directory")
                     continue
-                for shown, full in _walk(g, args, ctx, path, "" if implicit else name):
-                    _run_file(g, ctx, shown, full)
+                for shown, full, opener in _walk(g, args, ctx, path,
+                                                 "" if implicit else name):
+                    _run_file(g, ctx, shown, full, opener)
                     if g.quiet and g.any_selected:
                         return 0
                 continue

@@ -67,6 +67,35 @@ class FileStat(Record):
     ctime: float = 0.0
 
 
+class DirHandle:
+    """A directory opened once for a walk: its entries, and its files opened by name
+    from it. The host kinds hold the directory's fd, so a walk resolves each directory
+    once instead of once per file; this base form joins paths (memory, overlay)."""
+
+    def __init__(self, fs: FileSystem, path: str) -> None:
+        self.fs = fs
+        self.path = path
+        self._base = path.rstrip("/") + "/"
+
+    def entries(self) -> list[tuple[str, str]]:
+        """(name, kind) of each entry, not following symlinks (as list_entries)."""
+        return self.fs.list_entries(self.path)
+
+    def open(self, name: str, mode: str = "rb") -> IO[bytes]:
+        """Open an entry by name (a symlink is resolved as the filesystem resolves any
+        path)."""
+        return self.fs.open(self._base + name, mode)
+
+    def close(self) -> None:
+        return None
+
+    def __enter__(self) -> DirHandle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 class FileSystem:
     """Abstract filesystem; concrete kinds override every method.
 
@@ -174,6 +203,23 @@ class FileSystem:
         for n in self.listdir(path):
             try:
                 out.append((n, self.stat(base + n, follow=False).kind))
+            except FsError:
+                continue
+        return out
+
+    def open_dir(self, path: str) -> DirHandle:
+        """A directory to walk: its entries and its files, resolved once (FsError when
+        it cannot be listed)."""
+        return DirHandle(self, path)
+
+    def list_stats(self, path: str) -> list[tuple[str, FileStat]]:
+        """(name, lstat) of each entry of a directory, in one pass over it: what du and
+        ls -l need (the host kinds stat each entry relative to the open directory)."""
+        out: list[tuple[str, FileStat]] = []
+        base = path.rstrip("/") + "/"
+        for n in self.listdir(path):
+            try:
+                out.append((n, self.stat(base + n, follow=False)))
             except FsError:
                 continue
         return out

@@ -27,13 +27,22 @@ from typing import IO
 
 from tysh.kernel.fs.api import (
     ENOTDIR,
+    DirHandle,
     FileStat,
     FsError,
     check_name,
     names_dir,
 )
 from tysh.kernel.fs.hostio import mode_flags, open_fifo_writer, reason, replace_in, wrap_fd
-from tysh.kernel.fs.local import LocalFileSystem, fail, replace_check, scan_kinds, to_stat
+from tysh.kernel.fs.local import (
+    FdDir,
+    LocalFileSystem,
+    fail,
+    replace_check,
+    scan_kinds,
+    scan_stats,
+    to_stat,
+)
 from tysh.kernel.fs.openat2 import Openat2, resolver
 
 DENIED = "Permission denied (outside the sandbox)"
@@ -88,6 +97,7 @@ class ConfinedFileSystem(LocalFileSystem):
         # kernel paths may spell the root as it was given (through a host symlink)
         self._spellings = (self.root,) if given == self.root else (self.root, given)
         self._prefixes = tuple(s.rstrip("/") + "/" for s in self._spellings)
+        self._roots = tuple(zip(self._spellings, self._prefixes, strict=True))
         self._root_fd = -1
         self._lock = threading.Lock()
         self._openat2: Openat2 | None = None
@@ -116,20 +126,29 @@ class ConfinedFileSystem(LocalFileSystem):
                 self._openat2 = resolver()
             return self._root_fd
 
+    def _norm_rel(self, path: str) -> tuple[str, list[str] | None]:
+        """The normalised path and its components below the root (None when it is not
+        under the root, textually: `..` is already gone from kernel paths)."""
+        check_name(path)
+        if "/." in path or "//" in path:
+            norm = posixpath.normpath(path)
+            if norm.startswith("//"):
+                norm = "/" + norm.lstrip("/")
+        else:
+            norm = path.rstrip("/") or "/"
+        for spelling, prefix in self._roots:
+            if norm.startswith(prefix):
+                return norm, norm[len(prefix):].split("/")
+            if norm == spelling:
+                return norm, []
+        return norm, None
+
     def _below(self, path: str) -> list[str] | None:
-        """The components of an absolute path below the root, or None when it is not
-        under the root (textually: `..` is already gone from kernel paths)."""
-        for spelling, prefix in zip(self._spellings, self._prefixes, strict=True):
-            if path == spelling:
-                return []
-            if path.startswith(prefix):
-                return [c for c in path[len(prefix):].split("/") if c and c != "."]
-        return None
+        return self._norm_rel(path)[1]
 
     def _comps(self, path: str) -> list[str]:
         """The components below the root of a kernel path; DENIED outside it."""
-        check_name(path)
-        comps = self._below(posixpath.normpath(path))
+        comps = self._norm_rel(path)[1]
         if comps is None:
             raise FsError(path, DENIED)
         return comps
@@ -341,7 +360,7 @@ class ConfinedFileSystem(LocalFileSystem):
     def under_root(self, path: str) -> bool:
         """Whether a kernel path, as written, names a place under the root (no link on
         it is followed: the overlay asks this of paths that exist only in memory)."""
-        return "\0" not in path and self._below(posixpath.normpath(path)) is not None
+        return "\0" not in path and self._below(path) is not None
 
     def contains(self, path: str) -> bool:
         """Whether a kernel path resolves inside the sandbox (it may not exist yet)."""
@@ -354,9 +373,12 @@ class ConfinedFileSystem(LocalFileSystem):
     def open(self, path: str, mode: str = "rb") -> IO[bytes]:
         if "b" not in mode:
             mode += "b"
-        if posixpath.normpath(path) in ALLOWED_OUTSIDE and not names_dir(path):
-            return super().open(posixpath.normpath(path), mode)
-        comps = self._comps(path)
+        norm, rel = self._norm_rel(path)
+        if rel is None:
+            if norm in ALLOWED_OUTSIDE and not names_dir(path):
+                return super().open(norm, mode)
+            raise FsError(path, DENIED)
+        comps = rel
         if names_dir(path):
             # as the host kernel answers: no file is created or written at `name/`, and
             # reading one names a directory that must be there
@@ -389,11 +411,13 @@ class ConfinedFileSystem(LocalFileSystem):
             return False
 
     def stat(self, path: str, follow: bool = True) -> FileStat:
-        norm = posixpath.normpath(path)
-        if norm in ALLOWED_OUTSIDE:
-            return super().stat(norm, follow)
-        comps = self._comps(path)
-        slash = names_dir(path)
+        norm, rel = self._norm_rel(path)
+        if rel is None:
+            if norm in ALLOWED_OUTSIDE:
+                return super().stat(norm, follow)
+            raise FsError(path, DENIED)
+        comps = rel
+        slash = path.endswith("/") and norm != "/"
         try:
             if follow or slash:
                 fd = self._open(path, comps, _PATH | _CLOEXEC)
@@ -437,6 +461,20 @@ class ConfinedFileSystem(LocalFileSystem):
         fd = self._open(path, self._comps(path), _LIST)
         try:
             return scan_kinds(fd)
+        except OSError as e:
+            fail(path, e)
+        finally:
+            os.close(fd)
+
+    def open_dir(self, path: str) -> DirHandle:
+        self.checkpoint()
+        return FdDir(self, path, self._open(path, self._comps(path), _LIST))
+
+    def list_stats(self, path: str) -> list[tuple[str, FileStat]]:
+        self.checkpoint()
+        fd = self._open(path, self._comps(path), _LIST)
+        try:
+            return scan_stats(fd, path.rstrip("/") + "/")
         except OSError as e:
             fail(path, e)
         finally:
@@ -592,11 +630,12 @@ class ConfinedFileSystem(LocalFileSystem):
     def realpath(self, path: str) -> str:
         """The physical path, computed by the walk (components that do not exist are
         kept as written, as os.path.realpath does); DENIED when it leaves the root."""
-        norm = posixpath.normpath(path)
-        if norm in ALLOWED_OUTSIDE:
-            return norm
-        comps = self._comps(path)
-        d, rest = self._walk(path, comps, follow_last=True, lenient=True)
+        norm, rel = self._norm_rel(path)
+        if rel is None:
+            if norm in ALLOWED_OUTSIDE:
+                return norm
+            raise FsError(path, DENIED)
+        d, rest = self._walk(path, rel, follow_last=True, lenient=True)
         with d:
             out = list(d.real)
             for name in [d.name, *rest]:

@@ -17,6 +17,7 @@ from typing import IO, NoReturn
 from tysh.kernel.fs.api import (
     ENOTDIR,
     INVALID_NUL,
+    DirHandle,
     FileStat,
     FileSystem,
     FsError,
@@ -79,6 +80,20 @@ def entry_kind(e: os.DirEntry[str]) -> str | None:
     return "other"
 
 
+def scan_stats(fd_or_path: int | str, base: str) -> list[tuple[str, FileStat]]:
+    """(name, lstat) of each entry of an open directory (or a host path); entries that
+    vanish meanwhile are left out. With an fd, each stat is relative to it."""
+    out: list[tuple[str, FileStat]] = []
+    with os.scandir(fd_or_path) as it:
+        for e in it:
+            try:
+                st = e.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            out.append((e.name, to_stat(base + e.name, st)))
+    return out
+
+
 def scan_kinds(fd_or_path: int | str) -> list[tuple[str, str]]:
     """(name, kind) of each entry of an open directory (or a host path)."""
     out: list[tuple[str, str]] = []
@@ -88,6 +103,41 @@ def scan_kinds(fd_or_path: int | str) -> list[tuple[str, str]]:
             if kind is not None:
                 out.append((e.name, kind))
     return out
+
+
+class FdDir(DirHandle):
+    """A directory held open by fd: entries listed from it, files opened relative to it
+    without following a final symlink (a link is opened through the filesystem's own
+    resolution instead: confined for the confined kind)."""
+
+    def __init__(self, fs: FileSystem, path: str, fd: int) -> None:
+        super().__init__(fs, path)
+        self.fd = fd
+
+    def entries(self) -> list[tuple[str, str]]:
+        try:
+            return scan_kinds(self.fd)
+        except OSError as e:
+            fail(self.path, e)
+
+    def open(self, name: str, mode: str = "rb") -> IO[bytes]:
+        if "b" not in mode:
+            mode += "b"
+        path = self._base + name
+        if "\0" in name or "/" in name or name in ("", ".", ".."):
+            return self.fs.open(path, mode)
+        try:
+            fd = os.open(name, mode_flags(mode) | os.O_NOFOLLOW, 0o666, dir_fd=self.fd)
+        except OSError as e:
+            if e.errno in (errno.ELOOP, errno.ENXIO):  # a symlink; a FIFO to wait on
+                return self.fs.open(path, mode)
+            fail(path, e)
+        return wrap_fd(fd, mode, path, self.fs.checkpoint)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            os.close(fd)
 
 
 class LocalFileSystem(FileSystem):
@@ -259,6 +309,22 @@ class LocalFileSystem(FileSystem):
         self.checkpoint()  # a walk over a big tree stops at the kernel's limits
         try:
             return scan_kinds(path)
+        except (OSError, ValueError) as e:
+            fail(path, e)
+
+    def open_dir(self, path: str) -> DirHandle:
+        check_name(path)
+        self.checkpoint()
+        try:
+            return FdDir(self, path, os.open(path, _DIR))
+        except (OSError, ValueError) as e:
+            fail(path, e)
+
+    def list_stats(self, path: str) -> list[tuple[str, FileStat]]:
+        check_name(path)
+        self.checkpoint()
+        try:
+            return scan_stats(path, path.rstrip("/") + "/")
         except (OSError, ValueError) as e:
             fail(path, e)
 

@@ -48,14 +48,22 @@ def _build() -> Openat2 | None:
     except (OSError, AttributeError):
         return None
     syscall.restype = ctypes.c_long
-    size = ctypes.c_size_t(ctypes.sizeof(OpenHow))
+    syscall.argtypes = [ctypes.c_long, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p,
+                        ctypes.c_size_t]
+    size = ctypes.sizeof(OpenHow)
     resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS
     get_errno = ctypes.get_errno
     fsencode = os.fsencode
+    # one open_how per (flags, mode), kept alive here: its address is passed as is
+    hows: dict[tuple[int, int], tuple[object, int]] = {}
 
     def openat2(dirfd: int, path: str, flags: int, mode: int) -> int:
-        how = OpenHow(flags, mode if flags & os.O_CREAT else 0, resolve)
-        fd = syscall(SYS_OPENAT2, dirfd, fsencode(path), ctypes.byref(how), size)
+        key = (flags, mode if flags & os.O_CREAT else 0)
+        entry = hows.get(key)
+        if entry is None:
+            how = OpenHow(key[0], key[1], resolve)
+            entry = hows[key] = (how, ctypes.addressof(how))
+        fd = syscall(SYS_OPENAT2, dirfd, fsencode(path), entry[1], size)
         if fd < 0:
             err = get_errno()
             raise OSError(err, os.strerror(err))
