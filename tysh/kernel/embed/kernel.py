@@ -162,13 +162,19 @@ class Kernel:
             control=self.control,
         )
         # a filesystem wait (a FIFO, a deep mkdir -p) stops at this kernel's limits
-        self.fs.set_checkpoint(self.interp.check_boundary)
+        self.fs.set_checkpoint(self._fs_checkpoint)
         # problems of a parsed script, by id(script): (script, what names meant, problems);
         # the script is held so its id cannot be reused while the entry lives
         self._checked: dict[int, tuple[ast.Script, tuple[Any, ...], list[Any]]] = {}
         self._busy = threading.Lock()
         self._ticket_lock = threading.Lock()
         self._owner: int | None = None
+
+    def _fs_checkpoint(self) -> None:
+        """The filesystem's stop point: the run's limits while a call runs, nothing
+        between calls (a REPL's completion lists directories after a cancelled run)."""
+        if self._owner is not None:
+            self.interp.check_boundary()
 
     # ---------------------------------------------------------------- presets
     @classmethod

@@ -119,11 +119,11 @@ class ConfinedFileSystem(LocalFileSystem):
             return fd
         with self._lock:
             if self._root_fd < 0:
+                self._openat2 = resolver()
                 try:
                     self._root_fd = os.open(self.root, _PATH | _DIRECTORY | _CLOEXEC)
                 except OSError as e:
                     raise FsError(path, reason(e)) from None
-                self._openat2 = resolver()
             return self._root_fd
 
     def _norm_rel(self, path: str) -> tuple[str, list[str] | None]:
@@ -584,6 +584,10 @@ class ConfinedFileSystem(LocalFileSystem):
         comps = self._comps(path)
         fd = self._open(path, comps, _PATH | _CLOEXEC)
         try:
+            if stat_mod.S_ISLNK(os.fstat(fd).st_mode):
+                # the name turned into a symlink after the walk looked: never chmod
+                # through it
+                raise FsError(path, ELOOP)
             if self._proc_fd:
                 # the O_PATH fd's /proc entry names exactly the inode resolved above
                 os.chmod(f"/proc/self/fd/{fd}", mode)
