@@ -15,6 +15,8 @@ from tysh.kernel.base.record import MutableRecord
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 
+IS_DIR = "Is a directory"
+
 CHUNK = 1 << 16
 T = TypeVar("T")
 
@@ -117,14 +119,11 @@ def open_input(ctx: Context, name: str, status: InputStatus) -> IO[bytes] | None
         return ctx.stdin
     path = ctx.path(name)
     try:
-        if ctx.fs.is_dir(path):
-            ctx.error(f"{name}: Is a directory")
-            status.failed = True
-            return None
+        # one resolution: every filesystem refuses to open a directory for reading
         return ctx.fs.open(path, "rb")
     except FsError as e:
         fmt = OPEN_ERRORS.get(ctx.name)
-        if fmt is None:
+        if fmt is None or e.reason == IS_DIR:
             ctx.error(f"{name}: {e.reason}")
         else:
             from tysh.builtins._common.fileinfo import q
