@@ -178,3 +178,13 @@ def test_confined_operations_on_a_link_never_touch_its_target(tmp_path: Path) ->
     fs.rename(r + "/l", r + "/l2")
     fs.remove(r + "/l2")
     assert (out / "s").read_text() == "S" and (out / "s").stat().st_mode & 0o777 != 0o600
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_opening_a_directory_to_read_is_refused_as_a_directory(kind: str,
+                                                               tmp_path: Path) -> None:
+    # tools open an operand without asking first whether it is a directory
+    fs, r = make(kind, tmp_path)
+    fs.mkdir(r + "/d")
+    for p in (r + "/d", r + "/d/", r):
+        assert _reason(lambda p=p: fs.open(p, "rb")) == "Is a directory", p
