@@ -22,7 +22,12 @@ from typing import Any
 import attrs
 
 from tysh.builtins._common.lines import LINE_BYTES, chunks, lines_json
-from tysh.builtins._common.operands import InputStatus, iter_inputs, open_output
+from tysh.builtins._common.operands import (
+    InputStatus,
+    iter_inputs,
+    open_output,
+    rewrites_input,
+)
 from tysh.builtins.text.sort_keys import (
     KeyOpts,
     KeySpec,
@@ -424,8 +429,12 @@ def _sort_body(a: SortArgs, ctx: Context) -> int:
         lines = _unique(lines, plan.eq_key, stop)
     if a.output is not None:
         try:
-            with open_output(ctx, a.output) as f:
-                _write_lines(f, lines, sep, stop)
+            if rewrites_input(ctx, a.output, a.files):
+                with ctx.fs.replace(ctx.path(a.output)) as f:
+                    _write_lines(f, lines, sep, stop)
+            else:
+                with open_output(ctx, a.output) as f:
+                    _write_lines(f, lines, sep, stop)
         except FsError as e:
             ctx.error(f"open failed: {a.output}: {e.reason}")
             return 2
