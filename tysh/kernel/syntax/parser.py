@@ -1,10 +1,9 @@
 """`parse(src) -> ast.Script`: the grammar in `grammar/tysh.lark`, driven by our lexer.
 
-Lark compiles the grammar into LALR(1) tables once per process, lazily (importing this
-module costs nothing beyond the syntax tree's classes), and caches them on disk so a cold
-start skips the grammar analysis. The tables are then run by a small shift/reduce loop
-here rather than by `Lark.parse`: tokens are plain tuples from `lexer.Scanner`, and each
-reduction calls the tree builder directly with the rule's children already filtered
+Lark compiles the grammar into LALR(1) tables when the package is built (`tablegen.py`
+writes them to `lalr_tables.py`; Lark is never imported at run time). The tables are run
+by a small shift/reduce loop here rather than by `Lark.parse`: tokens are plain tuples
+from `lexer.Scanner`, and each reduction calls the tree builder directly with the rule's children already filtered
 (punctuation dropped, `_rule` and repetition helpers spliced in), so no parse tree and no
 Lark Token objects are ever built. That loop is what makes parsing several times faster
 than bashlex (`bench/parse.py`); the grammar file stays the one definition of the syntax.
@@ -17,14 +16,12 @@ from __future__ import annotations
 
 import functools
 import gc
-import os
 import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from tysh.kernel.base.cache import cache_dir, write_atomic
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record
@@ -32,18 +29,11 @@ from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.nodes import AndOr, Pipeline, Script, SimpleCommand, Statement
 
 if TYPE_CHECKING:
-    from lark import Lark
-
     from tysh.kernel.syntax.lexer import Scanner, Tok
 
 __all__ = ["parse", "is_incomplete", "TyshSyntaxError"]
 
-GRAMMAR_PATH = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "grammar", "tysh.lark"
-)
-
 _lock = threading.Lock()
-_lark: Lark | None = None
 _tables: _Tables | None = None
 
 _VALID_NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -128,31 +118,6 @@ def is_incomplete(src: str) -> bool:
     return False
 
 
-def get_lark() -> Lark:
-    """The process-wide Lark object for tysh.lark, built (or loaded from cache) on first use."""
-    global _lark
-    if _lark is None:
-        with _lock:
-            if _lark is None:
-                _lark = _build_lark()
-    return _lark
-
-
-def _build_lark() -> Lark:
-    from lark import Lark
-
-    from tysh.kernel.syntax.larklexer import LarkShellLexer
-
-    with open(GRAMMAR_PATH, encoding="utf-8") as f:
-        grammar = f.read()
-    kwargs: dict[str, Any] = dict(parser="lalr", lexer=LarkShellLexer, maybe_placeholders=False,
-                                  propagate_positions=False)
-    try:
-        return Lark(grammar, cache=True, **kwargs)
-    except OSError:  # an unwritable temp dir must not stop the shell
-        return Lark(grammar, **kwargs)
-
-
 class _Expand(list[Any]):
     """The children of an `_inlined` rule or a repetition helper, spliced into the parent."""
 
@@ -181,7 +146,7 @@ class _RuleOptions:
 
 
 class _Rule:
-    """A grammar rule as `_reducer` reads it (Lark's Rule shape), rebuilt from the cache."""
+    """A grammar rule as `_reducer` reads it (Lark's Rule shape), rebuilt from the tables."""
 
     __slots__ = ("origin", "alias", "expansion", "options")
 
@@ -193,71 +158,10 @@ class _Rule:
         self.expansion = [_Sym(n, t) for n, t in expansion]
 
 
-# The LALR tables in plain data, so a warm start never imports Lark:
-# (format, grammar text, rules, states, start state, end state), where a rule is
-# (origin, alias, expand1, ((symbol, is_terminal), …)) and state number k is
-# states[k] = (symbols, actions): action n ≥ 0 shifts to state n, n < 0 reduces by rule ~n.
-# (Two flat tuples per state load much faster than a dict of pairs.)
-_TABLES_FORMAT = 2
-_Spec = tuple[int, str, list[Any], list[tuple[tuple[str, ...], tuple[int, ...]]], int, int]
-
-
-def _spec_from_lark(lark: Lark, grammar: str) -> _Spec:
-    from lark.parsers.lalr_analysis import Shift
-
-    table = lark.parser.parser.parser.parse_table
-    index = {rule: k for k, rule in enumerate(lark.rules)}
-    # plain str throughout: Lark names some generated rules with Tokens (a str subclass),
-    # which marshal refuses
-    rules = [
-        (str(r.origin.name), None if r.alias is None else str(r.alias),
-         bool(r.options.expand1),
-         tuple((str(sym.name), bool(sym.is_term)) for sym in r.expansion))
-        for r in lark.rules
-    ]
-    if sorted(table.states) != list(range(len(table.states))):
-        raise AssertionError("Lark's LALR states are not numbered 0..n-1")
-    states = [
-        (tuple(str(s) for s in table.states[k]),
-         tuple(arg if action is Shift else ~index[arg]
-               for action, arg in table.states[k].values()))
-        for k in range(len(table.states))
-    ]
-    return (_TABLES_FORMAT, grammar, rules, states, table.start_states["start"],
-            table.end_states["start"])
-
-
-def _cache_path() -> str | None:
-    d = cache_dir()
-    return None if d is None else os.path.join(d, f"lalr-tables-v{_TABLES_FORMAT}.marshal")
-
-
-def _load_spec(grammar: str) -> _Spec | None:
-    """The cached tables, if they were built from exactly this grammar text."""
-    import marshal
-
-    path = _cache_path()
-    if path is None:
-        return None
-    try:
-        with open(path, "rb") as f:
-            data = f.read()  # marshal.load(f) would read the file in thousands of calls
-        spec = marshal.loads(data)
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
-    if (type(spec) is not tuple or len(spec) != 6 or spec[0] != _TABLES_FORMAT
-            or spec[1] != grammar):
-        return None
-    return spec
-
-
-def _save_spec(spec: _Spec) -> None:
-    """Write the tables atomically; a cache that cannot be written is only slower."""
-    import marshal
-
-    path = _cache_path()
-    if path is not None:
-        write_atomic(path, marshal.dumps(spec))
+# The layout of lalr_tables.py that this module reads (see tablegen.py).
+TABLES_FORMAT = 3
+_Spec = tuple[int, str, tuple[Any, ...], tuple[tuple[tuple[str, ...], tuple[int, ...]], ...],
+              int, int]
 
 
 class _Tables:
@@ -362,16 +266,15 @@ def _reducer(rule: Any, builder: _Builder) -> Callable[[list[Any]], Any]:
 
 
 def _get_tables() -> _Tables:
-    """The tables: from the on-disk cache when it matches the grammar (no Lark import),
-    else compiled by Lark and cached."""
+    """The tables, from the module generated from the grammar when the package was built."""
     global _tables
     if _tables is None:
-        with open(GRAMMAR_PATH, encoding="utf-8") as f:
-            grammar = f.read()
-        spec = _load_spec(grammar)
-        if spec is None:
-            spec = _spec_from_lark(get_lark(), grammar)
-            _save_spec(spec)
+        from tysh.kernel.syntax import lalr_tables as t
+
+        if t.FORMAT != TABLES_FORMAT:
+            raise AssertionError("lalr_tables.py has another layout: run "
+                                 "python -m tysh.kernel.syntax.tablegen")
+        spec: _Spec = (t.FORMAT, t.GRAMMAR_SHA256, t.RULES, t.STATES, t.START, t.END)
         with _lock:
             if _tables is None:
                 _tables = _Tables(spec)
