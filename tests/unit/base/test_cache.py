@@ -19,6 +19,7 @@ def test_the_cache_is_under_xdg_cache_home(tmp_path: Path,
     _no_override(monkeypatch)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "xdg").mkdir()
     assert cache_dir() == str(tmp_path / "xdg" / "tysh")
     assert (tmp_path / "xdg" / "tysh").is_dir()
     assert not (tmp_path / "tmp").exists()
@@ -29,10 +30,25 @@ def test_without_xdg_cache_home_the_cache_is_in_the_home_dot_cache(
     _no_override(monkeypatch)
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / ".cache").mkdir()
     assert cache_dir() == str(tmp_path / ".cache" / "tysh")
     # a relative XDG_CACHE_HOME is ignored, as the XDG spec says
     monkeypatch.setenv("XDG_CACHE_HOME", "rel")
     assert cache_dir() == str(tmp_path / ".cache" / "tysh")
+
+
+def test_a_home_without_a_cache_directory_gets_none(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a sandbox's or a test's working directory as HOME: nothing appears in it
+    _no_override(monkeypatch)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert cache_dir() is None
+    assert _run(compile_cached("def f():\n    return 4\n", "<unit>"))() == 4  # type: ignore[operator]
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "missing"))
+    assert cache_dir() is None
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_no_home_and_no_xdg_means_no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -127,6 +143,7 @@ def test_a_script_working_in_tmpdir_sees_no_cache_files(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "TYSH_CACHE_DIR"}
     env.update(TMPDIR=str(work), HOME=str(tmp_path / "home"),
                XDG_CACHE_HOME=str(tmp_path / "cache"))
+    (tmp_path / "cache").mkdir()
     for _ in range(2):  # the first run fills the cache, the second reads it
         p = subprocess.run([sys.executable, "-m", "tysh", "-c",
                             "touch mine; echo *; rm mine; for t in true; do case a in a) :;; esac; done"],

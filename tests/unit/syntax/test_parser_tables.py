@@ -52,8 +52,7 @@ def test_parsing_imports_no_lark_and_writes_nothing(tmp_path: Path) -> None:
     assert not any(work.iterdir())
 
 
-def test_the_driver_over_the_shipped_tables_parses_like_lark_built_ones(
-        monkeypatch: object) -> None:
+def test_the_driver_over_the_shipped_tables_parses_like_lark_built_ones() -> None:
     grammar = tablegen.grammar_text()
     spec = tablegen.spec_from_lark(tablegen.build_lark(grammar), grammar)
     src = "for i in 1 2; do echo $i >out; done && x=$((1+2)) || { echo no; }\n"

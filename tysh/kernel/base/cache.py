@@ -13,8 +13,10 @@ from typing import Any
 
 def cache_dir() -> str | None:
     """`$TYSH_CACHE_DIR`, else `tysh` in `$XDG_CACHE_HOME` (an absolute path), else
-    `~/.cache/tysh`; created on first use, mode 0700. None when there is none, or when
-    the directory is not this user's alone (its files are code this process runs)."""
+    `~/.cache/tysh`; created on first use, mode 0700, but only in a cache directory that
+    exists already: a home that is a sandbox's or a test's working directory never gets
+    a `.cache` of tysh's making. None when there is none, or when the directory is not
+    this user's alone (its files are code this process runs)."""
     env = os.environ
     override = env.get("TYSH_CACHE_DIR")
     if override:
@@ -26,6 +28,8 @@ def cache_dir() -> str | None:
             if not os.path.isabs(home):
                 return None
             base = os.path.join(home, ".cache")
+        if not os.path.isdir(base):
+            return None
         path = os.path.join(base, "tysh")
     try:
         os.makedirs(path, 0o700, exist_ok=True)

@@ -69,6 +69,10 @@ class ExpandHost(Protocol):
         tool with typed substitution."""
         ...
 
+    def process_substitution(self, node: ast.ProcSub) -> str:
+        """Start `<(…)` / `>(…)`; the file name its word part becomes."""
+        ...
+
 
 # Characters that make an unquoted Lit need more than the fast path.
 _LIVE = frozenset("{*?[~\\")
@@ -490,6 +494,8 @@ class _Expander:
             return self.host.command_substitution(p.body)
         if type(p) is ast.ArithSub:
             return self.arith_sub(p)
+        if type(p) is ast.ProcSub:
+            return self.host.process_substitution(p)
         raise TypeError(p)  # pragma: no cover
 
     def part_text(self, p: ast.WordPart, in_dq: bool, sep: str | None = None) -> str:
@@ -655,6 +661,8 @@ class _Builder:
                 self.add_unquoted(ex.host.command_substitution(p.body), False)  # type: ignore[union-attr]
             elif tp is ast.ArithSub:
                 self.add_unquoted(ex.arith_sub(p), False)  # type: ignore[arg-type]
+            elif tp is ast.ProcSub:
+                self.fields[-1].add_literal(ex.host.process_substitution(p))  # type: ignore[arg-type]
 
     def walk_dq(self, parts: Sequence[ast.WordPart]) -> None:
         ex = self.ex

@@ -379,6 +379,11 @@ class Interpreter:
             return sub.last_data
         return out.getvalue().decode("utf-8", "surrogateescape").rstrip("\n")
 
+    def process_substitution(self, node: ast.ProcSub) -> str:
+        """`<(…)` / `>(…)`: not run yet; the command using it fails (status 2)."""
+        raise ExpansionError(f"process substitution '{node.direction}(…)' is not supported: "
+                             "write the output to a file, or use a pipeline", status=2)
+
     # ------------------------------------------------------------ scripts
     def run_script(self, script: ast.Script, fds: Fds) -> int:
         status = 0

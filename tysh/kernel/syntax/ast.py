@@ -80,8 +80,8 @@ class ParamExp(Record):
 
 @attrs.frozen(repr=False, eq=False)
 class CmdSub(Record):
-    """`$(…)`: the command's output, or the typed value a tool with typed substitution
-    returns."""
+    """`$(…)` and `` `…` ``: the command's output, or the typed value a tool with typed
+    substitution returns."""
 
     body: Script
     pos: Pos = NOPOS
@@ -97,13 +97,24 @@ class ArithSub(Record):
 
 
 @attrs.frozen(repr=False, eq=False)
+class ProcSub(Record):
+    """`<(…)` (direction "<") or `>(…)` (">"): the body runs with its stdout (for "<") or
+    stdin (for ">") on a pipe, and the part expands to a file name for the pipe's other
+    end, such as `/dev/fd/63`."""
+
+    body: Script
+    direction: str
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
 class DQ(Record):
     """A double-quoted region: its parts are Quoted, ParamExp, CmdSub and ArithSub."""
 
     parts: tuple[WordPart, ...]
 
 
-WordPart = Lit | Quoted | DQ | ParamExp | CmdSub | ArithSub
+WordPart = Lit | Quoted | DQ | ParamExp | CmdSub | ArithSub | ProcSub
 
 
 @attrs.frozen(repr=False, eq=False)

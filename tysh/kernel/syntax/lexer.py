@@ -8,7 +8,8 @@ hand, keeping the little state bash keeps (command position, case pattern positi
 operand position), and hands the parser tokens whose payload is already an AST fragment:
 
 - WORD carries an `ast.Word` split into parts (Lit / Quoted / DQ / ParamExp / CmdSub /
-  ArithSub). `$( )` bodies are parsed recursively through the same grammar.
+  ArithSub / ProcSub). `$( )`, backtick and `<( )` bodies are parsed recursively through
+  the same grammar; a backtick substitution is a CmdSub like `$( )`.
 - ASSIGN / DECL_ASSIGN carry an `ast.Assign` (DECL_ASSIGN also the argument's Word).
 - REDIR carries a complete `ast.Redirect`, here-document bodies included.
 - ARITH_CMD / ARITH_FOR carry the arithmetic text as Words (the runtime evaluates it).
@@ -91,7 +92,8 @@ COND_BINARY_OPS = frozenset(
 
 # Characters that may start something other than an ordinary word (digits: `2>file`).
 _SLOW_START = frozenset(" \t\n#;|&()<>'\"\\$`0123456789")
-_SIMPLE_WORD = LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]++(?=[ \t\n|&;()<>]|\Z)")
+# (`a<(cmd)` is one word: `<(` and `>(` continue it)
+_SIMPLE_WORD = LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]++(?=[ \t\n|&;()]|[<>](?!\()|\Z)")
 _BLANK_LINES = LazyRegex(r"(?:[ \t]*(?:#[^\n]*)?\n)*")
 _BLANKS = LazyRegex(r"(?:[ \t]+|\\\n)*")
 _COMMENT_TO_EOL = LazyRegex(r"[^\n]*")
@@ -152,6 +154,7 @@ _HEREDOC_PLAIN = LazyRegex(r"[^\\$`]+")
 _DQ_ESCAPABLE = frozenset('"\\$`')
 _HEREDOC_ESCAPABLE = frozenset("\\$`")
 _ARITH_PLAIN = LazyRegex(r"[^()$\"'\\`]+")
+_BACKTICK_STOP = LazyRegex(r"[\\`]")
 
 _PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#", "/%", "/",
               "^^", "^", ",,", ",", ":")
@@ -177,9 +180,12 @@ class Source:
         text: str,
         parse_sub: Callable[[Scanner], ast.Script],
         line_offset: int = 0,
+        col_offset: int = 0,
     ) -> None:
         self.text = text
-        starts = [0]
+        # (a text that starts mid-line, such as a backtick body, numbers the columns of its
+        # first line from `col_offset`)
+        starts = [-col_offset]
         find = text.find
         i = find("\n")
         while i >= 0:
@@ -203,7 +209,7 @@ class Source:
         idx = line - self.line_offset - 1
         if idx < 0 or idx >= len(self.line_starts):
             return ""
-        start = self.line_starts[idx]
+        start = max(self.line_starts[idx], 0)
         end = self.text.find("\n", start)
         return self.text[start:] if end < 0 else self.text[start:end]
 
@@ -426,7 +432,8 @@ class Scanner:
             self.i = i
             if i >= self.n:
                 if self.nested and self.end_offset < 0:
-                    raise self.error("unterminated '$(': expected ')'", self.open_offset,
+                    opener = self.text[self.open_offset:self.open_offset + 2]
+                    raise self.error(f"unterminated '{opener}': expected ')'", self.open_offset,
                                      incomplete=True)
                 if self.cond:
                     raise self.error("unterminated '[[': expected ']]'", i, incomplete=True)
@@ -458,7 +465,8 @@ class Scanner:
                 return self._cond_token(i, c)
             if c in "<>" or (c == "&" and text.startswith("&>", i)) or ("0" <= c <= "9"):
                 m = _REDIR_OP.match(text, i)
-                if m is not None and not (m.group(1) and m.group(2)[0] == "&"):
+                if m is not None and not (m.group(1) and m.group(2)[0] == "&") and not (
+                        m.group(2) in ("<", ">") and text.startswith("(", m.end())):
                     return self._redirect(i, m)
             if c == "(" and self.cmd_pos and text.startswith("((", i) and self.pending == _P_NONE \
                     and not self._in_pattern():
@@ -532,19 +540,13 @@ class Scanner:
         text = self.text
         fd_text, op = m.group(1), m.group(2)
         end = m.end()
-        if op in ("<", ">") and end < self.n and text[end] == "(" and not fd_text:
-            raise self.error(f"process substitution '{op}(…)' is not supported: "
-                             "write the output to a file, or use a pipeline", i)
         fd = int(fd_text) if fd_text else None
         self.i = _skip(_BLANKS, text, end)
         j = self.i
-        if j >= self.n or text[j] in "\n;|&()<>":
+        if j >= self.n or text[j] in "\n;|&()<>" and not (
+                text[j] in "<>" and text.startswith("(", j + 1)):  # `done < <(cmd)`
             if j >= self.n:
                 raise self.error(f"expected a word after '{op}'", i, incomplete=True)
-            if text[j] in "<>" and j + 1 < self.n and text[j + 1] == "(":
-                # `done < <(cmd)`: name the feature, not the stray '<'
-                raise self.error(f"process substitution '{text[j]}(…)' is not supported: "
-                                 "write the output to a file, or use a pipeline", j)
             shown = "newline" if text[j] == "\n" else f"'{text[j]}'"
             raise self.error(f"unexpected {shown} after '{op}': expected a file name or word", j)
         word, self.i = self.scan_word(j, M_WORD)
@@ -600,8 +602,6 @@ class Scanner:
 
     def _word_token(self, i: int) -> Tok | None:
         text = self.text
-        if text[i] == "`":
-            raise self.error("backticks are not supported: use $(…)", i)
         # Assignments: before the command name, and as arguments of declaration commands.
         if (self.assign_ok or self.decl) and self.pending == _P_NONE and not self._in_pattern():
             m = _ASSIGN_HEAD.match(text, i)
@@ -825,8 +825,6 @@ class Scanner:
         if c == ")" and state == _C_AFTER:
             self.i = i + 1
             return self._tok("_RPAREN", i, i + 1)
-        if c == "`":
-            raise self.error("backticks are not supported: use $(…)", i)
         mode = M_REGEX if state == _C_REGEX_ARG else M_WORD
         word, end = self.scan_word(i, mode)
         if end == i:
@@ -897,7 +895,12 @@ class Scanner:
             elif c == "$":
                 i = self.scan_dollar(i, parts, in_dq=False)
             elif c == "`":
-                raise self.error("backticks are not supported: use $(…)", i)
+                sub, i = self._backtick(i, in_dq=False)
+                parts.part(sub)
+            elif c in "<>" and mode == M_WORD and text.startswith("(", i + 1):
+                script, end = self._command_sub(i)
+                parts.part(ast.ProcSub(script, c, self.src.pos(i)))
+                i = end
             elif mode == M_REGEX:
                 if c in "(|":
                     depth += c == "("
@@ -955,7 +958,8 @@ class Scanner:
             elif c == "$":
                 j = self.scan_dollar(j, parts, in_dq=True)
             else:  # backtick
-                raise self.error("backticks are not supported: use $(…)", j)
+                sub, j = self._backtick(j, in_dq=not heredoc)
+                parts.part(sub)
 
     def scan_dq_body(self, i: int, *, heredoc: bool) -> tuple[ast.WordPart, ...]:
         """The parts of an unquoted here-document body: like "…" but `"` is ordinary."""
@@ -1017,6 +1021,38 @@ class Scanner:
         script = self.src.parse_sub(sub)
         return script, sub.end_offset
 
+    def _backtick(self, i: int, *, in_dq: bool) -> tuple[ast.CmdSub, int]:
+        """A backtick substitution starting at the backtick: the same CmdSub as `$(…)`. As
+        in bash, the text up to the next unescaped backtick is read first, a backslash
+        dropped before a dollar sign, a backtick or a backslash (and before a double quote
+        inside double quotes), and the result is parsed as a script; so an inner
+        substitution nests as backslash-backtick."""
+        text = self.text
+        escapable = '$`\\"' if in_dq else "$`\\"
+        out: list[str] = []
+        j = i + 1
+        while True:
+            m = _BACKTICK_STOP.search(text, j, self.n)
+            if m is None:
+                raise self.error("unterminated '`': expected a closing '`'", i, incomplete=True)
+            k = m.start()
+            out.append(text[j:k])
+            if text[k] == "`":
+                end = k + 1
+                break
+            if k + 1 < self.n and text[k + 1] in escapable:
+                out.append(text[k + 1])
+                j = k + 2
+            else:
+                out.append("\\")
+                j = k + 1
+        if self.depth >= MAX_NESTING:
+            raise self.error("command substitutions nested too deeply", i)
+        line, col = self.src.line_col(i)
+        sub = Scanner(Source("".join(out), self.src.parse_sub, line - 1, col), 0,
+                      depth=self.depth + 1)
+        return ast.CmdSub(self.src.parse_sub(sub), self.src.pos(i)), end
+
     def scan_arith(self, i: int, open_offset: int) -> tuple[ast.Word, int] | None:
         """Scan arithmetic text from `i` (just after `((`) to the matching `))`.
 
@@ -1071,8 +1107,9 @@ class Scanner:
                 else:
                     parts.quoted("\\")
                     j += 1
-            else:
-                raise self.error("backticks are not supported: use $(…)", j)
+            else:  # backtick
+                sub, j = self._backtick(j, in_dq=True)
+                parts.part(sub)
 
     def _param_braced(self, i: int, in_dq: bool = False) -> tuple[ast.ParamExp, int]:
         """`${…}` starting at `$`."""

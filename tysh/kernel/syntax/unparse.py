@@ -91,6 +91,8 @@ def _part(p: ast.WordPart, dq: bool, nxt: ast.WordPart | None) -> str:
         return "$(" + (" " if body.startswith("(") else "") + body + ")"
     if isinstance(p, ast.ArithSub):
         return "$((" + _arith(p.expr) + "))"
+    if isinstance(p, ast.ProcSub):
+        return p.direction + "(" + script_source(p.body) + ")"
     return repr(p)
 
 

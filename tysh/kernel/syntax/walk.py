@@ -66,12 +66,12 @@ def walk(node: Any) -> Iterator[Any]:
 
 
 # node types that hold a separate script: its commands are visited on their own
-SCRIPT_HOLDERS = (ast.Script, ast.CmdSub)
+SCRIPT_HOLDERS = (ast.Script, ast.CmdSub, ast.ProcSub)
 
 
 def local_nodes(node: Any) -> Iterator[Any]:
     """The nodes of one command that are not inside a nested script: its words,
-    redirects and conditions; a `$(…)` is yielded but its body is not entered."""
+    redirects and conditions; a `$(…)` or `<(…)` is yielded but its body is not entered."""
     stack = [node]
     while stack:
         n = stack.pop()
