@@ -186,12 +186,15 @@ class Redirect(Record):
     fd: the explicit fd number written before the operator, or None for the default
         (1 for output operators, 0 for input ones; both for `&>`).
     target: a Word (file name, fd number for `>&`/`<&`, here-string), or a HereDoc.
+    fd_var: for `{name}>file` (fd None), the variable that receives the number of a
+        newly allocated descriptor (or, with `>&-`/`<&-`, names the one to close).
     """
 
     op: str
     target: Word | HereDoc
     fd: int | None = None
     pos: Pos = NOPOS
+    fd_var: str | None = None
 
 
 # ---------------------------------------------------------------------------

@@ -91,7 +91,8 @@ COND_BINARY_OPS = frozenset(
 # ---------------------------------------------------------------------------
 
 # Characters that may start something other than an ordinary word (digits: `2>file`).
-_SLOW_START = frozenset(" \t\n#;|&()<>'\"\\$`0123456789")
+# (`{`: `{fd}>file`)
+_SLOW_START = frozenset(" \t\n#;|&()<>'\"\\$`0123456789{")
 # (`a<(cmd)` is one word: `<(` and `>(` continue it)
 _SIMPLE_WORD = LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]++(?=[ \t\n|&;()]|[<>](?!\()|\Z)")
 _BLANK_LINES = LazyRegex(r"(?:[ \t]*(?:#[^\n]*)?\n)*")
@@ -101,6 +102,7 @@ _NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*")
 _DIGITS = LazyRegex(r"[0-9]+")
 _ASSIGN_HEAD = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)(\[|\+?=)")
 _REDIR_OP = LazyRegex(r"([0-9]*)(&>>|&>|<<<|<<-|<<|<>|<&|<|>>|>&|>\||>)")
+_FD_VAR = LazyRegex(r"\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])")
 _OPERATOR = LazyRegex(r";;&|;;|;&|;|\|\||\|&|\||&&|&|\(|\)")
 _FUNC_PARENS = LazyRegex(r"[ \t]*\([ \t]*\)")
 _ANSI_BODY = LazyRegex(r"(?:[^'\\]|\\.)*'", re.S)
@@ -131,7 +133,7 @@ M_REGEX = 1  # the right side of =~ : ( ) | are part of the word
 M_ARG = 2  # inside ${x…}: ends at }
 M_ARG_SLASH = 3  # the pattern of ${x/p/r}: ends at / or }
 M_ARG_COLON = 4  # the offset of ${x:o:l}: ends at : or }
-M_SUBSCRIPT = 5  # a[…]: ends at ]
+M_SUBSCRIPT = 5  # a[…]: ends at the ] that closes it (`a[b[1]]`)
 
 _PLAIN = {
     M_WORD: LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]+"),
@@ -139,7 +141,7 @@ _PLAIN = {
     M_ARG: LazyRegex(r"[^}'\"\\$`]+"),
     M_ARG_SLASH: LazyRegex(r"[^/}'\"\\$`]+"),
     M_ARG_COLON: LazyRegex(r"[^:}'\"\\$`]+"),
-    M_SUBSCRIPT: LazyRegex(r"[^\]'\"\\$`]+"),
+    M_SUBSCRIPT: LazyRegex(r"[^\[\]'\"\\$`]+"),
 }
 _STOP = {
     M_WORD: " \t\n|&;()<>",
@@ -263,16 +265,17 @@ class _Parts:
 class _PendingHeredoc:
     """A `<<DELIM` seen on the current line whose body starts after the line's newline."""
 
-    __slots__ = ("delim", "quoted", "strip_tabs", "fd", "op", "redirect", "offset")
+    __slots__ = ("delim", "quoted", "strip_tabs", "fd", "op", "redirect", "offset", "fd_var")
 
     def __init__(self, delim: str, quoted: bool, strip_tabs: bool, fd: int | None, op: str,
-                 offset: int) -> None:
+                 offset: int, fd_var: str | None) -> None:
         self.delim = delim
         self.quoted = quoted
         self.strip_tabs = strip_tabs
         self.fd = fd
         self.op = op
         self.offset = offset
+        self.fd_var = fd_var
         self.redirect: ast.Redirect | None = None
 
 
@@ -317,6 +320,9 @@ class Scanner:
         self.cmd_pos = True
         self.assign_ok = True
         self.decl = False
+        # after a compound command's closing word or parenthesis: a reserved word may
+        # follow (`if { a; } then`, `while (b) do`), but not a command name
+        self.kw_only = False
         self.pending = _P_NONE
         self.case_stack: list[int] = []
         self.pat_start = False
@@ -339,6 +345,13 @@ class Scanner:
         self.cmd_pos = True
         self.assign_ok = True
         self.decl = False
+        self.kw_only = False
+
+    def _after_compound(self) -> None:
+        """A compound command just closed: only a reserved word may start here."""
+        self.cmd_pos = True
+        self.assign_ok = False
+        self.kw_only = True
 
     # -- the token stream ------------------------------------------------------------
 
@@ -376,6 +389,7 @@ class Scanner:
                     fast = True
                     if self.cmd_pos:
                         if (lit in reserved or lit in unsupported or "=" in lit
+                                or self.kw_only or "[" in lit
                                 or text.startswith("(", end) or text.startswith(" (", end)):
                             fast = False
                         else:
@@ -463,6 +477,12 @@ class Scanner:
                 return ("_NL", "\n", i, i + 1)
             if self.cond:
                 return self._cond_token(i, c)
+            if c == "{":
+                m = _FD_VAR.match(text, i)
+                if m is not None:
+                    op = _REDIR_OP.match(text, m.end())
+                    assert op is not None
+                    return self._redirect(i, op, m.group(1))
             if c in "<>" or (c == "&" and text.startswith("&>", i)) or ("0" <= c <= "9"):
                 m = _REDIR_OP.match(text, i)
                 if m is not None and not (m.group(1) and m.group(2)[0] == "&") and not (
@@ -474,7 +494,7 @@ class Scanner:
                 if arith is not None:
                     word, end = arith
                     self.i = end
-                    self.cmd_pos = self.assign_ok = False
+                    self._after_compound()
                     return self._tok("ARITH_CMD", i, end, (word, self.src.pos(i)))
             if c in ";|&()":
                 return self._operator(i)
@@ -507,8 +527,7 @@ class Scanner:
                 return None
             if self.paren_depth > 0:
                 self.paren_depth -= 1
-            self.cmd_pos = False
-            self.assign_ok = False
+            self._after_compound()
             return self._tok("_RPAREN", i, end)
         if op == "|" and in_pattern:
             self.pat_start = False
@@ -536,7 +555,8 @@ class Scanner:
 
     # -- redirections ----------------------------------------------------------------------
 
-    def _redirect(self, i: int, m: re.Match[str]) -> Tok:
+    def _redirect(self, i: int, m: re.Match[str], fd_var: str | None = None) -> Tok:
+        """A redirection at `i` whose operator `m` matched (after `{fd_var}`, if given)."""
         text = self.text
         fd_text, op = m.group(1), m.group(2)
         end = m.end()
@@ -557,10 +577,10 @@ class Scanner:
             if delim_text is None:
                 delim_text = text[j:self.i]
             quoted = any(not isinstance(p, ast.Lit) for p in word.parts)
-            doc = _PendingHeredoc(delim_text, quoted, op == "<<-", fd, op, i)
+            doc = _PendingHeredoc(delim_text, quoted, op == "<<-", fd, op, i, fd_var)
             self.heredocs.append(doc)
             return self._tok("REDIR", i, self.i, doc)
-        redirect = Redirect(op, word, fd, self.src.pos(i))
+        redirect = Redirect(op, word, fd, self.src.pos(i), fd_var)
         return self._tok("REDIR", i, self.i, redirect)
 
     def _read_heredoc_bodies(self, start: int) -> None:
@@ -594,7 +614,7 @@ class Scanner:
                 parts = sub.scan_dq_body(0, heredoc=True)
                 word = Word(parts, self.src.pos(body_start))
             doc.redirect = Redirect(doc.op, ast.HereDoc(word, doc.quoted, doc.strip_tabs),
-                                         doc.fd, self.src.pos(doc.offset))
+                                    doc.fd, self.src.pos(doc.offset), doc.fd_var)
         self.heredocs = []
         self.i = _skip(_BLANK_LINES, text, p)
 
@@ -631,7 +651,7 @@ class Scanner:
                 return self._pending_word(i, end, word, lit)
             if self.pat_start and lit == "esac":
                 self.case_stack.pop()
-                self.cmd_pos = self.assign_ok = False
+                self._after_compound()
                 return ("_ESAC", lit, i, end)
             self.pat_start = False
             return ("WORD", word, i, end)
@@ -640,6 +660,10 @@ class Scanner:
                 rtype = RESERVED.get(lit)
                 if rtype is not None:
                     return self._reserved(i, end, rtype)
+                if self.kw_only:
+                    # `{ a; } word`: not a command name; the parser reports it
+                    self.cmd_pos = self.kw_only = False
+                    return ("WORD", Word((_lit(lit),), self.src.pos(i)), i, end)
                 if lit in _UNSUPPORTED_WORDS:
                     raise self.error(_UNSUPPORTED_WORDS[lit], i)
                 # The command name. `name ( )` makes it a function definition.
@@ -652,7 +676,7 @@ class Scanner:
                         return ("FUNCNAME", (lit, self.src.pos(i)), i, end)
                 if lit in DECLARATION_COMMANDS:
                     self.decl = True
-            self.cmd_pos = self.assign_ok = False
+            self.cmd_pos = self.assign_ok = self.kw_only = False
         if word is None:
             word = Word((_lit(lit),), self.src.pos(i))  # type: ignore[arg-type]
         return ("WORD", word, i, end)
@@ -688,9 +712,9 @@ class Scanner:
         elif rtype == "_ESAC":
             if self.case_stack:
                 self.case_stack.pop()
-            self.cmd_pos = self.assign_ok = False
+            self._after_compound()
         else:  # fi done }
-            self.cmd_pos = self.assign_ok = False
+            self._after_compound()
         return self._tok(rtype, i, end)
 
     def _pending_word(self, i: int, end: int, word: ast.Word, lit: str | None) -> Tok:
@@ -742,6 +766,12 @@ class Scanner:
             index, k = self.scan_word(j, M_SUBSCRIPT)
             if k >= self.n or text[k] != "]":
                 return None
+            # as in bash, a subscript may hold blanks in an assignment before the
+            # command name (`a[i + 1]=x`), not in an argument of declare and the like
+            # (`local a[i + 1]=x` is three words)
+            if any(type(p) is ast.Lit and ("\n" in p.text or not self.assign_ok and (
+                    " " in p.text or "\t" in p.text)) for p in index.parts):
+                return None
             k += 1
             if text.startswith("+=", k):
                 append, j = True, k + 2
@@ -763,10 +793,15 @@ class Scanner:
         assign = Assign(name, value, index, append, pos)
         if self.assign_ok:
             return self._tok("ASSIGN", i, end, assign)
-        # An argument of declare/local/export…: also keep it as a word.
+        # An argument of declare/local/export…: also keep it as a word; its subscript
+        # is a name's, never a glob (`typeset a[3]=4`)
         if isinstance(value, ast.Word):
-            prefix = text[i:j]
-            word = Word((Lit(prefix),) + value.parts, pos) if prefix else value
+            if index is None:
+                word = Word((Lit(text[i:j]),) + value.parts, pos)
+            else:
+                key = tuple(Quoted(p.text) if type(p) is ast.Lit else p for p in index.parts)
+                word = Word((Quoted(name + "["), *key, Quoted("]+=" if append else "]="),
+                             *value.parts), pos)
         else:
             word = Word((Quoted(text[i:end]),), pos)
         return self._tok("DECL_ASSIGN", i, end, (word, assign))
@@ -834,7 +869,7 @@ class Scanner:
         lit = parts[0].text if len(parts) == 1 and isinstance(parts[0], ast.Lit) else None
         if lit == "]]" and state in (_C_AFTER, _C_OPERAND):
             self.cond = 0
-            self.cmd_pos = self.assign_ok = False
+            self._after_compound()
             return self._tok("_DBRACK_CLOSE", i, end)
         if state == _C_OPERAND:
             if lit == "!":
@@ -865,7 +900,7 @@ class Scanner:
         stop = _STOP[mode]
         parts = _Parts()
         start = i
-        depth = 0  # parentheses inside a =~ regex
+        depth = 0  # parentheses inside a =~ regex, brackets inside a subscript
         while i < n:
             m = plain.match(text, i)
             if m is not None:
@@ -901,6 +936,10 @@ class Scanner:
                 script, end = self._command_sub(i)
                 parts.part(ast.ProcSub(script, c, self.src.pos(i)))
                 i = end
+            elif mode == M_SUBSCRIPT and (c == "[" or depth > 0 and c == "]"):
+                depth += 1 if c == "[" else -1
+                parts.lit(c)
+                i += 1
             elif mode == M_REGEX:
                 if c in "(|":
                     depth += c == "("
@@ -1117,7 +1156,8 @@ class Scanner:
         n = self.n
         j = i + 2
         length = indirect = False
-        if j < n and text[j] == "#" and j + 1 < n and text[j + 1] != "}":
+        if j < n and text[j] == "#" and j + 1 < n and text[j + 1] != "}" \
+                and _is_length_form(text, j + 1):
             length = True
             j += 1
         elif j < n and text[j] == "!" and j + 1 < n and text[j + 1] != "}":
@@ -1196,6 +1236,18 @@ class Scanner:
         return ParamExp(name, index, length, indirect, op, arg, arg2, True), j + 1
 
 
+def _is_length_form(text: str, j: int) -> bool:
+    """Whether `${#` before `j` asks for a length (`${#x}`, `${##}` is the length of
+    `$#`, `${#a[1]}`), rather than naming `$#` with an operator after it (`${#-x}`,
+    `${###}` is `$#` with an empty `##` pattern), as bash decides."""
+    c = text[j]
+    if c.isalpha() or c == "_":
+        return True  # `${#name…`: a length, or a bad substitution
+    m = _DIGITS.match(text, j)
+    k = m.end() if m is not None else j + 1 if c in _SPECIAL_PARAMS else -1
+    return k >= 0 and text.startswith(("}", "["), k)
+
+
 def _skip(pattern: LazyRegex, text: str, i: int) -> int:
     """The end of `pattern` (one that can match empty, so it always matches) at `i`."""
     m = pattern.match(text, i)
@@ -1216,12 +1268,19 @@ def _lit(text: str) -> ast.Lit:
     return node
 
 
-_NAME_OR_FUNC = LazyRegex(r"[^\s$`'\"\\|&;()<>=]+")
+_NAME_OR_FUNC = LazyRegex(r"[^\s$`'\"\\|&;()<>]+")
+_DBRACK_END = LazyRegex(r"\]\](?=[ \t\n;&|)]|\Z)")
 _BINOP_AHEAD = LazyRegex(r"(?:==|=~|!=|=|<|>|-eq|-ne|-lt|-le|-gt|-ge|-nt|-ot|-ef)(?=[ \t\n]|$)")
 
 
 def _starts_binop(text: str, i: int) -> bool:
-    return _BINOP_AHEAD.match(text, i) is not None
+    """A binary operator with an operand after it starts at `i` (in `[[ -f == ]]`, `==`
+    is the operand of `-f`, as in bash)."""
+    m = _BINOP_AHEAD.match(text, i)
+    if m is None:
+        return False
+    after = _skip(_BLANKS, text, m.end())
+    return not _DBRACK_END.match(text, after)
 
 
 def _split_arith_for(word: ast.Word, scanner: Scanner, offset: int

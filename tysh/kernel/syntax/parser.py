@@ -52,8 +52,6 @@ _SHOWN = {
     "_NL": "newline",
     "$END": "end of input",
 }
-# Closers worth naming in "expected …", most specific first.
-_CLOSERS = ("_FI", "_DONE", "_ESAC", "_RBRACE", "_RPAREN", "_DBRACK_CLOSE", "_THEN", "_DO", "_IN")
 
 _HINTS = {
     "CASE_TERM": " (only a case item ends with ';;', ';&' or ';;&')",
@@ -296,7 +294,7 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
                 values.append(tok)
                 break
             if act is None:
-                raise _syntax_error(scanner, tok, row)
+                raise _syntax_error(scanner, tok, stack, values)
             size, origin, fn = act
             if size:
                 s = values[-size:]
@@ -312,7 +310,7 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
         act = row.get("$END")
         if act is None:
             end = len(scanner.text)
-            raise _syntax_error(scanner, ("$END", "", end, end), row)
+            raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
         size, origin, fn = act
         if size:
             s = values[-size:]
@@ -336,11 +334,66 @@ def parse_scanner(scanner: Scanner) -> ast.Script:
     return result
 
 
-def _syntax_error(scanner: Scanner, tok: Tok, row: dict[str, Any]) -> TyshSyntaxError:
+# The compound commands a syntax error may be inside: how each is shown, and the words
+# that may continue it, in the order they are looked for.
+_OPENERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "IF": ("if", ("_THEN", "_FI")),
+    "ELIF": ("elif", ("_THEN",)),
+    "WHILE": ("while", ("_DO", "_DONE")),
+    "UNTIL": ("until", ("_DO", "_DONE")),
+    "FOR": ("for", ("_IN", "_DO", "_DONE")),
+    "ARITH_FOR": ("for", ("_DO", "_DONE")),
+    "CASE": ("case", ("_IN", "_ESAC")),
+    "LBRACE": ("{", ("_RBRACE",)),
+    "LPAREN": ("(", ("_RPAREN",)),
+    "DBRACK_OPEN": ("[[", ("_DBRACK_CLOSE",)),
+}
+_OPENING = frozenset({"_THEN", "_DO", "_IN"})
+
+
+def _accepts(stack: list[dict[str, Any]], ttype: str) -> bool:
+    """Whether the parser, in the state `stack` leaves it, would shift a `ttype` token:
+    its reductions are replayed on a copy of the state stack (the LALR tables' merged
+    lookaheads alone would also name words only some other context accepts)."""
+    stack = list(stack)
+    row = stack[-1]
+    while True:
+        act = row.get(ttype)
+        if act is None:
+            return False
+        if act.__class__ is dict:
+            return True
+        size, origin, _fn = act
+        if size:
+            del stack[-size:]
+        goto = stack[-1].get(origin)
+        if goto is None:
+            return False
+        row = goto
+        stack.append(row)
+
+
+def _expected(scanner: Scanner, stack: list[dict[str, Any]], values: list[Any]) -> str:
+    """`: expected 'done' to close 'for' at 1:1` for the innermost compound command
+    left open where the error is, or "" outside any."""
+    for v in reversed(values):
+        if v.__class__ is not tuple or v[0] not in _OPENERS:
+            continue
+        shown, continuations = _OPENERS[v[0]]
+        for term in continuations:
+            if _accepts(stack, term):
+                line, col = scanner.src.line_col(v[2])
+                how = "for" if term in _OPENING else "to close"
+                return f": expected {_SHOWN[term]} {how} '{shown}' at {line}:{col}"
+        if v[0] != "ELIF":  # an `elif` that is complete: look at its `if`
+            return ""
+    return ""
+
+
+def _syntax_error(scanner: Scanner, tok: Tok, stack: list[dict[str, Any]],
+                  values: list[Any]) -> TyshSyntaxError:
     ttype, _value, start, end = tok
-    expected = {k for k in row if k.isupper()}
-    closer = next((c for c in _CLOSERS if c in expected), None)
-    want = f": expected {_SHOWN[closer]}" if closer else ""
+    want = _expected(scanner, stack, values)
     if ttype == "$END":
         if scanner.nested and scanner.close_offset >= 0:
             return scanner.error(f"unexpected ')'{want}", scanner.close_offset)
@@ -521,15 +574,15 @@ class _Builder:
         return name
 
     def for_all(self, c: list[Any]) -> ast.For:
-        return ast.For(self._for_var(c[1]), None, c[2], (), c[0][1])
+        return ast.For(self._for_var(c[1]), None, _loop_body(c[2]), (), c[0][1])
 
     def for_in(self, c: list[Any]) -> ast.For:
         items = tuple(t[1] for t in c[2:-1])
-        return ast.For(self._for_var(c[1]), items, c[-1], (), c[0][1])
+        return ast.For(self._for_var(c[1]), items, _loop_body(c[-1]), (), c[0][1])
 
     def arith_for(self, c: list[Any]) -> ast.ArithFor:
         init, cond, step, pos = c[0][1]
-        return ast.ArithFor(init, cond, step, c[1], (), pos)
+        return ast.ArithFor(init, cond, step, _loop_body(c[1]), (), pos)
 
     def case_clause(self, c: list[Any]) -> ast.Case:
         return ast.Case(c[1][1], tuple(c[2:]), (), c[0][1])
@@ -571,6 +624,12 @@ class _Builder:
     def arith_command(self, c: list[Any]) -> ast.ArithCommand:
         word, pos = c[0][1]
         return ast.ArithCommand(word, (), pos)
+
+
+def _loop_body(body: ast.Script | ast.BraceGroup) -> ast.Script:
+    """A loop's `do … done` body, or the brace group that stands for it (the same
+    thing: a brace group without redirections only groups)."""
+    return body.body if isinstance(body, ast.BraceGroup) else body
 
 
 def _timed(p: ast.Pipeline, pos: ast.Pos) -> ast.Pipeline:

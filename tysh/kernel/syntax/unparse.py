@@ -540,6 +540,11 @@ def _delimiter(doc: ast.HereDoc) -> str:
 def _redirect_head(r: ast.Redirect, delim: str) -> str:
     op = r.op
     fd = r.fd
+    if r.fd_var is not None:
+        head = "{" + r.fd_var + "}" + op
+        if isinstance(r.target, ast.HereDoc):
+            return head + (f"'{delim}'" if r.target.quoted else delim)
+        return head + _word(r.target)
     if isinstance(r.target, ast.HereDoc):
         shown = f"'{delim}'" if r.target.quoted else delim
         return ("" if fd in (None, 0) else str(fd)) + op + shown
