@@ -310,3 +310,45 @@ def test_a_word_glued_to_a_process_substitution_stays_one_word() -> None:
     assert isinstance(cmd, ast.SimpleCommand)
     assert len(cmd.words) == 3 and not cmd.redirects
     assert [type(p).__name__ for p in cmd.words[1].parts] == ["Lit", "ProcSub", "Lit"]
+
+
+@pytest.mark.parametrize("src,parts", [
+    ("@(a|b)", [ast.Lit("@(a|b)")]),
+    ("x*.@(py|txt)", [ast.Lit("x*.@(py|txt)")]),
+    ("!(*.o)", [ast.Lit("!(*.o)")]),
+    ("+(a b)", [ast.Lit("+(a b)")]),  # blanks, | ; & < > are pattern text inside
+    ("?(a;b&c<d>e)", [ast.Lit("?(a;b&c<d>e)")]),
+    ("@(a|*(b|c)|d)z", [ast.Lit("@(a|*(b|c)|d)z")]),
+    ('@("a|b"|c)', [ast.Lit("@("), ast.DQ((ast.Quoted("a|b"),)), ast.Lit("|c)")]),
+    ("@($x|\\))", [ast.Lit("@("), ast.ParamExp("x"), ast.Lit("|"), ast.Quoted(")"),
+                   ast.Lit(")")]),
+])
+def test_an_extended_pattern_is_one_word_with_its_operators_unquoted(
+        src: str, parts: list[ast.WordPart]) -> None:
+    assert list(word(src).parts) == parts
+
+
+def test_extended_patterns_in_conditions_case_patterns_and_assignments() -> None:
+    script = parse("[[ $f == *.@(c|h) ]]; case $f in @(a|b)) :;; !(x)|y) :;; esac; v=@(a|b)")
+    words = [n.text for n in walk(script) if isinstance(n, ast.Lit)]
+    assert {"*.@(c|h)", "@(a|b)", "!(x)", "y"} <= set(words)
+    assign = parse("v=+(a|b)").statements[0].body.first.commands[0]
+    assert isinstance(assign, ast.SimpleCommand)
+    assert assign.assigns[0].value == ast.Word((ast.Lit("+(a|b)"),), ast.Pos(1, 3))
+
+
+def test_bang_paren_starting_a_command_is_negation() -> None:
+    assert types("!(false)") == ["BANG", "LPAREN", "WORD", "_RPAREN"]
+    assert types("echo !(false)") == ["WORD", "WORD"]
+
+
+def test_a_quoted_or_escaped_operator_does_not_start_an_extended_pattern() -> None:
+    for src in ("echo '@'(a)", "echo \\@(a)", "echo a (b)"):
+        with pytest.raises(TyshSyntaxError):
+            parse(src)
+
+
+def test_an_unterminated_extended_pattern_is_incomplete() -> None:
+    with pytest.raises(TyshSyntaxError) as e:
+        parse("echo @(a|b")
+    assert e.value.incomplete and "'@('" in e.value.message

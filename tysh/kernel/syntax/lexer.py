@@ -93,8 +93,10 @@ COND_BINARY_OPS = frozenset(
 # Characters that may start something other than an ordinary word (digits: `2>file`).
 # (`{`: `{fd}>file`)
 _SLOW_START = frozenset(" \t\n#;|&()<>'\"\\$`0123456789{")
-# (`a<(cmd)` is one word: `<(` and `>(` continue it)
-_SIMPLE_WORD = LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]++(?=[ \t\n|&;()]|[<>](?!\()|\Z)")
+# (`a<(cmd)` is one word: `<(` and `>(` continue it, and so does the `(` of an extended
+# pattern, `x@(a|b)`)
+_SIMPLE_WORD = LazyRegex(
+    r"[^ \t\n|&;()<>'\"\\$`]++(?=[ \t\n|&;)]|(?<![?*+@!])\(|[<>](?!\()|\Z)")
 _BLANK_LINES = LazyRegex(r"(?:[ \t]*(?:#[^\n]*)?\n)*")
 _BLANKS = LazyRegex(r"(?:[ \t]+|\\\n)*")
 _COMMENT_TO_EOL = LazyRegex(r"[^\n]*")
@@ -134,6 +136,7 @@ M_ARG = 2  # inside ${x…}: ends at }
 M_ARG_SLASH = 3  # the pattern of ${x/p/r}: ends at / or }
 M_ARG_COLON = 4  # the offset of ${x:o:l}: ends at : or }
 M_SUBSCRIPT = 5  # a[…]: ends at the ] that closes it (`a[b[1]]`)
+M_EXTGLOB = 6  # inside `@(…)` and the other extended patterns: ends at the closing )
 
 _PLAIN = {
     M_WORD: LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]+"),
@@ -142,6 +145,7 @@ _PLAIN = {
     M_ARG_SLASH: LazyRegex(r"[^/}'\"\\$`]+"),
     M_ARG_COLON: LazyRegex(r"[^:}'\"\\$`]+"),
     M_SUBSCRIPT: LazyRegex(r"[^\[\]'\"\\$`]+"),
+    M_EXTGLOB: LazyRegex(r"[^()'\"\\$`]+"),
 }
 _STOP = {
     M_WORD: " \t\n|&;()<>",
@@ -150,7 +154,9 @@ _STOP = {
     M_ARG_SLASH: "/}",
     M_ARG_COLON: ":}",
     M_SUBSCRIPT: "]",
+    M_EXTGLOB: ")",
 }
+_EXTGLOB_OPS = frozenset("?*+@!")
 _DQ_PLAIN = LazyRegex(r"[^\"\\$`]+")
 _HEREDOC_PLAIN = LazyRegex(r"[^\\$`]+")
 _DQ_ESCAPABLE = frozenset('"\\$`')
@@ -622,6 +628,10 @@ class Scanner:
 
     def _word_token(self, i: int) -> Tok | None:
         text = self.text
+        if text.startswith("!(", i) and self.cmd_pos and self.pending == _P_NONE \
+                and not self._in_pattern():
+            self.i = i + 1  # `!(cmd)`: negation, not a pattern
+            return self._reserved(i, i + 1, "BANG")
         # Assignments: before the command name, and as arguments of declaration commands.
         if (self.assign_ok or self.decl) and self.pending == _P_NONE and not self._in_pattern():
             m = _ASSIGN_HEAD.match(text, i)
@@ -932,6 +942,9 @@ class Scanner:
             elif c == "`":
                 sub, i = self._backtick(i, in_dq=False)
                 parts.part(sub)
+            elif c == "(" and (mode == M_EXTGLOB or mode == M_WORD and parts.kind == 1
+                                and parts.buf[-1][-1:] in _EXTGLOB_OPS):
+                i = self._extglob(i, parts)
             elif c in "<>" and mode == M_WORD and text.startswith("(", i + 1):
                 script, end = self._command_sub(i)
                 parts.part(ast.ProcSub(script, c, self.src.pos(i)))
@@ -960,6 +973,28 @@ class Scanner:
                 parts.lit(c)
                 i += 1
         return Word(parts.done(), self.src.pos(start)), i
+
+    def _extglob(self, i: int, parts: _Parts) -> int:
+        """The group of an extended pattern (`@(a|b)`, `!(*.o)`, and nested ones), from
+        its `(`, added to `parts` as pattern text: `(`, `|` and `)` in unquoted Lit
+        parts, quoted characters Quoted and expansions as parts, so the matcher sees the
+        operators and matches the quoted text literally. As bash reads them: always
+        inside `[[ ]]`, and the syntax is an error in bash without `shopt -s extglob`."""
+        inner, end = self.scan_word(i + 1, M_EXTGLOB)
+        if end >= self.n:
+            op = self.text[i - 1:i + 1]
+            raise self.error(f"unterminated extended pattern '{op}': expected ')'", i - 1,
+                             incomplete=True)
+        parts.lit("(")
+        for p in inner.parts:
+            if type(p) is ast.Lit:
+                parts.lit(p.text)
+            elif type(p) is ast.Quoted:
+                parts.quoted(p.text)
+            else:
+                parts.part(p)
+        parts.lit(")")
+        return end + 1
 
     def scan_dq(self, i: int, *, heredoc: bool = False) -> tuple[ast.DQ, int]:
         """Scan `"…"` starting at the opening quote; with `heredoc`, scan an unquoted

@@ -83,12 +83,12 @@ def local_nodes(node: Any) -> Iterator[Any]:
         stack.extend(kids)
 
 
-GLOB_OR_BRACE = frozenset("*?[{~")
+GLOB_OR_BRACE = frozenset("*?[{~(")
 
 
 def static_word(word: ast.Word) -> str | None:
     """The word's text when nothing about it is decided at run time: no expansion,
-    and no unquoted glob, brace or tilde character."""
+    and no unquoted glob (extended ones included), brace or tilde character."""
     for p in word.parts:
         if isinstance(p, ast.Lit) and not GLOB_OR_BRACE.isdisjoint(p.text):
             return None
