@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from tysh.kernel.base.errors import TyshSyntaxError
@@ -171,6 +171,8 @@ _TRANSFORMS = "QEULu"
 _DEFAULT_FAMILY = frozenset((":-", ":=", ":+", "-", "=", "+"))
 
 MAX_NESTING = 64
+# Alias expansions one scanner makes, at most (a guard: recursion is already impossible).
+MAX_ALIAS_EXPANSIONS = 10_000
 
 
 # ---------------------------------------------------------------------------
@@ -202,6 +204,19 @@ class Source:
         self.line_starts = starts
         self.line_offset = line_offset
         self.parse_sub = parse_sub
+
+    def spliced(self, start: int, end: int, value: str) -> Source:
+        """A copy with `text[start:end]` replaced by `value` (an alias's text, read in place
+        of its name as bash reads it). Line numbers stay those of the original text: the
+        value's own newlines start no new line number."""
+        new = Source.__new__(Source)
+        new.text = self.text[:start] + value + self.text[end:]
+        delta = len(value) - (end - start)
+        cut = bisect_right(self.line_starts, start)
+        new.line_starts = self.line_starts[:cut] + [s + delta for s in self.line_starts[cut:]]
+        new.line_offset = self.line_offset
+        new.parse_sub = self.parse_sub
+        return new
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a character offset."""
@@ -312,7 +327,8 @@ class Scanner:
     """
 
     def __init__(self, src: Source, start: int = 0, *, nested: bool = False,
-                 open_offset: int = 0, depth: int = 0) -> None:
+                 open_offset: int = 0, depth: int = 0,
+                 aliases: Mapping[str, str] | None = None) -> None:
         self.src = src
         self.text = src.text
         self.n = len(src.text)
@@ -336,6 +352,14 @@ class Scanner:
         self.cond = 0
         self.heredocs: list[_PendingHeredoc] = []
         self.last_offset = start
+        # Aliases (bash's, read at lex time): the table in force, or None; the text each
+        # expansion spliced in, as [name, start, end]; where an expansion ending in a
+        # blank ends (the next word may be an alias too); and how much longer the text
+        # has grown (a nested scanner's end, in its parent's text, is end_offset - shift).
+        self.aliases = aliases or None
+        self.alias_regions: list[list[Any]] = []
+        self.alias_next: list[int] = []
+        self.shift = 0
 
     # -- helpers -------------------------------------------------------------------
 
@@ -384,7 +408,8 @@ class Scanner:
         decl_cmds = DECLARATION_COMMANDS
         next_tok = self._next
         while True:
-            if not (self.heredocs or self.cond or self.pending or self.case_stack):
+            if not (self.heredocs or self.cond or self.pending or self.case_stack
+                    or self.alias_next):
                 i = self.i
                 if i < n and text[i] in " \t\\":
                     i = self.i = _skip(_BLANKS, text, i)
@@ -396,6 +421,7 @@ class Scanner:
                     if self.cmd_pos:
                         if (lit in reserved or lit in unsupported or "=" in lit
                                 or self.kw_only or "[" in lit
+                                or self.aliases is not None and lit in self.aliases
                                 or text.startswith("(", end) or text.startswith(" (", end)):
                             fast = False
                         else:
@@ -417,6 +443,12 @@ class Scanner:
                         yield ("WORD", new_word((node,), new_pos(cur_line, i - cur_start + 1)), i, end)
                         continue
             tok = next_tok()
+            if self.text is not text:  # an alias was expanded: the text changed
+                text = self.text
+                n = self.n
+                line_starts = self.src.line_starts
+                nlines = len(line_starts)
+                cur_start = cur_next = 0
             if tok is None:
                 if self.heredocs:
                     doc = self.heredocs[0]
@@ -446,8 +478,8 @@ class Scanner:
                     yield queued
 
     def _next(self) -> Tok | None:
-        text = self.text
         while True:
+            text = self.text
             i = _skip(_BLANKS, text, self.i)
             self.i = i
             if i >= self.n:
@@ -504,7 +536,9 @@ class Scanner:
                     return self._tok("ARITH_CMD", i, end, (word, self.src.pos(i)))
             if c in ";|&()":
                 return self._operator(i)
-            return self._word_token(i)
+            tok = self._word_token(i)
+            if tok is not _RESCAN:
+                return tok
 
     # -- operators -----------------------------------------------------------------------
 
@@ -616,7 +650,7 @@ class Scanner:
             else:
                 first_line = self.src.line_col(body_start)[0]
                 sub = Scanner(Source(body, self.src.parse_sub, first_line - 1), 0,
-                              depth=self.depth)
+                              depth=self.depth, aliases=self.aliases)
                 parts = sub.scan_dq_body(0, heredoc=True)
                 word = Word(parts, self.src.pos(body_start))
             doc.redirect = Redirect(doc.op, ast.HereDoc(word, doc.quoted, doc.strip_tabs),
@@ -628,6 +662,11 @@ class Scanner:
 
     def _word_token(self, i: int) -> Tok | None:
         text = self.text
+        after_blank = False
+        if self.alias_next and self.alias_next[0] <= i:
+            # the first word after an alias whose text ends in a blank
+            after_blank = True
+            self.alias_next = [k for k in self.alias_next if k > i]
         if text.startswith("!(", i) and self.cmd_pos and self.pending == _P_NONE \
                 and not self._in_pattern():
             self.i = i + 1  # `!(cmd)`: negation, not a pattern
@@ -654,6 +693,11 @@ class Scanner:
             parts = word.parts
             lit = parts[0].text if len(parts) == 1 and isinstance(parts[0], ast.Lit) else None
         self.i = end
+        if self.aliases is not None and lit is not None and lit in self.aliases and (
+                after_blank or self.cmd_pos and not self.kw_only
+                and self.pending == _P_NONE and not self._in_pattern()) \
+                and self._expand_alias(i, end, lit):
+            return _RESCAN
         if self.pending != _P_NONE or (self.case_stack and self.case_stack[-1] == _CASE_PATTERN):
             if word is None:
                 word = Word((_lit(lit),), self.src.pos(i))  # type: ignore[arg-type]
@@ -690,6 +734,38 @@ class Scanner:
         if word is None:
             word = Word((_lit(lit),), self.src.pos(i))  # type: ignore[arg-type]
         return ("WORD", word, i, end)
+
+    def _expand_alias(self, i: int, end: int, name: str) -> bool:
+        """Read the alias `name`'s text in place of the word at `i`..`end`, as bash does
+        (the text is spliced into this scanner's own copy of the source, so a construct
+        may begin in the alias and end after it), unless `name` is being expanded
+        already. True when it was expanded."""
+        regions = self.alias_regions
+        for r in regions:
+            if r[0] == name and r[1] <= i < r[2]:
+                return False
+        if len(regions) >= MAX_ALIAS_EXPANSIONS:
+            raise self.error(f"alias {name}: too many alias expansions", i)
+        assert self.aliases is not None
+        value = self.aliases[name]
+        delta = len(value) - (end - i)
+        for r in regions:
+            if r[2] > i:
+                r[2] += delta
+        self.alias_next = [k + delta if k > i else k for k in self.alias_next]
+        regions.append([name, i, i + len(value)])
+        # the first word of the text is checked in turn, and with a blank at its end,
+        # so is the word after it
+        self.alias_next.append(i)
+        if value.endswith((" ", "\t")):
+            self.alias_next.append(i + len(value))
+        self.alias_next.sort()
+        self.src = self.src.spliced(i, end, value)
+        self.text = self.src.text
+        self.n += delta
+        self.shift += delta
+        self.i = i
+        return True
 
     def _in_pattern(self) -> bool:
         return bool(self.case_stack) and self.case_stack[-1] == _CASE_PATTERN
@@ -1091,8 +1167,15 @@ class Scanner:
     def _command_sub(self, i: int) -> tuple[ast.Script, int]:
         if self.depth >= MAX_NESTING:
             raise self.error("command substitutions nested too deeply", i)
-        sub = Scanner(self.src, i + 2, nested=True, open_offset=i, depth=self.depth + 1)
+        sub = Scanner(self.src, i + 2, nested=True, open_offset=i, depth=self.depth + 1,
+                      aliases=self.aliases)
         script = self.src.parse_sub(sub)
+        if sub.shift:
+            # aliases expanded inside: its end, in this scanner's text
+            close = sub.close_offset
+            if any(r[1] <= close < r[2] for r in sub.alias_regions):
+                raise sub.error("an alias's text closes the substitution", close)
+            return script, sub.end_offset - sub.shift
         return script, sub.end_offset
 
     def _backtick(self, i: int, *, in_dq: bool) -> tuple[ast.CmdSub, int]:
@@ -1124,7 +1207,7 @@ class Scanner:
             raise self.error("command substitutions nested too deeply", i)
         line, col = self.src.line_col(i)
         sub = Scanner(Source("".join(out), self.src.parse_sub, line - 1, col), 0,
-                      depth=self.depth + 1)
+                      depth=self.depth + 1, aliases=self.aliases)
         return ast.CmdSub(self.src.parse_sub(sub), self.src.pos(i)), end
 
     def scan_arith(self, i: int, open_offset: int) -> tuple[ast.Word, int] | None:
@@ -1291,6 +1374,9 @@ def _skip(pattern: LazyRegex, text: str, i: int) -> int:
 
 
 _LIT_CACHE: dict[str, ast.Lit] = {}
+
+# What _word_token gives back after an alias expansion: scan again at the same place.
+_RESCAN: Tok = ("", None, 0, 0)
 
 
 def _lit(text: str) -> ast.Lit:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import gc
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -31,7 +31,7 @@ from tysh.kernel.syntax.nodes import AndOr, Pipeline, Script, SimpleCommand, Sta
 if TYPE_CHECKING:
     from tysh.kernel.syntax.lexer import Scanner, Tok
 
-__all__ = ["parse", "is_incomplete", "TyshSyntaxError"]
+__all__ = ["parse", "read_commands", "is_incomplete", "TyshSyntaxError"]
 
 _lock = threading.Lock()
 _tables: _Tables | None = None
@@ -67,8 +67,12 @@ _HINTS = {
 # ---------------------------------------------------------------------------
 
 
-def parse(src: str) -> ast.Script:
-    """Parse a whole script; raise TyshSyntaxError (with line, column and caret) if invalid."""
+def parse(src: str, aliases: Mapping[str, str] | None = None) -> ast.Script:
+    """Parse a whole script; raise TyshSyntaxError (with line, column and caret) if invalid.
+    With `aliases`, a word bash would check for an alias is replaced by its alias's text
+    as it is read (bash's `expand_aliases`; the REPL's)."""
+    if aliases:
+        return _parse_aliased(src, tuple(aliases.items()))
     return _parse_cached(src)
 
 
@@ -76,7 +80,7 @@ def parse(src: str) -> ast.Script:
 _GC_PAUSE_THRESHOLD = 4096
 
 
-def parse_uncached(src: str) -> ast.Script:
+def parse_uncached(src: str, aliases: Mapping[str, str] | None = None) -> ast.Script:
     """`parse` without the memo: every call really parses (the parse benchmark's entry).
 
     A big script allocates tens of thousands of AST nodes that all survive, so each
@@ -88,15 +92,107 @@ def parse_uncached(src: str) -> ast.Script:
 
     source = Source(src, parse_scanner)
     if len(src) < _GC_PAUSE_THRESHOLD or not gc.isenabled():
-        return parse_scanner(Scanner(source))
+        return parse_scanner(Scanner(source, aliases=aliases))
     gc.disable()
     try:
-        return parse_scanner(Scanner(source))
+        return parse_scanner(Scanner(source, aliases=aliases))
     finally:
         gc.enable()
 
 
 _parse_cached = functools.lru_cache(maxsize=512)(parse_uncached)
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_aliased(src: str, aliases: tuple[tuple[str, str], ...]) -> ast.Script:
+    return parse_uncached(src, dict(aliases))
+
+
+def read_commands(src: str, aliases: Callable[[], Mapping[str, str] | None]
+                  ) -> Iterator[ast.Script]:
+    """The script's complete commands one at a time, as bash reads a script: each is the
+    top-level list up to a newline, read with the aliases `aliases()` gives when its
+    reading starts, so it may use an alias that the commands before it defined. A syntax
+    error is raised when the command it is in is read (the commands before it have been
+    given, and run, by then)."""
+    from tysh.kernel.syntax.lexer import Scanner, Source
+
+    scanner = Scanner(Source(src, parse_scanner), aliases=aliases())
+    tables = _get_tables()
+    start = tables.start
+    stack: list[dict[str, Any]] = [start]
+    values: list[Any] = []
+    row = start
+    for tok in scanner.tokens():
+        ttype = tok[0]
+        while True:
+            act = row.get(ttype)
+            if act.__class__ is dict:
+                row = act
+                stack.append(row)
+                values.append(tok)
+                break
+            if act is None:
+                raise _syntax_error(scanner, tok, stack, values)
+            size, origin, fn = act
+            s = values[-size:] if size else []
+            if size:
+                del values[-size:]
+                del stack[-size:]
+            values.append(fn(s))
+            row = stack[-1][origin]
+            stack.append(row)
+        if ttype == "_NL" and _ends(tables, stack):
+            script = _finish(tables, stack, values, scanner)
+            if script.statements:
+                yield script
+            scanner.aliases = aliases() or None
+            stack = [start]
+            values = []
+            row = start
+    script = _finish(tables, stack, values, scanner)
+    if script.statements:
+        yield script
+
+
+def _ends(tables: _Tables, stack: list[dict[str, Any]]) -> bool:
+    """Whether the input could end where the parser stands (a complete command)."""
+    stack = list(stack)
+    row = stack[-1]
+    while True:
+        act = row.get("$END")
+        if act is None:
+            return False
+        size, origin, _fn = act
+        if size:
+            del stack[-size:]
+        row = stack[-1][origin]
+        if row is tables.end:
+            return True
+        stack.append(row)
+
+
+def _finish(tables: _Tables, stack: list[dict[str, Any]], values: list[Any],
+            scanner: Scanner) -> ast.Script:
+    """The reductions at the end of the input: the script read so far."""
+    row = stack[-1]
+    while True:
+        act = row.get("$END")
+        if act is None:
+            end = len(scanner.text)
+            raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
+        size, origin, fn = act
+        s = values[-size:] if size else []
+        if size:
+            del values[-size:]
+            del stack[-size:]
+        value = fn(s)
+        row = stack[-1][origin]
+        if row is tables.end:
+            assert isinstance(value, ast.Script)
+            return value
+        stack.append(row)
+        values.append(value)
 
 
 def is_incomplete(src: str) -> bool:
