@@ -222,7 +222,7 @@ def test_dollar_double_paren_that_is_a_subshell_falls_back_to_cmdsub() -> None:
     ("echo $((1+", "unterminated '$(('"),
     ("echo `ls", "unterminated '`'"),
     ("cat <(ls", "unterminated '<('"),
-    ("echo ${%x}", "bad substitution"),
+    ("echo ${%x", "unterminated '${'"),
 ])
 def test_lexical_errors(src: str, msg: str) -> None:
     with pytest.raises(TyshSyntaxError) as e:
@@ -352,3 +352,43 @@ def test_an_unterminated_extended_pattern_is_incomplete() -> None:
     with pytest.raises(TyshSyntaxError) as e:
         parse("echo @(a|b")
     assert e.value.incomplete and "'@('" in e.value.message
+
+
+@pytest.mark.parametrize("src,text", [
+    ("${%x}", "%x"), ("${#v:1:3}", "#v:1:3"), ("${x;y}", "x;y"), ("${x:}", "x:"),
+    ("${(M)${(k)p[@]}:#x*}", "(M)${(k)p[@]}:#x*"),
+])
+def test_a_bad_substitution_is_kept_for_the_runtime_to_refuse(src: str, text: str) -> None:
+    p = word(src).parts[0]
+    assert isinstance(p, ast.ParamExp) and (p.op, p.name) == ("bad", text)
+
+
+def test_a_bad_substitution_fails_only_when_expanded() -> None:
+    from tysh.kernel.embed.kernel import Kernel
+
+    r = Kernel(validate=False).execute(
+        "if false; then echo ${%x}; fi; echo ok; v=abc; echo ${#v:1:3}; echo never")
+    assert (r.code, r.out) == (1, "ok\n")
+    assert "${#v:1:3}: bad substitution" in r.err
+
+
+@pytest.mark.parametrize("op", ["Q", "E", "U", "L", "u", "P", "a", "A", "K", "k"])
+def test_every_transformation_bash_has_is_read(op: str) -> None:
+    p = word("${x@" + op + "}").parts[0]
+    assert isinstance(p, ast.ParamExp) and p.op == "@" + op
+
+
+def test_after_a_prefix_assignment_or_redirection_no_word_is_reserved() -> None:
+    assert types("x=1 for") == ["ASSIGN", "WORD"]
+    assert types(">f if") == ["REDIR", "WORD"]
+    assert types("x=1 [[ a ]]") == ["ASSIGN", "WORD", "WORD", "WORD"]
+    assert types("x=1 !(a)")[:2] == ["ASSIGN", "WORD"]
+    # after a compound command's redirection, a reserved word still closes or continues
+    assert types("if { :; } >f then :; fi")[-3:] == ["WORD", "_SEMI", "_FI"]
+
+
+def test_let_arguments_may_be_array_like_assignments() -> None:
+    script = parse("let x=( 1 ) y=(x+2)")
+    cmd = script.statements[0].body.first.commands[0]
+    assert isinstance(cmd, ast.SimpleCommand)
+    assert [w.literal_text() for w in cmd.words] == ["let", "x=( 1 )", "y=(x+2)"]

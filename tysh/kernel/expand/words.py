@@ -259,6 +259,8 @@ class _Expander:
         """The value of a parameter expansion: a Value (typed values preserved for a plain
         access) or a _Multi for the forms that give several words."""
         name = pe.name
+        if pe.op == "bad":  # text the parser kept: an error only when expanded, as in bash
+            raise ExpansionError(f"${{{name}}}: bad substitution", status=1, fatal=True)
         if pe.op in ("!*", "!@"):
             names = getattr(self.host, "var_names", None)
             found = [n for n in names() if n.startswith(name)] if names is not None else []
@@ -729,7 +731,10 @@ def _transform(text: str, how: str) -> str:
         return text.upper()
     if how == "L":
         return text.lower()
-    return text[:1].upper() + text[1:]  # "u"
+    if how == "u":
+        return text[:1].upper() + text[1:]
+    raise ExpansionError(f"@{how}: this transformation is not supported yet", status=1,
+                         fatal=True)
 
 
 def _glob_live(parts: Sequence[ast.WordPart], host: ExpandHost) -> bool:

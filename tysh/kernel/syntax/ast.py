@@ -64,8 +64,11 @@ class ParamExp(Record):
         "/" "//" "/#" "/%"                     (substitution; arg = pattern, arg2 = replacement or None)
         ":"                                    (substring; arg = offset, arg2 = length or None)
         "^^" ",," "^" ","                      (case; arg = optional pattern or None)
-        "@Q" "@E" "@U" "@L" "@u"               (transformations; no arg)
+        "@Q" "@E" "@U" "@L" "@u" "@P" "@a" "@A" "@K" "@k"   (transformations; no arg)
         "!*" "!@"                              (`${!prefix*}`: names of set variables)
+        "bad"                                  (no substitution bash knows; `name` holds
+                                                the text between the braces; expanding
+                                                it is an error, as in bash)
     """
 
     name: str

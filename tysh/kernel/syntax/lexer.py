@@ -77,7 +77,9 @@ _UNSUPPORTED_WORDS = {
     "coproc": "'coproc' is not supported: use a pipeline or '&' and 'wait'",
 }
 
-DECLARATION_COMMANDS = frozenset({"declare", "typeset", "local", "export", "readonly"})
+# Commands whose arguments may be assignments (`declare a=(1 2)`; bash reads `let x=( 1 )`
+# the same way).
+DECLARATION_COMMANDS = frozenset({"declare", "typeset", "local", "export", "readonly", "let"})
 
 COND_UNARY_OPS = frozenset(
     "-a -b -c -d -e -f -g -h -k -p -r -s -t -u -w -x -G -L -N -O -S -z -n -o -v -R".split()
@@ -167,7 +169,7 @@ _BACKTICK_STOP = LazyRegex(r"[\\`]")
 _PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#", "/%", "/",
               "^^", "^", ",,", ",", ":")
 _SPECIAL_PARAMS = "@*#?$!-"
-_TRANSFORMS = "QEULu"
+_TRANSFORMS = "QEULuPaAKk"
 _DEFAULT_FAMILY = frozenset((":-", ":=", ":+", "-", "=", "+"))
 
 MAX_NESTING = 64
@@ -345,6 +347,9 @@ class Scanner:
         # after a compound command's closing word or parenthesis: a reserved word may
         # follow (`if { a; } then`, `while (b) do`), but not a command name
         self.kw_only = False
+        # after an assignment or redirection before the command name: that name is never
+        # a reserved word (`x=1 for` runs a command named for, as in bash)
+        self.no_reserved = False
         self.pending = _P_NONE
         self.case_stack: list[int] = []
         self.pat_start = False
@@ -376,6 +381,7 @@ class Scanner:
         self.assign_ok = True
         self.decl = False
         self.kw_only = False
+        self.no_reserved = False
 
     def _after_compound(self) -> None:
         """A compound command just closed: only a reserved word may start here."""
@@ -420,7 +426,7 @@ class Scanner:
                     fast = True
                     if self.cmd_pos:
                         if (lit in reserved or lit in unsupported or "=" in lit
-                                or self.kw_only or "[" in lit
+                                or self.kw_only or self.no_reserved or "[" in lit
                                 or self.aliases is not None and lit in self.aliases
                                 or text.startswith("(", end) or text.startswith(" (", end)):
                             fast = False
@@ -601,6 +607,8 @@ class Scanner:
         fd_text, op = m.group(1), m.group(2)
         end = m.end()
         fd = int(fd_text) if fd_text else None
+        if self.cmd_pos and not self.kw_only:
+            self.no_reserved = True
         self.i = _skip(_BLANKS, text, end)
         j = self.i
         if j >= self.n or text[j] in "\n;|&()<>" and not (
@@ -668,7 +676,7 @@ class Scanner:
             after_blank = True
             self.alias_next = [k for k in self.alias_next if k > i]
         if text.startswith("!(", i) and self.cmd_pos and self.pending == _P_NONE \
-                and not self._in_pattern():
+                and not self._in_pattern() and not self.no_reserved:
             self.i = i + 1  # `!(cmd)`: negation, not a pattern
             return self._reserved(i, i + 1, "BANG")
         # Assignments: before the command name, and as arguments of declaration commands.
@@ -711,14 +719,14 @@ class Scanner:
             return ("WORD", word, i, end)
         if self.cmd_pos:
             if lit is not None:
-                rtype = RESERVED.get(lit)
+                rtype = None if self.no_reserved else RESERVED.get(lit)
                 if rtype is not None:
                     return self._reserved(i, end, rtype)
                 if self.kw_only:
                     # `{ a; } word`: not a command name; the parser reports it
                     self.cmd_pos = self.kw_only = False
                     return ("WORD", Word((_lit(lit),), self.src.pos(i)), i, end)
-                if lit in _UNSUPPORTED_WORDS:
+                if lit in _UNSUPPORTED_WORDS and not self.no_reserved:
                     raise self.error(_UNSUPPORTED_WORDS[lit], i)
                 # The command name. `name ( )` makes it a function definition.
                 if text.startswith("(", end) or text.startswith(" (", end):
@@ -730,7 +738,7 @@ class Scanner:
                         return ("FUNCNAME", (lit, self.src.pos(i)), i, end)
                 if lit in DECLARATION_COMMANDS:
                     self.decl = True
-            self.cmd_pos = self.assign_ok = self.kw_only = False
+            self.cmd_pos = self.assign_ok = self.kw_only = self.no_reserved = False
         if word is None:
             word = Word((_lit(lit),), self.src.pos(i))  # type: ignore[arg-type]
         return ("WORD", word, i, end)
@@ -878,6 +886,7 @@ class Scanner:
         self.i = end
         assign = Assign(name, value, index, append, pos)
         if self.assign_ok:
+            self.no_reserved = True
             return self._tok("ASSIGN", i, end, assign)
         # An argument of declare/local/export…: also keep it as a word; its subscript
         # is a name's, never a glob (`typeset a[3]=4`)
@@ -1268,6 +1277,15 @@ class Scanner:
                 sub, j = self._backtick(j, in_dq=True)
                 parts.part(sub)
 
+    def _bad_substitution(self, i: int) -> tuple[ast.ParamExp, int]:
+        """A `${…}` starting at `i` that is no substitution bash knows: as bash does, it is
+        an error only when it is expanded (status 1, ending the shell), so a script may
+        hold one on a path it never takes. Its text is kept, with op "bad"."""
+        _, end = self.scan_word(i + 2, M_ARG)
+        if end >= self.n:
+            raise self.error("unterminated '${': expected '}'", i, incomplete=True)
+        return ParamExp(self.text[i + 2:end], None, False, False, "bad", None, None, True), end + 1
+
     def _param_braced(self, i: int, in_dq: bool = False) -> tuple[ast.ParamExp, int]:
         """`${…}` starting at `$`."""
         text = self.text
@@ -1291,7 +1309,7 @@ class Scanner:
         else:
             if j >= n:
                 raise self.error("unterminated '${': expected '}'", i, incomplete=True)
-            raise self.error(f"bad substitution: unexpected '{text[j]}' after '${{'", j)
+            return self._bad_substitution(i)
         index: ast.Word | None = None
         if j < n and text[j] == "[":
             index, k = self.scan_word(j + 1, M_SUBSCRIPT)
@@ -1319,8 +1337,8 @@ class Scanner:
             if text.startswith(cand, j):
                 op = cand
                 break
-        if not op or length:
-            raise self.error(f"bad substitution: unexpected '{text[j]}' in '${{…}}'", j)
+        if not op or length or op == ":" and text.startswith("}", j + 1):
+            return self._bad_substitution(i)  # (`${x:}` has no offset)
         j += len(op)
         arg: ast.Word | None
         arg2: ast.Word | None = None

@@ -150,6 +150,8 @@ def _param(p: ast.ParamExp, dq: bool, glued: bool) -> str:
              and p.arg is None and p.arg2 is None)
     if plain and not p.braced and not (glued and p.name[:1] in _NAME_CHARS):
         return "$" + p.name
+    if p.op == "bad":
+        return "${" + p.name + "}"
     head = "${" + ("#" if p.length else "")
     if p.op in ("!*", "!@"):
         return head + "!" + p.name + p.op[1] + "}"
