@@ -115,3 +115,40 @@ def test_a_syntax_error_stops_an_alias_script_where_it_is() -> None:
 def test_without_expand_aliases_a_script_is_parsed_whole_first() -> None:
     r = Kernel.isolated().execute("alias ll='echo x'\necho before\nll\nfi")
     assert (r.code, r.out) == (2, "")
+
+
+def test_a_long_script_of_alias_uses_is_read_in_linear_time() -> None:
+    import time
+
+    src = "".join(f"e_ line {i}\n" for i in range(12000))
+    t = time.process_time()
+    commands = list(read_commands(src, lambda: {"e_": "echo"}))
+    assert len(commands) == 12000
+    assert script_source(commands[-1]) == "echo line 11999"
+    assert commands[-1].statements[0].pos.line == 12000
+    assert time.process_time() - t < 20  # a quadratic reading took minutes
+
+
+def test_a_command_spanning_many_lines_is_read_whole() -> None:
+    body = "".join(f"  e_ {i}\n" for i in range(3000))
+    src = f"f() {{\n{body}}}\ne_ after\n"
+    commands = list(read_commands(src, lambda: {"e_": "echo"}))
+    assert len(commands) == 2
+    fn = commands[0].statements[0].body.first.commands[0]
+    assert isinstance(fn, ast.FunctionDef)
+    assert fn.body.body.statements[-1].pos.line == 3001  # type: ignore[union-attr]
+    assert script_source(commands[1]) == "echo after"
+
+
+def test_aliases_that_double_at_each_level_are_refused_not_expanded_forever() -> None:
+    aliases = {f"a{k}": f"a{k + 1} a{k + 1} " for k in range(40)}
+    with pytest.raises(TyshSyntaxError) as e:
+        parse("a0", aliases)
+    assert "too long" in e.value.message
+
+
+def test_an_alias_here_document_and_an_alias_with_newlines_in_a_script() -> None:
+    r = Kernel.isolated(validate=False).execute(
+        "shopt -s expand_aliases\nalias c='cat <<EOF'\nc\nbody line\nEOF\n"
+        "alias n_='echo 1\necho 2'\nn_ three\necho end")
+    assert r.out == "body line\n1\n2 three\nend\n"

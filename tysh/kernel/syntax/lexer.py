@@ -173,8 +173,11 @@ _TRANSFORMS = "QEULuPaAKk"
 _DEFAULT_FAMILY = frozenset((":-", ":=", ":+", "-", "=", "+"))
 
 MAX_NESTING = 64
-# Alias expansions one scanner makes, at most (a guard: recursion is already impossible).
-MAX_ALIAS_EXPANSIONS = 10_000
+# How much alias expansion may add to the text one scanner reads, and how much text its
+# splices may copy in all (aliases whose texts end in blanks can double a command with
+# each one: this ends such a command in a second or so).
+MAX_ALIAS_GROWTH = 1 << 20
+MAX_ALIAS_COPY = 1 << 30
 
 
 # ---------------------------------------------------------------------------
@@ -183,9 +186,14 @@ MAX_ALIAS_EXPANSIONS = 10_000
 
 
 class Source:
-    """The text being scanned and its line starts, shared by nested scanners for positions."""
+    """The text being scanned and its line starts, shared by nested scanners for positions.
 
-    __slots__ = ("text", "line_starts", "line_offset", "parse_sub")
+    A text with aliases spliced in (`spliced`) finds its line starts as they are needed
+    (`seen`: every start before it is known), so an expansion costs a copy of the text,
+    not a pass over its lines in Python; the newlines of the spliced texts (`hidden`)
+    start no line."""
+
+    __slots__ = ("text", "line_starts", "line_offset", "parse_sub", "seen", "hidden")
 
     def __init__(
         self,
@@ -206,24 +214,57 @@ class Source:
         self.line_starts = starts
         self.line_offset = line_offset
         self.parse_sub = parse_sub
+        self.seen = len(text) + 1
+        self.hidden: tuple[tuple[int, int], ...] = ()
 
     def spliced(self, start: int, end: int, value: str) -> Source:
         """A copy with `text[start:end]` replaced by `value` (an alias's text, read in place
         of its name as bash reads it). Line numbers stay those of the original text: the
         value's own newlines start no new line number."""
+        self._cover(start + 1)
         new = Source.__new__(Source)
         new.text = self.text[:start] + value + self.text[end:]
         delta = len(value) - (end - start)
-        cut = bisect_right(self.line_starts, start)
-        new.line_starts = self.line_starts[:cut] + [s + delta for s in self.line_starts[cut:]]
+        new.line_starts = self.line_starts[:bisect_right(self.line_starts, start)]
+        new.seen = start + 1
+        # (the spliced texts that end before `start` are behind `seen` for good)
+        hidden = [(a, b + delta) if a <= start else (a + delta, b + delta)
+                  for a, b in self.hidden if b > start]
+        hidden.append((start, start + len(value)))
+        new.hidden = tuple(hidden)
         new.line_offset = self.line_offset
         new.parse_sub = self.parse_sub
         return new
 
+    def _cover(self, upto: int) -> None:
+        """Know every line start before `upto`."""
+        seen = self.seen
+        if seen >= upto:
+            return
+        text = self.text
+        starts = self.line_starts
+        hidden = self.hidden
+        k = text.find("\n", seen - 1, upto - 1)
+        while k >= 0:
+            if not any(a <= k < b for a, b in hidden):
+                starts.append(k + 1)
+            k = text.find("\n", k + 1, upto - 1)
+        self.seen = upto
+
+    def line_at(self, offset: int) -> tuple[int, int]:
+        """The 1-based line number of a character offset, and where that line starts."""
+        if offset >= self.seen:
+            self._cover(offset + 1)
+        ln = bisect_right(self.line_starts, offset)
+        return ln + self.line_offset, self.line_starts[ln - 1]
+
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a character offset."""
-        ln = bisect_right(self.line_starts, offset)
-        return ln + self.line_offset, offset - self.line_starts[ln - 1] + 1
+        if offset >= self.seen:
+            self._cover(offset + 1)
+        starts = self.line_starts
+        ln = bisect_right(starts, offset)
+        return ln + self.line_offset, offset - starts[ln - 1] + 1
 
     def pos(self, offset: int) -> ast.Pos:
         ln, col = self.line_col(offset)
@@ -231,6 +272,7 @@ class Source:
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line (relative to this source), without its newline."""
+        self._cover(len(self.text) + 1)
         idx = line - self.line_offset - 1
         if idx < 0 or idx >= len(self.line_starts):
             return ""
@@ -365,6 +407,7 @@ class Scanner:
         self.alias_regions: list[list[Any]] = []
         self.alias_next: list[int] = []
         self.shift = 0
+        self.copied = 0
 
     # -- helpers -------------------------------------------------------------------
 
@@ -406,6 +449,8 @@ class Scanner:
         line_offset = self.src.line_offset
         cur_start = cur_next = 0
         cur_line = 0
+        lazy = False  # line starts found as needed (alias text was spliced in)
+        aliasing = self.aliases or _NO_ALIASES  # (fixed for the life of a scanner)
         new_pos = Pos
         new_word = Word
         lit_cache = _LIT_CACHE
@@ -415,7 +460,7 @@ class Scanner:
         next_tok = self._next
         while True:
             if not (self.heredocs or self.cond or self.pending or self.case_stack
-                    or self.alias_next):
+                    or aliasing and self.alias_next):
                 i = self.i
                 if i < n and text[i] in " \t\\":
                     i = self.i = _skip(_BLANKS, text, i)
@@ -425,35 +470,40 @@ class Scanner:
                     end = m.end()
                     fast = True
                     if self.cmd_pos:
-                        if (lit in reserved or lit in unsupported or "=" in lit
-                                or self.kw_only or self.no_reserved or "[" in lit
-                                or self.aliases is not None and lit in self.aliases
+                        if ((lit in reserved or lit in unsupported) and not self.no_reserved
+                                or "=" in lit or self.kw_only
+                                or "[" in lit and lit[0] != "["
+                                or aliasing and lit in aliasing
                                 or text.startswith("(", end) or text.startswith(" (", end)):
                             fast = False
                         else:
                             if lit in decl_cmds:
                                 self.decl = True
-                            self.cmd_pos = self.assign_ok = False
+                            self.cmd_pos = self.assign_ok = self.no_reserved = False
                     elif self.decl and "=" in lit:
                         fast = False
                     if fast:
                         self.i = end
                         if not cur_start <= i < cur_next:
-                            ln = bisect_right(line_starts, i)
-                            cur_start = line_starts[ln - 1]
-                            cur_next = line_starts[ln] if ln < nlines else n + 1
-                            cur_line = ln + line_offset
+                            if lazy:
+                                cur_line, cur_start = self.src.line_at(i)
+                                nl = text.find("\n", i)
+                                cur_next = n + 1 if nl < 0 else nl + 1
+                            else:
+                                ln = bisect_right(line_starts, i)
+                                cur_start = line_starts[ln - 1]
+                                cur_next = line_starts[ln] if ln < nlines else n + 1
+                                cur_line = ln + line_offset
                         node = lit_cache.get(lit)
                         if node is None:
                             node = _lit(lit)
                         yield ("WORD", new_word((node,), new_pos(cur_line, i - cur_start + 1)), i, end)
                         continue
             tok = next_tok()
-            if self.text is not text:  # an alias was expanded: the text changed
+            if aliasing and self.text is not text:  # an alias was expanded: the text changed
                 text = self.text
                 n = self.n
-                line_starts = self.src.line_starts
-                nlines = len(line_starts)
+                lazy = True
                 cur_start = cur_next = 0
             if tok is None:
                 if self.heredocs:
@@ -484,10 +534,11 @@ class Scanner:
                     yield queued
 
     def _next(self) -> Tok | None:
+        text = self.text
         while True:
-            text = self.text
-            i = _skip(_BLANKS, text, self.i)
-            self.i = i
+            i = self.i
+            if i < self.n and text[i] in " \t\\":
+                i = self.i = _skip(_BLANKS, text, i)
             if i >= self.n:
                 if self.nested and self.end_offset < 0:
                     opener = self.text[self.open_offset:self.open_offset + 2]
@@ -545,6 +596,7 @@ class Scanner:
             tok = self._word_token(i)
             if tok is not _RESCAN:
                 return tok
+            text = self.text  # an alias's text was spliced in: scan it
 
     # -- operators -----------------------------------------------------------------------
 
@@ -671,14 +723,10 @@ class Scanner:
     def _word_token(self, i: int) -> Tok | None:
         text = self.text
         after_blank = False
-        if self.alias_next and self.alias_next[0] <= i:
+        if self.aliases is not None and self.alias_next and self.alias_next[0] <= i:
             # the first word after an alias whose text ends in a blank
             after_blank = True
             self.alias_next = [k for k in self.alias_next if k > i]
-        if text.startswith("!(", i) and self.cmd_pos and self.pending == _P_NONE \
-                and not self._in_pattern() and not self.no_reserved:
-            self.i = i + 1  # `!(cmd)`: negation, not a pattern
-            return self._reserved(i, i + 1, "BANG")
         # Assignments: before the command name, and as arguments of declaration commands.
         if (self.assign_ok or self.decl) and self.pending == _P_NONE and not self._in_pattern():
             m = _ASSIGN_HEAD.match(text, i)
@@ -694,6 +742,10 @@ class Scanner:
             lit: str | None = m.group()
             word = None
         else:
+            if text.startswith("!(", i) and self.cmd_pos and self.pending == _P_NONE \
+                    and not self._in_pattern() and not self.no_reserved:
+                self.i = i + 1  # `!(cmd)`: negation, not a pattern
+                return self._reserved(i, i + 1, "BANG")
             word, end = self.scan_word(i, M_WORD)
             if end == i:
                 # Only reachable on a character no rule accepts here.
@@ -752,11 +804,13 @@ class Scanner:
         for r in regions:
             if r[0] == name and r[1] <= i < r[2]:
                 return False
-        if len(regions) >= MAX_ALIAS_EXPANSIONS:
-            raise self.error(f"alias {name}: too many alias expansions", i)
         assert self.aliases is not None
         value = self.aliases[name]
         delta = len(value) - (end - i)
+        self.copied += self.n
+        if self.shift + delta > MAX_ALIAS_GROWTH or self.copied > MAX_ALIAS_COPY:
+            raise self.error(f"alias {name}: alias expansion makes the command too long", i)
+        regions[:] = [r for r in regions if r[2] > i]  # the finished ones
         for r in regions:
             if r[2] > i:
                 r[2] += delta
@@ -1027,17 +1081,6 @@ class Scanner:
             elif c == "`":
                 sub, i = self._backtick(i, in_dq=False)
                 parts.part(sub)
-            elif c == "(" and (mode == M_EXTGLOB or mode == M_WORD and parts.kind == 1
-                                and parts.buf[-1][-1:] in _EXTGLOB_OPS):
-                i = self._extglob(i, parts)
-            elif c in "<>" and mode == M_WORD and text.startswith("(", i + 1):
-                script, end = self._command_sub(i)
-                parts.part(ast.ProcSub(script, c, self.src.pos(i)))
-                i = end
-            elif mode == M_SUBSCRIPT and (c == "[" or depth > 0 and c == "]"):
-                depth += 1 if c == "[" else -1
-                parts.lit(c)
-                i += 1
             elif mode == M_REGEX:
                 if c in "(|":
                     depth += c == "("
@@ -1053,7 +1096,27 @@ class Scanner:
                 else:
                     break
             elif c in stop:
+                if mode == M_WORD:
+                    if c == "(" and parts.kind == 1 and parts.buf[-1][-1:] in _EXTGLOB_OPS:
+                        i = self._extglob(i, parts)
+                        continue
+                    if c in "<>" and text.startswith("(", i + 1):
+                        script, end = self._command_sub(i)
+                        parts.part(ast.ProcSub(script, c, self.src.pos(i)))
+                        i = end
+                        continue
+                elif mode == M_SUBSCRIPT and depth > 0:  # the ] of a nested subscript
+                    depth -= 1
+                    parts.lit(c)
+                    i += 1
+                    continue
                 break
+            elif c == "(":  # a nested group inside an extended pattern
+                i = self._extglob(i, parts)
+            elif c == "[":  # a nested subscript
+                depth += 1
+                parts.lit(c)
+                i += 1
             else:  # pragma: no cover - the plain regex consumes everything else
                 parts.lit(c)
                 i += 1
@@ -1392,6 +1455,7 @@ def _skip(pattern: LazyRegex, text: str, i: int) -> int:
 
 
 _LIT_CACHE: dict[str, ast.Lit] = {}
+_NO_ALIASES: dict[str, str] = {}
 
 # What _word_token gives back after an alias expansion: scan again at the same place.
 _RESCAN: Tok = ("", None, 0, 0)

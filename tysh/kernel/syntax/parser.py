@@ -114,11 +114,45 @@ def read_commands(src: str, aliases: Callable[[], Mapping[str, str] | None]
     top-level list up to a newline, read with the aliases `aliases()` gives when its
     reading starts, so it may use an alias that the commands before it defined. A syntax
     error is raised when the command it is in is read (the commands before it have been
-    given, and run, by then)."""
+    given, and run, by then).
+
+    Each command is read from a window of the text that starts where it starts: its
+    first line, doubled until the command is complete in it, so the cost of an alias
+    expansion (a splice of the window) does not grow with the script."""
     from tysh.kernel.syntax.lexer import Scanner, Source
 
-    scanner = Scanner(Source(src, parse_scanner), aliases=aliases())
     tables = _get_tables()
+    n = len(src)
+    pos = 0
+    line = 1
+    while pos < n:
+        want = 0
+        while True:
+            stop = src.find("\n", pos + want)
+            stop = n if stop < 0 else stop + 1
+            whole = stop >= n
+            scanner = Scanner(Source(src[pos:stop], parse_scanner, line - 1),
+                              aliases=aliases())
+            try:
+                got = _read_one(tables, scanner, whole)
+            except TyshSyntaxError as e:
+                if not e.incomplete or whole:
+                    raise
+                got = None
+            if got is not None:
+                break
+            want = max(2 * (stop - pos), 256)  # the command goes on: a larger window
+        script, used = got
+        if script.statements:
+            yield script
+        line += src.count("\n", pos, pos + used)
+        pos += used
+
+
+def _read_one(tables: _Tables, scanner: Scanner, whole: bool
+              ) -> tuple[ast.Script, int] | None:
+    """The first complete command of the scanner's text and how much of the text (before
+    any alias expansion) it took, or None when the text ends first and is not `whole`."""
     start = tables.start
     stack: list[dict[str, Any]] = [start]
     values: list[Any] = []
@@ -142,17 +176,14 @@ def read_commands(src: str, aliases: Callable[[], Mapping[str, str] | None]
             values.append(fn(s))
             row = stack[-1][origin]
             stack.append(row)
-        if ttype == "_NL" and _ends(tables, stack):
-            script = _finish(tables, stack, values, scanner)
-            if script.statements:
-                yield script
-            scanner.aliases = aliases() or None
-            stack = [start]
-            values = []
-            row = start
-    script = _finish(tables, stack, values, scanner)
-    if script.statements:
-        yield script
+        # a newline ends the command when the parser is at the top level, and the
+        # newline is the script's own (not one inside an alias's text)
+        if ttype == "_NL" and _ends(tables, stack) and not any(
+                r[1] <= tok[2] < r[2] for r in scanner.alias_regions):
+            return _finish(tables, stack, values, scanner), scanner.i - scanner.shift
+    if not whole:
+        return None
+    return _finish(tables, stack, values, scanner), len(scanner.src.text) - scanner.shift
 
 
 def _ends(tables: _Tables, stack: list[dict[str, Any]]) -> bool:
