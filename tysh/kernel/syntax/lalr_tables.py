@@ -4,7 +4,7 @@
 # fmt: off
 # ruff: noqa
 FORMAT = 3
-GRAMMAR_SHA256 = '56fc0a2075700c7a3b5846aa791292dc7f5645438d5efe558a0b7759d6df78d3'
+GRAMMAR_SHA256 = 'bed85661084c69519d1c4762521caa535a02695025845475f6d167cb3b06aff8'
 RULES = (
     ('start', None, False, (('_NL', True), ('stmt_list', False))),
     ('start', None, False, (('_NL', True),)),
