@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.syntax import ast
-from tysh.kernel.syntax.parser import is_incomplete, parse
+from tysh.kernel.syntax.parser import is_incomplete, parse, read_commands
 
 FRAGMENTS = [
     "echo", " ", "\n", ";", ";;", ";&", ";;&", "|", "|&", "&&", "||", "&", "(", ")", "{", "}",
@@ -37,14 +37,30 @@ SCALE = max(1, int(os.environ.get("TYSH_FUZZ_SCALE", "1") or "1"))
 CORPUS = [s for _, s, _ in iter_scripts()] or ["echo hi\n"]
 
 
+# Aliases whose texts open constructs, quotes and assignments, for the reading bash does
+# under `shopt -s expand_aliases` (the text is spliced in as the lexer reads it).
+ALIASES = {"a": "echo ", "b": "if true; then ", "c": "( ", "d": "x=1 ", "e": "'", "f": "for i in"}
+
+
+def check_error(e: TyshSyntaxError) -> None:
+    assert e.line >= 1 and e.col >= 1
+    assert e.message and "internal" not in e.message
+    assert e.format().startswith(f"tysh: syntax error at {e.line}:{e.col}: {e.message}")
+
+
 def check(src: str) -> None:
+    for aliases in (None, ALIASES):
+        try:
+            result = parse(src, aliases)
+        except TyshSyntaxError as e:
+            check_error(e)
+        else:
+            assert isinstance(result, ast.Script)
     try:
-        result = parse(src)
+        for script in read_commands(src, lambda: ALIASES):
+            assert isinstance(script, ast.Script)
     except TyshSyntaxError as e:
-        assert e.line >= 1 and e.col >= 1
-        assert e.format().startswith("tysh: syntax error at ")
-    else:
-        assert isinstance(result, ast.Script)
+        check_error(e)
     assert isinstance(is_incomplete(src), bool)
 
 
