@@ -432,6 +432,12 @@ class Kernel:
 
     # ---------------------------------------------------------------- internals
     def _run_src(self, src: str, fds: Fds) -> int:
+        interp = self.interp
+        if interp.reads_by_command(src):
+            interp.last_data = None
+            interp.last_typed = False
+            check = self._refuse if self.validate_first else None
+            return self._guard(lambda: interp.run_commands(src, fds, check), fds)
         try:
             script = self.parse(src)
         except TyshSyntaxError as e:
