@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import collections
 import fnmatch
-import re
-import warnings
 from collections.abc import Iterator
 from typing import IO, Any, Literal
 
@@ -22,6 +20,7 @@ import attrs
 from tysh.builtins._common.operands import is_stdin
 from tysh.kernel.base.record import Record
 from tysh.kernel.fs.api import FsError
+from tysh.kernel.text import engine
 from tysh.kernel.text.regex import (
     KEEP_OUT,
     Compiled,
@@ -256,13 +255,11 @@ class _Grep:
             block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
             if fast_count:
                 if self._count_re is None:
-                    with warnings.catch_warnings():  # `[[` in a -P pattern
-                        warnings.simplefilter("ignore")
-                        self._count_re = re.compile(
-                            (("(?:" if text else b"(?:") + regex.pattern + (")" if text else b")"))
-                            + ("[^\n]*" if text else b"[^\n]*"),
-                            regex.flags,
-                        )
+                    self._count_re = engine.compile(
+                        (("(?:" if text else b"(?:") + regex.pattern + (")" if text else b")"))
+                        + ("[^\n]*" if text else b"[^\n]*"),
+                        regex.flags,
+                    )
                 selected += len(self._count_re.findall(block))
                 continue
             out: list[Any] = []

@@ -11,6 +11,7 @@ from tysh.builtins.sed import streams
 from tysh.builtins.sed.interp import expand_case
 from tysh.builtins.sed.ir import Cmd
 from tysh.builtins.sed.streams import Output
+from tysh.kernel.text import engine
 from tysh.kernel.text.regex import RegexError, compile_patterns
 
 
@@ -78,7 +79,7 @@ def _block_sub(c: Cmd, extended: bool) -> Callable[[str], str] | None:
     src = comp.regex.pattern
     # the fast path works on str: a pattern compiled as bytes is recompiled as text
     source = src.decode("utf-8", "surrogateescape") if isinstance(src, bytes) else src
-    rx = re.compile(source, comp.regex.flags & ~re.ASCII)
+    rx = engine.compile(source, comp.regex.flags & ~re.ASCII)
     repl: Any = sub.template
     if repl is None:
         repl = lambda m: expand_case(parts, m)  # noqa: E731

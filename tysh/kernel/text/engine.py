@@ -598,7 +598,9 @@ class Re2Pattern:
             return None
         if subj is None or subj.ascii:
             return spans  # type: ignore[no-any-return]
-        return [_SPAN_NONE if s < 0 else (subj.to_chars(s), subj.to_chars(e)) for s, e in spans]
+        # convert in ascending order: the cursor then only moves forward
+        chars = {b: subj.to_chars(b) for b in sorted({x for sp in spans for x in sp if x >= 0})}
+        return [_SPAN_NONE if s < 0 else (chars[s], chars[e]) for s, e in spans]
 
     def _empty(self, anchor: Any, string: Any) -> Any:
         m = (self._compiled.search if anchor is self._unanchored else
@@ -878,7 +880,10 @@ def compile(source: str | bytes, flags: int = 0, *,  # noqa: A001 - re's name
             raise Unsupported("RE2 cannot run this pattern")
     import regex
 
-    emitted = _emit(tree, compiled, "regex", is_bytes)
-    rflags = regex.VERSION0
-    prog = regex.compile(emitted.encode("latin-1") if is_bytes else emitted, rflags)
+    try:
+        emitted = _emit(tree, compiled, "regex", is_bytes)
+        prog = regex.compile(emitted.encode("latin-1") if is_bytes else emitted,
+                             regex.VERSION0)
+    except (Unsupported, regex.error):  # not expected: re's tree has only what regex knows
+        return compiled
     return RegexPattern(source, flags, compiled, emitted, prog)
