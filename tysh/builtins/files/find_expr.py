@@ -310,7 +310,7 @@ def _emacs_to_bre(pat: str) -> str:
     return "".join(out)
 
 
-def _compile_regex(pat: str, kind: str, icase: bool) -> re.Pattern[str]:
+def _compile_regex(pat: str, kind: str, icase: bool) -> Any:
     """-regex's pattern in the chosen -regextype, to be matched against the whole path."""
     from tysh.kernel.text.regex import RegexError, compile_text
 

@@ -38,8 +38,8 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
-from re import _constants as C  # type: ignore[attr-defined]
-from re import _parser  # type: ignore[attr-defined]
+from re import _constants as C  # type: ignore[attr-defined,unused-ignore]
+from re import _parser  # type: ignore[attr-defined,unused-ignore]
 from typing import Any, Literal
 
 from tysh.kernel.base import stop
@@ -352,8 +352,8 @@ _re2_mod: Any = None
 def _re2() -> Any:
     global _re2_mod
     if _re2_mod is None:
-        from re2 import _re2 as mod  # the binding itself: the wrapper module re-encodes
-        _re2_mod = mod                 # a str subject on every call
+        from re2 import _re2 as mod  # type: ignore[import-untyped,unused-ignore]
+        _re2_mod = mod  # the binding itself: re2's wrapper re-encodes a str on every call
     return _re2_mod
 
 
@@ -602,7 +602,7 @@ class Re2Pattern:
         chars = {b: subj.to_chars(b) for b in sorted({x for sp in spans for x in sp if x >= 0})}
         return [_SPAN_NONE if s < 0 else (chars[s], chars[e]) for s, e in spans]
 
-    def _empty(self, anchor: Any, string: Any) -> Any:
+    def _empty(self, anchor: Any, string: Any) -> Re2Match | None:
         m = (self._compiled.search if anchor is self._unanchored else
              self._compiled.match if anchor is self._start else self._compiled.fullmatch)(
                  string, 0, 0)
@@ -679,7 +679,7 @@ class Re2Pattern:
         if spans is None or spans[0][1] == at:
             return None
         if self._advance is None:
-            import regex
+            import regex  # type: ignore[import-untyped,unused-ignore]
 
             src = _emit(_parser.parse(self.pattern, self.flags), self._compiled, "regex",
                         self._is_bytes) + "(?!\\G)"
@@ -828,7 +828,8 @@ Pattern = Any  # re.Pattern, Re2Pattern or RegexPattern: the same methods
 
 def engine_of(p: Any) -> EngineName:
     """Which engine runs a compiled pattern."""
-    return getattr(p, "engine", "re")  # type: ignore[no-any-return]
+    name: EngineName = getattr(p, "engine", "re")
+    return name
 
 
 def _emit(tree: Any, compiled: re.Pattern[Any], target: Literal["re2", "regex"],
@@ -878,7 +879,7 @@ def compile(source: str | bytes, flags: int = 0, *,  # noqa: A001 - re's name
                 return Re2Pattern(source, flags, compiled, emitted, prog)
         if engine == "re2":
             raise Unsupported("RE2 cannot run this pattern")
-    import regex
+    import regex  # type: ignore[import-untyped,unused-ignore]
 
     try:
         emitted = _emit(tree, compiled, "regex", is_bytes)
