@@ -3,9 +3,10 @@
 A pattern is text where `* ? [...]` are live and `\\x` stands for a literal `x`; the
 expander escapes quoted text with `escape()` so it matches literally. Patterns are
 translated to Python regular expressions once and cached, since the same pattern is
-usually matched many times in a loop, on the engine kernel.text.engine picks: a pattern
-with a `*` is run by RE2, whose time is linear in the text (Python's `re` backtracks
-on `*a*a*a*…b` for longer than any time limit), a star-free one by `re` itself.
+usually matched many times in a loop, on the engine kernel.text.engine picks: Python's
+`re` on texts short enough for the pattern's worst case (each `*` raises its degree:
+`*a*a*a*…b` backtracks for longer than any time limit on a long text), RE2, linear in
+the text, on longer ones.
 
 Prefix, suffix and anchored-replace operations try each cut of the text in turn, as
 bash does (quadratic at worst, never exponential), with the command's stop check
@@ -20,7 +21,6 @@ from functools import lru_cache
 from typing import Any
 
 from tysh.kernel.base import stop
-from tysh.kernel.text import engine
 
 _POSIX_CLASSES = {
     "alpha": "a-zA-Z",
@@ -162,10 +162,12 @@ def translate(pattern: str) -> str:
 def compile_pattern(pattern: str) -> Any:
     """The compiled regex for a pattern (re.Pattern's interface; see kernel.text.engine);
     use `.fullmatch` for whole-string matching."""
+    from tysh.kernel.text import engine  # the engines load on the first pattern
+
     return engine.compile(translate(pattern), re.DOTALL)
 
 
-CHECK_EVERY = 256  # cuts tried between two stop checks
+CHECK_EVERY = 16  # cuts tried between two stop checks (each within the engine's budget)
 
 
 def _cuts(rng: range) -> Any:

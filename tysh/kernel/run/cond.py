@@ -11,7 +11,6 @@ import io
 import re
 from typing import TYPE_CHECKING, Any
 
-from tysh.kernel.base import stop
 from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.syntax import ast
 from tysh.kernel.text import engine
@@ -127,8 +126,7 @@ def _regex_source(interp: Interpreter, word: ast.Word) -> str:
 def _regex(interp: Interpreter, left: str, right: ast.Word) -> bool:
     source = _regex_source(interp, right)
     rx = _compile(source)
-    with stop.checking(interp.check_boundary):
-        m = rx.search(left)
+    m = rx.search(left)
     st = interp.state
     if m is None:
         st.set("BASH_REMATCH", [])
