@@ -18,24 +18,160 @@ from tysh.kernel.text import engine
 
 
 @pytest.mark.parametrize(("source", "expected"), [
-    ("needle", "re"),                       # literals keep re's per-call speed
-    ("^#|foo", "re"),                       # one alternation, no repetition
-    ("a{3}b", "re"),                        # an exact count of a branch-free body
-    ("(?<!\\w)(?:foo)(?!\\w)", "re"),        # grep -w: lookarounds over safe parts
+    ("needle", "re"),                       # a literal: re's substring search, any length
+    ("^#|foo", "bounded"),                  # re up to a length, RE2 past it
+    ("a{3}b", "bounded"),
+    ("(?<!\\w)(?:foo)(?!\\w)", "bounded"),   # grep -w: lookarounds over safe parts
+    ("\\d+x", "bounded"),                   # quadratic for re: bounded by length
+    ("(?:ab|cd)*x", "bounded"),             # branches with distinct first letters
     ("(a|a)*b", "re2"),                     # exponential for re, linear for RE2
-    ("\\d+x", "re2"),                       # quadratic for re
-    ("a?" * 30 + "a" * 30, "re2"),
+    ("(aa|a)*b", "re2"),
+    ("(a|ab)*c", "re2"),                    # branches that overlap inside a loop
+    ("(x+x)+y", "re2"),                     # a loop inside a loop
+    ("(x+y)+z", "bounded"),                 # ... unless it must stop before the next
+    ("(?:aa|a){30}x", "re2"),               # an exact count of an ambiguous body
+    ("a?" * 30 + "a" * 30, "re2"),          # 2**30 paths without any loop
     ("(a*)*\\1b", "regex"),                 # a back-reference: only a backtracker
-    ("\\bfoo.*", "regex"),                  # a Unicode word boundary on text
     ("(a*)*b", "regex"),                    # a group in a loop that can match empty
-    ("a{1001,}", "regex"),                  # RE2 refuses counts above 1000
+    ("(?:(?i:a)|A)*b", "re2"),              # distinct literals that fold to one letter
+    ("(?:x|(a))(?(1)a*|b)*c", "regex"),     # a conditional: the regex module has it
 ])
 def test_the_engine_is_chosen_by_what_the_pattern_can_cost(source: str, expected: str) -> None:
     assert engine.engine_of(engine.compile(source)) == expected
 
 
+@pytest.mark.parametrize(("source", "fallback"), [
+    ("\\d+x", "re2"),
+    ("\\bfoo.*", "regex"),                  # a Unicode word boundary on text
+    ("a{1001,}", "regex"),                  # RE2 refuses counts above 1000
+    ("(a+)\\1", "regex"),
+])
+def test_a_bounded_pattern_runs_past_its_limit_on_an_engine_that_cannot_freeze(
+        source: str, fallback: str) -> None:
+    p = engine.compile(source)
+    assert engine.engine_of(p) == "bounded"
+    assert engine.engine_of(p.fallback()) == fallback
+
+
 def test_a_word_boundary_on_bytes_runs_on_re2() -> None:
-    assert engine.engine_of(engine.compile(rb"\bfoo.*")) == "re2"
+    assert engine.engine_of(engine.compile(rb"\bfoo.*").fallback()) == "re2"
+
+
+# -- the bounds: worst-case subjects just under and just over each limit -------------
+
+# (pattern, flags, call, worst-case subject of length n): one per shape of cost
+_WORST = [
+    ("(?:aa|a){8}x", 0, "search", lambda n: "a" * n),           # many paths, no loop
+    ("\\w+x", 0, "search", lambda n: "a" * n),                  # one loop
+    ("(?i)a*b", 0, "search", lambda n: "a" * n),
+    ("\\ *$", re.M, "search", lambda n: " " * (n - 1) + "x"),
+    ("(a)*c", 0, "search", lambda n: "a" * n),                  # a general loop
+    ("a*?b", 0, "search", lambda n: "a" * n),                   # lazy
+    ("(?=a*b)", 0, "search", lambda n: "a" * n),                # a loop in a lookahead
+    ("a*a*c", 0, "search", lambda n: "a" * n),                  # two loops
+    ("\\w+\\w+x", 0, "search", lambda n: "a" * n),
+    ("(a*)\\1x", 0, "search", lambda n: "a" * n),               # a back-reference
+    ("(?s:.*)a(?s:.*)a(?s:.*)b", 0, "fullmatch", lambda n: "a" * n),  # a shell glob
+    ("\\d+x", 0, "match", lambda n: "1" * n),
+]
+_CPU_LIMIT = 0.1  # seconds of this thread's CPU: the budget is 25 ms, CI may be slower
+
+
+@pytest.mark.parametrize(("source", "flags", "call", "subject"), _WORST,
+                         ids=[w[0] for w in _WORST])
+def test_a_worst_case_just_under_and_just_over_the_limit_returns_within_budget(
+        source: str, flags: int, call: str, subject: object) -> None:
+    p = engine.compile(source, flags)
+    assert engine.engine_of(p) == "bounded"
+    limit = {"search": p.limit, "match": p.match_limit, "fullmatch": p.full_limit}[call]
+    ref = re.compile(source, flags)
+    for n in (limit, limit + 1):
+        s = subject(n)  # type: ignore[operator]
+        t0 = time.thread_time()
+        got = getattr(p, call)(s)
+        took = time.thread_time() - t0
+        assert took < _CPU_LIMIT, (n, took)
+        want = getattr(ref, call)(s) if n <= limit else getattr(ref, call)(s[:200])
+        if n <= limit:
+            assert (got and got.span()) == (want and want.span())
+
+
+def test_a_block_of_short_lines_runs_on_re_window_by_window_and_a_long_line_elsewhere() -> None:
+    p = engine.compile("a[^\\n]*c", re.M)
+    assert p._windowed
+    long_line = "a" * (4 * p.limit)
+    block = "".join(["ab\n"] * 3000 + [long_line + "\n"] + ["xac\n", "abc\n"] * 2000)
+    ref = re.compile(p.pattern, re.M)
+    t0 = time.thread_time()
+    got = [m.span() for m in p.finditer(block)]
+    assert time.thread_time() - t0 < 2 * _CPU_LIMIT
+    assert got == [m.span() for m in ref.finditer(block)]
+    assert p.findall(block) == ref.findall(block)
+    assert p.sub("<\\g<0>>", block) == ref.sub("<\\g<0>>", block)
+    assert p.subn("-", block, 1500) == ref.subn("-", block, 1500)
+    assert p.search(block, 10, len(block) - 5).span() == ref.search(block, 10, len(block) - 5).span()
+    assert [r[2] is p._re for r in engine.windows(p, block)].count(False) == 1
+
+
+def test_a_line_tool_gets_re_itself_when_no_line_is_too_long() -> None:
+    p = engine.compile("a*a*b")
+    assert engine.for_lines(p, "aaa\nab\n" * 1000) is p._re
+    assert engine.for_lines(p, "ab\n" + "a" * (p.limit + 1) + "\nab") is p
+    assert engine.for_lines(engine.compile("(a|aa)*b"), "ab") is not p._re
+
+
+def test_line_chunks_cover_the_text_in_pieces_of_whole_lines_with_a_stop_check_between() -> None:
+    p = engine.compile("a*a*b")
+    text = ("a" * (p.limit - 1) + "\n") * 200 + "a" * (3 * p.limit) + "\nab"
+    pieces = list(engine.line_chunks(p, text))
+    assert "".join(t for t, _ in pieces) == text
+    assert all(t.endswith("\n") for t, _ in pieces[:-1]) and len(pieces) > 20
+    assert all(len(t) <= engine.CHUNK_LIMITS * p.limit for t, r in pieces if r is p._re)
+    calls = []
+
+    def check() -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            raise TimedOut(1.0)
+
+    with stop.checking(check), pytest.raises(TimedOut):
+        for _ in engine.line_chunks(p, text):
+            pass
+    assert [r for _, r in engine.line_chunks(engine.compile("needle"), text)] == [
+        engine.compile("needle")]
+
+
+def test_a_tail_that_can_scan_ahead_and_fail_is_costed_at_every_position() -> None:
+    # `(?:a*b)?` reads the rest of the text at each position to match nothing there: a
+    # finditer over n characters is quadratic, not linear
+    p = engine.compile("(?:a*b)?")
+    assert engine.engine_of(p) == "bounded" and p.limit < 20_000
+    t0 = time.thread_time()
+    assert len(list(p.finditer("a" * p.limit))) == p.limit + 1
+    assert p.sub("", "a" * (p.limit + 1)) == "a" * (p.limit + 1)
+    assert time.thread_time() - t0 < 2 * _CPU_LIMIT
+
+
+def test_a_loop_of_one_case_followed_by_a_folded_letter_is_not_taken_to_stop_once() -> None:
+    tree = engine._parser.parse("(?i)(?-i:a)*A")
+    items = list(tree)
+    assert not engine.cost._stops_once(*items[0], items[1:], tree.state.flags)
+
+
+@pytest.mark.parametrize("source", [
+    "(a*)(?:\\1)*x",        # a back-reference in a loop: the loop's width needs the groups
+    "(.*a){20}",             # a bound past the float range
+    "(?:x|(a))(?(1)a*|b)*c",
+])
+def test_patterns_the_model_strains_on_compile_and_match_as_re_does(source: str) -> None:
+    p = engine.compile(source)
+    ref = re.compile(source)
+    for s in ["", "x", "aax", "ac", "xac", "xaaac", "bbbc", "a" * 25, "ab" * 12 + "c"]:
+        assert _results(p, s, 0, len(s)) == _results(ref, s, 0, len(s)), s
+
+
+def test_a_pattern_too_costly_for_any_useful_length_never_runs_on_re() -> None:
+    assert engine.engine_of(engine.compile("a*a*a*a*c")) == "re2"
 
 
 def test_re2_answers_a_pattern_that_freezes_re() -> None:
@@ -97,9 +233,8 @@ def test_templates_and_groups_match_re() -> None:
 
 
 def test_offsets_are_characters_on_non_ascii_text() -> None:
-    p = engine.compile("é+.")
+    p = engine.compile("é+.", engine="re2")
     s = "aé\udc80éééb" * 3
-    assert engine.engine_of(p) == "re2"
     assert [m.span() for m in p.finditer(s, 1, 15)] == [
         m.span() for m in re.compile("é+.").finditer(s, 1, 15)]
 
@@ -178,3 +313,45 @@ def test_every_engine_matches_what_re_matches(seed: int) -> None:
                 assert _results(p, s, pos, end) == _results(ref, s, pos, end), (
                     name, source, flags, s, pos, end)
     assert compared["re2"] > n // 4 and compared["regex"] > n // 4
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_bounded_pattern_matches_what_re_matches_on_either_side_of_its_limit(
+        seed: int) -> None:
+    """Limits shrunk to a few characters, so that windows of lines, long lines on the
+    other engine and the per-call choice all meet short random multi-line texts."""
+    rnd = random.Random(seed)
+    n = int(os.environ.get("TYSH_ENGINE_FUZZ", "600"))
+    compared = windowed = 0
+    for _ in range(n):
+        src = _gen(rnd)
+        if len(src) > 30:
+            continue
+        flags = rnd.choice(_FLAGS)
+        source: str | bytes = src
+        if rnd.random() < 0.2:
+            source, flags = src.encode("utf-8", "surrogateescape"), flags & ~re.A
+        try:
+            ref = re.compile(source, flags)
+        except re.error:
+            continue
+        tree = engine._parser.parse(source, flags)
+        c = engine.cost.assess(tree)
+        if c.risky:
+            continue
+        limit = rnd.randint(0, 6)
+        p = engine.BoundedPattern(ref, tree, c, (limit, limit, limit), min_window=1)
+        compared += 1
+        windowed += p._windowed
+        for _ in range(3):
+            s: str | bytes = "".join(rnd.choice(_CHARS + "\n\n") for _ in range(rnd.randint(0, 24)))
+            if isinstance(source, bytes):
+                s = s.encode("utf-8", "surrogateescape")
+            pos = rnd.randint(0, len(s))
+            end = rnd.randint(pos, len(s))
+            assert _results(p, s, pos, end) == _results(ref, s, pos, end), (
+                source, flags, limit, s, pos, end)
+            assert p.findall(s, pos, end) == ref.findall(s, pos, end)
+            dash = "-" if isinstance(s, str) else b"-"
+            assert p.subn(dash, s, 2) == ref.subn(dash, s, 2)
+    assert compared > n // 4 and windowed > n // 20

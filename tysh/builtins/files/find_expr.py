@@ -226,7 +226,9 @@ def _name_pred(pat: str, icase: bool, whole_path: bool) -> Pred:
         if whole_path:
             return lambda it: it.path == lit
         return lambda it: it.name == lit
-    rx = re.compile(translate(pat), re.DOTALL | (re.IGNORECASE if icase else 0))
+    from tysh.kernel.text import engine  # `*a*a*…b` on a long path: no backtracking
+
+    rx = engine.compile(translate(pat), re.DOTALL | (re.IGNORECASE if icase else 0))
     m = rx.fullmatch
     if whole_path:
         return lambda it: m(it.path) is not None

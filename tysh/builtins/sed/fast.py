@@ -85,8 +85,20 @@ def _block_sub(c: Cmd, extended: bool) -> Callable[[str], str] | None:
         repl = lambda m: expand_case(parts, m)  # noqa: E731
     if sub.glob:
         return lambda block: rx.sub(repl, block)
-    one = rx.sub
-    return lambda block: "\n".join([one(repl, ln, 1) for ln in block.split("\n")])
+
+    def first_per_line(block: str) -> str:
+        # in pieces of whole lines whose cost stays within the engine's budget, each on
+        # `re` itself when none of its lines is too long for it
+        done: list[str] = []
+        seen = 0
+        for piece, pat in engine.line_chunks(rx, block):
+            one = pat.sub
+            seen += len(piece)
+            lines = piece.split("\n") if seen == len(block) else piece[:-1].split("\n")
+            done += [one(repl, ln, 1) for ln in lines]
+        return "\n".join(done)
+
+    return first_per_line
 
 
 def run_blocks(

@@ -34,6 +34,7 @@ from __future__ import annotations
 import array
 import functools
 import re
+import sys
 import threading
 import time
 import warnings
@@ -43,13 +44,18 @@ from re import _parser  # type: ignore[attr-defined,unused-ignore]
 from typing import Any, Literal
 
 from tysh.kernel.base import stop
+from tysh.kernel.text import cost
 
-EngineName = Literal["re", "re2", "regex"]
+EngineName = Literal["re", "bounded", "re2", "regex"]
 
 MAXREPEAT = C.MAXREPEAT
 RE2_MAX_REPEAT = 1000  # RE2 refuses larger counts
 RE2_MAX_MEM = 64 << 20  # per compiled pattern; past it RE2 reports an error (-> regex)
 FIRST_SLICE = 0.05  # seconds of the regex module's first try before a stop check
+BUDGET_NS = 25e6  # the worst case one call of `re` may have (kernel.text.cost's model)
+MIN_LIMIT = 64  # a pattern re may run on shorter subjects only is left to the others
+MIN_WINDOW = 256  # a block is cut into windows of whole lines at least this long
+CHUNK_LIMITS = 4  # lines of this many limits' worth of text between two stop checks
 
 
 class Unsupported(Exception):
@@ -263,6 +269,10 @@ class _Emitter:
             return "(?>" + self.seq(av, flags) + ")"
         if op is C.GROUPREF and self.target == "regex":
             return f"(?:\\g<{av}>)"
+        if op is C.GROUPREF_EXISTS and self.target == "regex":
+            gid, yes, no = av
+            other = "|" + self.seq(no, flags) if no else ""
+            return f"(?({gid}){self.seq(yes, flags)}{other})"
         raise Unsupported(str(op))
 
     def at(self, av: Any, flags: int) -> str:
@@ -316,34 +326,6 @@ def _capture_in_nullable_loop(items: Any, in_loop: bool = False) -> bool:
     return False
 
 
-def _backtrack_safe(items: Any, state: list[int], in_repeat: bool = False) -> bool:
-    """True when `re` needs no more than pattern-size steps per match attempt: no
-    repetition other than an exact count of a branch-free body, one alternation at
-    most. `state[0]` counts alternations."""
-    for op, av in items:
-        if op in (C.LITERAL, C.NOT_LITERAL, C.ANY, C.IN, C.AT, C.CATEGORY, C.GROUPREF):
-            continue
-        if op is C.SUBPATTERN:
-            if not _backtrack_safe(av[3], state, in_repeat):
-                return False
-        elif op is C.BRANCH:
-            state[0] += 1
-            if state[0] > 1 or in_repeat:
-                return False
-            if not all(_backtrack_safe(b, state, in_repeat) for b in av[1]):
-                return False
-        elif op in (C.MAX_REPEAT, C.MIN_REPEAT):
-            lo, hi, p = av
-            if lo != hi or not _backtrack_safe(p, state, True):
-                return False
-        elif op in (C.ASSERT, C.ASSERT_NOT):
-            if not _backtrack_safe(av[1], state, in_repeat):
-                return False
-        else:
-            return False
-    return True
-
-
 # -- RE2 ----------------------------------------------------------------------------------
 
 _re2_mod: Any = None
@@ -366,10 +348,9 @@ class _Subject:
 
     __slots__ = ("data", "ascii", "_cpos", "_bpos")
 
-    def __init__(self, text: str) -> None:
-        self.ascii = text.isascii()
-        self.data = text.encode("ascii" if self.ascii else "utf-8",
-                                "strict" if self.ascii else "surrogatepass")
+    def __init__(self, ascii: bool, data: bytes) -> None:
+        self.ascii = ascii
+        self.data = data
         self._cpos = 0
         self._bpos = 0
 
@@ -567,6 +548,7 @@ class Re2Pattern:
         self._longest: Any = None
         self._advance: Any = None
         self._is_bytes = isinstance(source, bytes)
+        self._last: tuple[Any, bool, bytes] = (None, True, b"")
         mod = _re2()
         self._unanchored = mod.RE2.Anchor.UNANCHORED
         self._start = mod.RE2.Anchor.ANCHOR_START
@@ -617,7 +599,14 @@ class Re2Pattern:
             return None
         if not isinstance(string, str):
             raise TypeError("cannot use a string pattern on a bytes-like object")
-        return _Subject(string)
+        # a tool searches one block many times over: encode it once
+        last = self._last
+        if last[0] is not string:
+            ascii = string.isascii()
+            data = string.encode("ascii" if ascii else "utf-8",
+                                 "strict" if ascii else "surrogatepass")
+            last = self._last = (string, ascii, data)
+        return _Subject(last[1], last[2])
 
     def _one(self, anchor: Any, string: Any, pos: int, endpos: int | None) -> Re2Match | None:
         n = len(string)
@@ -686,7 +675,7 @@ class Re2Pattern:
             self._advance = regex.compile(src.encode("latin-1") if self._is_bytes else src,
                                           regex.VERSION0)
         prog = self._advance
-        m = _sliced(lambda t: prog.match(string, at, end, timeout=t))
+        m = _sliced(prog.match, string, at, end)
         if m is None:
             return None
         return Re2Match(self, string, at, end, [m.span(i) for i in range(self.groups + 1)])
@@ -753,19 +742,24 @@ class Re2Pattern:
 # -- the regex module -------------------------------------------------------------------
 
 
-def _sliced(call: Callable[[float], Any]) -> Any:
-    """Run `call(timeout)` in growing slices, with the command's stop check between
-    them: a runaway backtrack ends at the time limit or at `cancel()`."""
+def _sliced(call: Callable[..., Any], *args: Any) -> Any:
+    """`call(*args, timeout=…, concurrent=…)` of the regex module in growing slices,
+    with the command's stop check between them: a runaway backtrack ends at the time
+    limit or at `cancel()`. The first slice is short and keeps the interpreter lock (the
+    module is fastest so); a call that needs more runs the later, longer slices with
+    the lock released, so no slice freezes the other threads."""
     budget = FIRST_SLICE
     spent = 0.0
+    concurrent = False
     while True:
         t0 = time.monotonic()
         try:
-            return call(budget)
+            return call(*args, timeout=budget, concurrent=concurrent)
         except TimeoutError:
             spent += time.monotonic() - t0
             stop.check()
             budget = max(budget, spent)
+            concurrent = True
 
 
 class RegexPattern:
@@ -790,35 +784,226 @@ class RegexPattern:
 
     def search(self, string: Any, pos: int = 0, endpos: int | None = None) -> Any:
         e = self._end(string, endpos)
-        return _sliced(lambda t: self._prog.search(string, pos, e, timeout=t))
+        return _sliced(self._prog.search, string, pos, e)
 
     def match(self, string: Any, pos: int = 0, endpos: int | None = None) -> Any:
         e = self._end(string, endpos)
-        return _sliced(lambda t: self._prog.match(string, pos, e, timeout=t))
+        return _sliced(self._prog.match, string, pos, e)
 
     def fullmatch(self, string: Any, pos: int = 0, endpos: int | None = None) -> Any:
         e = self._end(string, endpos)
-        return _sliced(lambda t: self._prog.fullmatch(string, pos, e, timeout=t))
+        return _sliced(self._prog.fullmatch, string, pos, e)
 
     def finditer(self, string: Any, pos: int = 0, endpos: int | None = None) -> Iterator[Any]:
         e = self._end(string, endpos)
-        return iter(_sliced(lambda t: list(self._prog.finditer(string, pos, e, timeout=t))))
+        return iter(_sliced(self._finditer_list, string, pos, e))
+
+    def _finditer_list(self, string: Any, pos: int, endpos: int, **kw: Any) -> list[Any]:
+        return list(self._prog.finditer(string, pos, endpos, **kw))
 
     def findall(self, string: Any, pos: int = 0, endpos: int | None = None) -> list[Any]:
         e = self._end(string, endpos)
-        return _sliced(lambda t: self._prog.findall(string, pos, e, timeout=t))  # type: ignore[no-any-return]
+        return _sliced(self._prog.findall, string, pos, e)  # type: ignore[no-any-return]
 
     def subn(self, repl: Any, string: Any, count: int = 0) -> tuple[Any, int]:
         if not callable(repl):
             pieces = _template(self, repl)
             repl = functools.partial(_expand, pieces)
-        return _sliced(lambda t: self._prog.subn(repl, string, count, timeout=t))  # type: ignore[no-any-return]
+        return _sliced(self._prog.subn, repl, string, count)  # type: ignore[no-any-return]
 
     def sub(self, repl: Any, string: Any, count: int = 0) -> Any:
         return self.subn(repl, string, count)[0]
 
     def split(self, string: Any, maxsplit: int = 0) -> list[Any]:
-        return _sliced(lambda t: self._prog.split(string, maxsplit, timeout=t))  # type: ignore[no-any-return]
+        return _sliced(self._prog.split, string, maxsplit)  # type: ignore[no-any-return]
+
+
+# -- re within its bounds ------------------------------------------------------------
+
+_END = sys.maxsize
+
+
+class BoundedPattern:
+    """`re` on subjects short enough for its worst case to fit BUDGET_NS (the limits
+    come from kernel.text.cost), RE2 or the regex module on longer ones: the check is
+    one length comparison per call. A pattern that cannot match a newline runs on `re`
+    over a long block too, window by window of whole lines (a match cannot span two),
+    and only a line longer than the limit goes to the other engine."""
+
+    engine: EngineName = "bounded"
+    __slots__ = ("pattern", "flags", "groups", "groupindex", "cost", "limit", "match_limit",
+                 "full_limit", "_re", "_tree", "_fb", "_nl", "_windowed", "search", "match",
+                 "fullmatch", "_search", "_match", "_fullmatch", "_finditer", "_findall",
+                 "_sub", "_subn", "_split")
+
+    def __init__(self, compiled: re.Pattern[Any], tree: Any, c: cost.Cost,
+                 limits: tuple[int, int, int], min_window: int = MIN_WINDOW) -> None:
+        self.pattern = compiled.pattern
+        self.flags = compiled.flags
+        self.groups = compiled.groups
+        self.groupindex = dict(compiled.groupindex)
+        self.cost = c
+        self.limit, self.match_limit, self.full_limit = limits
+        self._re = compiled
+        self._tree = tree
+        self._fb: Any = None
+        self._nl: Any = b"\n" if isinstance(compiled.pattern, bytes) else "\n"
+        self._windowed = c.window_safe and not c.nullable and self.limit >= min_window
+        self._search = compiled.search
+        self._match = compiled.match
+        self._fullmatch = compiled.fullmatch
+        self._finditer = compiled.finditer
+        self._findall = compiled.findall
+        self._sub = compiled.sub
+        self._subn = compiled.subn
+        self._split = compiled.split
+        # a pattern re may run on any length needs no check at all
+        self.search = compiled.search if self.limit >= cost.UNLIMITED else self._bounded_search
+        self.match = compiled.match if self.match_limit >= cost.UNLIMITED else \
+            self._bounded_match
+        self.fullmatch = compiled.fullmatch if self.full_limit >= cost.UNLIMITED else \
+            self._bounded_fullmatch
+
+    def __repr__(self) -> str:
+        return f"BoundedPattern({self.pattern!r}, limit={self.limit})"
+
+    def fallback(self) -> Pattern:
+        """The engine for subjects past the limit (compiled on first need)."""
+        fb = self._fb
+        if fb is None:
+            fb = self._fb = _fallback(self.pattern, self.flags, self._re, self._tree)
+        return fb
+
+    @staticmethod
+    def _range(string: Any, pos: int, endpos: int | None) -> tuple[int, int]:
+        n = len(string)
+        end = n if endpos is None or endpos > n else max(endpos, 0)
+        return min(max(pos, 0), n), end
+
+    def _windows(self, string: Any, pos: int, end: int) -> Iterator[tuple[int, int, bool]]:
+        """[w, e) ranges of whole lines covering [pos, end), each at most `limit` long
+        or a single longer line (False: not for re)."""
+        nl, size, w = self._nl, self.limit, pos
+        while w < end:
+            if end - w <= size:
+                yield w, end, True
+                return
+            cut = string.rfind(nl, w, w + size)
+            if cut >= 0:
+                yield w, cut + 1, True
+                w = cut + 1
+            else:
+                nxt = string.find(nl, w + size, end)
+                e = end if nxt < 0 else nxt + 1
+                yield w, e, False
+                w = e
+            stop.check()  # each window costs at most the budget: many may not
+
+    # -- the re.Pattern interface --------------------------------------------------------
+    def _bounded_search(self, string: Any, pos: int = 0, endpos: int = _END) -> Any:
+        # endpos - pos is never less than the span re looks at
+        if len(string) <= self.limit or endpos - pos <= self.limit:
+            return self._search(string, pos, endpos)
+        pos, end = self._range(string, pos, endpos)
+        if not self._windowed:
+            return self.fallback().search(string, pos, end)
+        # the windows inline: a tool searching a block match by match mostly finds its
+        # match in the first
+        nl, size, search = self._nl, self.limit, self._search
+        while pos < end:
+            if end - pos <= size:
+                return search(string, pos, end)
+            cut = string.rfind(nl, pos, pos + size)
+            if cut >= 0:
+                m = search(string, pos, cut + 1)
+                pos = cut + 1
+            else:
+                nxt = string.find(nl, pos + size, end)
+                e = end if nxt < 0 else nxt + 1
+                m = self.fallback().search(string, pos, e)
+                pos = e
+            if m is not None:
+                return m
+            stop.check()  # each window costs at most the budget: many may not
+        return None
+
+    def _bounded_match(self, string: Any, pos: int = 0, endpos: int = _END) -> Any:
+        if len(string) <= self.match_limit or endpos - pos <= self.match_limit:
+            return self._match(string, pos, endpos)
+        pos, end = self._range(string, pos, endpos)
+        return self.fallback().match(string, pos, end)
+
+    def _bounded_fullmatch(self, string: Any, pos: int = 0, endpos: int = _END) -> Any:
+        if len(string) <= self.full_limit or endpos - pos <= self.full_limit:
+            return self._fullmatch(string, pos, endpos)
+        pos, end = self._range(string, pos, endpos)
+        return self.fallback().fullmatch(string, pos, end)
+
+    def finditer(self, string: Any, pos: int = 0, endpos: int = _END) -> Iterator[Any]:
+        if len(string) <= self.limit or endpos - pos <= self.limit:
+            return self._finditer(string, pos, endpos)
+        pos, end = self._range(string, pos, endpos)
+        if not self._windowed:
+            return self.fallback().finditer(string, pos, end)  # type: ignore[no-any-return]
+        return self._finditer_windows(string, pos, end)
+
+    def _finditer_windows(self, string: Any, pos: int, end: int) -> Iterator[Any]:
+        for w, e, short in self._windows(string, pos, end):
+            yield from (self._finditer if short else self.fallback().finditer)(string, w, e)
+
+    def findall(self, string: Any, pos: int = 0, endpos: int = _END) -> list[Any]:
+        if len(string) <= self.limit or endpos - pos <= self.limit:
+            return self._findall(string, pos, endpos)
+        pos, end = self._range(string, pos, endpos)
+        if not self._windowed:
+            return self.fallback().findall(string, pos, end)  # type: ignore[no-any-return]
+        out: list[Any] = []
+        nl, size, findall = self._nl, self.limit, self._findall
+        while pos < end:
+            if end - pos <= size:
+                out += findall(string, pos, end)
+                break
+            cut = string.rfind(nl, pos, pos + size)
+            if cut >= 0:
+                out += findall(string, pos, cut + 1)
+                pos = cut + 1
+            else:
+                nxt = string.find(nl, pos + size, end)
+                e = end if nxt < 0 else nxt + 1
+                out += self.fallback().findall(string, pos, e)
+                pos = e
+            stop.check()
+        return out
+
+    def subn(self, repl: Any, string: Any, count: int = 0) -> tuple[Any, int]:
+        if len(string) <= self.limit:
+            return self._subn(repl, string, count)
+        if not self._windowed:
+            return self.fallback().subn(repl, string, count)  # type: ignore[no-any-return]
+        # each window on its own copy: the text before it is a newline, which nothing
+        # in the pattern can match, so a window's start looks like the text's start
+        out: list[Any] = []
+        total = 0
+        for w, e, short in self._windows(string, 0, len(string)):
+            piece = string[w:e]
+            left = count - total if count else 0
+            got, k = (self._subn if short else self.fallback().subn)(repl, piece, left)
+            out.append(got)
+            total += k
+            if count and total >= count:
+                out.append(string[e:])
+                break
+        return string[:0].join(out), total
+
+    def sub(self, repl: Any, string: Any, count: int = 0) -> Any:
+        if len(string) <= self.limit:
+            return self._sub(repl, string, count)
+        return self.subn(repl, string, count)[0]
+
+    def split(self, string: Any, maxsplit: int = 0) -> list[Any]:
+        if len(string) <= self.limit:
+            return self._split(string, maxsplit)
+        return self.fallback().split(string, maxsplit)  # type: ignore[no-any-return]
 
 
 # -- choosing ---------------------------------------------------------------------------
@@ -830,6 +1015,94 @@ def engine_of(p: Any) -> EngineName:
     """Which engine runs a compiled pattern."""
     name: EngineName = getattr(p, "engine", "re")
     return name
+
+
+def windows(p: Pattern, text: Any, pos: int = 0,
+            end: int | None = None) -> Iterator[tuple[int, int, Pattern]]:
+    """Ranges [w, e) covering text[pos:end] in order, each with the pattern to search it
+    with, for a tool that searches a block match by match: a pattern that cannot match
+    a newline gets windows of whole lines on `re` itself (no per-call check), and each
+    line longer than its limit a range of its own on the other engine. Any other
+    pattern gets one range. A search of each range in turn finds what one search of
+    the whole would, as long as `p` cannot match the empty string."""
+    end = len(text) if end is None else end
+    if not isinstance(p, BoundedPattern):
+        yield pos, end, p
+        return
+    if end - pos <= p.limit:
+        yield pos, end, p._re
+        return
+    if not p._windowed:
+        yield pos, end, p.fallback()
+        return
+    nl, size, raw = p._nl, p.limit, p._re
+    while True:
+        if end - pos <= size:
+            yield pos, end, raw
+            return
+        cut = text.rfind(nl, pos, pos + size)
+        if cut >= 0:
+            yield pos, cut + 1, raw
+            pos = cut + 1
+        else:
+            nxt = text.find(nl, pos + size, end)
+            e = end if nxt < 0 else nxt + 1
+            yield pos, e, p.fallback()
+            if e >= end:
+                return
+            pos = e
+        stop.check()
+
+
+def line_chunks(p: Pattern, text: Any) -> Iterator[tuple[Any, Pattern]]:
+    """`text` (whole lines) in consecutive pieces of whole lines, each with the pattern
+    to run on its lines one by one (as `for_lines` picks it), the command's stop check
+    running between pieces. Each line costs `re` at most BUDGET_NS, and a short line
+    proportionally less than a long one, so a piece of CHUNK_LIMITS times the pattern's
+    limit in characters costs at most that many budgets: a tool filtering a large block
+    line by line stops on time. A pattern with no limit gets the text in one piece."""
+    if not isinstance(p, BoundedPattern):
+        yield text, p
+        return
+    size = min(p.limit, p.match_limit, p.full_limit)
+    n = len(text)
+    if n <= size:
+        yield text, p._re
+        return
+    span = size * CHUNK_LIMITS
+    nl, pos = p._nl, 0
+    while pos < n:
+        end = n
+        if n - pos > span:
+            cut = text.rfind(nl, pos, pos + span)
+            if cut < 0:
+                cut = text.find(nl, pos + span)
+            if cut >= 0:
+                end = cut + 1
+        piece = text[pos:end] if pos or end < n else text
+        yield piece, for_lines(p, piece)
+        pos = end
+        if pos < n:
+            stop.check()
+
+
+def for_lines(p: Pattern, text: Any) -> Pattern:
+    """The pattern to run on each line of `text` on its own: `re` itself when no line
+    is longer than the pattern's limits (found with one look per window), else `p`,
+    which checks each call."""
+    if not isinstance(p, BoundedPattern):
+        return p
+    size = min(p.limit, p.match_limit, p.full_limit)
+    n = len(text)
+    if n <= size:
+        return p._re
+    nl, pos = p._nl, 0
+    while n - pos > size:
+        cut = text.rfind(nl, pos, pos + size + 1)
+        if cut < 0:
+            return p
+        pos = cut + 1
+    return p._re
 
 
 def _emit(tree: Any, compiled: re.Pattern[Any], target: Literal["re2", "regex"],
@@ -854,19 +1127,9 @@ def _re2_compile(emitted: str, is_bytes: bool, longest: bool = False) -> Any:
     return prog if prog.ok() else None
 
 
-def compile(source: str | bytes, flags: int = 0, *,  # noqa: A001 - re's name
-            engine: EngineName | None = None) -> Pattern:
-    """Compile a Python-syntax pattern on the engine that can neither freeze the process
-    nor change its meaning (see the module doc). Raises re.error for a bad pattern, and
-    OverflowError/RecursionError as `re.compile` does. `engine` forces one (tests)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        compiled = re.compile(source, flags)
-        if engine == "re":
-            return compiled
-        tree = _parser.parse(source, flags)
-    if engine is None and _backtrack_safe(tree, [0]):
-        return compiled
+def _fallback(source: Any, flags: int, compiled: re.Pattern[Any], tree: Any,
+              engine: EngineName | None = None) -> Pattern:
+    """RE2 when it can run the pattern with re's meaning, else the regex module."""
     is_bytes = isinstance(source, bytes)
     if engine == "re2" or engine is None and not _capture_in_nullable_loop(tree):
         try:
@@ -888,3 +1151,34 @@ def compile(source: str | bytes, flags: int = 0, *,  # noqa: A001 - re's name
     except (Unsupported, regex.error):  # not expected: re's tree has only what regex knows
         return compiled
     return RegexPattern(source, flags, compiled, emitted, prog)
+
+
+def compile(source: str | bytes, flags: int = 0, *,  # noqa: A001 - re's name
+            engine: EngineName | None = None) -> Pattern:
+    """Compile a Python-syntax pattern on the engine that can neither freeze the process
+    nor change its meaning (see the module doc). Raises re.error for a bad pattern, and
+    OverflowError/RecursionError as `re.compile` does. `engine` forces one (tests).
+    Cached, as re.compile is: a tool compiles its pattern once per run."""
+    return _compile_cached(source, flags, engine)
+
+
+@functools.lru_cache(maxsize=512)
+def _compile_cached(source: str | bytes, flags: int, engine: EngineName | None) -> Pattern:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compiled = re.compile(source, flags)
+        if engine == "re":
+            return compiled
+        tree = _parser.parse(source, flags)
+    if engine in (None, "bounded"):
+        c = cost.assess(tree)
+        if not c.risky:
+            if c.literal and engine is None:
+                return compiled
+            limits = c.limits(BUDGET_NS)
+            if max(limits) >= MIN_LIMIT or engine == "bounded":
+                return BoundedPattern(compiled, tree, c, limits)
+        elif engine == "bounded":
+            raise Unsupported("re can backtrack exponentially on this pattern")
+        engine = None
+    return _fallback(source, flags, compiled, tree, engine)
