@@ -54,6 +54,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from tysh.builtins import all_builtins, get_builtin
+from tysh.kernel.base import stop
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import TyshError, TyshSyntaxError
 from tysh.kernel.base.limits import (
@@ -622,7 +623,10 @@ class Kernel:
         st = self.state
         depth = (len(st.frames), st.func_depth, st.loop_depth)
         try:
-            status = int(fn())
+            # code with no context (pattern matching during expansion, a regex engine's
+            # slices, a worker process) stops on the run's own check
+            with stop.checking(interp.check_boundary):
+                status = int(fn())
         except ExitShell as e:
             status = e.status
         except ReturnFromFunction as e:

@@ -23,6 +23,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
+from tysh.kernel.base import stop
 from tysh.kernel.base.argv import Arg
 from tysh.kernel.base.control import (
     BreakLoop,
@@ -643,7 +644,8 @@ class Interpreter:
 
         def run() -> None:
             try:
-                job.status = sub.run_andor(st.body, job_fds)
+                with stop.checking(sub.check_boundary):  # this thread's run
+                    job.status = sub.run_andor(st.body, job_fds)
             except ExitShell as e:
                 job.status = e.status
             except BrokenPipeError:
