@@ -101,3 +101,11 @@ def test_seq_tiny_step_uses_exact_arithmetic_and_terminates(tmp_path: Path) -> N
 
 def test_seq_accepts_hexadecimal_integers(tmp_path: Path) -> None:
     assert seq(tmp_path, "0x3") == "1\n2\n3\n"
+
+
+def test_a_range_longer_than_a_machine_word_streams_its_head() -> None:
+    from tysh import Kernel
+
+    k = Kernel.isolated()
+    r = k.execute("seq 9223372036854775808 | head -n 3; seq -s '' 1 12", timeout=5)
+    assert (r.code, r.out, r.err) == (0, "1\n2\n3\n123456789101112\n", "")

@@ -2,7 +2,9 @@
 
 `-s [+-<>/%]SIZE` sets, grows, shrinks, caps, floors or rounds the size; `-r FILE` takes
 FILE's size (and with a relative -s, adjusts it). Files are changed through ctx.fs:
-opened read-write, cut with truncate(), or grown by writing zeros in blocks."""
+opened read-write and cut or grown with truncate() — a host file grows sparse, as GNU's
+does, so growing costs no disk — or, where a file object cannot grow that way (the
+in-memory filesystems), by writing zeros in blocks that honour the time limit."""
 
 from __future__ import annotations
 
@@ -142,7 +144,7 @@ def _target(op: str, n: int, size: int) -> int:
 def _resize(ctx: Context, path: str, exists: bool, current: int, target: int) -> None:
     if not exists:
         with ctx.fs.open(path, "wb") as f:
-            _zeros(f, target)
+            _grow(ctx, f, 0, target)
         return
     if target == current:
         return
@@ -150,14 +152,19 @@ def _resize(ctx: Context, path: str, exists: bool, current: int, target: int) ->
         if target < current:
             f.truncate(target)
         else:
-            f.seek(0, 2)
-            _zeros(f, target - current)
+            _grow(ctx, f, current, target)
 
 
-def _zeros(f: IO[bytes], n: int) -> None:
+def _grow(ctx: Context, f: IO[bytes], current: int, target: int) -> None:
+    f.truncate(target)
+    end = f.seek(0, 2)
+    if end >= target:
+        return
     write = f.write
+    n = target - end
     block = b"\0" * min(n, CHUNK)
     while n > 0:
+        ctx.shell.check_boundary()
         k = min(n, CHUNK)
         write(block if k == len(block) else block[:k])
         n -= k

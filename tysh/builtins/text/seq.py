@@ -208,18 +208,24 @@ def seq(args: SeqArgs, ctx: Context) -> ToolReturn:
 
 
 def _write_ints(ctx: Context, r: range, sep: str) -> None:
-    """Blocks of integers formatted by one bytes `%` each, not a str() and join per number."""
+    """Blocks of integers formatted by one bytes `%` each, not a str() and join per number.
+    A range may hold more numbers than `len()` can count (`seq 9223372036854775808`), so
+    blocks are sliced until one comes back empty."""
     out = ctx.stdout
     bsep = sep.encode("utf-8", "surrogateescape").replace(b"%", b"%%")
-    n = len(r)
-    for start in range(0, n, BLOCK):
+    whole = (b"%d" + bsep) * BLOCK
+    start = 0
+    while True:
         part = r[start:start + BLOCK]
         k = len(part)
-        if start + k >= n:
-            fmt = (b"%d" + bsep) * (k - 1) + b"%d\n"
-        else:
-            fmt = (b"%d" + bsep) * k
-        out.write(fmt % tuple(part))
+        if k == 0:
+            break
+        lead = bsep.replace(b"%%", b"%") if start else b""
+        fmt = whole[:-len(bsep)] if k == BLOCK and bsep else (b"%d" + bsep) * (k - 1) + b"%d"
+        out.write(lead + fmt % tuple(part))
+        start += BLOCK
+    if start:
+        out.write(b"\n")
 
 
 def _fmt_plain(v: Decimal | int, prec: int, all_int: bool) -> str:
