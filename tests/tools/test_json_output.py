@@ -188,6 +188,11 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     "mapfile": [("mapfile --json -t x < a.txt", EMPTY, 0)],
     "readarray": [("readarray --json -t x < a.txt", EMPTY, 0)],
     "wait": [("wait --json", EMPTY, 0)],
+    "jobs": [("sleep 2 & jobs --json; kill %1",
+              array(record({"number": {"type": "integer", "minimum": 1}, "pid": INT,
+                            "state": STR, "status": {"type": ["integer", "null"]},
+                            "current": {"enum": ["+", "-", None]}, "command": STR})), 0)],
+    "disown": [("sleep 2 & disown --json; kill $!", EMPTY, 0)],
     "source": [("source --json empty.sh", EMPTY, 0)],
     ".": [(". --json empty.sh", EMPTY, 0)],
     # the utils family
@@ -222,7 +227,7 @@ _FLOW = "changes the shell's control flow or state; it prints nothing to shape"
 _UNSUPPORTED = "not supported in tysh: it only prints a hint"
 NO_JSON: dict[str, str] = {
     "test": _RAW, "[": _RAW, ":": _RAW, "true": _RAW, "false": _RAW, "chmod": _RAW,
-    "alias": _RAW, "unalias": _RAW, "command": _RAW, "builtin": _RAW, "getopts": _RAW,
+    "alias": _RAW, "unalias": _RAW, "kill": _RAW, "command": _RAW, "builtin": _RAW, "getopts": _RAW,
     "exit": _FLOW, "return": _FLOW, "break": _FLOW, "continue": _FLOW, "shift": _FLOW,
     "set": _FLOW, "local": "only inside a function; " + _FLOW,
     "eval": _UNSUPPORTED, "exec": _UNSUPPORTED, "trap": _UNSUPPORTED, "let": _UNSUPPORTED,
@@ -318,8 +323,10 @@ DESTRUCTIVE: dict[str, set[str]] = {
     "truncate": {"fs.create", "fs.overwrite"}, "xxd": {"fs.create", "fs.overwrite"},  # xxd IN OUT
     "shuf": {"fs.overwrite"},  # shuf -o
     "nohup": {"proc.exec"}, "nice": {"proc.exec"},
+    "kill": {"proc.signal"}, "jobs": {"proc.exec"},  # jobs -x
 }
-KNOWN_OPERATIONS = {"fs.create", "fs.overwrite", "fs.remove", "fs.rename", "proc.exec"}
+KNOWN_OPERATIONS = {"fs.create", "fs.overwrite", "fs.remove", "fs.rename", "proc.exec",
+                    "proc.signal"}
 READ_ONLY = {
     "cat", "tac", "rev", "head", "tail", "wc", "cut", "tr", "seq", "nl", "paste", "grep",
     "ls", "glob", "stat", "basename", "dirname", "realpath", "jq", "fromjson", "tojson",

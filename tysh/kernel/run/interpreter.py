@@ -12,11 +12,9 @@ the expansion stage reads variables from and runs `$(…)` with."""
 
 from __future__ import annotations
 
-import itertools
 import operator
 import os
 import re
-import threading
 import time
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
@@ -56,11 +54,10 @@ from tysh.kernel.run.state import State
 from tysh.kernel.syntax import ast
 
 if TYPE_CHECKING:
+    from tysh.kernel.run.jobs import JobControl, JobTable
     from tysh.kernel.tools.tool import Tool
 
 __all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
-
-_job_ids = itertools.count(1000)
 
 _NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SUBSCRIPTED = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]\Z", re.S)
@@ -69,15 +66,6 @@ KEYWORDS = frozenset(
     "if then else elif fi case esac for while until do done function in select time "
     "{ } ! [[ ]]".split()
 )
-
-
-class Job:
-    """A background job (`cmd &`), run in a thread on a copy of the session."""
-
-    def __init__(self, jid: int) -> None:
-        self.jid = jid
-        self.status = 0
-        self.thread: threading.Thread | None = None
 
 
 @attrs.define(eq=False, repr=False)
@@ -102,7 +90,7 @@ class Interpreter:
     last_data: Any = attrs.field(default=None, init=False)
     last_typed: bool = attrs.field(default=False, init=False)
     cmdsub_status: int | None = attrs.field(default=None, init=False)
-    jobs: dict[int, Job] = attrs.field(factory=dict, init=False)
+    _jobs: JobTable | None = attrs.field(default=None, init=False)
     # `declare a=(…)` in the source: the array literals of the declaration command
     # being run, keyed by their argument's text (the builtin sees only text)
     decl_arrays: dict[str, ast.ArrayLit] | None = attrs.field(default=None, init=False)
@@ -360,6 +348,7 @@ class Interpreter:
         """`$(…)`: the body's stdout without trailing newlines, or the typed data of its
         last command when that command's tool declares typed_substitution."""
         sub = self.fork()
+        sub.see_jobs_of(self)
         # bash (without `shopt -s inherit_errexit`) runs `$(…)` with errexit off: only
         # the substitution's own status can stop the script, e.g. in `x=$(false)`
         sub.state.options.discard("errexit")
@@ -579,55 +568,67 @@ class Interpreter:
             raise TimedOut()
 
     # ------------------------------------------------------------ jobs
+    @property
+    def host_session(self) -> bool:
+        return self.state.host_facts
+
+    def signal_self(self, sig: int) -> bool:
+        from tysh.kernel.run.jobs import HARMLESS, STOPPING
+
+        if sig == 0 or sig in HARMLESS:
+            return True
+        if sig in STOPPING:
+            return False
+        raise ExitShell(128 + sig)
+
+    def see_jobs_of(self, parent: Interpreter) -> None:
+        """Let this fork (a pipeline stage, a `$(…)`) list and signal `parent`'s jobs,
+        as bash's do: `jobs | wc -l`, `$(jobs -p)`."""
+        if parent._jobs is not None:
+            self._jobs = parent._jobs.view()
+
+    @property
+    def jobs(self) -> JobTable:
+        """This shell's background jobs (made at the first `&`: most shells have none)."""
+        table = self._jobs
+        if table is None:
+            from tysh.kernel.run.jobs import JobTable
+
+            table = self._jobs = JobTable()
+        return table
+
     def start_job(self, st: ast.Statement, fds: Fds) -> None:
+        """`cmd &`: run the statement as a job in the table, on a fork of the session
+        with stdin closed; `$!` becomes its pid."""
+        from tysh.kernel.syntax.unparse import script_source
+
         sub = self.fork()
-        jid = next(_job_ids)
-        job = Job(jid)
         job_fds = dict(fds)
         job_fds[0] = NULL_IO
 
-        def run() -> None:
+        def body(control: JobControl) -> int:
+            sub.control = control
             try:
-                job.status = sub.run_andor(st.body, job_fds)
+                return sub.run_andor(st.body, job_fds)
             except ExitShell as e:
-                job.status = e.status
+                return e.status
             except BrokenPipeError:
-                job.status = 141
+                return 141
             except TimedOut:
-                job.status = 124
+                return 124
             except LimitExceeded as e:
                 sub.error(job_fds, e.message)
-                job.status = 1
+                return 1
             except RecursionError:
                 sub.error(job_fds, NESTS_TOO_DEEPLY)
-                job.status = 2
-            except Exception as e:  # a fault in a job must not kill the process
+                return 2
+            except Exception as e:  # noqa: BLE001 — a fault in a job must not kill the process
                 sub.error(job_fds, f"tysh: internal error: {e!r}")
-                job.status = 70
+                return 70
 
-        t = threading.Thread(target=run, daemon=True, name=f"tysh-job-{jid}")
-        job.thread = t
-        self.jobs[jid] = job
-        self.state.last_bg_pid = jid
-        start_deep(t)
-
-    def wait_jobs(self, ids: list[int] | None = None) -> int:
-        status = 0
-        if ids is None:
-            for each in list(self.jobs.values()):
-                if each.thread is not None:
-                    each.thread.join()
-            self.jobs.clear()
-            return 0
-        for jid in ids:
-            job: Job | None = self.jobs.pop(jid, None)
-            if job is None:
-                status = 127
-                continue
-            if job.thread is not None:
-                job.thread.join()
-            status = job.status
-        return status
+        command = script_source(ast.Script((attrs.evolve(st, background=False),)))
+        job = self.jobs.start(command, self.control, body, start_deep)
+        self.state.last_bg_pid = job.pid
 
 
 # The fields after `state` that `__init__` takes, read in its order: what fork() hands on.

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from tysh.kernel.base.argv import Arg
     from tysh.kernel.base.streams import Fds
     from tysh.kernel.fs.api import FileSystem
+    from tysh.kernel.run.jobs import Job as Job
+    from tysh.kernel.run.jobs import JobTable as JobTable
     from tysh.kernel.run.state import State
     from tysh.kernel.syntax import ast
     from tysh.kernel.tools.tool import Tool
@@ -57,8 +59,22 @@ class Session(ShellAPI, Protocol):
 
     def run_script(self, script: ast.Script, fds: Fds) -> int: ...
 
-    def wait_jobs(self, ids: list[int] | None = None) -> int:
-        """Wait for the background jobs `ids` (None: all); the last one's status."""
+    @property
+    def jobs(self) -> JobTable:
+        """This shell's background jobs (`jobs`, `wait`, `kill`, `disown`)."""
+        ...
+
+    @property
+    def host_session(self) -> bool:
+        """Whether the session runs on the host's own files with the host's identity
+        (the CLI, `Kernel.repl()`) rather than in a sandbox: what it may do to things
+        outside itself (other processes, resource limits) depends on it."""
+        ...
+
+    def signal_self(self, sig: int) -> bool:
+        """`kill -SIG $$`: deliver a signal to the shell itself. Signals a process
+        ignores by default (and 0) do nothing; the others end the shell with 128+sig.
+        False (with nothing done) for a signal that would stop it."""
         ...
 
     def builtin(self, name: str) -> Tool | None:
