@@ -118,6 +118,11 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     "mkdir": [("mkdir --json m1", EMPTY, 0)],
     "rmdir": [("rmdir --json d/e", EMPTY, 0)],
     "rm": [("rm --json b.txt", EMPTY, 0)],
+    "patch": [("printf -- '--- b.txt\\n+++ b.txt\\n@@ -1 +1 @@\\n-x\\n+X\\n' | patch --json",
+               array(record({"file": STR, "status": STR, "hunks": array(record(
+                   {"hunk": INT, "status": STR, "line": INT},
+                   {"offset": {"type": "integer"}, "fuzz": INT}), 0)},
+                   {"rejects": STR})), 0)],
     # calc
     "expr": [("expr --json 3 + 4", INT, 0)],
     "bc": [("echo '1+2; 2^300' | bc --json", LINES, 0)],
@@ -320,6 +325,7 @@ DESTRUCTIVE: dict[str, set[str]] = {
     "awk": {"fs.overwrite", "fs.create", "proc.exec"},  # print > f, system()
     "gzip": {"fs.create", "fs.remove"}, "gunzip": {"fs.create", "fs.remove"},
     "tar": {"fs.create", "fs.overwrite"},
+    "patch": {"fs.create", "fs.overwrite", "fs.remove"},
     "truncate": {"fs.create", "fs.overwrite"}, "xxd": {"fs.create", "fs.overwrite"},  # xxd IN OUT
     "shuf": {"fs.overwrite"},  # shuf -o
     "nohup": {"proc.exec"}, "nice": {"proc.exec"},

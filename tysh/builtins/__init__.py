@@ -60,6 +60,8 @@ BUILTINS: dict[str, str] = {
     # archives
     "gzip": "archive.gzip", "gunzip": "archive.gzip", "zcat": "archive.gzip",
     "tar": "archive.tar",
+    # applying diffs
+    "patch": "patch.tool",
     # JSON
     "jq": "json.jq", "fromjson": "json.values", "tojson": "json.values", "keys": "json.values",
     "values": "json.values", "typeof": "json.values", "split": "json.values",
