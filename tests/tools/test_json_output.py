@@ -91,6 +91,8 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
              ("grep -c --json b a.txt b.txt", GREP_COUNT, 0),
              ("grep -l --json b a.txt b.txt", NAMES, 0),
              ("grep -L --json b a.txt b.txt", NAMES, 0)],
+    "egrep": [("egrep -n --json 'a|c' a.txt", GREP_MATCH, 0)],
+    "fgrep": [("fgrep -n --json 'a 1' a.txt", GREP_MATCH, 0)],
     "sed": [("sed --json s/a/A/ a.txt", LINES, 0)],
     "awk": [("awk --json '{print $1}' a.txt", LINES, 0)],
     # posix
@@ -335,6 +337,7 @@ KNOWN_OPERATIONS = {"fs.create", "fs.overwrite", "fs.remove", "fs.rename", "proc
                     "proc.signal"}
 READ_ONLY = {
     "cat", "tac", "rev", "head", "tail", "wc", "cut", "tr", "seq", "nl", "paste", "grep",
+    "egrep", "fgrep",
     "ls", "glob", "stat", "basename", "dirname", "realpath", "jq", "fromjson", "tojson",
     "keys", "values", "typeof", "split", "echo", "printf", "help", "tools", "type", "pwd",
     "test", "[", "true", "false", ":", "sleep",

@@ -41,7 +41,8 @@ BUILTINS: dict[str, str] = {
     "expand": "text.fold", "unexpand": "text.fold", "join": "text.join", "fmt": "text.fmt",
     "shuf": "text.shuf", "envsubst": "text.envsubst",
     # search and edit
-    "grep": "search.grep", "sed": "sed.tool", "awk": "awk.tool",
+    "grep": "search.grep", "egrep": "search.egrep", "fgrep": "search.egrep",
+    "sed": "sed.tool", "awk": "awk.tool",
     # files
     "ls": "files.ls", "find": "files.find", "glob": "files.glob", "mkdir": "files.ops",
     "rm": "files.ops", "rmdir": "files.ops", "cp": "files.ops", "mv": "files.ops",
