@@ -200,6 +200,12 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
                             "state": STR, "status": {"type": ["integer", "null"]},
                             "current": {"enum": ["+", "-", None]}, "command": STR})), 0)],
     "disown": [("sleep 2 & disown --json; kill $!", EMPTY, 0)],
+    "umask": [("umask --json", record({"mask": STR, "symbolic": STR}), 0)],
+    "ulimit": [("ulimit --json -n", array(record(
+        {"option": STR, "name": STR, "unit": {"type": ["string", "null"]},
+         "soft": {"type": ["integer", "null"]}, "hard": {"type": ["integer", "null"]}})), 0)],
+    "times": [("times --json", record({k: {"type": "number"} for k in (
+        "user", "system", "children_user", "children_system")}), 0)],
     "source": [("source --json empty.sh", EMPTY, 0)],
     ".": [(". --json empty.sh", EMPTY, 0)],
     # the utils family

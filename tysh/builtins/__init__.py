@@ -23,6 +23,7 @@ BUILTINS: dict[str, str] = {
     "source": "shell.source", ".": "shell.source", "command": "shell.command",
     "builtin": "shell.command", "getopts": "shell.getopts", "alias": "shell.aliases",
     "unalias": "shell.aliases", "wait": "shell.jobs", "jobs": "shell.jobs",
+    "umask": "shell.resources", "ulimit": "shell.resources", "times": "shell.resources",
     "kill": "shell.jobs", "disown": "shell.jobs", "eval": "shell.unsupported",
     "trap": "shell.unsupported", "let": "shell.unsupported", "exec": "shell.unsupported",
     # what the session knows

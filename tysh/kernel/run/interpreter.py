@@ -54,6 +54,7 @@ from tysh.kernel.run.state import State
 from tysh.kernel.syntax import ast
 
 if TYPE_CHECKING:
+    from tysh.kernel.run.filemode import MaskedFileSystem
     from tysh.kernel.run.jobs import JobControl, JobTable
     from tysh.kernel.tools.tool import Tool
 
@@ -91,6 +92,7 @@ class Interpreter:
     last_typed: bool = attrs.field(default=False, init=False)
     cmdsub_status: int | None = attrs.field(default=None, init=False)
     _jobs: JobTable | None = attrs.field(default=None, init=False)
+    _masked: MaskedFileSystem | None = attrs.field(default=None, init=False)
     # `declare a=(…)` in the source: the array literals of the declaration command
     # being run, keyed by their argument's text (the builtin sees only text)
     decl_arrays: dict[str, ast.ArrayLit] | None = attrs.field(default=None, init=False)
@@ -213,6 +215,28 @@ class Interpreter:
 
     def all_tools(self) -> list[Any]:
         return self.registry.all_tools()
+
+    @property
+    def umask(self) -> int:
+        mask = self.state.umask
+        if mask is None:
+            from tysh.kernel.run.filemode import process_umask
+
+            return process_umask()
+        return mask
+
+    def files(self) -> FileSystem:
+        """The filesystem as commands that create files see it: with the session's
+        umask applied once a script has set one (run/filemode.py)."""
+        mask = self.state.umask
+        if mask is None:
+            return self.fs
+        masked = self._masked
+        if masked is None or masked.umask != mask or masked.inner is not self.fs:
+            from tysh.kernel.run.filemode import MaskedFileSystem
+
+            masked = self._masked = MaskedFileSystem(self.fs, mask)
+        return masked
 
     # ------------------------------------------------------------ Session
     # what the shell's own builtins use besides ShellAPI (see session.py)

@@ -479,7 +479,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         stdin if stdin is not None else io.BytesIO(),
         out_stream,
         stderr,
-        interp.fs,
+        interp.fs if interp.state.umask is None else interp.files(),
         interp,
         as_json,
         _isatty(stdout),
@@ -631,4 +631,5 @@ def run_external_cmd(
         import time
 
         timeout = max(interp.deadline - time.monotonic(), 0.0)
-    return run_external(host, argv, env, cwd, fds, timeout=timeout, control=interp.control)
+    return run_external(host, argv, env, cwd, fds, timeout=timeout, control=interp.control,
+                        umask=st.umask, rlimits=st.rlimits)

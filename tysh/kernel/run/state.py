@@ -143,6 +143,11 @@ class State:
         # or neutral values (a sandboxed kernel); set by the Kernel
         self.host_facts: bool = True
         self.stmt: Any = None  # the statement being run (an ast.Statement), for $LINENO
+        # the session's umask once a script sets one (run/filemode.py); None: the process's
+        self.umask: int | None = None
+        # `ulimit`'s lowered limits: resource -> (soft, hard), -1 unlimited; replaced
+        # whole on each change, so copies may share it
+        self.rlimits: dict[int, tuple[int, int]] | None = None
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -173,6 +178,8 @@ class State:
         s.started = self.started
         s.host_facts = self.host_facts
         s.stmt = self.stmt
+        s.umask = self.umask
+        s.rlimits = self.rlimits
         return s
 
     # -- lookup ----------------------------------------------------------------

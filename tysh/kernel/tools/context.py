@@ -98,6 +98,12 @@ class ShellAPI(Protocol):
         name, for `help` and `tools`."""
         ...
 
+    @property
+    def umask(self) -> int:
+        """The session's umask (`umask`; the process's until a script sets one): the
+        bits tools that compute modes themselves (`chmod +x`, `cp`, `tar`) mask off."""
+        ...
+
 
 @attrs.define(slots=True, repr=False, eq=False)
 class Context(MutableRecord):
