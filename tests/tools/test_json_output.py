@@ -201,6 +201,9 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
                             "current": {"enum": ["+", "-", None]}, "command": STR})), 0)],
     "disown": [("sleep 2 & disown --json; kill $!", EMPTY, 0)],
     "umask": [("umask --json", record({"mask": STR, "symbolic": STR}), 0)],
+    "dirs": [("dirs --json", array(STR), 0)],
+    "pushd": [("pushd --json d", array(STR, 2), 0)],
+    "popd": [("pushd d >/dev/null; popd --json", array(STR), 0)],
     "ulimit": [("ulimit --json -n", array(record(
         {"option": STR, "name": STR, "unit": {"type": ["string", "null"]},
          "soft": {"type": ["integer", "null"]}, "hard": {"type": ["integer", "null"]}})), 0)],

@@ -148,6 +148,8 @@ class State:
         # `ulimit`'s lowered limits: resource -> (soft, hard), -1 unlimited; replaced
         # whole on each change, so copies may share it
         self.rlimits: dict[int, tuple[int, int]] | None = None
+        # pushd's saved directories, after the working directory ($DIRSTACK)
+        self.dirstack: tuple[str, ...] = ()
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -180,6 +182,7 @@ class State:
         s.stmt = self.stmt
         s.umask = self.umask
         s.rlimits = self.rlimits
+        s.dirstack = self.dirstack
         return s
 
     # -- lookup ----------------------------------------------------------------
@@ -229,6 +232,8 @@ class State:
             return str(random.randint(0, 32767))
         if name == "FUNCNAME":
             return list(reversed(self.func_names)) if self.func_names else None
+        if name == "DIRSTACK":
+            return [self.cwd, *self.dirstack]
         f = _DYNAMIC.get(name)
         return None if f is None else f(self)
 
