@@ -202,6 +202,10 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     "disown": [("sleep 2 & disown --json; kill $!", EMPTY, 0)],
     "umask": [("umask --json", record({"mask": STR, "symbolic": STR}), 0)],
     "dirs": [("dirs --json", array(STR), 0)],
+    "enable": [("enable --json -a", array(record({"name": STR, "enabled": {"type": "boolean"}}),
+                                          50), 0)],
+    "hash": [("hash -p /bin/x x; hash --json",
+              array(record({"name": STR, "path": STR, "hits": INT})), 0)],
     "pushd": [("pushd --json d", array(STR, 2), 0)],
     "popd": [("pushd d >/dev/null; popd --json", array(STR), 0)],
     "ulimit": [("ulimit --json -n", array(record(

@@ -264,7 +264,7 @@ class Kernel:
         if fn is not None:
             return "function", fn
         t = self.registry.builtin(name)
-        if t is not None:
+        if t is not None and name not in self.state.disabled:
             return "builtin", t
         t = self.registry.registered.get(name)
         if t is not None:

@@ -63,11 +63,6 @@ __all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
 _NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SUBSCRIPTED = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]\Z", re.S)
 
-KEYWORDS = frozenset(
-    "if then else elif fi case esac for while until do done function in select time "
-    "{ } ! [[ ]]".split()
-)
-
 
 @attrs.define(eq=False, repr=False)
 class Interpreter:
@@ -253,26 +248,17 @@ class Interpreter:
         return simple_command.array_value(self, name, lit)
 
     def resolve(self, name: str) -> tuple[str, str]:
-        """How a name would run: (kind, detail) with kind "alias" "keyword" "function"
-        "builtin" "tool" "file", or ("", "")."""
-        st = self.state
-        if name in st.aliases:
-            return "alias", st.aliases[name]
-        if name in KEYWORDS:
-            return "keyword", ""
-        if name in st.functions:
-            from tysh.kernel.syntax.unparse import function_source
+        """How a name would be described: (kind, detail) with kind "alias" "keyword"
+        "function" "builtin" "tool" "file", or ("", "") (see run/lookup.py)."""
+        from tysh.kernel.run.lookup import resolve
 
-            return "function", function_source(name, st.functions[name])
-        if self.registry.builtin(name) is not None:
-            return "builtin", ""
-        if name in self.registry.registered:
-            return "tool", ""
-        if self.allow_external:
-            host = self.find_external(name)
-            if host is not None:
-                return "file", host
-        return "", ""
+        return resolve(self, name)
+
+    def resolve_all(self, name: str, *, functions: bool = True, path: str | None = None,
+                    every: bool = False) -> list[tuple[str, str]]:
+        from tysh.kernel.run.lookup import resolve_all
+
+        return resolve_all(self, name, functions=functions, path=path, every=every)
 
     def abspath(self, p: str) -> str:
         return abspath(p, self.state.cwd)

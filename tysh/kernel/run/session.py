@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tysh.kernel.run.lookup import BASH_BUILTINS as BASH_BUILTINS
+from tysh.kernel.run.lookup import DEFAULT_PATH as DEFAULT_PATH
 from tysh.kernel.tools.context import ShellAPI
 
 if TYPE_CHECKING:

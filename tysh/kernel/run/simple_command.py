@@ -88,6 +88,8 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
         tool: Tool | None = None
         if fn is None:
             tool = interp.registry.tool(name)
+            if st.disabled and name in st.disabled:  # `enable -n NAME`
+                tool = interp.registry.registered.get(name)
         rest = words[i:]
         if rest:
             more = expand_args(
@@ -186,6 +188,9 @@ def invoke(
         if fn is not None:
             return call_function(interp, fn, name, args, fds)
     tool = interp.registry.tool(name)
+    disabled = interp.state.disabled
+    if disabled and name in disabled:
+        tool = interp.registry.registered.get(name)
     if tool is not None:
         return call_tool(interp, tool, name, args, fds)
     return run_external_cmd(interp, name, args, fds, extra_env, exact_env=exact_env)
@@ -602,12 +607,28 @@ def run_external_cmd(
         interp.error(fds, f"tysh: {name}: command not found (external commands are disabled)")
         return 127
     from tysh.kernel.run.external import run_external
-    from tysh.kernel.run.registry import find_external
+    from tysh.kernel.run.registry import find_external, search_path
 
     st = interp.state
     path_var = st.get("PATH")
-    host = find_external(name, to_text(path_var) if path_var is not None else None, st.cwd,
-                         interp.fs)
+    path_text = to_text(path_var) if path_var is not None else None
+    host: str | None = None
+    if "/" not in name:
+        # bash's hash table: a name hashed (or `hash -p`) runs from there
+        from tysh.kernel.run import lookup
+
+        shown = lookup.hashed(interp, name)
+        if shown is not None:
+            host = find_external(shown, None, st.cwd, interp.fs)
+            if host is not None:
+                lookup.remember(interp, name, shown)
+        if host is None:
+            for shown, found in search_path(name, path_text, st.cwd, interp.fs):
+                host = found
+                lookup.remember(interp, name, shown)
+                break
+    else:
+        host = find_external(name, path_text, st.cwd, interp.fs)
     if host is None:
         if "/" in name:
             interp.error(fds, f"tysh: {name}: No such file or directory")

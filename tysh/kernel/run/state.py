@@ -150,6 +150,10 @@ class State:
         self.rlimits: dict[int, tuple[int, int]] | None = None
         # pushd's saved directories, after the working directory ($DIRSTACK)
         self.dirstack: tuple[str, ...] = ()
+        # `enable -n`: builtins turned off; `hash`: name -> (path, hits, $PATH then);
+        # both replaced whole on change, so copies may share them
+        self.disabled: frozenset[str] = frozenset()
+        self.hashed: dict[str, tuple[str, int, str | None]] | None = None
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -183,6 +187,8 @@ class State:
         s.umask = self.umask
         s.rlimits = self.rlimits
         s.dirstack = self.dirstack
+        s.disabled = self.disabled
+        s.hashed = self.hashed
         return s
 
     # -- lookup ----------------------------------------------------------------
