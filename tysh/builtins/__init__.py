@@ -25,7 +25,7 @@ BUILTINS: dict[str, str] = {
     "builtin": "shell.command", "getopts": "shell.getopts", "alias": "shell.aliases",
     "unalias": "shell.aliases", "wait": "shell.jobs", "jobs": "shell.jobs",
     "umask": "shell.resources", "ulimit": "shell.resources", "times": "shell.resources",
-    "enable": "shell.enable", "hash": "shell.enable",
+    "enable": "shell.enable", "hash": "shell.enable", "caller": "shell.caller",
     "kill": "shell.jobs", "disown": "shell.jobs", "eval": "shell.unsupported",
     "trap": "shell.unsupported", "let": "shell.unsupported", "exec": "shell.unsupported",
     # what the session knows

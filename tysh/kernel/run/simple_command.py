@@ -432,6 +432,8 @@ def call_function(
     st.frames.append({})
     st.func_depth += 1
     st.func_names.append(name)
+    stmt = st.stmt
+    st.call_lines.append(stmt.pos.line if stmt is not None else 0)
     st.loop_depth = 0
     try:
         status = interp.run_command(fn.body, fds)
@@ -442,6 +444,7 @@ def call_function(
         st.loop_depth = saved_loop
         st.func_depth -= 1
         st.func_names.pop()
+        st.call_lines.pop()
         st.frames.pop()
     return status
 

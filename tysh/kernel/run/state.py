@@ -135,6 +135,12 @@ class State:
         self.loop_depth: int = 0
         self.subshell: int = 0
         self.func_names: list[str] = []
+        # the line each running function was called from, innermost last (caller,
+        # $BASH_LINENO)
+        self.call_lines: list[int] = []
+        # the script file being run (`tysh FILE`), None for `-c` and stdin: bash's
+        # stack then has a "main" frame at the bottom (caller, $BASH_LINENO)
+        self.script_file: str | None = None
         self.pipestatus: list[int] = [0]
         self.getopts_ind = 1
         self.getopts_pos = 0
@@ -178,6 +184,8 @@ class State:
         s.loop_depth = self.loop_depth
         s.subshell = self.subshell + 1
         s.func_names = list(self.func_names)
+        s.call_lines = list(self.call_lines)
+        s.script_file = self.script_file
         s.pipestatus = list(self.pipestatus)
         s.getopts_ind = self.getopts_ind
         s.getopts_pos = self.getopts_pos
@@ -238,6 +246,11 @@ class State:
             return str(random.randint(0, 32767))
         if name == "FUNCNAME":
             return list(reversed(self.func_names)) if self.func_names else None
+        if name == "BASH_LINENO":
+            if not self.call_lines:
+                return None
+            lines = [str(n) for n in reversed(self.call_lines)]
+            return lines + ["0"] if self.script_file is not None else lines
         if name == "DIRSTACK":
             return [self.cwd, *self.dirstack]
         f = _DYNAMIC.get(name)
