@@ -24,6 +24,7 @@ BUILTINS: dict[str, str] = {
     "source": "shell.source", ".": "shell.source", "command": "shell.command",
     "builtin": "shell.command", "getopts": "shell.getopts", "alias": "shell.aliases",
     "unalias": "shell.aliases", "wait": "shell.jobs", "jobs": "shell.jobs",
+    "complete": "shell.complete", "compgen": "shell.complete", "compopt": "shell.complete",
     "umask": "shell.resources", "ulimit": "shell.resources", "times": "shell.resources",
     "enable": "shell.enable", "hash": "shell.enable", "caller": "shell.caller",
     "kill": "shell.jobs", "disown": "shell.jobs", "eval": "shell.unsupported",

@@ -308,6 +308,16 @@ class Interpreter:
     def eval_arith_text(self, text: str) -> int:
         return arith.evaluate(text, self)
 
+    def expand_source_word(self, src: str) -> str:
+        script = self.parse("__tysh_word=" + _escape_blanks(src))
+        cmd = script.statements[0].body.first.commands[0]
+        if type(cmd) is not ast.SimpleCommand or len(cmd.assigns) != 1 or cmd.words:
+            raise ExpansionError(f"`{src}': not a word", 1)
+        value = cmd.assigns[0].value
+        if not isinstance(value, ast.Word):
+            return src
+        return self.expand_word_text(value)
+
     # ------------------------------------------------------------ expansion host
     @property
     def nounset(self) -> bool:
@@ -644,6 +654,43 @@ class Interpreter:
 # The fields after `state` that `__init__` takes, read in its order: what fork() hands on.
 _inherited = operator.attrgetter(
     *(f.name for f in attrs.fields(Interpreter) if f.init and f.name != "state"))
+
+
+def _escape_blanks(src: str) -> str:
+    """`src` with its unquoted blanks and operators escaped, so it parses as one word
+    (quotes, `$(…)`, `${…}` and backquotes keep theirs)."""
+    out: list[str] = []
+    quote = ""
+    depth = 0
+    i = 0
+    while i < len(src):
+        c = src[i]
+        if quote:
+            out.append(c)
+            if c == "\\" and quote != "'" and i + 1 < len(src):
+                out.append(src[i + 1])
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c == "\\" and i + 1 < len(src):
+            out.append(src[i:i + 2])
+            i += 1
+        elif c in "'\"`":
+            quote = c
+            out.append(c)
+        elif c == "$" and src[i + 1:i + 2] in ("(", "{"):
+            depth += 1
+            out.append(src[i:i + 2])
+            i += 1
+        elif c in ")}" and depth:
+            depth -= 1
+            out.append(c)
+        elif depth == 0 and c in " \t\n;&|<>()":
+            out.append("\\" + c)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def _is_expansion_error(e: TyshError) -> bool:

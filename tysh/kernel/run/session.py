@@ -53,6 +53,12 @@ class Session(ShellAPI, Protocol):
 
     def eval_arith_text(self, text: str) -> int: ...
 
+    def expand_source_word(self, src: str) -> str:
+        """Expand one word given as source text as an assignment's value is expanded
+        (tilde, parameters, substitutions; no splitting, no globbing). Raises
+        TyshSyntaxError or the expansion's error."""
+        ...
+
     def array_value(self, name: str, lit: ast.ArrayLit) -> Any:
         """The value `name=(…)` stores for the literal `lit` (a list or a dict)."""
         ...

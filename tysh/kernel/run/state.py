@@ -160,6 +160,10 @@ class State:
         # both replaced whole on change, so copies may share them
         self.disabled: frozenset[str] = frozenset()
         self.hashed: dict[str, tuple[str, int, str | None]] | None = None
+        # `complete`'s specs by command name (builtins/shell/complete.py), replaced whole
+        # on change; and the options of the completion running (compopt), if one is
+        self.completions: dict[str, Any] | None = None
+        self.comp_options: set[str] | None = None
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -197,6 +201,8 @@ class State:
         s.dirstack = self.dirstack
         s.disabled = self.disabled
         s.hashed = self.hashed
+        s.completions = self.completions
+        s.comp_options = None
         return s
 
     # -- lookup ----------------------------------------------------------------
@@ -255,6 +261,12 @@ class State:
             return [self.cwd, *self.dirstack]
         f = _DYNAMIC.get(name)
         return None if f is None else f(self)
+
+    def dynamic_names(self) -> list[str]:
+        """The variables bash computes when read ($SECONDS, $RANDOM, …) and no script
+        has set."""
+        return sorted(n for n in (*_DYNAMIC, "RANDOM", "PIPESTATUS")
+                      if self.lookup(n) is None)
 
     def shellopts(self) -> str:
         """`$SHELLOPTS`: the `set -o` options that are on, colon-separated, as bash lists them."""
