@@ -248,7 +248,7 @@ _UNSUPPORTED = "not supported in tysh: it only prints a hint"
 NO_JSON: dict[str, str] = {
     "test": _RAW, "[": _RAW, ":": _RAW, "true": _RAW, "false": _RAW, "chmod": _RAW,
     "alias": _RAW, "unalias": _RAW, "kill": _RAW, "caller": _RAW,
-    "complete": _RAW, "compgen": _RAW, "compopt": _RAW, "command": _RAW, "builtin": _RAW, "getopts": _RAW,
+    "complete": _RAW, "compgen": _RAW, "compopt": _RAW, "history": _RAW, "command": _RAW, "builtin": _RAW, "getopts": _RAW,
     "exit": _FLOW, "return": _FLOW, "break": _FLOW, "continue": _FLOW, "shift": _FLOW,
     "set": _FLOW, "local": "only inside a function; " + _FLOW,
     "eval": _UNSUPPORTED, "exec": _UNSUPPORTED, "trap": _UNSUPPORTED, "let": _UNSUPPORTED,

@@ -27,6 +27,7 @@ BUILTINS: dict[str, str] = {
     "complete": "shell.complete", "compgen": "shell.complete", "compopt": "shell.complete",
     "umask": "shell.resources", "ulimit": "shell.resources", "times": "shell.resources",
     "enable": "shell.enable", "hash": "shell.enable", "caller": "shell.caller",
+    "history": "shell.history",
     "kill": "shell.jobs", "disown": "shell.jobs", "eval": "shell.unsupported",
     "trap": "shell.unsupported", "let": "shell.unsupported", "exec": "shell.unsupported",
     # what the session knows

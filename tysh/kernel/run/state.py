@@ -164,6 +164,7 @@ class State:
         # on change; and the options of the completion running (compopt), if one is
         self.completions: dict[str, Any] | None = None
         self.comp_options: set[str] | None = None
+        self.history: tuple[str, ...] = ()  # `history -s` entries
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -203,6 +204,7 @@ class State:
         s.hashed = self.hashed
         s.completions = self.completions
         s.comp_options = None
+        s.history = self.history
         return s
 
     # -- lookup ----------------------------------------------------------------
