@@ -109,7 +109,7 @@ class Engine:
         """Candidates from the command's `complete` spec; None when it has none (or
         found nothing and says `-o default`/`bashdefault`, so the usual completion runs)."""
         st = self.kernel.state
-        if not st.completions:
+        if not st.tables.completions:
             return None
         import io
 

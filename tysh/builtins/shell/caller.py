@@ -29,7 +29,7 @@ def caller(args: RawArgs, ctx: Context, sh: Session) -> int:
         words = words[1:]
     st = sh.state
     names, lines = st.func_names, st.call_lines
-    script = st.script_file
+    script = st.tables.script_file
     if not words:
         if not names:
             if script is None:

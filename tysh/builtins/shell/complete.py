@@ -107,7 +107,7 @@ def _single_quote(text: str) -> str:
 
 
 def _specs(sh: Session) -> dict[str, CompSpec]:
-    got: dict[str, CompSpec] | None = sh.state.completions
+    got: dict[str, CompSpec] | None = sh.state.tables.completions
     return got or {}
 
 
@@ -222,11 +222,11 @@ def complete(args: RawArgs, ctx: Context, sh: Session) -> int:
             specs.clear()
         status = 0
         for n in targets:
-            if specs.pop(n, None) is None and sh.state.completions is not None:
+            if specs.pop(n, None) is None and sh.state.tables.completions is not None:
                 # (bash says nothing while no spec was ever made)
                 err(ctx, f"{n}: no completion specification")
                 status = 1
-        sh.state.completions = specs
+        sh.state.retable(completions=specs)
         return status
     if got.print_ or (not targets and not _has_generators(got.spec)):
         status = 0
@@ -245,7 +245,7 @@ def complete(args: RawArgs, ctx: Context, sh: Session) -> int:
         return 2
     for n in targets:
         specs[n] = got.spec
-    sh.state.completions = specs
+    sh.state.retable(completions=specs)
     return 0
 
 
@@ -309,7 +309,7 @@ def compopt(args: RawArgs, ctx: Context, sh: Session) -> int:
             status = 1
             continue
         specs[n] = attrs.evolve(spec, options=(spec.options | on) - off)
-    sh.state.completions = specs
+    sh.state.retable(completions=specs)
     return status
 
 

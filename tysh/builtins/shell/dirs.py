@@ -118,11 +118,11 @@ DIRS_USAGE = "dirs: usage: dirs [-clpv] [+N] [-N]"
 
 def _stack(sh: Session) -> list[str]:
     """The whole stack: the working directory, then the saved ones."""
-    return [sh.state.cwd, *sh.state.dirstack]
+    return [sh.state.cwd, *sh.state.tables.dirstack]
 
 
 def _store(sh: Session, entries: list[str]) -> None:
-    sh.state.dirstack = tuple(entries[1:])
+    sh.state.retable(dirstack=tuple(entries[1:]))
 
 
 def _polite(sh: Session, path: str) -> str:
@@ -300,7 +300,7 @@ def dirs(args: RawArgs, ctx: Context, sh: Session) -> int:
             err(ctx, f"{w}: invalid option")
             return _usage(ctx, DIRS_USAGE)
     if clear:
-        sh.state.dirstack = ()
+        sh.state.retable(dirstack=())
         return 0
     entries = _stack(sh)
     if index is not None:

@@ -98,7 +98,7 @@ def _table(sh: Session) -> dict[str, tuple[str, int, str | None]]:
     """The live entries: those hashed while PATH had its current value (changing PATH
     empties the table, as in bash; assigning PATH its own value does not here)."""
     now = _path_var(sh)
-    return {k: v for k, v in (sh.state.hashed or {}).items() if v[2] == now}
+    return {k: v for k, v in (sh.state.tables.hashed or {}).items() if v[2] == now}
 
 
 @tool("hash", raw_argv=True, session=True,
@@ -187,7 +187,7 @@ def hash_(args: RawArgs, ctx: Context, sh: Session) -> int:
                 continue
             old = table.get(n)
             table[n] = (files[0], old[1] if old and old[0] == files[0] else 0, now)
-    sh.state.hashed = table
+    sh.state.retable(hashed=table)
     if out:
         ctx.write("".join(line + "\n" for line in out))
     if names or forget_all:

@@ -25,7 +25,7 @@ USAGE = ("history: usage: history [-c] [-d offset] [n] or history -anrw [filenam
 def history(args: RawArgs, ctx: Context, sh: Session) -> int:
     words = texts(args.positional)
     st = sh.state
-    entries = list(st.history)
+    entries = list(st.tables.history)
     flags = ""
     offset: str | None = None
     i = 0
@@ -49,7 +49,7 @@ def history(args: RawArgs, ctx: Context, sh: Session) -> int:
                 break
     rest = words[i:]
     if "c" in flags:
-        st.history = ()
+        st.retable(history=())
         return 0
     if "d" in flags:
         if offset is None:
@@ -64,11 +64,11 @@ def history(args: RawArgs, ctx: Context, sh: Session) -> int:
             err(ctx, f"{offset}: history position out of range")
             return 1
         del entries[k]
-        st.history = tuple(entries)
+        st.retable(history=tuple(entries))
         return 0
     if "s" in flags:
         if rest:
-            st.history = (*entries, " ".join(rest))
+            st.retable(history=(*entries, " ".join(rest)))
         return 0
     if "p" in flags:
         last = entries[-1] if entries else ""

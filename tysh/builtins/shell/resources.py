@@ -167,7 +167,7 @@ def _resources() -> list[tuple[str, int, str, str, int]]:
 
 def current_limit(sh: Session, res: int) -> tuple[int, int]:
     """(soft, hard) of a resource for this session, -1 meaning unlimited."""
-    got = (sh.state.rlimits or {}).get(res)
+    got = (sh.state.tables.rlimits or {}).get(res)
     if got is not None:
         return got
     if res < 0:
@@ -311,9 +311,9 @@ def _set(sh: Session, letter: str, res: int, name: str, factor: int, text: str,
         return f"{name}: cannot modify limit: Operation not permitted"
     if above(new_soft, soft) and not sh.host_session:
         return f"{name}: cannot modify limit: a sandboxed session cannot raise its limits"
-    limits = dict(sh.state.rlimits or {})
+    limits = dict(sh.state.tables.rlimits or {})
     limits[res] = (new_soft, new_hard)
-    sh.state.rlimits = limits
+    sh.state.retable(rlimits=limits)
     return ""
 
 

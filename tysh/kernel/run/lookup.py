@@ -42,7 +42,7 @@ def path_of(interp: Interpreter, path: str | None) -> str | None:
 def hashed(interp: Interpreter, name: str) -> str | None:
     """The hash table's path for `name` while PATH has the value it had when the name
     was hashed (a new PATH empties bash's table)."""
-    table = interp.state.hashed
+    table = interp.state.tables.hashed
     if not table:
         return None
     entry = table.get(name)
@@ -55,12 +55,12 @@ def hashed(interp: Interpreter, name: str) -> str | None:
 def remember(interp: Interpreter, name: str, path: str, hit: bool = True) -> None:
     """Record (or count a use of) a program found on PATH, as bash's hash table does."""
     st = interp.state
-    table = dict(st.hashed or {})
+    table = dict(st.tables.hashed or {})
     now = path_of(interp, None)
     old = table.get(name)
     hits = old[1] if old is not None and old[2] == now and old[0] == path else 0
     table[name] = (path, hits + (1 if hit else 0), now)
-    st.hashed = table
+    st.retable(hashed=table)
 
 
 def is_builtin(interp: Interpreter, name: str) -> bool:

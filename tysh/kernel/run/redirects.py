@@ -49,7 +49,7 @@ def _open(interp: Interpreter, target: str, mode: str, fds: Fds, op: str) -> IO[
         return dev
     path = interp.abspath(target)
     fs = interp.fs if interp.state.umask is None else interp.files()
-    limits = interp.state.rlimits
+    limits = interp.state.tables.rlimits
     if limits and 0 <= limits.get(_NOFILE, (-1, -1))[0] <= 3:
         # `ulimit -n 3`: no descriptor is left beyond stdin, stdout and stderr
         raise RedirectError(f"tysh: {target}: Too many open files")

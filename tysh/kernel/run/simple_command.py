@@ -656,4 +656,4 @@ def run_external_cmd(
 
         timeout = max(interp.deadline - time.monotonic(), 0.0)
     return run_external(host, argv, env, cwd, fds, timeout=timeout, control=interp.control,
-                        umask=st.umask, rlimits=st.rlimits)
+                        umask=st.umask, rlimits=st.tables.rlimits)

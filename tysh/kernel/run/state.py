@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from tysh.kernel.base.errors import VarError
 
 OPTION_LETTERS = {
@@ -117,8 +119,31 @@ def _trim(lst: list[Any]) -> list[Any]:
     return lst
 
 
+@attrs.frozen
+class Tables:
+    """What a few builtins keep for the session and rarely change: replaced whole on
+    each change (`State.retable`), so copies of the state share one object."""
+
+    # `ulimit`'s lowered limits: resource -> (soft, hard), -1 unlimited
+    rlimits: dict[int, tuple[int, int]] | None = None
+    dirstack: tuple[str, ...] = ()  # pushd's saved directories, after the cwd
+    # `hash`: name -> (path as shown, hits, $PATH when it was found)
+    hashed: dict[str, tuple[str, int, str | None]] | None = None
+    completions: dict[str, Any] | None = None  # `complete`'s specs by command name
+    history: tuple[str, ...] = ()  # `history -s` entries
+    # the script file being run (`tysh FILE`), None for `-c` and stdin: bash's stack
+    # then has a "main" frame at the bottom (caller, $BASH_LINENO)
+    script_file: str | None = None
+
+
+NO_TABLES = Tables()
+
+
 class State:
     """Variables, functions, options, positional parameters, cwd and statuses."""
+
+    # the options of the completion being run (compopt); never inherited by a copy
+    comp_options: set[str] | None = None
 
     def __init__(self, cwd: str = "/", env: dict[str, str] | None = None) -> None:
         self.frames: list[dict[str, Var]] = [{}]
@@ -138,9 +163,6 @@ class State:
         # the line each running function was called from, innermost last (caller,
         # $BASH_LINENO)
         self.call_lines: list[int] = []
-        # the script file being run (`tysh FILE`), None for `-c` and stdin: bash's
-        # stack then has a "main" frame at the bottom (caller, $BASH_LINENO)
-        self.script_file: str | None = None
         self.pipestatus: list[int] = [0]
         self.getopts_ind = 1
         self.getopts_pos = 0
@@ -151,20 +173,8 @@ class State:
         self.stmt: Any = None  # the statement being run (an ast.Statement), for $LINENO
         # the session's umask once a script sets one (run/filemode.py); None: the process's
         self.umask: int | None = None
-        # `ulimit`'s lowered limits: resource -> (soft, hard), -1 unlimited; replaced
-        # whole on each change, so copies may share it
-        self.rlimits: dict[int, tuple[int, int]] | None = None
-        # pushd's saved directories, after the working directory ($DIRSTACK)
-        self.dirstack: tuple[str, ...] = ()
-        # `enable -n`: builtins turned off; `hash`: name -> (path, hits, $PATH then);
-        # both replaced whole on change, so copies may share them
-        self.disabled: frozenset[str] = frozenset()
-        self.hashed: dict[str, tuple[str, int, str | None]] | None = None
-        # `complete`'s specs by command name (builtins/shell/complete.py), replaced whole
-        # on change; and the options of the completion running (compopt), if one is
-        self.completions: dict[str, Any] | None = None
-        self.comp_options: set[str] | None = None
-        self.history: tuple[str, ...] = ()  # `history -s` entries
+        self.disabled: frozenset[str] = frozenset()  # `enable -n`: builtins turned off
+        self.tables = NO_TABLES
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -190,7 +200,6 @@ class State:
         s.subshell = self.subshell + 1
         s.func_names = list(self.func_names)
         s.call_lines = list(self.call_lines)
-        s.script_file = self.script_file
         s.pipestatus = list(self.pipestatus)
         s.getopts_ind = self.getopts_ind
         s.getopts_pos = self.getopts_pos
@@ -198,14 +207,13 @@ class State:
         s.host_facts = self.host_facts
         s.stmt = self.stmt
         s.umask = self.umask
-        s.rlimits = self.rlimits
-        s.dirstack = self.dirstack
         s.disabled = self.disabled
-        s.hashed = self.hashed
-        s.completions = self.completions
-        s.comp_options = None
-        s.history = self.history
+        s.tables = self.tables
         return s
+
+    def retable(self, **changes: Any) -> None:
+        """Change some of `tables` (a new Tables: copies keep theirs)."""
+        self.tables = attrs.evolve(self.tables, **changes)
 
     # -- lookup ----------------------------------------------------------------
     def lookup(self, name: str) -> Var | None:
@@ -258,9 +266,9 @@ class State:
             if not self.call_lines:
                 return None
             lines = [str(n) for n in reversed(self.call_lines)]
-            return lines + ["0"] if self.script_file is not None else lines
+            return lines + ["0"] if self.tables.script_file is not None else lines
         if name == "DIRSTACK":
-            return [self.cwd, *self.dirstack]
+            return [self.cwd, *self.tables.dirstack]
         f = _DYNAMIC.get(name)
         return None if f is None else f(self)
 
