@@ -1,6 +1,7 @@
-"""egrep and fgrep: `grep -E` and `grep -F` under their old names, as GNU grep 3.8+
-ships them — scripts that run `grep -E "$@"` after warning on stderr that the name is
-obsolescent. Messages after that are grep's own (`grep: …`)."""
+"""egrep and fgrep: `grep -E` and `grep -F` under their old names, as the Debian and
+Ubuntu packages of GNU grep ship them — scripts that run `grep -E "$@"` with nothing on
+stderr (upstream's 3.8 obsolescence warning is dropped there: it is noise to a script's
+reader, and scripts that check stderr break on it). Messages are grep's own (`grep: …`)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,6 @@ def _check_f(args: GrepArgs) -> list[str]:
 
 
 def _as_grep(args: GrepArgs, ctx: Context, flag: str) -> ToolReturn:
-    ctx.stderr.write(f"{ctx.name}: warning: {ctx.name} is obsolescent; using grep {flag}\n"
-                     .encode())
     ctx.name = "grep"
     run = grep.func
     assert run is not None
@@ -31,14 +30,14 @@ def _as_grep(args: GrepArgs, ctx: Context, flag: str) -> ToolReturn:
 
 
 @tool("egrep", args=GrepArgs, check=_check_e,
-      description="grep -E (obsolescent name: warns on stderr, as GNU grep 3.8+)",
+      description="grep -E under its old name",
       examples=[("prefer", "grep -E 'warn|error' app.log")])
 def egrep(args: GrepArgs, ctx: Context) -> ToolReturn:
     return _as_grep(args, ctx, "-E")
 
 
 @tool("fgrep", args=GrepArgs, check=_check_f,
-      description="grep -F (obsolescent name: warns on stderr, as GNU grep 3.8+)",
+      description="grep -F under its old name",
       examples=[("prefer", "grep -F 'a.b' notes.txt")])
 def fgrep(args: GrepArgs, ctx: Context) -> ToolReturn:
     return _as_grep(args, ctx, "-F")
