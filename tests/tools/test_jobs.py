@@ -124,3 +124,20 @@ def test_job_specs_by_prefix_and_by_substring() -> None:
             t.join()
     assert table.wait(a, lambda: None) == 0
     assert table.known_status(a.pid) == 0
+
+
+def test_no_pid_form_reaches_a_host_process_group(kernel: Kernel) -> None:
+    # negative pids name process groups, -1 every process, 0 the shell's own group:
+    # a sandbox signals none of them, and may not wait for a host process either
+    victim = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    try:
+        p = victim.pid
+        r = kernel.execute(f"kill -- -{p}; echo $?; kill -s KILL -{p}; echo $?; "
+                           f"kill -0 -1; echo $?; kill -TERM 0; echo $?; kill -0 1; echo $?; "
+                           f"wait {p}; echo $?; disown {p}; echo $?")
+        assert r.out == "1\n1\n1\n1\n1\n127\n1\n"
+        time.sleep(0.1)
+        assert victim.poll() is None
+    finally:
+        victim.kill()
+        victim.wait()

@@ -137,3 +137,40 @@ def test_ed_scripts_are_refused_by_name(kernel: Kernel, tmp_path: Path) -> None:
     r = kernel.execute("patch -e f.txt", "2c\nTWO\n.\n")
     assert r.code == 2
     assert "ed scripts are not supported" in r.err
+
+
+def _edit(name: str) -> str:
+    return f"--- {name}\n+++ {name}\n@@ -1 +1 @@\n-SECRET\n+PWNED\n"
+
+
+@pytest.mark.parametrize(("command", "diff"), [
+    ("patch -p0", _edit("{outside}/secret.txt")),
+    ("patch -p0", _edit("../secret.txt")),
+    ("patch -p1", _edit("a/../../secret.txt")),
+    ("patch -p0", _edit("../../../../../../../../etc/passwd")),
+    ("patch -p0", _edit("link")),
+    ("patch -p0 link", _edit("x")),
+    ("patch -d .. -p0", _edit("secret.txt")),
+    ("patch -d / -p0", _edit("{outside}/secret.txt".lstrip("/"))),
+    ("patch -p0 -i ../secret.txt", ""),
+    ("patch -p0", "--- /dev/null\n+++ {outside}/new.txt\n@@ -0,0 +1 @@\n+NEW\n"),
+    ("patch -p1", "diff --git a/f b/../new.txt\nnew file mode 100644\n--- /dev/null\n"
+                  "+++ b/../new.txt\n@@ -0,0 +1 @@\n+NEW\n"),
+    ("echo SECRET > f; patch -b -B ../ -p0", _edit("f")),
+    ("echo NOPE > f; patch -r ../rej -p0", _edit("f")),
+    ("echo SECRET > f; patch -p0 -o {outside}/out.txt", _edit("f")),
+])
+def test_a_sandboxed_patch_writes_nothing_outside_its_root(
+        tmp_path: Path, command: str, diff: str) -> None:
+    # the names a hostile diff or command line may use: absolute, climbing, through a
+    # link that leaves the root, a directory outside; the file outside stays as it was
+    root = tmp_path / "root"
+    root.mkdir()
+    (tmp_path / "secret.txt").write_text("SECRET\n")
+    (root / "link").symlink_to(tmp_path / "secret.txt")
+    k = Kernel(cwd=str(root), validate=False)
+    r = k.execute(command.format(outside=tmp_path), diff.format(outside=tmp_path))
+    assert r.code in (1, 2), r.out + r.err
+    assert "Traceback" not in r.err
+    assert (tmp_path / "secret.txt").read_text() == "SECRET\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["root", "secret.txt"]

@@ -45,3 +45,16 @@ def test_builtin_refuses_tysh_tools_as_bash_does(kernel: Kernel) -> None:
     r = kernel.execute("builtin ls; echo $?; builtin printf '%s\\n' ok")
     assert r.out == "1\nok\n"
     assert "builtin: ls: not a shell builtin" in r.err
+
+
+def test_enable_cannot_turn_on_what_the_embedder_disabled(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("secret\n")
+    k = Kernel(cwd=str(tmp_path), disable=["cat"], validate=False)
+    r = k.execute("enable cat; echo $?; (enable cat; cat f); cat f; command cat f; "
+                  "env cat f; echo f | xargs cat; builtin cat f; type -t cat")
+    assert "secret" not in r.out
+    assert r.out.startswith("1\n")
+    assert r.err.count("cat: disabled by the embedder: cannot be turned back on") == 2
+    assert k.execute("enable -a | grep -w cat").out == "enable -n cat\n"
+    # the script may still turn its other builtins off and on
+    assert k.execute("enable -n head; enable head; echo x | head -1").out == "x\n"

@@ -110,3 +110,24 @@ def test_ulimit_json(kernel: Kernel) -> None:
     r = kernel.execute("ulimit -S -t 30; ulimit --json -t")
     [row] = json.loads(r.out)
     assert row["option"] == "-t" and row["soft"] == 30 and row["unit"] == "seconds"
+
+
+@pytest.mark.parametrize("create", [
+    "mkdir new", "touch new", "echo x > new", "echo x >> new", "cp src new",
+    "echo x | tee new >/dev/null", "mkdir -p new/deeper", "mktemp -p . new.XXXX",
+])
+def test_umask_applies_to_everything_the_session_creates(
+        kernel: Kernel, tmp_path: Path, create: str) -> None:
+    (tmp_path / "src").write_text("x")
+    r = kernel.execute(f"umask 077; {create}")
+    assert r.code == 0, r.err
+    made = [p for p in tmp_path.rglob("new*")]
+    assert made
+    for p in made:
+        assert mode(p) & 0o077 == 0, (p, oct(mode(p)))
+
+
+def test_a_lowered_limit_cannot_be_raised_again_in_a_sandbox(kernel: Kernel) -> None:
+    r = kernel.execute("ulimit -f 10; ulimit -f 20; echo $?; ulimit -S -f unlimited; "
+                       "echo $?; (ulimit -f 30; echo $?); ulimit -f")
+    assert r.out == "1\n1\n1\n10\n"

@@ -1,7 +1,8 @@
 """enable and hash: which builtins run, and bash's table of programs found on PATH.
 
 `enable -n NAME` turns a builtin off, so the program of that name on PATH runs (when
-the session may run programs) — the way to prefer the host's `ls` to tysh's.
+the session may run programs) — the way to prefer the host's `ls` to tysh's. A builtin
+the embedder disabled (`Kernel(disable=...)`) stays off: `enable NAME` refuses it.
 `hash` lists, adds, forgets and sets the programs the session found; a hashed name
 runs from where it was found until PATH changes."""
 
@@ -81,6 +82,9 @@ def enable(args: RawArgs, ctx: Context, sh: Session) -> int:
             continue
         if off:
             changed.add(n)
+        elif n in sh.state.tables.locked:
+            err(ctx, f"{n}: disabled by the embedder: cannot be turned back on")
+            status = 1
         else:
             changed.discard(n)
     sh.state.disabled = frozenset(changed)

@@ -50,7 +50,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import IO, Any
 
 from tysh.builtins import all_builtins, get_builtin
@@ -104,7 +104,9 @@ class Kernel:
     `Kernel(cwd)` confines files to `cwd` and runs builtins, tools and functions only;
     `allow_external=True` adds programs on PATH (host processes: the sandbox does not
     confine them). `env` is merged over the hermetic defaults HOME=cwd, PATH, PWD —
-    `os.environ` is never read. `limits` bounds output, time, recursion and loops."""
+    `os.environ` is never read. `limits` bounds output, time, recursion and loops.
+    `disable` names builtins the script may not run by any route, and `enable` cannot
+    turn back on."""
 
     def __init__(
         self,
@@ -119,6 +121,7 @@ class Kernel:
         args: list[str] | tuple[str, ...] = (),
         process_groups: bool = True,
         validate: bool = True,
+        disable: Iterable[str] = (),
     ) -> None:
         _prepare_recursion()
         # an embedded kernel refuses a script with certain problems before running any
@@ -145,6 +148,10 @@ class Kernel:
         self.state.host_facts = type(fs) is LocalFileSystem
         self.state.arg0 = arg0
         self.state.positional = list(args)
+        if disable:
+            off = frozenset(disable)
+            self.state.disabled = off
+            self.state.retable(locked=off)
         self.registry = Registry(get_builtin, all_builtins)
         for t in tools:
             self.registry.register(t)

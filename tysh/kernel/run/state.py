@@ -134,6 +134,9 @@ class Tables:
     # the script file being run (`tysh FILE`), None for `-c` and stdin: bash's stack
     # then has a "main" frame at the bottom (caller, $BASH_LINENO)
     script_file: str | None = None
+    # builtins the embedder turned off (`Kernel(disable=...)`): `enable` cannot turn
+    # them back on
+    locked: frozenset[str] = frozenset()
 
 
 NO_TABLES = Tables()
