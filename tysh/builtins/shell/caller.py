@@ -2,10 +2,10 @@
 
 `caller` gives `LINE FILE` of the current call, `caller N` gives `LINE FUNCTION FILE`
 of the Nth frame up ("main" below the outermost function); outside any function it
-prints nothing and fails. Run from a script file, the bottom frame is "main" and the file the script's
-name; under `-c` there is no "main" frame and bash's placeholders (NULL, environment)
-stand for the file. tysh does not yet track the files `source` reads, so frames in a
-sourced file name the script."""
+prints nothing and fails. The frames are bash's: functions and the files `source` reads,
+each with the file its code comes from; run from a script file, the bottom frame is
+"main" and the file the script's name; under `-c` there is no "main" frame and bash's
+placeholders (NULL, environment) stand for the file."""
 
 from __future__ import annotations
 
@@ -36,7 +36,8 @@ def caller(args: RawArgs, ctx: Context, sh: Session) -> int:
                 return 1
             ctx.write("0 NULL\n")  # bash's answer at a script's top level
             return 0
-        where = script or ("NULL" if len(names) == 1 else "environment")
+        files = st.call_files
+        where = files[-2] if len(files) > 1 else script or "NULL"
         ctx.write(f"{lines[-1]} {where}\n")
         return 0
     spec = words[0].strip()
@@ -53,8 +54,11 @@ def caller(args: RawArgs, ctx: Context, sh: Session) -> int:
     frames = len(names) if script is not None else len(names) - 1
     if n >= frames:
         return 1
-    func = names[-2 - n] if n + 1 < len(names) else "main"
-    ctx.write(f"{lines[-1 - n]} {func} {script or 'environment'}\n")
+    if n + 1 < len(names):
+        func, where = names[-2 - n], st.call_files[-2 - n]
+    else:
+        func, where = "main", script or "environment"
+    ctx.write(f"{lines[-1 - n]} {func} {where}\n")
     return 0
 
 

@@ -587,7 +587,7 @@ class Kernel:
     def _guard(self, fn: Any, fds: Fds) -> int:
         interp = self.interp
         st = self.state
-        depth = (len(st.frames), st.func_depth, st.loop_depth)
+        depth = (len(st.frames), st.func_depth, st.loop_depth, len(st.func_names))
         try:
             status = int(fn())
         except ExitShell as e:
@@ -620,8 +620,7 @@ class Kernel:
             del st.frames[depth[0]:]
             st.func_depth = depth[1]
             st.loop_depth = depth[2]
-            if st.func_depth == 0:
-                st.func_names.clear()
+            del st.func_names[depth[3]:], st.call_lines[depth[3]:], st.call_files[depth[3]:]
             interp.suppress_errexit = 0
             flush_quietly(fds.get(1))
             flush_quietly(fds.get(2))

@@ -434,6 +434,7 @@ def call_function(
     st.func_names.append(name)
     stmt = st.stmt
     st.call_lines.append(stmt.pos.line if stmt is not None else 0)
+    st.call_files.append(st.func_files.get(name, "environment"))
     st.loop_depth = 0
     try:
         status = interp.run_command(fn.body, fds)
@@ -445,6 +446,7 @@ def call_function(
         st.func_depth -= 1
         st.func_names.pop()
         st.call_lines.pop()
+        st.call_files.pop()
         st.frames.pop()
     return status
 

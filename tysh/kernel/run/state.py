@@ -166,6 +166,11 @@ class State:
         # the line each running function was called from, innermost last (caller,
         # $BASH_LINENO)
         self.call_lines: list[int] = []
+        # the file each frame's code comes from, innermost last: where the function was
+        # defined, or the file `source` reads ($BASH_SOURCE, caller)
+        self.call_files: list[str] = []
+        # the file each function was defined in, when not the -c text ("environment")
+        self.func_files: dict[str, str] = {}
         self.pipestatus: list[int] = [0]
         self.getopts_ind = 1
         self.getopts_pos = 0
@@ -203,6 +208,8 @@ class State:
         s.subshell = self.subshell + 1
         s.func_names = list(self.func_names)
         s.call_lines = list(self.call_lines)
+        s.call_files = list(self.call_files)
+        s.func_files = dict(self.func_files)
         s.pipestatus = list(self.pipestatus)
         s.getopts_ind = self.getopts_ind
         s.getopts_pos = self.getopts_pos
@@ -264,16 +271,34 @@ class State:
 
             return str(random.randint(0, 32767))
         if name == "FUNCNAME":
-            return list(reversed(self.func_names)) if self.func_names else None
+            # bash shows the stack only while a function runs (a file sourced at the
+            # top level has a frame, but no FUNCNAME)
+            if not self.func_depth:
+                return None
+            names = list(reversed(self.func_names))
+            return names + ["main"] if self.tables.script_file is not None else names
         if name == "BASH_LINENO":
-            if not self.call_lines:
+            if not self.call_lines and self.tables.script_file is None:
                 return None
             lines = [str(n) for n in reversed(self.call_lines)]
             return lines + ["0"] if self.tables.script_file is not None else lines
+        if name == "BASH_SOURCE":
+            script = self.tables.script_file
+            if not self.call_files and script is None:
+                return None
+            files = list(reversed(self.call_files))
+            return files + [script] if script is not None else files
         if name == "DIRSTACK":
             return [self.cwd, *self.tables.dirstack]
         f = _DYNAMIC.get(name)
         return None if f is None else f(self)
+
+    def current_file(self) -> str:
+        """The file whose code is running, as bash names it in $BASH_SOURCE: a sourced
+        file, a function's, the script's; "environment" for `-c` text."""
+        if self.call_files:
+            return self.call_files[-1]
+        return self.tables.script_file or "environment"
 
     def dynamic_names(self) -> list[str]:
         """The variables bash computes when read ($SECONDS, $RANDOM, …) and no script
