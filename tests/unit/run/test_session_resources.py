@@ -115,6 +115,7 @@ def test_ulimit_json(kernel: Kernel) -> None:
 @pytest.mark.parametrize("create", [
     "mkdir new", "touch new", "echo x > new", "echo x >> new", "cp src new",
     "echo x | tee new >/dev/null", "mkdir -p new/deeper", "mktemp -p . new.XXXX",
+    "sort -o new src", "shuf -o new src",
 ])
 def test_umask_applies_to_everything_the_session_creates(
         kernel: Kernel, tmp_path: Path, create: str) -> None:

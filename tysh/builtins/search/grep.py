@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import collections
 import fnmatch
+import functools
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any, Literal
 
 import attrs
@@ -549,29 +550,57 @@ def _kind(args: GrepArgs) -> Kind:
 
 
 def _walk(
-    g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str
-) -> Iterator[tuple[str, str]]:
-    """(display name, path) of every file under a directory, honouring the filters."""
+    g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str,
+    above: tuple[tuple[int, int], ...] = (),
+) -> Iterator[tuple[str, str, Callable[[], IO[bytes]]]]:
+    """(display name, path, opener) of every file under a directory, honouring the
+    filters. Each directory is opened once (fs.open_dir) and its files are opened from
+    it. Devices, FIFOs and sockets met on the way are skipped, as GNU's `-D read` reads
+    only those named on the command line; under -R a directory already on the path
+    being walked (by device and inode: a symlink cycle) is reported as GNU does and not
+    entered again."""
+    fs = ctx.fs
     follow = args.dereference_recursive
-    for dirpath, dirs, files in ctx.fs.walk(root):
-        if args.exclude_dir:
-            dirs[:] = [d for d in dirs if not any(fnmatch.fnmatchcase(d, p) for p in args.exclude_dir)]
-        rel = dirpath[len(root) :].strip("/")
-        base = "/".join(x for x in (shown.rstrip("/") if shown else "", rel) if x)
-        for fname in files:
-            full = dirpath.rstrip("/") + "/" + fname
-            if not follow:
-                try:
-                    if ctx.fs.stat(full, follow=False).kind == "symlink":
-                        continue
-                except FsError:
+    if follow:
+        try:
+            st = fs.stat(root)
+            key = (st.dev, st.ino)
+        except FsError:
+            key = (0, 0)
+        if key != (0, 0):
+            if key in above:
+                if not g.no_messages:
+                    ctx.error(f"{shown}: warning: recursive directory loop")
+                return
+            above = (*above, key)
+    try:
+        d = fs.open_dir(root)
+    except FsError as e:
+        g.fail(f"{shown or '.'}: {e.reason}")
+        return
+    with d:
+        try:
+            entries = sorted(d.entries())
+        except FsError as e:
+            g.fail(f"{shown or '.'}: {e.reason}")
+            return
+        ctx.shell.check_boundary()
+        base_path = root.rstrip("/") + "/"
+        base = shown.rstrip("/") + "/" if shown else ""
+        for name, kind in entries:
+            full = base_path + name
+            if kind == "symlink":
+                if not follow:
                     continue
-            elif ctx.fs.is_dir(full):  # -R: fs.walk lists a symlinked dir as a file
-                yield from _walk(g, args, ctx, full, (base + "/" if base else "") + fname)
-                continue
-            if not _name_ok(args, fname):
-                continue
-            yield ((base + "/" if base else "") + fname), full
+                try:
+                    kind = fs.stat(full).kind
+                except FsError:
+                    kind = "file"  # a broken or refused link: opening it tells why
+            if kind == "directory":
+                if not any(fnmatch.fnmatchcase(name, p) for p in args.exclude_dir):
+                    yield from _walk(g, args, ctx, full, base + name, above)
+            elif kind == "file" and _name_ok(args, name):
+                yield base + name, full, functools.partial(d.open, name)
 
 
 def _name_ok(args: GrepArgs, fname: str) -> bool:
@@ -587,9 +616,10 @@ def _operand_matches(name: str, globs: tuple[str, ...]) -> bool:
     return any(fnmatch.fnmatchcase(t, g) for g in globs for t in tails)
 
 
-def _run_file(g: _Grep, ctx: Context, shown: str, path: str) -> None:
+def _run_file(g: _Grep, ctx: Context, shown: str, path: str,
+              opener: Callable[[], IO[bytes]] | None = None) -> None:
     try:
-        f = ctx.fs.open(path, "rb")
+        f = opener() if opener is not None else ctx.fs.open(path, "rb")
     except FsError as e:
         g.fail(f"{shown}: {e.reason}")
         return
@@ -693,8 +723,9 @@ def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
                 if not recursive:
                     g.fail(f"{name}: Is a directory")
                     continue
-                for shown, full in _walk(g, args, ctx, path, "" if implicit else name):
-                    _run_file(g, ctx, shown, full)
+                for shown, full, opener in _walk(g, args, ctx, path,
+                                                 "" if implicit else name):
+                    _run_file(g, ctx, shown, full, opener)
                     if g.quiet and g.any_selected:
                         return 0
                 continue

@@ -196,7 +196,10 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
                 try:
                     if type(args.in_place) is str and args.in_place:
                         _backup(ctx, name, args.in_place)
-                    ctx.fs.write_bytes(ctx.path(name), buf.getvalue())
+                    # a temporary file renamed over the original, as GNU sed does: a
+                    # failed write (a full disk) leaves the original as it was
+                    with ctx.fs.replace(ctx.path(name)) as out:
+                        out.write(buf.getvalue())
                 except FsError as e:
                     ctx.error(f"couldn't edit {name}: {e.reason}")
                     status[0] = True

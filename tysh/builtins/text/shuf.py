@@ -12,7 +12,12 @@ from typing import IO
 
 import attrs
 
-from tysh.builtins._common.operands import InputStatus, open_input, open_output
+from tysh.builtins._common.operands import (
+    InputStatus,
+    open_input,
+    open_output,
+    rewrites_input,
+)
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record
 from tysh.kernel.fs.api import FsError
@@ -149,8 +154,12 @@ def _emit(args: ShufArgs, ctx: Context, picked: list[bytes | int],
     out = b"".join(_text(v) + delim for v in picked)
     if args.output is not None:
         try:
-            with open_output(ctx, args.output) as f:
-                f.write(out)
+            if not args.echo and rewrites_input(ctx, args.output, args.operands):
+                with ctx.fs.replace(ctx.path(args.output)) as f:
+                    f.write(out)
+            else:
+                with open_output(ctx, args.output) as f:
+                    f.write(out)
         except FsError as e:
             ctx.error(f"{args.output}: {e.reason}")
             return 1

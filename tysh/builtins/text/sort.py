@@ -15,7 +15,12 @@ from typing import Any
 import attrs
 
 from tysh.builtins._common.lines import lines_json, read_all
-from tysh.builtins._common.operands import InputStatus, iter_inputs, open_output
+from tysh.builtins._common.operands import (
+    InputStatus,
+    iter_inputs,
+    open_output,
+    rewrites_input,
+)
 from tysh.builtins.text.sort_keys import (
     KeyOpts,
     KeySpec,
@@ -294,8 +299,12 @@ def _sort_body(a: SortArgs, ctx: Context) -> int:
     data = sep.join(lines) + sep if lines else b""
     if a.output is not None:
         try:
-            with open_output(ctx, a.output) as f:
-                f.write(data)
+            if rewrites_input(ctx, a.output, a.files):
+                with ctx.fs.replace(ctx.path(a.output)) as f:
+                    f.write(data)
+            else:
+                with open_output(ctx, a.output) as f:
+                    f.write(data)
         except FsError as e:
             ctx.error(f"open failed: {a.output}: {e.reason}")
             return 2

@@ -70,11 +70,11 @@ from tysh.kernel.base.limits import (
     TimedOut,
 )
 from tysh.kernel.base.streams import CheckedBytesIO, Fds, flush_quietly
-from tysh.kernel.fs.api import FileSystem
+from tysh.kernel.fs.api import INVALID_NUL, FileSystem
 from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.run.interpreter import Interpreter
 from tysh.kernel.run.registry import Registry
-from tysh.kernel.run.state import State
+from tysh.kernel.run.state import NEUTRAL_PID, State
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.parser import parse as parse_source
 from tysh.kernel.tools.output import ExecResult
@@ -144,8 +144,8 @@ class Kernel:
         if env is not None:
             full_env.update(env)
         self.state = State(cwd, full_env)
-        self.state.pid = os.getpid()
         self.state.host_facts = type(fs) is LocalFileSystem
+        self.state.pid = os.getpid() if self.state.host_facts else NEUTRAL_PID
         self.state.arg0 = arg0
         self.state.positional = list(args)
         if disable:
@@ -168,12 +168,20 @@ class Kernel:
             limits=self.limits,
             control=self.control,
         )
+        # a filesystem wait (a FIFO, a deep mkdir -p) stops at this kernel's limits
+        self.fs.set_checkpoint(self._fs_checkpoint)
         # problems of a parsed script, by id(script): (script, what names meant, problems);
         # the script is held so its id cannot be reused while the entry lives
         self._checked: dict[int, tuple[ast.Script, tuple[Any, ...], list[Any]]] = {}
         self._busy = threading.Lock()
         self._ticket_lock = threading.Lock()
         self._owner: int | None = None
+
+    def _fs_checkpoint(self) -> None:
+        """The filesystem's stop point: the run's limits while a call runs, nothing
+        between calls (a REPL's completion lists directories after a cancelled run)."""
+        if self._owner is not None:
+            self.interp.check_boundary()
 
     # ---------------------------------------------------------------- presets
     @classmethod
@@ -559,6 +567,8 @@ class Kernel:
         saved_cwd = st.cwd
         names = list(env or ())
         if cwd is not None:
+            if "\0" in cwd:
+                return f"tysh: execute: cwd {cwd!r}: {INVALID_NUL}"
             path = self.interp.abspath(cwd)
             if not self.fs.is_dir(path):
                 return f"tysh: execute: cwd {cwd}: No such directory in the sandbox"

@@ -14,7 +14,7 @@ from typing import IO, Any
 
 import attrs
 
-from tysh.kernel.fs.api import FileStat, FileSystem, FsError
+from tysh.kernel.fs.api import FileStat, FileSystem, FsError, check_name, names_dir
 
 ENOENT = "No such file or directory"
 ENOTDIR = "Not a directory"
@@ -109,6 +109,13 @@ class MemoryFileSystem(FileSystem):
         the last one when `follow`)."""
         if depth > MAX_LINKS:
             raise FsError(path, ELOOP)
+        if depth == 0:
+            check_name(path)
+            if names_dir(path):
+                node = self._lookup(path.rstrip("/"), True, 1)
+                if node.kind != "directory":
+                    raise FsError(path, ENOTDIR)
+                return node
         node = self.root
         parts = _split(path)
         walked: list[str] = []
@@ -138,6 +145,7 @@ class MemoryFileSystem(FileSystem):
         return node
 
     def _parent(self, path: str) -> tuple[Node, str]:
+        check_name(path)
         norm = posixpath.normpath(path)
         parent, name = posixpath.split(norm)
         if not name or name in (".", ".."):
@@ -155,6 +163,8 @@ class MemoryFileSystem(FileSystem):
         except FsError as e:
             if e.reason != ENOENT:
                 raise
+            if names_dir(path):
+                raise FsError(path, EISDIR) from None
         pnode, name = self._parent(path)
         node = self._new("file", 0o644)
         pnode.children[name] = node
@@ -169,6 +179,8 @@ class MemoryFileSystem(FileSystem):
                 if node.kind == "directory":
                     raise FsError(path, EISDIR)
                 return io.BytesIO(bytes(node.data))
+            if names_dir(path):
+                raise FsError(path, EISDIR)  # no file is written at `name/`
             node = self._lookup_or_create(path)
             if node.kind == "directory":
                 raise FsError(path, EISDIR)
@@ -205,19 +217,7 @@ class MemoryFileSystem(FileSystem):
     def mkdir(self, path: str, parents: bool = False, mode: int = 0o777) -> None:
         with self._lock:
             if parents:
-                cur = ""
-                for name in _split(posixpath.normpath(path)):
-                    cur += "/" + name
-                    try:
-                        node = self._lookup(cur)
-                    except FsError as e:
-                        if e.reason != ENOENT:
-                            raise
-                        pnode, leaf = self._parent(cur)
-                        pnode.children[leaf] = self._new("directory", mode & 0o755)
-                        continue
-                    if node.kind != "directory":
-                        raise FsError(cur, EEXIST)
+                self.make_dirs(path, mode)
                 return
             pnode, name = self._parent(path)
             if name in pnode.children:
@@ -225,12 +225,39 @@ class MemoryFileSystem(FileSystem):
             pnode.children[name] = self._new("directory", mode & 0o755)
             pnode.mtime = time.time()
 
+    def make_dirs(self, path: str, mode: int = 0o777) -> int:
+        """Walks down the tree once (symlinks on the way followed), so any depth takes
+        time linear in it, with a checkpoint a level."""
+        check_name(path)
+        parts = _split(posixpath.normpath(path))
+        made = 0
+        with self._lock:
+            node = self.root
+            for i, name in enumerate(parts):
+                self.checkpoint()
+                child = node.children.get(name)
+                if child is None:
+                    child = self._new("directory", mode & 0o755)
+                    node.children[name] = child
+                    node.mtime = time.time()
+                    made += 1
+                elif child.kind == "symlink":
+                    child = self._lookup("/" + "/".join(parts[: i + 1]))
+                if child.kind != "directory":
+                    raise FsError("/" + "/".join(parts[: i + 1]),
+                                  ENOTDIR if i < len(parts) - 1 else EEXIST)
+                node = child
+        return made
+
     def remove(self, path: str) -> None:
         with self._lock:
             pnode, name = self._parent(path)
             node = pnode.children.get(name)
             if node is None:
                 raise FsError(path, ENOENT)
+            if names_dir(path):
+                self._lookup(path)  # ENOTDIR unless it resolves to a directory
+                raise FsError(path, EISDIR)
             if node.kind == "directory":
                 raise FsError(path, EISDIR)
             self.used_bytes -= len(node.data)
@@ -254,6 +281,8 @@ class MemoryFileSystem(FileSystem):
             node = sp.children.get(sname)
             if node is None:
                 raise FsError(src, ENOENT)
+            if (names_dir(src) or names_dir(dst)) and node.kind != "directory":
+                raise FsError(src if names_dir(src) else dst, ENOTDIR)
             dp, dname = self._parent(dst)
             old = dp.children.get(dname)
             if old is not None and old.kind == "directory":
@@ -272,7 +301,10 @@ class MemoryFileSystem(FileSystem):
 
     def touch(self, path: str, mtime: float | None = None) -> None:
         with self._lock:
-            node = self._lookup_or_create(path)
+            if names_dir(path):
+                node = self._lookup(path)  # `missing/` names no file to create
+            else:
+                node = self._lookup_or_create(path)
             node.mtime = time.time() if mtime is None else mtime
 
     def chmod(self, path: str, mode: int) -> None:

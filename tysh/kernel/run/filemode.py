@@ -10,7 +10,9 @@ process umask applies, as it always did): nothing is paid until a script asks.""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import posixpath
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
@@ -96,6 +98,27 @@ class MaskedFileSystem(FileSystem):
                 self.inner.chmod(p, bits)
             except FsError:
                 pass
+
+    def make_dirs(self, path: str, mode: int = 0o777) -> int:
+        made = self.inner.make_dirs(path, mode)
+        parts = [p for p in posixpath.normpath(path).split("/") if p]
+        for k in range(len(parts) - made, len(parts)):
+            p = "/" + "/".join(parts[:k + 1])
+            # as mkdir -p above: the last folder gets `mode`, the parents keep u+wx
+            bits = mode & 0o7777 & ~self.umask if k == len(parts) - 1 else (
+                0o777 & ~self.umask) | 0o300
+            try:
+                self.inner.chmod(p, bits)
+            except FsError:
+                pass
+        return made
+
+    @contextlib.contextmanager
+    def replace(self, path: str) -> Iterator[IO[bytes]]:
+        existed = self.inner.exists(path)
+        with self.inner.replace(path) as f:
+            yield f
+        self._settle(path, existed)
 
     # the rest is the inner filesystem's
     def stat(self, path: str, follow: bool = True) -> FileStat:

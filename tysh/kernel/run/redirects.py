@@ -48,6 +48,8 @@ def _open(interp: Interpreter, target: str, mode: str, fds: Fds, op: str) -> IO[
     if dev is not None:
         return dev
     path = interp.abspath(target)
+    if target.endswith("/") and path != "/":
+        path += "/"  # `> file/` names a directory: the filesystem refuses a file there
     fs = interp.fs if interp.state.umask is None else interp.files()
     limits = interp.state.tables.rlimits
     if limits and 0 <= limits.get(_NOFILE, (-1, -1))[0] <= 3:

@@ -543,8 +543,13 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         if not _render(interp, "output", output, stdout):
             _write(stdout, output.to_text())
     if stdout is not None and type(stdout) is not io.BytesIO:
-        # real fds and pipes see each command's output as soon as it finishes
-        stdout.flush()
+        # real fds and pipes see each command's output as soon as it finishes; a file
+        # that cannot take it (a full disk) fails the command, as a write error would
+        try:
+            stdout.flush()
+        except FsError as e:
+            interp.error(fds, f"{name}: {e.message}")
+            return 1
     return code
 
 

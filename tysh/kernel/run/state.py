@@ -88,13 +88,17 @@ def _epoch(real: bool) -> str:
 # sandbox, as its environment does (docs/security.md, hermetic environment); it matches
 # the neutral `user` that `whoami` answers there.
 NEUTRAL_UID = "1000"
+# ... and for its process ids: `$$` (and BASHPID) is the embedding process's pid on the
+# host, which a sandbox does not show; its parent is reported as init
+NEUTRAL_PID = 100
+NEUTRAL_PPID = "1"
 
 # Variables bash computes when they are read (and a script has not set them); scripts
 # test these (`$OSTYPE`, `$UID`, `$SECONDS`) far more than they assign them.
 _DYNAMIC: dict[str, Callable[[State], str]] = {
     "UID": lambda st: str(os.getuid()) if st.host_facts else NEUTRAL_UID,
     "EUID": lambda st: str(os.geteuid()) if st.host_facts else NEUTRAL_UID,
-    "PPID": lambda st: str(os.getppid()),
+    "PPID": lambda st: str(os.getppid()) if st.host_facts else NEUTRAL_PPID,
     "BASHPID": lambda st: str(st.pid),
     "SECONDS": _seconds,
     "EPOCHSECONDS": lambda st: _epoch(False),

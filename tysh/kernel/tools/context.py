@@ -131,8 +131,13 @@ class Context(MutableRecord):
         return self.shell.cwd
 
     def path(self, p: str) -> str:
-        """An absolute, normalised path for a user-given one, relative to the cwd."""
-        return abspath(p, self.shell.cwd)
+        """An absolute, normalised path for a user-given one, relative to the cwd. A
+        trailing `/` is kept: it says the path must name a directory, and the
+        filesystem answers `Not a directory` when it does not (`rm file/`)."""
+        out = abspath(p, self.shell.cwd)
+        if len(p) > 1 and p.endswith("/") and out != "/" and p.strip("/"):
+            return out + "/"
+        return out
 
     def error(self, message: str) -> None:
         """Write `NAME: message` to stderr, the way GNU tools report problems."""
