@@ -141,3 +141,19 @@ def test_no_pid_form_reaches_a_host_process_group(kernel: Kernel) -> None:
     finally:
         victim.kill()
         victim.wait()
+
+
+def test_a_job_whose_thread_cannot_start_is_not_listed() -> None:
+    from tysh.kernel.base.limits import RunControl
+
+    table = JobTable()
+
+    def refuse(t: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    try:
+        table.start("sleep 10", RunControl(), lambda control: 0, refuse)
+    except RuntimeError:
+        pass
+    assert table.find("%%") == "%%: no such job"
+    assert table.find("%1") == "%1: no such job"

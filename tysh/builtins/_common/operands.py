@@ -181,9 +181,10 @@ def iter_inputs(
                 f.close()
 
 
-def iter_lines(f: IO[bytes]) -> Iterator[bytes]:
-    """Lines including their terminator (the last may lack one), read in large chunks."""
-    split = LineSplit(f, size=CHUNK)
+def iter_lines(f: IO[bytes], ctx: Context | None = None) -> Iterator[bytes]:
+    """Lines including their terminator (the last may lack one), read in large chunks;
+    with `ctx`, a long line is charged to its memory budget as it gathers."""
+    split = LineSplit(f, size=CHUNK, ctx=ctx)
     for lines in split:
         for line in lines:
             yield line + b"\n"

@@ -149,7 +149,7 @@ def factor(args: FactorArgs, ctx: Context) -> ToolReturn:
         for w in args.numbers:
             one(w)
     else:
-        for raw in iter_lines(ctx.stdin):
+        for raw in iter_lines(ctx.stdin, ctx):
             for word in raw.split():
                 one(word.decode("utf-8", "surrogateescape"))
             ctx.stdout.flush()

@@ -27,6 +27,7 @@ from typing import IO, Any
 
 import attrs
 
+from tysh.builtins._common.lines import slurp
 from tysh.builtins._common.operands import STDIN_DEVICES
 from tysh.builtins.json.format import JsonWriter
 from tysh.kernel.base.record import Record
@@ -92,12 +93,17 @@ class _ParseFailed(Exception):
         self.line_offset = line_offset
 
 
-def _read_values(f: IO[bytes]) -> Iterator[tuple[str, int, bool]]:
+# what a parsed value costs beyond its text, for charging the memory budget
+_VALUE_BYTES = 64
+
+
+def _read_values(f: IO[bytes], ctx: Context | None = None) -> Iterator[tuple[str, int, bool]]:
     """(value text, line number after it, input drained) for each JSON value in a stream.
 
     Reads incrementally — what is available (read1), and while a value is incomplete at
     least as much again as its partial text, so a huge document costs linear time —
-    so `… | jq` streams. Raises _ParseFailed with the unparsed rest on bad JSON."""
+    so `… | jq` streams. Raises _ParseFailed with the unparsed rest on bad JSON. With
+    `ctx`, the buffer's high-water mark is charged to its memory budget."""
     dec = json.JSONDecoder(parse_constant=_reject_constant)
     read = getattr(f, "read1", None) or f.read
     buf = ""
@@ -105,6 +111,7 @@ def _read_values(f: IO[bytes]) -> Iterator[tuple[str, int, bool]]:
     line = 1  # line number at `counted`
     counted = 0
     eof = False
+    charged = [0]
 
     def more(at_least: int) -> bool:
         nonlocal buf, pos, eof, line, counted
@@ -122,6 +129,9 @@ def _read_values(f: IO[bytes]) -> Iterator[tuple[str, int, bool]]:
         line += buf.count("\n", counted, pos)
         buf = buf[pos:] + b"".join(got).decode("utf-8", "replace")
         pos = counted = 0
+        if ctx is not None and len(buf) > charged[0]:
+            ctx.hold(2 * (len(buf) - charged[0]))  # the text, and the bytes it came from
+            charged[0] = len(buf)
         return True
 
     while True:
@@ -350,13 +360,14 @@ def _all_values(args: JqArgs, ctx: Context, files: list[str], status: list[int])
     vals: list[Any] = []
     for _name, f in _inputs(args, ctx, files, status):
         if args.raw_input:
-            text = f.read().decode("utf-8", "replace")
+            text = slurp(ctx, f).decode("utf-8", "replace")
             if args.slurp:
                 vals.append(text)
             else:
                 vals.extend(text.splitlines())
             continue
-        for t, _ln, _d in _read_values(f):
+        for t, _ln, _d in _read_values(f, ctx):
+            ctx.hold(2 * len(t) + _VALUE_BYTES)  # the parsed value, kept for the end
             vals.append(json.loads(t))
     if args.raw_input and args.slurp:
         return ["".join(vals)]
@@ -516,7 +527,7 @@ def _stream(r: _Runner, args: JqArgs, ctx: Context, files: list[str], status: li
         lines: list[int] = []
         size = 0
         try:
-            for t, ln, drained in _read_values(f):
+            for t, ln, drained in _read_values(f, ctx):
                 texts.append(t)
                 lines.append(ln)
                 size += len(t)

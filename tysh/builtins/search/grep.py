@@ -68,9 +68,12 @@ class GrepArgs(Record):
     with_filename: bool = param(False, aliases=["-H"], help="print the file name for each match")
     no_filename: bool = param(False, aliases=["-h"], help="never print file names")
     max_count: int | None = param(None, aliases=["-m"], help="stop after NUM selected lines")
-    after_context: int | None = param(None, aliases=["-A"], help="print NUM lines after a match")
-    before_context: int | None = param(None, aliases=["-B"], help="print NUM lines before a match")
-    context: int | None = param(None, aliases=["-C"], help="print NUM lines around a match")
+    after_context: int | None = param(None, aliases=["-A"], help="print NUM lines after a match",
+                                      min=0, range_error="{value}: invalid context length argument")
+    before_context: int | None = param(None, aliases=["-B"], help="print NUM lines before a match",
+                                       min=0, range_error="{value}: invalid context length argument")
+    context: int | None = param(None, aliases=["-C"], help="print NUM lines around a match",
+                                min=0, range_error="{value}: invalid context length argument")
     recursive: bool = param(False, aliases=["-r"], help="search directories recursively")
     dereference_recursive: bool = param(False, aliases=["-R"], help="like -r, following symlinks")
     directories: Literal["read", "skip", "recurse"] = param(

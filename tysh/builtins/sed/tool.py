@@ -54,7 +54,8 @@ class SedArgs(Record):
     null_data: bool = param(False, aliases=["-z"], help="lines are separated by NUL")
     posix: bool = param(False, help="accepted; GNU extensions stay on")
     unbuffered: bool = param(False, aliases=["-u"], help="accepted; output is flushed per block")
-    line_length: int = param(70, aliases=["-l"], help="line-wrap length for `l`")
+    line_length: int = param(70, aliases=["-l"], help="line-wrap length for `l`", min=0,
+                             range_error="invalid line length: {value}")
     debug: bool = param(False, help="accepted; no debug output")
 
 

@@ -81,7 +81,8 @@ def printenv(args: PrintenvArgs, ctx: Context) -> ToolReturn:
 @attrs.frozen(repr=False, eq=False)
 class NprocArgs(Record):
     all: bool = param(default=False, help="print the number of installed processors")
-    ignore: int = param(default=0, help="exclude up to N processing units, if possible")
+    ignore: int = param(default=0, help="exclude up to N processing units, if possible", min=0,
+                        range_error="invalid number: '{value}'")
 
 
 def _available() -> int:

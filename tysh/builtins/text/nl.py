@@ -44,7 +44,9 @@ class NlArgs(Record):
     number_format: Literal["ln", "rn", "rz"] = param(
         default="rn", aliases=["-n"], help="ln left aligned, rn right aligned, rz zero padded"
     )
-    number_width: int = param(default=6, aliases=["-w"], help="digits of the line numbers")
+    number_width: int = param(
+        default=6, aliases=["-w"], help="digits of the line numbers", min=1, max=(1 << 31) - 1,
+        range_error="invalid line number field width: '{value}': Numerical result out of range")
     number_separator: str = param(
         default="\t", aliases=["-s"], help="text after each line number"
     )
@@ -117,7 +119,7 @@ def _nl_body(a: NlArgs, ctx: Context) -> int:
     blanks = 0
     status = InputStatus()
     for _name, f in iter_inputs(ctx, a.files, status):
-        for batch in line_batches(f):
+        for batch in line_batches(f, ctx=ctx):
             buf: list[bytes] = []
             for line in batch:
                 section = sections.get(line) if sections else None

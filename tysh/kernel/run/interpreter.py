@@ -32,16 +32,18 @@ from tysh.kernel.base.errors import ExpansionError, TyshError
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.limits import (
     NESTS_TOO_DEEPLY,
+    UNBOUNDED,
     Cancelled,
     LimitExceeded,
     Limits,
+    MemoryLimitExceeded,
     RunControl,
     TimedOut,
 )
 from tysh.kernel.base.paths import abspath
 from tysh.kernel.base.streams import NULL_IO, CheckedBytesIO, Fds, flush_quietly
 from tysh.kernel.base.threads import start_deep
-from tysh.kernel.base.values import to_text
+from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.expand import arith
 from tysh.kernel.expand import words as expand
 from tysh.kernel.expand.pattern import match
@@ -270,7 +272,7 @@ class Interpreter:
         if s is None:
             return
         try:
-            s.write((message.rstrip("\n") + "\n").encode("utf-8", "surrogateescape"))
+            s.write(encode_text(message.rstrip("\n") + "\n"))
         except (OSError, ValueError):
             pass
 
@@ -364,29 +366,45 @@ class Interpreter:
         v = self.state.special(name)
         return "" if v is None else to_text(v)
 
+    def need_memory(self, n: int, what: str) -> None:
+        """Raise MemoryLimitExceeded unless `n` more bytes fit the memory budget."""
+        self.state.meter.need(n, what, tool=False)
+
     def command_substitution(self, body: ast.Script) -> Any:
         """`$(…)`: the body's stdout without trailing newlines, or the typed data of its
-        last command when that command's tool declares typed_substitution."""
+        last command when that command's tool declares typed_substitution. The capture
+        is charged to the memory budget as it grows; passing the budget ends the
+        script, as running out of memory would."""
         sub = self.fork()
         sub.see_jobs_of(self)
         # bash (without `shopt -s inherit_errexit`) runs `$(…)` with errexit off: only
         # the substitution's own status can stop the script, e.g. in `x=$(false)`
         sub.state.options.discard("errexit")
-        out = CheckedBytesIO(sub)
+        meter = self.state.meter
+        out = CheckedBytesIO(sub, meter if meter.cap < UNBOUNDED else None, "$(…)")
         parent = self.cur_fds
         fds: Fds = {0: parent.get(0) or NULL_IO, 1: out, 2: parent.get(2) or NULL_IO}
         try:
-            status = sub.run_script(body, fds)
-        except ExitShell as e:
-            status = e.subshell_status
-        except LimitExceeded as e:
-            self.error(fds, e.message)
-            status = 1
-        self.cmdsub_status = status
-        self.state.last_status = status
-        if sub.last_typed:
-            return sub.last_data
-        return out.getvalue().decode("utf-8", "surrogateescape").rstrip("\n")
+            try:
+                status = sub.run_script(body, fds)
+            except ExitShell as e:
+                status = e.subshell_status
+            except MemoryLimitExceeded:
+                raise
+            except LimitExceeded as e:
+                self.error(fds, e.message)
+                status = 1
+            self.cmdsub_status = status
+            self.state.last_status = status
+            if sub.last_typed:
+                return sub.last_data
+            raw = out.getvalue()
+            out.close()
+            kept = raw.rstrip(b"\n")
+            del raw  # the capture's buffer goes before the text is made
+            return kept.decode("utf-8", "surrogateescape")
+        finally:
+            out.release()
 
     # ------------------------------------------------------------ scripts
     def run_script(self, script: ast.Script, fds: Fds) -> int:
@@ -642,6 +660,10 @@ class Interpreter:
             except RecursionError:
                 sub.error(job_fds, NESTS_TOO_DEEPLY)
                 return 2
+            except KeyboardInterrupt:
+                return 130
+            except SystemExit as e:
+                return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
             except Exception as e:  # noqa: BLE001 — a fault in a job must not kill the process
                 sub.error(job_fds, f"tysh: internal error: {e!r}")
                 return 70

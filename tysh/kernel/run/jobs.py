@@ -182,7 +182,14 @@ class JobTable:
 
         t = threading.Thread(target=run, daemon=True, name=f"tysh-job-{job.pid}")
         job.thread = t
-        launch(t)
+        try:
+            launch(t)
+        except BaseException:
+            # a job that never started is not listed: nothing may wait for it
+            with self._cond:
+                if self._jobs.get(job.number) is job:
+                    del self._jobs[job.number]
+            raise
         return job
 
     def view(self) -> JobTable:

@@ -13,8 +13,8 @@ import threading
 from typing import IO, TYPE_CHECKING
 
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
-from tysh.kernel.base.streams import CheckedWriter, Fds, close_quietly
-from tysh.kernel.base.threads import start_deep
+from tysh.kernel.base.streams import CheckedReader, CheckedWriter, Fds, close_quietly
+from tysh.kernel.base.threads import NoThread, start_deep
 from tysh.kernel.syntax import ast
 
 if TYPE_CHECKING:
@@ -46,6 +46,10 @@ def _run_stage(
         status = interp.state.last_status
     except BrokenPipeError:
         status = 141
+    except KeyboardInterrupt:
+        status = 130  # raised in a stage's thread: the stage is interrupted, quietly
+    except SystemExit as e:
+        status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except Exception as e:  # noqa: BLE001 — a fault in a stage must not kill the others
         from tysh.kernel.base.limits import NESTS_TOO_DEEPLY, LimitExceeded, TimedOut
 
@@ -118,9 +122,10 @@ def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> 
             # feeding a patient consumer (`seq 1 1e12 | wc -l`) still stops
             if sub.control.check_streams or sub.deadline is not None:
                 own_out = CheckedWriter(w, PIPE_BUF_WRITE, sub)
+                prev_read = CheckedReader(r, interp)
             else:
                 own_out = open(w, "wb", buffering=PIPE_BUF_WRITE)  # noqa: SIM115
-            prev_read = open(r, "rb")  # noqa: SIM115
+                prev_read = open(r, "rb")  # noqa: SIM115
             stage_fds[1] = own_out
         else:
             prev_read = None
@@ -134,7 +139,16 @@ def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> 
                 daemon=True,
                 name="tysh-stage",
             )
-            start_deep(t)
+            try:
+                start_deep(t)
+            except NoThread:
+                # the stages already running see the end of their pipes and finish
+                close_quietly(own_in)
+                close_quietly(own_out)
+                close_quietly(prev_read)
+                for started in threads:
+                    started.join()
+                raise
             threads.append(t)
     for t in threads:
         t.join()

@@ -1222,10 +1222,10 @@ def decode_ansi_c(body: str) -> str:
         if hx is not None:
             return _byte(int(hx, 16))
         if u4 is not None:
-            return chr(int(u4, 16))
+            return _code_point(int(u4, 16))
         if u8 is not None:
             cp = int(u8, 16)
-            return chr(cp) if cp <= 0x10FFFF else "\ufffd"
+            return _code_point(cp) if cp <= 0x10FFFF else "\ufffd"
         if octal is not None:
             return _byte(int(octal, 8) & 0xFF)
         if ctl is not None:
@@ -1239,6 +1239,14 @@ def decode_ansi_c(body: str) -> str:
         # and a lone `$'\xff'` stays the raw byte (surrogateescape, as streams use)
         out = out.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
     return out
+
+
+def _code_point(cp: int) -> str:
+    """A `\\uHHHH` escape's character; a surrogate (which UTF-8 cannot hold) becomes the
+    bytes bash writes for it, ED A0 80 for U+D800, as the escapes of raw bytes."""
+    if 0xD800 <= cp <= 0xDFFF:
+        return "".join(_byte(b) for b in chr(cp).encode("utf-8", "surrogatepass"))
+    return chr(cp)
 
 
 def _byte(b: int) -> str:

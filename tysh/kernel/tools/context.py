@@ -10,8 +10,10 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import attrs
 
+from tysh.kernel.base.limits import NO_CHARGES, Charges
 from tysh.kernel.base.paths import abspath
 from tysh.kernel.base.record import MutableRecord
+from tysh.kernel.base.values import encode_text
 from tysh.kernel.fs.api import FileSystem
 
 if TYPE_CHECKING:
@@ -125,6 +127,9 @@ class Context(MutableRecord):
     isatty: bool = False
     stdin_is_terminal: bool = False
     path_prefix: tuple[str, ...] = ()  # the subcommand path chosen by select_leaf
+    # what this command charges to the kernel's memory budget (released by the kernel
+    # when the command ends)
+    charges: Charges = NO_CHARGES
 
     @property
     def cwd(self) -> str:
@@ -139,9 +144,29 @@ class Context(MutableRecord):
             return out + "/"
         return out
 
+    def hold(self, n: int) -> None:
+        """Charge `n` more bytes this command keeps (a buffer of its whole input, a
+        table) to the memory budget; past the budget MemoryLimitExceeded ends the
+        command with `NAME: memory limit of … exceeded`, status 1. Released when the
+        command ends."""
+        self.charges.hold(n, self.name)
+
+    def release(self) -> None:
+        """Give back everything this command has charged (its buffers are gone)."""
+        self.charges.release()
+
+    def unhold(self, n: int) -> None:
+        """Give back `n` bytes of what `hold` charged (a buffer that was freed)."""
+        self.charges.release(n)
+
+    def need(self, n: int) -> None:
+        """Refuse, as `hold` would, an allocation of `n` bytes about to be made (a
+        width or a padding a user gave), without keeping a charge."""
+        self.charges.need(n, self.name)
+
     def error(self, message: str) -> None:
         """Write `NAME: message` to stderr, the way GNU tools report problems."""
-        self.stderr.write(f"{self.name}: {message}\n".encode("utf-8", "surrogateescape"))
+        self.stderr.write(encode_text(f"{self.name}: {message}\n"))
 
     def write(self, text: str) -> None:
-        self.stdout.write(text.encode("utf-8", "surrogateescape"))
+        self.stdout.write(encode_text(text))
