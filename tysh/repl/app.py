@@ -38,14 +38,14 @@ class Shell:
         """Run one command as typed: aliases expanded, syntax errors shown with a caret."""
         from tysh.kernel.base.control import ExitShell
         from tysh.kernel.base.errors import TyshSyntaxError
-        from tysh.repl.alias import expand_aliases
+        from tysh.kernel.syntax.parser import parse
         from tysh.repl.render import format_syntax_error
 
         k = self.kernel
         st = k.state
-        src = expand_aliases(text, st.aliases) if st.aliases else text
         try:
-            script = k.parse(src)
+            # aliases are expanded as the lexer reads the line, as interactive bash does
+            script = parse(text, st.aliases) if st.aliases else k.parse(text)
         except TyshSyntaxError as e:
             self._err(format_syntax_error(e.format(), self.color))
             st.last_status = 2

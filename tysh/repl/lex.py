@@ -1,9 +1,9 @@
 """Classify the REPL's input text into styled spans, using the shell's own lexer.
 
-Highlighting, alias expansion and completion all need the same facts about a partial
-line: which words are command names, which are options, strings, variables and where a
-syntax error starts. They come from `tysh.kernel.syntax.lexer.Scanner` (the scanner the parser
-uses), so the REPL never keeps a second idea of the syntax. Scanning stops at the first
+Highlighting and completion need the same facts about a partial line: which words are
+command names, which are options, strings, variables and where a syntax error starts. They
+come from `tysh.kernel.syntax.lexer.Scanner` (the scanner the parser uses, which also
+expands the REPL's aliases), so the REPL never keeps a second idea of the syntax. Scanning stops at the first
 error; the rest of the text becomes one span ("incomplete" for an unfinished construct
 such as an open quote, "error" for a real mistake).
 """

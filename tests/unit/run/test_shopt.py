@@ -30,3 +30,12 @@ def test_unknown_names_and_options_get_bash_messages() -> None:
     assert code == 1 and "nosuch: invalid shell option name" in err
     code, _, err = run("shopt -x")
     assert code == 2 and "usage: shopt [-pqsu]" in err
+
+
+def test_expand_aliases_is_kept_by_the_session() -> None:
+    k = Kernel.isolated()
+    assert k.execute("shopt -q expand_aliases").code == 1
+    assert k.execute("shopt -s expand_aliases; shopt -q expand_aliases").code == 0
+    assert k.execute("shopt -p expand_aliases").out == "shopt -s expand_aliases\n"
+    assert k.execute("shopt -u expand_aliases; shopt expand_aliases").out == \
+        "expand_aliases \toff\n"

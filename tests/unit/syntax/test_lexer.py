@@ -9,7 +9,9 @@ import pytest
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.lexer import Scanner, Source, decode_ansi_c
-from tysh.kernel.syntax.parser import parse_scanner
+from tysh.kernel.syntax.parser import parse, parse_scanner
+from tysh.kernel.syntax.unparse import script_source
+from tysh.kernel.syntax.walk import walk
 
 
 def toks(src: str) -> list[tuple[str, Any]]:
@@ -218,10 +220,9 @@ def test_dollar_double_paren_that_is_a_subshell_falls_back_to_cmdsub() -> None:
     ("echo $(ls", "unterminated '$('"),
     ("echo ${x", "unterminated '${'"),
     ("echo $((1+", "unterminated '$(('"),
-    ("echo `ls`", "use $(…)"),
-    ("cat <(ls)", "process substitution"),
-    ("echo >(ls)", "process substitution"),
-    ("echo ${%x}", "bad substitution"),
+    ("echo `ls", "unterminated '`'"),
+    ("cat <(ls", "unterminated '<('"),
+    ("echo ${%x", "unterminated '${'"),
 ])
 def test_lexical_errors(src: str, msg: str) -> None:
     with pytest.raises(TyshSyntaxError) as e:
@@ -238,11 +239,156 @@ def test_ansi_c_hex_escapes_give_raw_bytes_that_form_utf8() -> None:
     assert decode_ansi_c(r"\u00e9") == "é"
 
 
-def test_process_substitution_after_a_redirection_names_the_feature() -> None:
+def test_process_substitution_is_refused_when_it_runs_not_when_parsed() -> None:
     from tysh.kernel.embed.kernel import Kernel
 
-    r = Kernel(validate=False).execute("while read -r l; do echo $l; done < <(echo x)")
-    assert r.code == 2
+    r = Kernel(validate=False).execute(
+        "echo before; while read -r l; do echo $l; done < <(echo x); echo after $?")
+    assert (r.code, r.out) == (0, "before\nafter 2\n")
     assert "process substitution '<(…)' is not supported" in r.err
     r = Kernel(validate=False).execute("echo x > >(cat)")
     assert "process substitution '>(…)' is not supported" in r.err
+    assert r.code == 2
+
+
+def test_a_backtick_substitution_is_the_same_node_as_dollar_paren() -> None:
+    from tysh.kernel.syntax.unparse import word_source
+
+    for tick, paren in (("`echo hi`", "$(echo hi)"), ('"a`echo b`c"', '"a$(echo b)c"')):
+        w = word(tick)
+        assert [type(p) for p in w.parts] == [type(p) for p in word(paren).parts]
+        assert word_source(w) == word_source(word(paren))
+
+
+def test_positions_inside_backticks_are_those_of_the_source() -> None:
+    sub = word("x`echo  hi`").parts[1]
+    assert isinstance(sub, ast.CmdSub)
+    assert sub.pos == ast.Pos(1, 7)
+    assert sub.body.statements[0].pos == ast.Pos(1, 8)
+    e = pytest.raises(TyshSyntaxError, parse, "echo `echo )`").value
+    assert (e.line, e.col) == (1, 12)
+
+
+@pytest.mark.parametrize("src,body", [
+    # a backslash goes before $ ` and \, and stays before anything else
+    (r"`echo \$x \`y\` \\ \a`", r"echo $x `y` \ \a"),
+    # inside double quotes, before " too
+    (r'"`echo \"q\" \a`"', r'echo "q" \a'),
+    # an inner substitution nests as \`
+    (r"`echo a \`echo b \\\`echo c\\\`\``", r"echo a `echo b \`echo c\``"),
+])
+def test_backtick_bodies_follow_bashs_backslash_rules(src: str, body: str) -> None:
+    w = word(src)
+    sub = w.parts[0]
+    if isinstance(sub, ast.DQ):
+        sub = sub.parts[0]
+    assert isinstance(sub, ast.CmdSub)
+    assert script_source(sub.body) == script_source(parse(body))
+
+
+def test_backticks_work_in_every_word_context() -> None:
+    script = parse("x=`echo 1` ; echo ${y:-`echo 2`} $(( `echo 3` + 1 )); cat <<E\n`echo 4`\nE\n"
+                   "[[ `echo 5` == 5 ]]; case `echo 6` in `echo 6`) :;; esac")
+    subs = [n for n in walk(script) if isinstance(n, ast.CmdSub)]
+    assert len(subs) == 7
+
+
+@pytest.mark.parametrize("src,direction", [
+    ("cat <(ls)", "<"), ("tee >(wc -l)", ">"), ("echo a<(x)b", "<"), ("echo 2<(x)", "<"),
+    ("x=<(x)", "<"), ("cat < <(ls)", "<"), ("for f in <(x); do :; done", "<"),
+])
+def test_process_substitution_is_a_word_part_with_its_direction(src: str, direction: str) -> None:
+    script = parse(src)
+    subs = [n for n in walk(script) if isinstance(n, ast.ProcSub)]
+    assert len(subs) == 1
+    assert subs[0].direction == direction
+    assert script_source(subs[0].body) == ("ls" if "ls" in src else ("wc -l" if "wc" in src else "x"))
+
+
+def test_a_word_glued_to_a_process_substitution_stays_one_word() -> None:
+    cmd = parse("echo a<(x)b 2<(y)").statements[0].body.first.commands[0]
+    assert isinstance(cmd, ast.SimpleCommand)
+    assert len(cmd.words) == 3 and not cmd.redirects
+    assert [type(p).__name__ for p in cmd.words[1].parts] == ["Lit", "ProcSub", "Lit"]
+
+
+@pytest.mark.parametrize("src,parts", [
+    ("@(a|b)", [ast.Lit("@(a|b)")]),
+    ("x*.@(py|txt)", [ast.Lit("x*.@(py|txt)")]),
+    ("!(*.o)", [ast.Lit("!(*.o)")]),
+    ("+(a b)", [ast.Lit("+(a b)")]),  # blanks, | ; & < > are pattern text inside
+    ("?(a;b&c<d>e)", [ast.Lit("?(a;b&c<d>e)")]),
+    ("@(a|*(b|c)|d)z", [ast.Lit("@(a|*(b|c)|d)z")]),
+    ('@("a|b"|c)', [ast.Lit("@("), ast.DQ((ast.Quoted("a|b"),)), ast.Lit("|c)")]),
+    ("@($x|\\))", [ast.Lit("@("), ast.ParamExp("x"), ast.Lit("|"), ast.Quoted(")"),
+                   ast.Lit(")")]),
+])
+def test_an_extended_pattern_is_one_word_with_its_operators_unquoted(
+        src: str, parts: list[ast.WordPart]) -> None:
+    assert list(word(src).parts) == parts
+
+
+def test_extended_patterns_in_conditions_case_patterns_and_assignments() -> None:
+    script = parse("[[ $f == *.@(c|h) ]]; case $f in @(a|b)) :;; !(x)|y) :;; esac; v=@(a|b)")
+    words = [n.text for n in walk(script) if isinstance(n, ast.Lit)]
+    assert {"*.@(c|h)", "@(a|b)", "!(x)", "y"} <= set(words)
+    assign = parse("v=+(a|b)").statements[0].body.first.commands[0]
+    assert isinstance(assign, ast.SimpleCommand)
+    assert assign.assigns[0].value == ast.Word((ast.Lit("+(a|b)"),), ast.Pos(1, 3))
+
+
+def test_bang_paren_starting_a_command_is_negation() -> None:
+    assert types("!(false)") == ["BANG", "LPAREN", "WORD", "_RPAREN"]
+    assert types("echo !(false)") == ["WORD", "WORD"]
+
+
+def test_a_quoted_or_escaped_operator_does_not_start_an_extended_pattern() -> None:
+    for src in ("echo '@'(a)", "echo \\@(a)", "echo a (b)"):
+        with pytest.raises(TyshSyntaxError):
+            parse(src)
+
+
+def test_an_unterminated_extended_pattern_is_incomplete() -> None:
+    with pytest.raises(TyshSyntaxError) as e:
+        parse("echo @(a|b")
+    assert e.value.incomplete and "'@('" in e.value.message
+
+
+@pytest.mark.parametrize("src,text", [
+    ("${%x}", "%x"), ("${#v:1:3}", "#v:1:3"), ("${x;y}", "x;y"), ("${x:}", "x:"),
+    ("${(M)${(k)p[@]}:#x*}", "(M)${(k)p[@]}:#x*"),
+])
+def test_a_bad_substitution_is_kept_for_the_runtime_to_refuse(src: str, text: str) -> None:
+    p = word(src).parts[0]
+    assert isinstance(p, ast.ParamExp) and (p.op, p.name) == ("bad", text)
+
+
+def test_a_bad_substitution_fails_only_when_expanded() -> None:
+    from tysh.kernel.embed.kernel import Kernel
+
+    r = Kernel(validate=False).execute(
+        "if false; then echo ${%x}; fi; echo ok; v=abc; echo ${#v:1:3}; echo never")
+    assert (r.code, r.out) == (1, "ok\n")
+    assert "${#v:1:3}: bad substitution" in r.err
+
+
+@pytest.mark.parametrize("op", ["Q", "E", "U", "L", "u", "P", "a", "A", "K", "k"])
+def test_every_transformation_bash_has_is_read(op: str) -> None:
+    p = word("${x@" + op + "}").parts[0]
+    assert isinstance(p, ast.ParamExp) and p.op == "@" + op
+
+
+def test_after_a_prefix_assignment_or_redirection_no_word_is_reserved() -> None:
+    assert types("x=1 for") == ["ASSIGN", "WORD"]
+    assert types(">f if") == ["REDIR", "WORD"]
+    assert types("x=1 [[ a ]]") == ["ASSIGN", "WORD", "WORD", "WORD"]
+    assert types("x=1 !(a)")[:2] == ["ASSIGN", "WORD"]
+    # after a compound command's redirection, a reserved word still closes or continues
+    assert types("if { :; } >f then :; fi")[-3:] == ["WORD", "_SEMI", "_FI"]
+
+
+def test_let_arguments_may_be_array_like_assignments() -> None:
+    script = parse("let x=( 1 ) y=(x+2)")
+    cmd = script.statements[0].body.first.commands[0]
+    assert isinstance(cmd, ast.SimpleCommand)
+    assert [w.literal_text() for w in cmd.words] == ["let", "x=( 1 )", "y=(x+2)"]

@@ -1,5 +1,5 @@
-"""The parser's LALR tables are cached on disk as plain data, so a warm start parses
-without importing Lark; a stale, corrupt or untrusted cache is ignored."""
+"""The parser's LALR tables ship with the package as generated code (`lalr_tables.py`):
+the shell never analyses its grammar, imports Lark or writes a table cache at run time."""
 
 from __future__ import annotations
 
@@ -8,9 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from tysh.kernel.syntax import parser
+from tysh.kernel.syntax import parser, tablegen
 
 CHECK = (
     "import sys; from tysh.kernel.syntax.parser import parse; "
@@ -19,51 +17,50 @@ CHECK = (
 )
 
 
-def _run(cache: Path) -> str:
-    env = {**os.environ, "TYSH_CACHE_DIR": str(cache)}
+def test_the_shipped_tables_are_those_of_the_grammar() -> None:
+    with open(tablegen.TABLES_PATH, encoding="utf-8") as f:
+        shipped = f.read()
+    assert shipped == tablegen.generate(), \
+        "grammar/tysh.lark changed: run python -m tysh.kernel.syntax.tablegen"
+
+
+def test_generated_tables_do_not_depend_on_string_hashing() -> None:
+    code = ("import hashlib; from tysh.kernel.syntax import tablegen; "
+            "print(hashlib.sha256(tablegen.generate().encode()).hexdigest())")
+    outs = set()
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env=env, timeout=120)
+        assert p.returncode == 0, p.stderr
+        outs.add(p.stdout)
+    assert len(outs) == 1
+
+
+def test_parsing_imports_no_lark_and_writes_nothing(tmp_path: Path) -> None:
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp"), "HOME": str(tmp_path / "home"),
+           "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    env.pop("TYSH_CACHE_DIR", None)
+    (tmp_path / "tmp").mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
     p = subprocess.run([sys.executable, "-c", CHECK], capture_output=True, env=env,
-                       timeout=120, text=True)
+                       cwd=work, timeout=120, text=True)
     assert p.returncode == 0, p.stderr
-    return p.stdout.strip()
+    assert p.stdout.strip() == "False Script"
+    assert not any((tmp_path / "tmp").iterdir())
+    assert not any(work.iterdir())
 
 
-def test_a_warm_start_parses_from_the_cache_without_importing_lark(tmp_path: Path) -> None:
-    assert _run(tmp_path) == "True Script"  # cold: Lark builds the tables, then caches
-    assert any(tmp_path.iterdir())
-    assert _run(tmp_path) == "False Script"
-
-
-def _grammar() -> str:
-    with open(parser.GRAMMAR_PATH, encoding="utf-8") as f:
-        return f.read()
-
-
-def test_cached_tables_round_trip_and_parse_alike(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TYSH_CACHE_DIR", str(tmp_path))
-    grammar = _grammar()
-    spec = parser._spec_from_lark(parser.get_lark(), grammar)
-    parser._save_spec(spec)
-    loaded = parser._load_spec(grammar)
-    assert loaded == spec
-    assert loaded is not None
+def test_the_driver_over_the_shipped_tables_parses_like_lark_built_ones() -> None:
+    grammar = tablegen.grammar_text()
+    spec = tablegen.spec_from_lark(tablegen.build_lark(grammar), grammar)
     src = "for i in 1 2; do echo $i >out; done && x=$((1+2)) || { echo no; }\n"
-    fresh = parser._Tables(loaded)
-    monkeypatch.setattr(parser, "_tables", fresh)
-    assert parser.parse_uncached(src) == parser.parse(src)
-
-
-def test_a_cache_built_from_another_grammar_is_ignored(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TYSH_CACHE_DIR", str(tmp_path))
-    grammar = _grammar()
-    parser._save_spec(parser._spec_from_lark(parser.get_lark(), grammar))
-    assert parser._load_spec(grammar + "\n// changed\n") is None
-
-
-def test_a_corrupt_cache_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TYSH_CACHE_DIR", str(tmp_path))
-    path = parser._cache_path()
-    assert path is not None
-    Path(path).write_bytes(b"\x00garbage")
-    assert parser._load_spec(_grammar()) is None
+    expected = parser.parse_uncached(src)
+    fresh = parser._Tables(spec)
+    saved = parser._tables
+    parser._tables = fresh
+    try:
+        assert parser.parse_uncached(src) == expected
+    finally:
+        parser._tables = saved

@@ -3,16 +3,11 @@ and `which`: one wording and one quoting, whichever builtin prints it."""
 
 from __future__ import annotations
 
-from tysh.kernel.base.lazyre import LazyRegex
-
 _PHRASE = {
     "keyword": "is a shell keyword",
     "builtin": "is a shell builtin",
     "tool": "is a tysh tool",
 }
-
-_BARE = LazyRegex(r"[A-Za-z0-9_./:,+@%=-]+")
-
 
 def describe(name: str, kind: str, detail: str) -> str:
     """bash's wording for one resolved name (ShellAPI.resolve's kind and detail)."""
@@ -28,8 +23,6 @@ def describe(name: str, kind: str, detail: str) -> str:
 
 
 def quote_alias(value: str) -> str:
-    """An alias's value as `alias NAME=VALUE` prints it: bare when it is one plain word,
-    else in single quotes (a quote inside written `'\\''`), so the line reads back."""
-    if value and _BARE.fullmatch(value):
-        return value
+    """An alias's value as `alias NAME=VALUE` prints it: in single quotes, as bash always
+    writes it (a quote inside written `'\\''`), so the line reads back."""
     return "'" + value.replace("'", "'\\''") + "'"

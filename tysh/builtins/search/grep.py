@@ -13,8 +13,6 @@ from __future__ import annotations
 import collections
 import fnmatch
 import functools
-import re
-import warnings
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Literal
 
@@ -23,6 +21,7 @@ import attrs
 from tysh.builtins._common.operands import is_stdin
 from tysh.kernel.base.record import Record
 from tysh.kernel.fs.api import FsError
+from tysh.kernel.text import engine
 from tysh.kernel.text.regex import (
     KEEP_OUT,
     Compiled,
@@ -231,7 +230,7 @@ class _Grep:
         comp = self.comp
         verify = regex.search if comp.wrapped else None
         pre_re = comp.prefilter if comp.prefilter is not None else regex
-        search = pre_re.search
+        search: Any = None
         lower = comp.lower
         nl: Any = "\n" if text else b"\n"
         empty: Any = "" if text else b""
@@ -260,35 +259,40 @@ class _Grep:
             block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
             if fast_count:
                 if self._count_re is None:
-                    with warnings.catch_warnings():  # `[[` in a -P pattern
-                        warnings.simplefilter("ignore")
-                        self._count_re = re.compile(
-                            (("(?:" if text else b"(?:") + regex.pattern + (")" if text else b")"))
-                            + ("[^\n]*" if text else b"[^\n]*"),
-                            regex.flags,
-                        )
+                    self._count_re = engine.compile(
+                        (("(?:" if text else b"(?:") + regex.pattern + (")" if text else b")"))
+                        + ("[^\n]*" if text else b"[^\n]*"),
+                        regex.flags,
+                    )
                 selected += len(self._count_re.findall(block))
                 continue
             out: list[Any] = []
             if dense and not binary and not only:
                 # -- dense: filter the block's lines ---------------------------------
-                lines = block.split(nl)
-                lines.pop()
-                fs = regex.search
-                if numbers:
-                    hits: list[Any] = (
-                        [(i, ln) for i, ln in enumerate(lines, lineno + 1) if not fs(ln)]
-                        if invert else
-                        [(i, ln) for i, ln in enumerate(lines, lineno + 1) if fs(ln)]
-                    )
-                else:
-                    hits = (
-                        [ln for ln in lines if not fs(ln)] if invert else [ln for ln in lines if fs(ln)]
-                    )
+                # in pieces whose lines together stay within the engine's budget
+                hits: list[Any] = []
+                nlines = 0
+                for piece, pat in engine.line_chunks(regex, block):
+                    lines = piece.split(nl)
+                    lines.pop()
+                    fs = pat.search
+                    if numbers:
+                        first = lineno + nlines + 1
+                        hits += (
+                            [(i, ln) for i, ln in enumerate(lines, first) if not fs(ln)]
+                            if invert else
+                            [(i, ln) for i, ln in enumerate(lines, first) if fs(ln)]
+                        )
+                    else:
+                        hits += (
+                            [ln for ln in lines if not fs(ln)] if invert
+                            else [ln for ln in lines if fs(ln)]
+                        )
+                    nlines += len(lines)
                 if maxc >= 0 and selected + len(hits) > maxc:
                     del hits[maxc - selected :]
                 selected += len(hits)
-                lineno += len(lines)
+                lineno += nlines
                 if summary:
                     if stop_first and hits:
                         raise _Stop(selected)
@@ -302,8 +306,8 @@ class _Grep:
                         out = [pre, (nl + pre).join(hits), nl]
                     else:
                         out = [nl.join(hits), nl]
-                nm = len(lines) - len(hits) if invert else len(hits)
-                if not (nm * 5 > len(lines) or (invert and (numbers or pre))):
+                nm = nlines - len(hits) if invert else len(hits)
+                if not (nm * 5 > nlines or (invert and (numbers or pre))):
                     dense = False
             else:
                 # -- sparse: let the regex engine find the next matching line ------
@@ -314,8 +318,22 @@ class _Grep:
                 end = len(block)
                 last = end - 1  # the final newline: a match there would be a phantom line
                 nmatched = 0
+                # the block in ranges of whole lines, each searched on the engine that
+                # keeps one call short (kernel.text.engine.windows)
+                ranges = engine.windows(pre_re, hay, 0, last)
+                wend = -1
+                wpat: Any = pre_re
                 while True:
-                    m = search(hay, pos, last) if pos < end else None
+                    m = None
+                    while pos < end:
+                        if pos >= wend and wend < last:
+                            _, wend, wpat = next(ranges)
+                            search = wpat.search
+                            continue
+                        m = search(hay, pos, wend)
+                        if m is not None or wend >= last:
+                            break
+                        pos = wend
                     if m is None:
                         if not invert:
                             break
@@ -379,7 +397,9 @@ class _Grep:
                             counted = ls
                             num = (f"{lineno + 1}:" if text else b"%d:" % (lineno + 1))
                         if only:
-                            for mm in regex.finditer(block, ls, le):
+                            # the line lies in the current range: its engine will do
+                            fi = wpat.finditer if pre_re is regex else regex.finditer
+                            for mm in fi(block, ls, le):
                                 if mm.end() > mm.start(kg):
                                     out.append(pre + num + mm.group(kg) + nl)
                         else:

@@ -77,7 +77,7 @@ def _print_options(ctx: Context, options: set[str], on: bool) -> None:
             ctx.write(f"set {'-' if name in options else '+'}o {name}\n")
 
 
-# bash's shopt names; tysh has one of them, always on
+# bash's shopt names; tysh has globstar always on, and expand_aliases
 _SHOPT_NAMES = frozenset(
     "autocd assoc_expand_once cdable_vars cdspell checkhash checkjobs checkwinsize cmdhist "
     "compat31 compat32 compat40 compat41 compat42 compat43 compat44 complete_fullquote "
@@ -89,6 +89,8 @@ _SHOPT_NAMES = frozenset(
     "progcomp_alias promptvars restricted_shell shift_verbose sourcepath varredir_close "
     "xpg_echo".split())
 _SHOPT_ON = frozenset({"globstar"})
+# options the session keeps (State.shopt)
+_SHOPT_KEPT = frozenset({"expand_aliases"})
 _SHOPT_WHY = {
     "globstar": "** is always recursive in tysh",
     "nullglob": "a glob that matches nothing is an error in tysh; test with [ -e ] first",
@@ -99,10 +101,13 @@ _SHOPT_WHY = {
 
 
 @tool("shopt", raw_argv=True,
-      description="shell options: globstar is always on in tysh; the others are bash's only",
+      description="shell options: globstar is always on in tysh, expand_aliases can be "
+                  "turned on; the others are bash's only",
       examples=[("recursive globs (on already)", "shopt -s globstar"),
-                ("is an option on?", "shopt -q globstar && echo on")])
-def shopt(args: RawArgs, ctx: Context) -> int:
+                ("aliases in a script", "shopt -s expand_aliases"),
+                ("is an option on?", "shopt -q globstar && echo on")],
+      session=True)
+def shopt(args: RawArgs, ctx: Context, sh: Session) -> int:
     words = [to_text(w) for w in args.positional]
     flags = ""
     while words and words[0].startswith("-") and len(words[0]) > 1:
@@ -120,22 +125,29 @@ def shopt(args: RawArgs, ctx: Context) -> int:
             err(ctx, f"{name}: invalid shell option name")
             return 1
     names = words or sorted(_SHOPT_NAMES)
+    kept = sh.state.shopt
+
+    def is_on(name: str) -> bool:
+        return name in _SHOPT_ON or name in kept
+
     if "s" in flags or "u" in flags:
         on = "s" in flags
         for name in words:
-            if (name in _SHOPT_ON) != on:
+            if name in _SHOPT_KEPT:
+                (kept.add if on else kept.discard)(name)
+            elif (name in _SHOPT_ON) != on:
                 why = _SHOPT_WHY.get(name, "tysh does not have this bash option")
                 err(ctx, f"{name}: cannot be turned {'on' if on else 'off'}: {why}")
                 return 1
         return 0
     if "q" in flags:
-        return 0 if all(n in _SHOPT_ON for n in names) else 1
+        return 0 if all(is_on(n) for n in names) else 1
     for name in names:
         if "p" in flags:
-            ctx.write(f"shopt {'-s' if name in _SHOPT_ON else '-u'} {name}\n")
+            ctx.write(f"shopt {'-s' if is_on(name) else '-u'} {name}\n")
         else:
-            ctx.write(f"{name:<15}\t{'on' if name in _SHOPT_ON else 'off'}\n")
-    return 0 if not words or all(n in _SHOPT_ON for n in words) else 1
+            ctx.write(f"{name:<15}\t{'on' if is_on(name) else 'off'}\n")
+    return 0 if not words or all(is_on(n) for n in words) else 1
 
 
 TOOLS: list[Tool] = [set_, shopt]

@@ -5,7 +5,7 @@ body or footer section, prints as an empty line and restarts the numbering (unle
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
@@ -70,14 +70,17 @@ class NlArgs(Record):
     )
 
 
-_Style = tuple[str, re.Pattern[bytes] | None]
+_Style = tuple[str, Any]  # the style and, for p, its compiled pattern (kernel.text.engine)
 
 
 def _style(ctx: Context, text: str, what: str) -> _Style | None:
     """A numbering style (a, t, n or pBRE); None after reporting an error."""
     if text.startswith("p"):
         try:
-            return "p", re.compile(bre_to_python(text[1:]).encode("utf-8", "surrogateescape"))
+            from tysh.kernel.text import engine
+
+            return "p", engine.compile(
+                bre_to_python(text[1:]).encode("utf-8", "surrogateescape"))
         except re.error as e:
             ctx.error(f"invalid regular expression: {e}")
             return None

@@ -1,47 +1,44 @@
-"""The per-user cache directory: data that costs every start to rebuild (the parser's LALR
-tables, the compiled node constructors) is kept here between processes. Losing it only
-makes the next start slower."""
+"""The per-user cache directory: code generated at start-up (the syntax tree's fast
+constructors, the tools' fast binders) is compiled once and kept here between processes.
+Losing it, or having none, only makes the next start slower. Nothing is ever cached in the
+temp directory or the working directory, where a script's globs would see it."""
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from typing import Any
 
 
 def cache_dir() -> str | None:
-    """A directory only this user can write, for the parser's tables and compiled constructors: `$TYSH_CACHE_DIR`, else
-    `tysh-UID` in the temp directory (where Lark keeps its own cache; never under the
-    user's home, which a sandboxed session may be listing). None when there is none.
-
-    `tempfile.gettempdir()` is not used: importing tempfile costs a cold start more than
-    the cache saves on small scripts."""
-    override = os.environ.get("TYSH_CACHE_DIR")
+    """`$TYSH_CACHE_DIR`, else `tysh` in `$XDG_CACHE_HOME` (an absolute path), else
+    `~/.cache/tysh`; created on first use, mode 0700, but only in a cache directory that
+    exists already: a home that is a sandbox's or a test's working directory never gets
+    a `.cache` of tysh's making. None when there is none, or when the directory is not
+    this user's alone (its files are code this process runs)."""
+    env = os.environ
+    override = env.get("TYSH_CACHE_DIR")
     if override:
-        return override
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    for var in ("TMPDIR", "TEMP", "TMP"):
-        base = os.environ.get(var)
-        if base and os.path.isdir(base):
-            break
+        path = override
     else:
-        base = next((d for d in ("/tmp", "/var/tmp", "/usr/tmp") if os.path.isdir(d)), None)
-        if base is None:
+        base = env.get("XDG_CACHE_HOME", "")
+        if not os.path.isabs(base):
+            home = env.get("HOME", "")
+            if not os.path.isabs(home):
+                return None
+            base = os.path.join(home, ".cache")
+        if not os.path.isdir(base):
             return None
-    path = os.path.join(base, f"tysh-{uid}")
+        path = os.path.join(base, "tysh")
     try:
-        os.mkdir(path, 0o700)
-    except FileExistsError:
-        pass
-    except OSError:
-        return None
-    try:
+        os.makedirs(path, 0o700, exist_ok=True)
         st = os.lstat(path)
-    except OSError:
+    except (OSError, ValueError):
         return None
-    # someone else's directory, or one others can write: do not trust what is in it
-    if not os.path.isdir(path) or os.path.islink(path) or (
-            hasattr(os, "getuid") and st.st_uid != uid) or st.st_mode & 0o022:
+    # a symbolic link, another user's directory or one others can write: not trusted
+    if not stat.S_ISDIR(st.st_mode) or st.st_mode & 0o022 or (
+            hasattr(os, "getuid") and st.st_uid != os.getuid()):
         return None
     return path
 

@@ -54,6 +54,7 @@ from collections.abc import Callable, Iterable
 from typing import IO, Any
 
 from tysh.builtins import all_builtins, get_builtin
+from tysh.kernel.base import stop
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import TyshError, TyshSyntaxError
 from tysh.kernel.base.limits import (
@@ -439,6 +440,12 @@ class Kernel:
 
     # ---------------------------------------------------------------- internals
     def _run_src(self, src: str, fds: Fds) -> int:
+        interp = self.interp
+        if interp.reads_by_command(src):
+            interp.last_data = None
+            interp.last_typed = False
+            check = self._refuse if self.validate_first else None
+            return self._guard(lambda: interp.run_commands(src, fds, check), fds)
         try:
             script = self.parse(src)
         except TyshSyntaxError as e:
@@ -623,7 +630,10 @@ class Kernel:
         st = self.state
         depth = (len(st.frames), st.func_depth, st.loop_depth, len(st.func_names))
         try:
-            status = int(fn())
+            # code with no context (pattern matching during expansion, a regex engine's
+            # slices, a worker process) stops on the run's own check
+            with stop.checking(interp.check_boundary):
+                status = int(fn())
         except ExitShell as e:
             status = e.status
         except ReturnFromFunction as e:

@@ -78,6 +78,10 @@ class ExpandHost(Protocol):
         """Raise the kernel's Cancelled or TimedOut when the run must stop."""
         ...
 
+    def process_substitution(self, node: ast.ProcSub) -> str:
+        """Start `<(…)` / `>(…)`; the file name its word part becomes."""
+        ...
+
 
 # Joins and results shorter than this are never checked against the memory budget:
 # the check costs a sum over the pieces, and short text cannot exhaust memory faster
@@ -292,6 +296,8 @@ class _Expander:
         """The value of a parameter expansion: a Value (typed values preserved for a plain
         access) or a _Multi for the forms that give several words."""
         name = pe.name
+        if pe.op == "bad":  # text the parser kept: an error only when expanded, as in bash
+            raise ExpansionError(f"${{{name}}}: bad substitution", status=1, fatal=True)
         if pe.op in ("!*", "!@"):
             names = getattr(self.host, "var_names", None)
             found = [n for n in names() if n.startswith(name)] if names is not None else []
@@ -528,6 +534,8 @@ class _Expander:
             return self.host.command_substitution(p.body)
         if type(p) is ast.ArithSub:
             return self.arith_sub(p)
+        if type(p) is ast.ProcSub:
+            return self.host.process_substitution(p)
         raise TypeError(p)  # pragma: no cover
 
     def part_text(self, p: ast.WordPart, in_dq: bool, sep: str | None = None) -> str:
@@ -700,6 +708,8 @@ class _Builder:
                 self.add_unquoted(ex.host.command_substitution(p.body), False)  # type: ignore[union-attr]
             elif tp is ast.ArithSub:
                 self.add_unquoted(ex.arith_sub(p), False)  # type: ignore[arg-type]
+            elif tp is ast.ProcSub:
+                self.fields[-1].add_literal(ex.host.process_substitution(p))  # type: ignore[arg-type]
 
     def walk_dq(self, parts: Sequence[ast.WordPart]) -> None:
         ex = self.ex
@@ -766,7 +776,10 @@ def _transform(text: str, how: str) -> str:
         return text.upper()
     if how == "L":
         return text.lower()
-    return text[:1].upper() + text[1:]  # "u"
+    if how == "u":
+        return text[:1].upper() + text[1:]
+    raise ExpansionError(f"@{how}: this transformation is not supported yet", status=1,
+                         fatal=True)
 
 
 def _glob_live(parts: Sequence[ast.WordPart], host: ExpandHost) -> bool:

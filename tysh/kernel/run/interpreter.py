@@ -21,6 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
+from tysh.kernel.base import stop
 from tysh.kernel.base.argv import Arg
 from tysh.kernel.base.control import (
     BreakLoop,
@@ -406,6 +407,11 @@ class Interpreter:
         finally:
             out.release()
 
+    def process_substitution(self, node: ast.ProcSub) -> str:
+        """`<(…)` / `>(…)`: not run yet; the command using it fails (status 2)."""
+        raise ExpansionError(f"process substitution '{node.direction}(…)' is not supported: "
+                             "write the output to a file, or use a pipeline", status=2)
+
     # ------------------------------------------------------------ scripts
     def run_script(self, script: ast.Script, fds: Fds) -> int:
         status = 0
@@ -422,6 +428,38 @@ class Interpreter:
             else:
                 status = self.run_andor(st.body, fds)
         return status
+
+    def reads_by_command(self, src: str) -> bool:
+        """Whether a script must be read as bash reads one, a complete command at a time,
+        rather than parsed whole before it runs: when aliases are expanded (the session's
+        `shopt -s expand_aliases` with aliases defined, or a script that mentions the
+        option), since an alias changes how the commands after its definition parse."""
+        return self.state.alias_table() is not None or "expand_aliases" in src
+
+    def run_commands(self, src: str, fds: Fds,
+                     check: Callable[[ast.Script, Fds], int | None] | None = None) -> int:
+        """The main script, read and run one complete command at a time with the
+        aliases in force when each is read. A syntax error ends it with status 2 where it
+        is; `check` may refuse a command before it runs (its status stands for it)."""
+        from tysh.kernel.base.errors import TyshSyntaxError
+        from tysh.kernel.syntax.parser import read_commands
+
+        status = 0
+        commands = read_commands(src, self.state.alias_table)
+        while True:
+            try:
+                script = next(commands, None)
+            except TyshSyntaxError as e:
+                self.error(fds, e.format())
+                self.state.last_status = 2
+                return 2
+            if script is None:
+                return status
+            refused = None if check is None else check(script, fds)
+            if refused is not None:
+                status = self.state.last_status = refused
+                continue
+            status = self.run_toplevel(script, fds)
 
     def run_toplevel(self, script: ast.Script, fds: Fds) -> int:
         """The main script. As in bash, an expansion error other than `${x:?}` and
@@ -647,7 +685,8 @@ class Interpreter:
         def body(control: JobControl) -> int:
             sub.control = control
             try:
-                return sub.run_andor(st.body, job_fds)
+                with stop.checking(sub.check_boundary):  # this thread's run
+                    return sub.run_andor(st.body, job_fds)
             except ExitShell as e:
                 return e.status
             except BrokenPipeError:

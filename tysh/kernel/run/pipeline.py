@@ -12,6 +12,7 @@ import os
 import threading
 from typing import IO, TYPE_CHECKING
 
+from tysh.kernel.base import stop
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.base.streams import CheckedReader, CheckedWriter, Fds, close_quietly
 from tysh.kernel.base.threads import NoThread, start_deep
@@ -35,7 +36,8 @@ def _run_stage(
     """Run one stage and close the pipe ends it owns, whatever happens."""
     status = 0
     try:
-        status = interp.run_command(cmd, fds)
+        with stop.checking(interp.check_boundary):  # this thread's run (kernel.base.stop)
+            status = interp.run_command(cmd, fds)
         if own_out is not None:
             own_out.flush()
     except ExitShell as e:

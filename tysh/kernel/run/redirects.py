@@ -82,6 +82,9 @@ def apply_redirects(
 
 
 def _apply_one(interp: Interpreter, r: ast.Redirect, new: Fds, opened: list[IO[bytes]]) -> None:
+    if r.fd_var is not None:
+        raise RedirectError(f"tysh: {{{r.fd_var}}}{r.op}: a named file descriptor is not "
+                            "supported: use a number, as in 3>file")
     op = r.op
     target = r.target
     if op in ("<<", "<<-"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from typing import IO, TYPE_CHECKING, Any, cast
 
+from tysh.kernel.base import stop
 from tysh.kernel.base.argv import Arg, Flag, Operand
 from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
@@ -502,11 +503,14 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         Charges(meter) if meter.cap < UNBOUNDED else NO_CHARGES,
     )
     try:
-        if leaf.session:
-            session: Session = interp
-            ret = leaf.func(inst, ctx, session)
-        else:
-            ret = leaf.func(inst, ctx)
+        # code deep in the tool (a regex engine's slices, a worker process) stops on the
+        # same check as the tool's own checkpoints
+        with stop.checking(interp.check_boundary):
+            if leaf.session:
+                session: Session = interp
+                ret = leaf.func(inst, ctx, session)
+            else:
+                ret = leaf.func(inst, ctx)
     except FsError as e:
         # a file failure the tool did not handle (a full in-memory filesystem under a
         # write): the command fails, the script goes on — as with a real full disk

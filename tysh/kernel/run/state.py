@@ -162,6 +162,7 @@ class State:
         self.functions: dict[str, Any] = {}  # name -> ast.FunctionDef
         self.aliases: dict[str, str] = {}
         self.options: set[str] = set()
+        self.shopt: set[str] = set()  # bash's `shopt` options that are on
         self.positional: list[str] = []
         self.arg0: str = "tysh"
         self.cwd: str = cwd
@@ -209,6 +210,7 @@ class State:
         s.functions = dict(self.functions)
         s.aliases = dict(self.aliases)
         s.options = set(self.options)
+        s.shopt = set(self.shopt)
         s.positional = list(self.positional)
         s.arg0 = self.arg0
         s.cwd = self.cwd
@@ -317,6 +319,10 @@ class State:
         has set."""
         return sorted(n for n in (*_DYNAMIC, "RANDOM", "PIPESTATUS")
                       if self.lookup(n) is None)
+
+    def alias_table(self) -> dict[str, str] | None:
+        """The aliases commands are read with now: under `shopt -s expand_aliases`."""
+        return self.aliases if self.aliases and "expand_aliases" in self.shopt else None
 
     def shellopts(self) -> str:
         """`$SHELLOPTS`: the `set -o` options that are on, colon-separated, as bash lists them."""

@@ -64,8 +64,11 @@ class ParamExp(Record):
         "/" "//" "/#" "/%"                     (substitution; arg = pattern, arg2 = replacement or None)
         ":"                                    (substring; arg = offset, arg2 = length or None)
         "^^" ",," "^" ","                      (case; arg = optional pattern or None)
-        "@Q" "@E" "@U" "@L" "@u"               (transformations; no arg)
+        "@Q" "@E" "@U" "@L" "@u" "@P" "@a" "@A" "@K" "@k"   (transformations; no arg)
         "!*" "!@"                              (`${!prefix*}`: names of set variables)
+        "bad"                                  (no substitution bash knows; `name` holds
+                                                the text between the braces; expanding
+                                                it is an error, as in bash)
     """
 
     name: str
@@ -80,8 +83,8 @@ class ParamExp(Record):
 
 @attrs.frozen(repr=False, eq=False)
 class CmdSub(Record):
-    """`$(…)`: the command's output, or the typed value a tool with typed substitution
-    returns."""
+    """`$(…)` and `` `…` ``: the command's output, or the typed value a tool with typed
+    substitution returns."""
 
     body: Script
     pos: Pos = NOPOS
@@ -97,13 +100,24 @@ class ArithSub(Record):
 
 
 @attrs.frozen(repr=False, eq=False)
+class ProcSub(Record):
+    """`<(…)` (direction "<") or `>(…)` (">"): the body runs with its stdout (for "<") or
+    stdin (for ">") on a pipe, and the part expands to a file name for the pipe's other
+    end, such as `/dev/fd/63`."""
+
+    body: Script
+    direction: str
+    pos: Pos = NOPOS
+
+
+@attrs.frozen(repr=False, eq=False)
 class DQ(Record):
     """A double-quoted region: its parts are Quoted, ParamExp, CmdSub and ArithSub."""
 
     parts: tuple[WordPart, ...]
 
 
-WordPart = Lit | Quoted | DQ | ParamExp | CmdSub | ArithSub
+WordPart = Lit | Quoted | DQ | ParamExp | CmdSub | ArithSub | ProcSub
 
 
 @attrs.frozen(repr=False, eq=False)
@@ -175,12 +189,15 @@ class Redirect(Record):
     fd: the explicit fd number written before the operator, or None for the default
         (1 for output operators, 0 for input ones; both for `&>`).
     target: a Word (file name, fd number for `>&`/`<&`, here-string), or a HereDoc.
+    fd_var: for `{name}>file` (fd None), the variable that receives the number of a
+        newly allocated descriptor (or, with `>&-`/`<&-`, names the one to close).
     """
 
     op: str
     target: Word | HereDoc
     fd: int | None = None
     pos: Pos = NOPOS
+    fd_var: str | None = None
 
 
 # ---------------------------------------------------------------------------

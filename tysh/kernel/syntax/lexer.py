@@ -8,7 +8,8 @@ hand, keeping the little state bash keeps (command position, case pattern positi
 operand position), and hands the parser tokens whose payload is already an AST fragment:
 
 - WORD carries an `ast.Word` split into parts (Lit / Quoted / DQ / ParamExp / CmdSub /
-  ArithSub). `$( )` bodies are parsed recursively through the same grammar.
+  ArithSub / ProcSub). `$( )`, backtick and `<( )` bodies are parsed recursively through
+  the same grammar; a backtick substitution is a CmdSub like `$( )`.
 - ASSIGN / DECL_ASSIGN carry an `ast.Assign` (DECL_ASSIGN also the argument's Word).
 - REDIR carries a complete `ast.Redirect`, here-document bodies included.
 - ARITH_CMD / ARITH_FOR carry the arithmetic text as Words (the runtime evaluates it).
@@ -21,8 +22,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Literal, overload
 
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.lazyre import LazyRegex
@@ -76,7 +77,9 @@ _UNSUPPORTED_WORDS = {
     "coproc": "'coproc' is not supported: use a pipeline or '&' and 'wait'",
 }
 
-DECLARATION_COMMANDS = frozenset({"declare", "typeset", "local", "export", "readonly"})
+# Commands whose arguments may be assignments (`declare a=(1 2)`; bash reads `let x=( 1 )`
+# the same way).
+DECLARATION_COMMANDS = frozenset({"declare", "typeset", "local", "export", "readonly", "let"})
 
 COND_UNARY_OPS = frozenset(
     "-a -b -c -d -e -f -g -h -k -p -r -s -t -u -w -x -G -L -N -O -S -z -n -o -v -R".split()
@@ -90,8 +93,12 @@ COND_BINARY_OPS = frozenset(
 # ---------------------------------------------------------------------------
 
 # Characters that may start something other than an ordinary word (digits: `2>file`).
-_SLOW_START = frozenset(" \t\n#;|&()<>'\"\\$`0123456789")
-_SIMPLE_WORD = LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]++(?=[ \t\n|&;()<>]|\Z)")
+# (`{`: `{fd}>file`)
+_SLOW_START = frozenset(" \t\n#;|&()<>'\"\\$`0123456789{")
+# (`a<(cmd)` is one word: `<(` and `>(` continue it, and so does the `(` of an extended
+# pattern, `x@(a|b)`)
+_SIMPLE_WORD = LazyRegex(
+    r"[^ \t\n|&;()<>'\"\\$`]++(?=[ \t\n|&;)]|(?<![?*+@!])\(|[<>](?!\()|\Z)")
 _BLANK_LINES = LazyRegex(r"(?:[ \t]*(?:#[^\n]*)?\n)*")
 _BLANKS = LazyRegex(r"(?:[ \t]+|\\\n)*")
 _COMMENT_TO_EOL = LazyRegex(r"[^\n]*")
@@ -99,6 +106,7 @@ _NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*")
 _DIGITS = LazyRegex(r"[0-9]+")
 _ASSIGN_HEAD = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)(\[|\+?=)")
 _REDIR_OP = LazyRegex(r"([0-9]*)(&>>|&>|<<<|<<-|<<|<>|<&|<|>>|>&|>\||>)")
+_FD_VAR = LazyRegex(r"\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])")
 _OPERATOR = LazyRegex(r";;&|;;|;&|;|\|\||\|&|\||&&|&|\(|\)")
 _FUNC_PARENS = LazyRegex(r"[ \t]*\([ \t]*\)")
 _ANSI_BODY = LazyRegex(r"(?:[^'\\]|\\.)*'", re.S)
@@ -129,7 +137,8 @@ M_REGEX = 1  # the right side of =~ : ( ) | are part of the word
 M_ARG = 2  # inside ${x…}: ends at }
 M_ARG_SLASH = 3  # the pattern of ${x/p/r}: ends at / or }
 M_ARG_COLON = 4  # the offset of ${x:o:l}: ends at : or }
-M_SUBSCRIPT = 5  # a[…]: ends at ]
+M_SUBSCRIPT = 5  # a[…]: ends at the ] that closes it (`a[b[1]]`)
+M_EXTGLOB = 6  # inside `@(…)` and the other extended patterns: ends at the closing )
 
 _PLAIN = {
     M_WORD: LazyRegex(r"[^ \t\n|&;()<>'\"\\$`]+"),
@@ -137,7 +146,8 @@ _PLAIN = {
     M_ARG: LazyRegex(r"[^}'\"\\$`]+"),
     M_ARG_SLASH: LazyRegex(r"[^/}'\"\\$`]+"),
     M_ARG_COLON: LazyRegex(r"[^:}'\"\\$`]+"),
-    M_SUBSCRIPT: LazyRegex(r"[^\]'\"\\$`]+"),
+    M_SUBSCRIPT: LazyRegex(r"[^\[\]'\"\\$`]+"),
+    M_EXTGLOB: LazyRegex(r"[^()'\"\\$`]+"),
 }
 _STOP = {
     M_WORD: " \t\n|&;()<>",
@@ -146,20 +156,31 @@ _STOP = {
     M_ARG_SLASH: "/}",
     M_ARG_COLON: ":}",
     M_SUBSCRIPT: "]",
+    M_EXTGLOB: ")",
 }
+_EXTGLOB_OPS = frozenset("?*+@!")
 _DQ_PLAIN = LazyRegex(r"[^\"\\$`]+")
 _HEREDOC_PLAIN = LazyRegex(r"[^\\$`]+")
 _DQ_ESCAPABLE = frozenset('"\\$`')
+_DQ_OPERAND_PLAIN = LazyRegex(r"[^}'\"\\$`]+")
+_DQ_OPERAND_ESCAPABLE = frozenset('"\\$`}')
 _HEREDOC_ESCAPABLE = frozenset("\\$`")
 _ARITH_PLAIN = LazyRegex(r"[^()$\"'\\`]+")
+_ARITH_BRACKET_PLAIN = LazyRegex(r"[^()\[\]$\"'\\`]+")
+_BACKTICK_STOP = LazyRegex(r"[\\`]")
 
 _PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#", "/%", "/",
               "^^", "^", ",,", ",", ":")
 _SPECIAL_PARAMS = "@*#?$!-"
-_TRANSFORMS = "QEULu"
+_TRANSFORMS = "QEULuPaAKk"
 _DEFAULT_FAMILY = frozenset((":-", ":=", ":+", "-", "=", "+"))
 
 MAX_NESTING = 64
+# How much alias expansion may add to the text one scanner reads, and how much text its
+# splices may copy in all (aliases whose texts end in blanks can double a command with
+# each one: this ends such a command in a second or so).
+MAX_ALIAS_GROWTH = 1 << 20
+MAX_ALIAS_COPY = 1 << 30
 
 
 # ---------------------------------------------------------------------------
@@ -168,18 +189,26 @@ MAX_NESTING = 64
 
 
 class Source:
-    """The text being scanned and its line starts, shared by nested scanners for positions."""
+    """The text being scanned and its line starts, shared by nested scanners for positions.
 
-    __slots__ = ("text", "line_starts", "line_offset", "parse_sub")
+    A text with aliases spliced in (`spliced`) finds its line starts as they are needed
+    (`seen`: every start before it is known), so an expansion costs a copy of the text,
+    not a pass over its lines in Python; the newlines of the spliced texts (`hidden`)
+    start no line."""
+
+    __slots__ = ("text", "line_starts", "line_offset", "parse_sub", "seen", "hidden")
 
     def __init__(
         self,
         text: str,
         parse_sub: Callable[[Scanner], ast.Script],
         line_offset: int = 0,
+        col_offset: int = 0,
     ) -> None:
         self.text = text
-        starts = [0]
+        # (a text that starts mid-line, such as a backtick body, numbers the columns of its
+        # first line from `col_offset`)
+        starts = [-col_offset]
         find = text.find
         i = find("\n")
         while i >= 0:
@@ -188,11 +217,57 @@ class Source:
         self.line_starts = starts
         self.line_offset = line_offset
         self.parse_sub = parse_sub
+        self.seen = len(text) + 1
+        self.hidden: tuple[tuple[int, int], ...] = ()
+
+    def spliced(self, start: int, end: int, value: str) -> Source:
+        """A copy with `text[start:end]` replaced by `value` (an alias's text, read in place
+        of its name as bash reads it). Line numbers stay those of the original text: the
+        value's own newlines start no new line number."""
+        self._cover(start + 1)
+        new = Source.__new__(Source)
+        new.text = self.text[:start] + value + self.text[end:]
+        delta = len(value) - (end - start)
+        new.line_starts = self.line_starts[:bisect_right(self.line_starts, start)]
+        new.seen = start + 1
+        # (the spliced texts that end before `start` are behind `seen` for good)
+        hidden = [(a, b + delta) if a <= start else (a + delta, b + delta)
+                  for a, b in self.hidden if b > start]
+        hidden.append((start, start + len(value)))
+        new.hidden = tuple(hidden)
+        new.line_offset = self.line_offset
+        new.parse_sub = self.parse_sub
+        return new
+
+    def _cover(self, upto: int) -> None:
+        """Know every line start before `upto`."""
+        seen = self.seen
+        if seen >= upto:
+            return
+        text = self.text
+        starts = self.line_starts
+        hidden = self.hidden
+        k = text.find("\n", seen - 1, upto - 1)
+        while k >= 0:
+            if not any(a <= k < b for a, b in hidden):
+                starts.append(k + 1)
+            k = text.find("\n", k + 1, upto - 1)
+        self.seen = upto
+
+    def line_at(self, offset: int) -> tuple[int, int]:
+        """The 1-based line number of a character offset, and where that line starts."""
+        if offset >= self.seen:
+            self._cover(offset + 1)
+        ln = bisect_right(self.line_starts, offset)
+        return ln + self.line_offset, self.line_starts[ln - 1]
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a character offset."""
-        ln = bisect_right(self.line_starts, offset)
-        return ln + self.line_offset, offset - self.line_starts[ln - 1] + 1
+        if offset >= self.seen:
+            self._cover(offset + 1)
+        starts = self.line_starts
+        ln = bisect_right(starts, offset)
+        return ln + self.line_offset, offset - starts[ln - 1] + 1
 
     def pos(self, offset: int) -> ast.Pos:
         ln, col = self.line_col(offset)
@@ -200,10 +275,11 @@ class Source:
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line (relative to this source), without its newline."""
+        self._cover(len(self.text) + 1)
         idx = line - self.line_offset - 1
         if idx < 0 or idx >= len(self.line_starts):
             return ""
-        start = self.line_starts[idx]
+        start = max(self.line_starts[idx], 0)
         end = self.text.find("\n", start)
         return self.text[start:] if end < 0 else self.text[start:end]
 
@@ -257,16 +333,17 @@ class _Parts:
 class _PendingHeredoc:
     """A `<<DELIM` seen on the current line whose body starts after the line's newline."""
 
-    __slots__ = ("delim", "quoted", "strip_tabs", "fd", "op", "redirect", "offset")
+    __slots__ = ("delim", "quoted", "strip_tabs", "fd", "op", "redirect", "offset", "fd_var")
 
     def __init__(self, delim: str, quoted: bool, strip_tabs: bool, fd: int | None, op: str,
-                 offset: int) -> None:
+                 offset: int, fd_var: str | None) -> None:
         self.delim = delim
         self.quoted = quoted
         self.strip_tabs = strip_tabs
         self.fd = fd
         self.op = op
         self.offset = offset
+        self.fd_var = fd_var
         self.redirect: ast.Redirect | None = None
 
 
@@ -297,7 +374,8 @@ class Scanner:
     """
 
     def __init__(self, src: Source, start: int = 0, *, nested: bool = False,
-                 open_offset: int = 0, depth: int = 0) -> None:
+                 open_offset: int = 0, depth: int = 0,
+                 aliases: Mapping[str, str] | None = None) -> None:
         self.src = src
         self.text = src.text
         self.n = len(src.text)
@@ -311,6 +389,12 @@ class Scanner:
         self.cmd_pos = True
         self.assign_ok = True
         self.decl = False
+        # after a compound command's closing word or parenthesis: a reserved word may
+        # follow (`if { a; } then`, `while (b) do`), but not a command name
+        self.kw_only = False
+        # after an assignment or redirection before the command name: that name is never
+        # a reserved word (`x=1 for` runs a command named for, as in bash)
+        self.no_reserved = False
         self.pending = _P_NONE
         self.case_stack: list[int] = []
         self.pat_start = False
@@ -318,6 +402,15 @@ class Scanner:
         self.cond = 0
         self.heredocs: list[_PendingHeredoc] = []
         self.last_offset = start
+        # Aliases (bash's, read at lex time): the table in force, or None; the text each
+        # expansion spliced in, as [name, start, end]; where an expansion ending in a
+        # blank ends (the next word may be an alias too); and how much longer the text
+        # has grown (a nested scanner's end, in its parent's text, is end_offset - shift).
+        self.aliases = aliases or None
+        self.alias_regions: list[list[Any]] = []
+        self.alias_next: list[int] = []
+        self.shift = 0
+        self.copied = 0
 
     # -- helpers -------------------------------------------------------------------
 
@@ -333,6 +426,14 @@ class Scanner:
         self.cmd_pos = True
         self.assign_ok = True
         self.decl = False
+        self.kw_only = False
+        self.no_reserved = False
+
+    def _after_compound(self) -> None:
+        """A compound command just closed: only a reserved word may start here."""
+        self.cmd_pos = True
+        self.assign_ok = False
+        self.kw_only = True
 
     # -- the token stream ------------------------------------------------------------
 
@@ -351,6 +452,8 @@ class Scanner:
         line_offset = self.src.line_offset
         cur_start = cur_next = 0
         cur_line = 0
+        lazy = False  # line starts found as needed (alias text was spliced in)
+        aliasing = self.aliases or _NO_ALIASES  # (fixed for the life of a scanner)
         new_pos = Pos
         new_word = Word
         lit_cache = _LIT_CACHE
@@ -359,7 +462,8 @@ class Scanner:
         decl_cmds = DECLARATION_COMMANDS
         next_tok = self._next
         while True:
-            if not (self.heredocs or self.cond or self.pending or self.case_stack):
+            if not (self.heredocs or self.cond or self.pending or self.case_stack
+                    or aliasing and self.alias_next):
                 i = self.i
                 if i < n and text[i] in " \t\\":
                     i = self.i = _skip(_BLANKS, text, i)
@@ -369,28 +473,41 @@ class Scanner:
                     end = m.end()
                     fast = True
                     if self.cmd_pos:
-                        if (lit in reserved or lit in unsupported or "=" in lit
+                        if ((lit in reserved or lit in unsupported) and not self.no_reserved
+                                or "=" in lit or self.kw_only
+                                or "[" in lit and lit[0] != "["
+                                or aliasing and lit in aliasing
                                 or text.startswith("(", end) or text.startswith(" (", end)):
                             fast = False
                         else:
                             if lit in decl_cmds:
                                 self.decl = True
-                            self.cmd_pos = self.assign_ok = False
+                            self.cmd_pos = self.assign_ok = self.no_reserved = False
                     elif self.decl and "=" in lit:
                         fast = False
                     if fast:
                         self.i = end
                         if not cur_start <= i < cur_next:
-                            ln = bisect_right(line_starts, i)
-                            cur_start = line_starts[ln - 1]
-                            cur_next = line_starts[ln] if ln < nlines else n + 1
-                            cur_line = ln + line_offset
+                            if lazy:
+                                cur_line, cur_start = self.src.line_at(i)
+                                nl = text.find("\n", i)
+                                cur_next = n + 1 if nl < 0 else nl + 1
+                            else:
+                                ln = bisect_right(line_starts, i)
+                                cur_start = line_starts[ln - 1]
+                                cur_next = line_starts[ln] if ln < nlines else n + 1
+                                cur_line = ln + line_offset
                         node = lit_cache.get(lit)
                         if node is None:
                             node = _lit(lit)
                         yield ("WORD", new_word((node,), new_pos(cur_line, i - cur_start + 1)), i, end)
                         continue
             tok = next_tok()
+            if aliasing and self.text is not text:  # an alias was expanded: the text changed
+                text = self.text
+                n = self.n
+                lazy = True
+                cur_start = cur_next = 0
             if tok is None:
                 if self.heredocs:
                     doc = self.heredocs[0]
@@ -422,11 +539,13 @@ class Scanner:
     def _next(self) -> Tok | None:
         text = self.text
         while True:
-            i = _skip(_BLANKS, text, self.i)
-            self.i = i
+            i = self.i
+            if i < self.n and text[i] in " \t\\":
+                i = self.i = _skip(_BLANKS, text, i)
             if i >= self.n:
                 if self.nested and self.end_offset < 0:
-                    raise self.error("unterminated '$(': expected ')'", self.open_offset,
+                    opener = self.text[self.open_offset:self.open_offset + 2]
+                    raise self.error(f"unterminated '{opener}': expected ')'", self.open_offset,
                                      incomplete=True)
                 if self.cond:
                     raise self.error("unterminated '[[': expected ']]'", i, incomplete=True)
@@ -456,9 +575,16 @@ class Scanner:
                 return ("_NL", "\n", i, i + 1)
             if self.cond:
                 return self._cond_token(i, c)
+            if c == "{":
+                m = _FD_VAR.match(text, i)
+                if m is not None:
+                    op = _REDIR_OP.match(text, m.end())
+                    assert op is not None
+                    return self._redirect(i, op, m.group(1))
             if c in "<>" or (c == "&" and text.startswith("&>", i)) or ("0" <= c <= "9"):
                 m = _REDIR_OP.match(text, i)
-                if m is not None and not (m.group(1) and m.group(2)[0] == "&"):
+                if m is not None and not (m.group(1) and m.group(2)[0] == "&") and not (
+                        m.group(2) in ("<", ">") and text.startswith("(", m.end())):
                     return self._redirect(i, m)
             if c == "(" and self.cmd_pos and text.startswith("((", i) and self.pending == _P_NONE \
                     and not self._in_pattern():
@@ -466,11 +592,14 @@ class Scanner:
                 if arith is not None:
                     word, end = arith
                     self.i = end
-                    self.cmd_pos = self.assign_ok = False
+                    self._after_compound()
                     return self._tok("ARITH_CMD", i, end, (word, self.src.pos(i)))
             if c in ";|&()":
                 return self._operator(i)
-            return self._word_token(i)
+            tok = self._word_token(i)
+            if tok is not _RESCAN:
+                return tok
+            text = self.text  # an alias's text was spliced in: scan it
 
     # -- operators -----------------------------------------------------------------------
 
@@ -499,8 +628,7 @@ class Scanner:
                 return None
             if self.paren_depth > 0:
                 self.paren_depth -= 1
-            self.cmd_pos = False
-            self.assign_ok = False
+            self._after_compound()
             return self._tok("_RPAREN", i, end)
         if op == "|" and in_pattern:
             self.pat_start = False
@@ -528,23 +656,20 @@ class Scanner:
 
     # -- redirections ----------------------------------------------------------------------
 
-    def _redirect(self, i: int, m: re.Match[str]) -> Tok:
+    def _redirect(self, i: int, m: re.Match[str], fd_var: str | None = None) -> Tok:
+        """A redirection at `i` whose operator `m` matched (after `{fd_var}`, if given)."""
         text = self.text
         fd_text, op = m.group(1), m.group(2)
         end = m.end()
-        if op in ("<", ">") and end < self.n and text[end] == "(" and not fd_text:
-            raise self.error(f"process substitution '{op}(…)' is not supported: "
-                             "write the output to a file, or use a pipeline", i)
         fd = int(fd_text) if fd_text else None
+        if self.cmd_pos and not self.kw_only:
+            self.no_reserved = True
         self.i = _skip(_BLANKS, text, end)
         j = self.i
-        if j >= self.n or text[j] in "\n;|&()<>":
+        if j >= self.n or text[j] in "\n;|&()<>" and not (
+                text[j] in "<>" and text.startswith("(", j + 1)):  # `done < <(cmd)`
             if j >= self.n:
                 raise self.error(f"expected a word after '{op}'", i, incomplete=True)
-            if text[j] in "<>" and j + 1 < self.n and text[j + 1] == "(":
-                # `done < <(cmd)`: name the feature, not the stray '<'
-                raise self.error(f"process substitution '{text[j]}(…)' is not supported: "
-                                 "write the output to a file, or use a pipeline", j)
             shown = "newline" if text[j] == "\n" else f"'{text[j]}'"
             raise self.error(f"unexpected {shown} after '{op}': expected a file name or word", j)
         word, self.i = self.scan_word(j, M_WORD)
@@ -555,10 +680,10 @@ class Scanner:
             if delim_text is None:
                 delim_text = text[j:self.i]
             quoted = any(not isinstance(p, ast.Lit) for p in word.parts)
-            doc = _PendingHeredoc(delim_text, quoted, op == "<<-", fd, op, i)
+            doc = _PendingHeredoc(delim_text, quoted, op == "<<-", fd, op, i, fd_var)
             self.heredocs.append(doc)
             return self._tok("REDIR", i, self.i, doc)
-        redirect = Redirect(op, word, fd, self.src.pos(i))
+        redirect = Redirect(op, word, fd, self.src.pos(i), fd_var)
         return self._tok("REDIR", i, self.i, redirect)
 
     def _read_heredoc_bodies(self, start: int) -> None:
@@ -588,11 +713,11 @@ class Scanner:
             else:
                 first_line = self.src.line_col(body_start)[0]
                 sub = Scanner(Source(body, self.src.parse_sub, first_line - 1), 0,
-                              depth=self.depth)
+                              depth=self.depth, aliases=self.aliases)
                 parts = sub.scan_dq_body(0, heredoc=True)
                 word = Word(parts, self.src.pos(body_start))
             doc.redirect = Redirect(doc.op, ast.HereDoc(word, doc.quoted, doc.strip_tabs),
-                                         doc.fd, self.src.pos(doc.offset))
+                                    doc.fd, self.src.pos(doc.offset), doc.fd_var)
         self.heredocs = []
         self.i = _skip(_BLANK_LINES, text, p)
 
@@ -600,8 +725,11 @@ class Scanner:
 
     def _word_token(self, i: int) -> Tok | None:
         text = self.text
-        if text[i] == "`":
-            raise self.error("backticks are not supported: use $(…)", i)
+        after_blank = False
+        if self.aliases is not None and self.alias_next and self.alias_next[0] <= i:
+            # the first word after an alias whose text ends in a blank
+            after_blank = True
+            self.alias_next = [k for k in self.alias_next if k > i]
         # Assignments: before the command name, and as arguments of declaration commands.
         if (self.assign_ok or self.decl) and self.pending == _P_NONE and not self._in_pattern():
             m = _ASSIGN_HEAD.match(text, i)
@@ -617,6 +745,10 @@ class Scanner:
             lit: str | None = m.group()
             word = None
         else:
+            if text.startswith("!(", i) and self.cmd_pos and self.pending == _P_NONE \
+                    and not self._in_pattern() and not self.no_reserved:
+                self.i = i + 1  # `!(cmd)`: negation, not a pattern
+                return self._reserved(i, i + 1, "BANG")
             word, end = self.scan_word(i, M_WORD)
             if end == i:
                 # Only reachable on a character no rule accepts here.
@@ -624,6 +756,11 @@ class Scanner:
             parts = word.parts
             lit = parts[0].text if len(parts) == 1 and isinstance(parts[0], ast.Lit) else None
         self.i = end
+        if self.aliases is not None and lit is not None and lit in self.aliases and (
+                after_blank or self.cmd_pos and not self.kw_only
+                and self.pending == _P_NONE and not self._in_pattern()) \
+                and self._expand_alias(i, end, lit):
+            return _RESCAN
         if self.pending != _P_NONE or (self.case_stack and self.case_stack[-1] == _CASE_PATTERN):
             if word is None:
                 word = Word((_lit(lit),), self.src.pos(i))  # type: ignore[arg-type]
@@ -631,16 +768,20 @@ class Scanner:
                 return self._pending_word(i, end, word, lit)
             if self.pat_start and lit == "esac":
                 self.case_stack.pop()
-                self.cmd_pos = self.assign_ok = False
+                self._after_compound()
                 return ("_ESAC", lit, i, end)
             self.pat_start = False
             return ("WORD", word, i, end)
         if self.cmd_pos:
             if lit is not None:
-                rtype = RESERVED.get(lit)
+                rtype = None if self.no_reserved else RESERVED.get(lit)
                 if rtype is not None:
                     return self._reserved(i, end, rtype)
-                if lit in _UNSUPPORTED_WORDS:
+                if self.kw_only:
+                    # `{ a; } word`: not a command name; the parser reports it
+                    self.cmd_pos = self.kw_only = False
+                    return ("WORD", Word((_lit(lit),), self.src.pos(i)), i, end)
+                if lit in _UNSUPPORTED_WORDS and not self.no_reserved:
                     raise self.error(_UNSUPPORTED_WORDS[lit], i)
                 # The command name. `name ( )` makes it a function definition.
                 if text.startswith("(", end) or text.startswith(" (", end):
@@ -652,10 +793,44 @@ class Scanner:
                         return ("FUNCNAME", (lit, self.src.pos(i)), i, end)
                 if lit in DECLARATION_COMMANDS:
                     self.decl = True
-            self.cmd_pos = self.assign_ok = False
+            self.cmd_pos = self.assign_ok = self.kw_only = self.no_reserved = False
         if word is None:
             word = Word((_lit(lit),), self.src.pos(i))  # type: ignore[arg-type]
         return ("WORD", word, i, end)
+
+    def _expand_alias(self, i: int, end: int, name: str) -> bool:
+        """Read the alias `name`'s text in place of the word at `i`..`end`, as bash does
+        (the text is spliced into this scanner's own copy of the source, so a construct
+        may begin in the alias and end after it), unless `name` is being expanded
+        already. True when it was expanded."""
+        regions = self.alias_regions
+        for r in regions:
+            if r[0] == name and r[1] <= i < r[2]:
+                return False
+        assert self.aliases is not None
+        value = self.aliases[name]
+        delta = len(value) - (end - i)
+        self.copied += self.n
+        if self.shift + delta > MAX_ALIAS_GROWTH or self.copied > MAX_ALIAS_COPY:
+            raise self.error(f"alias {name}: alias expansion makes the command too long", i)
+        regions[:] = [r for r in regions if r[2] > i]  # the finished ones
+        for r in regions:
+            if r[2] > i:
+                r[2] += delta
+        self.alias_next = [k + delta if k > i else k for k in self.alias_next]
+        regions.append([name, i, i + len(value)])
+        # the first word of the text is checked in turn, and with a blank at its end,
+        # so is the word after it
+        self.alias_next.append(i)
+        if value.endswith((" ", "\t")):
+            self.alias_next.append(i + len(value))
+        self.alias_next.sort()
+        self.src = self.src.spliced(i, end, value)
+        self.text = self.src.text
+        self.n += delta
+        self.shift += delta
+        self.i = i
+        return True
 
     def _in_pattern(self) -> bool:
         return bool(self.case_stack) and self.case_stack[-1] == _CASE_PATTERN
@@ -688,9 +863,9 @@ class Scanner:
         elif rtype == "_ESAC":
             if self.case_stack:
                 self.case_stack.pop()
-            self.cmd_pos = self.assign_ok = False
+            self._after_compound()
         else:  # fi done }
-            self.cmd_pos = self.assign_ok = False
+            self._after_compound()
         return self._tok(rtype, i, end)
 
     def _pending_word(self, i: int, end: int, word: ast.Word, lit: str | None) -> Tok:
@@ -742,6 +917,12 @@ class Scanner:
             index, k = self.scan_word(j, M_SUBSCRIPT)
             if k >= self.n or text[k] != "]":
                 return None
+            # as in bash, a subscript may hold blanks in an assignment before the
+            # command name (`a[i + 1]=x`), not in an argument of declare and the like
+            # (`local a[i + 1]=x` is three words)
+            if any(type(p) is ast.Lit and ("\n" in p.text or not self.assign_ok and (
+                    " " in p.text or "\t" in p.text)) for p in index.parts):
+                return None
             k += 1
             if text.startswith("+=", k):
                 append, j = True, k + 2
@@ -762,11 +943,17 @@ class Scanner:
         self.i = end
         assign = Assign(name, value, index, append, pos)
         if self.assign_ok:
+            self.no_reserved = True
             return self._tok("ASSIGN", i, end, assign)
-        # An argument of declare/local/export…: also keep it as a word.
+        # An argument of declare/local/export…: also keep it as a word; its subscript
+        # is a name's, never a glob (`typeset a[3]=4`)
         if isinstance(value, ast.Word):
-            prefix = text[i:j]
-            word = Word((Lit(prefix),) + value.parts, pos) if prefix else value
+            if index is None:
+                word = Word((Lit(text[i:j]),) + value.parts, pos)
+            else:
+                key = tuple(Quoted(p.text) if type(p) is ast.Lit else p for p in index.parts)
+                word = Word((Quoted(name + "["), *key, Quoted("]+=" if append else "]="),
+                             *value.parts), pos)
         else:
             word = Word((Quoted(text[i:end]),), pos)
         return self._tok("DECL_ASSIGN", i, end, (word, assign))
@@ -825,8 +1012,6 @@ class Scanner:
         if c == ")" and state == _C_AFTER:
             self.i = i + 1
             return self._tok("_RPAREN", i, i + 1)
-        if c == "`":
-            raise self.error("backticks are not supported: use $(…)", i)
         mode = M_REGEX if state == _C_REGEX_ARG else M_WORD
         word, end = self.scan_word(i, mode)
         if end == i:
@@ -836,7 +1021,7 @@ class Scanner:
         lit = parts[0].text if len(parts) == 1 and isinstance(parts[0], ast.Lit) else None
         if lit == "]]" and state in (_C_AFTER, _C_OPERAND):
             self.cond = 0
-            self.cmd_pos = self.assign_ok = False
+            self._after_compound()
             return self._tok("_DBRACK_CLOSE", i, end)
         if state == _C_OPERAND:
             if lit == "!":
@@ -857,17 +1042,15 @@ class Scanner:
 
     # -- word parts -------------------------------------------------------------------------
 
-    def scan_word(self, i: int, mode: int, sq_literal: bool = False) -> tuple[ast.Word, int]:
-        """Scan word parts from `i` until the mode's terminator; return the word and its end.
-        `sq_literal`: single quotes still group but stay in the text (the word of
-        `"${x:-'…'}"`, as bash does inside double quotes)."""
+    def scan_word(self, i: int, mode: int) -> tuple[ast.Word, int]:
+        """Scan word parts from `i` until the mode's terminator; return the word and its end."""
         text = self.text
         n = self.n
         plain = _PLAIN[mode]
         stop = _STOP[mode]
         parts = _Parts()
         start = i
-        depth = 0  # parentheses inside a =~ regex
+        depth = 0  # parentheses inside a =~ regex, brackets inside a subscript
         while i < n:
             m = plain.match(text, i)
             if m is not None:
@@ -880,7 +1063,7 @@ class Scanner:
                 close = text.find("'", i + 1)
                 if close < 0:
                     raise self.error("unterminated single-quoted string", i, incomplete=True)
-                parts.quoted(text[i:close + 1] if sq_literal else text[i + 1:close])
+                parts.quoted(text[i + 1:close])
                 i = close + 1
             elif c == '"':
                 dq, i = self.scan_dq(i)
@@ -897,7 +1080,8 @@ class Scanner:
             elif c == "$":
                 i = self.scan_dollar(i, parts, in_dq=False)
             elif c == "`":
-                raise self.error("backticks are not supported: use $(…)", i)
+                sub, i = self._backtick(i, in_dq=False)
+                parts.part(sub)
             elif mode == M_REGEX:
                 if c in "(|":
                     depth += c == "("
@@ -913,11 +1097,101 @@ class Scanner:
                 else:
                     break
             elif c in stop:
+                if mode == M_WORD:
+                    if c == "(" and parts.kind == 1 and parts.buf[-1][-1:] in _EXTGLOB_OPS:
+                        i = self._extglob(i, parts)
+                        continue
+                    if c in "<>" and text.startswith("(", i + 1):
+                        script, end = self._command_sub(i)
+                        parts.part(ast.ProcSub(script, c, self.src.pos(i)))
+                        i = end
+                        continue
+                elif mode == M_SUBSCRIPT and depth > 0:  # the ] of a nested subscript
+                    depth -= 1
+                    parts.lit(c)
+                    i += 1
+                    continue
                 break
+            elif c == "(":  # a nested group inside an extended pattern
+                i = self._extglob(i, parts)
+            elif c == "[":  # a nested subscript
+                depth += 1
+                parts.lit(c)
+                i += 1
             else:  # pragma: no cover - the plain regex consumes everything else
                 parts.lit(c)
                 i += 1
         return Word(parts.done(), self.src.pos(start)), i
+
+    def _dq_operand(self, i: int) -> tuple[ast.Word, int]:
+        """The word of `${x:-…}` (and `:=`, `:+`, `-`, `=`, `+`) inside double quotes, from
+        `i` to its `}`, read as bash reads it there: quoted as the string around it, so a
+        backslash escapes only `$`, `` ` ``, `"`, `\\` and `}` (`"${u-\\z}"` is `\\z`); a
+        single quote is an ordinary character that still hides `}` until the next one,
+        and expansions inside it happen (`"${u:-'$v'}"` is `'` + $v + `'`)."""
+        text = self.text
+        n = self.n
+        parts = _Parts()
+        start = i
+        in_sq = False
+        while i < n:
+            m = _DQ_OPERAND_PLAIN.match(text, i)
+            if m is not None:
+                parts.quoted(m.group())
+                i = m.end()
+                if i >= n:
+                    break
+            c = text[i]
+            if c == "}":
+                if not in_sq:
+                    break
+                parts.quoted(c)
+                i += 1
+            elif c == "'":
+                in_sq = not in_sq
+                parts.quoted(c)
+                i += 1
+            elif c == '"':
+                dq, i = self.scan_dq(i)
+                parts.part(dq)
+            elif c == "\\":
+                nxt = text[i + 1:i + 2]
+                if nxt == "\n":
+                    i += 2
+                elif nxt and nxt in _DQ_OPERAND_ESCAPABLE:
+                    parts.quoted(nxt)
+                    i += 2
+                else:
+                    parts.quoted("\\" + nxt)
+                    i += 1 + len(nxt)
+            elif c == "$":
+                i = self.scan_dollar(i, parts, in_dq=True)
+            else:  # backtick
+                sub, i = self._backtick(i, in_dq=True)
+                parts.part(sub)
+        return Word(parts.done(), self.src.pos(start)), i
+
+    def _extglob(self, i: int, parts: _Parts) -> int:
+        """The group of an extended pattern (`@(a|b)`, `!(*.o)`, and nested ones), from
+        its `(`, added to `parts` as pattern text: `(`, `|` and `)` in unquoted Lit
+        parts, quoted characters Quoted and expansions as parts, so the matcher sees the
+        operators and matches the quoted text literally. As bash reads them: always
+        inside `[[ ]]`, and the syntax is an error in bash without `shopt -s extglob`."""
+        inner, end = self.scan_word(i + 1, M_EXTGLOB)
+        if end >= self.n:
+            op = self.text[i - 1:i + 1]
+            raise self.error(f"unterminated extended pattern '{op}': expected ')'", i - 1,
+                             incomplete=True)
+        parts.lit("(")
+        for p in inner.parts:
+            if type(p) is ast.Lit:
+                parts.lit(p.text)
+            elif type(p) is ast.Quoted:
+                parts.quoted(p.text)
+            else:
+                parts.part(p)
+        parts.lit(")")
+        return end + 1
 
     def scan_dq(self, i: int, *, heredoc: bool = False) -> tuple[ast.DQ, int]:
         """Scan `"…"` starting at the opening quote; with `heredoc`, scan an unquoted
@@ -955,7 +1229,8 @@ class Scanner:
             elif c == "$":
                 j = self.scan_dollar(j, parts, in_dq=True)
             else:  # backtick
-                raise self.error("backticks are not supported: use $(…)", j)
+                sub, j = self._backtick(j, in_dq=not heredoc)
+                parts.part(sub)
 
     def scan_dq_body(self, i: int, *, heredoc: bool) -> tuple[ast.WordPart, ...]:
         """The parts of an unquoted here-document body: like "…" but `"` is ordinary."""
@@ -979,6 +1254,10 @@ class Scanner:
                     return end
             script, end = self._command_sub(i)
             parts.part(ast.CmdSub(script, self.src.pos(i)))
+            return end
+        if c == "[":  # `$[…]`: bash's older spelling of `$((…))`
+            word, end = self.scan_arith(i + 2, i, brackets=True)
+            parts.part(ast.ArithSub(word, self.src.pos(i)))
             return end
         if c and (c.isalpha() or c == "_") and c.isascii():
             m = _NAME.match(text, i + 1)
@@ -1013,32 +1292,95 @@ class Scanner:
     def _command_sub(self, i: int) -> tuple[ast.Script, int]:
         if self.depth >= MAX_NESTING:
             raise self.error("command substitutions nested too deeply", i)
-        sub = Scanner(self.src, i + 2, nested=True, open_offset=i, depth=self.depth + 1)
+        sub = Scanner(self.src, i + 2, nested=True, open_offset=i, depth=self.depth + 1,
+                      aliases=self.aliases)
         script = self.src.parse_sub(sub)
+        if sub.shift:
+            # aliases expanded inside: its end, in this scanner's text
+            close = sub.close_offset
+            if any(r[1] <= close < r[2] for r in sub.alias_regions):
+                raise sub.error("an alias's text closes the substitution", close)
+            return script, sub.end_offset - sub.shift
         return script, sub.end_offset
 
-    def scan_arith(self, i: int, open_offset: int) -> tuple[ast.Word, int] | None:
+    def _backtick(self, i: int, *, in_dq: bool) -> tuple[ast.CmdSub, int]:
+        """A backtick substitution starting at the backtick: the same CmdSub as `$(…)`. As
+        in bash, the text up to the next unescaped backtick is read first, a backslash
+        dropped before a dollar sign, a backtick or a backslash (and before a double quote
+        inside double quotes), and the result is parsed as a script; so an inner
+        substitution nests as backslash-backtick."""
+        text = self.text
+        escapable = '$`\\"' if in_dq else "$`\\"
+        out: list[str] = []
+        j = i + 1
+        while True:
+            m = _BACKTICK_STOP.search(text, j, self.n)
+            if m is None:
+                raise self.error("unterminated '`': expected a closing '`'", i, incomplete=True)
+            k = m.start()
+            out.append(text[j:k])
+            if text[k] == "`":
+                end = k + 1
+                break
+            if k + 1 < self.n and text[k + 1] in escapable:
+                out.append(text[k + 1])
+                j = k + 2
+            else:
+                out.append("\\")
+                j = k + 1
+        if self.depth >= MAX_NESTING:
+            raise self.error("command substitutions nested too deeply", i)
+        line, col = self.src.line_col(i)
+        sub = Scanner(Source("".join(out), self.src.parse_sub, line - 1, col), 0,
+                      depth=self.depth + 1, aliases=self.aliases)
+        return ast.CmdSub(self.src.parse_sub(sub), self.src.pos(i)), end
+
+    @overload
+    def scan_arith(self, i: int, open_offset: int) -> tuple[ast.Word, int] | None: ...
+
+    @overload
+    def scan_arith(self, i: int, open_offset: int,
+                   brackets: Literal[True]) -> tuple[ast.Word, int]: ...
+
+    def scan_arith(self, i: int, open_offset: int,
+                   brackets: bool = False) -> tuple[ast.Word, int] | None:
         """Scan arithmetic text from `i` (just after `((`) to the matching `))`.
 
         Returns None when the parentheses do not close as `))` (then `((` was two subshell
         parens, or `$((` a command substitution starting with a subshell, as in bash).
+        With `brackets`, the text of `$[…]` (from just after `$[`) up to the `]` that
+        closes it, subscripts nesting (`$[a[1] + 1]`).
         """
         text = self.text
         n = self.n
         parts = _Parts()
         depth = 0
+        sub_depth = 0
         j = i
+        plain = _ARITH_BRACKET_PLAIN if brackets else _ARITH_PLAIN
         while True:
-            m = _ARITH_PLAIN.match(text, j)
+            m = plain.match(text, j)
             if m is not None:
                 parts.quoted(m.group())
                 j = m.end()
             if j >= n:
+                if brackets:
+                    raise self.error("unterminated '$[': expected ']'", open_offset,
+                                     incomplete=True)
                 what = "$((" if text[open_offset] == "$" else "(("
                 raise self.error(f"unterminated '{what}': expected '))'", open_offset,
                                  incomplete=True)
             c = text[j]
-            if c == "(":
+            if brackets and c in "[]":
+                if c == "]" and sub_depth == 0:
+                    return Word(parts.done(), self.src.pos(i)), j + 1
+                sub_depth += 1 if c == "[" else -1
+                parts.quoted(c)
+                j += 1
+            elif brackets and c == ")" and depth == 0:
+                parts.quoted(c)  # unbalanced: an error when it is evaluated
+                j += 1
+            elif c == "(":
                 depth += 1
                 parts.quoted(c)
                 j += 1
@@ -1071,8 +1413,18 @@ class Scanner:
                 else:
                     parts.quoted("\\")
                     j += 1
-            else:
-                raise self.error("backticks are not supported: use $(…)", j)
+            else:  # backtick
+                sub, j = self._backtick(j, in_dq=True)
+                parts.part(sub)
+
+    def _bad_substitution(self, i: int) -> tuple[ast.ParamExp, int]:
+        """A `${…}` starting at `i` that is no substitution bash knows: as bash does, it is
+        an error only when it is expanded (status 1, ending the shell), so a script may
+        hold one on a path it never takes. Its text is kept, with op "bad"."""
+        _, end = self.scan_word(i + 2, M_ARG)
+        if end >= self.n:
+            raise self.error("unterminated '${': expected '}'", i, incomplete=True)
+        return ParamExp(self.text[i + 2:end], None, False, False, "bad", None, None, True), end + 1
 
     def _param_braced(self, i: int, in_dq: bool = False) -> tuple[ast.ParamExp, int]:
         """`${…}` starting at `$`."""
@@ -1080,7 +1432,8 @@ class Scanner:
         n = self.n
         j = i + 2
         length = indirect = False
-        if j < n and text[j] == "#" and j + 1 < n and text[j + 1] != "}":
+        if j < n and text[j] == "#" and j + 1 < n and text[j + 1] != "}" \
+                and _is_length_form(text, j + 1):
             length = True
             j += 1
         elif j < n and text[j] == "!" and j + 1 < n and text[j + 1] != "}":
@@ -1096,7 +1449,7 @@ class Scanner:
         else:
             if j >= n:
                 raise self.error("unterminated '${': expected '}'", i, incomplete=True)
-            raise self.error(f"bad substitution: unexpected '{text[j]}' after '${{'", j)
+            return self._bad_substitution(i)
         index: ast.Word | None = None
         if j < n and text[j] == "[":
             index, k = self.scan_word(j + 1, M_SUBSCRIPT)
@@ -1124,8 +1477,8 @@ class Scanner:
             if text.startswith(cand, j):
                 op = cand
                 break
-        if not op or length:
-            raise self.error(f"bad substitution: unexpected '{text[j]}' in '${{…}}'", j)
+        if not op or length or op == ":" and text.startswith("}", j + 1):
+            return self._bad_substitution(i)  # (`${x:}` has no offset)
         j += len(op)
         arg: ast.Word | None
         arg2: ast.Word | None = None
@@ -1134,7 +1487,7 @@ class Scanner:
                 # bash: a pattern's leading '/' is part of it (`${PWD////_}`)
                 lead, j = self.scan_word(j + 1, M_ARG_SLASH)
                 rest = lead.parts
-                if rest and type(rest[0]) is Lit:
+                if rest and type(rest[0]) is ast.Lit:
                     arg = Word((Lit("/" + rest[0].text), *rest[1:]), lead.pos)
                 else:
                     arg = Word((Lit("/"), *rest), lead.pos)
@@ -1144,19 +1497,56 @@ class Scanner:
                 arg2, j = self.scan_word(j + 1, M_ARG)
         elif op == ":":
             arg, j = self.scan_word(j, M_ARG_COLON)
+            open_q = _open_conditionals(arg)
+            while open_q and j < n and text[j] == ":":
+                # the `:` of a `?:` in the offset (`${s:x?1:2:3}`), not the length's
+                more, j = self.scan_word(j + 1, M_ARG_COLON)
+                arg = _joined(arg, more)
+                open_q = _open_conditionals(arg)
             if j < n and text[j] == ":":
                 arg2, j = self.scan_word(j + 1, M_ARG)
         elif op in ("^^", "^", ",,", ","):
             arg, j = self.scan_word(j, M_ARG)
             if not arg.parts:
                 arg = None
+        elif in_dq and op in _DEFAULT_FAMILY:
+            arg, j = self._dq_operand(j)
         else:
-            # `"${x:-'a'}"` is `'a'`: bash keeps single quotes in the default/alternative
-            # word inside double quotes (pattern operators still remove them)
-            arg, j = self.scan_word(j, M_ARG, in_dq and op in _DEFAULT_FAMILY)
+            arg, j = self.scan_word(j, M_ARG)
         if j >= n or text[j] != "}":
             raise self.error("unterminated '${': expected '}'", i, incomplete=True)
         return ParamExp(name, index, length, indirect, op, arg, arg2, True), j + 1
+
+
+def _open_conditionals(word: ast.Word) -> int:
+    """How many `?` of conditional expressions in an arithmetic word's text have no `:` yet."""
+    text = "".join(p.text for p in word.parts if type(p) is ast.Lit or type(p) is ast.Quoted)
+    return text.count("?") - text.count(":")
+
+
+def _joined(word: ast.Word, more: ast.Word) -> ast.Word:
+    """`word` + `:` + `more`, as one word."""
+    parts = _Parts()
+    for p in (*word.parts, Lit(":"), *more.parts):
+        if type(p) is ast.Lit:
+            parts.lit(p.text)
+        elif type(p) is ast.Quoted:
+            parts.quoted(p.text)
+        else:
+            parts.part(p)
+    return Word(parts.done(), word.pos)
+
+
+def _is_length_form(text: str, j: int) -> bool:
+    """Whether `${#` before `j` asks for a length (`${#x}`, `${##}` is the length of
+    `$#`, `${#a[1]}`), rather than naming `$#` with an operator after it (`${#-x}`,
+    `${###}` is `$#` with an empty `##` pattern), as bash decides."""
+    c = text[j]
+    if c.isalpha() or c == "_":
+        return True  # `${#name…`: a length, or a bad substitution
+    m = _DIGITS.match(text, j)
+    k = m.end() if m is not None else j + 1 if c in _SPECIAL_PARAMS else -1
+    return k >= 0 and text.startswith(("}", "["), k)
 
 
 def _skip(pattern: LazyRegex, text: str, i: int) -> int:
@@ -1167,6 +1557,10 @@ def _skip(pattern: LazyRegex, text: str, i: int) -> int:
 
 
 _LIT_CACHE: dict[str, ast.Lit] = {}
+_NO_ALIASES: dict[str, str] = {}
+
+# What _word_token gives back after an alias expansion: scan again at the same place.
+_RESCAN: Tok = ("", None, 0, 0)
 
 
 def _lit(text: str) -> ast.Lit:
@@ -1179,12 +1573,19 @@ def _lit(text: str) -> ast.Lit:
     return node
 
 
-_NAME_OR_FUNC = LazyRegex(r"[^\s$`'\"\\|&;()<>=]+")
+_NAME_OR_FUNC = LazyRegex(r"[^\s$`'\"\\|&;()<>]+")
+_DBRACK_END = LazyRegex(r"\]\](?=[ \t\n;&|)]|\Z)")
 _BINOP_AHEAD = LazyRegex(r"(?:==|=~|!=|=|<|>|-eq|-ne|-lt|-le|-gt|-ge|-nt|-ot|-ef)(?=[ \t\n]|$)")
 
 
 def _starts_binop(text: str, i: int) -> bool:
-    return _BINOP_AHEAD.match(text, i) is not None
+    """A binary operator with an operand after it starts at `i` (in `[[ -f == ]]`, `==`
+    is the operand of `-f`, as in bash)."""
+    m = _BINOP_AHEAD.match(text, i)
+    if m is None:
+        return False
+    after = _skip(_BLANKS, text, m.end())
+    return not _DBRACK_END.match(text, after)
 
 
 def _split_arith_for(word: ast.Word, scanner: Scanner, offset: int

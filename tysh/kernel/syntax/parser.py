@@ -1,10 +1,9 @@
 """`parse(src) -> ast.Script`: the grammar in `grammar/tysh.lark`, driven by our lexer.
 
-Lark compiles the grammar into LALR(1) tables once per process, lazily (importing this
-module costs nothing beyond the syntax tree's classes), and caches them on disk so a cold
-start skips the grammar analysis. The tables are then run by a small shift/reduce loop
-here rather than by `Lark.parse`: tokens are plain tuples from `lexer.Scanner`, and each
-reduction calls the tree builder directly with the rule's children already filtered
+Lark compiles the grammar into LALR(1) tables when the package is built (`tablegen.py`
+writes them to `lalr_tables.py`; Lark is never imported at run time). The tables are run
+by a small shift/reduce loop here rather than by `Lark.parse`: tokens are plain tuples
+from `lexer.Scanner`, and each reduction calls the tree builder directly with the rule's children already filtered
 (punctuation dropped, `_rule` and repetition helpers spliced in), so no parse tree and no
 Lark Token objects are ever built. That loop is what makes parsing several times faster
 than bashlex (`bench/parse.py`); the grammar file stays the one definition of the syntax.
@@ -17,14 +16,12 @@ from __future__ import annotations
 
 import functools
 import gc
-import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from tysh.kernel.base.cache import cache_dir, write_atomic
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record
@@ -32,18 +29,11 @@ from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.nodes import AndOr, Pipeline, Script, SimpleCommand, Statement
 
 if TYPE_CHECKING:
-    from lark import Lark
-
     from tysh.kernel.syntax.lexer import Scanner, Tok
 
-__all__ = ["parse", "is_incomplete", "TyshSyntaxError"]
-
-GRAMMAR_PATH = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "grammar", "tysh.lark"
-)
+__all__ = ["parse", "read_commands", "is_incomplete", "TyshSyntaxError"]
 
 _lock = threading.Lock()
-_lark: Lark | None = None
 _tables: _Tables | None = None
 
 _VALID_NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -62,8 +52,6 @@ _SHOWN = {
     "_NL": "newline",
     "$END": "end of input",
 }
-# Closers worth naming in "expected …", most specific first.
-_CLOSERS = ("_FI", "_DONE", "_ESAC", "_RBRACE", "_RPAREN", "_DBRACK_CLOSE", "_THEN", "_DO", "_IN")
 
 _HINTS = {
     "CASE_TERM": " (only a case item ends with ';;', ';&' or ';;&')",
@@ -79,8 +67,12 @@ _HINTS = {
 # ---------------------------------------------------------------------------
 
 
-def parse(src: str) -> ast.Script:
-    """Parse a whole script; raise TyshSyntaxError (with line, column and caret) if invalid."""
+def parse(src: str, aliases: Mapping[str, str] | None = None) -> ast.Script:
+    """Parse a whole script; raise TyshSyntaxError (with line, column and caret) if invalid.
+    With `aliases`, a word bash would check for an alias is replaced by its alias's text
+    as it is read (bash's `expand_aliases`; the REPL's)."""
+    if aliases:
+        return _parse_aliased(src, tuple(aliases.items()))
     return _parse_cached(src)
 
 
@@ -88,7 +80,7 @@ def parse(src: str) -> ast.Script:
 _GC_PAUSE_THRESHOLD = 4096
 
 
-def parse_uncached(src: str) -> ast.Script:
+def parse_uncached(src: str, aliases: Mapping[str, str] | None = None) -> ast.Script:
     """`parse` without the memo: every call really parses (the parse benchmark's entry).
 
     A big script allocates tens of thousands of AST nodes that all survive, so each
@@ -100,15 +92,138 @@ def parse_uncached(src: str) -> ast.Script:
 
     source = Source(src, parse_scanner)
     if len(src) < _GC_PAUSE_THRESHOLD or not gc.isenabled():
-        return parse_scanner(Scanner(source))
+        return parse_scanner(Scanner(source, aliases=aliases))
     gc.disable()
     try:
-        return parse_scanner(Scanner(source))
+        return parse_scanner(Scanner(source, aliases=aliases))
     finally:
         gc.enable()
 
 
 _parse_cached = functools.lru_cache(maxsize=512)(parse_uncached)
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_aliased(src: str, aliases: tuple[tuple[str, str], ...]) -> ast.Script:
+    return parse_uncached(src, dict(aliases))
+
+
+def read_commands(src: str, aliases: Callable[[], Mapping[str, str] | None]
+                  ) -> Iterator[ast.Script]:
+    """The script's complete commands one at a time, as bash reads a script: each is the
+    top-level list up to a newline, read with the aliases `aliases()` gives when its
+    reading starts, so it may use an alias that the commands before it defined. A syntax
+    error is raised when the command it is in is read (the commands before it have been
+    given, and run, by then).
+
+    Each command is read from a window of the text that starts where it starts: its
+    first line, doubled until the command is complete in it, so the cost of an alias
+    expansion (a splice of the window) does not grow with the script."""
+    from tysh.kernel.syntax.lexer import Scanner, Source
+
+    tables = _get_tables()
+    n = len(src)
+    pos = 0
+    line = 1
+    while pos < n:
+        want = 0
+        while True:
+            stop = src.find("\n", pos + want)
+            stop = n if stop < 0 else stop + 1
+            whole = stop >= n
+            scanner = Scanner(Source(src[pos:stop], parse_scanner, line - 1),
+                              aliases=aliases())
+            try:
+                got = _read_one(tables, scanner, whole)
+            except TyshSyntaxError as e:
+                if not e.incomplete or whole:
+                    raise
+                got = None
+            if got is not None:
+                break
+            want = max(2 * (stop - pos), 256)  # the command goes on: a larger window
+        script, used = got
+        if script.statements:
+            yield script
+        line += src.count("\n", pos, pos + used)
+        pos += used
+
+
+def _read_one(tables: _Tables, scanner: Scanner, whole: bool
+              ) -> tuple[ast.Script, int] | None:
+    """The first complete command of the scanner's text and how much of the text (before
+    any alias expansion) it took, or None when the text ends first and is not `whole`."""
+    start = tables.start
+    stack: list[dict[str, Any]] = [start]
+    values: list[Any] = []
+    row = start
+    for tok in scanner.tokens():
+        ttype = tok[0]
+        while True:
+            act = row.get(ttype)
+            if act.__class__ is dict:
+                row = act
+                stack.append(row)
+                values.append(tok)
+                break
+            if act is None:
+                raise _syntax_error(scanner, tok, stack, values)
+            size, origin, fn = act
+            s = values[-size:] if size else []
+            if size:
+                del values[-size:]
+                del stack[-size:]
+            values.append(fn(s))
+            row = stack[-1][origin]
+            stack.append(row)
+        # a newline ends the command when the parser is at the top level, and the
+        # newline is the script's own (not one inside an alias's text)
+        if ttype == "_NL" and _ends(tables, stack) and not any(
+                r[1] <= tok[2] < r[2] for r in scanner.alias_regions):
+            return _finish(tables, stack, values, scanner), scanner.i - scanner.shift
+    if not whole:
+        return None
+    return _finish(tables, stack, values, scanner), len(scanner.src.text) - scanner.shift
+
+
+def _ends(tables: _Tables, stack: list[dict[str, Any]]) -> bool:
+    """Whether the input could end where the parser stands (a complete command)."""
+    stack = list(stack)
+    row = stack[-1]
+    while True:
+        act = row.get("$END")
+        if act is None:
+            return False
+        size, origin, _fn = act
+        if size:
+            del stack[-size:]
+        row = stack[-1][origin]
+        if row is tables.end:
+            return True
+        stack.append(row)
+
+
+def _finish(tables: _Tables, stack: list[dict[str, Any]], values: list[Any],
+            scanner: Scanner) -> ast.Script:
+    """The reductions at the end of the input: the script read so far."""
+    row = stack[-1]
+    while True:
+        act = row.get("$END")
+        if act is None:
+            end = len(scanner.text)
+            raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
+        size, origin, fn = act
+        s = values[-size:] if size else []
+        if size:
+            del values[-size:]
+            del stack[-size:]
+        value = fn(s)
+        row = stack[-1][origin]
+        if row is tables.end:
+            assert isinstance(value, ast.Script)
+            return value
+        stack.append(row)
+        values.append(value)
 
 
 def is_incomplete(src: str) -> bool:
@@ -126,31 +241,6 @@ def is_incomplete(src: str) -> bool:
     except TyshSyntaxError as e:
         return e.incomplete
     return False
-
-
-def get_lark() -> Lark:
-    """The process-wide Lark object for tysh.lark, built (or loaded from cache) on first use."""
-    global _lark
-    if _lark is None:
-        with _lock:
-            if _lark is None:
-                _lark = _build_lark()
-    return _lark
-
-
-def _build_lark() -> Lark:
-    from lark import Lark
-
-    from tysh.kernel.syntax.larklexer import LarkShellLexer
-
-    with open(GRAMMAR_PATH, encoding="utf-8") as f:
-        grammar = f.read()
-    kwargs: dict[str, Any] = dict(parser="lalr", lexer=LarkShellLexer, maybe_placeholders=False,
-                                  propagate_positions=False)
-    try:
-        return Lark(grammar, cache=True, **kwargs)
-    except OSError:  # an unwritable temp dir must not stop the shell
-        return Lark(grammar, **kwargs)
 
 
 class _Expand(list[Any]):
@@ -181,7 +271,7 @@ class _RuleOptions:
 
 
 class _Rule:
-    """A grammar rule as `_reducer` reads it (Lark's Rule shape), rebuilt from the cache."""
+    """A grammar rule as `_reducer` reads it (Lark's Rule shape), rebuilt from the tables."""
 
     __slots__ = ("origin", "alias", "expansion", "options")
 
@@ -193,71 +283,10 @@ class _Rule:
         self.expansion = [_Sym(n, t) for n, t in expansion]
 
 
-# The LALR tables in plain data, so a warm start never imports Lark:
-# (format, grammar text, rules, states, start state, end state), where a rule is
-# (origin, alias, expand1, ((symbol, is_terminal), …)) and state number k is
-# states[k] = (symbols, actions): action n ≥ 0 shifts to state n, n < 0 reduces by rule ~n.
-# (Two flat tuples per state load much faster than a dict of pairs.)
-_TABLES_FORMAT = 2
-_Spec = tuple[int, str, list[Any], list[tuple[tuple[str, ...], tuple[int, ...]]], int, int]
-
-
-def _spec_from_lark(lark: Lark, grammar: str) -> _Spec:
-    from lark.parsers.lalr_analysis import Shift
-
-    table = lark.parser.parser.parser.parse_table
-    index = {rule: k for k, rule in enumerate(lark.rules)}
-    # plain str throughout: Lark names some generated rules with Tokens (a str subclass),
-    # which marshal refuses
-    rules = [
-        (str(r.origin.name), None if r.alias is None else str(r.alias),
-         bool(r.options.expand1),
-         tuple((str(sym.name), bool(sym.is_term)) for sym in r.expansion))
-        for r in lark.rules
-    ]
-    if sorted(table.states) != list(range(len(table.states))):
-        raise AssertionError("Lark's LALR states are not numbered 0..n-1")
-    states = [
-        (tuple(str(s) for s in table.states[k]),
-         tuple(arg if action is Shift else ~index[arg]
-               for action, arg in table.states[k].values()))
-        for k in range(len(table.states))
-    ]
-    return (_TABLES_FORMAT, grammar, rules, states, table.start_states["start"],
-            table.end_states["start"])
-
-
-def _cache_path() -> str | None:
-    d = cache_dir()
-    return None if d is None else os.path.join(d, f"lalr-tables-v{_TABLES_FORMAT}.marshal")
-
-
-def _load_spec(grammar: str) -> _Spec | None:
-    """The cached tables, if they were built from exactly this grammar text."""
-    import marshal
-
-    path = _cache_path()
-    if path is None:
-        return None
-    try:
-        with open(path, "rb") as f:
-            data = f.read()  # marshal.load(f) would read the file in thousands of calls
-        spec = marshal.loads(data)
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
-    if (type(spec) is not tuple or len(spec) != 6 or spec[0] != _TABLES_FORMAT
-            or spec[1] != grammar):
-        return None
-    return spec
-
-
-def _save_spec(spec: _Spec) -> None:
-    """Write the tables atomically; a cache that cannot be written is only slower."""
-    import marshal
-
-    path = _cache_path()
-    if path is not None:
-        write_atomic(path, marshal.dumps(spec))
+# The layout of lalr_tables.py that this module reads (see tablegen.py).
+TABLES_FORMAT = 3
+_Spec = tuple[int, str, tuple[Any, ...], tuple[tuple[tuple[str, ...], tuple[int, ...]], ...],
+              int, int]
 
 
 class _Tables:
@@ -362,16 +391,15 @@ def _reducer(rule: Any, builder: _Builder) -> Callable[[list[Any]], Any]:
 
 
 def _get_tables() -> _Tables:
-    """The tables: from the on-disk cache when it matches the grammar (no Lark import),
-    else compiled by Lark and cached."""
+    """The tables, from the module generated from the grammar when the package was built."""
     global _tables
     if _tables is None:
-        with open(GRAMMAR_PATH, encoding="utf-8") as f:
-            grammar = f.read()
-        spec = _load_spec(grammar)
-        if spec is None:
-            spec = _spec_from_lark(get_lark(), grammar)
-            _save_spec(spec)
+        from tysh.kernel.syntax import lalr_tables as t
+
+        if t.FORMAT != TABLES_FORMAT:
+            raise AssertionError("lalr_tables.py has another layout: run "
+                                 "python -m tysh.kernel.syntax.tablegen")
+        spec: _Spec = (t.FORMAT, t.GRAMMAR_SHA256, t.RULES, t.STATES, t.START, t.END)
         with _lock:
             if _tables is None:
                 _tables = _Tables(spec)
@@ -393,7 +421,7 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
                 values.append(tok)
                 break
             if act is None:
-                raise _syntax_error(scanner, tok, row)
+                raise _syntax_error(scanner, tok, stack, values)
             size, origin, fn = act
             if size:
                 s = values[-size:]
@@ -409,7 +437,7 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
         act = row.get("$END")
         if act is None:
             end = len(scanner.text)
-            raise _syntax_error(scanner, ("$END", "", end, end), row)
+            raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
         size, origin, fn = act
         if size:
             s = values[-size:]
@@ -433,11 +461,66 @@ def parse_scanner(scanner: Scanner) -> ast.Script:
     return result
 
 
-def _syntax_error(scanner: Scanner, tok: Tok, row: dict[str, Any]) -> TyshSyntaxError:
+# The compound commands a syntax error may be inside: how each is shown, and the words
+# that may continue it, in the order they are looked for.
+_OPENERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "IF": ("if", ("_THEN", "_FI")),
+    "ELIF": ("elif", ("_THEN",)),
+    "WHILE": ("while", ("_DO", "_DONE")),
+    "UNTIL": ("until", ("_DO", "_DONE")),
+    "FOR": ("for", ("_IN", "_DO", "_DONE")),
+    "ARITH_FOR": ("for", ("_DO", "_DONE")),
+    "CASE": ("case", ("_IN", "_ESAC")),
+    "LBRACE": ("{", ("_RBRACE",)),
+    "LPAREN": ("(", ("_RPAREN",)),
+    "DBRACK_OPEN": ("[[", ("_DBRACK_CLOSE",)),
+}
+_OPENING = frozenset({"_THEN", "_DO", "_IN"})
+
+
+def _accepts(stack: list[dict[str, Any]], ttype: str) -> bool:
+    """Whether the parser, in the state `stack` leaves it, would shift a `ttype` token:
+    its reductions are replayed on a copy of the state stack (the LALR tables' merged
+    lookaheads alone would also name words only some other context accepts)."""
+    stack = list(stack)
+    row = stack[-1]
+    while True:
+        act = row.get(ttype)
+        if act is None:
+            return False
+        if act.__class__ is dict:
+            return True
+        size, origin, _fn = act
+        if size:
+            del stack[-size:]
+        goto = stack[-1].get(origin)
+        if goto is None:
+            return False
+        row = goto
+        stack.append(row)
+
+
+def _expected(scanner: Scanner, stack: list[dict[str, Any]], values: list[Any]) -> str:
+    """`: expected 'done' to close 'for' at 1:1` for the innermost compound command
+    left open where the error is, or "" outside any."""
+    for v in reversed(values):
+        if v.__class__ is not tuple or v[0] not in _OPENERS:
+            continue
+        shown, continuations = _OPENERS[v[0]]
+        for term in continuations:
+            if _accepts(stack, term):
+                line, col = scanner.src.line_col(v[2])
+                how = "for" if term in _OPENING else "to close"
+                return f": expected {_SHOWN[term]} {how} '{shown}' at {line}:{col}"
+        if v[0] != "ELIF":  # an `elif` that is complete: look at its `if`
+            return ""
+    return ""
+
+
+def _syntax_error(scanner: Scanner, tok: Tok, stack: list[dict[str, Any]],
+                  values: list[Any]) -> TyshSyntaxError:
     ttype, _value, start, end = tok
-    expected = {k for k in row if k.isupper()}
-    closer = next((c for c in _CLOSERS if c in expected), None)
-    want = f": expected {_SHOWN[closer]}" if closer else ""
+    want = _expected(scanner, stack, values)
     if ttype == "$END":
         if scanner.nested and scanner.close_offset >= 0:
             return scanner.error(f"unexpected ')'{want}", scanner.close_offset)
@@ -618,15 +701,15 @@ class _Builder:
         return name
 
     def for_all(self, c: list[Any]) -> ast.For:
-        return ast.For(self._for_var(c[1]), None, c[2], (), c[0][1])
+        return ast.For(self._for_var(c[1]), None, _loop_body(c[2]), (), c[0][1])
 
     def for_in(self, c: list[Any]) -> ast.For:
         items = tuple(t[1] for t in c[2:-1])
-        return ast.For(self._for_var(c[1]), items, c[-1], (), c[0][1])
+        return ast.For(self._for_var(c[1]), items, _loop_body(c[-1]), (), c[0][1])
 
     def arith_for(self, c: list[Any]) -> ast.ArithFor:
         init, cond, step, pos = c[0][1]
-        return ast.ArithFor(init, cond, step, c[1], (), pos)
+        return ast.ArithFor(init, cond, step, _loop_body(c[1]), (), pos)
 
     def case_clause(self, c: list[Any]) -> ast.Case:
         return ast.Case(c[1][1], tuple(c[2:]), (), c[0][1])
@@ -668,6 +751,12 @@ class _Builder:
     def arith_command(self, c: list[Any]) -> ast.ArithCommand:
         word, pos = c[0][1]
         return ast.ArithCommand(word, (), pos)
+
+
+def _loop_body(body: ast.Script | ast.BraceGroup) -> ast.Script:
+    """A loop's `do … done` body, or the brace group that stands for it (the same
+    thing: a brace group without redirections only groups)."""
+    return body.body if isinstance(body, ast.BraceGroup) else body
 
 
 def _timed(p: ast.Pipeline, pos: ast.Pos) -> ast.Pipeline:

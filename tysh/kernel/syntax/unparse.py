@@ -91,6 +91,8 @@ def _part(p: ast.WordPart, dq: bool, nxt: ast.WordPart | None) -> str:
         return "$(" + (" " if body.startswith("(") else "") + body + ")"
     if isinstance(p, ast.ArithSub):
         return "$((" + _arith(p.expr) + "))"
+    if isinstance(p, ast.ProcSub):
+        return p.direction + "(" + script_source(p.body) + ")"
     return repr(p)
 
 
@@ -148,6 +150,8 @@ def _param(p: ast.ParamExp, dq: bool, glued: bool) -> str:
              and p.arg is None and p.arg2 is None)
     if plain and not p.braced and not (glued and p.name[:1] in _NAME_CHARS):
         return "$" + p.name
+    if p.op == "bad":
+        return "${" + p.name + "}"
     head = "${" + ("#" if p.length else "")
     if p.op in ("!*", "!@"):
         return head + "!" + p.name + p.op[1] + "}"
@@ -538,6 +542,11 @@ def _delimiter(doc: ast.HereDoc) -> str:
 def _redirect_head(r: ast.Redirect, delim: str) -> str:
     op = r.op
     fd = r.fd
+    if r.fd_var is not None:
+        head = "{" + r.fd_var + "}" + op
+        if isinstance(r.target, ast.HereDoc):
+            return head + (f"'{delim}'" if r.target.quoted else delim)
+        return head + _word(r.target)
     if isinstance(r.target, ast.HereDoc):
         shown = f"'{delim}'" if r.target.quoted else delim
         return ("" if fd in (None, 0) else str(fd)) + op + shown

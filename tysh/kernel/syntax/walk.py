@@ -66,12 +66,12 @@ def walk(node: Any) -> Iterator[Any]:
 
 
 # node types that hold a separate script: its commands are visited on their own
-SCRIPT_HOLDERS = (ast.Script, ast.CmdSub)
+SCRIPT_HOLDERS = (ast.Script, ast.CmdSub, ast.ProcSub)
 
 
 def local_nodes(node: Any) -> Iterator[Any]:
     """The nodes of one command that are not inside a nested script: its words,
-    redirects and conditions; a `$(…)` is yielded but its body is not entered."""
+    redirects and conditions; a `$(…)` or `<(…)` is yielded but its body is not entered."""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -83,12 +83,12 @@ def local_nodes(node: Any) -> Iterator[Any]:
         stack.extend(kids)
 
 
-GLOB_OR_BRACE = frozenset("*?[{~")
+GLOB_OR_BRACE = frozenset("*?[{~(")
 
 
 def static_word(word: ast.Word) -> str | None:
     """The word's text when nothing about it is decided at run time: no expansion,
-    and no unquoted glob, brace or tilde character."""
+    and no unquoted glob (extended ones included), brace or tilde character."""
     for p in word.parts:
         if isinstance(p, ast.Lit) and not GLOB_OR_BRACE.isdisjoint(p.text):
             return None
