@@ -30,6 +30,8 @@ class FakeShell:
     run_argv records each call and its stdin, answers `echo` and `fail N` itself, runs
     builtins in-process through `child` and answers 127 for anything else."""
 
+    umask = 0o022  # the session's umask (ShellAPI.umask)
+
     def __init__(self, cwd: str, vars: dict[str, Any] | None = None,
                  env: dict[str, str] | None = None, child: ChildRunner | None = None,
                  shortcuts: bool = True) -> None:

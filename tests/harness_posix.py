@@ -19,6 +19,8 @@ from tysh.kernel.tools.output import OutputData
 class FakeShell:
     """The ShellAPI surface these tools use; records the commands they run."""
 
+    umask = 0o022  # the session's umask (ShellAPI.umask)
+
     def __init__(self, cwd: str) -> None:
         self._cwd = cwd
         self.vars: dict[str, Any] = {}

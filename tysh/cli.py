@@ -225,6 +225,7 @@ def _run(
         )
     for o in options:
         kernel.state.options.add(LETTER_OPTIONS.get(o, o))
+    kernel.state.retable(script_file=script_file)
     stdin = open(0, "rb", closefd=False)  # noqa: SIM115
     stdout = open(1, "wb", closefd=False)  # noqa: SIM115
     stderr = open(2, "wb", buffering=0, closefd=False)  # noqa: SIM115

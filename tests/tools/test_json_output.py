@@ -91,6 +91,8 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
              ("grep -c --json b a.txt b.txt", GREP_COUNT, 0),
              ("grep -l --json b a.txt b.txt", NAMES, 0),
              ("grep -L --json b a.txt b.txt", NAMES, 0)],
+    "egrep": [("egrep -n --json 'a|c' a.txt", GREP_MATCH, 0)],
+    "fgrep": [("fgrep -n --json 'a 1' a.txt", GREP_MATCH, 0)],
     "sed": [("sed --json s/a/A/ a.txt", LINES, 0)],
     "awk": [("awk --json '{print $1}' a.txt", LINES, 0)],
     # posix
@@ -118,6 +120,11 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     "mkdir": [("mkdir --json m1", EMPTY, 0)],
     "rmdir": [("rmdir --json d/e", EMPTY, 0)],
     "rm": [("rm --json b.txt", EMPTY, 0)],
+    "patch": [("printf -- '--- b.txt\\n+++ b.txt\\n@@ -1 +1 @@\\n-x\\n+X\\n' | patch --json",
+               array(record({"file": STR, "status": STR, "hunks": array(record(
+                   {"hunk": INT, "status": STR, "line": INT},
+                   {"offset": {"type": "integer"}, "fuzz": INT}), 0)},
+                   {"rejects": STR})), 0)],
     # calc
     "expr": [("expr --json 3 + 4", INT, 0)],
     "bc": [("echo '1+2; 2^300' | bc --json", LINES, 0)],
@@ -188,6 +195,24 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     "mapfile": [("mapfile --json -t x < a.txt", EMPTY, 0)],
     "readarray": [("readarray --json -t x < a.txt", EMPTY, 0)],
     "wait": [("wait --json", EMPTY, 0)],
+    "jobs": [("sleep 2 & jobs --json; kill %1",
+              array(record({"number": {"type": "integer", "minimum": 1}, "pid": INT,
+                            "state": STR, "status": {"type": ["integer", "null"]},
+                            "current": {"enum": ["+", "-", None]}, "command": STR})), 0)],
+    "disown": [("sleep 2 & disown --json; kill $!", EMPTY, 0)],
+    "umask": [("umask --json", record({"mask": STR, "symbolic": STR}), 0)],
+    "dirs": [("dirs --json", array(STR), 0)],
+    "enable": [("enable --json -a", array(record({"name": STR, "enabled": {"type": "boolean"}}),
+                                          50), 0)],
+    "hash": [("hash -p /bin/x x; hash --json",
+              array(record({"name": STR, "path": STR, "hits": INT})), 0)],
+    "pushd": [("pushd --json d", array(STR, 2), 0)],
+    "popd": [("pushd d >/dev/null; popd --json", array(STR), 0)],
+    "ulimit": [("ulimit --json -n", array(record(
+        {"option": STR, "name": STR, "unit": {"type": ["string", "null"]},
+         "soft": {"type": ["integer", "null"]}, "hard": {"type": ["integer", "null"]}})), 0)],
+    "times": [("times --json", record({k: {"type": "number"} for k in (
+        "user", "system", "children_user", "children_system")}), 0)],
     "source": [("source --json empty.sh", EMPTY, 0)],
     ".": [(". --json empty.sh", EMPTY, 0)],
     # the utils family
@@ -222,7 +247,8 @@ _FLOW = "changes the shell's control flow or state; it prints nothing to shape"
 _UNSUPPORTED = "not supported in tysh: it only prints a hint"
 NO_JSON: dict[str, str] = {
     "test": _RAW, "[": _RAW, ":": _RAW, "true": _RAW, "false": _RAW, "chmod": _RAW,
-    "alias": _RAW, "unalias": _RAW, "command": _RAW, "builtin": _RAW, "getopts": _RAW,
+    "alias": _RAW, "unalias": _RAW, "kill": _RAW, "caller": _RAW,
+    "complete": _RAW, "compgen": _RAW, "compopt": _RAW, "history": _RAW, "command": _RAW, "builtin": _RAW, "getopts": _RAW,
     "exit": _FLOW, "return": _FLOW, "break": _FLOW, "continue": _FLOW, "shift": _FLOW,
     "set": _FLOW, "local": "only inside a function; " + _FLOW,
     "eval": _UNSUPPORTED, "exec": _UNSUPPORTED, "trap": _UNSUPPORTED, "let": _UNSUPPORTED,
@@ -315,13 +341,17 @@ DESTRUCTIVE: dict[str, set[str]] = {
     "awk": {"fs.overwrite", "fs.create", "proc.exec"},  # print > f, system()
     "gzip": {"fs.create", "fs.remove"}, "gunzip": {"fs.create", "fs.remove"},
     "tar": {"fs.create", "fs.overwrite"},
+    "patch": {"fs.create", "fs.overwrite", "fs.remove"},
     "truncate": {"fs.create", "fs.overwrite"}, "xxd": {"fs.create", "fs.overwrite"},  # xxd IN OUT
     "shuf": {"fs.overwrite"},  # shuf -o
     "nohup": {"proc.exec"}, "nice": {"proc.exec"},
+    "kill": {"proc.signal"}, "jobs": {"proc.exec"},  # jobs -x
 }
-KNOWN_OPERATIONS = {"fs.create", "fs.overwrite", "fs.remove", "fs.rename", "proc.exec"}
+KNOWN_OPERATIONS = {"fs.create", "fs.overwrite", "fs.remove", "fs.rename", "proc.exec",
+                    "proc.signal"}
 READ_ONLY = {
     "cat", "tac", "rev", "head", "tail", "wc", "cut", "tr", "seq", "nl", "paste", "grep",
+    "egrep", "fgrep",
     "ls", "glob", "stat", "basename", "dirname", "realpath", "jq", "fromjson", "tojson",
     "keys", "values", "typeof", "split", "echo", "printf", "help", "tools", "type", "pwd",
     "test", "[", "true", "false", ":", "sleep",

@@ -59,6 +59,13 @@ class FakeShell:
     def resolve(self, name: str) -> tuple[str, str]:
         return self.table.get(name, ("", ""))
 
+    def resolve_all(self, name: str, *, functions: bool = True, path: str | None = None,
+                    every: bool = False) -> list[tuple[str, str]]:
+        got = self.table.get(name)
+        if got is None or (got[0] == "function" and not functions):
+            return []
+        return [got]
+
 
 @attrs.frozen
 class Result:

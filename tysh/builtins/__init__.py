@@ -19,10 +19,16 @@ BUILTINS: dict[str, str] = {
     "exit": "shell.flow", "return": "shell.flow", "break": "shell.flow",
     "continue": "shell.flow", "shift": "shell.flow",
     "read": "shell.read", "mapfile": "shell.read", "readarray": "shell.read",
-    "cd": "shell.dirs", "pwd": "shell.dirs", "set": "shell.options", "shopt": "shell.options",
+    "cd": "shell.dirs", "pwd": "shell.dirs", "pushd": "shell.dirs", "popd": "shell.dirs",
+    "dirs": "shell.dirs", "set": "shell.options", "shopt": "shell.options",
     "source": "shell.source", ".": "shell.source", "command": "shell.command",
     "builtin": "shell.command", "getopts": "shell.getopts", "alias": "shell.aliases",
-    "unalias": "shell.aliases", "wait": "shell.jobs", "eval": "shell.unsupported",
+    "unalias": "shell.aliases", "wait": "shell.jobs", "jobs": "shell.jobs",
+    "complete": "shell.complete", "compgen": "shell.complete", "compopt": "shell.complete",
+    "umask": "shell.resources", "ulimit": "shell.resources", "times": "shell.resources",
+    "enable": "shell.enable", "hash": "shell.enable", "caller": "shell.caller",
+    "history": "shell.history",
+    "kill": "shell.jobs", "disown": "shell.jobs", "eval": "shell.unsupported",
     "trap": "shell.unsupported", "let": "shell.unsupported", "exec": "shell.unsupported",
     # what the session knows
     "help": "meta", "tools": "meta", "type": "meta",
@@ -40,7 +46,8 @@ BUILTINS: dict[str, str] = {
     "expand": "text.fold", "unexpand": "text.fold", "join": "text.join", "fmt": "text.fmt",
     "shuf": "text.shuf", "envsubst": "text.envsubst",
     # search and edit
-    "grep": "search.grep", "sed": "sed.tool", "awk": "awk.tool",
+    "grep": "search.grep", "egrep": "search.egrep", "fgrep": "search.egrep",
+    "sed": "sed.tool", "awk": "awk.tool",
     # files
     "ls": "files.ls", "find": "files.find", "glob": "files.glob", "mkdir": "files.ops",
     "rm": "files.ops", "rmdir": "files.ops", "cp": "files.ops", "mv": "files.ops",
@@ -59,6 +66,8 @@ BUILTINS: dict[str, str] = {
     # archives
     "gzip": "archive.gzip", "gunzip": "archive.gzip", "zcat": "archive.gzip",
     "tar": "archive.tar",
+    # applying diffs
+    "patch": "patch.tool",
     # JSON
     "jq": "json.jq", "fromjson": "json.values", "tojson": "json.values", "keys": "json.values",
     "values": "json.values", "typeof": "json.values", "split": "json.values",

@@ -144,55 +144,88 @@ class TypeArgs(Record):
     names: tuple[str, ...] = param(positional=True, default=(), help="command names")
     kind: bool = param(
         False, aliases=["-t"],
-        help="print only the kind: alias, keyword, function, builtin, tool or file",
+        help="print only the kind: alias, keyword, function, builtin or file",
     )
     path: bool = param(False, aliases=["-p"], help="print only the path of a file command")
     force_path: bool = param(
-        False, aliases=["-P"], help="print the path of a file command (like -p)"
+        False, aliases=["-P"], help="print the path of the program PATH gives, even when "
+                                    "a function or builtin has the name"
     )
-    all: bool = param(False, aliases=["-a"], help="accepted for bash compatibility")
+    all: bool = param(False, aliases=["-a"], help="every meaning, not only the first")
+    no_functions: bool = param(False, aliases=["-f"], help="skip functions")
 
 
 @tool(
     "type",
     args=TypeArgs,
-    description="say how a command name would be run: function, builtin, tool or file",
-    examples=[("what is ls?", "type ls"), ("just the kind", "type -t cd")],
+    description="say how a command name would be run: alias, keyword, function, builtin "
+                "or file (a program on PATH is named as bash names it)",
+    examples=[("what is ls?", "type ls"), ("just the kind", "type -t cd"),
+              ("every meaning", "type -a echo")],
 )
 def type_(args: TypeArgs, ctx: Context) -> int | Outcome:
     if ctx.json:
         return _type_json(args, ctx)
     status = 0
     out: list[str] = []
+    sh = ctx.shell
     for name in args.names:
-        kind, detail = ctx.shell.resolve(name)
-        if not kind:
-            status = 1
-            if not (args.kind or args.path or args.force_path):
-                _flush(ctx, out)
-                ctx.stderr.write(f"tysh: type: {name}: not found\n".encode("utf-8", "surrogateescape"))
-            continue
-        if args.kind:
-            out.append(kind)
-        elif args.path or args.force_path:
-            if kind == "file":
-                out.append(detail)
-            elif args.force_path:
+        if args.force_path:
+            found = sh.resolve_all(name, functions=False, every=args.all)
+            files = [d for k, d in found if k in ("file", "hashed")]
+            if not args.all and not files and found and found[0][0] != "file":
+                files = _programs(ctx, name)
+            if files:
+                out.extend(files if args.all else files[:1])
+            else:
                 status = 1
-        else:
-            out.append(describe(name, kind, detail))
+            continue
+        got = sh.resolve_all(name, functions=not args.no_functions, every=args.all)
+        if not got:
+            status = 1
+            if not (args.kind or args.path):
+                _flush(ctx, out)
+                ctx.stdout.flush()
+                ctx.stderr.write(f"tysh: type: {name}: not found\n"
+                                 .encode("utf-8", "surrogateescape"))
+            continue
+        for kind, detail in got:
+            if args.kind:
+                out.append("file" if kind == "hashed" else kind)
+            elif args.path:
+                if kind in ("file", "hashed"):
+                    out.append(detail)
+            else:
+                out.append(describe(name, kind, detail))
     _flush(ctx, out)
     return status
 
 
+def _programs(ctx: Context, name: str) -> list[str]:
+    """Programs on PATH with this name, even when a builtin has it (`type -P`)."""
+    every = ctx.shell.resolve_all(name, functions=False, every=True)
+    return [d for k, d in every if k == "file"]
+
+
 def _type_json(args: TypeArgs, ctx: Context) -> Outcome:
-    """`type --json`: one record per name, `kind` null when nothing by that name runs."""
+    """`type --json`: one record per name, `kind` null when nothing by that name runs;
+    `runs` says what tysh runs when it differs from what bash would (a tysh tool where
+    bash would run the program on PATH)."""
     rows: list[dict[str, Any]] = []
     for name in args.names:
         kind, detail = ctx.shell.resolve(name)
-        rows.append({"name": name, "kind": kind or None, "detail": detail or None})
+        row: dict[str, Any] = {"name": name, "kind": kind or None, "detail": detail or None}
+        if kind == "file" and _runs_builtin(ctx, name):
+            row["runs"] = "builtin"
+        rows.append(row)
     status = 0 if all(r["kind"] for r in rows) else 1
     return Outcome(status, OutputData.text("", rich_json=rows))
+
+
+def _runs_builtin(ctx: Context, name: str) -> bool:
+    """Whether tysh runs its builtin for a name bash would find on PATH: with no PATH
+    at all, the name would still be a builtin."""
+    return ctx.shell.resolve_all(name, path="")[:1] == [("builtin", "")]
 
 
 def _flush(ctx: Context, lines: list[str]) -> None:

@@ -6,6 +6,10 @@ tools, functions, aliases, keywords, executables on PATH); after a tool name, it
 subcommands (with their aliases), the options of the selected leaf (with descriptions as
 meta), the choices of an option's value; `$NAME` completes variables; anything else
 completes paths through the kernel's filesystem (so a sandboxed kernel shows its own view).
+A command with a `complete` spec (bash's programmable completion) is completed by it
+first: its words, actions and -F function (with COMP_WORDS, COMP_CWORD, COMP_LINE and
+COMP_POINT set), falling back to the above when the spec says `-o default` and found
+nothing.
 """
 
 from __future__ import annotations
@@ -88,10 +92,46 @@ class Engine:
         if vm is not None:
             return self.variables(word, vm)
         if ctx.command is None:
+            if not before.strip():
+                got = self.from_spec([word], 0, before)
+                if got is not None:
+                    return got
             if "/" in word:
                 return self.paths(word, executables_only=True)
             return self.commands(word)
+        got = self.from_spec([ctx.command, *ctx.args, word], len(ctx.args) + 1, before)
+        if got is not None:
+            return got
         return self.arguments(ctx)
+
+    # ---------------------------------------------------------------- complete specs
+    def from_spec(self, words: list[str], cword: int, line: str) -> list[Candidate] | None:
+        """Candidates from the command's `complete` spec; None when it has none (or
+        found nothing and says `-o default`/`bashdefault`, so the usual completion runs)."""
+        st = self.kernel.state
+        if not st.tables.completions:
+            return None
+        import io
+
+        from tysh.builtins.shell.complete import complete_words
+        from tysh.kernel.tools.context import Context as ToolContext
+
+        interp = self.kernel.interp
+        sink = io.BytesIO()
+        tctx = ToolContext("complete", io.BytesIO(), sink, sink, interp.fs, interp)
+        got = complete_words(tctx, interp, words, cword, line, len(line))
+        if got is None:
+            return None
+        if not got.matches and got.options & {"default", "bashdefault"}:
+            return None
+        out: list[Candidate] = []
+        for m in got.matches:
+            shown = m
+            if "filenames" in got.options and _is_dir(
+                    self.kernel, m if m.startswith("/") else join(st.cwd, m)):
+                shown = m + "/"
+            out.append(Candidate(shown if "filenames" in got.options else m, shown, ""))
+        return out
 
     # ---------------------------------------------------------------- commands
     def commands(self, prefix: str) -> list[Candidate]:

@@ -17,6 +17,8 @@ def describe(name: str, kind: str, detail: str) -> str:
         return f"{name} is a function" + ("\n" + detail.rstrip("\n") if detail else "")
     if kind == "file":
         return f"{name} is {detail}"
+    if kind == "hashed":
+        return f"{name} is hashed ({detail})"
     return f"{name} {_PHRASE.get(kind, 'is a ' + kind)}"
 
 

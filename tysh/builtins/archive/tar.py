@@ -39,7 +39,6 @@ _OLD_STYLE = LazyRegex(r"[cxtfzvCOkp]+")
 _VALUE_LETTERS = {"f": "file", "C": "directory"}
 _FLAG_LETTERS = {"c": "create", "x": "extract", "t": "list", "z": "gzip", "v": "verbose",
                  "O": "to_stdout", "k": "keep_old_files", "p": "preserve_permissions"}
-_UMASK = 0o022
 _FAILED = "Exiting with failure status due to previous errors"
 _FATAL = "Error is not recoverable: exiting now"
 
@@ -488,7 +487,8 @@ class _Extractor(MutableRecord):
         if got is None:
             return
         rel, dest = got
-        mode = m.mode & (0o7777 if run.args.preserve_permissions else 0o777 & ~_UMASK)
+        mode = m.mode & (0o7777 if run.args.preserve_permissions
+                         else 0o777 & ~run.ctx.shell.umask)
         try:
             if m.isdir():
                 if not fs.is_dir(dest):

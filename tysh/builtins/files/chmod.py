@@ -4,8 +4,8 @@ chmod declares raw_argv and reads its own words: a symbolic mode such as
 `-x`, `-w` or `-rwx` is spelled exactly like an option bundle, so a clap-style binder
 would reject `chmod -x script.sh`. The option set is tiny (-R -v -c -f --reference).
 
-`parse_mode` is shared with `find -perm` and `mkdir -m`. The umask is taken as 022
-(reading it would mean changing process state, which a kernel must not do)."""
+`parse_mode` is shared with `find -perm` and `mkdir -m`. A mode without a `who` is
+masked by the session's umask (`ctx.shell.umask`; 022 where none is given)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def is_mode(word: str) -> bool:
     return _MODE_WORD.fullmatch(word) is not None
 
 
-def parse_mode(spec: str, current: int, is_dir: bool) -> int:
+def parse_mode(spec: str, current: int, is_dir: bool, umask: int = UMASK) -> int:
     """The new permission bits (07777) for a mode spec applied to `current`."""
     if _OCTAL.fullmatch(spec):
         return int(spec, 8)
@@ -67,7 +67,7 @@ def parse_mode(spec: str, current: int, is_dir: bool) -> int:
                         bits |= 0o1000
             bits &= mask
             if not who:
-                bits &= ~UMASK
+                bits &= ~umask
             if op == "+":
                 mode |= bits
             elif op == "-":
@@ -154,7 +154,7 @@ def chmod(args: Any, ctx: Context) -> int:
             return
         old = st.mode & 0o7777
         assert mode is not None
-        new = parse_mode(mode, old, st.kind == "directory")
+        new = parse_mode(mode, old, st.kind == "directory", ctx.shell.umask)
         try:
             if new != old:
                 ctx.fs.chmod(path, new)

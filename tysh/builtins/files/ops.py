@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 import attrs
 
 from tysh.builtins._common.fileinfo import q
-from tysh.builtins.files.chmod import UMASK, parse_mode
+from tysh.builtins.files.chmod import parse_mode
 from tysh.builtins.files.timestamps import parse_date, parse_stamp
 from tysh.kernel.base.record import Record
 from tysh.kernel.fs.api import FileStat, FsError
@@ -583,8 +583,9 @@ class _Copier:
                 fs.chmod(dp, st.mode & 0o7777)
                 fs.touch(dp, st.mtime)
             elif new:
-                want = st.mode & 0o777 & ~UMASK
-                if want != (0o777 if st.kind == "directory" else 0o666) & ~UMASK:
+                umask = self.ctx.shell.umask
+                want = st.mode & 0o777 & ~umask
+                if want != (0o777 if st.kind == "directory" else 0o666) & ~umask:
                     fs.chmod(dp, want)
         except FsError:
             pass

@@ -15,7 +15,12 @@ NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def err(ctx: Context, msg: str) -> None:
-    """`tysh: NAME: msg` on the builtin's stderr, as bash words its builtins' errors."""
+    """`tysh: NAME: msg` on the builtin's stderr, as bash words its builtins' errors;
+    what the builtin wrote to stdout before goes first (bash writes unbuffered)."""
+    try:
+        ctx.stdout.flush()
+    except (OSError, ValueError):
+        pass
     ctx.stderr.write(f"tysh: {ctx.name}: {msg}\n".encode("utf-8", "surrogateescape"))
 
 

@@ -42,6 +42,11 @@ def _path_matches(name: str, ctx: Context) -> list[str]:
 def _lookup(name: str, ctx: Context, every: bool) -> list[tuple[str, str | None]]:
     """(kind, host path) for each way `name` would run, first the one that wins."""
     kind, detail = ctx.shell.resolve(name)
+    if kind == "file":
+        if ctx.shell.resolve_all(name, path="")[:1] == [("builtin", "")]:
+            kind, detail = "builtin", ""  # tysh runs its own tool, not the program
+        else:
+            detail = ctx.shell.find_external(name) or detail
     if not kind:
         return []
     hits: list[tuple[str, str | None]] = [(kind, detail if kind in ("file", "alias") else None)]

@@ -50,7 +50,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import IO, Any
 
 from tysh.builtins import all_builtins, get_builtin
@@ -109,7 +109,9 @@ class Kernel:
     `Kernel(cwd)` confines files to `cwd` and runs builtins, tools and functions only;
     `allow_external=True` adds programs on PATH (host processes: the sandbox does not
     confine them). `env` is merged over the hermetic defaults HOME=cwd, PATH, PWD —
-    `os.environ` is never read. `limits` bounds output, time, recursion and loops."""
+    `os.environ` is never read. `limits` bounds output, time, recursion and loops.
+    `disable` names builtins the script may not run by any route, and `enable` cannot
+    turn back on."""
 
     def __init__(
         self,
@@ -124,6 +126,7 @@ class Kernel:
         args: list[str] | tuple[str, ...] = (),
         process_groups: bool = True,
         validate: bool = True,
+        disable: Iterable[str] = (),
     ) -> None:
         _prepare_recursion()
         # an embedded kernel refuses a script with certain problems before running any
@@ -152,6 +155,10 @@ class Kernel:
         self.state.pid = os.getpid() if self.state.host_facts else NEUTRAL_PID
         self.state.arg0 = arg0
         self.state.positional = list(args)
+        if disable:
+            off = frozenset(disable)
+            self.state.disabled = off
+            self.state.retable(locked=off)
         self.registry = Registry(get_builtin, all_builtins)
         for t in tools:
             self.registry.register(t)
@@ -283,7 +290,7 @@ class Kernel:
         if fn is not None:
             return "function", fn
         t = self.registry.builtin(name)
-        if t is not None:
+        if t is not None and name not in self.state.disabled:
             return "builtin", t
         t = self.registry.registered.get(name)
         if t is not None:
@@ -621,7 +628,7 @@ class Kernel:
     def _guard(self, fn: Any, fds: Fds) -> int:
         interp = self.interp
         st = self.state
-        depth = (len(st.frames), st.func_depth, st.loop_depth)
+        depth = (len(st.frames), st.func_depth, st.loop_depth, len(st.func_names))
         try:
             # code with no context (pattern matching during expansion, a regex engine's
             # slices, a worker process) stops on the run's own check
@@ -663,8 +670,7 @@ class Kernel:
             del st.frames[depth[0]:]
             st.func_depth = depth[1]
             st.loop_depth = depth[2]
-            if st.func_depth == 0:
-                st.func_names.clear()
+            del st.func_names[depth[3]:], st.call_lines[depth[3]:], st.call_files[depth[3]:]
             interp.suppress_errexit = 0
             flush_quietly(fds.get(1))
             flush_quietly(fds.get(2))

@@ -11,6 +11,7 @@ import os
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from tysh.kernel.base.streams import Fds, NullIO, fileno_of, flush_quietly
@@ -60,9 +61,13 @@ def run_external(
     stderr_name: str = "tysh",
     timeout: float | None = None,
     control: RunControl | None = None,
+    umask: int | None = None,
+    rlimits: dict[int, tuple[int, int]] | None = None,
 ) -> int:
     """Run `argv` (argv[0] is the name as written) and return its exit status
-    (128+N when killed by signal N, 124 when `timeout` seconds passed).
+    (128+N when killed by signal N, 124 when `timeout` seconds passed); `umask` and
+    `rlimits` (resource -> (soft, hard), -1 unlimited), when given, are the child's
+    (the session's `umask` and `ulimit`).
 
     With a `control`, the child is tracked so `Kernel.cancel()` kills it at once; when
     the control asks for process groups the child leads its own group and the whole
@@ -93,6 +98,8 @@ def run_external(
             env=env,
             cwd=cwd,
             process_group=0 if group else None,
+            umask=-1 if umask is None else umask,
+            preexec_fn=_limiter(rlimits) if rlimits else None,
         )
     except PermissionError:
         _err(fds, f"{stderr_name}: {argv[0]}: Permission denied\n")
@@ -102,7 +109,8 @@ def run_external(
         return 127
     except OSError as e:
         if e.errno == errno.ENOEXEC:
-            return _run_as_script(host_path, argv, env, cwd, fds, timeout, control)
+            return _run_as_script(host_path, argv, env, cwd, fds, timeout, control, umask,
+                                  rlimits)
         if e.errno == errno.EISDIR or (e.errno == errno.EACCES):
             _err(fds, f"{stderr_name}: {argv[0]}: {e.strerror}\n")
             return 126
@@ -205,13 +213,35 @@ def _run_as_script(
     fds: Fds,
     timeout: float | None,
     control: RunControl | None,
+    umask: int | None = None,
+    rlimits: dict[int, tuple[int, int]] | None = None,
 ) -> int:
     """A file without a `#!` line runs as a tysh script, as bash runs it as a bash script."""
     import sys
 
     exe = sys.executable or "/usr/bin/python3"
     return run_external(exe, [exe, "-m", "tysh", host_path, *argv[1:]], env, cwd, fds,
-                        timeout=timeout, control=control)
+                        timeout=timeout, control=control, umask=umask, rlimits=rlimits)
+
+
+def _limiter(rlimits: dict[int, tuple[int, int]]) -> Callable[[], None]:
+    """What the child runs between fork and exec to take the session's limits (only
+    setrlimit calls, nothing that could wait on a lock another thread held)."""
+    import resource
+
+    inf = resource.RLIM_INFINITY
+    todo = [(res, inf if soft < 0 else soft, inf if hard < 0 else hard)
+            for res, (soft, hard) in rlimits.items()]
+    setrlimit = resource.setrlimit
+
+    def apply() -> None:
+        for res, soft, hard in todo:
+            try:
+                setrlimit(res, (soft, hard))
+            except (ValueError, OSError):
+                pass
+
+    return apply
 
 
 def _err(fds: Fds, text: str) -> None:

@@ -12,11 +12,9 @@ the expansion stage reads variables from and runs `$(…)` with."""
 
 from __future__ import annotations
 
-import itertools
 import operator
 import os
 import re
-import threading
 import time
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
@@ -59,28 +57,14 @@ from tysh.kernel.run.state import State
 from tysh.kernel.syntax import ast
 
 if TYPE_CHECKING:
+    from tysh.kernel.run.filemode import MaskedFileSystem
+    from tysh.kernel.run.jobs import JobControl, JobTable
     from tysh.kernel.tools.tool import Tool
 
 __all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
 
-_job_ids = itertools.count(1000)
-
 _NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SUBSCRIPTED = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]\Z", re.S)
-
-KEYWORDS = frozenset(
-    "if then else elif fi case esac for while until do done function in select time "
-    "{ } ! [[ ]]".split()
-)
-
-
-class Job:
-    """A background job (`cmd &`), run in a thread on a copy of the session."""
-
-    def __init__(self, jid: int) -> None:
-        self.jid = jid
-        self.status = 0
-        self.thread: threading.Thread | None = None
 
 
 @attrs.define(eq=False, repr=False)
@@ -105,7 +89,8 @@ class Interpreter:
     last_data: Any = attrs.field(default=None, init=False)
     last_typed: bool = attrs.field(default=False, init=False)
     cmdsub_status: int | None = attrs.field(default=None, init=False)
-    jobs: dict[int, Job] = attrs.field(factory=dict, init=False)
+    _jobs: JobTable | None = attrs.field(default=None, init=False)
+    _masked: MaskedFileSystem | None = attrs.field(default=None, init=False)
     # `declare a=(…)` in the source: the array literals of the declaration command
     # being run, keyed by their argument's text (the builtin sees only text)
     decl_arrays: dict[str, ast.ArrayLit] | None = attrs.field(default=None, init=False)
@@ -229,6 +214,28 @@ class Interpreter:
     def all_tools(self) -> list[Any]:
         return self.registry.all_tools()
 
+    @property
+    def umask(self) -> int:
+        mask = self.state.umask
+        if mask is None:
+            from tysh.kernel.run.filemode import process_umask
+
+            return process_umask()
+        return mask
+
+    def files(self) -> FileSystem:
+        """The filesystem as commands that create files see it: with the session's
+        umask applied once a script has set one (run/filemode.py)."""
+        mask = self.state.umask
+        if mask is None:
+            return self.fs
+        masked = self._masked
+        if masked is None or masked.umask != mask or masked.inner is not self.fs:
+            from tysh.kernel.run.filemode import MaskedFileSystem
+
+            masked = self._masked = MaskedFileSystem(self.fs, mask)
+        return masked
+
     # ------------------------------------------------------------ Session
     # what the shell's own builtins use besides ShellAPI (see session.py)
     def builtin(self, name: str) -> Tool | None:
@@ -244,26 +251,17 @@ class Interpreter:
         return simple_command.array_value(self, name, lit)
 
     def resolve(self, name: str) -> tuple[str, str]:
-        """How a name would run: (kind, detail) with kind "alias" "keyword" "function"
-        "builtin" "tool" "file", or ("", "")."""
-        st = self.state
-        if name in st.aliases:
-            return "alias", st.aliases[name]
-        if name in KEYWORDS:
-            return "keyword", ""
-        if name in st.functions:
-            from tysh.kernel.syntax.unparse import function_source
+        """How a name would be described: (kind, detail) with kind "alias" "keyword"
+        "function" "builtin" "tool" "file", or ("", "") (see run/lookup.py)."""
+        from tysh.kernel.run.lookup import resolve
 
-            return "function", function_source(name, st.functions[name])
-        if self.registry.builtin(name) is not None:
-            return "builtin", ""
-        if name in self.registry.registered:
-            return "tool", ""
-        if self.allow_external:
-            host = self.find_external(name)
-            if host is not None:
-                return "file", host
-        return "", ""
+        return resolve(self, name)
+
+    def resolve_all(self, name: str, *, functions: bool = True, path: str | None = None,
+                    every: bool = False) -> list[tuple[str, str]]:
+        from tysh.kernel.run.lookup import resolve_all
+
+        return resolve_all(self, name, functions=functions, path=path, every=every)
 
     def abspath(self, p: str) -> str:
         return abspath(p, self.state.cwd)
@@ -312,6 +310,16 @@ class Interpreter:
 
     def eval_arith_text(self, text: str) -> int:
         return arith.evaluate(text, self)
+
+    def expand_source_word(self, src: str) -> str:
+        script = self.parse("__tysh_word=" + _escape_blanks(src))
+        cmd = script.statements[0].body.first.commands[0]
+        if type(cmd) is not ast.SimpleCommand or len(cmd.assigns) != 1 or cmd.words:
+            raise ExpansionError(f"`{src}': not a word", 1)
+        value = cmd.assigns[0].value
+        if not isinstance(value, ast.Word):
+            return src
+        return self.expand_word_text(value)
 
     # ------------------------------------------------------------ expansion host
     @property
@@ -369,6 +377,7 @@ class Interpreter:
         is charged to the memory budget as it grows; passing the budget ends the
         script, as running out of memory would."""
         sub = self.fork()
+        sub.see_jobs_of(self)
         # bash (without `shopt -s inherit_errexit`) runs `$(…)` with errexit off: only
         # the substitution's own status can stop the script, e.g. in `x=$(false)`
         sub.state.options.discard("errexit")
@@ -635,65 +644,114 @@ class Interpreter:
             raise TimedOut()
 
     # ------------------------------------------------------------ jobs
+    @property
+    def host_session(self) -> bool:
+        return self.state.host_facts
+
+    def signal_self(self, sig: int) -> bool:
+        from tysh.kernel.run.jobs import HARMLESS, STOPPING
+
+        if sig == 0 or sig in HARMLESS:
+            return True
+        if sig in STOPPING:
+            return False
+        raise ExitShell(128 + sig)
+
+    def see_jobs_of(self, parent: Interpreter) -> None:
+        """Let this fork (a pipeline stage, a `$(…)`) list and signal `parent`'s jobs,
+        as bash's do: `jobs | wc -l`, `$(jobs -p)`."""
+        if parent._jobs is not None:
+            self._jobs = parent._jobs.view()
+
+    @property
+    def jobs(self) -> JobTable:
+        """This shell's background jobs (made at the first `&`: most shells have none)."""
+        table = self._jobs
+        if table is None:
+            from tysh.kernel.run.jobs import JobTable
+
+            table = self._jobs = JobTable()
+        return table
+
     def start_job(self, st: ast.Statement, fds: Fds) -> None:
+        """`cmd &`: run the statement as a job in the table, on a fork of the session
+        with stdin closed; `$!` becomes its pid."""
+        from tysh.kernel.syntax.unparse import script_source
+
         sub = self.fork()
-        jid = next(_job_ids)
-        job = Job(jid)
         job_fds = dict(fds)
         job_fds[0] = NULL_IO
 
-        def run() -> None:
+        def body(control: JobControl) -> int:
+            sub.control = control
             try:
                 with stop.checking(sub.check_boundary):  # this thread's run
-                    job.status = sub.run_andor(st.body, job_fds)
+                    return sub.run_andor(st.body, job_fds)
             except ExitShell as e:
-                job.status = e.status
+                return e.status
             except BrokenPipeError:
-                job.status = 141
+                return 141
             except TimedOut:
-                job.status = 124
+                return 124
             except LimitExceeded as e:
                 sub.error(job_fds, e.message)
-                job.status = 1
+                return 1
             except RecursionError:
                 sub.error(job_fds, NESTS_TOO_DEEPLY)
-                job.status = 2
+                return 2
             except KeyboardInterrupt:
-                job.status = 130
+                return 130
             except SystemExit as e:
-                job.status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-            except Exception as e:  # a fault in a job must not kill the process
+                return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            except Exception as e:  # noqa: BLE001 — a fault in a job must not kill the process
                 sub.error(job_fds, f"tysh: internal error: {e!r}")
-                job.status = 70
+                return 70
 
-        t = threading.Thread(target=run, daemon=True, name=f"tysh-job-{jid}")
-        job.thread = t
-        start_deep(t)  # before the job is listed: one that cannot start is not waited for
-        self.jobs[jid] = job
-        self.state.last_bg_pid = jid
-
-    def wait_jobs(self, ids: list[int] | None = None) -> int:
-        status = 0
-        if ids is None:
-            for each in list(self.jobs.values()):
-                if each.thread is not None:
-                    each.thread.join()
-            self.jobs.clear()
-            return 0
-        for jid in ids:
-            job: Job | None = self.jobs.pop(jid, None)
-            if job is None:
-                status = 127
-                continue
-            if job.thread is not None:
-                job.thread.join()
-            status = job.status
-        return status
+        command = script_source(ast.Script((attrs.evolve(st, background=False),)))
+        job = self.jobs.start(command, self.control, body, start_deep)
+        self.state.last_bg_pid = job.pid
 
 
 # The fields after `state` that `__init__` takes, read in its order: what fork() hands on.
 _inherited = operator.attrgetter(
     *(f.name for f in attrs.fields(Interpreter) if f.init and f.name != "state"))
+
+
+def _escape_blanks(src: str) -> str:
+    """`src` with its unquoted blanks and operators escaped, so it parses as one word
+    (quotes, `$(…)`, `${…}` and backquotes keep theirs)."""
+    out: list[str] = []
+    quote = ""
+    depth = 0
+    i = 0
+    while i < len(src):
+        c = src[i]
+        if quote:
+            out.append(c)
+            if c == "\\" and quote != "'" and i + 1 < len(src):
+                out.append(src[i + 1])
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c == "\\" and i + 1 < len(src):
+            out.append(src[i:i + 2])
+            i += 1
+        elif c in "'\"`":
+            quote = c
+            out.append(c)
+        elif c == "$" and src[i + 1:i + 2] in ("(", "{"):
+            depth += 1
+            out.append(src[i:i + 2])
+            i += 1
+        elif c in ")}" and depth:
+            depth -= 1
+            out.append(c)
+        elif depth == 0 and c in " \t\n;&|<>()":
+            out.append("\\" + c)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def _is_expansion_error(e: TyshError) -> bool:
@@ -896,7 +954,12 @@ def _run_arith(interp: Interpreter, node: ast.ArithCommand, fds: Fds) -> int:
 
 
 def _run_funcdef(interp: Interpreter, node: ast.FunctionDef, fds: Fds) -> int:
-    interp.state.functions[node.name] = node
+    st = interp.state
+    st.functions[node.name] = node
+    if st.call_files or st.tables.script_file is not None:
+        st.func_files[node.name] = st.current_file()
+    elif st.func_files:
+        st.func_files.pop(node.name, None)
     return 0
 
 

@@ -113,6 +113,7 @@ def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> 
             stage_fds[0] = own_in
         try:
             sub = interp.fork()
+            sub.see_jobs_of(interp)
         except Exception:
             close_quietly(own_in)
             raise

@@ -23,6 +23,7 @@ class RedirectError(TyshError):
     """A redirection that cannot be made; the command does not run (status 1)."""
 
 
+_NOFILE = 7  # RLIMIT_NOFILE (Linux)
 _OUT_MODES = {">": "wb", ">|": "wb", ">>": "ab", "&>": "wb", "&>>": "ab"}
 
 
@@ -49,7 +50,11 @@ def _open(interp: Interpreter, target: str, mode: str, fds: Fds, op: str) -> IO[
     path = interp.abspath(target)
     if target.endswith("/") and path != "/":
         path += "/"  # `> file/` names a directory: the filesystem refuses a file there
-    fs = interp.fs
+    fs = interp.fs if interp.state.umask is None else interp.files()
+    limits = interp.state.tables.rlimits
+    if limits and 0 <= limits.get(_NOFILE, (-1, -1))[0] <= 3:
+        # `ulimit -n 3`: no descriptor is left beyond stdin, stdout and stderr
+        raise RedirectError(f"tysh: {target}: Too many open files")
     try:
         if op == ">" and "noclobber" in interp.state.options and fs.is_file(path):
             raise RedirectError(f"tysh: {target}: cannot overwrite existing file")

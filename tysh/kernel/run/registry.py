@@ -9,7 +9,7 @@ only when the kernel allows external commands."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 from tysh.kernel.base.paths import join
@@ -63,6 +63,25 @@ class Registry:
         for k, t in self.registered.items():
             seen.setdefault(k, t)
         return [seen[k] for k in sorted(seen)]
+
+
+def search_path(name: str, path_var: str | None, cwd: str, fs: FileSystem
+                ) -> Iterator[tuple[str, str]]:
+    """Each executable file that `name` means along PATH, in order: (the path as bash
+    shows it — the PATH entry as written, then the name —, the host path). A name with
+    a slash is itself, when it is an executable file."""
+    if "/" in name:
+        p = name if name.startswith("/") else join(cwd, name)
+        host = _host_path(fs, p)
+        if host and os.path.isfile(host) and os.access(host, os.X_OK):
+            yield name, host
+        return
+    for d in (path_var or "").split(":"):
+        shown = (d or ".") + ("" if d.endswith("/") else "/") + name
+        full = cwd if not d else d if d.startswith("/") else join(cwd, d)
+        host = _host_path(fs, join(full, name))
+        if host and os.path.isfile(host) and os.access(host, os.X_OK):
+            yield shown, host
 
 
 def find_external(name: str, path_var: str | None, cwd: str, fs: FileSystem) -> str | None:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tysh.kernel.run.lookup import BASH_BUILTINS as BASH_BUILTINS
+from tysh.kernel.run.lookup import DEFAULT_PATH as DEFAULT_PATH
 from tysh.kernel.tools.context import ShellAPI
 
 if TYPE_CHECKING:
     from tysh.kernel.base.argv import Arg
     from tysh.kernel.base.streams import Fds
     from tysh.kernel.fs.api import FileSystem
+    from tysh.kernel.run.jobs import Job as Job
+    from tysh.kernel.run.jobs import JobTable as JobTable
     from tysh.kernel.run.state import State
     from tysh.kernel.syntax import ast
     from tysh.kernel.tools.tool import Tool
@@ -49,6 +53,12 @@ class Session(ShellAPI, Protocol):
 
     def eval_arith_text(self, text: str) -> int: ...
 
+    def expand_source_word(self, src: str) -> str:
+        """Expand one word given as source text as an assignment's value is expanded
+        (tilde, parameters, substitutions; no splitting, no globbing). Raises
+        TyshSyntaxError or the expansion's error."""
+        ...
+
     def array_value(self, name: str, lit: ast.ArrayLit) -> Any:
         """The value `name=(…)` stores for the literal `lit` (a list or a dict)."""
         ...
@@ -57,8 +67,22 @@ class Session(ShellAPI, Protocol):
 
     def run_script(self, script: ast.Script, fds: Fds) -> int: ...
 
-    def wait_jobs(self, ids: list[int] | None = None) -> int:
-        """Wait for the background jobs `ids` (None: all); the last one's status."""
+    @property
+    def jobs(self) -> JobTable:
+        """This shell's background jobs (`jobs`, `wait`, `kill`, `disown`)."""
+        ...
+
+    @property
+    def host_session(self) -> bool:
+        """Whether the session runs on the host's own files with the host's identity
+        (the CLI, `Kernel.repl()`) rather than in a sandbox: what it may do to things
+        outside itself (other processes, resource limits) depends on it."""
+        ...
+
+    def signal_self(self, sig: int) -> bool:
+        """`kill -SIG $$`: deliver a signal to the shell itself. Signals a process
+        ignores by default (and 0) do nothing; the others end the shell with 128+sig.
+        False (with nothing done) for a signal that would stop it."""
         ...
 
     def builtin(self, name: str) -> Tool | None:

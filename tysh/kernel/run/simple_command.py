@@ -90,6 +90,8 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
         tool: Tool | None = None
         if fn is None:
             tool = interp.registry.tool(name)
+            if st.disabled and name in st.disabled:  # `enable -n NAME`
+                tool = interp.registry.registered.get(name)
         rest = words[i:]
         if rest:
             more = expand_args(
@@ -188,6 +190,9 @@ def invoke(
         if fn is not None:
             return call_function(interp, fn, name, args, fds)
     tool = interp.registry.tool(name)
+    disabled = interp.state.disabled
+    if disabled and name in disabled:
+        tool = interp.registry.registered.get(name)
     if tool is not None:
         return call_tool(interp, tool, name, args, fds)
     return run_external_cmd(interp, name, args, fds, extra_env, exact_env=exact_env)
@@ -429,6 +434,9 @@ def call_function(
     st.frames.append({})
     st.func_depth += 1
     st.func_names.append(name)
+    stmt = st.stmt
+    st.call_lines.append(stmt.pos.line if stmt is not None else 0)
+    st.call_files.append(st.func_files.get(name, "environment"))
     st.loop_depth = 0
     try:
         status = interp.run_command(fn.body, fds)
@@ -439,6 +447,8 @@ def call_function(
         st.loop_depth = saved_loop
         st.func_depth -= 1
         st.func_names.pop()
+        st.call_lines.pop()
+        st.call_files.pop()
         st.frames.pop()
     return status
 
@@ -484,7 +494,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         stdin if stdin is not None else io.BytesIO(),
         out_stream,
         stderr,
-        interp.fs,
+        interp.fs if interp.state.umask is None else interp.files(),
         interp,
         as_json,
         _isatty(stdout),
@@ -659,12 +669,28 @@ def run_external_cmd(
         interp.error(fds, f"tysh: {name}: command not found (external commands are disabled)")
         return 127
     from tysh.kernel.run.external import run_external
-    from tysh.kernel.run.registry import find_external
+    from tysh.kernel.run.registry import find_external, search_path
 
     st = interp.state
     path_var = st.get("PATH")
-    host = find_external(name, to_text(path_var) if path_var is not None else None, st.cwd,
-                         interp.fs)
+    path_text = to_text(path_var) if path_var is not None else None
+    host: str | None = None
+    if "/" not in name:
+        # bash's hash table: a name hashed (or `hash -p`) runs from there
+        from tysh.kernel.run import lookup
+
+        shown = lookup.hashed(interp, name)
+        if shown is not None:
+            host = find_external(shown, None, st.cwd, interp.fs)
+            if host is not None:
+                lookup.remember(interp, name, shown)
+        if host is None:
+            for shown, found in search_path(name, path_text, st.cwd, interp.fs):
+                host = found
+                lookup.remember(interp, name, shown)
+                break
+    else:
+        host = find_external(name, path_text, st.cwd, interp.fs)
     if host is None:
         if "/" in name:
             interp.error(fds, f"tysh: {name}: No such file or directory")
@@ -688,4 +714,5 @@ def run_external_cmd(
         import time
 
         timeout = max(interp.deadline - time.monotonic(), 0.0)
-    return run_external(host, argv, env, cwd, fds, timeout=timeout, control=interp.control)
+    return run_external(host, argv, env, cwd, fds, timeout=timeout, control=interp.control,
+                        umask=st.umask, rlimits=st.tables.rlimits)

@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, UNBOUNDED, VAR_BYTES, Meter, value_size
 
@@ -123,8 +125,34 @@ def _trim(lst: list[Any]) -> list[Any]:
     return lst
 
 
+@attrs.frozen
+class Tables:
+    """What a few builtins keep for the session and rarely change: replaced whole on
+    each change (`State.retable`), so copies of the state share one object."""
+
+    # `ulimit`'s lowered limits: resource -> (soft, hard), -1 unlimited
+    rlimits: dict[int, tuple[int, int]] | None = None
+    dirstack: tuple[str, ...] = ()  # pushd's saved directories, after the cwd
+    # `hash`: name -> (path as shown, hits, $PATH when it was found)
+    hashed: dict[str, tuple[str, int, str | None]] | None = None
+    completions: dict[str, Any] | None = None  # `complete`'s specs by command name
+    history: tuple[str, ...] = ()  # `history -s` entries
+    # the script file being run (`tysh FILE`), None for `-c` and stdin: bash's stack
+    # then has a "main" frame at the bottom (caller, $BASH_LINENO)
+    script_file: str | None = None
+    # builtins the embedder turned off (`Kernel(disable=...)`): `enable` cannot turn
+    # them back on
+    locked: frozenset[str] = frozenset()
+
+
+NO_TABLES = Tables()
+
+
 class State:
     """Variables, functions, options, positional parameters, cwd and statuses."""
+
+    # the options of the completion being run (compopt); never inherited by a copy
+    comp_options: set[str] | None = None
 
     def __init__(self, cwd: str = "/", env: dict[str, str] | None = None,
                  meter: Meter | None = None) -> None:
@@ -145,6 +173,14 @@ class State:
         self.loop_depth: int = 0
         self.subshell: int = 0
         self.func_names: list[str] = []
+        # the line each running function was called from, innermost last (caller,
+        # $BASH_LINENO)
+        self.call_lines: list[int] = []
+        # the file each frame's code comes from, innermost last: where the function was
+        # defined, or the file `source` reads ($BASH_SOURCE, caller)
+        self.call_files: list[str] = []
+        # the file each function was defined in, when not the -c text ("environment")
+        self.func_files: dict[str, str] = {}
         self.pipestatus: list[int] = [0]
         self.getopts_ind = 1
         self.getopts_pos = 0
@@ -153,6 +189,10 @@ class State:
         # or neutral values (a sandboxed kernel); set by the Kernel
         self.host_facts: bool = True
         self.stmt: Any = None  # the statement being run (an ast.Statement), for $LINENO
+        # the session's umask once a script sets one (run/filemode.py); None: the process's
+        self.umask: int | None = None
+        self.disabled: frozenset[str] = frozenset()  # `enable -n`: builtins turned off
+        self.tables = NO_TABLES
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -181,13 +221,23 @@ class State:
         s.loop_depth = self.loop_depth
         s.subshell = self.subshell + 1
         s.func_names = list(self.func_names)
+        s.call_lines = list(self.call_lines)
+        s.call_files = list(self.call_files)
+        s.func_files = dict(self.func_files)
         s.pipestatus = list(self.pipestatus)
         s.getopts_ind = self.getopts_ind
         s.getopts_pos = self.getopts_pos
         s.started = self.started
         s.host_facts = self.host_facts
         s.stmt = self.stmt
+        s.umask = self.umask
+        s.disabled = self.disabled
+        s.tables = self.tables
         return s
+
+    def retable(self, **changes: Any) -> None:
+        """Change some of `tables` (a new Tables: copies keep theirs)."""
+        self.tables = attrs.evolve(self.tables, **changes)
 
     # -- lookup ----------------------------------------------------------------
     def lookup(self, name: str) -> Var | None:
@@ -235,9 +285,40 @@ class State:
 
             return str(random.randint(0, 32767))
         if name == "FUNCNAME":
-            return list(reversed(self.func_names)) if self.func_names else None
+            # bash shows the stack only while a function runs (a file sourced at the
+            # top level has a frame, but no FUNCNAME)
+            if not self.func_depth:
+                return None
+            names = list(reversed(self.func_names))
+            return names + ["main"] if self.tables.script_file is not None else names
+        if name == "BASH_LINENO":
+            if not self.call_lines and self.tables.script_file is None:
+                return None
+            lines = [str(n) for n in reversed(self.call_lines)]
+            return lines + ["0"] if self.tables.script_file is not None else lines
+        if name == "BASH_SOURCE":
+            script = self.tables.script_file
+            if not self.call_files and script is None:
+                return None
+            files = list(reversed(self.call_files))
+            return files + [script] if script is not None else files
+        if name == "DIRSTACK":
+            return [self.cwd, *self.tables.dirstack]
         f = _DYNAMIC.get(name)
         return None if f is None else f(self)
+
+    def current_file(self) -> str:
+        """The file whose code is running, as bash names it in $BASH_SOURCE: a sourced
+        file, a function's, the script's; "environment" for `-c` text."""
+        if self.call_files:
+            return self.call_files[-1]
+        return self.tables.script_file or "environment"
+
+    def dynamic_names(self) -> list[str]:
+        """The variables bash computes when read ($SECONDS, $RANDOM, …) and no script
+        has set."""
+        return sorted(n for n in (*_DYNAMIC, "RANDOM", "PIPESTATUS")
+                      if self.lookup(n) is None)
 
     def alias_table(self) -> dict[str, str] | None:
         """The aliases commands are read with now: under `shopt -s expand_aliases`."""

@@ -95,9 +95,23 @@ class ShellAPI(Protocol):
         host path), or `""` when nothing by that name can run."""
         ...
 
+    def resolve_all(self, name: str, *, functions: bool = True, path: str | None = None,
+                    every: bool = False) -> list[tuple[str, str]]:
+        """Every meaning of `name`, the winning one first (`type -a`): (kind, detail)
+        as `resolve` gives them, plus "hashed" (bash's hash table's path); `functions`
+        False skips functions (`type -f`), `path` replaces $PATH (`command -p`),
+        `every` asks for all of them rather than the first."""
+        ...
+
     def all_tools(self) -> list[Tool]:
         """Every tool the session knows (builtins and registered tools, `Tool`s), by
         name, for `help` and `tools`."""
+        ...
+
+    @property
+    def umask(self) -> int:
+        """The session's umask (`umask`; the process's until a script sets one): the
+        bits tools that compute modes themselves (`chmod +x`, `cp`, `tar`) mask off."""
         ...
 
 
