@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -86,17 +87,20 @@ def _bait(root: Path, sentinel: Path) -> None:
 
 
 def _remove_tree(top: Path) -> None:
-    for dirpath, dirnames, filenames in os.walk(top, topdown=False, followlinks=False):
-        for name in filenames:
-            os.unlink(os.path.join(dirpath, name))
+    """Remove a tree of any depth (a runaway copy nests past PATH_MAX) and any mode."""
+    def unlock(func: object, path: str, exc: object) -> None:
+        os.chmod(os.path.dirname(path), 0o755)
+        shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.unlink(path)
+
+    for dirpath, dirnames, _ in os.walk(top, followlinks=False):
         for name in dirnames:
-            p = os.path.join(dirpath, name)
-            if os.path.islink(p):
-                os.unlink(p)
-            else:
-                os.chmod(p, 0o755)
-                os.rmdir(p)
-    os.rmdir(top)
+            full = os.path.join(dirpath, name)
+            if not os.path.islink(full):
+                try:
+                    os.chmod(full, 0o755)
+                except OSError:
+                    pass
+    shutil.rmtree(top, onerror=unlock)
 
 
 # ----------------------------------------------------------------- the generator

@@ -59,6 +59,20 @@ def test_cp_rL_refuses_a_cyclic_link_and_ends(tmp_path: Path, preset: str) -> No
 
 
 @pytest.mark.parametrize("preset", PRESETS)
+def test_cp_rL_never_copies_its_own_copy_reached_through_a_link(tmp_path: Path,
+                                                                preset: str) -> None:
+    """`w/d/back -> ..` leads from the source to the folder the copy is made in; GNU cp
+    nests the copy into itself until names grow too long, tysh refuses the copy's copy."""
+    k = _kernel(preset, tmp_path)
+    k.execute("mkdir w && cd w && mkdir d && ln -s .. d/back")
+    r, took = _timed(k, "cp -rL d c; echo $?; find c | sort")  # in w, where the first left it
+    assert r.out == "1\nc\nc/back\n"  # type: ignore[attr-defined]
+    assert r.err == ("cp: cannot copy a directory, 'd/back/c', into itself, 'c/back/c'\n"  # type: ignore[attr-defined]
+                     "cp: cannot copy cyclic symbolic link 'd/back/d'\n")
+    assert took < 5
+
+
+@pytest.mark.parametrize("preset", PRESETS)
 def test_other_following_walkers_end_on_a_cycle(tmp_path: Path, preset: str) -> None:
     k = _kernel(preset, tmp_path)
     k.execute(CYCLE)

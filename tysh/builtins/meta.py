@@ -13,6 +13,7 @@ import attrs
 
 from tysh.builtins._common.names import describe
 from tysh.kernel.base.record import Record
+from tysh.kernel.base.values import encode_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -84,7 +85,7 @@ def help_(args: HelpArgs, ctx: Context) -> int | Outcome:
     t = tools.get(name)
     if t is None:
         ctx.stderr.write(
-            f"tysh: help: no help topics match `{name}'.  Try `help' to list the tools.\n".encode()
+            encode_text(f"tysh: help: no help topics match `{name}'.  Try `help' to list the tools.\n")
         )
         return 1
     schema = t.schema
@@ -95,7 +96,7 @@ def help_(args: HelpArgs, ctx: Context) -> int | Outcome:
         )
         if child is None:
             where = " ".join([name, *path[:i]])
-            ctx.stderr.write(f"tysh: help: {where}: no subcommand `{sub}'\n".encode())
+            ctx.stderr.write(encode_text(f"tysh: help: {where}: no subcommand `{sub}'\n"))
             return 1
         path[i] = child.name
         node = child

@@ -50,7 +50,7 @@ from tysh.builtins.awk.values import (
     tonum,
     truth,
 )
-from tysh.kernel.base.values import to_text
+from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -334,7 +334,7 @@ def run_awk(ctx: Context, words: list[str]) -> int:
         ctx.stderr.write(b"awk: program too deeply nested\n")
         return 2
     except SyntaxError as e:  # generated code the Python compiler refuses: report, never crash
-        ctx.stderr.write(f"awk: cannot compile program ({e.msg})\n".encode())
+        ctx.stderr.write(encode_text(f"awk: cannot compile program ({e.msg})\n"))
         return 2
     json_mode = ctx.json
     real_out = ctx.stdout

@@ -13,6 +13,7 @@ import attrs
 
 from tysh.builtins._common.operands import CHUNK, InputStatus, open_input, open_output
 from tysh.kernel.base.record import Record
+from tysh.kernel.base.values import encode_text
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
@@ -129,7 +130,7 @@ def _include(chunks: Iterator[bytes], out: IO[bytes], cols: int, upper: bool,
     fmt = "0X%02X" if upper else "0x%02x"
     total = 0
     if name is not None:
-        out.write(f"unsigned char {_c_name(name)}[] = {{\n".encode())
+        out.write(encode_text(f"unsigned char {_c_name(name)}[] = {{\n"))
     pending: str | None = None
     for block in _blocks(chunks, cols):
         total += len(block)
@@ -139,7 +140,7 @@ def _include(chunks: Iterator[bytes], out: IO[bytes], cols: int, upper: bool,
     if pending is not None:
         out.write((pending + "\n").encode())
     if name is not None:
-        out.write(f"}};\nunsigned int {_c_name(name)}_len = {total};\n".encode())
+        out.write(encode_text(f"}};\nunsigned int {_c_name(name)}_len = {total};\n"))
 
 
 def _revert(f: IO[bytes], out: IO[bytes], plain: bool, cols: int) -> None:

@@ -38,6 +38,7 @@ from tysh.builtins.calc.bcnum import (
 from tysh.builtins.calc.bigint import stoi
 from tysh.kernel.base import stop
 from tysh.kernel.base.record import Record
+from tysh.kernel.base.values import encode_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -414,7 +415,7 @@ class _Interp:
 
     def warn(self, msg: str) -> None:
         self.flush()
-        self.ctx.stderr.write(f"Runtime warning (func={self.func_name}): {msg}\n".encode())
+        self.ctx.stderr.write(encode_text(f"Runtime warning (func={self.func_name}): {msg}\n"))
 
     # variables ---------------------------------------------------------
     def lookup_scope(self, name: str) -> dict[str, Num]:
@@ -719,7 +720,7 @@ def run_program(interp: _Interp, text: str, source: str) -> bool:
     for lineno, toks in _chunks(text):
         if lineno < 0:
             interp.flush()
-            ctx.stderr.write(f"({source}) {-lineno}: syntax error\n".encode())
+            ctx.stderr.write(encode_text(f"({source}) {-lineno}: syntax error\n"))
             continue
         p = _Parser(toks)
         stmts: list[Node] = []
@@ -733,7 +734,7 @@ def run_program(interp: _Interp, text: str, source: str) -> bool:
                     raise BcSyntax()
         except (BcSyntax, IndexError):
             interp.flush()
-            ctx.stderr.write(f"({source}) {lineno}: syntax error\n".encode())
+            ctx.stderr.write(encode_text(f"({source}) {lineno}: syntax error\n"))
             if p.quit:
                 return False
             continue
@@ -743,7 +744,7 @@ def run_program(interp: _Interp, text: str, source: str) -> bool:
             interp.run_list(stmts)
         except BcRuntime as e:
             interp.flush()
-            ctx.stderr.write(f"Runtime error (func={interp.func_name}): {e}\n".encode())
+            ctx.stderr.write(encode_text(f"Runtime error (func={interp.func_name}): {e}\n"))
             interp.func_name = "(main)"
             interp.frames.clear()
         except _Flow:

@@ -12,6 +12,7 @@ from tysh.builtins._common.fileinfo import q
 from tysh.builtins.files.chmod import parse_mode
 from tysh.builtins.files.timestamps import parse_date, parse_stamp
 from tysh.kernel.base.record import Record
+from tysh.kernel.base.values import encode_text
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
@@ -238,7 +239,7 @@ class _Rm:
     def confirm(self, what: str) -> bool:
         if not self.a.interactive or self.a.force:
             return True
-        self.ctx.stderr.write(f"rm: remove {what}? ".encode())
+        self.ctx.stderr.write(encode_text(f"rm: remove {what}? "))
         try:
             self.ctx.stderr.flush()
         except (AttributeError, ValueError):
@@ -447,6 +448,9 @@ class _Copier:
         # (dev, ino) of the source directories being copied, outermost first: following
         # links, a directory met again inside itself is a cycle, refused as GNU does
         self.above: list[tuple[int, int]] = []
+        # (dev, ino) of the directories this copy created: reached again through a
+        # followed link, copying one would copy the copy into itself without end
+        self.made: set[tuple[int, int]] = set()
 
     def fail(self, msg: str) -> None:
         self.ctx.error(msg)
@@ -473,6 +477,9 @@ class _Copier:
             if st.ino and key in self.above:
                 self.fail(f"cannot copy cyclic symbolic link {q(src)}")
                 return
+            if st.ino and key in self.made:
+                self.fail(f"cannot copy a directory, {q(src)}, into itself, {q(dst)}")
+                return
             if dst_st is not None and dst_st.kind != "directory":
                 self.fail(f"cannot overwrite non-directory {q(dst)} with directory {q(src)}")
                 return
@@ -482,6 +489,9 @@ class _Copier:
                 except FsError as e:
                     self.fail(f"cannot create directory {q(dst)}: {e.reason}")
                     return
+                made = _stat(ctx, dp)
+                if made is not None and made.ino:
+                    self.made.add((made.dev, made.ino))
                 if self.a.verbose:
                     ctx.write(f"{q(src)} -> {q(dst)}\n")
             try:

@@ -8,6 +8,7 @@ in-memory filesystems), by writing zeros in blocks that honour the time limit.""
 
 from __future__ import annotations
 
+import os
 import re
 from typing import IO
 
@@ -37,6 +38,7 @@ class TruncateArgs(Record):
 
 _SIZE = re.compile(r"([-+<>/%]?)\s*(\d+)([KMGTPEZY]?)(iB|B)?", re.IGNORECASE)
 _POWERS = "KMGTPEZY"
+OFF_MAX = (1 << 63) - 1  # the largest file offset (off_t)
 
 
 def parse_size(text: str) -> tuple[str, int] | None:
@@ -83,6 +85,9 @@ def truncate(args: TruncateArgs, ctx: Context) -> ToolReturn:
         op, amount = parsed
         if args.io_blocks:
             amount *= 4096
+        if amount > OFF_MAX:
+            ctx.error(f"Invalid number: \u2018{args.size}\u2019: Value too large for defined data type")
+            return 1
         if op in "/%" and op and amount == 0:
             ctx.error("division by zero")
             return 1
@@ -115,10 +120,19 @@ def truncate(args: TruncateArgs, ctx: Context) -> ToolReturn:
             continue
         base = ref_size if ref_size is not None else current
         target = _target(op, amount, base) if args.size is not None else base
+        if target > OFF_MAX:
+            how = "rounding up" if op == "%" else "extending"
+            ctx.error(f"overflow {how} size of file {q(name)}")
+            code = 1
+            continue
         try:
             _resize(ctx, path, exists, current, target)
         except FsError as e:
             ctx.error(f"cannot open {q(name)} for writing: {e.reason}")
+            code = 1
+        except OSError as e:
+            ctx.error(f"failed to truncate {q(name)} at {target} bytes: "
+                      f"{os.strerror(e.errno or 0)}")
             code = 1
     if ctx.json:
         return Outcome(code=code, output=OutputData.text(""))

@@ -23,6 +23,7 @@ from tysh.builtins.patch.parse import (
     Reader,
 )
 from tysh.kernel.base.record import Record
+from tysh.kernel.base.values import encode_text
 from tysh.kernel.fs.api import FileSystem, FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -201,7 +202,7 @@ class Run:
     def main(self) -> int:
         a = self.a
         if len(a.files) > 2:
-            self.ctx.stderr.write(f"patch: {a.files[2]}: extra operand\n".encode())
+            self.ctx.stderr.write(encode_text(f"patch: {a.files[2]}: extra operand\n"))
             raise PatchFatal("Try 'patch --help' for more information.")
         for s in (a.prefix, a.basename_prefix, a.suffix):
             if s is not None and not s:

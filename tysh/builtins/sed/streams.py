@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import IO
 
+from tysh.kernel.base.values import encode_text
+
 READ_SIZE = 1 << 18
 
 
@@ -102,7 +104,7 @@ class Input:
     ) -> None:
         self.sources = sources
         self.sep = sep
-        self.bsep = sep.encode()
+        self.bsep = encode_text(sep)
         self.flush = flush
         self.buf: list[str] = []
         self.text = ""  # buf's lines joined by the separator, as decoded

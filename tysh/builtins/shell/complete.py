@@ -22,7 +22,7 @@ import attrs
 
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import command_fds, err
-from tysh.kernel.base.values import to_text
+from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
 
@@ -637,7 +637,7 @@ def _call_function(env: Invocation, name: str) -> list[str]:
     sh = env.sh
     st = sh.state
     if name not in st.functions:
-        env.ctx.stderr.write(f"tysh: completion: function `{name}' not found\n".encode())
+        env.ctx.stderr.write(encode_text(f"tysh: completion: function `{name}' not found\n"))
         raise CompError()
     frame = {
         "COMP_WORDS": Var(list(env.words)), "COMP_CWORD": Var(str(env.cword)),

@@ -10,7 +10,7 @@ from tysh.builtins.shell.common import command_fds, err, missing_reason
 from tysh.kernel.base.control import ReturnFromFunction
 from tysh.kernel.base.paths import join
 from tysh.kernel.base.record import Record
-from tysh.kernel.base.values import to_text
+from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Tool, tool
@@ -58,7 +58,7 @@ def _source(args: SourceArgs, ctx: Context, sh: Session) -> int:
     try:
         script = sh.parse(src)
     except TyshSyntaxError as e:
-        ctx.stderr.write((f"tysh: {args.file}: " + e.format()[6:] + "\n").encode())
+        ctx.stderr.write(encode_text(f"tysh: {args.file}: " + e.format()[6:] + "\n"))
         return 2
     fds = command_fds(sh, ctx)
     saved = st.positional

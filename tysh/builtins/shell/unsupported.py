@@ -5,6 +5,7 @@ have depended on them."""
 from __future__ import annotations
 
 from tysh.builtins._common.args import RawArgs
+from tysh.kernel.base.values import encode_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
 
@@ -13,7 +14,7 @@ def _unsupported(name: str, alternative: str) -> Tool:
     @tool(name, raw_argv=True, description=f"not supported in tysh: {alternative}")
     def fn(args: RawArgs, ctx: Context) -> int:
         ctx.stderr.write(
-            f"tysh: {name}: not supported in tysh; {alternative}\n".encode()
+            encode_text(f"tysh: {name}: not supported in tysh; {alternative}\n")
         )
         return 2
 
