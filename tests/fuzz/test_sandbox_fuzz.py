@@ -10,7 +10,8 @@ included), and the host process's thread count and memory come back near where t
 
 CI runs a few thousand cases. `TYSH_SANDBOX_FUZZ=N` runs N scripts per preset (and N argv
 calls) for a longer hunt; `TYSH_SANDBOX_FUZZ_SEED` picks the seed (the default is fixed so a
-failure reproduces)."""
+failure reproduces); `TYSH_SANDBOX_FUZZ_LOG=FILE` appends each script to FILE before it
+runs, to name the one a hang was in."""
 
 from __future__ import annotations
 
@@ -258,7 +259,13 @@ def arena(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
                     os.chmod(full, 0o755)
 
 
+LOG = os.environ.get("TYSH_SANDBOX_FUZZ_LOG")  # a file each script is appended to first
+
+
 def _check(k: Kernel, src: str) -> None:
+    if LOG:
+        with open(LOG, "a", errors="surrogateescape") as f:
+            f.write(f"----- {os.getpid()}\n{src}\n")
     start = time.monotonic()
     r = k.execute(src, stdin="in1\nin2\n", timeout=TIME_LIMIT)
     elapsed = time.monotonic() - start

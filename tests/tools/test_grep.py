@@ -265,3 +265,12 @@ def test_grep_interval_errors(samples: Path) -> None:
 def test_grep_perl_errors_in_pcre_words(samples: Path) -> None:
     check(samples, ["grep", "-P", "(", "a.txt"], b"", 2, "grep: missing closing parenthesis")
     check(samples, ["grep", "-P", "[[:foo:]]", "a.txt"], b"", 2, "grep: unknown POSIX class name")
+
+
+def test_a_line_longer_than_the_memory_budget_ends_grep_not_the_host() -> None:
+    from tysh import Kernel, Limits
+
+    k = Kernel.isolated(limits=Limits(max_memory=8 << 20), max_fs_bytes=64 << 20)
+    k.execute("truncate -s 32M big")  # one line of NUL bytes, no newline
+    r = k.execute("grep -c x big; echo $?", timeout=10)
+    assert r.out == "1\n" and "memory limit" in r.err, (r.out, r.err)

@@ -108,11 +108,14 @@ class _Stop(Exception):
 _SWAP = bytes.maketrans(b"\n\0", b"\0\n")
 
 
-def _blocks(f: IO[bytes], swap: bool = False) -> Iterator[bytes]:
+def _blocks(f: IO[bytes], ctx: Context, swap: bool = False) -> Iterator[bytes]:
     """Blocks of whole lines, each ending in a newline (one is added to an unterminated
-    last line, as GNU grep prints it). Reads incrementally: stdin is never slurped."""
+    last line, as GNU grep prints it). Reads incrementally: stdin is never slurped. A line
+    longer than a block (a big file with no newline) is gathered in pieces, charged to the
+    memory budget and checked against the time limit as it grows."""
     read = getattr(f, "read1", f.read)
-    rest = b""
+    rest: list[bytes] = []
+    held = 0
     while True:
         chunk = read(READ_SIZE)
         if not chunk:
@@ -121,12 +124,25 @@ def _blocks(f: IO[bytes], swap: bool = False) -> Iterator[bytes]:
             chunk = chunk.translate(_SWAP)
         cut = chunk.rfind(b"\n")
         if cut < 0:
-            rest += chunk
+            rest.append(chunk)
+            held += len(chunk)
+            ctx.shell.check_boundary()
+            ctx.need(held)
             continue
-        yield rest + chunk[: cut + 1] if rest else chunk[: cut + 1]
-        rest = chunk[cut + 1 :]
+        if rest:
+            rest.append(chunk[: cut + 1])
+            yield b"".join(rest)
+            rest.clear()
+            held = 0
+        else:
+            yield chunk[: cut + 1]
+        tail = chunk[cut + 1 :]
+        if tail:
+            rest.append(tail)
+            held = len(tail)
     if rest:
-        yield rest + b"\n"
+        rest.append(b"\n")
+        yield b"".join(rest)
 
 
 class _Grep:
@@ -251,7 +267,7 @@ class _Grep:
         lineno = 0  # newlines before the current block
         binary = None if not self.binary_ok and not self.zero else False
         dense = False
-        for raw in _blocks(f, self.zero):
+        for raw in _blocks(f, self.ctx, self.zero):
             if binary is None:
                 binary = b"\0" in raw
                 if binary and self.skip_binary:
@@ -445,7 +461,7 @@ class _Grep:
         binary = None if not self.binary_ok and not self.zero else False
         done = maxc == 0
         fmt = self.fmt
-        for raw in _blocks(f, self.zero):
+        for raw in _blocks(f, self.ctx, self.zero):
             if binary is None:
                 binary = b"\0" in raw
                 if binary and self.skip_binary:
