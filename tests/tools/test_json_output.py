@@ -225,7 +225,7 @@ NO_JSON: dict[str, str] = {
     "alias": _RAW, "unalias": _RAW, "command": _RAW, "builtin": _RAW, "getopts": _RAW,
     "exit": _FLOW, "return": _FLOW, "break": _FLOW, "continue": _FLOW, "shift": _FLOW,
     "set": _FLOW, "local": "only inside a function; " + _FLOW,
-    "eval": _UNSUPPORTED, "exec": _UNSUPPORTED, "trap": _UNSUPPORTED, "let": _UNSUPPORTED,
+    "eval": _RAW, "exec": _UNSUPPORTED, "trap": _RAW, "let": _RAW,
     "base64": "its output is the encoded (or decoded) data itself",
     "shopt": "prints bash's option table for scripts; tysh has one option, always on",
     "fold": "its output is the rewrapped text itself",

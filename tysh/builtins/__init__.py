@@ -22,8 +22,8 @@ BUILTINS: dict[str, str] = {
     "cd": "shell.dirs", "pwd": "shell.dirs", "set": "shell.options", "shopt": "shell.options",
     "source": "shell.source", ".": "shell.source", "command": "shell.command",
     "builtin": "shell.command", "getopts": "shell.getopts", "alias": "shell.aliases",
-    "unalias": "shell.aliases", "wait": "shell.jobs", "eval": "shell.unsupported",
-    "trap": "shell.unsupported", "let": "shell.unsupported", "exec": "shell.unsupported",
+    "unalias": "shell.aliases", "wait": "shell.jobs", "eval": "shell.evaluate",
+    "trap": "shell.trap", "let": "shell.evaluate", "exec": "shell.unsupported",
     # what the session knows
     "help": "meta", "tools": "meta", "type": "meta",
     # POSIX basics

@@ -66,13 +66,17 @@ def _source(args: SourceArgs, ctx: Context, sh: Session) -> int:
         st.positional = list(args.args)
     sh.source_depth += 1
     try:
-        return sh.run_script(script, fds)
+        status = sh.run_script(script, fds)
     except ReturnFromFunction as r:
-        return r.status
+        status = r.status
     finally:
         sh.source_depth -= 1
         if args.args:
             st.positional = saved
+    if st.traps:
+        st.last_status = status
+        sh.run_trap("RETURN")
+    return status
 
 
 @tool("source", args=SourceArgs, session=True,

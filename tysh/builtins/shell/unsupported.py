@@ -20,10 +20,7 @@ def _unsupported(name: str, alternative: str) -> Tool:
     return fn
 
 
-eval_ = _unsupported("eval", "run the command directly, or put the code in a function")
-trap = _unsupported("trap", "run cleanup explicitly at the end of the script, or use `cmd || handler`")
-let = _unsupported("let", "use (( … )) for arithmetic, e.g. (( x += 1 ))")
 exec_ = _unsupported("exec", "run the command directly; for redirections use { …; } > file")
 
 
-TOOLS: list[Tool] = [eval_, trap, let, exec_]
+TOOLS: list[Tool] = [exec_]

@@ -423,6 +423,7 @@ def call_function(
         )
     saved_pos = st.positional
     saved_loop = st.loop_depth
+    saved_stmt = st.stmt
     st.positional = [arg_text(a) for a in args]
     st.frames.append({})
     st.func_depth += 1
@@ -435,6 +436,7 @@ def call_function(
     finally:
         st.positional = saved_pos
         st.loop_depth = saved_loop
+        st.stmt = saved_stmt
         st.func_depth -= 1
         st.func_names.pop()
         st.frames.pop()

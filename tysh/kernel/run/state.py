@@ -26,9 +26,17 @@ OPTION_LETTERS = {
     "verbose": "v",
     "allexport": "a",
     "noexec": "n",
+    "errtrace": "E",
+    "functrace": "T",
+    "hashall": "h",
+    "braceexpand": "B",
 }
 LETTER_OPTIONS = {v: k for k, v in OPTION_LETTERS.items()}
 LONG_ONLY_OPTIONS = ("pipefail", "posix")
+# the options on in a new shell (bash's defaults: `set -h`, `set -B`)
+DEFAULT_OPTIONS = frozenset({"hashall", "braceexpand"})
+# `$-`: the letters in bash's order
+_FLAG_ORDER = "abefhkmnptuvxBCEHPT"
 ALL_OPTIONS = (*OPTION_LETTERS, *LONG_ONLY_OPTIONS)
 
 
@@ -124,7 +132,7 @@ class State:
         self.frames: list[dict[str, Var]] = [{}]
         self.functions: dict[str, Any] = {}  # name -> ast.FunctionDef
         self.aliases: dict[str, str] = {}
-        self.options: set[str] = set()
+        self.options: set[str] = set(DEFAULT_OPTIONS)
         self.shopt: set[str] = set()  # bash's `shopt` options that are on
         self.positional: list[str] = []
         self.arg0: str = "tysh"
@@ -144,6 +152,15 @@ class State:
         # or neutral values (a sandboxed kernel); set by the Kernel
         self.host_facts: bool = True
         self.stmt: Any = None  # the statement being run (an ast.Statement), for $LINENO
+        # `trap`: action text by "EXIT", "ERR", "DEBUG", "RETURN" or "SIGINT"…; "" ignores
+        self.traps: dict[str, str] = {}
+        # what `trap -p` lists in a subshell before it sets a trap of its own: the
+        # parent's (bash shows them, so `saved=$(trap -p)` works)
+        self.traps_shown: dict[str, str] | None = None
+        # `$-`'s last letter: "c" for `-c`, "s" for a script read from stdin
+        self.invocation: str = ""
+        # while a trap runs: the $LINENO of the command it interrupted
+        self.trap_line: int | None = None
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -175,6 +192,15 @@ class State:
         s.started = self.started
         s.host_facts = self.host_facts
         s.stmt = self.stmt
+        # a subshell resets the traps it does not ignore; ERR stays with `set -E`, DEBUG
+        # and RETURN with `set -T`
+        keep = {k: v for k, v in self.traps.items() if v == "" or (
+            k == "ERR" and "errtrace" in self.options) or (
+            k in ("DEBUG", "RETURN") and "functrace" in self.options)}
+        s.traps = keep
+        s.traps_shown = dict(self.traps) if self.traps else None
+        s.invocation = self.invocation
+        s.trap_line = self.trap_line
         return s
 
     # -- lookup ----------------------------------------------------------------
@@ -222,6 +248,8 @@ class State:
             import random
 
             return str(random.randint(0, 32767))
+        if name == "LINENO" and self.trap_line is not None:
+            return str(self.trap_line)
         if name == "FUNCNAME":
             return list(reversed(self.func_names)) if self.func_names else None
         f = _DYNAMIC.get(name)
@@ -233,16 +261,15 @@ class State:
 
     def shellopts(self) -> str:
         """`$SHELLOPTS`: the `set -o` options that are on, colon-separated, as bash lists them."""
-        on = {"braceexpand", "hashall", "interactive-comments", *self.options}
+        on = {"interactive-comments", *self.options}
         return ":".join(sorted(on))
 
     def is_set(self, name: str) -> bool:
         return self.get(name) is not None
 
     def flags(self) -> str:
-        return "".join(
-            sorted(OPTION_LETTERS[o] for o in self.options if o in OPTION_LETTERS)
-        ) + "hB"
+        on = {OPTION_LETTERS[o] for o in self.options if o in OPTION_LETTERS}
+        return "".join(c for c in _FLAG_ORDER if c in on) + self.invocation
 
     # -- assignment ------------------------------------------------------------
     def _target(self, name: str) -> dict[str, Var]:
