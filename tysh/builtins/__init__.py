@@ -23,7 +23,7 @@ BUILTINS: dict[str, str] = {
     "source": "shell.source", ".": "shell.source", "command": "shell.command",
     "builtin": "shell.command", "getopts": "shell.getopts", "alias": "shell.aliases",
     "unalias": "shell.aliases", "wait": "shell.jobs", "eval": "shell.evaluate",
-    "trap": "shell.trap", "let": "shell.evaluate", "exec": "shell.unsupported",
+    "trap": "shell.trap", "let": "shell.evaluate", "exec": "shell.execute",
     # what the session knows
     "help": "meta", "tools": "meta", "type": "meta",
     # POSIX basics

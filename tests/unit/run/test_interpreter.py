@@ -218,11 +218,6 @@ def test_source_runs_in_current_shell(k: Kernel, tmp_path: Path) -> None:
     assert out(k, ". ./lib.sh; greet you; echo $x") == "hi you\n7\n"
 
 
-def test_exec_is_a_loud_error(k: Kernel) -> None:
-    r = k.execute("exec ls")
-    assert r.code == 2 and "exec" in r.err
-
-
 def test_getopts_parses_bundles_and_values(k: Kernel) -> None:
     src = 'set -- -ab -c val rest; while getopts abc: o; do echo "$o ${OPTARG-}"; done; shift $((OPTIND-1)); echo "$@"'
     assert out(k, src) == "a \nb \nc val\nrest\n"

@@ -643,6 +643,7 @@ class Kernel:
             if st.func_depth == 0:
                 st.func_names.clear()
             interp.suppress_errexit = 0
+            interp.close_exec_files()
             flush_quietly(fds.get(1))
             flush_quietly(fds.get(2))
         st.last_status = status

@@ -107,6 +107,8 @@ class Interpreter:
     jobs: dict[int, Job] = attrs.field(factory=dict, init=False)
     # the traps running now (a trap never interrupts itself)
     running_traps: set[str] = attrs.field(factory=set, init=False)
+    # the files `exec 3>f` opened for this shell: open until it ends (close_exec_files)
+    exec_opened: list[IO[bytes]] = attrs.field(factory=list, init=False)
     # `declare a=(…)` in the source: the array literals of the declaration command
     # being run, keyed by their argument's text (the builtin sees only text)
     decl_arrays: dict[str, ast.ArrayLit] | None = attrs.field(default=None, init=False)
@@ -388,6 +390,7 @@ class Interpreter:
                 status = sub.exit_trap(status, fds)
             except ExitShell as e:
                 status = e.subshell_status
+        sub.close_exec_files()
         self.cmdsub_status = status
         self.state.last_status = status
         if sub.last_typed:
@@ -671,6 +674,13 @@ class Interpreter:
 
         return run_exit_trap(self, status, fds)
 
+    def close_exec_files(self) -> None:
+        """The shell ends: flush and close what `exec` opened for it."""
+        held = self.exec_opened
+        if held:
+            self.exec_opened = []
+            close_all(held, lambda m: self.error(self.cur_fds, m))
+
     def check_iteration(self, count: int) -> None:
         cap = self.limits.max_loop_iterations
         if cap is not None and count > cap:
@@ -751,6 +761,7 @@ def _run_brace(interp: Interpreter, node: ast.BraceGroup, fds: Fds) -> int:
 
 def _run_subshell(interp: Interpreter, node: ast.Subshell, fds: Fds) -> int:
     sub = interp.fork()
+    fds = dict(fds)  # an `exec` inside changes the subshell's descriptors only
     try:
         status = sub.run_script(node.body, fds)
     except ExitShell as e:
@@ -762,6 +773,7 @@ def _run_subshell(interp: Interpreter, node: ast.Subshell, fds: Fds) -> int:
             status = sub.exit_trap(status, fds)
         except ExitShell as e:
             status = e.subshell_status
+    sub.close_exec_files()
     return status
 
 

@@ -102,6 +102,8 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     if cmd.arg_assigns and fn is None and tool is not None:
         return _declaration(interp, cmd, name, tool, args, fds)
     if cmd.redirects:
+        if name == "exec" and not args and fn is None:
+            return exec_redirects(interp, cmd, fds)
         return _redirected(interp, cmd, name, fn, tool, args, fds)
     if cmd.assigns:
         return _with_assignments(interp, cmd, name, fn, tool, args, fds)
@@ -135,6 +137,35 @@ def _declaration(
         return call_tool(interp, tool, name, args, fds)
     finally:
         interp.decl_arrays = saved
+
+
+def exec_redirects(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
+    """`exec 3>f`, `exec >log 2>&1`, `exec <f`, `exec 3>&-`: the redirections change the
+    shell's own descriptors (the table the rest of the script runs with). Files they
+    open stay open until the shell ends or a later `exec` replaces or closes them."""
+    try:
+        new, opened = apply_redirects(interp, cmd.redirects, fds)
+    except RedirectError as e:
+        interp.error(fds, e.message)
+        return 1
+    except ExpansionError as e:
+        return interp.fail_expansion(e, fds)
+    for a in cmd.assigns:  # `X=1 exec 3>f`: bash keeps the assignment
+        try:
+            do_assign(interp, a)
+        except VarError as e:
+            interp.error(fds, "tysh: " + e.message)
+    fds.clear()
+    fds.update(new)
+    held = interp.exec_opened
+    held.extend(opened)
+    live = {id(s) for s in fds.values()}
+    keep = [s for s in held if id(s) in live]
+    if len(keep) != len(held):
+        close_all([s for s in held if id(s) not in live], lambda m: interp.error(fds, m))
+        held[:] = keep
+    interp.cur_fds = fds
+    return 0
 
 
 def _redirected(
