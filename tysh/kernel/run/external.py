@@ -60,6 +60,7 @@ def run_external(
     stderr_name: str = "tysh",
     timeout: float | None = None,
     control: RunControl | None = None,
+    pass_fds: tuple[int, ...] = (),
 ) -> int:
     """Run `argv` (argv[0] is the name as written) and return its exit status
     (128+N when killed by signal N, 124 when `timeout` seconds passed).
@@ -93,6 +94,7 @@ def run_external(
             env=env,
             cwd=cwd,
             process_group=0 if group else None,
+            pass_fds=pass_fds,
         )
     except PermissionError:
         _err(fds, f"{stderr_name}: {argv[0]}: Permission denied\n")

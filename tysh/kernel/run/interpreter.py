@@ -109,6 +109,8 @@ class Interpreter:
     running_traps: set[str] = attrs.field(factory=set, init=False)
     # the files `exec 3>f` opened for this shell: open until it ends (close_exec_files)
     exec_opened: list[IO[bytes]] = attrs.field(factory=list, init=False)
+    # the open process substitutions of the command being run (procsub.py)
+    procsubs: list[Any] = attrs.field(factory=list, init=False)
     # `declare a=(…)` in the source: the array literals of the declaration command
     # being run, keyed by their argument's text (the builtin sees only text)
     decl_arrays: dict[str, ast.ArrayLit] | None = attrs.field(default=None, init=False)
@@ -398,9 +400,10 @@ class Interpreter:
         return out.getvalue().decode("utf-8", "surrogateescape").rstrip("\n")
 
     def process_substitution(self, node: ast.ProcSub) -> str:
-        """`<(…)` / `>(…)`: not run yet; the command using it fails (status 2)."""
-        raise ExpansionError(f"process substitution '{node.direction}(…)' is not supported: "
-                             "write the output to a file, or use a pipeline", status=2)
+        """`<(…)` / `>(…)`: start the body on a pipe; the name of the command's end."""
+        from tysh.kernel.run.procsub import start
+
+        return start(self, node)
 
     # ------------------------------------------------------------ scripts
     def run_script(self, script: ast.Script, fds: Fds) -> int:
@@ -605,8 +608,15 @@ class Interpreter:
         self.cur_fds = fds
         if self.state.traps and type(cmd) in _DEBUGGED:
             self.debug_trap(cmd.pos.line or None)
+        mark = len(self.procsubs)
         if type(cmd) is ast.SimpleCommand:
-            return run_simple(self, cmd, fds)
+            try:
+                return run_simple(self, cmd, fds)
+            finally:
+                if len(self.procsubs) > mark:
+                    from tysh.kernel.run.procsub import finish
+
+                    finish(self, mark)
         redirects: tuple[ast.Redirect, ...] = getattr(cmd, "redirects", ())
         opened: list[IO[bytes]] = []
         outer = fds
@@ -632,6 +642,10 @@ class Interpreter:
                 if close_all(opened, lambda m: self.error(outer, m)):
                     status = status or 1
                 self.cur_fds = outer
+            if len(self.procsubs) > mark:
+                from tysh.kernel.run.procsub import finish
+
+                finish(self, mark)
         return status
 
     def debug_trap(self, line: int | None = None) -> None:

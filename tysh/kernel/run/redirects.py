@@ -46,6 +46,10 @@ def _open(interp: Interpreter, target: str, mode: str, fds: Fds, op: str) -> IO[
     dev = _device(target, fds)
     if dev is not None:
         return dev
+    if interp.procsubs and target.startswith("/dev/fd/"):
+        for p in interp.procsubs:  # `< <(cmd)`: the pipe of a process substitution
+            if p.name == target:
+                return p.stream  # type: ignore[no-any-return]
     path = interp.abspath(target)
     fs = interp.fs
     try:

@@ -512,7 +512,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         stdin if stdin is not None else io.BytesIO(),
         out_stream,
         stderr,
-        interp.fs,
+        interp.fs if not interp.procsubs else _procsub_fs(interp),
         interp,
         as_json,
         _isatty(stdout),
@@ -569,6 +569,12 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         # real fds and pipes see each command's output as soon as it finishes
         stdout.flush()
     return code
+
+
+def _procsub_fs(interp: Interpreter) -> Any:
+    from tysh.kernel.run.procsub import session_fs
+
+    return session_fs(interp)
 
 
 class _ErrorTee:
@@ -664,4 +670,10 @@ def run_external_cmd(
         import time
 
         timeout = max(interp.deadline - time.monotonic(), 0.0)
-    return run_external(host, argv, env, cwd, fds, timeout=timeout, control=interp.control)
+    extra: tuple[int, ...] = ()
+    if interp.procsubs:
+        from tysh.kernel.run.procsub import pass_fds
+
+        extra = pass_fds(interp)
+    return run_external(host, argv, env, cwd, fds, timeout=timeout, control=interp.control,
+                        pass_fds=extra)
