@@ -377,6 +377,7 @@ class Interpreter:
         # bash (without `shopt -s inherit_errexit`) runs `$(…)` with errexit off: only
         # the substitution's own status can stop the script, e.g. in `x=$(false)`
         sub.state.options.discard("errexit")
+        sub.state.xtrace_level += 1
         out = CheckedBytesIO(sub)
         parent = self.cur_fds
         fds: Fds = {0: parent.get(0) or NULL_IO, 1: out, 2: parent.get(2) or NULL_IO}
@@ -462,10 +463,13 @@ class Interpreter:
         control = self.control
         state = self.state
         skip = -1
+        options = state.options
         for st in script.statements:
             line = st.pos.line
             if line == skip:
                 continue
+            if "noexec" in options:  # `set -n`: the rest is read (syntax-checked), not run
+                break
             state.stmt = st
             if control.cancelled or self.deadline is not None or control.pending:
                 self.check_boundary()

@@ -99,6 +99,9 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     except ExpansionError as e:
         return interp.fail_expansion(e, fds)
 
+    st.last_arg = arg_text(args[-1]) if args else name
+    if "xtrace" in st.options:
+        _trace(interp, cmd, name, args, fds)
     if cmd.arg_assigns and fn is None and tool is not None:
         return _declaration(interp, cmd, name, tool, args, fds)
     if cmd.redirects:
@@ -112,6 +115,20 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     if tool is not None:
         return call_tool(interp, tool, name, args, fds)
     return run_external_cmd(interp, name, args, fds, None)
+
+
+def _trace(interp: Interpreter, cmd: ast.SimpleCommand, name: str, args: list[Arg],
+           fds: Fds) -> None:
+    """`set -x`: the prefix assignments (one line each, as bash), then the command."""
+    from tysh.kernel.run.xtrace import trace
+
+    for a in cmd.assigns:
+        try:
+            value = to_text(assignment_value(interp, a))
+        except ExpansionError:
+            continue
+        trace(interp, fds, [f"{a.name}={value}"])
+    trace(interp, fds, [name, *(arg_text(a) for a in args)])
 
 
 def _declaration(
@@ -382,10 +399,18 @@ def _assignments_only(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> 
             interp.error(fds, e.message)
             return 1
     outer = fds
+    interp.state.last_arg = ""
+    traced = "xtrace" in interp.state.options
     try:
         for a in cmd.assigns:
             try:
                 do_assign(interp, a)
+                if traced:
+                    from tysh.kernel.run.xtrace import trace
+
+                    v = interp.state.get(a.name)
+                    trace(interp, fds, [f"{a.name}{'+' if a.append else ''}="
+                                        f"{to_text(v) if not isinstance(v, list | dict) else ''}"])
             except VarError as e:
                 interp.error(fds, "tysh: " + e.message)
                 raise ExitShell(1) from None
@@ -468,6 +493,7 @@ def call_function(
         st.positional = saved_pos
         st.loop_depth = saved_loop
         st.stmt = saved_stmt
+        st.last_arg = arg_text(args[-1]) if args else name  # `$_` after the call
         st.func_depth -= 1
         st.func_names.pop()
         st.frames.pop()

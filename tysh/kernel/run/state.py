@@ -161,10 +161,16 @@ class State:
         self.invocation: str = ""
         # while a trap runs: the $LINENO of the command it interrupted
         self.trap_line: int | None = None
+        self.last_arg: str = ""  # `$_`: the last argument of the previous simple command
+        self.xtrace_level: int = 0  # `set -x`: the command substitutions we are inside
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
         g.setdefault("IFS", Var(" \t\n"))
+        # `$_` is the shell's own (the last argument of the previous command)
+        under = g.pop("_", None)
+        if under is not None and isinstance(under.value, str):
+            self.last_arg = under.value
         g["PWD"] = Var(cwd, exported=True)
 
     # -- copying -------------------------------------------------------------
@@ -201,6 +207,8 @@ class State:
         s.traps_shown = dict(self.traps) if self.traps else None
         s.invocation = self.invocation
         s.trap_line = self.trap_line
+        s.last_arg = self.last_arg
+        s.xtrace_level = self.xtrace_level
         return s
 
     # -- lookup ----------------------------------------------------------------
@@ -248,6 +256,8 @@ class State:
             import random
 
             return str(random.randint(0, 32767))
+        if name == "_":
+            return self.last_arg
         if name == "LINENO" and self.trap_line is not None:
             return str(self.trap_line)
         if name == "FUNCNAME":
