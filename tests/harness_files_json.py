@@ -60,7 +60,7 @@ def run(
     try:
         r = invoke(tool, argv[0], words, shell or FakeShell(str(cwd)), stdin)
     except BindError as e:
-        return Result(2, "", str(e) + "\n")
+        return Result(e.status, "", str(e) + "\n")
     text = r.out.decode("utf-8", "surrogateescape")
     if r.output is not None:
         text += json.dumps(r.output.to_json()) + "\n" if r.json else r.output.to_text()

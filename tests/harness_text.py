@@ -55,7 +55,7 @@ def run(
     try:
         r = invoke(tool, argv[0], classify(argv[1:]), shell or FakeShell(str(cwd)), stdin)
     except BindError as e:
-        return Result(2, b"", str(e) + "\n")
+        return Result(e.status, b"", str(e) + "\n")
     body, data = r.out, None
     if r.output is not None:
         data = r.output.to_json() if r.json else None

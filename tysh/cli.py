@@ -11,14 +11,17 @@ import sys
 from typing import IO, cast
 
 USAGE = """\
-usage: tysh [--no-external] [--timeout SECS] [-e] [-u] [-o OPTION] -c SCRIPT [ARG0 [ARGS…]]
+usage: tysh [--no-external] [--timeout SECS] [--max-memory SIZE] [-e] [-u] [-o OPTION]
+            -c SCRIPT [ARG0 [ARGS…]]
        tysh [--no-external] FILE [ARGS…]
        tysh [--no-external]            (script on stdin, or the REPL on a terminal)
 
 options:
   -c SCRIPT        run SCRIPT; ARG0 becomes $0 and ARGS the positional parameters
   --no-external    run builtins and functions only (no commands from PATH)
-  --timeout SECS   stop the script after SECS seconds (exit status 124)
+  --timeout SECS   stop the script after SECS seconds (exit status 124; 0: no limit)
+  --max-memory SIZE  bound the script's in-process data (variables, captures, tool
+                   buffers) to SIZE bytes (suffix K, M or G); none by default
   -e, -u, -x       set errexit / nounset / xtrace before running
   -o OPTION        set an option (errexit, nounset, pipefail, …)
   --version        print the version and exit
@@ -61,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     script_file: str | None = None
     rest: list[str] = []
     timeout: float | None = None
+    max_memory: int | None = None
     i = 0
     while i < len(args):
         a = args[i]
@@ -86,6 +90,19 @@ def main(argv: list[str] | None = None) -> int:
             timeout = _seconds(value)
             if timeout is None:
                 sys.stderr.write(f"tysh: --timeout: invalid time interval '{value}'\n")
+                return 2
+        elif a == "--max-memory" or a.startswith("--max-memory="):
+            if a == "--max-memory":
+                if i + 1 >= len(args):
+                    sys.stderr.write("tysh: --max-memory: option requires an argument\n")
+                    return 2
+                i += 1
+                value = args[i]
+            else:
+                value = a.partition("=")[2]
+            max_memory = _size(value)
+            if max_memory is None:
+                sys.stderr.write(f"tysh: --max-memory: invalid size '{value}'\n")
                 return 2
         elif a == "-c":
             if i + 1 >= len(args):
@@ -124,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
             rest = args[i + 1 :]
             break
         i += 1
-    return _run(script, script_file, rest, options, allow_external, timeout)
+    return _run(script, script_file, rest, options, allow_external, timeout, max_memory)
 
 
 def _collect_from_here() -> None:
@@ -147,6 +164,15 @@ def _seconds(text: str) -> float | None:
     return secs if secs >= 0 and secs == secs else None
 
 
+def _size(text: str) -> int | None:
+    """A byte count with an optional K, M or G suffix (powers of 1024)."""
+    mult = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}.get(text[-1:].lower(), 0)
+    num = text[:-1] if mult else text
+    if not num.isascii() or not num.isdigit():
+        return None
+    return int(num) * (mult or 1)
+
+
 def _run(
     script: str | None,
     script_file: str | None,
@@ -154,6 +180,7 @@ def _run(
     options: list[str],
     allow_external: bool,
     timeout: float | None = None,
+    max_memory: int | None = None,
 ) -> int:
     import os
 
@@ -182,17 +209,20 @@ def _run(
         script = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
         positional = rest
 
+    from tysh.kernel.base.limits import Limits
     from tysh.kernel.embed.kernel import Kernel
     from tysh.kernel.run.state import LETTER_OPTIONS
 
+    limits = Limits(max_memory=max_memory)
     if allow_external:
-        kernel = Kernel.repl(arg0=arg0, args=positional)
+        kernel = Kernel.repl(arg0=arg0, args=positional, limits=limits)
     else:
         from tysh.kernel.fs.local import LocalFileSystem
 
         kernel = Kernel(
             cwd=os.getcwd(), env=dict(os.environ), allow_external=False,
             fs=LocalFileSystem(), arg0=arg0, args=positional, validate=False,
+            limits=limits,
         )
     for o in options:
         kernel.state.options.add(LETTER_OPTIONS.get(o, o))

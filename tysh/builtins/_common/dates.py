@@ -342,9 +342,14 @@ def parse_date(text: str, now_ns: int, zone: tzinfo | None) -> tuple[int, int]:
     else:
         hh = mi = ss = ns = 0
     try:
-        wall = datetime(year, month, day, hh, mi, ss)
-    except ValueError:
+        return _resolve(p, datetime(year, month, day, hh, mi, ss), ns, zone)
+    except (ValueError, OverflowError):
+        # a year or an offset past what a calendar holds
         raise BadDate(text) from None
+
+
+def _resolve(p: _Parsed, wall: datetime, ns: int, zone: tzinfo | None) -> tuple[int, int]:
+    """The parsed date's weekday and relative items applied to its wall time."""
     if p.weekday is not None and not p.dates:
         ordinal, target = p.weekday
         wd = wall.weekday()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Iterator
-from typing import IO
+from typing import IO, Any
 
 import attrs
 
@@ -42,24 +42,44 @@ class LineSplit(MutableRecord):
     sep: bytes = b"\n"
     size: int = BIG
     rest: bytes = b""
+    # the command whose memory budget a long line is charged to while it gathers
+    ctx: Context | None = None
 
     def __iter__(self) -> Iterator[list[bytes]]:
-        rest = b""
+        # a line longer than a chunk is gathered as a list of pieces (joined once when
+        # its end arrives), so an endless line costs linear time, not quadratic, and
+        # is charged to the memory budget as it grows
+        rest: list[bytes] = []
+        held = 0
+        ctx = self.ctx
         sep = self.sep
         for chunk in chunks(self.f, self.size):
+            if sep not in chunk:
+                rest.append(chunk)
+                if ctx is not None:
+                    ctx.hold(2 * len(chunk))  # the pieces, and the line they become
+                    held += 2 * len(chunk)
+                continue
             if rest:
-                chunk = rest + chunk
+                rest.append(chunk)
+                chunk = b"".join(rest)
             lines = chunk.split(sep)
-            rest = lines.pop()
+            last = lines.pop()
+            rest = [last] if last else []
             if lines:
                 yield lines
-        self.rest = rest
+            if held:
+                ctx.unhold(held)  # type: ignore[union-attr]
+                held = 0
+        self.rest = b"".join(rest)
 
 
-def line_batches(f: IO[bytes], sep: bytes = b"\n") -> Iterator[list[bytes]]:
+def line_batches(f: IO[bytes], sep: bytes = b"\n",
+                 ctx: Context | None = None) -> Iterator[list[bytes]]:
     """Lists of lines without their terminator, one list per chunk read; the last line
-    may have lacked a terminator (tools that always terminate lines don't care)."""
-    split = LineSplit(f, sep)
+    may have lacked a terminator (tools that always terminate lines don't care). With
+    `ctx`, a line longer than a chunk is charged to its memory budget as it gathers."""
+    split = LineSplit(f, sep, ctx=ctx)
     yield from split
     if split.rest:
         yield [split.rest]
@@ -67,6 +87,46 @@ def line_batches(f: IO[bytes], sep: bytes = b"\n") -> Iterator[list[bytes]]:
 
 def read_all(f: IO[bytes]) -> bytes:
     return b"".join(chunks(f))
+
+
+# What a line costs in memory beyond its bytes once a tool holds it in a list (a bytes
+# object's header and a list slot), for charging the memory budget.
+LINE_BYTES = 64
+
+
+def slurp(ctx: Context, f: IO[bytes], per_line: int = LINE_BYTES, sep: bytes = b"\n") -> bytes:
+    """The whole stream, for a tool that needs all of its input at once: each chunk is
+    charged to the memory budget as it arrives (its bytes and `per_line` for each line
+    it holds), with a stop for a cancel or a deadline between chunks. Past the budget
+    the tool ends with `NAME: memory limit of … exceeded` (status 1)."""
+    pieces: list[bytes] = []
+    stop = ctx.shell.check_boundary
+    for chunk in chunks(f):
+        ctx.hold(len(chunk) + per_line * chunk.count(sep))
+        pieces.append(chunk)
+        stop()
+    if len(pieces) == 1:
+        return pieces[0]
+    return b"".join(pieces)
+
+
+def slurp_text(ctx: Context, f: IO[bytes], per_line: int = LINE_BYTES) -> str:
+    """`slurp`, decoded (surrogateescape); the text is charged too."""
+    data = slurp(ctx, f, per_line)
+    ctx.hold(len(data))
+    return data.decode("utf-8", "surrogateescape")
+
+
+class HeldBuffer(io.BytesIO):
+    """An in-memory stdout a tool keeps to reshape (`--json`), charged as it grows."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__()
+        self._ctx = ctx
+
+    def write(self, b: Any) -> int:
+        self._ctx.hold(len(b))
+        return super().write(b)
 
 
 _POWERS = {"K": 1, "k": 1, "M": 2, "m": 2, "G": 3, "T": 4, "P": 5, "E": 6, "Z": 7, "Y": 8}
@@ -129,7 +189,7 @@ def lines_json(
     array of lines (or `shape(text)`), otherwise let it stream to stdout."""
     if not ctx.json:
         return body(ctx)
-    buf = io.BytesIO()
+    buf = HeldBuffer(ctx)
     code = body(attrs.evolve(ctx, stdout=buf))
     raw = buf.getvalue()
     text = raw.decode("utf-8", "replace")

@@ -15,6 +15,8 @@ from tysh.kernel.base.record import MutableRecord
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 
+IS_DIR = "Is a directory"
+
 CHUNK = 1 << 16
 T = TypeVar("T")
 
@@ -79,6 +81,30 @@ def open_output(ctx: Context, name: str, append: bool = False) -> IO[bytes]:
     return ctx.fs.open(ctx.path(name), "ab" if append else "wb")
 
 
+def rewrites_input(ctx: Context, name: str, inputs: tuple[str, ...] | list[str]) -> bool:
+    """Whether the output file `name` is one of the tool's input files (`sort -o f f`):
+    the tool then writes it through FileSystem.replace, so a failed write (a full disk)
+    leaves the input whole instead of truncated."""
+    if name in _OUT_DEVICES:
+        return False
+    try:
+        out = ctx.fs.stat(ctx.path(name))
+    except FsError:
+        return False
+    if out.kind != "file":
+        return False
+    for i in inputs:
+        if is_stdin(i):
+            continue
+        try:
+            st = ctx.fs.stat(ctx.path(i))
+        except FsError:
+            continue
+        if (st.dev, st.ino) == (out.dev, out.ino) and (st.ino or i == name):
+            return True
+    return False
+
+
 @attrs.define(repr=False, eq=False)
 class InputStatus(MutableRecord):
     """Whether any operand failed to open, for the tool's exit status."""
@@ -93,14 +119,11 @@ def open_input(ctx: Context, name: str, status: InputStatus) -> IO[bytes] | None
         return ctx.stdin
     path = ctx.path(name)
     try:
-        if ctx.fs.is_dir(path):
-            ctx.error(f"{name}: Is a directory")
-            status.failed = True
-            return None
+        # one resolution: every filesystem refuses to open a directory for reading
         return ctx.fs.open(path, "rb")
     except FsError as e:
         fmt = OPEN_ERRORS.get(ctx.name)
-        if fmt is None:
+        if fmt is None or e.reason == IS_DIR:
             ctx.error(f"{name}: {e.reason}")
         else:
             from tysh.builtins._common.fileinfo import q
@@ -158,9 +181,10 @@ def iter_inputs(
                 f.close()
 
 
-def iter_lines(f: IO[bytes]) -> Iterator[bytes]:
-    """Lines including their terminator (the last may lack one), read in large chunks."""
-    split = LineSplit(f, size=CHUNK)
+def iter_lines(f: IO[bytes], ctx: Context | None = None) -> Iterator[bytes]:
+    """Lines including their terminator (the last may lack one), read in large chunks;
+    with `ctx`, a long line is charged to its memory budget as it gathers."""
+    split = LineSplit(f, size=CHUNK, ctx=ctx)
     for lines in split:
         for line in lines:
             yield line + b"\n"

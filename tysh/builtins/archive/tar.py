@@ -64,7 +64,8 @@ class TarArgs(Record):
     keep_old_files: bool = param(default=False, aliases=["-k"],
                                  help="don't replace existing files when extracting")
     strip_components: int = param(default=0,
-                                  help="strip NUMBER leading components from names on extraction")
+                                  help="strip NUMBER leading components from names on extraction",
+                                  min=0, range_error="{value}: Invalid number of elements")
     preserve_permissions: bool = param(default=False, aliases=["-p", "--same-permissions"],
                                        help="extract permissions exactly (no umask)")
 

@@ -35,6 +35,7 @@ from tysh.builtins.awk.values import (
 )
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.fs.api import FsError
+from tysh.kernel.text import engine
 from tysh.kernel.text.regex import RegexError, compile_text
 from tysh.kernel.tools.context import Context
 
@@ -523,7 +524,7 @@ class Runtime:
             fs = "\\" + fs
         rx = awk_regex(fs)
         if para:
-            rx = re.compile(f"(?:{rx.pattern})|\n")
+            rx = engine.compile(f"(?:{rx.pattern})|\n", rx.flags)
         return lambda s: rx.split(s) if s else []
 
     def set_RS(self, v: Any) -> Any:

@@ -23,7 +23,8 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 @attrs.frozen(repr=False, eq=False)
 class StringsArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to scan; - is stdin")
-    bytes: int = param(default=4, aliases=["-n"], help="show runs of at least MIN-LEN chars")
+    bytes: int = param(default=4, aliases=["-n"], help="show runs of at least MIN-LEN chars", min=1,
+                       range_error="invalid minimum string length {value}")
     radix: str | None = param(default=None, aliases=["-t"], choices=["d", "o", "x"],
                               help="print each run's offset in radix d, o or x")
     all: bool = param(default=False, aliases=["-a"], help="scan the whole file (the default)")

@@ -269,8 +269,8 @@ def _seek(f: IO[bytes], seek: int, is_stdin: bool, spelled: str) -> int:
         if not is_stdin:
             f.seek(seek)
             return seek
-    except (OSError, ValueError):
-        pass
+    except (OSError, ValueError, OverflowError):
+        pass  # not seekable, or past what a seek takes: read and drop
     left = seek
     while left:
         got = f.read(min(left, CHUNK))

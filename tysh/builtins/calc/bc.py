@@ -17,6 +17,7 @@ import attrs
 
 from tysh.builtins._common.cancel import checkpoint
 from tysh.builtins._common.operands import InputStatus, iter_inputs
+from tysh.builtins.calc import bigint
 from tysh.builtins.calc.bcnum import (
     DIGITS,
     ONE,
@@ -30,10 +31,12 @@ from tysh.builtins.calc.bcnum import (
     length,
     modulo,
     multiply,
+    pow10,
     power,
     square_root,
 )
 from tysh.builtins.calc.bigint import stoi
+from tysh.kernel.base import stop
 from tysh.kernel.base.record import Record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -471,20 +474,27 @@ class _Interp:
         whole, _, frac = text.partition(".")
         if len(text) == 1:
             return Num(DIGITS.index(text) if text in DIGITS else 15, 0)
-        val = 0
-        for ch in whole:
-            val = val * base + min(DIGITS.index(ch) if ch in DIGITS else 15, 15)
+        if len(text) > bigint.MAX_DIGITS + 1:
+            raise BcRuntime(str(bigint.TooLarge()))
+        if base == 10 and whole.isdigit() and whole.isascii():
+            val = stoi(whole)
+        else:
+            val = 0
+            for k, ch in enumerate(whole, 1):
+                val = val * base + min(DIGITS.index(ch) if ch in DIGITS else 15, 15)
+                if not k & 1023:
+                    stop.check()
         if not frac:
             return Num(val, 0)
         if base == 10:
-            return Num(val * 10 ** len(frac) + stoi("".join(c if c.isdigit() else "9" for c in frac)),
-                       len(frac))
+            return Num(val * pow10(len(frac))
+                       + stoi("".join(c if c.isdigit() else "9" for c in frac)), len(frac))
         num, den = 0, 1
         for ch in frac:
             num = num * base + min(DIGITS.index(ch) if ch in DIGITS else 15, 15)
             den *= base
         s = len(frac)
-        return Num(val * 10 ** s + num * 10 ** s // den, s)
+        return Num(val * pow10(s) + num * pow10(s) // den, s)
 
     def truth(self, e: Node) -> bool:
         return self.eval(e).n != 0

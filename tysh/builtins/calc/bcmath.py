@@ -1,14 +1,22 @@
 """bc -l's math library (s c a l e j), computed in Decimal with guard digits and then
 truncated to bc's scale, the way GNU's libmath.b answers to the last digit for
-ordinary arguments. Loaded only when a script calls one of them."""
+ordinary arguments. Loaded only when a script calls one of them.
+
+Decimal's exp and ln hold the interpreter lock for one long C call that grows fast
+with the precision (about 50 ms at 2,000 digits, 2 s at 10,000): past LOCAL_PREC the
+call runs in a worker process (kernel.base.worker), which a time limit or `cancel()`
+kills."""
 
 from __future__ import annotations
 
 import decimal
 from decimal import Decimal
+from typing import Any
 
 from tysh.builtins.calc.bcnum import BcRuntime, Num
+from tysh.kernel.base import stop
 
+LOCAL_PREC = 1000  # digits of precision computed in this process
 
 def _dec(a: Num) -> Decimal:
     return Decimal(a.n).scaleb(-a.s)
@@ -54,6 +62,8 @@ def _sin(x: Decimal) -> Decimal:
         total += term
         term = -term * x * x / ((k + 1) * (k + 2))
         k += 2
+        if not k & 2047:
+            stop.check()
     return total
 
 
@@ -67,6 +77,8 @@ def _bessel(n: int, x: Decimal) -> Decimal:
     fact_n = 1
     for i in range(2, n + 1):
         fact_n *= i
+        if not i & 1023:
+            stop.check()
     term = half ** n / fact_n
     total, k = Decimal(0), 0
     eps = Decimal(10) ** (-decimal.getcontext().prec - 2)
@@ -76,15 +88,58 @@ def _bessel(n: int, x: Decimal) -> Decimal:
         term = -term * half * half / (k * (k + n))
         if abs(term) < eps and k > abs(x):
             break
+        if not k & 1023:
+            stop.check()
     return sign * total
+
+
+def _digits(x: Decimal) -> int:
+    """Digits of x's integer part (1 for a fraction)."""
+    return max(x.adjusted() + 1, 1) if x else 1
 
 
 def mathlib_call(name: str, args: list[Num], scale: int) -> Num:
     """One of s c a l e j at `scale` digits, truncated as bc does."""
     x = _dec(args[-1])
-    digits = len(str(abs(int(x)))) if x else 1
+    prec = scale + _digits(x) * 2 + 30
+    if prec > LOCAL_PREC:
+        return _in_worker(name, args, scale)
+    return _compute(name, args, scale, x, prec)
+
+
+def _in_worker(name: str, args: list[Num], scale: int) -> Num:
+    from tysh.kernel.base import worker
+
+    payload = {"name": name, "args": [[hex(a.n), a.s] for a in args], "scale": scale}
+    try:
+        n, s = worker.call("tysh.builtins.calc.bcmath", "remote", payload)
+    except worker.WorkerError as e:
+        raise BcRuntime(e.message) from None
+    except worker.WorkerDied as e:
+        raise BcRuntime(f"math library {e.reason}") from None
+    return Num(int(n, 16), s)
+
+
+def remote(payload: dict[str, Any]) -> list[Any]:
+    """mathlib_call in a worker process: numbers travel as hexadecimal text (linear to
+    convert, where decimal is quadratic)."""
+    args = [Num(int(n, 16), s) for n, s in payload["args"]]
+    x = _dec(args[-1])
+    scale = payload["scale"]
+    r = _compute(payload["name"], args, scale, x, scale + _digits(x) * 2 + 30)
+    return [hex(r.n), r.s]
+
+
+def _compute(name: str, args: list[Num], scale: int, x: Decimal, prec: int) -> Num:
+    try:
+        return _series(name, args, scale, x, prec)
+    except (decimal.Overflow, decimal.InvalidOperation):
+        raise BcRuntime(f"{name}(): result out of range") from None
+
+
+def _series(name: str, args: list[Num], scale: int, x: Decimal, prec: int) -> Num:
     with decimal.localcontext() as c:
-        c.prec = scale + digits * 2 + 30
+        c.prec = prec
         c.Emax, c.Emin = 10 ** 9, -(10 ** 9)
         if name == "s":
             r = _sin(x)

@@ -1,6 +1,7 @@
 """bc's numbers: exact decimals (an int and a count of places) with bc's scale rules,
 which truncate and never round; the interpreter (bc) and the math library (bcmath)
-both compute with them."""
+both compute with them. A number past calc.bigint's cap is a runtime error (see there:
+each step on it would hold the interpreter lock too long)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from collections.abc import Callable
 
 import attrs
 
+from tysh.builtins.calc import bigint
 from tysh.builtins.calc.bigint import itos
+from tysh.kernel.base import stop
 
 DIGITS = "0123456789ABCDEF"  # a digit's value is its index, up to base 16
 
@@ -24,15 +27,27 @@ class Num:
     n: int
     s: int
 
+    def __attrs_post_init__(self) -> None:
+        if self.n.bit_length() > bigint.MAX_BITS:
+            raise BcRuntime(str(bigint.TooLarge()))
+
     def rescale(self, s: int) -> Num:
         """Truncate (toward zero) or extend to s places."""
         if s >= self.s:
-            return Num(self.n * 10 ** (s - self.s), s)
-        q = abs(self.n) // 10 ** (self.s - s)
+            return Num(self.n * pow10(s - self.s), s)
+        q = abs(self.n) // pow10(self.s - s)
         return Num(-q if self.n < 0 else q, s)
 
     def trunc_int(self) -> int:
         return self.rescale(0).n
+
+
+def pow10(k: int) -> int:
+    """10**k, or bc's error when it would pass the cap."""
+    try:
+        return bigint.pow10(k)
+    except bigint.TooLarge as e:
+        raise BcRuntime(str(e)) from None
 
 
 ZERO = Num(0, 0)
@@ -41,14 +56,14 @@ ONE = Num(1, 0)
 
 def align(a: Num, b: Num) -> tuple[int, int, int]:
     s = max(a.s, b.s)
-    return a.n * 10 ** (s - a.s), b.n * 10 ** (s - b.s), s
+    return a.n * pow10(s - a.s), b.n * pow10(s - b.s), s
 
 
 def divide(a: Num, b: Num, scale: int) -> Num:
     if b.n == 0:
         raise BcRuntime("Divide by zero")
-    num = a.n * 10 ** (scale + b.s)
-    den = b.n * 10 ** a.s
+    num = a.n * pow10(scale + b.s)
+    den = b.n * pow10(a.s)
     q = abs(num) // abs(den)
     return Num(q if (num < 0) == (den < 0) else -q, scale)
 
@@ -66,11 +81,15 @@ def modulo(a: Num, b: Num, scale: int) -> Num:
 
 
 def power(a: Num, b: Num, scale: int, warn: Callable[[str], None]) -> Num:
-    if b.s and b.n % 10 ** b.s:
+    if b.s and b.n % pow10(b.s):
         warn("non-zero scale in exponent")
     e = b.trunc_int()
     if e == 0:
         return ONE
+    # the size of a**e is known before it is computed: refuse it then
+    if max(abs(a.n).bit_length() - 1, 0) * abs(e) > bigint.MAX_BITS or \
+            a.s * abs(e) > bigint.MAX_DIGITS:
+        raise BcRuntime(str(bigint.TooLarge()))
     if e < 0:
         p = Num(a.n ** -e, a.s * -e)
         return divide(ONE, p, scale)
@@ -102,7 +121,7 @@ def format_num(a: Num, base: int) -> str:
     if a.n == 0:
         return "0"
     sign = "-" if a.n < 0 else ""
-    whole, frac = divmod(abs(a.n), 10 ** a.s)
+    whole, frac = divmod(abs(a.n), pow10(a.s))
     if base == 10:
         text = itos(whole) if whole else ""
         if a.s:
@@ -118,14 +137,20 @@ def format_num(a: Num, base: int) -> str:
     while whole:
         whole, d = divmod(whole, base)
         parts.append(digit(d))
+        if not len(parts) & 1023:
+            stop.check()  # one digit per pass over the whole number
     text = "".join(reversed(parts)) or ("" if a.s else digit(0))
     if a.s:
         text += "."
-        place, limit = 1, 10 ** a.s
-        num, den = frac, 10 ** a.s
+        place, limit = 1, pow10(a.s)
+        num, den = frac, limit
+        k = 0
         while place < limit:
             num *= base
             d, num = divmod(num, den)
             text += digit(d)
             place *= base
+            k += 1
+            if not k & 1023:
+                stop.check()
     return sign + text

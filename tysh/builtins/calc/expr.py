@@ -4,8 +4,10 @@ expr is verbatim: its operands are words like `*`, `(`, `-5` and `--`
 that must reach the expression parser in order, untouched; the kernel still lifts
 `--json`. The grammar is GNU's recursive descent, with its `evaluate` flag so that the
 untaken side of `|` and `&` is parsed but never raises (`expr 1 \\| 1 / 0` is 1).
-Integers are Python ints (arbitrary precision, C truncating division). Status: 0 when
-the result is neither null nor 0, 1 when it is, 2 for an invalid expression."""
+Integers are Python ints (C truncating division) up to calc.bigint's cap, past which
+a number is out of range, as in a GNU expr built without big numbers. Status: 0 when
+the result is neither null nor 0, 1 when it is, 2 for an invalid expression, 3 for a
+number out of range."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from tysh.builtins._common.fileinfo import q
-from tysh.builtins.calc.bigint import itos, stoi
+from tysh.builtins.calc.bigint import MAX_BITS, TooLarge, itos, stoi
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.values import to_text
 from tysh.kernel.tools.context import Context
@@ -29,6 +31,14 @@ Value = int | str
 class ExprError(Exception):
     """An invalid expression: GNU's message, exit status 2."""
 
+    status = 2
+
+
+class ExprRange(ExprError):
+    """A number past calc.bigint's cap (GNU without big numbers: ERANGE, status 3)."""
+
+    status = 3
+
 
 class _Words(Protocol):
     words: list[Any] | None
@@ -37,7 +47,13 @@ class _Words(Protocol):
 def _as_int(v: Value) -> int | None:
     if isinstance(v, int):
         return v
-    return stoi(v) if _INTEGER.fullmatch(v) else None
+    if not _INTEGER.fullmatch(v):
+        return None
+    try:
+        return stoi(v)
+    except TooLarge:
+        shown = v if len(v) <= 40 else v[:40] + "..."
+        raise ExprRange(f"{shown}: Numerical result out of range") from None
 
 
 def _null(v: Value) -> bool:
@@ -55,12 +71,11 @@ def _arith(op: str, a: Value, b: Value) -> int:
     x, y = _as_int(a), _as_int(b)
     if x is None or y is None:
         raise ExprError("non-integer argument")
-    if op == "+":
-        return x + y
-    if op == "-":
-        return x - y
-    if op == "*":
-        return x * y
+    if op in "+-*":
+        r = x + y if op == "+" else x - y if op == "-" else x * y
+        if r.bit_length() > MAX_BITS:
+            raise ExprRange(f"{op}: Numerical result out of range")
+        return r
     if y == 0:
         raise ExprError("division by zero")
     quo = abs(x) // abs(y)
@@ -224,7 +239,7 @@ def expr(args: _Words, ctx: Context) -> ToolReturn:
         v = _Parser(words).parse()
     except ExprError as e:
         ctx.error(str(e))
-        return 2
+        return e.status
     status = 1 if _null(v) else 0
     text = _text(v)
     if ctx.json:  # a number when the text is one as written (`007` stays a string)

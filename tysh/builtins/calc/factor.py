@@ -4,7 +4,12 @@ Numbers come from the operands or, with none, from the words of stdin (read a li
 a time, so a pipe is answered as it flows). Small factors go by trial division, the
 rest by Miller-Rabin (deterministic bases below 3.3e24, 24 rounds above) and Brent's
 Pollard rho, so 30-digit numbers answer at once. An invalid word is reported as GNU
-does and sets status 1; the others are still factored."""
+does and sets status 1; the others are still factored.
+
+A number of more than MAX_DIGITS digits is refused as too large (GNU's message when it
+is built without big numbers): one Miller-Rabin power of such a number is a single C
+call that holds the interpreter lock for longer than a time limit can wait (70 ms at
+1,000 digits, half a second at 2,000)."""
 
 from __future__ import annotations
 
@@ -24,12 +29,14 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 _NUMBER = LazyRegex(r"\s*\+?([0-9]+)")
+MAX_DIGITS = 500
 _SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47)
 _MR_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
 
 
-def is_prime(n: int) -> bool:
-    """Miller-Rabin; the fixed bases are exact below 3.3e24."""
+def is_prime(n: int, tick: Callable[[], None] = lambda: None) -> bool:
+    """Miller-Rabin; the fixed bases are exact below 3.3e24. `tick` runs between
+    bases."""
     if n < 2:
         return False
     for p in _SMALL_PRIMES:
@@ -44,6 +51,7 @@ def is_prime(n: int) -> bool:
         rng = random.Random(n)
         bases = [*_MR_BASES, *(rng.randrange(2, n - 1) for _ in range(24))]
     for a in bases:
+        tick()
         x = pow(a, d, n)
         if x in (1, n - 1):
             continue
@@ -107,7 +115,7 @@ def factorize(n: int, tick: Callable[[], None] = lambda: None) -> list[int]:
     stack = [n] if n > 1 else []
     while stack:
         m = stack.pop()
-        if m < f * f or is_prime(m):
+        if m < f * f or is_prime(m, tick):
             out.append(m)
         else:
             d = _rho(m, tick)
@@ -138,7 +146,13 @@ def factor(args: FactorArgs, ctx: Context) -> ToolReturn:
             ctx.error(f"'{word}' is not a valid positive integer")
             status = 1
             return
-        n = int(m.group(1))
+        digits = m.group(1).lstrip("0")
+        if len(digits) > MAX_DIGITS:
+            shown = word if len(word) <= 40 else word[:40] + "..."
+            ctx.error(f"'{shown}' is too large")
+            status = 1
+            return
+        n = int(digits or "0")
         fs = factorize(n, lambda: checkpoint(ctx))
         if ctx.json:
             rows.append({"number": n, "factors": fs})
@@ -149,7 +163,7 @@ def factor(args: FactorArgs, ctx: Context) -> ToolReturn:
         for w in args.numbers:
             one(w)
     else:
-        for raw in iter_lines(ctx.stdin):
+        for raw in iter_lines(ctx.stdin, ctx):
             for word in raw.split():
                 one(word.decode("utf-8", "surrogateescape"))
             ctx.stdout.flush()

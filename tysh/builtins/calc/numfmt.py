@@ -102,7 +102,15 @@ def _parse(text: str, spec: _Spec) -> tuple[Decimal, int]:
 
 
 def _round(val: Decimal, places: int, mode: str) -> Decimal:
-    return val.quantize(Decimal(1).scaleb(-places), rounding=_ROUND[mode])
+    return _quantize(val, places, _ROUND[mode])
+
+
+def _quantize(val: Decimal, places: int, rounding: str) -> Decimal:
+    # digits enough for the integer part and every place asked for (a precision past
+    # the default 28 digits is not an error)
+    with decimal.localcontext() as dc:
+        dc.prec = max(dc.prec, val.adjusted() + places + 2)
+        return val.quantize(Decimal(1).scaleb(-places), rounding=rounding)
 
 
 def _human(val: Decimal, digits: int, spec: _Spec) -> str:
@@ -130,7 +138,7 @@ def _human(val: Decimal, digits: int, spec: _Spec) -> str:
     places = (spec.precision if spec.precision is not None else 1) if show else 0
     if spec.precision is not None and power > 0:
         places = adjust
-    text = f"{val.quantize(Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_EVEN):.{places}f}"
+    text = f"{_quantize(val, places, decimal.ROUND_HALF_EVEN):.{places}f}"
     if text.startswith("-") and not text.strip("-0."):
         text = text[1:] if val == 0 else text
     unit = _SUFFIXES[power - 1] if power else ""
@@ -233,6 +241,9 @@ def numfmt(args: NumfmtArgs, ctx: Context) -> ToolReturn:
             header = 0
         if header < 1:
             return usage(f"invalid header value {q(args.header)}")
+    # each output field is built as text and then bytes: a width or a precision a
+    # line could not be made with inside the memory budget is refused up front
+    ctx.need(4 * (abs(padding or 0) + (precision or 0)))
     spec = _Spec(args.to, args.from_, args.suffix, padding, prefix, postfix, zero, precision,
                  args.round)
     status = 0
@@ -289,7 +300,7 @@ def numfmt(args: NumfmtArgs, ctx: Context) -> ToolReturn:
             if not line_out(n):
                 break
     else:
-        for k, raw in enumerate(iter_lines(ctx.stdin)):
+        for k, raw in enumerate(iter_lines(ctx.stdin, ctx)):
             line = raw.decode("utf-8", "surrogateescape").removesuffix("\n")
             if k < header:
                 if not ctx.json:

@@ -86,8 +86,8 @@ def _skip(f: IO[bytes], n: int, stdin: bool) -> None:
         try:
             f.seek(n, 1)
             return
-        except (OSError, ValueError, AttributeError):
-            pass
+        except (OSError, ValueError, AttributeError, OverflowError):
+            pass  # not seekable, or past what a seek takes: read and drop
     while n > 0:
         got = f.read(min(n, CHUNK))
         if not got:

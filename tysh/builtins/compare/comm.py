@@ -14,6 +14,7 @@ from typing import IO, Any
 import attrs
 
 from tysh.builtins._common.fileinfo import q
+from tysh.builtins._common.lines import slurp
 from tysh.builtins._common.operands import InputStatus, iter_lines, open_all
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import MutableRecord, Record
@@ -44,13 +45,13 @@ class CommArgs(Record):
                                   help="lines end with NUL, not newline")
 
 
-def _lines(f: IO[bytes], delim: bytes) -> Iterator[bytes]:
+def _lines(ctx: Context, f: IO[bytes], delim: bytes) -> Iterator[bytes]:
     """Lines without their terminator."""
     if delim == b"\n":
-        for line in iter_lines(f):
+        for line in iter_lines(f, ctx):
             yield line[:-1] if line.endswith(b"\n") else line
         return
-    data = f.read()
+    data = slurp(ctx, f, sep=delim)
     parts = data.split(delim)
     if parts and parts[-1] == b"":
         parts.pop()
@@ -128,7 +129,7 @@ def _compare(args: CommArgs, ctx: Context, streams: list[IO[bytes]],
     prefix = (b"", sep if show[0] else b"", sep * (show[0] + show[1]))
     mode = "on" if args.check_order else "off" if args.nocheck_order else "default"
     order = _Order(mode)
-    its = [_lines(s, delim) for s in streams]
+    its = [_lines(ctx, s, delim) for s in streams]
     cur: list[bytes | None] = [next(its[0], None), next(its[1], None)]
     before: list[bytes | None] = [None, None]  # the line before cur, per file
     totals = [0, 0, 0]

@@ -36,15 +36,18 @@ class DiffArgs(Record):
     u: bool = param(default=False, aliases=["-u"],
                     help="unified format with 3 lines of context")
     unified: int | None = param(default=None, aliases=["-U"],
-                                help="unified format with NUM lines of context (-U NUM)")
+                                help="unified format with NUM lines of context (-U NUM)",
+                                min=0, range_error="invalid context length '{value}'")
     c: bool = param(default=False, aliases=["-c"],
                     help="context format with 3 lines of context")
     context: int | None = param(default=None, aliases=["-C"],
-                                help="context format with NUM lines of context (-C NUM)")
+                                help="context format with NUM lines of context (-C NUM)",
+                                min=0, range_error="invalid context length '{value}'")
     normal: bool = param(default=False, help="normal format (the default)")
     side_by_side: bool = param(default=False, aliases=["-y"], help="output in two columns")
     width: int = param(default=130, aliases=["-W"],
-                       help="at most NUM print columns with -y (default 130)")
+                       help="at most NUM print columns with -y (default 130)",
+                       min=1, range_error="invalid width '{value}'")
     suppress_common_lines: bool = param(default=False,
                                         help="with -y, leave out the lines both files share")
     label: tuple[str, ...] = param(default=(), repeatable=True,

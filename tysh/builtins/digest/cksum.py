@@ -61,7 +61,8 @@ def _hash(f: IO[bytes], algo: str, bits: int | None) -> str:
 @attrs.frozen(repr=False, eq=False)
 class B2Args(SumArgs):
     length: int = param(default=0, aliases=["-l"],
-                        help="digest length in bits (a multiple of 8, at most 512)")
+                        help="digest length in bits (a multiple of 8, at most 512)",
+                        min=0, max=512, range_error="invalid length: '{value}'")
 
 
 @attrs.frozen(repr=False, eq=False)
@@ -71,7 +72,8 @@ class CksumArgs(SumArgs):
                                     "sha512", "blake2b"],
                            help="the digest: crc (POSIX, default) md5 sha1 sha2* blake2b")
     untagged: bool = param(default=False, help="with -a, write `HASH  NAME` lines")
-    length: int = param(default=0, aliases=["-l"], help="blake2b digest length in bits")
+    length: int = param(default=0, aliases=["-l"], help="blake2b digest length in bits",
+                        min=0, max=512, range_error="invalid length: '{value}'")
 
 
 def _sum_files(args: SumArgs, ctx: Context, algo: str, tag: str, bits: int | None,

@@ -216,7 +216,8 @@ class Base64Args(Record):
     ignore_garbage: bool = param(default=False, aliases=["-i"],
                                  help="when decoding, ignore non-alphabet characters")
     wrap: int = param(default=76, aliases=["-w"],
-                      help="wrap encoded lines after COLS characters (0: no wrapping)")
+                      help="wrap encoded lines after COLS characters (0: no wrapping)",
+                      min=0, range_error="invalid wrap size: '{value}'")
 
 
 _B64_ALPHABET = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")

@@ -62,22 +62,30 @@ class _Du(MutableRecord):
     rows: list[tuple[str, int]] = attrs.field(factory=list)
     failed: bool = False
     grand: int = 0  # every counted file once: the -c total, whatever -S shows
+    on_host: bool | None = None  # whether the filesystem's files have host blocks
 
     def usage(self, path: str, st: FileStat) -> int:
         if self.apparent:
             return st.size
-        if st.blocks or self.ctx.fs.real_os_path(path) is not None:
+        if st.blocks:
             return st.blocks * 512
+        if self.on_host is None:
+            self.on_host = self.ctx.fs.real_os_path(path) is not None
+        if self.on_host:
+            return 0
         return -(-st.size // 4096) * 4096
 
-    def walk(self, shown: str, path: str, depth: int, dev: int | None = None) -> int:
-        """The usage under one path; GNU's default -P counts a link itself, not its target."""
+    def walk(self, shown: str, path: str, depth: int, dev: int | None = None,
+             lst: FileStat | None = None) -> int:
+        """The usage under one path; GNU's default -P counts a link itself, not its
+        target. `lst` is the path's lstat when the listing of its directory gave it."""
         a = self.args
         if a.exclude and _excluded(shown, a.exclude):
             return 0
         follow = a.dereference or (depth == 0 and a.dereference_args)
         try:
-            st = self.ctx.fs.stat(path, follow=follow)
+            st = lst if lst is not None and not (follow and lst.kind == "symlink") else \
+                self.ctx.fs.stat(path, follow=follow)
         except FsError as e:
             if follow and self.ctx.fs.exists(path) is False and is_link(self.ctx, path):
                 self.ctx.error(f"cannot access {q(shown)}")  # GNU names a dangling link so
@@ -98,13 +106,14 @@ class _Du(MutableRecord):
         self.grand += size
         if st.kind == "directory":
             try:
-                names = self.ctx.fs.listdir(path)
+                entries = self.ctx.fs.list_stats(path)
             except FsError as e:
                 self.ctx.error(f"cannot read directory {q(shown)}: {e.reason}")
                 self.failed = True
-                names = []
-            for name in names:
-                size += self.walk(_join(shown, name), _join(path, name), depth + 1, st.dev)
+                entries = []
+            for name, child in entries:
+                size += self.walk(_join(shown, name), _join(path, name), depth + 1, st.dev,
+                                  child)
         if self.shows(depth, st.kind == "directory"):
             self.rows.append((shown, size))
         if a.separate_dirs and depth and st.kind == "directory":

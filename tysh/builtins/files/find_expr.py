@@ -226,7 +226,9 @@ def _name_pred(pat: str, icase: bool, whole_path: bool) -> Pred:
         if whole_path:
             return lambda it: it.path == lit
         return lambda it: it.name == lit
-    rx = re.compile(translate(pat), re.DOTALL | (re.IGNORECASE if icase else 0))
+    from tysh.kernel.text import engine  # `*a*a*…b` on a long path: no backtracking
+
+    rx = engine.compile(translate(pat), re.DOTALL | (re.IGNORECASE if icase else 0))
     m = rx.fullmatch
     if whole_path:
         return lambda it: m(it.path) is not None
@@ -310,7 +312,7 @@ def _emacs_to_bre(pat: str) -> str:
     return "".join(out)
 
 
-def _compile_regex(pat: str, kind: str, icase: bool) -> re.Pattern[str]:
+def _compile_regex(pat: str, kind: str, icase: bool) -> Any:
     """-regex's pattern in the chosen -regextype, to be matched against the whole path."""
     from tysh.kernel.text.regex import RegexError, compile_text
 

@@ -208,23 +208,25 @@ class _Lister:
     def read_dir(self, display: str, abs_path: str) -> list[_Entry] | None:
         a = self.a
         try:
-            names = self.ctx.fs.listdir(abs_path)
+            # every entry's lstat in one pass over the directory
+            listed = self.ctx.fs.list_stats(abs_path)
         except FsError as e:
             self.ctx.error(f"cannot open directory {q(display)}: {e.reason}")
             self.status = 2
             return None
         show_hidden = a.all or a.almost_all
         if not show_hidden:
-            names = [n for n in names if not n.startswith(".")]
+            listed = [x for x in listed if not x[0].startswith(".")]
         if a.ignore_backups:
-            names = [n for n in names if not n.endswith("~")]
+            listed = [x for x in listed if not x[0].endswith("~")]
         if a.ignore or a.hide:
-            names = [n for n in names if not self.hidden(n)]
+            listed = [x for x in listed if not self.hidden(x[0])]
         base = abs_path.rstrip("/") + "/"
         out = [
             self.entry(n, join(display, n), base + n,
-                       self.stat(base + n, n if display == "." else join(display, n)))
-            for n in names
+                       self.stat(base + n, n if display == "." else join(display, n))
+                       if a.dereference and lst.kind == "symlink" else lst)
+            for n, lst in listed
         ]
         if a.all:
             for dot in (".", ".."):

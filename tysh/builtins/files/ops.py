@@ -4,6 +4,7 @@ and messages, every access through ctx.fs."""
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterable, Iterator
 
 import attrs
 
@@ -37,6 +38,14 @@ def _lstat(ctx: Context, path: str) -> FileStat | None:
         return ctx.fs.stat(path, follow=False)
     except FsError:
         return None
+
+
+def _lstat_why(ctx: Context, path: str) -> tuple[FileStat | None, str]:
+    """lstat and, when it fails, why (`file/` is `Not a directory`)."""
+    try:
+        return ctx.fs.stat(path, follow=False), ""
+    except FsError as e:
+        return None, e.reason
 
 
 def _stat(ctx: Context, path: str) -> FileStat | None:
@@ -106,20 +115,45 @@ def mkdir(args: MkdirArgs, ctx: Context) -> int:
     return status
 
 
-def _make_parents(ctx: Context, path: str, display: str) -> list[str]:
+def _make_parents(ctx: Context, path: str, display: str) -> Iterable[str]:
     """Create each missing component, walking the path as written (`x/../y` makes x, as
     GNU does); returns the displayed names of those created (`./p`, `./p/./q`)."""
     if ctx.fs.is_dir(path):
         return []
     comps = display.split("/")
+    if ".." not in comps:
+        # the filesystem walks the path once, however deep (a failure is retold below
+        # in GNU's words)
+        try:
+            made = ctx.fs.make_dirs(path)
+        except FsError:
+            pass
+        else:
+            return _created(comps, display, made)
+    return _make_parents_by_name(ctx, comps, display)
+
+
+def _created(comps: list[str], display: str, made: int) -> Iterator[str]:
+    """The displayed names of the last `made` components of a path as written (made
+    only when -v asks: a path may be a hundred thousand levels deep)."""
+    real = [k for k, c in enumerate(comps) if c not in ("", ".")]
+    for k in real[len(real) - made:] if made else []:
+        yield display if k == real[-1] else "/".join(comps[: k + 1])
+
+
+def _make_parents_by_name(ctx: Context, comps: list[str], display: str) -> list[str]:
+    """mkdir -p one component at a time, by name: a path with `..` in it, and the
+    exact GNU message when the filesystem's walk failed."""
     last = len(comps) - 1
     # start below the deepest existing directory: a sandbox root's ancestors are unreachable
     start = last
     while start >= 0 and not (comps[start] not in ("", ".", "..")
                               and ctx.fs.is_dir(ctx.path("/".join(comps[: start + 1])))):
+        ctx.shell.check_boundary()
         start -= 1
     made: list[str] = []
     for k in range(start + 1, last + 1):
+        ctx.shell.check_boundary()
         if comps[k] in ("", "."):
             continue
         shown = "/".join(comps[: k + 1])
@@ -157,9 +191,9 @@ def rmdir(args: RmdirArgs, ctx: Context) -> int:
         return 1
     status = 0
     for d in args.dirs:
-        chain = [d.rstrip("/") or "/"]
+        chain = [d]
         if args.parents:
-            cur = chain[0]
+            cur = d.rstrip("/") or "/"
             while "/" in cur.strip("/"):
                 cur = cur.rsplit("/", 1)[0]
                 chain.append(cur)
@@ -167,7 +201,11 @@ def rmdir(args: RmdirArgs, ctx: Context) -> int:
             if args.verbose:
                 ctx.write(f"rmdir: removing directory, {q(c)}\n")
             try:
-                ctx.fs.rmdir(ctx.path(c))
+                path = ctx.path(c)
+                if c.endswith("/") and (link := _lstat(ctx, path.rstrip("/"))) is not None \
+                        and link.kind == "symlink":
+                    raise FsError(c, "Symbolic link not followed")
+                ctx.fs.rmdir(path)
             except FsError as e:
                 if args.ignore_fail_on_non_empty and "not empty" in e.reason.lower():
                     break
@@ -295,7 +333,8 @@ def rm(args: RmArgs, ctx: Context) -> int:
             ctx.error("refusing to remove the root directory")
             r.status = 1
             continue
-        st = _lstat(ctx, path)
+        bare = path.rstrip("/") or "/"
+        st = _lstat(ctx, bare)
         if st is None:
             if not args.force:
                 r.fail(f, "No such file or directory")
@@ -310,7 +349,12 @@ def rm(args: RmArgs, ctx: Context) -> int:
             elif not args.force:
                 r.fail(f, "Not a directory")
             continue
-        r.remove(f, path, st)
+        if st.kind != "directory" and f.endswith("/"):
+            # `file/` names a directory: nothing to remove (GNU's ENOTDIR)
+            if not args.force:
+                r.fail(f, "Not a directory")
+            continue
+        r.remove(f, bare, st)
     return r.status
 
 
@@ -400,6 +444,9 @@ class _Copier:
         self.preserve = args.preserve or args.archive
         self.follow = args.dereference or not (self.recursive or args.no_dereference)
         self.status = 0
+        # (dev, ino) of the source directories being copied, outermost first: following
+        # links, a directory met again inside itself is a cycle, refused as GNU does
+        self.above: list[tuple[int, int]] = []
 
     def fail(self, msg: str) -> None:
         self.ctx.error(msg)
@@ -407,6 +454,7 @@ class _Copier:
 
     def copy(self, src: str, dst: str, top: bool) -> None:
         ctx, fs = self.ctx, self.ctx.fs
+        ctx.shell.check_boundary()
         sp, dp = ctx.path(src), ctx.path(dst)
         try:
             st = fs.stat(sp, follow=self.follow or (top and self.a.dereference))
@@ -420,6 +468,10 @@ class _Copier:
                 return
             if _inside(dp, sp):
                 self.fail(f"cannot copy a directory, {q(src)}, into itself, {q(dst)}")
+                return
+            key = (st.dev, st.ino)
+            if st.ino and key in self.above:
+                self.fail(f"cannot copy cyclic symbolic link {q(src)}")
                 return
             if dst_st is not None and dst_st.kind != "directory":
                 self.fail(f"cannot overwrite non-directory {q(dst)} with directory {q(src)}")
@@ -437,9 +489,20 @@ class _Copier:
             except FsError as e:
                 self.fail(f"cannot access {q(src)}: {e.reason}")
                 return
-            for n in names:
-                self.copy(posixpath.join(src, n), posixpath.join(dst, n), False)
+            self.above.append(key)
+            try:
+                for n in names:
+                    self.copy(posixpath.join(src, n), posixpath.join(dst, n), False)
+            finally:
+                self.above.pop()
             self.finish(dp, st, new=dst_st is None)
+            return
+        if dst.endswith("/") and dst_st is None:
+            # `file/` or `missing/` as the target of a file: GNU's ENOTDIR
+            if _lstat(ctx, dp.rstrip("/")) is not None:
+                self.fail(f"cannot stat {q(dst)}: Not a directory")
+            else:
+                self.fail(f"cannot create regular file {q(dst)}: Not a directory")
             return
         if dst_st is not None:
             if dst_st.ino == st.ino and dst_st.dev == st.dev and st.ino:
@@ -594,17 +657,22 @@ def mv(args: MvArgs, ctx: Context) -> int:
     fs = ctx.fs
     for src, dst in pairs:
         sp, dp = ctx.path(src), ctx.path(dst)
-        st = _lstat(ctx, sp)
+        st, why = _lstat_why(ctx, sp)
         if st is None:
-            ctx.error(f"cannot stat {q(src)}: No such file or directory")
+            ctx.error(f"cannot stat {q(src)}: {why}")
             status = 1
             continue
-        if st.kind == "symlink" and src.endswith("/"):
+        link = _lstat(ctx, sp.rstrip("/")) if src.endswith("/") else None
+        if link is not None and link.kind == "symlink":
             # `link/` names the directory the link points to, which rename cannot move
             ctx.error(f"cannot move {q(src)} to {q(dst)}: Not a directory")
             status = 1
             continue
-        dst_st = _lstat(ctx, dp)
+        dst_st, why = _lstat_why(ctx, dp)
+        if dst_st is None and why == "Not a directory" and ctx.fs.exists(dp.rstrip("/")):
+            ctx.error(f"cannot stat {q(dst)}: {why}")  # `file/`
+            status = 1
+            continue
         if dst_st is not None:
             if dst_st.ino == st.ino and dst_st.dev == st.dev and st.ino or sp == dp:
                 ctx.error(f"{q(src)} and {q(dst)} are the same file")
@@ -761,8 +829,8 @@ def ln(args: LnArgs, ctx: Context) -> int:
         dp = ctx.path(name)
         kind = "symbolic link" if args.symbolic else "hard link"
         try:
-            if not args.symbolic and _lstat(ctx, ctx.path(target)) is None:
-                ctx.error(f"failed to access {q(target)}: No such file or directory")
+            if not args.symbolic and (why := _lstat_why(ctx, ctx.path(target))[1]):
+                ctx.error(f"failed to access {q(target)}: {why}")
                 status = 1
                 continue
             existing = _lstat(ctx, dp)

@@ -27,8 +27,10 @@ from typing import IO, Any
 
 import attrs
 
+from tysh.builtins._common.lines import slurp
 from tysh.builtins._common.operands import STDIN_DEVICES
 from tysh.builtins.json.format import JsonWriter
+from tysh.kernel.base import worker
 from tysh.kernel.base.record import Record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -92,12 +94,17 @@ class _ParseFailed(Exception):
         self.line_offset = line_offset
 
 
-def _read_values(f: IO[bytes]) -> Iterator[tuple[str, int, bool]]:
+# what a parsed value costs beyond its text, for charging the memory budget
+_VALUE_BYTES = 64
+
+
+def _read_values(f: IO[bytes], ctx: Context | None = None) -> Iterator[tuple[str, int, bool]]:
     """(value text, line number after it, input drained) for each JSON value in a stream.
 
     Reads incrementally — what is available (read1), and while a value is incomplete at
     least as much again as its partial text, so a huge document costs linear time —
-    so `… | jq` streams. Raises _ParseFailed with the unparsed rest on bad JSON."""
+    so `… | jq` streams. Raises _ParseFailed with the unparsed rest on bad JSON. With
+    `ctx`, the buffer's high-water mark is charged to its memory budget."""
     dec = json.JSONDecoder(parse_constant=_reject_constant)
     read = getattr(f, "read1", None) or f.read
     buf = ""
@@ -105,6 +112,7 @@ def _read_values(f: IO[bytes]) -> Iterator[tuple[str, int, bool]]:
     line = 1  # line number at `counted`
     counted = 0
     eof = False
+    charged = [0]
 
     def more(at_least: int) -> bool:
         nonlocal buf, pos, eof, line, counted
@@ -122,6 +130,9 @@ def _read_values(f: IO[bytes]) -> Iterator[tuple[str, int, bool]]:
         line += buf.count("\n", counted, pos)
         buf = buf[pos:] + b"".join(got).decode("utf-8", "replace")
         pos = counted = 0
+        if ctx is not None and len(buf) > charged[0]:
+            ctx.hold(2 * (len(buf) - charged[0]))  # the text, and the bytes it came from
+            charged[0] = len(buf)
         return True
 
     while True:
@@ -159,12 +170,41 @@ def _canonical(text: str) -> str:
         return text
 
 
+class _Program:
+    """A jq program run by libjq in a worker process (builtins/json/jqwork.py), which a
+    time limit or cancel() can kill and whose abort cannot take the host down."""
+
+    def __init__(self, source: str, named: dict[str, Any]) -> None:
+        self.source = source
+        self.named = named
+
+    def error(self) -> str | None:
+        """The compile error, or None."""
+        got = worker.call(_WORK, "check", {"program": self.source, "args": self.named})
+        return None if got is None else str(got)
+
+    def run(self, text: str, everything: bool = False) -> tuple[list[Any] | None, str | None]:
+        """The values of the program on JSON `text` and the error that ended it; with
+        `everything`, (None, error) when any value fails."""
+        got = worker.call(_WORK, "run", {"program": self.source, "args": self.named,
+                                        "text": text, "all": everything})
+        return got["values"], got["error"]
+
+
+_WORK = "tysh.builtins.json.jqwork"
+
+
+def _died(ctx: Context, e: worker.WorkerDied) -> Outcome:
+    ctx.error(f"error: libjq {e.reason} running this program")
+    return Outcome(code=5)
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"Invalid literal {name}")
 
 
 class _Runner:
-    def __init__(self, args: JqArgs, ctx: Context, prog: Any, writer: JsonWriter) -> None:
+    def __init__(self, args: JqArgs, ctx: Context, prog: _Program, writer: JsonWriter) -> None:
         self.a = args
         self.ctx = ctx
         self.prog = prog
@@ -217,27 +257,17 @@ class _Runner:
     # -- running ------------------------------------------------------------------------
     def run_one(self, text: str, where: str) -> None:
         """One input value; outputs before an error are kept."""
-        out: list[Any] = []
-        it = iter(self.prog.input_text(_canonical(text)))
-        while True:
-            try:
-                v = next(it)
-            except StopIteration:
-                break
-            except ValueError as e:  # never call next() again after an error
-                self.render(out)
-                self.error(where, str(e))
-                return
-            out.append(v)
-        self.render(out)
+        out, err = self.prog.run(_canonical(text))
+        self.render(out or [])
+        if err is not None:
+            self.error(where, err)
 
     def run_batch(self, texts: list[str], lines: list[int], name: str) -> None:
         if len(texts) == 1:
             self.run_one(texts[0], f"{name}:{lines[0]}")
             return
-        try:
-            out = self.prog.input_text(_canonical("\n".join(texts))).all()
-        except ValueError:
+        out, err = self.prog.run(_canonical("\n".join(texts)), everything=True)
+        if out is None:
             for t, ln in zip(texts, lines, strict=True):
                 self.run_one(t, f"{name}:{ln}")
             return
@@ -251,25 +281,15 @@ class _Runner:
 
     def parse_failed(self, exc: _ParseFailed, name: str) -> None:
         """Let libjq read the rest: it prints what it accepts and words the error itself."""
-        it = iter(self.prog.input_text(exc.rest))
-        out: list[Any] = []
-        while True:
-            try:
-                v = next(it)
-            except StopIteration:
-                break
-            except ValueError as e:
-                self.render(out)
-                msg = str(e)
-                if msg.startswith("parse error"):
-                    msg = _LINE.sub(lambda m: f"line {int(m.group(1)) + exc.line_offset}", msg)
-                    # jq 1.6 words it without the `jq: error (at …)` prefix
-                    self.ctx.stderr.write(f"{msg}\n".encode("utf-8", "surrogateescape"))
-                    raise _Stop(2) from None
-                self.error(f"{name}:{exc.line_offset + 1}", msg)
-                return
-            out.append(v)
-        self.render(out)
+        out, msg = self.prog.run(exc.rest)
+        self.render(out or [])
+        if msg is not None:
+            if msg.startswith("parse error"):
+                msg = _LINE.sub(lambda m: f"line {int(m.group(1)) + exc.line_offset}", msg)
+                # jq 1.6 words it without the `jq: error (at …)` prefix
+                self.ctx.stderr.write(f"{msg}\n".encode("utf-8", "surrogateescape"))
+                raise _Stop(2) from None
+            self.error(f"{name}:{exc.line_offset + 1}", msg)
 
 
 def _inputs(args: JqArgs, ctx: Context, files: list[str], status: list[int]) -> Iterator[
@@ -350,13 +370,14 @@ def _all_values(args: JqArgs, ctx: Context, files: list[str], status: list[int])
     vals: list[Any] = []
     for _name, f in _inputs(args, ctx, files, status):
         if args.raw_input:
-            text = f.read().decode("utf-8", "replace")
+            text = slurp(ctx, f).decode("utf-8", "replace")
             if args.slurp:
                 vals.append(text)
             else:
                 vals.extend(text.splitlines())
             continue
-        for t, _ln, _d in _read_values(f):
+        for t, _ln, _d in _read_values(f, ctx):
+            ctx.hold(2 * len(t) + _VALUE_BYTES)  # the parsed value, kept for the end
             vals.append(json.loads(t))
     if args.raw_input and args.slurp:
         return ["".join(vals)]
@@ -370,21 +391,17 @@ def check_jq(args: JqArgs) -> list[str]:
     text: str = args.filter
     if _MODULE.search(text):
         return ["jq: error: modules (import/include) are not available in tysh's jq"]
-    try:
-        import jq as libjq  # type: ignore[import-not-found]  # lazy: libjq costs startup
-    except ImportError:
-        return []
     named: dict[str, Any] = {}
     for pairs in (args.arg, args.argjson, args.slurpfile, args.rawfile):
         for name, _value in pairs:
             named[name] = None
     try:
-        libjq.compile(text, args=named)
-    except ValueError as e:
-        msg = str(e).rstrip("\n")
+        err = _Program(text, named).error()
+    except (worker.WorkerDied, worker.WorkerError):
+        return []  # the run reports it
+    if err is not None:
+        msg = err.rstrip("\n")
         return [msg if msg.startswith("jq: ") else "jq: error: " + msg]
-    except RecursionError:
-        return ["jq: error: filter nested too deeply"]
     return []
 
 
@@ -400,8 +417,16 @@ def check_jq(args: JqArgs) -> list[str]:
     ],
 )
 def jq(args: JqArgs, ctx: Context) -> Outcome:
-    import jq as libjq  # lazy: libjq costs startup time
+    try:
+        return _jq(args, ctx)
+    except worker.WorkerDied as e:
+        return _died(ctx, e)
+    except worker.WorkerError as e:
+        ctx.error(f"error: {e.message}")
+        return Outcome(code=5)
 
+
+def _jq(args: JqArgs, ctx: Context) -> Outcome:
     got = _program(args, ctx)
     if isinstance(got, int):
         return Outcome(code=got)
@@ -459,10 +484,10 @@ def jq(args: JqArgs, ctx: Context) -> Outcome:
         )
     source = ("\n".join(prelude) + "\n" + text) if prelude else text
     shift = len(prelude)
-    try:
-        prog = libjq.compile(source, args=named)
-    except ValueError as e:
-        msg = str(e)
+    prog = _Program(source, named)
+    err = prog.error()
+    if err is not None:
+        msg = err
         if shift:
             msg = _LINE.sub(lambda m: f"line {max(int(m.group(1)) - shift, 1)}", msg)
         if not msg.startswith("jq: "):
@@ -478,7 +503,7 @@ def jq(args: JqArgs, ctx: Context) -> Outcome:
     r = _Runner(args, ctx, prog, writer)
     if filename:
         def for_file(name: str) -> None:
-            r.prog = libjq.compile(source, args={**named, "__tysh_filename": name})
+            r.prog = _Program(source, {**named, "__tysh_filename": name})
         r.for_file = for_file
     try:
         if pre_values is not None:
@@ -516,7 +541,7 @@ def _stream(r: _Runner, args: JqArgs, ctx: Context, files: list[str], status: li
         lines: list[int] = []
         size = 0
         try:
-            for t, ln, drained in _read_values(f):
+            for t, ln, drained in _read_values(f, ctx):
                 texts.append(t)
                 lines.append(ln)
                 size += len(t)

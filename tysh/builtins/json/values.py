@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from tysh.builtins._common.lines import slurp_text
 from tysh.kernel.base.record import Record
 from tysh.kernel.base.values import to_json_text, to_text, type_name
 from tysh.kernel.tools.context import Context
@@ -64,7 +65,8 @@ def parse_stream(text: str) -> list[Any]:
 
 
 def _stdin_text(ctx: Context) -> str:
-    return ctx.stdin.read().decode("utf-8", "surrogateescape")
+    # the parsed values take several times the text's size: charge for them too
+    return slurp_text(ctx, ctx.stdin, per_line=0)
 
 
 def load_value(ctx: Context, operand: Any) -> Any:

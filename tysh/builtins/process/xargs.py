@@ -23,6 +23,7 @@ from typing import IO, Any
 import attrs
 
 from tysh.builtins._common.lines import line_batches
+from tysh.kernel.base.limits import LimitExceeded
 from tysh.kernel.base.record import MutableRecord, Record
 from tysh.kernel.base.threads import start_deep
 from tysh.kernel.base.values import to_text
@@ -418,8 +419,12 @@ class _Runner(MutableRecord):
                 self.slots.release()
 
         t = threading.Thread(target=job, daemon=True, name="tysh-xargs")
+        try:
+            start_deep(t)
+        except LimitExceeded:
+            self.slots.release()
+            raise
         self.jobs.append(t)
-        start_deep(t)
         return None
 
     def wait(self) -> int | None:

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import collections
 import fnmatch
-import re
-import warnings
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from typing import IO, Any, Literal
 
 import attrs
@@ -22,6 +21,7 @@ import attrs
 from tysh.builtins._common.operands import is_stdin
 from tysh.kernel.base.record import Record
 from tysh.kernel.fs.api import FsError
+from tysh.kernel.text import engine
 from tysh.kernel.text.regex import (
     KEEP_OUT,
     Compiled,
@@ -67,9 +67,12 @@ class GrepArgs(Record):
     with_filename: bool = param(False, aliases=["-H"], help="print the file name for each match")
     no_filename: bool = param(False, aliases=["-h"], help="never print file names")
     max_count: int | None = param(None, aliases=["-m"], help="stop after NUM selected lines")
-    after_context: int | None = param(None, aliases=["-A"], help="print NUM lines after a match")
-    before_context: int | None = param(None, aliases=["-B"], help="print NUM lines before a match")
-    context: int | None = param(None, aliases=["-C"], help="print NUM lines around a match")
+    after_context: int | None = param(None, aliases=["-A"], help="print NUM lines after a match",
+                                      min=0, range_error="{value}: invalid context length argument")
+    before_context: int | None = param(None, aliases=["-B"], help="print NUM lines before a match",
+                                       min=0, range_error="{value}: invalid context length argument")
+    context: int | None = param(None, aliases=["-C"], help="print NUM lines around a match",
+                                min=0, range_error="{value}: invalid context length argument")
     recursive: bool = param(False, aliases=["-r"], help="search directories recursively")
     dereference_recursive: bool = param(False, aliases=["-R"], help="like -r, following symlinks")
     directories: Literal["read", "skip", "recurse"] = param(
@@ -227,7 +230,7 @@ class _Grep:
         comp = self.comp
         verify = regex.search if comp.wrapped else None
         pre_re = comp.prefilter if comp.prefilter is not None else regex
-        search = pre_re.search
+        search: Any = None
         lower = comp.lower
         nl: Any = "\n" if text else b"\n"
         empty: Any = "" if text else b""
@@ -256,35 +259,40 @@ class _Grep:
             block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
             if fast_count:
                 if self._count_re is None:
-                    with warnings.catch_warnings():  # `[[` in a -P pattern
-                        warnings.simplefilter("ignore")
-                        self._count_re = re.compile(
-                            (("(?:" if text else b"(?:") + regex.pattern + (")" if text else b")"))
-                            + ("[^\n]*" if text else b"[^\n]*"),
-                            regex.flags,
-                        )
+                    self._count_re = engine.compile(
+                        (("(?:" if text else b"(?:") + regex.pattern + (")" if text else b")"))
+                        + ("[^\n]*" if text else b"[^\n]*"),
+                        regex.flags,
+                    )
                 selected += len(self._count_re.findall(block))
                 continue
             out: list[Any] = []
             if dense and not binary and not only:
                 # -- dense: filter the block's lines ---------------------------------
-                lines = block.split(nl)
-                lines.pop()
-                fs = regex.search
-                if numbers:
-                    hits: list[Any] = (
-                        [(i, ln) for i, ln in enumerate(lines, lineno + 1) if not fs(ln)]
-                        if invert else
-                        [(i, ln) for i, ln in enumerate(lines, lineno + 1) if fs(ln)]
-                    )
-                else:
-                    hits = (
-                        [ln for ln in lines if not fs(ln)] if invert else [ln for ln in lines if fs(ln)]
-                    )
+                # in pieces whose lines together stay within the engine's budget
+                hits: list[Any] = []
+                nlines = 0
+                for piece, pat in engine.line_chunks(regex, block):
+                    lines = piece.split(nl)
+                    lines.pop()
+                    fs = pat.search
+                    if numbers:
+                        first = lineno + nlines + 1
+                        hits += (
+                            [(i, ln) for i, ln in enumerate(lines, first) if not fs(ln)]
+                            if invert else
+                            [(i, ln) for i, ln in enumerate(lines, first) if fs(ln)]
+                        )
+                    else:
+                        hits += (
+                            [ln for ln in lines if not fs(ln)] if invert
+                            else [ln for ln in lines if fs(ln)]
+                        )
+                    nlines += len(lines)
                 if maxc >= 0 and selected + len(hits) > maxc:
                     del hits[maxc - selected :]
                 selected += len(hits)
-                lineno += len(lines)
+                lineno += nlines
                 if summary:
                     if stop_first and hits:
                         raise _Stop(selected)
@@ -298,8 +306,8 @@ class _Grep:
                         out = [pre, (nl + pre).join(hits), nl]
                     else:
                         out = [nl.join(hits), nl]
-                nm = len(lines) - len(hits) if invert else len(hits)
-                if not (nm * 5 > len(lines) or (invert and (numbers or pre))):
+                nm = nlines - len(hits) if invert else len(hits)
+                if not (nm * 5 > nlines or (invert and (numbers or pre))):
                     dense = False
             else:
                 # -- sparse: let the regex engine find the next matching line ------
@@ -310,8 +318,22 @@ class _Grep:
                 end = len(block)
                 last = end - 1  # the final newline: a match there would be a phantom line
                 nmatched = 0
+                # the block in ranges of whole lines, each searched on the engine that
+                # keeps one call short (kernel.text.engine.windows)
+                ranges = engine.windows(pre_re, hay, 0, last)
+                wend = -1
+                wpat: Any = pre_re
                 while True:
-                    m = search(hay, pos, last) if pos < end else None
+                    m = None
+                    while pos < end:
+                        if pos >= wend and wend < last:
+                            _, wend, wpat = next(ranges)
+                            search = wpat.search
+                            continue
+                        m = search(hay, pos, wend)
+                        if m is not None or wend >= last:
+                            break
+                        pos = wend
                     if m is None:
                         if not invert:
                             break
@@ -375,7 +397,9 @@ class _Grep:
                             counted = ls
                             num = (f"{lineno + 1}:" if text else b"%d:" % (lineno + 1))
                         if only:
-                            for mm in regex.finditer(block, ls, le):
+                            # the line lies in the current range: its engine will do
+                            fi = wpat.finditer if pre_re is regex else regex.finditer
+                            for mm in fi(block, ls, le):
                                 if mm.end() > mm.start(kg):
                                     out.append(pre + num + mm.group(kg) + nl)
                         else:
@@ -549,29 +573,57 @@ def _kind(args: GrepArgs) -> Kind:
 
 
 def _walk(
-    g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str
-) -> Iterator[tuple[str, str]]:
-    """(display name, path) of every file under a directory, honouring the filters."""
+    g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str,
+    above: tuple[tuple[int, int], ...] = (),
+) -> Iterator[tuple[str, str, Callable[[], IO[bytes]]]]:
+    """(display name, path, opener) of every file under a directory, honouring the
+    filters. Each directory is opened once (fs.open_dir) and its files are opened from
+    it. Devices, FIFOs and sockets met on the way are skipped, as GNU's `-D read` reads
+    only those named on the command line; under -R a directory already on the path
+    being walked (by device and inode: a symlink cycle) is reported as GNU does and not
+    entered again."""
+    fs = ctx.fs
     follow = args.dereference_recursive
-    for dirpath, dirs, files in ctx.fs.walk(root):
-        if args.exclude_dir:
-            dirs[:] = [d for d in dirs if not any(fnmatch.fnmatchcase(d, p) for p in args.exclude_dir)]
-        rel = dirpath[len(root) :].strip("/")
-        base = "/".join(x for x in (shown.rstrip("/") if shown else "", rel) if x)
-        for fname in files:
-            full = dirpath.rstrip("/") + "/" + fname
-            if not follow:
-                try:
-                    if ctx.fs.stat(full, follow=False).kind == "symlink":
-                        continue
-                except FsError:
+    if follow:
+        try:
+            st = fs.stat(root)
+            key = (st.dev, st.ino)
+        except FsError:
+            key = (0, 0)
+        if key != (0, 0):
+            if key in above:
+                if not g.no_messages:
+                    ctx.error(f"{shown}: warning: recursive directory loop")
+                return
+            above = (*above, key)
+    try:
+        d = fs.open_dir(root)
+    except FsError as e:
+        g.fail(f"{shown or '.'}: {e.reason}")
+        return
+    with d:
+        try:
+            entries = sorted(d.entries())
+        except FsError as e:
+            g.fail(f"{shown or '.'}: {e.reason}")
+            return
+        ctx.shell.check_boundary()
+        base_path = root.rstrip("/") + "/"
+        base = shown.rstrip("/") + "/" if shown else ""
+        for name, kind in entries:
+            full = base_path + name
+            if kind == "symlink":
+                if not follow:
                     continue
-            elif ctx.fs.is_dir(full):  # -R: fs.walk lists a symlinked dir as a file
-                yield from _walk(g, args, ctx, full, (base + "/" if base else "") + fname)
-                continue
-            if not _name_ok(args, fname):
-                continue
-            yield ((base + "/" if base else "") + fname), full
+                try:
+                    kind = fs.stat(full).kind
+                except FsError:
+                    kind = "file"  # a broken or refused link: opening it tells why
+            if kind == "directory":
+                if not any(fnmatch.fnmatchcase(name, p) for p in args.exclude_dir):
+                    yield from _walk(g, args, ctx, full, base + name, above)
+            elif kind == "file" and _name_ok(args, name):
+                yield base + name, full, functools.partial(d.open, name)
 
 
 def _name_ok(args: GrepArgs, fname: str) -> bool:
@@ -587,9 +639,10 @@ def _operand_matches(name: str, globs: tuple[str, ...]) -> bool:
     return any(fnmatch.fnmatchcase(t, g) for g in globs for t in tails)
 
 
-def _run_file(g: _Grep, ctx: Context, shown: str, path: str) -> None:
+def _run_file(g: _Grep, ctx: Context, shown: str, path: str,
+              opener: Callable[[], IO[bytes]] | None = None) -> None:
     try:
-        f = ctx.fs.open(path, "rb")
+        f = opener() if opener is not None else ctx.fs.open(path, "rb")
     except FsError as e:
         g.fail(f"{shown}: {e.reason}")
         return
@@ -693,8 +746,9 @@ def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
                 if not recursive:
                     g.fail(f"{name}: Is a directory")
                     continue
-                for shown, full in _walk(g, args, ctx, path, "" if implicit else name):
-                    _run_file(g, ctx, shown, full)
+                for shown, full, opener in _walk(g, args, ctx, path,
+                                                 "" if implicit else name):
+                    _run_file(g, ctx, shown, full, opener)
                     if g.quiet and g.any_selected:
                         return 0
                 continue

@@ -25,6 +25,7 @@ from typing import Any
 from tysh.builtins.sed.interp import Quit, ScriptRunner, escape_l, expand_case, z_text
 from tysh.builtins.sed.ir import Addr, Cmd
 from tysh.builtins.sed.streams import Input
+from tysh.kernel.text import engine
 from tysh.kernel.text.regex import RegexError, compile_patterns, min_width
 
 SUPPORTED = frozenset("pdsyaic=qQlzF{}#:")
@@ -461,7 +462,7 @@ def text_filter(cmds: list[Cmd], quiet: bool, sep: str, extended: bool) -> Compi
         return None
     src = comp.regex.pattern
     source = src.decode("utf-8", "surrogateescape") if isinstance(src, bytes) else src
-    search = re.compile(source, comp.regex.flags & ~re.ASCII).search
+    search = engine.compile(source, comp.regex.flags & ~re.ASCII).search
     keep_match = (c.name == "p") != c.negate
 
     def run(inp: Input, runner: ScriptRunner) -> int:

@@ -11,6 +11,7 @@ from tysh.builtins.sed import streams
 from tysh.builtins.sed.interp import expand_case
 from tysh.builtins.sed.ir import Cmd
 from tysh.builtins.sed.streams import Output
+from tysh.kernel.text import engine
 from tysh.kernel.text.regex import RegexError, compile_patterns
 
 
@@ -78,14 +79,26 @@ def _block_sub(c: Cmd, extended: bool) -> Callable[[str], str] | None:
     src = comp.regex.pattern
     # the fast path works on str: a pattern compiled as bytes is recompiled as text
     source = src.decode("utf-8", "surrogateescape") if isinstance(src, bytes) else src
-    rx = re.compile(source, comp.regex.flags & ~re.ASCII)
+    rx = engine.compile(source, comp.regex.flags & ~re.ASCII)
     repl: Any = sub.template
     if repl is None:
         repl = lambda m: expand_case(parts, m)  # noqa: E731
     if sub.glob:
         return lambda block: rx.sub(repl, block)
-    one = rx.sub
-    return lambda block: "\n".join([one(repl, ln, 1) for ln in block.split("\n")])
+
+    def first_per_line(block: str) -> str:
+        # in pieces of whole lines whose cost stays within the engine's budget, each on
+        # `re` itself when none of its lines is too long for it
+        done: list[str] = []
+        seen = 0
+        for piece, pat in engine.line_chunks(rx, block):
+            one = pat.sub
+            seen += len(piece)
+            lines = piece.split("\n") if seen == len(block) else piece[:-1].split("\n")
+            done += [one(repl, ln, 1) for ln in lines]
+        return "\n".join(done)
+
+    return first_per_line
 
 
 def run_blocks(

@@ -12,6 +12,7 @@ from typing import Any
 from tysh.builtins._common.operands import open_output
 from tysh.builtins.sed.ir import Addr, Cmd, SedError, Sub
 from tysh.builtins.sed.streams import Input, Output, WFile
+from tysh.kernel.base import stop
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 
@@ -85,6 +86,7 @@ class ScriptRunner:
         self.hold = ""
         self.hold_nl = True  # the hold space starts as a line with its separator
         self.last_rx: re.Pattern[str] | None = None
+        self.backjumps = 0
         self.wfiles = wfiles
         self.rfiles: dict[str, list[str]] = {}  # `R`: each file's unread lines, last first
         self.lineno = 0
@@ -227,6 +229,15 @@ class ScriptRunner:
         return "".join(out)
 
     # -- the cycle --------------------------------------------------------------------
+    def jump(self, pc: int, target: int) -> int:
+        """A branch: a loop that reads no input (`:a;ba`) goes back and back, so every
+        so many backward jumps the command's stop check runs."""
+        if target < pc:
+            self.backjumps += 1
+            if not self.backjumps & 1023:
+                stop.check()
+        return target
+
     def run(self, inp: Input) -> None:
         cmds = self.cmds
         ncmds = len(cmds)
@@ -279,14 +290,14 @@ class ScriptRunner:
                 elif name in "{}:#":
                     pass
                 elif name == "b":
-                    pc = c.target
+                    pc = self.jump(pc, c.target)
                 elif name == "t":
                     if tflag:
                         tflag = False
-                        pc = c.target
+                        pc = self.jump(pc, c.target)
                 elif name == "T":
                     if not tflag:
-                        pc = c.target
+                        pc = self.jump(pc, c.target)
                     else:
                         tflag = False
                 elif name == "y":

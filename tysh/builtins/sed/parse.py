@@ -5,7 +5,6 @@ Regular expressions are compiled here, once, so a bad one is a parse error as in
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from tysh.builtins.sed.ir import Addr, Cmd, SedError, Sub
@@ -167,7 +166,7 @@ class Parser:
             out.append(c)
             i += 1
 
-    def check_regex(self, pat: str | None, icase: bool, multiline: bool) -> re.Pattern[str] | None:
+    def check_regex(self, pat: str | None, icase: bool, multiline: bool) -> Any:
         if pat is None:
             return None
         try:

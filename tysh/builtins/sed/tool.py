@@ -54,7 +54,8 @@ class SedArgs(Record):
     null_data: bool = param(False, aliases=["-z"], help="lines are separated by NUL")
     posix: bool = param(False, help="accepted; GNU extensions stay on")
     unbuffered: bool = param(False, aliases=["-u"], help="accepted; output is flushed per block")
-    line_length: int = param(70, aliases=["-l"], help="line-wrap length for `l`")
+    line_length: int = param(70, aliases=["-l"], help="line-wrap length for `l`", min=0,
+                             range_error="invalid line length: {value}")
     debug: bool = param(False, help="accepted; no debug output")
 
 
@@ -196,7 +197,10 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
                 try:
                     if type(args.in_place) is str and args.in_place:
                         _backup(ctx, name, args.in_place)
-                    ctx.fs.write_bytes(ctx.path(name), buf.getvalue())
+                    # a temporary file renamed over the original, as GNU sed does: a
+                    # failed write (a full disk) leaves the original as it was
+                    with ctx.fs.replace(ctx.path(name)) as out:
+                        out.write(buf.getvalue())
                 except FsError as e:
                     ctx.error(f"couldn't edit {name}: {e.reason}")
                     status[0] = True

@@ -26,18 +26,36 @@ class ReadArgs(Record):
     prompt: str | None = param(None, aliases=["-p"], help="prompt written to stderr")
     array: str | None = param(None, aliases=["-a"], help="read the fields into this array")
     delim: str | None = param(None, aliases=["-d"], help="end at this character, not newline")
-    nchars: int | None = param(None, aliases=["-n"], help="read at most N characters")
-    exact: int | None = param(None, aliases=["-N"], help="read exactly N characters")
+    nchars: int | None = param(None, aliases=["-n"], help="read at most N characters", min=0,
+                               range_error="{value}: invalid number")
+    exact: int | None = param(None, aliases=["-N"], help="read exactly N characters", min=0,
+                              range_error="{value}: invalid number")
     silent: bool = param(False, aliases=["-s"], help="accepted (no echo to switch off)")
     readline: bool = param(False, aliases=["-e"], help="accepted (no line editing here)")
-    timeout: float | None = param(None, aliases=["-t"], help="accepted; input never blocks here")
-    fd: int | None = param(None, aliases=["-u"], help="read from this file descriptor")
+    timeout: float | None = param(None, aliases=["-t"], help="accepted; input never blocks here",
+                                  min=0, range_error="{value}: invalid timeout specification")
+    fd: int | None = param(None, aliases=["-u"], help="read from this file descriptor", min=0,
+                           range_error="{value}: invalid file descriptor specification")
 
 
-def _read_record(stream: Any, delim: bytes, limit: int | None) -> tuple[bytes, bool]:
-    """Bytes up to (not including) the delimiter; the flag says the delimiter was seen."""
+_PIECE = 1 << 16
+
+
+def _read_record(stream: Any, delim: bytes, limit: int | None,
+                 ctx: Context) -> tuple[bytes, bool]:
+    """Bytes up to (not including) the delimiter; the flag says the delimiter was seen.
+    A long record is read in pieces, each charged to the memory budget, with a stop for
+    a cancel or a deadline between them (an endless line must not fill memory)."""
     if limit is None and delim == b"\n" and hasattr(stream, "readline"):
-        line = stream.readline()
+        line = stream.readline(_PIECE)
+        if len(line) == _PIECE and not line.endswith(b"\n"):
+            pieces = [line]
+            while len(line) == _PIECE and not line.endswith(b"\n"):
+                ctx.hold(_PIECE)
+                ctx.shell.check_boundary()
+                line = stream.readline(_PIECE)
+                pieces.append(line)
+            line = b"".join(pieces)
         if line.endswith(b"\n"):
             return line[:-1], True
         return line, False
@@ -49,6 +67,9 @@ def _read_record(stream: Any, delim: bytes, limit: int | None) -> tuple[bytes, b
         if c == delim and limit is None or (c == delim and delim != b""):
             return bytes(buf), True
         buf += c
+        if not len(buf) % _PIECE:
+            ctx.hold(_PIECE)
+            ctx.shell.check_boundary()
     return bytes(buf), True
 
 
@@ -116,7 +137,8 @@ def read(args: ReadArgs, ctx: Context, sh: Session) -> int:
     ok = True
     parts: list[bytes] = []
     while True:
-        chunk, seen = _read_record(stream, delim if delim != b"\x00\x00" else b"", limit)
+        chunk, seen = _read_record(stream, delim if delim != b"\x00\x00" else b"", limit,
+                                   ctx)
         if args.exact is not None:
             seen = len(chunk) == limit
         if not args.raw and seen and chunk.endswith(b"\\") and not chunk.endswith(b"\\\\") \
@@ -165,13 +187,20 @@ class MapfileArgs(Record):
     strip: bool = param(False, aliases=["-t"], help="remove the delimiter from each line")
     delim: str | None = param(None, aliases=["-d"],
                               help="lines end at this character, not newline ('' is NUL)")
-    count: int = param(0, aliases=["-n"], help="read at most N lines (0: all)")
-    skip: int = param(0, aliases=["-s"], help="discard the first N lines")
+    count: int = param(0, aliases=["-n"], help="read at most N lines (0: all)", min=0,
+                       range_error="{value}: invalid line count")
+    skip: int = param(0, aliases=["-s"], help="discard the first N lines", min=0,
+                      range_error="{value}: invalid line count")
     origin: int | None = param(None, aliases=["-O"],
-                               help="store from this index on, keeping the array's other elements")
-    fd: int | None = param(None, aliases=["-u"], help="read from this file descriptor")
+                               help="store from this index on, keeping the array's other elements",
+                               min=0, range_error="{value}: invalid array origin")
+    fd: int | None = param(None, aliases=["-u"], help="read from this file descriptor", min=0,
+                           range_error="{value}: invalid file descriptor specification")
     callback: str | None = param(None, aliases=["-C"], help="not supported in tysh")
     quantum: int | None = param(None, aliases=["-c"], help="not supported in tysh")
+
+
+_LINE_BYTES = 64  # a line's string object and list slot beyond its text
 
 
 def _mapfile(args: MapfileArgs, ctx: Context, sh: Session) -> int:
@@ -190,25 +219,34 @@ def _mapfile(args: MapfileArgs, ctx: Context, sh: Session) -> int:
     data = bytearray()
     seen = 0
     # read in blocks, but stop once enough lines are in (the rest stays for the next reader
-    # only on a seekable stream, as bash: a pipe's extra block is gone either way)
+    # only on a seekable stream, as bash: a pipe's extra block is gone either way); each
+    # block is charged to the memory budget for the bytes, the text and the list it
+    # becomes, so a flood of input ends at the budget, not in the allocator
     while True:
         block = stream.read1(1 << 16) if hasattr(stream, "read1") else stream.read(1 << 16)
         if not block:
             break
         data += block
-        seen += block.count(delim)
+        n = block.count(delim)
+        seen += n
+        ctx.hold(2 * len(block) + n * _LINE_BYTES)
         if want is not None and seen >= want:
             break
-    parts = bytes(data).split(delim)
-    lines = [p + delim for p in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    lines = lines[args.skip:]
+    text = data.decode("utf-8", "surrogateescape")
+    del data
+    d = delim.decode("utf-8", "surrogateescape")
+    values = text.split(d)
+    del text
+    last = values.pop()
+    if not args.strip:
+        values = [v + d for v in values]
+    if last:
+        values.append(last)
+    if args.skip:
+        del values[: args.skip]
     if args.count:
-        lines = lines[: args.count]
-    if args.strip:
-        lines = [ln[:-1] if ln.endswith(delim) else ln for ln in lines]
-    values = [ln.decode("utf-8", "surrogateescape") for ln in lines]
+        del values[args.count:]
+    ctx.release()  # the array is charged as a variable from here on
     st = sh.state
     try:
         if args.origin is None:

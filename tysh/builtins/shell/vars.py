@@ -14,6 +14,7 @@ import attrs
 
 from tysh.builtins.shell.common import NAME, err
 from tysh.kernel.base.errors import VarError
+from tysh.kernel.base.limits import SLOT_BYTES, value_size
 from tysh.kernel.base.record import Record
 from tysh.kernel.base.values import to_text
 from tysh.kernel.run.state import Var, convert_case
@@ -209,6 +210,7 @@ def _assign_text(sh: Session, var: Var, name: str, index: str | None, op: str,
     """Store `value` (already expanded) into `var`, honouring its attributes; `lit` is the
     array literal when the source said `name=(…)` (a quoted "(…)" is plain text, as in
     bash)."""
+    meter = sh.state.meter
     if lit is not None or (index is None and value[:1] == "(" and value[-1:] == ")"
                            and isinstance(var.value, (list, dict))):
         if lit is not None:
@@ -217,6 +219,7 @@ def _assign_text(sh: Session, var: Var, name: str, index: str | None, op: str,
             # `declare -a a="(x y)"`: bash reads a quoted list into an array variable; its
             # words are taken as written, never expanded (no code is run from data)
             got = _split_compound(value[1:-1], sh, isinstance(var.value, dict))
+        meter.admit(value_size(got), name)
         if isinstance(got, dict):
             if var.case:
                 got = {k: x if type(x) is not str else convert_case(var.case, x)
@@ -255,6 +258,7 @@ def _assign_text(sh: Session, var: Var, name: str, index: str | None, op: str,
             v = to_text(var.value) + value
         if var.case:
             v = convert_case(var.case, v)
+    meter.admit(value_size(v), name)
     if index is not None:
         if isinstance(var.value, dict):
             var.value[index] = v
@@ -266,6 +270,7 @@ def _assign_text(sh: Session, var: Var, name: str, index: str | None, op: str,
             if i < 0:
                 i += len(arr2)
             if i >= len(arr2):
+                meter.admit(SLOT_BYTES * (i + 1 - len(arr2)), name)
                 arr2.extend([None] * (i + 1 - len(arr2)))
             arr2[i] = v
         return

@@ -81,7 +81,8 @@ def printenv(args: PrintenvArgs, ctx: Context) -> ToolReturn:
 @attrs.frozen(repr=False, eq=False)
 class NprocArgs(Record):
     all: bool = param(default=False, help="print the number of installed processors")
-    ignore: int = param(default=0, help="exclude up to N processing units, if possible")
+    ignore: int = param(default=0, help="exclude up to N processing units, if possible", min=0,
+                        range_error="invalid number: '{value}'")
 
 
 def _available() -> int:
@@ -101,6 +102,8 @@ def _available() -> int:
     examples=[("parallel jobs", "make -j $(nproc)")],
 )
 def nproc(args: NprocArgs, ctx: Context) -> ToolReturn:
+    """The real count, in a sandbox too (docs/security.md): scripts size their parallel
+    work by it (`xargs -P $(nproc)`), and a count of CPUs identifies no host."""
     if args.ignore < 0:
         ctx.error(f"invalid number: '{args.ignore}'")
         return 1
@@ -113,6 +116,10 @@ def nproc(args: NprocArgs, ctx: Context) -> ToolReturn:
 
 
 # ------------------------------------------------------------------------ uname
+
+# what `uname -r` and `uname -v` say in a sandboxed kernel (docs/security.md)
+NEUTRAL_RELEASE = "6.0.0-tysh"
+NEUTRAL_VERSION = "#1 SMP tysh"
 
 @attrs.frozen(repr=False, eq=False)
 class UnameArgs(Record):
@@ -145,8 +152,14 @@ def _os_name(sysname: str) -> str:
 def uname(args: UnameArgs, ctx: Context) -> ToolReturn:
     u = os.uname()
     node = _session_or_host(ctx, ("HOSTNAME",), "localhost") or u.nodename
-    info = {"sysname": u.sysname, "nodename": node, "release": u.release,
-            "version": u.version, "machine": u.machine, "os": _os_name(u.sysname)}
+    release, version = u.release, u.version
+    if _session_or_host(ctx, (), "") is not None:
+        # in a sandbox the host kernel's release and build stay out (they say which
+        # patches the host lacks); the kernel name and machine stay real: scripts pick
+        # binaries by them, and they are the same on every host of that kind
+        release, version = NEUTRAL_RELEASE, NEUTRAL_VERSION
+    info = {"sysname": u.sysname, "nodename": node, "release": release,
+            "version": version, "machine": u.machine, "os": _os_name(u.sysname)}
     if ctx.json:
         return _value(info)
     a = args
@@ -154,8 +167,8 @@ def uname(args: UnameArgs, ctx: Context) -> ToolReturn:
                a.machine or a.processor or a.hardware_platform or a.operating_system)
     fields: list[str] = []
     for flag, value in ((a.kernel_name or not (any_set or a.all), u.sysname),
-                        (a.nodename, node), (a.kernel_release, u.release),
-                        (a.kernel_version, u.version), (a.machine, u.machine)):
+                        (a.nodename, node), (a.kernel_release, release),
+                        (a.kernel_version, version), (a.machine, u.machine)):
         if flag or a.all:
             fields.append(value)
     # GNU knows no processor or platform name on Linux: "unknown", left out of -a

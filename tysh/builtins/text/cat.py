@@ -7,7 +7,7 @@ from typing import IO, Protocol
 
 import attrs
 
-from tysh.builtins._common.lines import LineSplit, chunks, lines_json, read_all
+from tysh.builtins._common.lines import LineSplit, chunks, lines_json, slurp
 from tysh.builtins._common.operands import InputStatus, iter_inputs, open_output
 from tysh.kernel.base.record import MutableRecord, Record
 from tysh.kernel.fs.api import FsError
@@ -266,7 +266,7 @@ def _tac_body(args: TacArgs, ctx: Context) -> int:
             return 1
     status = InputStatus()
     for _name, f in iter_inputs(ctx, args.files, status):
-        data = read_all(f)
+        data = slurp(ctx, f, sep=sep)
         if not data:
             continue
         if rx is not None:
@@ -305,7 +305,7 @@ def _rev_text(block: bytes) -> bytes:
 def _rev_body(args: RevArgs, ctx: Context) -> int:
     status = InputStatus()
     for _name, f in iter_inputs(ctx, args.files, status):
-        split = LineSplit(f)
+        split = LineSplit(f, ctx=ctx)
         for lines in split:
             ctx.stdout.write(_rev_text(b"\n".join(lines)) + b"\n")
         if split.rest:

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from tysh.builtins._common.lines import slurp_text
 from tysh.builtins._common.operands import InputStatus, iter_inputs
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record
@@ -36,7 +37,8 @@ class ColumnArgs(Record):
                                   help="string between table columns (default two spaces)")
     table_columns: str | None = param(default=None, aliases=["-N"],
                                       help="comma-separated column names: a header line for -t")
-    output_width: int = param(default=80, aliases=["-c"], help="output is N characters wide")
+    output_width: int = param(default=80, aliases=["-c"], help="output is N characters wide",
+                              min=1, range_error="invalid columns argument: '{value}'")
     fillrows: bool = param(default=False, aliases=["-x"], help="fill rows before columns")
 
 
@@ -142,7 +144,7 @@ def column(args: ColumnArgs, ctx: Context) -> ToolReturn:
     status = InputStatus()
     lines: list[str] = []
     for _, f in iter_inputs(ctx, args.files, status):
-        text = f.read().decode("utf-8", "surrogateescape")
+        text = slurp_text(ctx, f)
         lines.extend(text.splitlines())
     lines = [ln for ln in lines if ln.strip(" \t")]  # util-linux skips blank lines
     code = 1 if status.failed else 0

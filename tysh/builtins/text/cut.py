@@ -221,7 +221,7 @@ def _cut_body(a: CutArgs, ctx: Context) -> int:
     sep = b"\0" if a.zero_terminated else b"\n"
     status = InputStatus()
     for _name, f in iter_inputs(ctx, a.files, status):
-        batches = line_batches(f, sep)
+        batches = line_batches(f, sep, ctx)
         if what == "field":
             odelim = delim if a.output_delimiter is None else _enc(a.output_delimiter)
             _cut_fields(batches, ctx.stdout, sel, delim, odelim, a.only_delimited, sep)
@@ -276,7 +276,7 @@ class PasteArgs(Record):
 
 
 def _join(fields: list[bytes], delims: list[bytes]) -> bytes:
-    if not delims:
+    if not delims or not fields:
         return b"".join(fields)
     if len(delims) == 1:
         return delims[0].join(fields)
@@ -296,9 +296,25 @@ def _paste_body(a: PasteArgs, ctx: Context) -> int:
     status = InputStatus()
     out = ctx.stdout
     if a.serial:
+        # streamed a batch at a time: one file's lines become one output line, however
+        # long, without holding them all
         for _name, f in iter_inputs(ctx, a.files, status):
-            lines = [ln for batch in line_batches(f, sep) for ln in batch]
-            out.write(_join(lines, delims) + sep)
+            k = 0  # lines of this file written so far
+            for batch in line_batches(f, sep, ctx):
+                if len(delims) <= 1:
+                    d = delims[0] if delims else b""
+                    out.write((d if k else b"") + d.join(batch))
+                else:
+                    parts: list[bytes] = []
+                    for ln in batch:
+                        if k:
+                            parts.append(delims[(k - 1) % len(delims)])
+                        parts.append(ln)
+                        k += 1
+                    out.write(b"".join(parts))
+                    continue
+                k += len(batch)
+            out.write(sep)
         return 1 if status.failed else 0
     names = list(a.files) or ["-"]
     stdin_iter: Iterator[bytes] | None = None
@@ -308,14 +324,14 @@ def _paste_body(a: PasteArgs, ctx: Context) -> int:
         for name in names:
             if name == "-":
                 if stdin_iter is None:
-                    stdin_iter = itertools.chain.from_iterable(line_batches(ctx.stdin, sep))
+                    stdin_iter = itertools.chain.from_iterable(line_batches(ctx.stdin, sep, ctx))
                 iters.append(stdin_iter)
                 continue
             fh = open_input(ctx, name, status)
             if fh is None:
                 return 1
             opened.append(fh)
-            iters.append(itertools.chain.from_iterable(line_batches(fh, sep)))
+            iters.append(itertools.chain.from_iterable(line_batches(fh, sep, ctx)))
         buf: list[bytes] = []
         while True:
             row: list[bytes] = []

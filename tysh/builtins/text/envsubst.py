@@ -72,7 +72,7 @@ def envsubst(args: EnvsubstArgs, ctx: Context) -> ToolReturn:
         return values.get(name, b"")
 
     out: list[bytes] = []
-    for line in iter_lines(ctx.stdin):
+    for line in iter_lines(ctx.stdin, ctx):
         out.append(_REF.sub(sub, line) if b"$" in line else line)
         if len(out) >= 1024:
             ctx.stdout.write(b"".join(out))

@@ -402,7 +402,7 @@ def fmt(args: FmtArgs, ctx: Context) -> ToolReturn:
         state.prefix = stripped.rstrip(b" ")
     status = InputStatus()
     for _, f in iter_inputs(ctx, files, status):
-        state.run(iter_lines(f), ctx.stdout)
+        state.run(iter_lines(f, ctx), ctx.stdout)
         ctx.stdout.write(b"".join(state.out))
         state.out.clear()
     return 1 if status.failed else 0

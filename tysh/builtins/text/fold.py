@@ -25,15 +25,19 @@ _OBSOLETE_TABS = LazyRegex(r"-\d+(?:,\d+)*")
 
 def _blocks(f: IO[bytes]) -> Iterator[list[bytes]]:
     """Lists of lines (each with its newline, the very last maybe without), read in chunks."""
-    rest = b""
+    pending: list[bytes] = []  # a long line's pieces, joined once when it ends
     while chunk := f.read(CHUNK):
-        data = rest + chunk
-        cut = data.rfind(b"\n") + 1
+        cut = chunk.rfind(b"\n") + 1
+        if not cut:
+            pending.append(chunk)
+            continue
+        data = b"".join([*pending, chunk]) if pending else chunk
+        cut += len(data) - len(chunk)
         rest = data[cut:]
-        if cut:
-            yield [ln + b"\n" for ln in data[:cut - 1].split(b"\n")]
-    if rest:
-        yield [rest]
+        pending = [rest] if rest else []
+        yield [ln + b"\n" for ln in data[:cut - 1].split(b"\n")]
+    if pending:
+        yield [b"".join(pending)]
 
 
 def _usage(ctx: Context, message: str) -> int:
@@ -185,6 +189,9 @@ def parse_stops(ctx: Context, specs: list[str]) -> Stops | None:
                 mark = "+" if relative else "/"
                 ctx.error(f"'{mark}' specifier only allowed with the last value")
                 return None
+            if len(part) > 19 and part.lstrip("+/").isdigit():
+                ctx.error(f"tab stop is too large '{part}'")
+                return None
             if part[0] in "+/" and part[1:].isdigit():
                 after, relative = int(part[1:]), part[0] == "+"  # 0: no stops added
                 continue
@@ -262,8 +269,10 @@ def expand(args: ExpandArgs, ctx: Context) -> ToolReturn:
     stops = parse_stops(ctx, [*args.tabs, *old])
     if stops is None:
         return 1
+    # a tab becomes up to the widest stop's spaces, as text and as bytes
+    ctx.need(2 * max(stops.size, stops.after, *stops.stops))
     status = InputStatus()
-    fast = not stops.stops and not args.initial
+    fast = not stops.stops and not args.initial and stops.size < 1 << 31  # a C int
     for _, f in iter_inputs(ctx, files, status):
         for lines in _blocks(f):
             block = b"".join(lines)

@@ -331,6 +331,7 @@ class TailArgs(Record):
     )
     sleep_interval: float = param(
         default=1.0, aliases=["-s"], help="with --follow, seconds between checks (0.1 works)",
+        min=0, range_error="invalid number of seconds: '{value}'",
     )
     pid: int | None = param(
         default=None, help="with --follow, stop once process PID has ended",

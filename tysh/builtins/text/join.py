@@ -17,6 +17,7 @@ from typing import IO
 import attrs
 
 from tysh.builtins._common.fileinfo import q
+from tysh.builtins._common.lines import slurp
 from tysh.builtins._common.operands import InputStatus, iter_lines, open_all
 from tysh.kernel.base.record import MutableRecord, Record
 from tysh.kernel.tools.context import Context
@@ -127,12 +128,12 @@ class _Join(MutableRecord):
             raise _Disorder
 
 
-def _lines(f: IO[bytes], eol: bytes) -> Iterator[bytes]:
+def _lines(ctx: Context, f: IO[bytes], eol: bytes) -> Iterator[bytes]:
     if eol == b"\n":
-        for line in iter_lines(f):
+        for line in iter_lines(f, ctx):
             yield line[:-1] if line.endswith(b"\n") else line
         return
-    parts = f.read().split(eol)
+    parts = slurp(ctx, f, sep=eol).split(eol)
     if parts and parts[-1] == b"":
         parts.pop()
     yield from parts
@@ -236,7 +237,7 @@ def join(args: JoinArgs, ctx: Context) -> ToolReturn:
     if opened is None:
         return 1
     streams: list[IO[bytes]] = opened
-    state = _Join(ctx, files, [_lines(s, eol) for s in streams], tab, keys,
+    state = _Join(ctx, files, [_lines(ctx, s, eol) for s in streams], tab, keys,
                   args.ignore_case, mode)
     out = _Output(ctx, state, fmt or [], auto, args.empty, tab, eol)
     try:

@@ -5,7 +5,7 @@ body or footer section, prints as an empty line and restarts the numbering (unle
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
@@ -44,7 +44,9 @@ class NlArgs(Record):
     number_format: Literal["ln", "rn", "rz"] = param(
         default="rn", aliases=["-n"], help="ln left aligned, rn right aligned, rz zero padded"
     )
-    number_width: int = param(default=6, aliases=["-w"], help="digits of the line numbers")
+    number_width: int = param(
+        default=6, aliases=["-w"], help="digits of the line numbers", min=1, max=(1 << 31) - 1,
+        range_error="invalid line number field width: '{value}': Numerical result out of range")
     number_separator: str = param(
         default="\t", aliases=["-s"], help="text after each line number"
     )
@@ -68,14 +70,17 @@ class NlArgs(Record):
     )
 
 
-_Style = tuple[str, re.Pattern[bytes] | None]
+_Style = tuple[str, Any]  # the style and, for p, its compiled pattern (kernel.text.engine)
 
 
 def _style(ctx: Context, text: str, what: str) -> _Style | None:
     """A numbering style (a, t, n or pBRE); None after reporting an error."""
     if text.startswith("p"):
         try:
-            return "p", re.compile(bre_to_python(text[1:]).encode("utf-8", "surrogateescape"))
+            from tysh.kernel.text import engine
+
+            return "p", engine.compile(
+                bre_to_python(text[1:]).encode("utf-8", "surrogateescape"))
         except re.error as e:
             ctx.error(f"invalid regular expression: {e}")
             return None
@@ -117,7 +122,7 @@ def _nl_body(a: NlArgs, ctx: Context) -> int:
     blanks = 0
     status = InputStatus()
     for _name, f in iter_inputs(ctx, a.files, status):
-        for batch in line_batches(f):
+        for batch in line_batches(f, ctx=ctx):
             buf: list[bytes] = []
             for line in batch:
                 section = sections.get(line) if sections else None

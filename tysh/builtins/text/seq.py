@@ -162,6 +162,17 @@ def seq(args: SeqArgs, ctx: Context) -> ToolReturn:
     )
     prec = max(first.precision, step.precision)
     fmt = args.format
+    # a number is written out in full (`1e300000000` is that many digits) and a format
+    # may ask for any width or precision: refuse one no line could be made with inside
+    # the memory budget, before making it
+    digits = prec + max((abs(op.value.adjusted()) + 2 for op in ops if op.value.is_finite()),
+                        default=0)
+    if fmt is not None:
+        directive = _FMT_RE.search(fmt.replace("%%", ""))
+        if directive is not None:
+            digits += sum(int(d) if len(d) < 18 else 1 << 62
+                          for d in re.findall(r"\d+", directive.group()))
+    ctx.need(4 * digits)
     width = 0
     if args.equal_width:
         # GNU pads to the widest operand as written (`010` is 3 wide), with the

@@ -12,7 +12,13 @@ from typing import IO
 
 import attrs
 
-from tysh.builtins._common.operands import InputStatus, open_input, open_output
+from tysh.builtins._common.lines import slurp
+from tysh.builtins._common.operands import (
+    InputStatus,
+    open_input,
+    open_output,
+    rewrites_input,
+)
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record
 from tysh.kernel.fs.api import FsError
@@ -65,8 +71,14 @@ def _rng(ctx: Context, source: str | None) -> random.Random | None:
     return random.Random(seed)
 
 
-def _read_lines(f: IO[bytes], delim: bytes) -> list[bytes]:
-    data = f.read()
+# what one picked line or number costs held in the output list, and its output text
+_PICK_BYTES = 48
+# the largest -i bound (GNU takes unsigned 64-bit; a range must also have a length)
+_RANGE_MAX = (1 << 63) - 1
+
+
+def _read_lines(ctx: Context, f: IO[bytes], delim: bytes) -> list[bytes]:
+    data = slurp(ctx, f, sep=delim)
     if not data:
         return []
     parts = data.split(delim)
@@ -100,7 +112,8 @@ def shuf(args: ShufArgs, ctx: Context) -> ToolReturn:
     lines: list[bytes] | range
     if args.input_range is not None:
         m = _RANGE.fullmatch(args.input_range)
-        if m is None or int(m.group(2)) + 1 < int(m.group(1)):
+        if m is None or int(m.group(2)) + 1 < int(m.group(1)) \
+                or int(m.group(2)) >= _RANGE_MAX:
             ctx.error(f"invalid input range: '{args.input_range}'")
             return 1
         if args.operands:
@@ -118,7 +131,7 @@ def shuf(args: ShufArgs, ctx: Context) -> ToolReturn:
             if f is None:
                 return 1
             try:
-                lines = _read_lines(f, delim)
+                lines = _read_lines(ctx, f, delim)
             finally:
                 if f is not ctx.stdin:
                     f.close()
@@ -133,9 +146,11 @@ def shuf(args: ShufArgs, ctx: Context) -> ToolReturn:
             return 0
         if count is None:
             return _forever(ctx, lines, rng, delim)
+        ctx.hold(count * _PICK_BYTES)
         picked: list[bytes | int] = [lines[rng.randrange(len(lines))] for _ in range(count)]
     else:
         n = len(lines) if count is None else min(count, len(lines))
+        ctx.hold(n * _PICK_BYTES)
         picked = list(rng.sample(lines, n))
     return _emit(args, ctx, picked, delim)
 
@@ -149,8 +164,12 @@ def _emit(args: ShufArgs, ctx: Context, picked: list[bytes | int],
     out = b"".join(_text(v) + delim for v in picked)
     if args.output is not None:
         try:
-            with open_output(ctx, args.output) as f:
-                f.write(out)
+            if not args.echo and rewrites_input(ctx, args.output, args.operands):
+                with ctx.fs.replace(ctx.path(args.output)) as f:
+                    f.write(out)
+            else:
+                with open_output(ctx, args.output) as f:
+                    f.write(out)
         except FsError as e:
             ctx.error(f"{args.output}: {e.reason}")
             return 1

@@ -1,10 +1,17 @@
 """sort (GNU coreutils 9.1, LC_ALL=C.UTF-8 so text compares by code point = byte order).
 
 All inputs are read, split into lines and sorted with `list.sort` and a key built once
-(sort_keys); the plain case sorts the byte strings themselves."""
+(sort_keys); the plain case sorts the byte strings themselves.
+
+A big input is sorted in steps so that no step holds the interpreter lock for long and
+a cancel or a deadline is seen between steps: runs of STEP lines are sorted one by one,
+then merged two by two (`list.sort` finds the two runs and merges them in one pass);
+keys are computed once, a chunk at a time. The lines and keys held are charged to the
+memory budget as they are read and built."""
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import heapq
 import itertools
@@ -14,8 +21,13 @@ from typing import Any
 
 import attrs
 
-from tysh.builtins._common.lines import lines_json, read_all
-from tysh.builtins._common.operands import InputStatus, iter_inputs, open_output
+from tysh.builtins._common.lines import LINE_BYTES, chunks, lines_json
+from tysh.builtins._common.operands import (
+    InputStatus,
+    iter_inputs,
+    open_output,
+    rewrites_input,
+)
 from tysh.builtins.text.sort_keys import (
     KeyOpts,
     KeySpec,
@@ -82,7 +94,8 @@ class SortArgs(Record):
     temporary_directory: str | None = param(
         default=None, aliases=["-T"], help="accepted and ignored"
     )
-    parallel: int | None = param(default=None, help="accepted and ignored")
+    parallel: int | None = param(default=None, help="accepted and ignored", min=1,
+                                 range_error="number in parallel must be nonzero")
 
 
 def _global_letters(a: SortArgs) -> str:
@@ -167,26 +180,128 @@ def _plan(a: SortArgs) -> _Plan:
 def _read_inputs(
     ctx: Context, files: tuple[str, ...], sep: bytes
 ) -> tuple[list[list[bytes]], bool, bool]:
-    """The lines of each input, whether an input failed, and whether any holds a NUL."""
+    """The lines of each input, whether an input failed, and whether any holds a NUL.
+    Split a chunk at a time as they arrive, each chunk charged to the memory budget."""
     status = InputStatus()
     inputs: list[list[bytes]] = []
     has_nul = False
+    stop = ctx.shell.check_boundary
     for _name, f in iter_inputs(ctx, files, status):
-        data = read_all(f)
-        if not data:
-            continue
-        has_nul = has_nul or b"\0" in data
-        part = data.split(sep)
-        if part[-1] == b"":
-            part.pop()
-        inputs.append(part)
+        part: list[bytes] = []
+        rest: list[bytes] = []  # a long line's pieces, joined once when it ends
+        for chunk in chunks(f):
+            ctx.hold(len(chunk) + LINE_BYTES * chunk.count(sep))
+            if not has_nul and sep != b"\0" and b"\0" in chunk:
+                has_nul = True
+            stop()
+            if sep not in chunk:
+                rest.append(chunk)
+                continue
+            if rest:
+                rest.append(chunk)
+                chunk = b"".join(rest)
+            got = chunk.split(sep)
+            last = got.pop()
+            rest = [last] if last else []
+            part.extend(got)
+        if rest:
+            part.append(b"".join(rest))
+        if part:
+            inputs.append(part)
     return inputs, status.failed, has_nul
 
 
-def _merge(inputs: list[list[bytes]], plan: _Plan) -> list[bytes]:
+# lines sorted in one step: small enough that a step holds the interpreter lock for a
+# few tens of milliseconds; inputs up to this size are sorted exactly as before
+STEP = 1 << 16
+
+
+def _stepped_sort(items: list[Any], key: Callable[[Any], Any] | None, reverse: bool,
+                  stop: Callable[[], None]) -> None:
+    """`items.sort(key=key, reverse=reverse)` — stable, the same result — in steps with
+    a stop between them, none holding the interpreter lock for more than a few tens of
+    milliseconds.
+
+    Runs of STEP items are sorted one at a time; then the runs are merged a piece at a
+    time (a sample sort's split): splitters sampled from every run cut each run by
+    binary search so that a piece holds everything between two splitters — at most
+    about 1.5 STEP items — and sorting a piece (its sub-runs side by side) is one
+    merge in C. Ties keep input order: a splitter is a (key, run, position) triple, so
+    the earlier run's equal items fall before it. `reverse` is what `list.sort` does:
+    the reversed list sorted ascending, reversed back. `key` is called again in the
+    merge, so it should be cheap (`keys.__getitem__`)."""
+    n = len(items)
+    if n <= STEP:
+        items.sort(key=key, reverse=reverse)
+        return
+    if reverse:
+        items.reverse()
+    runs: list[list[Any]] = []
+    for i in range(0, n, STEP):
+        run = items[i:i + STEP]
+        run.sort(key=key)
+        runs.append(run)
+        stop()
+    k = key if key is not None else _same
+    gap = max(STEP // (2 * len(runs)), 1)
+    samples = [(k(run[p]), r, p) for r, run in enumerate(runs)
+               for p in range(gap - 1, len(run), gap)]
+    samples.sort()  # by key, then run, then position: the input order of equal keys
+    every = max(STEP // gap, 1)
+    cuts = [0] * len(runs)
+    out: list[Any] = []
+    for split in [*samples[every - 1::every], None]:
+        piece: list[Any] = []
+        for r, run in enumerate(runs):
+            lo = cuts[r]
+            if split is None:
+                hi = len(run)
+            else:
+                sk, sr, sp = split
+                if r < sr:
+                    hi = bisect.bisect_right(run, sk, lo, key=key)
+                elif r == sr:
+                    hi = max(sp + 1, lo)
+                else:
+                    hi = bisect.bisect_left(run, sk, lo, key=key)
+            if hi > lo:
+                piece += run[lo:hi]
+                cuts[r] = hi
+        piece.sort(key=key)
+        out += piece
+        stop()
+    if reverse:
+        out.reverse()
+    items[:] = out
+
+
+def _same(x: Any) -> Any:
+    return x
+
+
+def _mapped(fn: Callable[[bytes], Any], lines: list[bytes], stop: Callable[[], None],
+            ctx: Context) -> list[Any]:
+    """`[fn(x) for x in lines]`, a step at a time, each step's results charged."""
+    out: list[Any] = []
+    for i in range(0, len(lines), STEP):
+        got = list(map(fn, lines[i:i + STEP]))
+        ctx.hold(LINE_BYTES * len(got))
+        out.extend(got)
+        stop()
+    return out
+
+
+def _merge(inputs: list[list[bytes]], plan: _Plan, stop: Callable[[], None]) -> list[bytes]:
     """-m: interleave the inputs as GNU does, taking the earlier input on ties, without
     sorting within an input (unsorted input stays out of order, as with GNU)."""
-    return list(heapq.merge(*inputs, key=plan.key, reverse=plan.reverse))
+    merged = heapq.merge(*inputs, key=plan.key, reverse=plan.reverse)
+    out: list[bytes] = []
+    while True:
+        got = list(itertools.islice(merged, STEP))
+        out.extend(got)
+        if len(got) < STEP:
+            return out
+        stop()
 
 
 def _shuffle(lines: list[bytes], plan: _Plan) -> None:
@@ -205,14 +320,17 @@ def _shuffle(lines: list[bytes], plan: _Plan) -> None:
         lines.sort(key=digest)
 
 
-def _unique(lines: list[bytes], eq_key: Callable[[bytes], Any] | None) -> list[bytes]:
+def _unique(lines: list[bytes], eq_key: Callable[[bytes], Any] | None,
+            stop: Callable[[], None]) -> list[bytes]:
     out: list[bytes] = []
     prev: Any = object()
-    for line in lines:
-        k = eq_key(line) if eq_key is not None else line
-        if k != prev:
-            out.append(line)
-            prev = k
+    for i in range(0, len(lines), STEP):
+        for line in lines[i:i + STEP]:
+            k = eq_key(line) if eq_key is not None else line
+            if k != prev:
+                out.append(line)
+                prev = k
+        stop()
     return out
 
 
@@ -232,31 +350,48 @@ def _check(ctx: Context, a: SortArgs, plan: _Plan, lines: list[bytes], name: str
     return 0
 
 
-def _order(lines: list[bytes], plan: _Plan, has_nul: bool) -> None:
+def _order(lines: list[bytes], plan: _Plan, has_nul: bool, ctx: Context) -> None:
     """Sort in place. Text keys go through one bytes string per line (`key NUL line`,
     compared in C) when no line holds a NUL; otherwise through the tuple key."""
+    stop = ctx.shell.check_boundary
     if plan.key is None:
-        lines.sort(reverse=plan.reverse)
+        _stepped_sort(lines, None, plan.reverse, stop)
         return
     bk = plan.bkey
     if bk is not None and not plan.last_resort:
-        lines.sort(key=bk, reverse=plan.reverse)
+        keys = _mapped(bk, lines, stop, ctx)
+        _by_keys(lines, keys, plan.reverse, stop)
         return
     if bk is not None and not has_nul:
-        dec = [bk(ln) + b"\0" + ln for ln in lines]
-        dec.sort(reverse=plan.reverse)
-        lines[:] = [d.rpartition(b"\0")[2] for d in dec]
+        b = bk
+        dec = _mapped(lambda ln: b(ln) + b"\0" + ln, lines, stop, ctx)
+        ctx.hold(sum(map(len, dec)))
+        _stepped_sort(dec, None, plan.reverse, stop)
+        for i in range(0, len(dec), STEP):
+            lines[i:i + STEP] = [d.rpartition(b"\0")[2] for d in dec[i:i + STEP]]
+            stop()
         return
     # stable passes: the whole line (last resort) first, then the keys from last to first
     if plan.last_resort:
-        lines.sort(reverse=plan.reverse)
+        _stepped_sort(lines, None, plan.reverse, stop)
     for fn, descending in reversed(plan.passes):
         if fn is numeric_value:
-            keys = numeric_values(lines)
-            order = sorted(range(len(lines)), key=keys.__getitem__, reverse=descending)
-            lines[:] = map(lines.__getitem__, order)
+            keys = []
+            for i in range(0, len(lines), STEP):
+                keys.extend(numeric_values(lines[i:i + STEP]))
+                ctx.hold(LINE_BYTES * min(STEP, len(lines) - i))
+                stop()
         else:
-            lines.sort(key=fn, reverse=descending)
+            keys = _mapped(fn, lines, stop, ctx)
+        _by_keys(lines, keys, descending, stop)
+
+
+def _by_keys(lines: list[bytes], keys: list[Any], reverse: bool,
+             stop: Callable[[], None]) -> None:
+    """Order `lines` by `keys` (one per line), stably."""
+    order = list(range(len(lines)))
+    _stepped_sort(order, keys.__getitem__, reverse, stop)
+    lines[:] = map(lines.__getitem__, order)
 
 
 def _own_ordering(spec: str) -> bool:
@@ -281,28 +416,38 @@ def _sort_body(a: SortArgs, ctx: Context) -> int:
     if a.check or a.check_quiet:
         lines = inputs[0] if inputs else []
         return _check(ctx, a, plan, lines, a.files[0] if a.files else "-")
+    stop = ctx.shell.check_boundary
     if a.merge:
-        lines = _merge(inputs, plan)
+        lines = _merge(inputs, plan, stop)
     else:
         lines = inputs[0] if len(inputs) == 1 else list(itertools.chain.from_iterable(inputs))
         if a.random_sort and not any(_own_ordering(k) for k in a.key):
             _shuffle(lines, plan)
         else:
-            _order(lines, plan, has_nul)
+            _order(lines, plan, has_nul, ctx)
     if a.unique:
-        lines = _unique(lines, plan.eq_key)
-    data = sep.join(lines) + sep if lines else b""
+        lines = _unique(lines, plan.eq_key, stop)
     if a.output is not None:
         try:
-            with open_output(ctx, a.output) as f:
-                f.write(data)
+            if rewrites_input(ctx, a.output, a.files):
+                with ctx.fs.replace(ctx.path(a.output)) as f:
+                    _write_lines(f, lines, sep, stop)
+            else:
+                with open_output(ctx, a.output) as f:
+                    _write_lines(f, lines, sep, stop)
         except FsError as e:
             ctx.error(f"open failed: {a.output}: {e.reason}")
             return 2
         return 0
-    if data:
-        ctx.stdout.write(data)
+    _write_lines(ctx.stdout, lines, sep, stop)
     return 0
+
+
+def _write_lines(f: Any, lines: list[bytes], sep: bytes, stop: Callable[[], None]) -> None:
+    """The lines, each ended by `sep`, a step at a time (no copy of the whole output)."""
+    for i in range(0, len(lines), STEP):
+        f.write(sep.join(lines[i:i + STEP]) + sep)
+        stop()
 
 
 @tool(

@@ -134,27 +134,89 @@ def _skip_blanks(line: bytes, pos: int) -> int:
     return pos
 
 
+class _End:
+    __slots__ = ("pos",)
+
+    def __init__(self, pos: int) -> None:
+        self.pos = pos
+
+    def end(self) -> int:
+        return self.pos
+
+
+_ONE_FIELD = _lazy_bytes(rb"[ \t]*[^ \t]*")
+
+# a field count this large is skipped a field at a time instead of by a regex repeat,
+# whose compiling and matching cost grows with the count, not with the line
+_REPEAT_MAX = 256
+
+
+class FieldSkip:
+    """What `skip_fields_re(n, tab)` matches, for any n: `.match(line)` gives an object
+    whose `.end()` is where the n fields end (None when a tab-separated line has fewer),
+    found in time linear in the line, however large n is. With `rest`, the field after
+    them is consumed too (`(?:[^t]*t){n}[^t]*`)."""
+
+    def __init__(self, n: int, tab: bytes | None, rest: bool = False) -> None:
+        self.n = n
+        self.tab = tab
+        self.rest = rest
+
+    def match(self, line: bytes) -> _End | None:
+        n, tab = self.n, self.tab
+        pos = 0
+        k = 0
+        size = len(line)
+        if tab is None:
+            one = _ONE_FIELD.match
+            while k < n and pos < size:
+                pos = one(line, pos).end()  # type: ignore[union-attr]
+                k += 1
+            return _End(pos)
+        while k < n:
+            i = line.find(tab, pos)
+            if i < 0:
+                return None
+            pos = i + 1
+            k += 1
+        if self.rest:
+            i = line.find(tab, pos)
+            pos = size if i < 0 else i
+        return _End(pos)
+
+
+def skip_fields_re(n: int, tab: bytes | None, rest: bool = False) -> Any:
+    """A matcher skipping `n` fields — blank-separated (`(?:[ \t]*[^ \t]*){n}`) or
+    separated by `tab` (`(?:[^t]*t){n}`, and with `rest` the next field's text too)."""
+    if n > _REPEAT_MAX:
+        return FieldSkip(n, tab, rest)
+    if tab is None:
+        return re.compile(rb"(?:[ \t]*[^ \t]*){%d}" % n)
+    t = re.escape(tab)
+    if rest:
+        return re.compile(rb"(?:[^%s]*%s){%d}[^%s]*" % (t, t, n, t))
+    return re.compile(rb"(?:[^%s]*%s){%d}" % (t, t, n))
+
+
 def make_extractor(key: KeySpec, tab: bytes | None) -> Callable[[bytes], bytes]:
     """A function giving the key's bytes of a line (without its terminator)."""
+    end_re: Any
     if tab is None:
-        beg_re = re.compile(rb"(?:[ \t]*[^ \t]*){%d}" % key.start_field)
+        beg_re = skip_fields_re(key.start_field, None)
         end_re = (
-            re.compile(rb"(?:[ \t]*[^ \t]*){%d}" % key.end_field)
+            skip_fields_re(key.end_field, None)
             if key.end_field is not None else None
         )
     else:
-        t = re.escape(tab)
-        beg_re = re.compile(rb"(?:[^%s]*%s){%d}" % (t, t, key.start_field))
+        beg_re = skip_fields_re(key.start_field, tab)
         end_re = None
         if key.end_field is not None:
             if key.end_char:
-                end_re = re.compile(rb"(?:[^%s]*%s){%d}" % (t, t, key.end_field))
+                end_re = skip_fields_re(key.end_field, tab)
             elif key.end_field == 0:
                 end_re = re.compile(b"")
             else:
-                end_re = re.compile(
-                    rb"(?:[^%s]*%s){%d}[^%s]*" % (t, t, key.end_field - 1, t)
-                )
+                end_re = skip_fields_re(key.end_field - 1, tab, rest=True)
     sblank = key.opts.skip_start_blanks
     eblank = key.opts.skip_end_blanks
     schar = key.start_char

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import re
 from collections.abc import Callable
 from typing import IO, Any
 
@@ -15,6 +14,7 @@ import attrs
 
 from tysh.builtins._common.lines import line_batches, split_lines_text
 from tysh.builtins._common.operands import InputStatus, open_input, open_output
+from tysh.builtins.text.sort_keys import skip_fields_re
 from tysh.kernel.base.record import MutableRecord, Record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -42,15 +42,18 @@ class UniqArgs(Record):
     )
     unique: bool = param(default=False, aliases=["-u"], help="only print lines that are not repeated")
     ignore_case: bool = param(default=False, aliases=["-i"], help="ignore differences in case")
-    skip_fields: int = param(default=0, aliases=["-f"], help="skip the first N fields")
-    skip_chars: int = param(default=0, aliases=["-s"], help="skip the first N characters")
-    check_chars: int | None = param(default=None, aliases=["-w"], help="compare at most N characters")
+    skip_fields: int = param(default=0, aliases=["-f"], help="skip the first N fields", min=0,
+                             range_error="{value}: invalid number of fields to skip")
+    skip_chars: int = param(default=0, aliases=["-s"], help="skip the first N characters", min=0,
+                            range_error="{value}: invalid number of bytes to skip")
+    check_chars: int | None = param(default=None, aliases=["-w"], help="compare at most N characters",
+                                    min=0, range_error="{value}: invalid number of bytes to compare")
     zero_terminated: bool = param(default=False, aliases=["-z"], help="lines end with NUL")
 
 
 def _key(a: UniqArgs) -> Callable[[bytes], Any] | None:
     """The part of a line that decides equality; None when it is the whole line."""
-    fields = re.compile(rb"(?:[ \t]*[^ \t]*){%d}" % a.skip_fields) if a.skip_fields else None
+    fields = skip_fields_re(a.skip_fields, None) if a.skip_fields else None
     sc = a.skip_chars
     w = a.check_chars
     fold = a.ignore_case
@@ -118,11 +121,12 @@ def _runs(batch: list[bytes], keys: list[Any], run: _Run) -> tuple[list[bytes], 
     return firsts, counts
 
 
-def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any] | None) -> None:
+def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any] | None,
+                 ctx: Context | None = None) -> None:
     sep = b"\0" if a.zero_terminated else b"\n"
     key = _key(a)
     if a.all_repeated or a.group:
-        _groups(a, f, out, key, sep)
+        _groups(a, f, out, key, sep, ctx)
         return
     run = _Run()
 
@@ -150,7 +154,7 @@ def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any]
         else:
             out.write(sep.join(firsts) + sep)
 
-    for batch in line_batches(f, sep):
+    for batch in line_batches(f, sep, ctx):  # a line longer than a chunk is charged
         keys = batch if key is None else list(map(key, batch))
         firsts, counts = _runs(batch, keys, run)
         if firsts:
@@ -160,10 +164,10 @@ def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any]
 
 
 def _groups(a: UniqArgs, f: IO[bytes], out: IO[bytes], key: Callable[[bytes], Any] | None,
-            sep: bytes) -> None:
+            sep: bytes, ctx: Context | None = None) -> None:
     """-D / --all-repeated=METHOD (only runs longer than one) and --group=METHOD (every
     run), with GNU's placement of the empty delimiter line."""
-    lines = itertools.chain.from_iterable(line_batches(f, sep))
+    lines = itertools.chain.from_iterable(line_batches(f, sep, ctx))
     groups = itertools.groupby(lines, key) if key is not None else itertools.groupby(lines)
     method = a.group if a.group else a.all_repeated
     method = "separate" if method is True and a.group else method
@@ -231,7 +235,7 @@ def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
             out = sink
         elif ctx.json:
             out = io.BytesIO()
-        _uniq_stream(args, f, out, json_rows)
+        _uniq_stream(args, f, out, json_rows, ctx)
     finally:
         if f is not ctx.stdin:
             f.close()

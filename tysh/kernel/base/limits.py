@@ -4,13 +4,16 @@ taking the embedding process down with it.
 `Limits` is the kernel's configuration of bounds; `RunControl` is the one cancellation
 switch shared by a kernel's interpreter and all its forks (pipeline stages, subshells,
 jobs), which also knows the external processes running so `cancel()` can kill them at
-once; `CappedOutput` keeps the head and the tail of a stream that grows past its limit."""
+once; `Meter` budgets the memory a script's data takes (`max_memory`); `CappedOutput`
+keeps the head and the tail of a stream that grows past its limit."""
 
 from __future__ import annotations
 
 import io
 import os
+import sys
 import threading
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +27,11 @@ if TYPE_CHECKING:
     import subprocess
 
 DEFAULT_OUTPUT_BYTES = 1 << 20
+MIB = 1 << 20
+# what the sandboxed presets allow a script's in-process data (variables, captures,
+# tool buffers) and the in-memory filesystem's content, unless told otherwise
+DEFAULT_MAX_MEMORY = 512 * MIB
+DEFAULT_MAX_FS_BYTES = 256 * MIB
 
 # exit codes of the embedding contract (see the table in kernel.py)
 OUTPUT_TRUNCATED = 3
@@ -42,13 +50,31 @@ class Limits(Record):
 
     `max_output_bytes` bounds what `execute()` keeps of stdout and of stderr (each; the
     head and the tail survive, None keeps everything); `timeout` is the default time
-    limit in seconds of one `execute()` (None: no limit)."""
+    limit in seconds of one `execute()` (None: no limit; `inf` too; it must not be
+    negative or NaN, and 0 means already expired); `max_memory` bounds the bytes of
+    in-process data a script holds at once — its variables and arrays, `$(…)` captures,
+    here-documents and the buffers of tools that read their whole input (None: no
+    bound; see `Meter`)."""
 
     max_function_depth: int = 1000
     max_subshell_depth: int = 200
     max_loop_iterations: int | None = None
     max_output_bytes: int | None = DEFAULT_OUTPUT_BYTES
-    timeout: float | None = None
+    timeout: float | None = attrs.field(default=None, validator=lambda _s, _a, v: check_timeout(v))
+    max_memory: int | None = DEFAULT_MAX_MEMORY
+
+
+def check_timeout(secs: float | None, what: str = "timeout") -> float | None:
+    """A time limit as the embedding API takes it: None or `inf` is no limit, 0 a limit
+    already passed; negative, NaN or a non-number is refused (ValueError) rather than
+    read as "no limit"."""
+    if secs is None:
+        return None
+    if isinstance(secs, bool) or not isinstance(secs, (int, float)):
+        raise ValueError(f"{what} must be a number of seconds or None, not {secs!r}")
+    if secs != secs or secs < 0:
+        raise ValueError(f"{what} must be a non-negative number of seconds, not {secs!r}")
+    return None if secs == float("inf") else float(secs)
 
 
 class TimedOut(Exception):
@@ -64,6 +90,187 @@ class Cancelled(ExitShell):
 
 class LimitExceeded(TyshError):
     """A nesting or iteration limit was hit; ends the script with status 1."""
+
+
+def format_bytes(n: int) -> str:
+    """A byte count as a person reads it: `512 MiB`, `1.5 GiB`, `1000 bytes`."""
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            v = n / (1 << shift)
+            return f"{v:.0f} {unit}" if v == int(v) else f"{v:.1f} {unit}"
+    return f"{n} bytes"
+
+
+class MemoryLimitExceeded(LimitExceeded):
+    """Data a script builds would pass `Limits.max_memory`.
+
+    From the shell itself (a variable, a `$(…)` capture, a here-document, a word's
+    expansion) it ends the script with status 1, as the other limits do; `tool` marks
+    one raised for a tool's own buffer or a width it was given, which fails only that
+    command (status 1, `NAME: memory limit of … exceeded`) and lets the script go on."""
+
+    def __init__(self, what: str, cap: int, tool: bool = False) -> None:
+        self.what = what
+        self.cap = cap
+        self.tool = tool
+        text = f"{what}: memory limit of {format_bytes(cap)} exceeded"
+        super().__init__(text if tool else "tysh: " + text)
+
+
+UNBOUNDED = 1 << 62
+
+
+# Sizes are what CPython holds, approximately: a string's object (sys.getsizeof), a
+# list's slot array, a record's table, typed values item by item; a variable (its Var
+# and its dict entry) costs VAR_BYTES more.
+VAR_BYTES = 120
+SLOT_BYTES = 8
+_ENTRY_BYTES = 100  # a record's key slot, hash and value pointer, with the table's slack
+_FLAT = frozenset((str, type(None), int, float, bool, bytes))
+
+
+def value_size(v: Any) -> int:
+    """Bytes a value takes in memory (a list or record with everything in it)."""
+    t = type(v)
+    if t is str or t is bytes:
+        return sys.getsizeof(v)
+    if t is list:
+        n = 56 + SLOT_BYTES * len(v)
+        if _FLAT.issuperset(set(map(type, v))):
+            return n + sum(map(sys.getsizeof, v))
+        try:
+            return n + sum(map(value_size, v))
+        except RecursionError:
+            return n
+    if t is dict:
+        try:
+            return 64 + sum(_ENTRY_BYTES + sys.getsizeof(k) + value_size(x)
+                            for k, x in v.items())
+        except RecursionError:
+            return 64
+    return sys.getsizeof(v)
+
+
+class Meter:
+    """The memory budget of one kernel, shared by its interpreter and every fork.
+
+    Two counts, both in bytes as Python holds the data (a string's object size, eight
+    bytes a slot for a list, …), checked against `cap` with one addition and one
+    comparison — the hot paths pay nothing more:
+
+    - `held`: what live buffers hold now — `$(…)` captures, `--json` captures and the
+      buffers of tools that read their whole input. Each charges as it grows and
+      releases when done, so this count is exact.
+    - `est`: an upper estimate of what the session's variables hold. Every store adds
+      the size of what it stores and nothing is subtracted when a value is replaced or
+      unset, so the estimate only grows; when it would pass the cap, `census` counts
+      what the variables of every live session (the kernel's and its forks') really
+      hold, shared strings once, and the estimate starts again from that.
+
+    A store or a buffer that would take the total past the cap raises
+    MemoryLimitExceeded; `need` asks the same for a single allocation a tool is about
+    to make (a width, a padding). Updates race only between pipeline stages, by at most
+    one chunk; the census runs under a lock."""
+
+    __slots__ = ("cap", "held", "est", "census", "_lock", "sessions")
+
+    def __init__(self, cap: int | None = None) -> None:
+        self.cap = UNBOUNDED if cap is None else max(int(cap), 0)
+        self.held = 0
+        self.est = 0
+        # counts what the variables of the live sessions hold (set by the kernel)
+        self.census: Callable[[], int] | None = None
+        self._lock = threading.Lock()
+        # the live sessions (weakly held) a census walks
+        self.sessions: weakref.WeakSet[Any] = weakref.WeakSet()
+
+    @property
+    def limited(self) -> bool:
+        return self.cap < UNBOUNDED
+
+    def track(self, session: Any) -> None:
+        """Count `session`'s variables in every census while it lives (forks)."""
+        if self.cap < UNBOUNDED:
+            self.sessions.add(session)
+
+    def _recount(self) -> None:
+        census = self.census
+        if census is not None:
+            self.est = census()
+
+    def admit(self, n: int, what: str) -> None:
+        """A store of `n` bytes into variables: add it to the estimate, or raise when
+        the variables and buffers would then pass the cap."""
+        est = self.est + n
+        if est + self.held <= self.cap:
+            self.est = est
+            return
+        with self._lock:
+            self._recount()
+            if self.est + n + self.held > self.cap:
+                raise MemoryLimitExceeded(what, self.cap)
+            self.est += n
+
+    def need(self, n: int, what: str, tool: bool = True) -> None:
+        """Raise unless one allocation of `n` bytes fits beside what is held now."""
+        if n + self.est + self.held <= self.cap:
+            return
+        if n > self.cap:
+            raise MemoryLimitExceeded(what, self.cap, tool)
+        with self._lock:
+            self._recount()
+            if n + self.est + self.held > self.cap:
+                raise MemoryLimitExceeded(what, self.cap, tool)
+
+    def charge(self, n: int, what: str, tool: bool = True) -> None:
+        """A buffer grows by `n` bytes: count it, or raise (counting nothing) when that
+        would pass the cap. The caller releases what it charged when the buffer goes."""
+        with self._lock:
+            if self.held + n + self.est > self.cap:
+                if n > self.cap:
+                    raise MemoryLimitExceeded(what, self.cap, tool)
+                self._recount()
+                if self.held + n + self.est > self.cap:
+                    raise MemoryLimitExceeded(what, self.cap, tool)
+            self.held += n
+
+    def release(self, n: int) -> None:
+        with self._lock:
+            self.held -= n
+
+
+class Charges:
+    """What one command charges to the meter (its buffers), all released when the
+    command ends; shared by every copy of the command's context. Without a meter
+    (no budget) holding costs nothing."""
+
+    __slots__ = ("meter", "n")
+
+    def __init__(self, meter: Meter | None) -> None:
+        self.meter = meter
+        self.n = 0
+
+    def hold(self, n: int, what: str) -> None:
+        m = self.meter
+        if m is not None:
+            m.charge(n, what)
+            self.n += n
+
+    def need(self, n: int, what: str) -> None:
+        m = self.meter
+        if m is not None:
+            m.need(n, what)
+
+    def release(self, n: int | None = None) -> None:
+        """Give back `n` bytes of what was held (all of it by default)."""
+        m = self.meter
+        if m is not None and self.n:
+            n = self.n if n is None else min(n, self.n)
+            m.release(n)
+            self.n -= n
+
+
+NO_CHARGES = Charges(None)  # contexts without a budget (no limit, tests, completion)
 
 
 class RunControl:

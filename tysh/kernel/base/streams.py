@@ -73,20 +73,48 @@ class Stoppable(Protocol):
     def check_boundary(self) -> None: ...
 
 
+class Budget(Protocol):
+    """What a metered capture charges (limits.Meter)."""
+
+    def charge(self, n: int, what: str, tool: bool = True) -> None: ...
+
+    def release(self, n: int) -> None: ...
+
+
 class CheckedBytesIO(io.BytesIO):
     """An in-memory capture (`$(…)`, `execute()`'s stdout) that stops a builtin producing
     output without end at a cancel or a deadline: `write` raises the interpreter's
-    Cancelled / TimedOut then. Never used for stderr: error reports must get through."""
+    Cancelled / TimedOut then. Never used for stderr: error reports must get through.
 
-    def __init__(self, interp: Stoppable | None) -> None:
+    With a `meter`, what it holds is charged to the memory budget as it grows (the
+    write that would pass the budget raises MemoryLimitExceeded naming `what`); the
+    owner calls `release()` once it is done with the content."""
+
+    def __init__(self, interp: Stoppable | None, meter: Budget | None = None,
+                 what: str = "output", tool: bool = False) -> None:
         super().__init__()
         self.interp = interp
+        self.meter = meter
+        self.what = what
+        self.tool = tool
+        self.charged = 0
 
     def write(self, b: Any) -> int:
         it = self.interp
         if it is not None and (it.control.cancelled or it.deadline is not None):
             it.check_boundary()
+        m = self.meter
+        if m is not None:
+            n = len(b) if type(b) is bytes else memoryview(b).nbytes
+            m.charge(n, self.what, self.tool)
+            self.charged += n
         return io.BytesIO.write(self, b)
+
+    def release(self) -> None:
+        m = self.meter
+        if m is not None and self.charged:
+            m.release(self.charged)
+            self.charged = 0
 
 
 class CheckedWriter(io.BufferedWriter):
@@ -101,3 +129,34 @@ class CheckedWriter(io.BufferedWriter):
         if self._control.cancelled or self.interp.deadline is not None:
             self.interp.check_boundary()
         return io.BufferedWriter.write(self, b)
+
+
+class CheckedReader(io.BufferedReader):
+    """The read end of a pipe between pipeline stages, with the same check on every
+    read: a stage that reads without writing (a tool gathering one endless line) still
+    stops at a cancel or a deadline."""
+
+    def __init__(self, fd: int, interp: Stoppable) -> None:
+        super().__init__(io.FileIO(fd, "r"))
+        self.interp = interp
+        self._control = interp.control
+
+    def _check(self) -> None:
+        if self._control.cancelled or self.interp.deadline is not None:
+            self.interp.check_boundary()
+
+    def read(self, size: int | None = -1) -> bytes:
+        self._check()
+        return io.BufferedReader.read(self, size)
+
+    def read1(self, size: int = -1) -> bytes:
+        self._check()
+        return io.BufferedReader.read1(self, size)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        self._check()
+        return io.BufferedReader.readline(self, size)
+
+    def readinto(self, b: Any) -> int:
+        self._check()
+        return io.BufferedReader.readinto(self, b)

@@ -107,3 +107,28 @@ def b64encode(raw: bytes) -> bytes:
     import base64
 
     return base64.b64encode(raw)
+
+
+def encode_text(s: str) -> bytes:
+    """Text as the bytes it stands for: UTF-8, with the escapes of undecodable bytes
+    (U+DC80..U+DCFF, surrogateescape) back to those bytes — and any other lone
+    surrogate as its own UTF-8 form (what bash writes for `$'\\ud800'`), never an
+    exception."""
+    try:
+        return s.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return "".join(
+            c.encode("utf-8", "surrogatepass").decode("utf-8", "surrogateescape")
+            if "\ud800" <= c <= "\udfff" and not "\udc80" <= c <= "\udcff" else c
+            for c in s
+        ).encode("utf-8", "surrogateescape")
+
+
+def clean_text(s: str) -> str:
+    """`s` as tysh holds text: every lone surrogate other than a byte's escape becomes
+    the escapes of its UTF-8 bytes (see encode_text), so the text always encodes."""
+    try:
+        s.encode("utf-8", "surrogateescape")
+        return s
+    except UnicodeEncodeError:
+        return encode_text(s).decode("utf-8", "surrogateescape")

@@ -44,13 +44,20 @@ __all__ = [
 ]
 
 
+class RangeViolation(str):
+    """A number outside the range its param declares, in the tool's own words: the tool
+    refusing a value, as GNU tools do with status 1, rather than a usage error."""
+
+
 class BindError(TyshError):
-    """A usage error: every violation found, one line each, exit status 2."""
+    """A usage error: every violation found, one line each, exit status 2 — or 1 when
+    every violation is a number out of its declared range (RangeViolation)."""
 
     status = 2
 
     def __init__(self, violations: list[str]) -> None:
-        super().__init__("\n".join(violations), 2)
+        ranged = bool(violations) and all(type(v) is RangeViolation for v in violations)
+        super().__init__("\n".join(violations), 1 if ranged else 2)
         self.violations = violations
 
 
@@ -92,6 +99,7 @@ class ToolArgs:
 # value conversion, by schema type
 
 INVALID: Any = object()  # what a converter returns for a value it refuses
+_HUGE = 1 << 80
 
 # The spellings `--json` and a bool option accept after `=`; lower-case only.
 BOOL_WORDS: dict[str, bool] = {
@@ -122,6 +130,10 @@ def _conv_int(v: Any) -> Any:
     t = type(v)
     if t is str:
         if v.isascii() and (v.isdigit() or (len(v) > 1 and v[0] in "+-" and v[1:].isdigit())):
+            if len(v) > 24 and len(v.lstrip("+-").lstrip("0")) > 20:
+                # far past any 64-bit range (and maybe past Python's digit limit for
+                # int()): a value no range admits, with its sign
+                return -_HUGE if v[0] == "-" else _HUGE
             return int(v)
         return INVALID
     if t is int:
@@ -220,6 +232,58 @@ class CompiledParam:
             self.choices = frozenset()
             self.conv = CONVERTERS.get(p.param_type, _conv_any)
             self.expected = EXPECTED.get(p.param_type, "expected a value")
+            if p.param_type in ("int", "float"):
+                self.conv = _ranged(self.conv, *self.bounds())
+
+    def bounds(self) -> tuple[int | float, int | float]:
+        """The values a number param takes, both ends included: what it declares, and
+        for an int never past a signed 64-bit integer (no tool meets a number it could
+        not index or allocate by, only its own range check)."""
+        p = self.schema
+        if p.param_type == "int":
+            lo: int | float = INT_MIN if p.minimum is None else max(p.minimum, INT_MIN)
+            hi: int | float = INT_MAX if p.maximum is None else min(p.maximum, INT_MAX)
+            return lo, hi
+        return (float("-inf") if p.minimum is None else p.minimum,
+                float("inf") if p.maximum is None else p.maximum)
+
+    def invalid(self, prog: str, raw: Any, spelled: str) -> str:
+        """The message for a value this param refuses: the tool's own range message, or
+        the binder's (a range, or the type expected)."""
+        p = self.schema
+        base = CONVERTERS.get(p.param_type, _conv_any)
+        got = INVALID if self.choices else base(raw)
+        if got is INVALID:
+            return f"{prog}: invalid value '{_show(raw)}' for '{spelled}': {self.expected}"
+        if p.range_error is not None:
+            return RangeViolation(
+                f"{prog}: " + p.range_error.format(value=_show(raw), option=spelled))
+        lo, hi = self.bounds()
+        kind = "an integer" if p.param_type == "int" else "a number"
+        if lo == INT_MIN or lo == float("-inf"):
+            want = f"{kind} of at most {hi}"
+        elif hi == INT_MAX or hi == float("inf"):
+            want = f"{kind} of at least {lo}"
+        else:
+            want = f"{kind} from {lo} to {hi}"
+        return f"{prog}: invalid value '{_show(raw)}' for '{spelled}': expected {want}"
+
+
+INT_MIN = -(1 << 63)
+INT_MAX = (1 << 63) - 1
+
+
+def _ranged(conv: Callable[[Any], Any], lo: int | float,
+            hi: int | float) -> Callable[[Any], Any]:
+    """`conv`, refusing (INVALID) a number outside lo..hi."""
+
+    def ranged(v: Any) -> Any:
+        x = conv(v)
+        if x is INVALID or lo <= x <= hi:
+            return x
+        return INVALID
+
+    return ranged
 
 
 class CompiledNode:
@@ -592,8 +656,7 @@ def _bind_typed(
                 continue
             v = p.conv(raw)
             if v is INVALID:
-                viol.append(f"{node.prog}: invalid value '{_show(raw)}' for '{key}': "
-                            f"{p.expected}")
+                viol.append(p.invalid(node.prog, raw, key))
             else:
                 named[p.name] = v
         elif kind == 0 and not has_inline:
@@ -673,14 +736,13 @@ def _take(
             for raw1 in (raw if has_inline and type(raw) is list else (raw,)):
                 v = p.conv(raw1)
                 if v is INVALID:
-                    viol.append(f"{node.prog}: invalid value '{_show(raw1)}' for '{spelled}': "
-                                f"{p.expected}")
+                    viol.append(p.invalid(node.prog, raw1, spelled))
                 else:
                     lst.append(v)
             return i
         v = p.conv(raw)
         if v is INVALID:
-            viol.append(f"{node.prog}: invalid value '{_show(raw)}' for '{spelled}': {p.expected}")
+            viol.append(p.invalid(node.prog, raw, spelled))
             return i
         named[name] = v
         return i
@@ -696,7 +758,7 @@ def _take(
     for raw in vals:
         v = p.conv(raw)
         if v is INVALID:
-            viol.append(f"{node.prog}: invalid value '{_show(raw)}' for '{spelled}': {p.expected}")
+            viol.append(p.invalid(node.prog, raw, spelled))
             return i
         out.append(v)
     if p.repeatable:
@@ -748,8 +810,7 @@ def _map_positionals(node: CompiledNode, ta: ToolArgs, dd_at: int, viol: list[st
         k += 1
         v = p.conv(raw)
         if v is INVALID:
-            viol.append(f"{node.prog}: invalid value '{_show(raw)}' for '{p.long}': "
-                        f"{p.expected}")
+            viol.append(p.invalid(node.prog, raw, p.long))
             continue
         if p.repeatable:
             v = [v] if p.consumes == 1 else [[v]]
@@ -794,6 +855,6 @@ def _set_pos(
 ) -> None:
     v = p.conv(raw)
     if v is INVALID:
-        viol.append(f"{prog}: invalid value '{_show(raw)}' for '{p.label}': {p.expected}")
+        viol.append(p.invalid(prog, raw, p.label))
     else:
         values[p.name] = v

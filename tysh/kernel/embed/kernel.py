@@ -54,11 +54,13 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from tysh.builtins import all_builtins, get_builtin
+from tysh.kernel.base import stop
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import TyshError, TyshSyntaxError
 from tysh.kernel.base.limits import (
     BUSY,
     CANCELLED,
+    DEFAULT_MAX_FS_BYTES,
     INTERNAL_FAULT,
     NESTS_TOO_DEEPLY,
     OUTPUT_TRUNCATED,
@@ -67,15 +69,18 @@ from tysh.kernel.base.limits import (
     CappedOutput,
     LimitExceeded,
     Limits,
+    Meter,
     RunControl,
     TimedOut,
+    check_timeout,
 )
 from tysh.kernel.base.streams import CheckedBytesIO, Fds, flush_quietly
-from tysh.kernel.fs.api import FileSystem
+from tysh.kernel.base.values import clean_text, encode_text
+from tysh.kernel.fs.api import INVALID_NUL, FileSystem
 from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.run.interpreter import Interpreter
 from tysh.kernel.run.registry import Registry
-from tysh.kernel.run.state import State
+from tysh.kernel.run.state import NEUTRAL_PID, State, attach_census
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.parser import parse as parse_source
 from tysh.kernel.tools.output import ExecResult
@@ -141,9 +146,11 @@ class Kernel:
         full_env = {"HOME": cwd, "PATH": DEFAULT_PATH}
         if env is not None:
             full_env.update(env)
-        self.state = State(cwd, full_env)
-        self.state.pid = os.getpid()
+        self.meter = Meter(self.limits.max_memory)
+        self.state = State(cwd, full_env, self.meter)
+        attach_census(self.state)
         self.state.host_facts = type(fs) is LocalFileSystem
+        self.state.pid = os.getpid() if self.state.host_facts else NEUTRAL_PID
         self.state.arg0 = arg0
         self.state.positional = list(args)
         self.registry = Registry(get_builtin, all_builtins)
@@ -162,6 +169,8 @@ class Kernel:
             limits=self.limits,
             control=self.control,
         )
+        # a filesystem wait (a FIFO, a deep mkdir -p) stops at this kernel's limits
+        self.fs.set_checkpoint(self._fs_checkpoint)
         # problems of a parsed script, by id(script): (script, what names meant, problems);
         # the script is held so its id cannot be reused while the entry lives
         self._checked: dict[int, tuple[ast.Script, tuple[Any, ...], list[Any]]] = {}
@@ -169,14 +178,22 @@ class Kernel:
         self._ticket_lock = threading.Lock()
         self._owner: int | None = None
 
+    def _fs_checkpoint(self) -> None:
+        """The filesystem's stop point: the run's limits while a call runs, nothing
+        between calls (a REPL's completion lists directories after a cancelled run)."""
+        if self._owner is not None:
+            self.interp.check_boundary()
+
     # ---------------------------------------------------------------- presets
     @classmethod
     def repl(cls, cwd: str | None = None, **kw: Any) -> Kernel:
         """The real filesystem, the real environment and external commands (the CLI).
         External commands stay in the terminal's process group so editors and pagers
-        keep the terminal."""
+        keep the terminal; no memory budget unless `limits` sets one."""
         env = dict(os.environ)
         env.update(kw.pop("env", None) or {})
+        if kw.get("limits") is None:
+            kw["limits"] = Limits(max_memory=None)
         kw.setdefault("process_groups", False)
         kw.setdefault("validate", False)
         return cls(cwd=cwd or os.getcwd(), env=env, allow_external=True, fs=LocalFileSystem(),
@@ -189,12 +206,13 @@ class Kernel:
         env: dict[str, str] | None = None,
         *,
         files: dict[str, bytes | str] | None = None,
-        max_fs_bytes: int | None = None,
+        max_fs_bytes: int | None = DEFAULT_MAX_FS_BYTES,
         **kw: Any,
     ) -> Kernel:
         """An in-memory filesystem holding only `cwd` (created) and `files` (paths
         relative to `cwd` or absolute, text or bytes); `max_fs_bytes` bounds its content
-        (writes past it fail with `No space left on device`). No host file is reachable."""
+        (writes past it fail with `No space left on device`; 256 MiB unless given, None
+        for no bound). No host file is reachable."""
         import posixpath
 
         from tysh.kernel.fs.memory import MemoryFileSystem
@@ -214,12 +232,13 @@ class Kernel:
     def overlay(cls, root: str, env: dict[str, str] | None = None, **kw: Any) -> Kernel:
         """`root` (confined) as a read-only lower layer with writes kept in memory: the
         embedder reviews `k.fs.changes()` / `k.fs.diff()` and applies them with
-        `k.fs.commit(target_fs)` — or throws them away."""
+        `k.fs.commit(target_fs)` — or throws them away. `max_fs_bytes` bounds what the
+        memory layer holds (256 MiB unless given, None for no bound)."""
         from tysh.kernel.fs.confined import ConfinedFileSystem
         from tysh.kernel.fs.overlay import OverlayFileSystem
 
         root = os.path.abspath(root)
-        max_fs_bytes = kw.pop("max_fs_bytes", None)
+        max_fs_bytes = kw.pop("max_fs_bytes", DEFAULT_MAX_FS_BYTES)
         fs = OverlayFileSystem(ConfinedFileSystem(root), max_bytes=max_fs_bytes)
         return cls(cwd=root, env=env, fs=fs, **kw)
 
@@ -298,6 +317,8 @@ class Kernel:
         return self.state.get(name)
 
     def set_var(self, name: str, value: Any, export: bool = False) -> None:
+        if isinstance(value, str):
+            value = clean_text(value)
         self.state.set(name, value, export=export or None)
 
     def cancel(self) -> None:
@@ -328,7 +349,10 @@ class Kernel:
         """Run a script; stdout comes back as text (surrogateescape) or bytes.
 
         `cwd`/`env` hold for this call only; `timeout` (seconds) overrides the kernel's
-        `limits.timeout`. Never raises for anything in the script (see the table)."""
+        `limits.timeout`: `inf` is no limit, 0 a limit already passed (124 unless the
+        script is cancelled first); negative or NaN raises ValueError before anything
+        runs. Never raises for anything in the script (see the table)."""
+        src = clean_text(src)
         return self._call(lambda fds: self._run_src(src, fds), stdin, cwd, env, timeout,
                           binary)
 
@@ -347,12 +371,14 @@ class Kernel:
         from tysh.kernel.base.argv import classify
         from tysh.kernel.run.simple_command import invoke
 
+        name = clean_text(name)
+        words = [clean_text(a) if isinstance(a, str) else a for a in argv]
+
         def body(fds: Fds) -> int:
             interp = self.interp
             interp.cur_fds = fds
             interp.last_data = None
-            return self._guard(lambda: invoke(interp, name, classify(list(argv)), fds, None),
-                               fds)
+            return self._guard(lambda: invoke(interp, name, classify(words), fds, None), fds)
 
         return self._call(body, stdin, cwd, env, timeout, binary)
 
@@ -373,6 +399,7 @@ class Kernel:
         import functools
 
         ticket = _Ticket()
+        src = clean_text(src)
         loop = asyncio.get_running_loop()
         call = functools.partial(
             self._call, lambda fds: self._run_src(src, fds), stdin, cwd, env, timeout, binary,
@@ -395,6 +422,7 @@ class Kernel:
     def run(self, src: str, fds: Fds, *, timeout: float | None = None) -> int:
         """Run a script on the given streams (the CLI's real fds); returns the status.
         The same contract as `execute()`, minus output capture."""
+        check_timeout(timeout)
         if not self._busy.acquire(blocking=False):
             _write(fds.get(2), self._busy_message() + "\n")
             return BUSY
@@ -494,6 +522,7 @@ class Kernel:
     ) -> ExecResult:
         """One `execute`: refuse when busy, capture the streams under the output limit,
         apply the per-call cwd/env, run under the time limit, build the result."""
+        check_timeout(timeout)
         if not self._busy.acquire(blocking=False):
             return ExecResult(code=BUSY, err=self._busy_message())
         try:
@@ -505,14 +534,14 @@ class Kernel:
                     if ticket.cancelled:
                         self.control.cancelled = True
             if isinstance(stdin, str):
-                stdin = stdin.encode("utf-8", "surrogateescape")
+                stdin = encode_text(stdin)
             cap = self.limits.max_output_bytes
             out: CappedOutput | CheckedBytesIO
             if cap is not None:
                 out = CappedOutput(cap)
                 out.check = self.interp.check_boundary
             else:
-                out = CheckedBytesIO(self.interp)
+                out = CheckedBytesIO(self.interp, self.meter if self.meter.limited else None)
             err = CappedOutput(cap) if cap is not None else io.BytesIO()
             fds: Fds = {0: io.BytesIO(stdin), 1: out, 2: err}
             self.interp.last_data = None
@@ -529,7 +558,11 @@ class Kernel:
                     else:
                         out.interp = None
                     restore()
-            return self._result(code, out, err, binary)
+            try:
+                return self._result(code, out, err, binary)
+            finally:
+                if isinstance(out, CheckedBytesIO):
+                    out.release()
         finally:
             if ticket is not None:
                 with self._ticket_lock:
@@ -539,9 +572,9 @@ class Kernel:
 
     def _limited(self, body: Callable[[Fds], int], fds: Fds, timeout: float | None) -> int:
         """Run under the time limit; turn a passed deadline or a cancel into 124 / 130."""
-        secs = timeout if timeout is not None else self.limits.timeout
+        secs = check_timeout(timeout if timeout is not None else self.limits.timeout)
         interp = self.interp
-        deadline = time.monotonic() + secs if secs is not None and secs > 0 else None
+        deadline = time.monotonic() + secs if secs is not None else None
         interp.deadline = deadline
         try:
             code = body(fds)
@@ -568,6 +601,8 @@ class Kernel:
         saved_cwd = st.cwd
         names = list(env or ())
         if cwd is not None:
+            if "\0" in cwd:
+                return f"tysh: execute: cwd {cwd!r}: {INVALID_NUL}"
             path = self.interp.abspath(cwd)
             if not self.fs.is_dir(path):
                 return f"tysh: execute: cwd {cwd}: No such directory in the sandbox"
@@ -576,7 +611,7 @@ class Kernel:
             old = g.get(n)
             saved[n] = old.copy() if old is not None else None
         for k, v in (env or {}).items():
-            g[k] = Var(v, exported=True)
+            g[k] = Var(clean_text(v) if isinstance(v, str) else v, exported=True)
         if cwd is not None:
             st.cwd = path
             g["PWD"] = Var(path, exported=True)
@@ -601,15 +636,18 @@ class Kernel:
         st = self.state
         depth = (len(st.frames), st.func_depth, st.loop_depth)
         try:
-            try:
-                status = int(fn())
-            except ExitShell as e:
-                if not st.traps:
-                    raise
-                status = self._at_exit(e.status, fds, isinstance(e, Cancelled))
-            else:
-                if ends and st.traps:
-                    status = self._at_exit(status, fds, False)
+            # code with no context (pattern matching during expansion, a regex engine's
+            # slices, a worker process) stops on the run's own check
+            with stop.checking(interp.check_boundary):
+                try:
+                    status = int(fn())
+                except ExitShell as e:
+                    if not st.traps:
+                        raise
+                    status = self._at_exit(e.status, fds, isinstance(e, Cancelled))
+                else:
+                    if ends and st.traps:
+                        status = self._at_exit(status, fds, False)
         except ExitShell as e:
             status = e.status
         except ReturnFromFunction as e:
@@ -628,6 +666,12 @@ class Kernel:
             status = 141
         except KeyboardInterrupt:
             status = CANCELLED
+        except SystemExit as e:
+            # a tool (or a registered Python function) called sys.exit(): its status
+            status = _exit_status(e, fds)
+        except MemoryError:
+            _write(fds.get(2), "tysh: out of memory\n")
+            status = 1
         except TyshError as e:
             msg = e.message
             _write(fds.get(2), (msg if msg.startswith("tysh:") else "tysh: " + msg) + "\n")
@@ -713,10 +757,22 @@ def _nothing() -> None:
     pass
 
 
+def _exit_status(e: SystemExit, fds: Fds) -> int:
+    """The status `sys.exit(code)` asks for, as Python's own exit reads it: None is 0,
+    an int is itself, anything else is printed and means 1."""
+    code = e.code
+    if code is None:
+        return 0
+    if isinstance(code, int) and not isinstance(code, bool):
+        return code & 0xFF
+    _write(fds.get(2), f"{code}\n")
+    return 1
+
+
 def _write(stream: IO[bytes] | None, text: str) -> None:
     if stream is None:
         return
     try:
-        stream.write(text.encode("utf-8", "surrogateescape"))
+        stream.write(encode_text(text))
     except (OSError, ValueError):
         pass

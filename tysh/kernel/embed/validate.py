@@ -148,14 +148,17 @@ class _Validator:
 
     def check_argv(self, pos: ast.Pos, tool: Any, argv: list[str], name: str) -> None:
         from tysh.kernel.base.argv import classify
-        from tysh.kernel.bind.binder import BindError
+        from tysh.kernel.bind.binder import BindError, RangeViolation
         from tysh.kernel.bind.fast import bind_and_convert
 
         try:
             targs, _leaf, instance = bind_and_convert(tool, classify(argv))
         except BindError as e:
             for v in e.violations:
-                self.add(pos, v, "usage", 2, name)
+                # a number out of its declared range is the tool's own refusal at run
+                # time (status 1, as GNU), not a usage error to refuse the script for
+                if type(v) is not RangeViolation:
+                    self.add(pos, v, "usage", 2, name)
             return
         except Exception:  # noqa: BLE001 — a check never fails louder than the run would
             return

@@ -3,13 +3,24 @@
 A pattern is text where `* ? [...]` are live and `\\x` stands for a literal `x`; the
 expander escapes quoted text with `escape()` so it matches literally. Patterns are
 translated to Python regular expressions once and cached, since the same pattern is
-usually matched many times in a loop.
+usually matched many times in a loop, on the engine kernel.text.engine picks: Python's
+`re` on texts short enough for the pattern's worst case (each `*` raises its degree:
+`*a*a*a*…b` backtracks for longer than any time limit on a long text), RE2, linear in
+the text, on longer ones.
+
+Prefix, suffix and anchored-replace operations try each cut of the text in turn, as
+bash does (quadratic at worst, never exponential), with the command's stop check
+every so many tries. An extglob (`@(a|b)`, `!(x)`) can join the translation: the
+matching and the cut loops only ask the compiled pattern for whole-string matches.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
+
+from tysh.kernel.base import stop
 
 _POSIX_CLASSES = {
     "alpha": "a-zA-Z",
@@ -148,9 +159,23 @@ def translate(pattern: str) -> str:
 
 
 @lru_cache(maxsize=1024)
-def compile_pattern(pattern: str) -> re.Pattern[str]:
-    """The compiled regex for a pattern; use `.fullmatch` for whole-string matching."""
-    return re.compile(translate(pattern), re.DOTALL)
+def compile_pattern(pattern: str) -> Any:
+    """The compiled regex for a pattern (re.Pattern's interface; see kernel.text.engine);
+    use `.fullmatch` for whole-string matching."""
+    from tysh.kernel.text import engine  # the engines load on the first pattern
+
+    return engine.compile(translate(pattern), re.DOTALL)
+
+
+CHECK_EVERY = 16  # cuts tried between two stop checks (each within the engine's budget)
+
+
+def _cuts(rng: range) -> Any:
+    """The cut positions of `rng`, with the stop check now and then."""
+    for k, i in enumerate(rng):
+        if k % CHECK_EVERY == CHECK_EVERY - 1:
+            stop.check()
+        yield i
 
 
 @lru_cache(maxsize=1024)
@@ -187,7 +212,7 @@ def remove_prefix(text: str, pattern: str, longest: bool) -> str:
     fm = compile_pattern(pattern).fullmatch
     n = len(text)
     rng = range(n, -1, -1) if longest else range(n + 1)
-    for i in rng:
+    for i in _cuts(rng):
         if fm(text, 0, i):
             return text[i:]
     return text
@@ -201,7 +226,7 @@ def remove_suffix(text: str, pattern: str, longest: bool) -> str:
     fm = compile_pattern(pattern).fullmatch
     n = len(text)
     rng = range(n + 1) if longest else range(n, -1, -1)
-    for i in rng:
+    for i in _cuts(rng):
         if fm(text, i):
             return text[:i]
     return text
@@ -233,12 +258,12 @@ def replace(text: str, pattern: str, repl: str | ReplaceTemplate, mode: str) -> 
         if m is None:
             return text
         # Longest prefix: regex greediness already prefers it, but verify by scanning.
-        for i in range(len(text), -1, -1):
+        for i in _cuts(range(len(text), -1, -1)):
             if rx.fullmatch(text, 0, i):
                 return _expand_replacement(repl, text[:i]) + text[i:]
         return text
     if mode == "/%":
-        for i in range(len(text) + 1):
+        for i in _cuts(range(len(text) + 1)):
             if rx.fullmatch(text, i):
                 return text[:i] + _expand_replacement(repl, text[i:])
         return text

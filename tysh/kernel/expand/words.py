@@ -13,6 +13,7 @@ unset holes of a sparse array), associative arrays and records are dicts.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Protocol
@@ -69,9 +70,45 @@ class ExpandHost(Protocol):
         tool with typed substitution."""
         ...
 
+    def need_memory(self, n: int, what: str) -> None:
+        """Raise the kernel's MemoryLimitExceeded unless `n` more bytes fit its budget."""
+        ...
+
+    def check_boundary(self) -> None:
+        """Raise the kernel's Cancelled or TimedOut when the run must stop."""
+        ...
+
     def process_substitution(self, node: ast.ProcSub) -> str:
         """Start `<(…)` / `>(…)`; the file name its word part becomes."""
         ...
+
+
+# Joins and results shorter than this are never checked against the memory budget:
+# the check costs a sum over the pieces, and short text cannot exhaust memory faster
+# than the time limit ends the script.
+_CHECK_AT = 1 << 16
+# what one argument or list item costs beyond its text (its object and slot)
+_ITEM_BYTES = 64
+_FIELD_BYTES = 256  # a field being built: its object, its list of pieces, one piece
+
+
+def _join(pieces: list[str], host: ExpandHost, sep: str = "") -> str:
+    """`sep.join(pieces)`, refused before it is built when it would not fit the memory
+    budget (`x=$x$x` doubling in a loop)."""
+    if len(pieces) > 1:
+        n = sum(map(len, pieces))
+        if n > _CHECK_AT:
+            host.need_memory(sum(map(sys.getsizeof, pieces)) + len(sep) * len(pieces),
+                             "word expansion")
+    return sep.join(pieces)
+
+
+def _checked(text: str, host: ExpandHost) -> str:
+    """A result built without a join (`${x//p/r}`, `${a[*]}`): refused once built when
+    it alone passes the budget, so it is never stored or passed on."""
+    if len(text) > _CHECK_AT:
+        host.need_memory(sys.getsizeof(text), "word expansion")
+    return text
 
 
 # Characters that make an unquoted Lit need more than the fast path.
@@ -380,7 +417,8 @@ class _Expander:
             pat = self.pat(pe.arg)
             if pat == "" and op in ("/", "//"):
                 return text
-            return pattern.replace(text, pat, self.replacement(pe.arg2), op)
+            return _checked(pattern.replace(text, pat, self.replacement(pe.arg2), op),
+                            self.host)
         if op == ":":
             off, length = self.offsets(pe)
             n = len(text)
@@ -508,7 +546,7 @@ class _Expander:
         if isinstance(v, _Multi):
             if sep is None:
                 sep = _star_joiner(self.host) if v.star else " "
-            return sep.join(to_text(x) for x in v.items)
+            return _checked(sep.join(to_text(x) for x in v.items), self.host)
         if type(p) is ast.ParamExp:
             t = _scalar_text(v)
             return "" if t is None else t
@@ -588,7 +626,14 @@ class _Builder:
 
     def new_field(self) -> _Field:
         f = _Field(self.globbing)
-        self.fields.append(f)
+        fields = self.fields
+        fields.append(f)
+        if not len(fields) & 0xFFFF:
+            # splitting a long text makes many fields: count them as they come, and
+            # stop at a cancel or a deadline
+            host = self.ex.host
+            host.check_boundary()
+            host.need_memory(len(fields) * _FIELD_BYTES, "word expansion")
         return f
 
     def add_unquoted(self, v: Any, from_param: bool) -> None:
@@ -773,8 +818,8 @@ def _word_variants(word: ast.Word, host: ExpandHost) -> tuple[list[tuple[ast.Wor
     return variants, tilde
 
 
-def _finish_arg(f: _Field, literal: bool, out: list[Arg]) -> None:
-    text = "".join(f.text)
+def _finish_arg(f: _Field, literal: bool, out: list[Arg], host: ExpandHost) -> None:
+    text = _join(f.text, host)
     if f.typed_idx >= 0:
         if f.typed_idx == 0 and len(f.text) == 1 and f.whole:
             out.append(Operand(f.typed, False))
@@ -811,7 +856,7 @@ def _expand_word(word: ast.Word, host: ExpandHost, glob_passthrough: bool, out: 
                     for m in _glob(pat, "".join(f.text), host):
                         out.append(Operand(m, False))
                     continue
-            _finish_arg(f, literal, out)
+            _finish_arg(f, literal, out, host)
 
 
 def expand_args(
@@ -848,6 +893,8 @@ def expand_args(
                         out.append(_classify(v, False))
                         continue
         _expand_word(w, host, glob_passthrough, out)
+        if len(out) > _CHECK_AT:
+            host.need_memory(len(out) * _ITEM_BYTES, "word expansion")
     return out
 
 
@@ -870,9 +917,11 @@ def expand_list(words: Sequence[ast.Word], host: ExpandHost) -> list[Value]:
                 if f.typed_idx == 0 and len(f.text) == 1:
                     out.append(f.typed)
                     continue
-                text = "".join(f.text)
+                text = _join(f.text, host)
                 if text or f.quoted or f.keep:
                     out.append(text)
+        if len(out) > _CHECK_AT:
+            host.need_memory(len(out) * _ITEM_BYTES, "word expansion")
     return out
 
 
@@ -891,7 +940,7 @@ def _parts_text(parts: Sequence[ast.WordPart], ex: _Expander, in_dq: bool = Fals
             out.append(_parts_text(p.parts, ex, True))  # type: ignore[union-attr]
         else:
             out.append(ex.part_text(p, in_dq))
-    return "".join(out)
+    return _join(out, ex.host)
 
 
 def expand_text(word: ast.Word, host: ExpandHost) -> str:
@@ -969,7 +1018,7 @@ def expand_value(word: ast.Word, host: ExpandHost) -> Value:
             v = ex.param(p)  # type: ignore[arg-type]
             if isinstance(v, _Multi):
                 sep = _star_joiner(host) if v.star else " "
-                return sep.join(to_text(x) for x in v.items)
+                return _checked(sep.join(to_text(x) for x in v.items), host)
             if v is None:
                 return ""
             if type(v) is str or isinstance(v, (list, dict)):
@@ -1018,7 +1067,7 @@ def _escaped_text(
             out.append(escape(_parts_text(p.parts, ex, True)))  # type: ignore[union-attr]
         else:
             out.append(ex.part_text(p, False))
-    return "".join(out)
+    return _join(out, host)
 
 
 def expand_heredoc(doc: ast.HereDoc, host: ExpandHost) -> str:

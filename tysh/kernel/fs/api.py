@@ -1,11 +1,18 @@
 """The one door to files: every builtin, redirect, glob, `cd` and `source`
 goes through a FileSystem, which is what makes sandboxing, an in-memory filesystem and
 an overlay possible. Paths given to these methods are absolute (callers join them with
-the session's cwd through `Context.path`)."""
+the session's cwd through `Context.path`).
+
+Every kind follows the same rules for what a path may say: a NUL byte makes it invalid (an
+error value, `Invalid argument`), and a trailing `/` means the path names a directory —
+on anything else the operation fails with `Not a directory`, as the host kernel does."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import contextlib
+import posixpath
+import secrets
+from collections.abc import Callable, Iterator
 from typing import IO
 
 import attrs
@@ -21,6 +28,25 @@ class FsError(TyshError):
         super().__init__(f"{path}: {reason}", status)
         self.path = path
         self.reason = reason
+
+
+INVALID_NUL = "Invalid argument (a file name cannot contain a NUL byte)"
+ENOTDIR = "Not a directory"
+
+
+def check_name(path: str) -> None:
+    """Refuse a path no filesystem can hold (a NUL byte), as an error value."""
+    if "\0" in path:
+        raise FsError(path, INVALID_NUL)
+
+
+def names_dir(path: str) -> bool:
+    """Whether a path ends in `/` (and is not the root itself): it names a directory."""
+    return len(path) > 1 and path.endswith("/") and path.strip("/") != ""
+
+
+def _no_checkpoint() -> None:
+    return None
 
 
 @attrs.frozen(repr=False, eq=False)
@@ -41,8 +67,47 @@ class FileStat(Record):
     ctime: float = 0.0
 
 
+class DirHandle:
+    """A directory opened once for a walk: its entries, and its files opened by name
+    from it. The host kinds hold the directory's fd, so a walk resolves each directory
+    once instead of once per file; this base form joins paths (memory, overlay)."""
+
+    def __init__(self, fs: FileSystem, path: str) -> None:
+        self.fs = fs
+        self.path = path
+        self._base = path.rstrip("/") + "/"
+
+    def entries(self) -> list[tuple[str, str]]:
+        """(name, kind) of each entry, not following symlinks (as list_entries)."""
+        return self.fs.list_entries(self.path)
+
+    def open(self, name: str, mode: str = "rb") -> IO[bytes]:
+        """Open an entry by name (a symlink is resolved as the filesystem resolves any
+        path)."""
+        return self.fs.open(self._base + name, mode)
+
+    def close(self) -> None:
+        return None
+
+    def __enter__(self) -> DirHandle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 class FileSystem:
-    """Abstract filesystem; concrete kinds override every method."""
+    """Abstract filesystem; concrete kinds override every method.
+
+    `checkpoint` is called while an operation waits or works for long (a FIFO with no
+    writer, `mkdir -p` a hundred thousand levels deep): the kernel that owns the
+    filesystem sets it to its own check, which raises when the run is cancelled or past
+    its time limit."""
+
+    checkpoint: Callable[[], None] = staticmethod(_no_checkpoint)
+
+    def set_checkpoint(self, check: Callable[[], None]) -> None:
+        self.checkpoint = check
 
     def open(self, path: str, mode: str = "rb") -> IO[bytes]:
         raise NotImplementedError
@@ -74,6 +139,28 @@ class FileSystem:
 
     def mkdir(self, path: str, parents: bool = False, mode: int = 0o777) -> None:
         raise NotImplementedError
+
+    def make_dirs(self, path: str, mode: int = 0o777) -> int:
+        """`mkdir -p`: create every missing directory of `path`; returns how many were
+        created (always the last ones of the path). An existing non-directory on the way
+        fails with `Not a directory` (`File exists` for the last component)."""
+        parts = [p for p in posixpath.normpath(path).split("/") if p]
+        cur = ""
+        made = 0
+        for i, name in enumerate(parts):
+            self.checkpoint()
+            cur += "/" + name
+            try:
+                st = self.stat(cur)
+            except FsError as e:
+                if e.reason != "No such file or directory":
+                    raise
+                self.mkdir(cur, mode=mode)
+                made += 1
+                continue
+            if st.kind != "directory":
+                raise FsError(cur, ENOTDIR if i < len(parts) - 1 else "File exists")
+        return made
 
     def remove(self, path: str) -> None:
         raise NotImplementedError
@@ -120,26 +207,37 @@ class FileSystem:
                 continue
         return out
 
+    def open_dir(self, path: str) -> DirHandle:
+        """A directory to walk: its entries and its files, resolved once (FsError when
+        it cannot be listed)."""
+        return DirHandle(self, path)
+
+    def list_stats(self, path: str) -> list[tuple[str, FileStat]]:
+        """(name, lstat) of each entry of a directory, in one pass over it: what du and
+        ls -l need (the host kinds stat each entry relative to the open directory)."""
+        out: list[tuple[str, FileStat]] = []
+        base = path.rstrip("/") + "/"
+        for n in self.listdir(path):
+            try:
+                out.append((n, self.stat(base + n, follow=False)))
+            except FsError:
+                continue
+        return out
+
     def real_os_path(self, path: str) -> str | None:
         """The host path for a kernel path, for handing to external commands; None when
         the file has no host counterpart (in-memory)."""
         return None
 
     def walk(self, path: str) -> Iterator[tuple[str, list[str], list[str]]]:
-        """Top-down walk like os.walk, not following symlinked directories."""
+        """Top-down walk like os.walk, not following symlinked directories (the caller
+        may prune `dirs` in place)."""
         try:
-            names = sorted(self.listdir(path))
+            entries = sorted(self.list_entries(path))
         except FsError:
             return
-        dirs: list[str] = []
-        files: list[str] = []
-        for n in names:
-            full = path.rstrip("/") + "/" + n
-            try:
-                st = self.stat(full, follow=False)
-            except FsError:
-                continue
-            (dirs if st.kind == "directory" else files).append(n)
+        dirs = [n for n, kind in entries if kind == "directory"]
+        files = [n for n, kind in entries if kind != "directory"]
         yield path, dirs, files
         for d in dirs:
             yield from self.walk(path.rstrip("/") + "/" + d)
@@ -151,3 +249,51 @@ class FileSystem:
     def write_bytes(self, path: str, data: bytes, append: bool = False) -> None:
         with self.open(path, "ab" if append else "wb") as f:
             f.write(data)
+
+    @contextlib.contextmanager
+    def replace(self, path: str) -> Iterator[IO[bytes]]:
+        """Give `path` a whole new content without risking the old one (`sed -i`,
+        `sort -o` onto its input): the block writes a temporary file beside it, which
+        takes the name only when the block ends without error — on a full disk the
+        original stays as it was. The new file keeps the original's permissions; a
+        symlink is replaced by the file, as GNU sed -i does."""
+        check_name(path)
+        try:
+            st: FileStat | None = self.stat(path)
+        except FsError:
+            if names_dir(path):
+                raise
+            st = None
+        if st is not None and st.kind == "directory":
+            raise FsError(path, "Is a directory")
+        if st is not None and names_dir(path):
+            raise FsError(path, ENOTDIR)
+        old_mode = st.mode & 0o7777 if st is not None else None
+        head, base = posixpath.split(posixpath.normpath(path))
+        for _ in range(100):
+            tmp = posixpath.join(head, f".{base}.tysh-{secrets.token_hex(4)}")
+            if not self.exists(tmp) and not self._lexists(tmp):
+                break
+        f = self.open(tmp, "wb")
+        try:
+            try:
+                yield f
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    f.close()
+                raise
+            f.close()  # a write error held in the buffer surfaces here
+            if old_mode is not None:
+                self.chmod(tmp, old_mode)
+            self.rename(tmp, path)
+        except BaseException:
+            with contextlib.suppress(FsError):
+                self.remove(tmp)
+            raise
+
+    def _lexists(self, path: str) -> bool:
+        try:
+            self.stat(path, follow=False)
+            return True
+        except FsError:
+            return False

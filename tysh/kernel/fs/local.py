@@ -1,17 +1,33 @@
-"""The host's filesystem, unconfined: what the REPL and `Kernel.repl()` use, and the
-base the confined kind checks paths around."""
+"""The host's filesystem, unconfined: what the REPL and `Kernel.repl()` use.
+
+Paths go to the host kernel as they are, trailing slash included (so `rm file/` fails with
+`Not a directory` there, as in GNU). Files come back through hostio: FIFOs are polled,
+write failures are error values."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import posixpath
 import stat as stat_mod
-from typing import IO
+from collections.abc import Iterator
+from typing import IO, NoReturn
 
-from tysh.kernel.fs.api import FileStat, FileSystem, FsError
+from tysh.kernel.fs.api import (
+    ENOTDIR,
+    INVALID_NUL,
+    DirHandle,
+    FileStat,
+    FileSystem,
+    FsError,
+    check_name,
+    names_dir,
+)
+from tysh.kernel.fs.hostio import mode_flags, open_fifo_writer, reason, replace_in, wrap_fd
 
-
-def _reason(e: OSError) -> str:
-    return e.strerror or str(e)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC
 
 
 def _kind(mode: int) -> str:
@@ -24,150 +40,324 @@ def _kind(mode: int) -> str:
     return "other"
 
 
+def fail(path: str, e: Exception) -> NoReturn:
+    """Raise the FsError for an OS error (or for a name the OS cannot take)."""
+    if isinstance(e, OSError):
+        raise FsError(path, reason(e)) from None
+    raise FsError(path, INVALID_NUL if "\0" in path else "Invalid argument") from None
+
+
+def to_stat(path: str, st: os.stat_result) -> FileStat:
+    return FileStat(
+        path=path,
+        kind=_kind(st.st_mode),
+        size=st.st_size,
+        mode=st.st_mode,
+        mtime=st.st_mtime,
+        executable=bool(st.st_mode & 0o111) and not stat_mod.S_ISDIR(st.st_mode),
+        nlink=st.st_nlink,
+        uid=st.st_uid,
+        gid=st.st_gid,
+        ino=st.st_ino,
+        dev=st.st_dev,
+        blocks=getattr(st, "st_blocks", 0),
+        atime=st.st_atime,
+        ctime=st.st_ctime,
+    )
+
+
+def entry_kind(e: os.DirEntry[str]) -> str | None:
+    """The kind of a scandir entry without following it (None when it vanished)."""
+    try:
+        if e.is_symlink():
+            return "symlink"
+        if e.is_dir(follow_symlinks=False):
+            return "directory"
+        if e.is_file(follow_symlinks=False):
+            return "file"
+    except OSError:
+        return None
+    return "other"
+
+
+def scan_stats(fd_or_path: int | str, base: str) -> list[tuple[str, FileStat]]:
+    """(name, lstat) of each entry of an open directory (or a host path); entries that
+    vanish meanwhile are left out. With an fd, each stat is relative to it."""
+    out: list[tuple[str, FileStat]] = []
+    with os.scandir(fd_or_path) as it:
+        for e in it:
+            try:
+                st = e.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            out.append((e.name, to_stat(base + e.name, st)))
+    return out
+
+
+def scan_kinds(fd_or_path: int | str) -> list[tuple[str, str]]:
+    """(name, kind) of each entry of an open directory (or a host path)."""
+    out: list[tuple[str, str]] = []
+    with os.scandir(fd_or_path) as it:
+        for e in it:
+            kind = entry_kind(e)
+            if kind is not None:
+                out.append((e.name, kind))
+    return out
+
+
+class FdDir(DirHandle):
+    """A directory held open by fd: entries listed from it, files opened relative to it
+    without following a final symlink (a link is opened through the filesystem's own
+    resolution instead: confined for the confined kind)."""
+
+    def __init__(self, fs: FileSystem, path: str, fd: int) -> None:
+        super().__init__(fs, path)
+        self.fd = fd
+
+    def entries(self) -> list[tuple[str, str]]:
+        try:
+            return scan_kinds(self.fd)
+        except OSError as e:
+            fail(self.path, e)
+
+    def open(self, name: str, mode: str = "rb") -> IO[bytes]:
+        if "b" not in mode:
+            mode += "b"
+        path = self._base + name
+        if "\0" in name or "/" in name or name in ("", ".", ".."):
+            return self.fs.open(path, mode)
+        try:
+            fd = os.open(name, mode_flags(mode) | os.O_NOFOLLOW, 0o666, dir_fd=self.fd)
+        except OSError as e:
+            if e.errno in (errno.ELOOP, errno.ENXIO):  # a symlink; a FIFO to wait on
+                return self.fs.open(path, mode)
+            fail(path, e)
+        return wrap_fd(fd, mode, path, self.fs.checkpoint)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            os.close(fd)
+
+
 class LocalFileSystem(FileSystem):
-    """The host's filesystem, unconfined (the sandboxed kind wraps path checks around it)."""
-
-    def _os(self, path: str) -> str:
-        """The host path to use for a kernel path, following symlinks (a confined
-        filesystem checks the resolved path here)."""
-        return path
-
-    def _os_link(self, path: str) -> str:
-        """The host path for operations on a link itself (lstat, readlink, unlink, rename)."""
-        return path
+    """The host's filesystem, unconfined (the sandboxed kind is ConfinedFileSystem)."""
 
     def open(self, path: str, mode: str = "rb") -> IO[bytes]:
+        check_name(path)
+        if "b" not in mode:
+            mode += "b"
+        flags = mode_flags(mode)
         try:
-            if "b" not in mode:
-                mode += "b"
-            if os.path.isdir(self._os(path)) and mode[0] in "wa":
-                raise FsError(path, "Is a directory")
-            return open(self._os(path), mode)  # noqa: SIM115
-        except IsADirectoryError:
-            raise FsError(path, "Is a directory") from None
-        except OSError as e:
-            raise FsError(path, _reason(e)) from None
+            fd = os.open(path, flags, 0o666)
+        except (OSError, ValueError) as e:
+            if isinstance(e, OSError) and e.errno == errno.ENXIO and self._is_fifo(path):
+                fd = open_fifo_writer(lambda: os.open(path, flags, 0o666), path,
+                                      self.checkpoint)
+            else:
+                fail(path, e)
+        return wrap_fd(fd, mode, path, self.checkpoint)
+
+    def _is_fifo(self, path: str) -> bool:
+        try:
+            return stat_mod.S_ISFIFO(os.stat(path).st_mode)
+        except (OSError, ValueError):
+            return False
 
     def stat(self, path: str, follow: bool = True) -> FileStat:
+        check_name(path)
         try:
-            st = os.stat(self._os(path)) if follow else os.lstat(self._os_link(path))
-        except OSError as e:
-            raise FsError(path, _reason(e)) from None
-        return FileStat(
-            path=path,
-            kind=_kind(st.st_mode),
-            size=st.st_size,
-            mode=st.st_mode,
-            mtime=st.st_mtime,
-            executable=bool(st.st_mode & 0o111) and not stat_mod.S_ISDIR(st.st_mode),
-            nlink=st.st_nlink,
-            uid=st.st_uid,
-            gid=st.st_gid,
-            ino=st.st_ino,
-            dev=st.st_dev,
-            blocks=getattr(st, "st_blocks", 0),
-            atime=st.st_atime,
-            ctime=st.st_ctime,
-        )
+            st = os.stat(path) if follow else os.lstat(path)
+        except (OSError, ValueError) as e:
+            fail(path, e)
+        return to_stat(path, st)
 
     def exists(self, path: str) -> bool:
-        return os.path.exists(self._os(path))
+        return "\0" not in path and os.path.exists(path)
 
     def is_dir(self, path: str) -> bool:
-        return os.path.isdir(self._os(path))
+        return "\0" not in path and os.path.isdir(path)
 
     def is_file(self, path: str) -> bool:
-        return os.path.isfile(self._os(path))
+        return "\0" not in path and os.path.isfile(path)
 
     def listdir(self, path: str) -> list[str]:
+        check_name(path)
         try:
-            return os.listdir(self._os(path))
-        except OSError as e:
-            raise FsError(path, _reason(e)) from None
+            return os.listdir(path)
+        except (OSError, ValueError) as e:
+            fail(path, e)
 
     def mkdir(self, path: str, parents: bool = False, mode: int = 0o777) -> None:
+        check_name(path)
+        if parents:
+            self.make_dirs(path, mode)
+            return
         try:
-            if parents:
-                os.makedirs(self._os(path), mode, exist_ok=True)
-            else:
-                os.mkdir(self._os(path), mode)
-        except OSError as e:
-            raise FsError(path, _reason(e)) from None
+            os.mkdir(path, mode)
+        except (OSError, ValueError) as e:
+            fail(path, e)
+
+    def make_dirs(self, path: str, mode: int = 0o777) -> int:
+        """Walks down from `/` holding a directory fd, so a path of any depth works (no
+        `File name too long`) in time linear in its length, with a checkpoint a level."""
+        check_name(path)
+        parts = [p for p in path.split("/") if p and p != "."]
+        fd = os.open("/", _DIR)
+        made = 0
+        cur = ""
+        try:
+            for i, name in enumerate(parts):
+                self.checkpoint()
+                cur += "/" + name
+                last = i == len(parts) - 1
+                try:
+                    nfd = os.open(name, _DIR, dir_fd=fd)
+                except (OSError, ValueError) as e:
+                    if not isinstance(e, FileNotFoundError):
+                        if isinstance(e, NotADirectoryError) and last:
+                            raise FsError(cur, "File exists") from None
+                        fail(cur, e)
+                    try:
+                        os.mkdir(name, mode, dir_fd=fd)
+                        made += 1
+                    except FileExistsError:
+                        pass
+                    except OSError as e2:
+                        fail(cur, e2)
+                    try:
+                        nfd = os.open(name, _DIR, dir_fd=fd)
+                    except OSError as e2:
+                        fail(cur, e2)
+                os.close(fd)
+                fd = nfd
+        finally:
+            os.close(fd)
+        return made
 
     def remove(self, path: str) -> None:
+        check_name(path)
         try:
-            os.unlink(self._os_link(path))
-        except OSError as e:
-            raise FsError(path, _reason(e)) from None
+            os.unlink(path)
+        except (OSError, ValueError) as e:
+            fail(path, e)
 
     def rmdir(self, path: str) -> None:
+        check_name(path)
         try:
-            os.rmdir(self._os_link(path))
-        except OSError as e:
-            raise FsError(path, _reason(e)) from None
+            os.rmdir(path)
+        except (OSError, ValueError) as e:
+            fail(path, e)
 
     def rename(self, src: str, dst: str) -> None:
+        check_name(src)
+        check_name(dst)
         try:
-            os.replace(self._os_link(src), self._os_link(dst))
-        except OSError as e:
-            raise FsError(src, _reason(e)) from None
+            os.replace(src, dst)
+        except (OSError, ValueError) as e:
+            fail(src, e)
 
     def touch(self, path: str, mtime: float | None = None) -> None:
-        p = self._os(path)
+        check_name(path)
+        times = None if mtime is None else (mtime, mtime)
         try:
-            if not os.path.exists(p):
-                open(p, "ab").close()
-            os.utime(p, None if mtime is None else (mtime, mtime))
-        except OSError as e:
-            raise FsError(path, _reason(e)) from None
+            try:
+                os.utime(path, times)
+            except FileNotFoundError:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | _CLOEXEC,
+                                 0o666))
+                os.utime(path, times)
+        except (OSError, ValueError) as e:
+            fail(path, e)
 
     def chmod(self, path: str, mode: int) -> None:
+        check_name(path)
         try:
-            os.chmod(self._os(path), mode)
-        except OSError as e:
-            raise FsError(path, _reason(e)) from None
+            os.chmod(path, mode)
+        except (OSError, ValueError) as e:
+            fail(path, e)
 
     def readlink(self, path: str) -> str:
+        check_name(path)
         try:
-            return os.readlink(self._os_link(path))
-        except OSError as e:
-            raise FsError(path, _reason(e)) from None
+            return os.readlink(path)
+        except (OSError, ValueError) as e:
+            fail(path, e)
 
     def symlink(self, target: str, path: str) -> None:
+        check_name(path)
+        check_name(target)
         try:
-            os.symlink(target, self._os_link(path))
-        except OSError as e:
-            raise FsError(path, _reason(e)) from None
+            os.symlink(target, path)
+        except (OSError, ValueError) as e:
+            fail(path, e)
 
     def realpath(self, path: str) -> str:
-        return os.path.realpath(self._os(path))
+        check_name(path)
+        return os.path.realpath(path)
 
     def link(self, src: str, dst: str) -> None:
+        check_name(src)
+        check_name(dst)
         try:
-            os.link(self._os(src), self._os(dst))
-        except OSError as e:
-            raise FsError(dst, _reason(e)) from None
+            os.link(src, dst)
+        except (OSError, ValueError) as e:
+            fail(dst, e)
 
     def list_entries(self, path: str) -> list[tuple[str, str]]:
+        check_name(path)
+        self.checkpoint()  # a walk over a big tree stops at the kernel's limits
         try:
-            with os.scandir(self._os(path)) as it:
-                out: list[tuple[str, str]] = []
-                for e in it:
-                    try:
-                        if e.is_symlink():
-                            kind = "symlink"
-                        elif e.is_dir(follow_symlinks=False):
-                            kind = "directory"
-                        elif e.is_file(follow_symlinks=False):
-                            kind = "file"
-                        else:
-                            kind = "other"
-                    except OSError:
-                        continue
-                    out.append((e.name, kind))
-                return out
-        except OSError as e:
-            raise FsError(path, _reason(e)) from None
+            return scan_kinds(path)
+        except (OSError, ValueError) as e:
+            fail(path, e)
+
+    def open_dir(self, path: str) -> DirHandle:
+        check_name(path)
+        self.checkpoint()
+        try:
+            return FdDir(self, path, os.open(path, _DIR))
+        except (OSError, ValueError) as e:
+            fail(path, e)
+
+    def list_stats(self, path: str) -> list[tuple[str, FileStat]]:
+        check_name(path)
+        self.checkpoint()
+        try:
+            return scan_stats(path, path.rstrip("/") + "/")
+        except (OSError, ValueError) as e:
+            fail(path, e)
 
     def real_os_path(self, path: str) -> str | None:
-        return self._os(path)
+        return path
+
+    @contextlib.contextmanager
+    def replace(self, path: str) -> Iterator[IO[bytes]]:
+        check_name(path)
+        old_mode = replace_check(self, path)
+        head, name = posixpath.split(posixpath.normpath(path))
+        try:
+            dirfd = os.open(head or ".", _DIR)
+        except OSError as e:
+            fail(path, e)
+        try:
+            with replace_in(dirfd, name, path, old_mode, self.checkpoint) as f:
+                yield f
+        finally:
+            os.close(dirfd)
+
+
+def replace_check(fs: FileSystem, path: str) -> int | None:
+    """FileSystem.replace's checks on `path`: a directory (or a trailing `/`) is refused;
+    returns the permissions the new file keeps (None when there is no file yet)."""
+    try:
+        st = fs.stat(path)
+    except FsError:
+        if names_dir(path):
+            raise
+        return None
+    if st.kind == "directory":
+        raise FsError(path, "Is a directory")
+    if names_dir(path):
+        raise FsError(path, ENOTDIR)
+    return st.mode & 0o7777

@@ -2,7 +2,12 @@
 
 Files live in a tree of nodes guarded by one lock (kernels in threads may share nothing,
 but pipeline stages of one kernel run in threads). Writes become visible on flush/close,
-as with a real file written through a buffer."""
+as with a real file written through a buffer.
+
+A file's content is one immutable bytes object, held once: a reader gets a stream over
+that very object (no copy), and a writer's buffer becomes the content when it is stored
+(no copy either). `max_bytes` bounds the content — what is stored and what open writers
+have buffered beyond it, so writers running side by side cannot each fill the budget."""
 
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ from typing import IO, Any
 
 import attrs
 
-from tysh.kernel.fs.api import FileStat, FileSystem, FsError
+from tysh.kernel.fs.api import FileStat, FileSystem, FsError, check_name, names_dir
 
 ENOENT = "No such file or directory"
 ENOTDIR = "Not a directory"
@@ -33,10 +38,13 @@ class Node:
     kind: str  # "file" "directory" "symlink"
     mode: int
     mtime: float
-    data: bytearray = attrs.field(factory=bytearray)
+    data: bytes = b""
     children: dict[str, Node] = attrs.field(factory=dict)
     target: str = ""
     ino: int = 0
+    # removed (or replaced by a rename) while a writer may still hold it open: what is
+    # stored into it then no longer counts against the filesystem's size
+    unlinked: bool = False
 
 
 def _split(path: str) -> list[str]:
@@ -44,38 +52,56 @@ def _split(path: str) -> list[str]:
 
 
 class _WriteHandle(io.BytesIO):
-    """A buffer that stores its content into the node on flush and close."""
+    """A buffer that stores its content into the node on flush and close.
+
+    While open it reserves, in the filesystem's count, what it holds beyond the node's
+    stored content, so a full filesystem fails the write that would overfill it (as a
+    full disk does) before the buffer grows, however many writers are open."""
 
     def __init__(
         self, fs: MemoryFileSystem, node: Node, initial: bytes, append: bool, path: str
     ) -> None:
-        super().__init__(initial)
+        super().__init__(initial)  # shares `initial` until the first write
         self._path = path
         if append:
             self.seek(0, io.SEEK_END)
         self._fs = fs
         self._node = node
+        self._reserved = 0
+        self._dirty = False
 
     def write(self, b: Any) -> int:
-        # fail as a full disk does, while writing: a runaway writer must not grow the
-        # buffer past the filesystem's budget before close() would notice
         fs = self._fs
+        n = len(b) if type(b) is bytes else memoryview(b).nbytes
+        end = self.tell() + n
         if fs.max_bytes is not None:
-            grow = self.tell() + len(b) - len(self._node.data)
-            if grow > 0 and fs.used_bytes + grow > fs.max_bytes:
-                raise FsError(self._path, ENOSPC)
+            want = max(0, end - len(self._node.data))
+            if want > self._reserved:
+                fs._reserve(want - self._reserved, self._path)
+                self._reserved = want
+        self._dirty = True
         return super().write(b)
+
+    def truncate(self, size: int | None = None) -> int:
+        self._dirty = True  # BytesIO only shrinks: nothing to reserve
+        return super().truncate(size)
+
+    def _store_now(self) -> None:
+        if self._dirty or self._reserved:
+            self._fs._store(self._node, self.getvalue(), self._path, self._reserved)
+            self._reserved = 0
+            self._dirty = False
 
     def flush(self) -> None:
         if not self.closed:
-            self._fs._store(self._node, self.getvalue(), self._path)
+            self._store_now()
         super().flush()
 
     def close(self) -> None:
         if self.closed:
             return
         try:
-            self._fs._store(self._node, self.getvalue(), self._path)
+            self._store_now()
         finally:
             super().close()
 
@@ -95,13 +121,27 @@ class MemoryFileSystem(FileSystem):
         self._next_ino += 1
         return Node(kind=kind, mode=mode, mtime=time.time(), ino=self._next_ino)
 
-    def _store(self, node: Node, data: bytes, path: str) -> None:
+    def _reserve(self, n: int, path: str) -> None:
+        """Count `n` more bytes an open writer holds, or fail as a full disk does."""
         with self._lock:
-            grow = len(data) - len(node.data)
-            if self.max_bytes is not None and self.used_bytes + grow > self.max_bytes:
+            if self.max_bytes is not None and self.used_bytes + n > self.max_bytes:
+                raise FsError(path, ENOSPC)
+            self.used_bytes += n
+
+    def _store(self, node: Node, data: bytes, path: str, reserved: int = 0) -> None:
+        """Make `data` the node's content (held as it is, not copied); `reserved` is
+        what its writer had counted beyond the old content, now part of it."""
+        with self._lock:
+            if node.unlinked:
+                self.used_bytes -= reserved
+                grow = 0
+            else:
+                grow = len(data) - len(node.data) - reserved
+            if grow > 0 and self.max_bytes is not None \
+                    and self.used_bytes + grow > self.max_bytes:
                 raise FsError(path, ENOSPC)
             self.used_bytes += grow
-            node.data[:] = data
+            node.data = bytes(data) if type(data) is not bytes else data
             node.mtime = time.time()
 
     def _lookup(self, path: str, follow: bool = True, depth: int = 0) -> Node:
@@ -109,6 +149,13 @@ class MemoryFileSystem(FileSystem):
         the last one when `follow`)."""
         if depth > MAX_LINKS:
             raise FsError(path, ELOOP)
+        if depth == 0:
+            check_name(path)
+            if names_dir(path):
+                node = self._lookup(path.rstrip("/"), True, 1)
+                if node.kind != "directory":
+                    raise FsError(path, ENOTDIR)
+                return node
         node = self.root
         parts = _split(path)
         walked: list[str] = []
@@ -138,6 +185,7 @@ class MemoryFileSystem(FileSystem):
         return node
 
     def _parent(self, path: str) -> tuple[Node, str]:
+        check_name(path)
         norm = posixpath.normpath(path)
         parent, name = posixpath.split(norm)
         if not name or name in (".", ".."):
@@ -155,6 +203,8 @@ class MemoryFileSystem(FileSystem):
         except FsError as e:
             if e.reason != ENOENT:
                 raise
+            if names_dir(path):
+                raise FsError(path, EISDIR) from None
         pnode, name = self._parent(path)
         node = self._new("file", 0o644)
         pnode.children[name] = node
@@ -168,14 +218,16 @@ class MemoryFileSystem(FileSystem):
                 node = self._lookup(path)
                 if node.kind == "directory":
                     raise FsError(path, EISDIR)
-                return io.BytesIO(bytes(node.data))
+                return io.BytesIO(node.data)  # a view of the content, not a copy
+            if names_dir(path):
+                raise FsError(path, EISDIR)  # no file is written at `name/`
             node = self._lookup_or_create(path)
             if node.kind == "directory":
                 raise FsError(path, EISDIR)
             if mode.startswith("w"):
                 self._store(node, b"", path)
                 return _WriteHandle(self, node, b"", False, path)
-            return _WriteHandle(self, node, bytes(node.data), mode.startswith("a"), path)
+            return _WriteHandle(self, node, node.data, mode.startswith("a"), path)
 
     def stat(self, path: str, follow: bool = True) -> FileStat:
         with self._lock:
@@ -205,19 +257,7 @@ class MemoryFileSystem(FileSystem):
     def mkdir(self, path: str, parents: bool = False, mode: int = 0o777) -> None:
         with self._lock:
             if parents:
-                cur = ""
-                for name in _split(posixpath.normpath(path)):
-                    cur += "/" + name
-                    try:
-                        node = self._lookup(cur)
-                    except FsError as e:
-                        if e.reason != ENOENT:
-                            raise
-                        pnode, leaf = self._parent(cur)
-                        pnode.children[leaf] = self._new("directory", mode & 0o755)
-                        continue
-                    if node.kind != "directory":
-                        raise FsError(cur, EEXIST)
+                self.make_dirs(path, mode)
                 return
             pnode, name = self._parent(path)
             if name in pnode.children:
@@ -225,15 +265,43 @@ class MemoryFileSystem(FileSystem):
             pnode.children[name] = self._new("directory", mode & 0o755)
             pnode.mtime = time.time()
 
+    def make_dirs(self, path: str, mode: int = 0o777) -> int:
+        """Walks down the tree once (symlinks on the way followed), so any depth takes
+        time linear in it, with a checkpoint a level."""
+        check_name(path)
+        parts = _split(posixpath.normpath(path))
+        made = 0
+        with self._lock:
+            node = self.root
+            for i, name in enumerate(parts):
+                self.checkpoint()
+                child = node.children.get(name)
+                if child is None:
+                    child = self._new("directory", mode & 0o755)
+                    node.children[name] = child
+                    node.mtime = time.time()
+                    made += 1
+                elif child.kind == "symlink":
+                    child = self._lookup("/" + "/".join(parts[: i + 1]))
+                if child.kind != "directory":
+                    raise FsError("/" + "/".join(parts[: i + 1]),
+                                  ENOTDIR if i < len(parts) - 1 else EEXIST)
+                node = child
+        return made
+
     def remove(self, path: str) -> None:
         with self._lock:
             pnode, name = self._parent(path)
             node = pnode.children.get(name)
             if node is None:
                 raise FsError(path, ENOENT)
+            if names_dir(path):
+                self._lookup(path)  # ENOTDIR unless it resolves to a directory
+                raise FsError(path, EISDIR)
             if node.kind == "directory":
                 raise FsError(path, EISDIR)
             self.used_bytes -= len(node.data)
+            node.unlinked = True
             del pnode.children[name]
 
     def rmdir(self, path: str) -> None:
@@ -254,6 +322,8 @@ class MemoryFileSystem(FileSystem):
             node = sp.children.get(sname)
             if node is None:
                 raise FsError(src, ENOENT)
+            if (names_dir(src) or names_dir(dst)) and node.kind != "directory":
+                raise FsError(src if names_dir(src) else dst, ENOTDIR)
             dp, dname = self._parent(dst)
             old = dp.children.get(dname)
             if old is not None and old.kind == "directory":
@@ -261,18 +331,24 @@ class MemoryFileSystem(FileSystem):
                     raise FsError(dst, EISDIR)
                 if old.children:
                     raise FsError(dst, ENOTEMPTY)
-            if old is not None and old.kind == "file":
-                self.used_bytes -= len(old.data)
             if node.kind == "directory":
                 norm_src = posixpath.normpath(src).rstrip("/") + "/"
                 if (posixpath.normpath(dst).rstrip("/") + "/").startswith(norm_src):
                     raise FsError(dst, EINVAL)
+            if old is node:
+                return  # a name onto itself: nothing moves, nothing is freed
+            if old is not None and old.kind == "file":
+                self.used_bytes -= len(old.data)
+                old.unlinked = True
             del sp.children[sname]
             dp.children[dname] = node
 
     def touch(self, path: str, mtime: float | None = None) -> None:
         with self._lock:
-            node = self._lookup_or_create(path)
+            if names_dir(path):
+                node = self._lookup(path)  # `missing/` names no file to create
+            else:
+                node = self._lookup_or_create(path)
             node.mtime = time.time() if mtime is None else mtime
 
     def chmod(self, path: str, mode: int) -> None:

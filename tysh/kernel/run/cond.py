@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.syntax import ast
+from tysh.kernel.text import engine
 
 if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter
@@ -134,10 +135,11 @@ def _regex(interp: Interpreter, left: str, right: ast.Word) -> bool:
     return True
 
 
-_cache: dict[str, re.Pattern[str]] = {}
+_cache: dict[str, Any] = {}
 
 
-def _compile(source: str) -> re.Pattern[str]:
+def _compile(source: str) -> Any:
+    """A `[[ =~ ]]` ERE on the engine that cannot freeze the shell (kernel.text.engine)."""
     rx = _cache.get(source)
     if rx is not None:
         return rx
@@ -145,10 +147,10 @@ def _compile(source: str) -> re.Pattern[str]:
         from tysh.kernel.text.regex import translate
 
         py = translate(source, extended=True, mode="space").source
-        rx = re.compile(py)
+        rx = engine.compile(py)
     except Exception:  # noqa: BLE001 — fall back to Python's dialect, then report
         try:
-            rx = re.compile(source)
+            rx = engine.compile(source)
         except re.error as err:
             raise ExpansionError(f"{source}: invalid regular expression: {err}", status=2) from None
     if len(_cache) > 512:

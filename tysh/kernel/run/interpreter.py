@@ -23,6 +23,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
+from tysh.kernel.base import stop
 from tysh.kernel.base.argv import Arg
 from tysh.kernel.base.control import (
     BreakLoop,
@@ -34,16 +35,18 @@ from tysh.kernel.base.errors import ExpansionError, TyshError
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.limits import (
     NESTS_TOO_DEEPLY,
+    UNBOUNDED,
     Cancelled,
     LimitExceeded,
     Limits,
+    MemoryLimitExceeded,
     RunControl,
     TimedOut,
 )
 from tysh.kernel.base.paths import abspath
 from tysh.kernel.base.streams import NULL_IO, CheckedBytesIO, Fds, flush_quietly
 from tysh.kernel.base.threads import start_deep
-from tysh.kernel.base.values import to_text
+from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.expand import arith
 from tysh.kernel.expand import words as expand
 from tysh.kernel.expand.pattern import match
@@ -286,7 +289,7 @@ class Interpreter:
         if s is None:
             return
         try:
-            s.write((message.rstrip("\n") + "\n").encode("utf-8", "surrogateescape"))
+            s.write(encode_text(message.rstrip("\n") + "\n"))
         except (OSError, ValueError):
             pass
 
@@ -370,35 +373,51 @@ class Interpreter:
         v = self.state.special(name)
         return "" if v is None else to_text(v)
 
+    def need_memory(self, n: int, what: str) -> None:
+        """Raise MemoryLimitExceeded unless `n` more bytes fit the memory budget."""
+        self.state.meter.need(n, what, tool=False)
+
     def command_substitution(self, body: ast.Script) -> Any:
         """`$(…)`: the body's stdout without trailing newlines, or the typed data of its
-        last command when that command's tool declares typed_substitution."""
+        last command when that command's tool declares typed_substitution. The capture
+        is charged to the memory budget as it grows; passing the budget ends the
+        script, as running out of memory would."""
         sub = self.fork()
         # bash (without `shopt -s inherit_errexit`) runs `$(…)` with errexit off: only
         # the substitution's own status can stop the script, e.g. in `x=$(false)`
         sub.state.options.discard("errexit")
         sub.state.xtrace_level += 1
-        out = CheckedBytesIO(sub)
+        meter = self.state.meter
+        out = CheckedBytesIO(sub, meter if meter.cap < UNBOUNDED else None, "$(…)")
         parent = self.cur_fds
         fds: Fds = {0: parent.get(0) or NULL_IO, 1: out, 2: parent.get(2) or NULL_IO}
         try:
-            status = sub.run_script(body, fds)
-        except ExitShell as e:
-            status = e.subshell_status
-        except LimitExceeded as e:
-            self.error(fds, e.message)
-            status = 1
-        if sub.state.traps:
             try:
-                status = sub.exit_trap(status, fds)
+                status = sub.run_script(body, fds)
             except ExitShell as e:
                 status = e.subshell_status
-        sub.close_exec_files()
-        self.cmdsub_status = status
-        self.state.last_status = status
-        if sub.last_typed:
-            return sub.last_data
-        return out.getvalue().decode("utf-8", "surrogateescape").rstrip("\n")
+            except MemoryLimitExceeded:
+                raise
+            except LimitExceeded as e:
+                self.error(fds, e.message)
+                status = 1
+            if sub.state.traps:
+                try:
+                    status = sub.exit_trap(status, fds)
+                except ExitShell as e:
+                    status = e.subshell_status
+            sub.close_exec_files()
+            self.cmdsub_status = status
+            self.state.last_status = status
+            if sub.last_typed:
+                return sub.last_data
+            raw = out.getvalue()
+            out.close()
+            kept = raw.rstrip(b"\n")
+            del raw  # the capture's buffer goes before the text is made
+            return kept.decode("utf-8", "surrogateescape")
+        finally:
+            out.release()
 
     def process_substitution(self, node: ast.ProcSub) -> str:
         """`<(…)` / `>(…)`: start the body on a pipe; the name of the command's end."""
@@ -719,7 +738,8 @@ class Interpreter:
 
         def run() -> None:
             try:
-                job.status = sub.run_andor(st.body, job_fds)
+                with stop.checking(sub.check_boundary):  # this thread's run
+                    job.status = sub.run_andor(st.body, job_fds)
             except ExitShell as e:
                 job.status = e.status
             except BrokenPipeError:
@@ -732,15 +752,19 @@ class Interpreter:
             except RecursionError:
                 sub.error(job_fds, NESTS_TOO_DEEPLY)
                 job.status = 2
+            except KeyboardInterrupt:
+                job.status = 130
+            except SystemExit as e:
+                job.status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
             except Exception as e:  # a fault in a job must not kill the process
                 sub.error(job_fds, f"tysh: internal error: {e!r}")
                 job.status = 70
 
         t = threading.Thread(target=run, daemon=True, name=f"tysh-job-{jid}")
         job.thread = t
+        start_deep(t)  # before the job is listed: one that cannot start is not waited for
         self.jobs[jid] = job
         self.state.last_bg_pid = jid
-        start_deep(t)
 
     def wait_jobs(self, ids: list[int] | None = None) -> int:
         status = 0

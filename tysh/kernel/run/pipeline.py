@@ -12,9 +12,10 @@ import os
 import threading
 from typing import IO, TYPE_CHECKING
 
+from tysh.kernel.base import stop
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
-from tysh.kernel.base.streams import CheckedWriter, Fds, close_quietly
-from tysh.kernel.base.threads import start_deep
+from tysh.kernel.base.streams import CheckedReader, CheckedWriter, Fds, close_quietly
+from tysh.kernel.base.threads import NoThread, start_deep
 from tysh.kernel.syntax import ast
 
 if TYPE_CHECKING:
@@ -35,7 +36,8 @@ def _run_stage(
     """Run one stage and close the pipe ends it owns, whatever happens."""
     status = 0
     try:
-        status = interp.run_command(cmd, fds)
+        with stop.checking(interp.check_boundary):  # this thread's run (kernel.base.stop)
+            status = interp.run_command(cmd, fds)
         if own_out is not None:
             own_out.flush()
     except ExitShell as e:
@@ -46,6 +48,10 @@ def _run_stage(
         status = interp.state.last_status
     except BrokenPipeError:
         status = 141
+    except KeyboardInterrupt:
+        status = 130  # raised in a stage's thread: the stage is interrupted, quietly
+    except SystemExit as e:
+        status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except Exception as e:  # noqa: BLE001 — a fault in a stage must not kill the others
         from tysh.kernel.base.limits import NESTS_TOO_DEEPLY, LimitExceeded, TimedOut
 
@@ -117,9 +123,10 @@ def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> 
             # feeding a patient consumer (`seq 1 1e12 | wc -l`) still stops
             if sub.control.check_streams or sub.deadline is not None:
                 own_out = CheckedWriter(w, PIPE_BUF_WRITE, sub)
+                prev_read = CheckedReader(r, interp)
             else:
                 own_out = open(w, "wb", buffering=PIPE_BUF_WRITE)  # noqa: SIM115
-            prev_read = open(r, "rb")  # noqa: SIM115
+                prev_read = open(r, "rb")  # noqa: SIM115
             stage_fds[1] = own_out
         else:
             prev_read = None
@@ -133,7 +140,16 @@ def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> 
                 daemon=True,
                 name="tysh-stage",
             )
-            start_deep(t)
+            try:
+                start_deep(t)
+            except NoThread:
+                # the stages already running see the end of their pipes and finish
+                close_quietly(own_in)
+                close_quietly(own_out)
+                close_quietly(prev_read)
+                for started in threads:
+                    started.join()
+                raise
             threads.append(t)
     for t in threads:
         t.join()

@@ -51,6 +51,8 @@ def _open(interp: Interpreter, target: str, mode: str, fds: Fds, op: str) -> IO[
             if p.name == target:
                 return p.stream  # type: ignore[no-any-return]
     path = interp.abspath(target)
+    if target.endswith("/") and path != "/":
+        path += "/"  # `> file/` names a directory: the filesystem refuses a file there
     fs = interp.fs
     try:
         if op == ">" and "noclobber" in interp.state.options and fs.is_file(path):

@@ -10,11 +10,13 @@ from __future__ import annotations
 import io
 from typing import IO, TYPE_CHECKING, Any, cast
 
+from tysh.kernel.base import stop
 from tysh.kernel.base.argv import Arg, Flag, Operand
 from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
-from tysh.kernel.base.streams import Fds
-from tysh.kernel.base.values import to_text
+from tysh.kernel.base.limits import NO_CHARGES, UNBOUNDED, Charges, MemoryLimitExceeded
+from tysh.kernel.base.streams import CheckedBytesIO, Fds
+from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.bind.binder import BindError
 from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.expand.words import eval_arith_word, expand_args
@@ -508,7 +510,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         targs, leaf, inst = bind_and_convert(tool, args)
     except BindError as e:
         interp.error(fds, str(e))
-        return 2
+        return e.status
     stdout = fds.get(1)
     if targs.help or leaf.func is None:
         from tysh.kernel.tools.help import render_help
@@ -519,9 +521,12 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
     as_json = targs.json
     schema = leaf.schema
     owns = tool.schema.owns_output
-    capture: io.BytesIO | None = None
+    capture: CheckedBytesIO | None = None
+    meter = interp.state.meter
     if as_json and not owns:
-        capture = io.BytesIO()
+        # what a tool prints under --json is kept to be reshaped: charged to the budget
+        capture = CheckedBytesIO(interp, meter if meter.cap < UNBOUNDED else None, name,
+                                 tool=True)
         out_stream: IO[bytes] = capture
     else:
         out_stream = stdout if stdout is not None else io.BytesIO()
@@ -544,18 +549,59 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         _isatty(stdout),
         False,
         tuple(targs.path),
+        Charges(meter) if meter.cap < UNBOUNDED else NO_CHARGES,
     )
     try:
-        if leaf.session:
-            session: Session = interp
-            ret = leaf.func(inst, ctx, session)
-        else:
-            ret = leaf.func(inst, ctx)
+        # code deep in the tool (a regex engine's slices, a worker process) stops on the
+        # same check as the tool's own checkpoints
+        with stop.checking(interp.check_boundary):
+            if leaf.session:
+                session: Session = interp
+                ret = leaf.func(inst, ctx, session)
+            else:
+                ret = leaf.func(inst, ctx)
     except FsError as e:
         # a file failure the tool did not handle (a full in-memory filesystem under a
         # write): the command fails, the script goes on — as with a real full disk
         interp.error(fds, f"{name}: {e.message}")
         return 1
+    except MemoryLimitExceeded as e:
+        if not e.tool:
+            raise  # the shell's own budget (a capture around the tool): ends the script
+        # the tool's own buffer or a width it was given: the command fails
+        interp.error(fds, e.message)
+        return 1
+    except MemoryError:
+        # an allocation the budget did not foresee failed: the command fails, the
+        # session goes on
+        interp.error(fds, f"{name}: memory exhausted")
+        return 1
+    except ValueError as e:
+        if not str(e).startswith("Exceeds the limit"):
+            raise
+        # Python refuses to read an integer of more than 4300 digits (a process-wide
+        # guard the embedder owns): a number too large, in the tool's name
+        interp.error(fds, f"{name}: a number of more than {_digits_limit()} digits is "
+                     "too large")
+        return 1
+    except UnicodeEncodeError as e:
+        # text holding a lone surrogate (from JSON's `\ud800`, say) that a tool wrote
+        # without encode_text: the command fails with a message, never a traceback
+        interp.error(fds, f"{name}: cannot write text holding {e.object[e.start:e.end]!a}")
+        return 1
+    except SystemExit as e:
+        # a tool that calls sys.exit() ends itself, not the shell or the embedder
+        code = e.code
+        if code is None:
+            return 0
+        if isinstance(code, int) and not isinstance(code, bool):
+            return code & 0xFF
+        interp.error(fds, f"{name}: {code}")
+        return 1
+    finally:
+        ctx.charges.release()
+        if capture is not None:
+            capture.release()
     if ret is None:
         code, output, data = 0, None, None
     elif type(ret) is int:
@@ -592,8 +638,13 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         if not _render(interp, "output", output, stdout):
             _write(stdout, output.to_text())
     if stdout is not None and type(stdout) is not io.BytesIO:
-        # real fds and pipes see each command's output as soon as it finishes
-        stdout.flush()
+        # real fds and pipes see each command's output as soon as it finishes; a file
+        # that cannot take it (a full disk) fails the command, as a write error would
+        try:
+            stdout.flush()
+        except FsError as e:
+            interp.error(fds, f"{name}: {e.message}")
+            return 1
     return code
 
 
@@ -601,6 +652,12 @@ def _procsub_fs(interp: Interpreter) -> Any:
     from tysh.kernel.run.procsub import session_fs
 
     return session_fs(interp)
+
+
+def _digits_limit() -> int:
+    import sys
+
+    return sys.get_int_max_str_digits()
 
 
 class _ErrorTee:
@@ -629,7 +686,7 @@ class _ErrorTee:
 
 def _write(stream: IO[bytes] | None, text: str) -> None:
     if stream is not None and text:
-        stream.write(text.encode("utf-8", "surrogateescape"))
+        stream.write(encode_text(text))
 
 
 def _render(interp: Interpreter, kind: str, value: Any, stdout: IO[bytes] | None) -> bool:

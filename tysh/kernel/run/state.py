@@ -9,6 +9,7 @@ or any typed value from typed substitution. Subshells and pipeline stages run on
 
 from __future__ import annotations
 
+import operator
 import os
 import sys
 import time
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tysh.kernel.base.errors import VarError
+from tysh.kernel.base.limits import SLOT_BYTES, UNBOUNDED, VAR_BYTES, Meter, value_size
 
 OPTION_LETTERS = {
     "errexit": "e",
@@ -94,13 +96,17 @@ def _epoch(real: bool) -> str:
 # sandbox, as its environment does (docs/security.md, hermetic environment); it matches
 # the neutral `user` that `whoami` answers there.
 NEUTRAL_UID = "1000"
+# ... and for its process ids: `$$` (and BASHPID) is the embedding process's pid on the
+# host, which a sandbox does not show; its parent is reported as init
+NEUTRAL_PID = 100
+NEUTRAL_PPID = "1"
 
 # Variables bash computes when they are read (and a script has not set them); scripts
 # test these (`$OSTYPE`, `$UID`, `$SECONDS`) far more than they assign them.
 _DYNAMIC: dict[str, Callable[[State], str]] = {
     "UID": lambda st: str(os.getuid()) if st.host_facts else NEUTRAL_UID,
     "EUID": lambda st: str(os.geteuid()) if st.host_facts else NEUTRAL_UID,
-    "PPID": lambda st: str(os.getppid()),
+    "PPID": lambda st: str(os.getppid()) if st.host_facts else NEUTRAL_PPID,
     "BASHPID": lambda st: str(st.pid),
     "SECONDS": _seconds,
     "EPOCHSECONDS": lambda st: _epoch(False),
@@ -128,7 +134,10 @@ def _trim(lst: list[Any]) -> list[Any]:
 class State:
     """Variables, functions, options, positional parameters, cwd and statuses."""
 
-    def __init__(self, cwd: str = "/", env: dict[str, str] | None = None) -> None:
+    def __init__(self, cwd: str = "/", env: dict[str, str] | None = None,
+                 meter: Meter | None = None) -> None:
+        # the kernel's memory budget: stores of variables are charged to it
+        self.meter = meter if meter is not None else Meter()
         self.frames: list[dict[str, Var]] = [{}]
         self.functions: dict[str, Any] = {}  # name -> ast.FunctionDef
         self.aliases: dict[str, str] = {}
@@ -177,7 +186,10 @@ class State:
     def copy(self) -> State:
         """An independent copy for a subshell or pipeline stage."""
         s = State.__new__(State)
+        meter = s.meter = self.meter
         s.frames = [{k: v.copy() for k, v in f.items()} for f in self.frames]
+        if meter.cap < UNBOUNDED:
+            _charge_copy(s, meter)
         s.functions = dict(self.functions)
         s.aliases = dict(self.aliases)
         s.options = set(self.options)
@@ -294,6 +306,9 @@ class State:
         """Assign `name` in the frame that holds it (global when none does)."""
         frame = self._target(name)
         var = frame.get(name)
+        meter = self.meter
+        if meter.cap < UNBOUNDED:
+            meter.admit(value_size(value) + VAR_BYTES, name)
         if var is None:
             if name in _READONLY_DYNAMIC and self.lookup(name) is None:
                 raise VarError(f"{name}: readonly variable")
@@ -328,20 +343,30 @@ class State:
         if isinstance(cur, dict):
             cur[str(key)] = value
             return
+        meter = self.meter
         if not isinstance(cur, list):
+            if meter.cap < UNBOUNDED:
+                meter.admit(value_size(value) + VAR_BYTES, name)
             cur = [] if cur is None else [cur]
             var.value = cur
+        elif meter.cap < UNBOUNDED:
+            meter.admit(value_size(value), name)
         i = int(key)
         if i < 0:
             i += len(cur)
             if i < 0:
                 raise VarError(f"{name}[{key}]: bad array subscript")
         if i >= len(cur):
+            if meter.cap < UNBOUNDED:
+                meter.admit(SLOT_BYTES * (i + 1 - len(cur)), name)
             cur.extend([None] * (i + 1 - len(cur)))
         cur[i] = value
 
     def append_values(self, name: str, values: list[Any] | dict[str, Any]) -> None:
         """`a+=(x y)`."""
+        meter = self.meter
+        if meter.cap < UNBOUNDED:
+            meter.admit(value_size(values), name)
         frame = self._target(name)
         var = frame.get(name)
         if var is None:
@@ -440,3 +465,104 @@ class State:
         for f in self.frames:
             names.update(k for k, v in f.items())
         return sorted(names)
+
+
+# ---------------------------------------------------------------- memory accounting
+
+_getsizeof = sys.getsizeof
+_ENTRY_BYTES = 100
+_BIG = 4096  # strings this long are counted once however many places hold them
+
+
+def _charge_copy(s: State, meter: Meter) -> None:
+    """A fork copies the slot arrays of its lists and records; big copies are charged
+    as a buffer for as long as the fork lives."""
+    slots = 0
+    for f in s.frames:
+        for var in f.values():
+            v = var.value
+            if type(v) is list or type(v) is dict:
+                slots += len(v)
+    meter.track(s)
+    n = slots * SLOT_BYTES
+    if n >= 1 << 20:
+        import weakref
+
+        meter.charge(n, "subshell", tool=False)
+        weakref.finalize(s, meter.release, n)
+
+
+class _Census:
+    """Counts what the variables of live sessions hold: the kernel's own session in
+    full, each fork only where its values are not the kernel's (a fork starts as a
+    copy whose strings are shared); long strings are counted once wherever they are."""
+
+    def __init__(self, main: State) -> None:
+        self.main = main
+        self.seen: set[int] = set()
+
+    def __call__(self) -> int:
+        self.seen = set()
+        main = self.main
+        total = self.state(main, None)
+        base: dict[str, Any] = {}
+        for f in main.frames:
+            for k, var in list(f.items()):
+                base[k] = var.value
+        for s in list(main.meter.sessions):
+            if s is not main:
+                total += self.state(s, base)
+        self.seen = set()
+        return total
+
+    def state(self, st: State, base: dict[str, Any] | None) -> int:
+        total = 0
+        for f in list(st.frames):
+            for k, var in list(f.items()):
+                v = var.value
+                if base is None:
+                    total += VAR_BYTES + self.size(v)
+                    continue
+                b = base.get(k)
+                if v is b:
+                    continue
+                total += VAR_BYTES + self.differing(v, b)
+        return total
+
+    def size(self, v: Any) -> int:
+        t = type(v)
+        if t is str:
+            if len(v) >= _BIG:
+                i = id(v)
+                if i in self.seen:
+                    return 0
+                self.seen.add(i)
+            return _getsizeof(v)
+        if t is list:
+            n = 56 + SLOT_BYTES * len(v)
+            quick = value_size(v)
+            if quick - n <= 64 * len(v) + (1 << 20):
+                return quick  # no long strings that could be shared: the plain sum
+            return n + sum(map(self.size, v))
+        if t is dict:
+            return 64 + sum(_ENTRY_BYTES + _getsizeof(k) + self.size(x) for k, x in v.items())
+        return value_size(v)
+
+    def differing(self, v: Any, b: Any) -> int:
+        """The size of a fork's value beyond what it shares with the kernel's `b`."""
+        if type(v) is list and type(b) is list:
+            if all(map(operator.is_, v, b)):
+                return sum(map(self.size, v[len(b):]))
+            return sum(self.size(e) for e, f in zip(v, b, strict=False) if e is not f) + sum(
+                map(self.size, v[len(b):]))
+        if type(v) is dict and type(b) is dict:
+            return sum(_ENTRY_BYTES + self.size(x) for k, x in v.items() if b.get(k) is not x)
+        return self.size(v)
+
+
+def attach_census(main: State) -> None:
+    """Make `main` the session a census of its meter counts in full."""
+    meter = main.meter
+    meter.census = _Census(main)
+    meter.track(main)
+    meter.est = meter.census()

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, Literal, overload
 
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.lazyre import LazyRegex
@@ -162,8 +162,11 @@ _EXTGLOB_OPS = frozenset("?*+@!")
 _DQ_PLAIN = LazyRegex(r"[^\"\\$`]+")
 _HEREDOC_PLAIN = LazyRegex(r"[^\\$`]+")
 _DQ_ESCAPABLE = frozenset('"\\$`')
+_DQ_OPERAND_PLAIN = LazyRegex(r"[^}'\"\\$`]+")
+_DQ_OPERAND_ESCAPABLE = frozenset('"\\$`}')
 _HEREDOC_ESCAPABLE = frozenset("\\$`")
 _ARITH_PLAIN = LazyRegex(r"[^()$\"'\\`]+")
+_ARITH_BRACKET_PLAIN = LazyRegex(r"[^()\[\]$\"'\\`]+")
 _BACKTICK_STOP = LazyRegex(r"[\\`]")
 
 _PARAM_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+", "##", "#", "%%", "%", "//", "/#", "/%", "/",
@@ -1039,10 +1042,8 @@ class Scanner:
 
     # -- word parts -------------------------------------------------------------------------
 
-    def scan_word(self, i: int, mode: int, sq_literal: bool = False) -> tuple[ast.Word, int]:
-        """Scan word parts from `i` until the mode's terminator; return the word and its end.
-        `sq_literal`: single quotes still group but stay in the text (the word of
-        `"${x:-'…'}"`, as bash does inside double quotes)."""
+    def scan_word(self, i: int, mode: int) -> tuple[ast.Word, int]:
+        """Scan word parts from `i` until the mode's terminator; return the word and its end."""
         text = self.text
         n = self.n
         plain = _PLAIN[mode]
@@ -1062,7 +1063,7 @@ class Scanner:
                 close = text.find("'", i + 1)
                 if close < 0:
                     raise self.error("unterminated single-quoted string", i, incomplete=True)
-                parts.quoted(text[i:close + 1] if sq_literal else text[i + 1:close])
+                parts.quoted(text[i + 1:close])
                 i = close + 1
             elif c == '"':
                 dq, i = self.scan_dq(i)
@@ -1120,6 +1121,54 @@ class Scanner:
             else:  # pragma: no cover - the plain regex consumes everything else
                 parts.lit(c)
                 i += 1
+        return Word(parts.done(), self.src.pos(start)), i
+
+    def _dq_operand(self, i: int) -> tuple[ast.Word, int]:
+        """The word of `${x:-…}` (and `:=`, `:+`, `-`, `=`, `+`) inside double quotes, from
+        `i` to its `}`, read as bash reads it there: quoted as the string around it, so a
+        backslash escapes only `$`, `` ` ``, `"`, `\\` and `}` (`"${u-\\z}"` is `\\z`); a
+        single quote is an ordinary character that still hides `}` until the next one,
+        and expansions inside it happen (`"${u:-'$v'}"` is `'` + $v + `'`)."""
+        text = self.text
+        n = self.n
+        parts = _Parts()
+        start = i
+        in_sq = False
+        while i < n:
+            m = _DQ_OPERAND_PLAIN.match(text, i)
+            if m is not None:
+                parts.quoted(m.group())
+                i = m.end()
+                if i >= n:
+                    break
+            c = text[i]
+            if c == "}":
+                if not in_sq:
+                    break
+                parts.quoted(c)
+                i += 1
+            elif c == "'":
+                in_sq = not in_sq
+                parts.quoted(c)
+                i += 1
+            elif c == '"':
+                dq, i = self.scan_dq(i)
+                parts.part(dq)
+            elif c == "\\":
+                nxt = text[i + 1:i + 2]
+                if nxt == "\n":
+                    i += 2
+                elif nxt and nxt in _DQ_OPERAND_ESCAPABLE:
+                    parts.quoted(nxt)
+                    i += 2
+                else:
+                    parts.quoted("\\" + nxt)
+                    i += 1 + len(nxt)
+            elif c == "$":
+                i = self.scan_dollar(i, parts, in_dq=True)
+            else:  # backtick
+                sub, i = self._backtick(i, in_dq=True)
+                parts.part(sub)
         return Word(parts.done(), self.src.pos(start)), i
 
     def _extglob(self, i: int, parts: _Parts) -> int:
@@ -1206,6 +1255,10 @@ class Scanner:
             script, end = self._command_sub(i)
             parts.part(ast.CmdSub(script, self.src.pos(i)))
             return end
+        if c == "[":  # `$[…]`: bash's older spelling of `$((…))`
+            word, end = self.scan_arith(i + 2, i, brackets=True)
+            parts.part(ast.ArithSub(word, self.src.pos(i)))
+            return end
         if c and (c.isalpha() or c == "_") and c.isascii():
             m = _NAME.match(text, i + 1)
             assert m is not None
@@ -1282,28 +1335,52 @@ class Scanner:
                       depth=self.depth + 1, aliases=self.aliases)
         return ast.CmdSub(self.src.parse_sub(sub), self.src.pos(i)), end
 
-    def scan_arith(self, i: int, open_offset: int) -> tuple[ast.Word, int] | None:
+    @overload
+    def scan_arith(self, i: int, open_offset: int) -> tuple[ast.Word, int] | None: ...
+
+    @overload
+    def scan_arith(self, i: int, open_offset: int,
+                   brackets: Literal[True]) -> tuple[ast.Word, int]: ...
+
+    def scan_arith(self, i: int, open_offset: int,
+                   brackets: bool = False) -> tuple[ast.Word, int] | None:
         """Scan arithmetic text from `i` (just after `((`) to the matching `))`.
 
         Returns None when the parentheses do not close as `))` (then `((` was two subshell
         parens, or `$((` a command substitution starting with a subshell, as in bash).
+        With `brackets`, the text of `$[…]` (from just after `$[`) up to the `]` that
+        closes it, subscripts nesting (`$[a[1] + 1]`).
         """
         text = self.text
         n = self.n
         parts = _Parts()
         depth = 0
+        sub_depth = 0
         j = i
+        plain = _ARITH_BRACKET_PLAIN if brackets else _ARITH_PLAIN
         while True:
-            m = _ARITH_PLAIN.match(text, j)
+            m = plain.match(text, j)
             if m is not None:
                 parts.quoted(m.group())
                 j = m.end()
             if j >= n:
+                if brackets:
+                    raise self.error("unterminated '$[': expected ']'", open_offset,
+                                     incomplete=True)
                 what = "$((" if text[open_offset] == "$" else "(("
                 raise self.error(f"unterminated '{what}': expected '))'", open_offset,
                                  incomplete=True)
             c = text[j]
-            if c == "(":
+            if brackets and c in "[]":
+                if c == "]" and sub_depth == 0:
+                    return Word(parts.done(), self.src.pos(i)), j + 1
+                sub_depth += 1 if c == "[" else -1
+                parts.quoted(c)
+                j += 1
+            elif brackets and c == ")" and depth == 0:
+                parts.quoted(c)  # unbalanced: an error when it is evaluated
+                j += 1
+            elif c == "(":
                 depth += 1
                 parts.quoted(c)
                 j += 1
@@ -1410,7 +1487,7 @@ class Scanner:
                 # bash: a pattern's leading '/' is part of it (`${PWD////_}`)
                 lead, j = self.scan_word(j + 1, M_ARG_SLASH)
                 rest = lead.parts
-                if rest and type(rest[0]) is Lit:
+                if rest and type(rest[0]) is ast.Lit:
                     arg = Word((Lit("/" + rest[0].text), *rest[1:]), lead.pos)
                 else:
                     arg = Word((Lit("/"), *rest), lead.pos)
@@ -1420,19 +1497,44 @@ class Scanner:
                 arg2, j = self.scan_word(j + 1, M_ARG)
         elif op == ":":
             arg, j = self.scan_word(j, M_ARG_COLON)
+            open_q = _open_conditionals(arg)
+            while open_q and j < n and text[j] == ":":
+                # the `:` of a `?:` in the offset (`${s:x?1:2:3}`), not the length's
+                more, j = self.scan_word(j + 1, M_ARG_COLON)
+                arg = _joined(arg, more)
+                open_q = _open_conditionals(arg)
             if j < n and text[j] == ":":
                 arg2, j = self.scan_word(j + 1, M_ARG)
         elif op in ("^^", "^", ",,", ","):
             arg, j = self.scan_word(j, M_ARG)
             if not arg.parts:
                 arg = None
+        elif in_dq and op in _DEFAULT_FAMILY:
+            arg, j = self._dq_operand(j)
         else:
-            # `"${x:-'a'}"` is `'a'`: bash keeps single quotes in the default/alternative
-            # word inside double quotes (pattern operators still remove them)
-            arg, j = self.scan_word(j, M_ARG, in_dq and op in _DEFAULT_FAMILY)
+            arg, j = self.scan_word(j, M_ARG)
         if j >= n or text[j] != "}":
             raise self.error("unterminated '${': expected '}'", i, incomplete=True)
         return ParamExp(name, index, length, indirect, op, arg, arg2, True), j + 1
+
+
+def _open_conditionals(word: ast.Word) -> int:
+    """How many `?` of conditional expressions in an arithmetic word's text have no `:` yet."""
+    text = "".join(p.text for p in word.parts if type(p) is ast.Lit or type(p) is ast.Quoted)
+    return text.count("?") - text.count(":")
+
+
+def _joined(word: ast.Word, more: ast.Word) -> ast.Word:
+    """`word` + `:` + `more`, as one word."""
+    parts = _Parts()
+    for p in (*word.parts, Lit(":"), *more.parts):
+        if type(p) is ast.Lit:
+            parts.lit(p.text)
+        elif type(p) is ast.Quoted:
+            parts.quoted(p.text)
+        else:
+            parts.part(p)
+    return Word(parts.done(), word.pos)
 
 
 def _is_length_form(text: str, j: int) -> bool:
@@ -1521,10 +1623,10 @@ def decode_ansi_c(body: str) -> str:
         if hx is not None:
             return _byte(int(hx, 16))
         if u4 is not None:
-            return chr(int(u4, 16))
+            return _code_point(int(u4, 16))
         if u8 is not None:
             cp = int(u8, 16)
-            return chr(cp) if cp <= 0x10FFFF else "\ufffd"
+            return _code_point(cp) if cp <= 0x10FFFF else "\ufffd"
         if octal is not None:
             return _byte(int(octal, 8) & 0xFF)
         if ctl is not None:
@@ -1538,6 +1640,14 @@ def decode_ansi_c(body: str) -> str:
         # and a lone `$'\xff'` stays the raw byte (surrogateescape, as streams use)
         out = out.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
     return out
+
+
+def _code_point(cp: int) -> str:
+    """A `\\uHHHH` escape's character; a surrogate (which UTF-8 cannot hold) becomes the
+    bytes bash writes for it, ED A0 80 for U+D800, as the escapes of raw bytes."""
+    if 0xD800 <= cp <= 0xDFFF:
+        return "".join(_byte(b) for b in chr(cp).encode("utf-8", "surrogatepass"))
+    return chr(cp)
 
 
 def _byte(b: int) -> str:

@@ -1,8 +1,8 @@
-"""POSIX regular expressions (BRE and ERE with the GNU extensions) translated to Python `re`.
+"""POSIX regular expressions (BRE and ERE with the GNU extensions) translated to Python `re` syntax.
 
 grep and sed accept GNU's dialects; Python's `re` speaks another one. The translation is a
-single left-to-right pass that emits an equivalent Python pattern, so matching runs in the
-C engine. Three matching modes exist because the two tools see text differently:
+single left-to-right pass that emits an equivalent Python pattern; kernel.text.engine then
+runs it on `re`, RE2 or the regex module, whichever cannot freeze the process on it. Three matching modes exist because the two tools see text differently:
 
 - ``line``: grep (and sed's whole-chunk fast path) searches a block of many lines at once,
   so nothing may match a newline: `.`, negated brackets, `\\s` and `\\W` exclude it, and `^`
@@ -28,6 +28,7 @@ import attrs
 
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.record import Record
+from tysh.kernel.text import engine
 
 Mode = Literal["line", "sedline", "space", "space_m"]
 Kind = Literal["bre", "ere", "fixed", "perl"]
@@ -559,13 +560,13 @@ def translate_kind(pattern: str, kind: Kind, mode: Mode = "line", offset: int = 
 
 @attrs.frozen(repr=False, eq=False)
 class Compiled(Record):
-    regex: re.Pattern[str] | re.Pattern[bytes]
+    regex: engine.Pattern  # re.Pattern's interface, on the engine kernel.text.engine chose
     text: bool  # True: match decoded text (str); False: raw bytes
     min_width: int  # shortest possible match (0 when it may match the empty string)
     # a cheaper regex finding candidate lines: the unwrapped pattern for -w/-x (whose
     # lookarounds defeat the engine's literal scan), or, when `lower`, the lower-cased
     # pattern to run case-sensitively on a lower-cased block (faster than IGNORECASE)
-    prefilter: re.Pattern[str] | re.Pattern[bytes] | None = None
+    prefilter: engine.Pattern | None = None
     lower: bool = False
     wrapped: bool = False  # -w/-x: a prefilter hit must be confirmed with `regex`
     warnings: tuple[str, ...] = ()  # GNU's pattern warnings, for grep to print
@@ -623,13 +624,11 @@ def compile_patterns(
     if ignore_case:
         flags |= re.IGNORECASE
     regex = _compile(body, flags, safe)
-    prefilter: re.Pattern[str] | re.Pattern[bytes] | None = None
+    prefilter: engine.Pattern | None = None
     lower = False
     if safe and ignore_case and not re.search(r"\\[A-Za-z]", inner):
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                prefilter = re.compile(inner.lower().encode(), flags & ~re.IGNORECASE)
+            prefilter = engine.compile(inner.lower().encode(), flags & ~re.IGNORECASE)
             lower = True
         except re.error:
             prefilter = None
@@ -640,20 +639,18 @@ def compile_patterns(
     )
 
 
-def _compile(source: str, flags: int, as_bytes: bool) -> re.Pattern[str] | re.Pattern[bytes]:
+def _compile(source: str, flags: int, as_bytes: bool) -> engine.Pattern:
     try:
-        with warnings.catch_warnings():  # `[[` in a -P pattern: no FutureWarning on stderr
-            warnings.simplefilter("ignore")
-            if as_bytes:
-                return re.compile(source.encode("utf-8", "surrogateescape"), flags)
-            return re.compile(source, flags)
+        if as_bytes:
+            return engine.compile(source.encode("utf-8", "surrogateescape"), flags)
+        return engine.compile(source, flags)
     except re.error as e:  # a construct the translation let through; report, never crash
         raise RegexError(f"Invalid regular expression ({e})") from None
     except (OverflowError, RecursionError):
         raise RegexError("Regular expression too big") from None
 
 
-def min_width(regex: re.Pattern[str] | re.Pattern[bytes]) -> int:
+def min_width(regex: engine.Pattern) -> int:
     """The fewest characters a match of `regex` can span (0 when unknown): a pattern
     that cannot match empty needs no special case for empty matches."""
     try:
@@ -668,7 +665,7 @@ def min_width(regex: re.Pattern[str] | re.Pattern[bytes]) -> int:
 
 
 @functools.lru_cache(maxsize=256)
-def compile_text(pattern: str, extended: bool, ignore_case: bool, mode: Mode) -> re.Pattern[str]:
+def compile_text(pattern: str, extended: bool, ignore_case: bool, mode: Mode) -> engine.Pattern:
     """Compile one pattern for matching decoded text (sed's pattern space). Cached."""
     t = translate(pattern, extended=extended, mode=mode)
     if t.bad_start:  # what grep warns about or takes literally, glibc's regcomp (sed's) rejects
@@ -677,7 +674,7 @@ def compile_text(pattern: str, extended: bool, ignore_case: bool, mode: Mode) ->
     if ignore_case:
         flags |= re.IGNORECASE
     try:
-        return re.compile(t.source, flags)
+        return engine.compile(t.source, flags)
     except re.error as e:
         raise RegexError(f"Invalid regular expression ({e})") from None
     except (OverflowError, RecursionError):

@@ -10,8 +10,10 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import attrs
 
+from tysh.kernel.base.limits import NO_CHARGES, Charges
 from tysh.kernel.base.paths import abspath
 from tysh.kernel.base.record import MutableRecord
+from tysh.kernel.base.values import encode_text
 from tysh.kernel.fs.api import FileSystem
 
 if TYPE_CHECKING:
@@ -111,18 +113,46 @@ class Context(MutableRecord):
     isatty: bool = False
     stdin_is_terminal: bool = False
     path_prefix: tuple[str, ...] = ()  # the subcommand path chosen by select_leaf
+    # what this command charges to the kernel's memory budget (released by the kernel
+    # when the command ends)
+    charges: Charges = NO_CHARGES
 
     @property
     def cwd(self) -> str:
         return self.shell.cwd
 
     def path(self, p: str) -> str:
-        """An absolute, normalised path for a user-given one, relative to the cwd."""
-        return abspath(p, self.shell.cwd)
+        """An absolute, normalised path for a user-given one, relative to the cwd. A
+        trailing `/` is kept: it says the path must name a directory, and the
+        filesystem answers `Not a directory` when it does not (`rm file/`)."""
+        out = abspath(p, self.shell.cwd)
+        if len(p) > 1 and p.endswith("/") and out != "/" and p.strip("/"):
+            return out + "/"
+        return out
+
+    def hold(self, n: int) -> None:
+        """Charge `n` more bytes this command keeps (a buffer of its whole input, a
+        table) to the memory budget; past the budget MemoryLimitExceeded ends the
+        command with `NAME: memory limit of … exceeded`, status 1. Released when the
+        command ends."""
+        self.charges.hold(n, self.name)
+
+    def release(self) -> None:
+        """Give back everything this command has charged (its buffers are gone)."""
+        self.charges.release()
+
+    def unhold(self, n: int) -> None:
+        """Give back `n` bytes of what `hold` charged (a buffer that was freed)."""
+        self.charges.release(n)
+
+    def need(self, n: int) -> None:
+        """Refuse, as `hold` would, an allocation of `n` bytes about to be made (a
+        width or a padding a user gave), without keeping a charge."""
+        self.charges.need(n, self.name)
 
     def error(self, message: str) -> None:
         """Write `NAME: message` to stderr, the way GNU tools report problems."""
-        self.stderr.write(f"{self.name}: {message}\n".encode("utf-8", "surrogateescape"))
+        self.stderr.write(encode_text(f"{self.name}: {message}\n"))
 
     def write(self, text: str) -> None:
-        self.stdout.write(text.encode("utf-8", "surrogateescape"))
+        self.stdout.write(encode_text(text))

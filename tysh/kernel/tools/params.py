@@ -31,6 +31,9 @@ class ParamMeta(Record):
     param_type: str | None = None
     name: str | None = None
     optional_value: bool = False
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    range_error: str | None = None
 
 
 def param(
@@ -46,13 +49,19 @@ def param(
     name: str | None = None,
     factory: Any = None,
     optional_value: bool = False,
+    min: int | float | None = None,  # noqa: A002 — the schema's word for it
+    max: int | float | None = None,  # noqa: A002
+    range_error: str | None = None,
 ) -> Any:
     """An attrs field carrying the param's spellings and help.
 
     `aliases` are extra spellings (`-n`, `--count`); `param_type` overrides the type read
     from the annotation (e.g. "path"); `name` overrides the canonical name;
     `optional_value` makes a flag that may carry a value attached to it (`-i.bak`,
-    `--in-place=.bak`) but never takes the next word (GNU's `-i[SUFFIX]`)."""
+    `--in-place=.bak`) but never takes the next word (GNU's `-i[SUFFIX]`). `min`/`max`
+    bound a number (both included; the binder refuses a value outside them, with
+    `range_error` — `{value}`, `{option}` filled in — as the tool's own message, and the
+    JSON Schema shows them as minimum/maximum)."""
     meta = ParamMeta(
         aliases=tuple(aliases),
         help=help,
@@ -63,6 +72,9 @@ def param(
         param_type=param_type,
         name=name,
         optional_value=optional_value,
+        minimum=min,
+        maximum=max,
+        range_error=range_error,
     )
     if factory is not None:
         return attrs.field(factory=factory, metadata={META_KEY: meta})
@@ -176,6 +188,9 @@ def reflect_params(cls: type) -> tuple[ParamSchema, ...]:
                 positional=meta.positional,
                 choices=choices,
                 optional_value=meta.optional_value,
+                minimum=meta.minimum,
+                maximum=meta.maximum,
+                range_error=meta.range_error,
             )
         )
     return tuple(out)

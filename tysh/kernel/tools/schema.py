@@ -56,6 +56,13 @@ class ParamSchema(Record):
     # a bool flag that may carry a value attached (`-i.bak`, `--in-place=.bak`), never
     # the next word: GNU's optional option arguments (`sed -i[SUFFIX]`)
     optional_value: bool = False
+    # the range of an int or float param's values, both ends included (None: open; an
+    # int param is never outside a signed 64-bit integer, declared or not)
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    # the tool's own message for a value out of range, after `NAME: ` ({value} is the
+    # value as written, {option} the spelling); None: the binder's
+    range_error: str | None = None
 
     @property
     def long_spelling(self) -> str:
@@ -179,6 +186,7 @@ def with_owned_output(schema: ToolSchema) -> ToolSchema:
 _PARAM_DEFAULTS: dict[str, Any] = {
     "required": False, "default": None, "aliases": (), "consumes": 1,
     "repeatable": False, "positional": False, "choices": (), "optional_value": False,
+    "minimum": None, "maximum": None, "range_error": None,
 }
 _SCHEMA_OMITTABLE: dict[str, Any] = {
     "typed_substitution": False, "subcommands": (), "aliases": (), "owns_output": False,
@@ -246,6 +254,9 @@ def param_from_json(d: Mapping[str, Any]) -> ParamSchema:
         positional=bool(d.get("positional", False)),
         choices=tuple(d.get("choices", ())),
         optional_value=bool(d.get("optional_value", False)),
+        minimum=d.get("minimum"),
+        maximum=d.get("maximum"),
+        range_error=d.get("range_error"),
     )
 
 
@@ -292,7 +303,15 @@ def _value_schema(p: ParamSchema) -> dict[str, Any]:
     if p.param_type == "array":
         return {"type": "string"} if not p.positional else {}
     jt = _JSON_TYPES.get(p.param_type)
-    return {"type": jt} if jt else {}
+    if not jt:
+        return {}
+    out: dict[str, Any] = {"type": jt}
+    if p.param_type in ("int", "float"):
+        if p.minimum is not None:
+            out["minimum"] = p.minimum
+        if p.maximum is not None:
+            out["maximum"] = p.maximum
+    return out
 
 
 def param_json_schema(p: ParamSchema) -> dict[str, Any]:

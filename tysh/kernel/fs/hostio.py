@@ -1,0 +1,217 @@
+"""File objects over host file descriptors, shared by the host and confined kinds.
+
+Three things every host file a script opens needs, whatever resolved it:
+- a FIFO must not freeze the session: it is opened without blocking and read and written
+  through `poll`, in slices, stopping at the filesystem's checkpoint (the kernel's time
+  limit and `cancel()`);
+- a write that fails (a full disk, a quota) is a value the tool reports
+  (`No space left on device`), not a raw OSError;
+- a directory is refused at open, as Python's `open()` does."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import select
+import stat as stat_mod
+import time
+from collections.abc import Callable, Iterator
+from typing import IO, Any
+
+from tysh.kernel.fs.api import FsError
+
+Checkpoint = Callable[[], None]
+
+# how long one wait on a FIFO lasts before the checkpoint runs again (milliseconds)
+SLICE_MS = 50
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def reason(e: OSError) -> str:
+    """The message GNU tools print for an OS error (`No such file or directory`)."""
+    return e.strerror or str(e)
+
+
+def mode_flags(mode: str) -> int:
+    """os.open flags for a Python open() mode ("rb", "wb", "ab", "xb", "r+b", …); every
+    open is close-on-exec and non-blocking (a FIFO is then polled, see FifoIO)."""
+    plus = "+" in mode
+    c = mode[:1]
+    if c == "r":
+        flags = os.O_RDWR if plus else os.O_RDONLY
+    elif c == "w":
+        flags = (os.O_RDWR if plus else os.O_WRONLY) | os.O_CREAT | os.O_TRUNC
+    elif c == "a":
+        flags = (os.O_RDWR if plus else os.O_WRONLY) | os.O_CREAT | os.O_APPEND
+    elif c == "x":
+        flags = (os.O_RDWR if plus else os.O_WRONLY) | os.O_CREAT | os.O_EXCL
+    else:
+        raise ValueError(f"invalid mode: {mode!r}")
+    return flags | _CLOEXEC | _NONBLOCK
+
+
+class HostFile(io.FileIO):
+    """A host file whose failed writes raise FsError with the OS's reason (a full disk
+    ends the command with its message, as GNU tools report it)."""
+
+    tysh_path = ""
+
+    def write(self, b: Any) -> int:
+        try:
+            return super().write(b)
+        except OSError as e:
+            raise FsError(self.tysh_path, reason(e)) from None
+
+
+class FifoIO(io.RawIOBase):
+    """A FIFO read or written through poll, a slice at a time, running `checkpoint`
+    between slices: the kernel's time limit and cancel() stop a reader waiting for a
+    writer (or the reverse) as they stop any other command."""
+
+    def __init__(self, fd: int, path: str, readable: bool, checkpoint: Checkpoint) -> None:
+        super().__init__()
+        self._fd = fd
+        self.name = path
+        self._readable = readable
+        self._checkpoint = checkpoint
+        self._poll = select.poll()
+        self._poll.register(fd, select.POLLIN if readable else select.POLLOUT)
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def readable(self) -> bool:
+        return self._readable
+
+    def writable(self) -> bool:
+        return not self._readable
+
+    def _wait(self) -> None:
+        while not self._poll.poll(SLICE_MS):
+            self._checkpoint()
+
+    def readinto(self, b: Any) -> int:
+        while True:
+            self._wait()
+            try:
+                data = os.read(self._fd, len(b))
+            except BlockingIOError:
+                continue
+            n = len(data)
+            b[:n] = data
+            return n
+
+    def write(self, b: Any) -> int:
+        view = memoryview(b)
+        done = 0
+        while done < len(view):
+            self._wait()
+            try:
+                done += os.write(self._fd, view[done:])
+            except BlockingIOError:
+                continue
+        return done
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                os.close(self._fd)
+            finally:
+                super().close()
+
+
+def open_fifo_writer(open_fd: Callable[[], int], path: str, checkpoint: Checkpoint) -> int:
+    """Open a FIFO for writing, waiting (a slice at a time, with checkpoints) for a
+    reader to appear: a non-blocking open fails with ENXIO until one does."""
+    while True:
+        try:
+            return open_fd()
+        except OSError as e:
+            if e.errno != errno.ENXIO:
+                raise
+        checkpoint()
+        time.sleep(SLICE_MS / 1000)
+
+
+def wrap_fd(fd: int, mode: str, path: str, checkpoint: Checkpoint) -> IO[bytes]:
+    """A buffered file object over a freshly opened fd (owned: closed on failure)."""
+    try:
+        st = os.fstat(fd)
+    except OSError as e:
+        os.close(fd)
+        raise FsError(path, reason(e)) from None
+    kind = st.st_mode
+    if stat_mod.S_ISDIR(kind):
+        os.close(fd)
+        raise FsError(path, "Is a directory")
+    readable = mode[0] == "r" or "+" in mode
+    writable = mode[0] != "r" or "+" in mode
+    if stat_mod.S_ISFIFO(kind) and readable != writable:
+        raw: io.RawIOBase = FifoIO(fd, path, readable, checkpoint)
+        return io.BufferedReader(raw) if readable else io.BufferedWriter(raw)
+    if not stat_mod.S_ISREG(kind):
+        # a terminal or another device: reads and writes block as the device decides
+        os.set_blocking(fd, True)
+    fmode = ("r" if mode[0] == "r" else "a" if mode[0] == "a" else "w") + ("+" if "+" in mode else "")
+    try:
+        f = HostFile(fd, fmode, closefd=True)
+    except OSError as e:
+        os.close(fd)
+        raise FsError(path, reason(e)) from None
+    f.name = path
+    f.tysh_path = path
+    if readable and writable:
+        return io.BufferedRandom(f)
+    if readable:
+        return io.BufferedReader(f)
+    return io.BufferedWriter(f)
+
+
+def temp_beside(dirfd: int, name: str, path: str) -> tuple[int, str]:
+    """A new, private file beside `name` in the directory `dirfd` (never through a
+    link: O_EXCL|O_NOFOLLOW); returns its fd and name."""
+    import secrets
+
+    for _ in range(100):
+        tmp = f".{name}.tysh-{secrets.token_hex(4)}"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                         | _CLOEXEC, 0o600, dir_fd=dirfd)
+        except FileExistsError:
+            continue
+        except OSError as e:
+            raise FsError(path, reason(e)) from None
+        return fd, tmp
+    raise FsError(path, "File exists")
+
+
+@contextlib.contextmanager
+def replace_in(dirfd: int, name: str, path: str, old_mode: int | None,
+               checkpoint: Checkpoint) -> Iterator[IO[bytes]]:
+    """FileSystem.replace for a host directory held open: the temporary file is made,
+    given the original's permissions (through its own fd) and renamed over `name`, all
+    relative to `dirfd`, so a path changed meanwhile cannot redirect any of it."""
+    fd, tmp = temp_beside(dirfd, name, path)
+    f = wrap_fd(fd, "wb", path, checkpoint)
+    try:
+        try:
+            yield f
+            f.flush()  # a write error held in the buffer surfaces here
+            os.fchmod(f.fileno(), 0o644 if old_mode is None else old_mode)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                f.close()
+            raise
+        f.close()
+        try:
+            os.rename(tmp, name, src_dir_fd=dirfd, dst_dir_fd=dirfd)
+        except OSError as e:
+            raise FsError(path, reason(e)) from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=dirfd)
+        raise
