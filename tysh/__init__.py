@@ -41,6 +41,13 @@ if TYPE_CHECKING:
     from tysh.kernel.tools.tool import ToolGroup as ToolGroup
     from tysh.kernel.tools.tool import tool as tool
     from tysh.kernel.tools.tool import tool_group as tool_group
+    from tysh.kernel.tools.values import values as values
+    from tysh.kernel.tools.values.define import JsonTool as JsonTool
+    from tysh.kernel.tools.values.define import define_tool as define_tool
+    from tysh.kernel.tools.values.messages import Violation as Violation
+    from tysh.kernel.tools.values.nodes import Args as Args
+    from tysh.kernel.tools.values.nodes import ToolDefinitionError as ToolDefinitionError
+    from tysh.kernel.tools.values.raw import RawTool as RawTool
 
 __version__ = "0.1.0"
 
@@ -78,6 +85,13 @@ _EXPORTS: dict[str, str] = {
     "ToolGroup": "tysh.kernel.tools.tool",
     "tool": "tysh.kernel.tools.tool",
     "tool_group": "tysh.kernel.tools.tool",
+    "values": "tysh.kernel.tools.values",
+    "JsonTool": "tysh.kernel.tools.values.define",
+    "define_tool": "tysh.kernel.tools.values.define",
+    "Violation": "tysh.kernel.tools.values.messages",
+    "Args": "tysh.kernel.tools.values.nodes",
+    "ToolDefinitionError": "tysh.kernel.tools.values.nodes",
+    "RawTool": "tysh.kernel.tools.values.raw",
 }
 
 __all__ = sorted(_EXPORTS)
