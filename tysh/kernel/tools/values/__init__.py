@@ -23,7 +23,3 @@ __all__ = [
     "null", "number", "object", "one_of", "string",
 ]
 
-# `from tysh import values as s`: the public API names this package itself
-import sys as _sys
-
-values = _sys.modules[__name__]

@@ -283,13 +283,13 @@ def json(**kw: Any) -> Node[Any, Any]:
 
 
 @overload
-def array(items: Node[T, Any], *, required: Literal[True],
+def array(items: Node[T, builtins.object], *, required: Literal[True],
           **kw: Unpack[ArrayOpts]) -> Node[tuple[T, ...], tuple[T, ...]]: ...
 @overload
-def array(items: Node[T, Any], *, default: Sequence[T], required: bool = ...,
+def array(items: Node[T, builtins.object], *, default: Sequence[T], required: bool = ...,
           **kw: Unpack[ArrayOpts]) -> Node[tuple[T, ...], tuple[T, ...]]: ...
 @overload
-def array(items: Node[T, Any], *, required: Literal[False] = ...,
+def array(items: Node[T, builtins.object], *, required: Literal[False] = ...,
           **kw: Unpack[ArrayOpts]) -> Node[tuple[T, ...], tuple[T, ...] | None]: ...
 def array(items: Node[Any, Any], **kw: Any) -> Node[Any, Any]:
     """A JSON array of `items` (a tuple in the typed arguments)."""
@@ -341,24 +341,24 @@ def object(properties: Any, **kw: Any) -> Node[Any, Any]:
 
 
 @overload
-def one_of(a: Node[A, Any], b: Node[B, Any], /, *, required: Literal[True],
+def one_of(a: Node[A, builtins.object], b: Node[B, builtins.object], /, *, required: Literal[True],
            **kw: Unpack[Annotations]) -> Node[A | B, A | B]: ...
 @overload
-def one_of(a: Node[A, Any], b: Node[B, Any], /, *, required: Literal[False] = ...,
+def one_of(a: Node[A, builtins.object], b: Node[B, builtins.object], /, *, required: Literal[False] = ...,
            **kw: Unpack[Annotations]) -> Node[A | B, A | B | None]: ...
 @overload
-def one_of(a: Node[A, Any], b: Node[B, Any], c: Node[C, Any], /, *, required: Literal[True],
+def one_of(a: Node[A, builtins.object], b: Node[B, builtins.object], c: Node[C, builtins.object], /, *, required: Literal[True],
            **kw: Unpack[Annotations]) -> Node[A | B | C, A | B | C]: ...
 @overload
-def one_of(a: Node[A, Any], b: Node[B, Any], c: Node[C, Any], /, *,
+def one_of(a: Node[A, builtins.object], b: Node[B, builtins.object], c: Node[C, builtins.object], /, *,
            required: Literal[False] = ...,
            **kw: Unpack[Annotations]) -> Node[A | B | C, A | B | C | None]: ...
 @overload
-def one_of(a: Node[A, Any], b: Node[B, Any], c: Node[C, Any], d: Node[D, Any], /, *,
+def one_of(a: Node[A, builtins.object], b: Node[B, builtins.object], c: Node[C, builtins.object], d: Node[D, builtins.object], /, *,
            required: Literal[True],
            **kw: Unpack[Annotations]) -> Node[A | B | C | D, A | B | C | D]: ...
 @overload
-def one_of(a: Node[A, Any], b: Node[B, Any], c: Node[C, Any], d: Node[D, Any], /, *,
+def one_of(a: Node[A, builtins.object], b: Node[B, builtins.object], c: Node[C, builtins.object], d: Node[D, builtins.object], /, *,
            required: Literal[False] = ...,
            **kw: Unpack[Annotations]) -> Node[A | B | C | D, A | B | C | D | None]: ...
 @overload
