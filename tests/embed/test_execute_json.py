@@ -195,3 +195,16 @@ def test_a_raw_definition_with_a_broken_schema_lists_every_problem() -> None:
             "type": "object", "properties": {"a": {"type": "strin"}}, "required": 3}},
             lambda a, c: 0)
     assert len(e.value.problems) >= 2
+
+
+def test_json_text_nested_too_deeply_is_a_usage_error_not_a_fault(k: Kernel) -> None:
+    r = k.execute_argv("search", ["--extra", "[" * 100000 + "]" * 100000, "q"])
+    assert r.code == 2 and '"extra" nests too deeply' in r.err
+
+
+def test_a_closed_root_is_a_definition_error() -> None:
+    class Closed(s.Args, additional_properties=False):
+        q = s.string()
+
+    with pytest.raises(ToolDefinitionError, match="open object"):
+        define_tool("c", parameters=Closed, execute=lambda a, c: 0)

@@ -156,6 +156,9 @@ def word_value(node: Node[Any, Any], v: Any, label: str,
         return v  # a typed value (from `$(fromjson …)`) is already JSON
     try:
         return json.loads(v)
+    except RecursionError:
+        problems.append((label.split(".")[0].strip('"'), f"{label} nests too deeply"))
+        return v
     except ValueError as e:
         if node.kind in ("json", "one_of"):
             return v  # a plain word is a JSON string there

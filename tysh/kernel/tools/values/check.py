@@ -44,6 +44,9 @@ def check_root(name: str, parameters: Any) -> Node[Any, Any]:
             f"parameters must be a mapping of names to nodes or an Args class, "
             f"not {type(parameters).__name__}"])
     _check(root, (), problems, is_root=True, is_property=False)
+    if root.additional_properties not in (None, True):
+        problems.append("the parameters are an open object: additional_properties "
+                        "applies to nested objects only")
     if problems:
         raise ToolDefinitionError(name, problems)
     return root
