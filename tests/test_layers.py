@@ -28,6 +28,7 @@ BASE = "tysh.kernel.base"
 SYNTAX = "tysh.kernel.syntax"
 FS = "tysh.kernel.fs"
 TOOLS = "tysh.kernel.tools"
+VALUES = "tysh.kernel.tools.values"
 BIND = "tysh.kernel.bind"
 TEXT = "tysh.kernel.text"
 EXPAND = "tysh.kernel.expand"
@@ -45,7 +46,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     BASE: (),
     SYNTAX: (BASE,),
     FS: (BASE,),
-    TOOLS: (BASE, FS),
+    TOOLS: (BASE, FS, VALUES),  # the JSON side of a tool is compiled by its values
+    VALUES: (BASE, FS, TOOLS),
     BIND: (BASE, TOOLS),
     TEXT: (BASE, FS, TOOLS),
     EXPAND: (BASE, SYNTAX, FS, TEXT),

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from tysh.kernel.fs.local import LocalFileSystem as LocalFileSystem
     from tysh.kernel.fs.memory import MemoryFileSystem as MemoryFileSystem
     from tysh.kernel.fs.overlay import OverlayFileSystem as OverlayFileSystem
+    from tysh.kernel.tools import values as values
     from tysh.kernel.tools.context import Context as Context
     from tysh.kernel.tools.context import ShellAPI as ShellAPI
     from tysh.kernel.tools.help import render_help as render_help
@@ -41,6 +42,12 @@ if TYPE_CHECKING:
     from tysh.kernel.tools.tool import ToolGroup as ToolGroup
     from tysh.kernel.tools.tool import tool as tool
     from tysh.kernel.tools.tool import tool_group as tool_group
+    from tysh.kernel.tools.values.define import JsonTool as JsonTool
+    from tysh.kernel.tools.values.define import define_tool as define_tool
+    from tysh.kernel.tools.values.messages import Violation as Violation
+    from tysh.kernel.tools.values.nodes import Args as Args
+    from tysh.kernel.tools.values.nodes import ToolDefinitionError as ToolDefinitionError
+    from tysh.kernel.tools.values.raw import RawTool as RawTool
 
 __version__ = "0.1.0"
 
@@ -78,6 +85,13 @@ _EXPORTS: dict[str, str] = {
     "ToolGroup": "tysh.kernel.tools.tool",
     "tool": "tysh.kernel.tools.tool",
     "tool_group": "tysh.kernel.tools.tool",
+    "values": "tysh.kernel.tools",
+    "JsonTool": "tysh.kernel.tools.values.define",
+    "define_tool": "tysh.kernel.tools.values.define",
+    "Violation": "tysh.kernel.tools.values.messages",
+    "Args": "tysh.kernel.tools.values.nodes",
+    "ToolDefinitionError": "tysh.kernel.tools.values.nodes",
+    "RawTool": "tysh.kernel.tools.values.raw",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -89,6 +103,9 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'tysh' has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module(module), name)
+    found = importlib.import_module(module)
+    # a public name may be a module itself (`values`), loaded on first use like the rest
+    value = getattr(found, name) if hasattr(found, name) \
+        else importlib.import_module(f"{module}.{name}")
     globals()[name] = value  # later lookups skip this function
     return value

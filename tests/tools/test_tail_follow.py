@@ -297,5 +297,5 @@ def test_bare_long_follow_is_by_descriptor_and_schema_allows_both_forms(
     tail = get_builtin("tail")
     assert tail is not None
     follow = next(p for p in tail.schema.params if p.name == "follow")
-    assert param_json_schema(follow)["anyOf"] == [
+    assert param_json_schema(follow)["oneOf"] == [
         {"type": "boolean"}, {"type": "string", "enum": ["descriptor", "name"]}]

@@ -64,7 +64,7 @@ def test_optional_value_survives_the_wire_form_and_its_json_schema_allows_text()
     p = ed_like.schema.params[0]
     assert p.optional_value
     assert param_from_json(param_to_json(p)) == p
-    assert param_json_schema(p)["anyOf"] == [{"type": "boolean"}, {"type": "string"}]
+    assert param_json_schema(p)["oneOf"] == [{"type": "boolean"}, {"type": "string"}]
 
 
 def test_help_shows_the_optional_value_after_an_equals_sign() -> None:

@@ -305,7 +305,17 @@ class Kernel:
         return None, None
 
     # ---------------------------------------------------------------- tools
-    def register(self, tool: Any) -> None:
+    def register(self, tool: Any, fn: Callable[..., Any] | None = None) -> None:
+        """Add a tool: a Tool (from `@tool`, `define_tool`, ...), or a raw definition
+        `{"name", "description", "inputSchema", "annotations"?}` with the callable that
+        runs it, `fn(args, ctx)` (validated with `jsonschema`; ToolDefinitionError lists
+        every problem of the definition)."""
+        if isinstance(tool, dict):
+            from tysh.kernel.tools.values.raw import raw_tool
+
+            if fn is None:
+                raise TypeError("Kernel.register: a raw definition needs its callable")
+            tool = raw_tool(tool, fn)
         self.registry.register(tool)
 
     def tools(self) -> list[Any]:
@@ -388,6 +398,41 @@ class Kernel:
             return self._guard(lambda: invoke(interp, name, classify(words), fds, None), fds)
 
         return self._call(body, stdin, cwd, env, timeout, binary)
+
+    def execute_json(
+        self,
+        name: str,
+        args: Any,
+        *,
+        path: list[str] | tuple[str, ...] = (),
+        stdin: bytes | str = b"",
+        json_output: bool = False,
+        timeout: float | None = None,
+    ) -> ExecResult:
+        """Run a tool (the leaf at `path`) with a JSON argument object: JSON in,
+        ExecResult out. Violations are a usage error, status 2, every one listed
+        (`NAME: "limit" must be an integer`), and nothing runs."""
+        t = self.registry.tool(name)
+        if t is None:
+            return ExecResult(127, "", f"tysh: {name}: no such tool")
+        try:
+            t.schema.node(path)
+        except KeyError as e:
+            return ExecResult(2, "", f"tysh: {e.args[0]}")
+        viol = t.validate(args, path)
+        if viol:
+            return ExecResult(2, "", "".join(f"{name}: {v.message}\n" for v in viol))
+        words = t.json_argv(args, path, json_output)
+        from tysh.kernel.run.simple_command import invoke
+
+        def body(fds: Fds) -> int:
+            interp = self.interp
+            interp.cur_fds = fds
+            interp.last_data = None
+            return self._guard(
+                lambda: invoke(interp, name, words, fds, None, functions=False), fds)
+
+        return self._call(body, stdin, None, None, timeout, False)
 
     async def aexecute(
         self,

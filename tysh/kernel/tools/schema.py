@@ -286,63 +286,19 @@ def schema_from_json(data: Mapping[str, Any] | str) -> ToolSchema:
 
 
 # ---------------------------------------------------------------------------------------
-# JSON Schema
-
-_JSON_TYPES = {"int": "integer", "float": "number", "bool": "boolean",
-               "string": "string", "path": "string"}
-
-
-def _value_schema(p: ParamSchema) -> dict[str, Any]:
-    """The JSON Schema of one value of a param (one element for repeatable/variadic)."""
-    if p.choices:
-        enum = {"type": "string", "enum": list(dict.fromkeys(p.choices))}
-        # a bool with choices is a flag whose `=WORD` is optional (`--follow[=name]`)
-        return {"anyOf": [{"type": "boolean"}, enum]} if p.param_type == "bool" else enum
-    if p.optional_value:
-        return {"anyOf": [{"type": "boolean"}, {"type": "string"}]}
-    if p.param_type == "array":
-        return {"type": "string"} if not p.positional else {}
-    jt = _JSON_TYPES.get(p.param_type)
-    if not jt:
-        return {}
-    out: dict[str, Any] = {"type": jt}
-    if p.param_type in ("int", "float"):
-        if p.minimum is not None:
-            out["minimum"] = p.minimum
-        if p.maximum is not None:
-            out["maximum"] = p.maximum
-    return out
+# JSON Schema: compiled by the JSON-value schema compiler from the params' nodes
 
 
 def param_json_schema(p: ParamSchema) -> dict[str, Any]:
-    one = _value_schema(p)
-    if p.consumes > 1:
-        one = {"type": "array", "items": one, "minItems": p.consumes, "maxItems": p.consumes}
-    if p.param_type == "array" and p.positional:
-        sch: dict[str, Any] = {"type": "array", "items": {}}
-    elif p.repeatable or p.param_type == "array":
-        sch = {"type": "array", "items": one}
-    else:
-        sch = dict(one)
-    if p.description:
-        sch["description"] = p.description
-    if p.default is not None:
-        sch["default"] = _json_default(p.default)
-    return sch
+    """The JSON Schema of one param's value."""
+    from tysh.kernel.tools.values.reflect import param_json_schema as compiled
+
+    return compiled(p)
 
 
 def input_schema(schema: ToolSchema, path: Sequence[str] = ()) -> dict[str, Any]:
     """JSON Schema 2020-12 of the leaf at `path`: an open object root, every param
     (positionals included) a property, `required` in declaration order."""
-    leaf = schema.node(path)
-    props = {p.name: param_json_schema(p) for p in leaf.params}
-    out: dict[str, Any] = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "type": "object",
-        "properties": props,
-        "required": list(dict.fromkeys(p.name for p in leaf.params if p.required)),
-        "additionalProperties": True,
-    }
-    if leaf.description:
-        out["description"] = leaf.description
-    return out
+    from tysh.kernel.tools.values.reflect import input_schema as compiled
+
+    return compiled(schema, path)

@@ -60,6 +60,24 @@ class Tool:
             node = node.children[p]
         return node
 
+    # -- the JSON side: one compiler and one validator (kernel/tools/values) -------------
+    def input_schema(self, path: Sequence[str] = ()) -> dict[str, Any]:
+        """The JSON Schema (2020-12) of the leaf at `path`."""
+        return self.schema.input_schema(path)
+
+    def validate(self, args: Any, path: Sequence[str] = ()) -> list[Any]:
+        """Every `Violation` of a JSON argument object, path-qualified, in document order."""
+        from tysh.kernel.tools.values.reflect import validate_args
+
+        return validate_args(self.schema, args, path)
+
+    def json_argv(self, args: Mapping[str, Any], path: Sequence[str] = (),
+                  json_output: bool = False) -> list[Any]:
+        """The words that run the leaf at `path` with a (validated) JSON argument object."""
+        from tysh.kernel.tools.values.argv import json_argv
+
+        return json_argv(self.schema, args, path, json_output)
+
 
 def _examples(examples: Sequence[Example | tuple[str, str]]) -> tuple[Example, ...]:
     return tuple(e if isinstance(e, Example) else Example(e[0], e[1]) for e in examples)
@@ -236,6 +254,16 @@ class ToolGroup:
 
     def leaf(self, path: Sequence[str]) -> Tool:
         return self.tool.leaf(path)
+
+    def input_schema(self, path: Sequence[str] = ()) -> dict[str, Any]:
+        return self.tool.input_schema(path)
+
+    def validate(self, args: Any, path: Sequence[str] = ()) -> list[Any]:
+        return self.tool.validate(args, path)
+
+    def json_argv(self, args: Mapping[str, Any], path: Sequence[str] = (),
+                  json_output: bool = False) -> list[Any]:
+        return self.tool.json_argv(args, path, json_output)
 
 
 def tool_group(
