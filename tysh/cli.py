@@ -186,6 +186,7 @@ def _run(
 
     arg0 = "tysh"
     positional: list[str] = []
+    from_c = script is not None
     if script is not None:
         if rest:
             arg0, positional = rest[0], rest[1:]
@@ -226,6 +227,10 @@ def _run(
     for o in options:
         kernel.state.options.add(LETTER_OPTIONS.get(o, o))
     kernel.state.retable(script_file=script_file)
+    # `$-` ends in c for -c, s for a script read from stdin; `trap` handles real signals
+    kernel.state.invocation = "c" if script_file is None and from_c else (
+        "" if script_file is not None else "s")
+    kernel.interp.host_signals = True
     stdin = open(0, "rb", closefd=False)  # noqa: SIM115
     stdout = open(1, "wb", closefd=False)  # noqa: SIM115
     stderr = open(2, "wb", buffering=0, closefd=False)  # noqa: SIM115

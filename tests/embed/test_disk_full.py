@@ -36,6 +36,8 @@ WRITERS = [
     "cat big.txt big.txt > c.txt",
     "sed s/1/11/ big.txt > d.txt",
 ]
+# a host file grows sparse under truncate, as GNU's does: no data, so a full disk lets it
+HOST_WRITERS = [w for w in WRITERS if not w.startswith("truncate")]
 
 
 class FullDiskFileSystem(ConfinedFileSystem):
@@ -74,7 +76,7 @@ def test_a_full_memory_filesystem_is_the_tools_error(script: str) -> None:
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
-@pytest.mark.parametrize("script", WRITERS)
+@pytest.mark.parametrize("script", HOST_WRITERS)
 def test_a_host_disk_that_refuses_writes_is_the_tools_error(tmp_path: Path,
                                                             script: str) -> None:
     (tmp_path / "big.txt").write_text("".join(f"{i}\n" for i in range(1, 3001)))
@@ -99,7 +101,7 @@ def tiny_tmpfs(tmp_path: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(mnt)], check=False)
 
 
-@pytest.mark.parametrize("script", WRITERS)
+@pytest.mark.parametrize("script", HOST_WRITERS)
 def test_a_full_tmpfs_is_the_tools_error(tiny_tmpfs: Path, script: str) -> None:
     k = Kernel(cwd=str(tiny_tmpfs))
     _setup(k)

@@ -244,14 +244,13 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
 # Builtins without a JSON form of their own, and why.
 _RAW = "raw argv (DESIGN §4.3): every word is the tool's own, so --json is an operand"
 _FLOW = "changes the shell's control flow or state; it prints nothing to shape"
-_UNSUPPORTED = "not supported in tysh: it only prints a hint"
 NO_JSON: dict[str, str] = {
     "test": _RAW, "[": _RAW, ":": _RAW, "true": _RAW, "false": _RAW, "chmod": _RAW,
     "alias": _RAW, "unalias": _RAW, "kill": _RAW, "caller": _RAW,
     "complete": _RAW, "compgen": _RAW, "compopt": _RAW, "history": _RAW, "command": _RAW, "builtin": _RAW, "getopts": _RAW,
     "exit": _FLOW, "return": _FLOW, "break": _FLOW, "continue": _FLOW, "shift": _FLOW,
     "set": _FLOW, "local": "only inside a function; " + _FLOW,
-    "eval": _UNSUPPORTED, "exec": _UNSUPPORTED, "trap": _UNSUPPORTED, "let": _UNSUPPORTED,
+    "eval": _RAW, "exec": _RAW, "trap": _RAW, "let": _RAW,
     "base64": "its output is the encoded (or decoded) data itself",
     "shopt": "prints bash's option table for scripts; tysh has one option, always on",
     "fold": "its output is the rewrapped text itself",

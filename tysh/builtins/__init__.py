@@ -28,8 +28,8 @@ BUILTINS: dict[str, str] = {
     "umask": "shell.resources", "ulimit": "shell.resources", "times": "shell.resources",
     "enable": "shell.enable", "hash": "shell.enable", "caller": "shell.caller",
     "history": "shell.history",
-    "kill": "shell.jobs", "disown": "shell.jobs", "eval": "shell.unsupported",
-    "trap": "shell.unsupported", "let": "shell.unsupported", "exec": "shell.unsupported",
+    "kill": "shell.jobs", "disown": "shell.jobs", "eval": "shell.evaluate",
+    "trap": "shell.trap", "let": "shell.evaluate", "exec": "shell.execute",
     # what the session knows
     "help": "meta", "tools": "meta", "type": "meta",
     # POSIX basics

@@ -218,13 +218,6 @@ def test_source_runs_in_current_shell(k: Kernel, tmp_path: Path) -> None:
     assert out(k, ". ./lib.sh; greet you; echo $x") == "hi you\n7\n"
 
 
-def test_eval_trap_let_exec_are_loud_errors(k: Kernel) -> None:
-    for cmd, hint in (("eval echo", "eval"), ("trap x EXIT", "trap"), ("let x=1", "(( "),
-                      ("exec ls", "exec")):
-        r = k.execute(cmd)
-        assert r.code == 2 and hint in r.err
-
-
 def test_getopts_parses_bundles_and_values(k: Kernel) -> None:
     src = 'set -- -ab -c val rest; while getopts abc: o; do echo "$o ${OPTARG-}"; done; shift $((OPTIND-1)); echo "$@"'
     assert out(k, src) == "a \nb \nc val\nrest\n"

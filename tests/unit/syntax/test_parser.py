@@ -502,13 +502,6 @@ def test_named_fd_redirections_carry_the_variable() -> None:
         "echo", "{a,b}", "{c}", "{x}"]
 
 
-def test_a_named_fd_redirection_is_refused_when_run() -> None:
-    from tysh.kernel.embed.kernel import Kernel
-
-    r = Kernel(validate=False).execute("cat {fd}<<<hi; echo after $?")
-    assert r.out == "after 1\n" and "{fd}<<<: a named file descriptor" in r.err
-
-
 def test_array_subscripts_hold_blanks_and_brackets_in_assignments() -> None:
     a = simple("a[1 + 1]=x").assigns[0]
     assert a.name == "a" and a.index is not None and a.index.literal_text() == "1 + 1"

@@ -35,7 +35,11 @@ def missing_reason(fs: Any, path: str) -> str:
 
 def command_fds(sh: Session, ctx: Context) -> dict[int, IO[bytes]]:
     """The shell's open descriptors with 0-2 the ones this builtin was given: what a
-    script it sources or a command it runs gets."""
-    fds = dict(sh.cur_fds)
+    script it sources or a command it runs gets. When those are the shell's own, it is
+    the shell's table itself, so `eval 'exec 3>f'` changes the shell's descriptors."""
+    cur = sh.cur_fds
+    if cur.get(0) is ctx.stdin and cur.get(1) is ctx.stdout and cur.get(2) is ctx.stderr:
+        return cur
+    fds = dict(cur)
     fds[0], fds[1], fds[2] = ctx.stdin, ctx.stdout, ctx.stderr
     return fds

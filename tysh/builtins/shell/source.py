@@ -71,14 +71,18 @@ def _source(args: SourceArgs, ctx: Context, sh: Session) -> int:
     st.call_lines.append(stmt.pos.line if stmt is not None else 0)
     st.call_files.append(args.file)
     try:
-        return sh.run_script(script, fds)
+        status = sh.run_script(script, fds)
     except ReturnFromFunction as r:
-        return r.status
+        status = r.status
     finally:
         del st.func_names[-1], st.call_lines[-1], st.call_files[-1]
         sh.source_depth -= 1
         if args.args:
             st.positional = saved
+    if st.traps:
+        st.last_status = status
+        sh.run_trap("RETURN")
+    return status
 
 
 @tool("source", args=SourceArgs, session=True,

@@ -179,8 +179,8 @@ def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
                 var.integer = True
             if a.lower or a.upper:
                 var.case = "u" if a.upper else "l"
-            if a.export:
-                var.exported = True
+            if a.export or (value is not None and "allexport" in st.options):
+                var.exported = True  # `set -a` exports what declare/local assign too
             if value is not None:
                 _assign_text(sh, var, name, index, op, value, arrays.get(word))
             if a.readonly:

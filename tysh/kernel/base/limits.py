@@ -287,6 +287,14 @@ class RunControl:
 
     def __init__(self, process_groups: bool = True, check_streams: bool = True) -> None:
         self.cancelled = False
+        # signals sent to the shell itself (`kill -USR1 $$`, `Kernel.signal()`, a real
+        # signal to the CLI) whose trap runs at the top-level shell's next statement
+        self.pending: list[int] = []
+        # the top-level shell's signal traps by number ("" ignores): what a signal to the
+        # shell finds, from any fork or thread
+        self.trapped: dict[int, str] = {}
+        # whether the INT trap ran for the current cancel
+        self.int_trap_ran = False
         self.process_groups = process_groups
         self.check_streams = check_streams
         self._lock = threading.Lock()
@@ -346,6 +354,8 @@ class RunControl:
 
     def reset(self) -> None:
         self.cancelled = False
+        self.int_trap_ran = False
+        self.pending.clear()
 
     def track(self, proc: subprocess.Popen[Any]) -> None:
         with self._lock:

@@ -65,6 +65,7 @@ from tysh.kernel.base.limits import (
     NESTS_TOO_DEEPLY,
     OUTPUT_TRUNCATED,
     TIME_LIMIT,
+    Cancelled,
     CappedOutput,
     LimitExceeded,
     Limits,
@@ -357,6 +358,14 @@ class Kernel:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def signal(self, sig: int) -> None:
+        """Send signal number `sig` to the running script, from any thread, as `kill -SIG
+        $$` would: a trap set for it (`trap CMD USR1`) runs at the script's next
+        statement; an ignored one (`trap '' TERM`) does nothing; any other signal stops
+        the script as `cancel()` does (after its INT trap, if it set one)."""
+        if not self.interp.deliver_signal(sig):
+            self.cancel()
+
     # ---------------------------------------------------------------- running
     def execute(
         self,
@@ -451,25 +460,26 @@ class Kernel:
         try:
             self._owner = threading.get_ident()
             self.control.reset()
-            return self._limited(lambda f: self._run_src(src, f), fds, timeout)
+            return self._limited(lambda f: self._run_src(src, f, ends=True), fds, timeout)
         finally:
             self._owner = None
             self._busy.release()
 
-    def run_script(self, script: ast.Script, fds: Fds) -> int:
+    def run_script(self, script: ast.Script, fds: Fds, *, ends: bool = False) -> int:
         interp = self.interp
         interp.last_data = None
         interp.last_typed = False
-        return self._guard(lambda: interp.run_toplevel(script, fds), fds)
+        return self._guard(lambda: interp.run_toplevel(script, fds), fds, ends)
 
     # ---------------------------------------------------------------- internals
-    def _run_src(self, src: str, fds: Fds) -> int:
+    def _run_src(self, src: str, fds: Fds, ends: bool = False) -> int:
+        """Run a script; `ends`: the shell ends with it (the CLI), so its EXIT trap runs."""
         interp = self.interp
         if interp.reads_by_command(src):
             interp.last_data = None
             interp.last_typed = False
             check = self._refuse if self.validate_first else None
-            return self._guard(lambda: interp.run_commands(src, fds, check), fds)
+            return self._guard(lambda: interp.run_commands(src, fds, check), fds, ends)
         try:
             script = self.parse(src)
         except TyshSyntaxError as e:
@@ -488,7 +498,7 @@ class Kernel:
             if refused is not None:
                 self.state.last_status = refused
                 return refused
-        return self.run_script(script, fds)
+        return self.run_script(script, fds, ends=ends)
 
     def _refuse(self, script: ast.Script, fds: Fds) -> int | None:
         """Refuse a script with certain problems before any of it runs: every problem
@@ -651,7 +661,10 @@ class Kernel:
 
         return undo
 
-    def _guard(self, fn: Any, fds: Fds) -> int:
+    def _guard(self, fn: Any, fds: Fds, ends: bool = False) -> int:
+        """Run `fn`, turning whatever it raises into a status and a message. When the
+        shell ends (`exit`, `set -e`, a cancel; or the script's end when `ends`), its
+        INT trap (for a cancel) and EXIT trap run first."""
         interp = self.interp
         st = self.state
         depth = (len(st.frames), st.func_depth, st.loop_depth, len(st.func_names))
@@ -659,7 +672,15 @@ class Kernel:
             # code with no context (pattern matching during expansion, a regex engine's
             # slices, a worker process) stops on the run's own check
             with stop.checking(interp.check_boundary):
-                status = int(fn())
+                try:
+                    status = int(fn())
+                except ExitShell as e:
+                    if not st.traps:
+                        raise
+                    status = self._at_exit(e.status, fds, isinstance(e, Cancelled))
+                else:
+                    if ends and st.traps:
+                        status = self._at_exit(status, fds, False)
         except ExitShell as e:
             status = e.status
         except ReturnFromFunction as e:
@@ -698,10 +719,29 @@ class Kernel:
             st.loop_depth = depth[2]
             del st.func_names[depth[3]:], st.call_lines[depth[3]:], st.call_files[depth[3]:]
             interp.suppress_errexit = 0
+            interp.close_exec_files()
             flush_quietly(fds.get(1))
             flush_quietly(fds.get(2))
         st.last_status = status
         return status
+
+    def _at_exit(self, status: int, fds: Fds, cancelled: bool) -> int:
+        """The shell ends with `status`: a cancel runs the INT trap first, then the EXIT
+        trap runs (a cancel is lowered while they run; a second cancel stops them)."""
+        import signal
+
+        interp = self.interp
+        control = self.control
+        if not cancelled:
+            return interp.exit_trap(status, fds)
+        control.cancelled = False
+        try:
+            if not control.int_trap_ran and control.trapped.get(signal.SIGINT):
+                control.int_trap_ran = True
+                interp.run_trap("SIGINT")
+            return interp.exit_trap(status, fds)
+        finally:
+            control.cancelled = True
 
     def _result(self, code: int, out: io.BytesIO, err: io.BytesIO, binary: bool) -> ExecResult:
         raw = out.result() if isinstance(out, CappedOutput) else out.getvalue()

@@ -63,6 +63,7 @@ def run_external(
     control: RunControl | None = None,
     umask: int | None = None,
     rlimits: dict[int, tuple[int, int]] | None = None,
+    pass_fds: tuple[int, ...] = (),
 ) -> int:
     """Run `argv` (argv[0] is the name as written) and return its exit status
     (128+N when killed by signal N, 124 when `timeout` seconds passed); `umask` and
@@ -100,6 +101,7 @@ def run_external(
             process_group=0 if group else None,
             umask=-1 if umask is None else umask,
             preexec_fn=_limiter(rlimits) if rlimits else None,
+            pass_fds=pass_fds,
         )
     except PermissionError:
         _err(fds, f"{stderr_name}: {argv[0]}: Permission denied\n")

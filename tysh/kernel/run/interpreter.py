@@ -86,11 +86,19 @@ class Interpreter:
     cur_fds: Fds = attrs.field(factory=dict)
     source_depth: int = 0
     deadline: float | None = None
+    # a host session's top shell (the CLI): `trap` installs real OS signal handlers
+    host_signals: bool = False
     last_data: Any = attrs.field(default=None, init=False)
     last_typed: bool = attrs.field(default=False, init=False)
     cmdsub_status: int | None = attrs.field(default=None, init=False)
     _jobs: JobTable | None = attrs.field(default=None, init=False)
     _masked: MaskedFileSystem | None = attrs.field(default=None, init=False)
+    # the traps running now (a trap never interrupts itself)
+    running_traps: set[str] = attrs.field(factory=set, init=False)
+    # the files `exec 3>f` opened for this shell: open until it ends (close_exec_files)
+    exec_opened: list[IO[bytes]] = attrs.field(factory=list, init=False)
+    # the open process substitutions of the command being run (procsub.py)
+    procsubs: list[Any] = attrs.field(factory=list, init=False)
     # `declare a=(…)` in the source: the array literals of the declaration command
     # being run, keyed by their argument's text (the builtin sees only text)
     decl_arrays: dict[str, ast.ArrayLit] | None = attrs.field(default=None, init=False)
@@ -129,8 +137,14 @@ class Interpreter:
 
     def check_boundary(self) -> None:
         """Stop here when the run was cancelled or its deadline passed (called between
-        statements and loop iterations, so no script outruns `cancel()` or a limit)."""
-        if self.control.cancelled:
+        statements and loop iterations, so no script outruns `cancel()` or a limit).
+        The top shell runs the traps of signals sent to it here."""
+        control = self.control
+        if control.pending and not self.state.subshell:
+            from tysh.kernel.run.traps import run_pending
+
+            run_pending(self)
+        if control.cancelled:
             raise Cancelled()
         d = self.deadline
         if d is not None and time.monotonic() >= d:
@@ -381,6 +395,7 @@ class Interpreter:
         # bash (without `shopt -s inherit_errexit`) runs `$(…)` with errexit off: only
         # the substitution's own status can stop the script, e.g. in `x=$(false)`
         sub.state.options.discard("errexit")
+        sub.state.xtrace_level += 1
         meter = self.state.meter
         out = CheckedBytesIO(sub, meter if meter.cap < UNBOUNDED else None, "$(…)")
         parent = self.cur_fds
@@ -395,6 +410,12 @@ class Interpreter:
             except LimitExceeded as e:
                 self.error(fds, e.message)
                 status = 1
+            if sub.state.traps:
+                try:
+                    status = sub.exit_trap(status, fds)
+                except ExitShell as e:
+                    status = e.subshell_status
+            sub.close_exec_files()
             self.cmdsub_status = status
             self.state.last_status = status
             if sub.last_typed:
@@ -408,9 +429,10 @@ class Interpreter:
             out.release()
 
     def process_substitution(self, node: ast.ProcSub) -> str:
-        """`<(…)` / `>(…)`: not run yet; the command using it fails (status 2)."""
-        raise ExpansionError(f"process substitution '{node.direction}(…)' is not supported: "
-                             "write the output to a file, or use a pipeline", status=2)
+        """`<(…)` / `>(…)`: start the body on a pipe; the name of the command's end."""
+        from tysh.kernel.run.procsub import start
+
+        return start(self, node)
 
     # ------------------------------------------------------------ scripts
     def run_script(self, script: ast.Script, fds: Fds) -> int:
@@ -419,7 +441,7 @@ class Interpreter:
         state = self.state
         for st in script.statements:
             state.stmt = st  # for $LINENO
-            if control.cancelled or self.deadline is not None:
+            if control.cancelled or self.deadline is not None or control.pending:
                 self.check_boundary()
             if st.background:
                 status = self.state.last_status = self.start_job(st, fds)
@@ -467,12 +489,15 @@ class Interpreter:
         control = self.control
         state = self.state
         skip = -1
+        options = state.options
         for st in script.statements:
             line = st.pos.line
             if line == skip:
                 continue
+            if "noexec" in options:  # `set -n`: the rest is read (syntax-checked), not run
+                break
             state.stmt = st
-            if control.cancelled or self.deadline is not None:
+            if control.cancelled or self.deadline is not None or control.pending:
                 self.check_boundary()
             try:
                 if st.background:
@@ -491,13 +516,8 @@ class Interpreter:
         first = node.first
         if not rest:
             status = self.run_pipeline(first, fds)
-            if (
-                status
-                and not first.negated
-                and not self.suppress_errexit
-                and "errexit" in self.state.options
-            ):
-                raise ExitShell(status)
+            if status and not first.negated and not self.suppress_errexit:
+                self.failed(status, first)
             return status
         self.suppress_errexit += 1
         try:
@@ -510,13 +530,8 @@ class Interpreter:
                 continue
             if i == last:
                 status = self.run_pipeline(p, fds)
-                if (
-                    status
-                    and not p.negated
-                    and not self.suppress_errexit
-                    and "errexit" in self.state.options
-                ):
-                    raise ExitShell(status)
+                if status and not p.negated and not self.suppress_errexit:
+                    self.failed(status, p)
             else:
                 self.suppress_errexit += 1
                 try:
@@ -524,6 +539,20 @@ class Interpreter:
                 finally:
                     self.suppress_errexit -= 1
         return status
+
+    def failed(self, status: int, p: ast.Pipeline) -> None:
+        """A command failed where `set -e` counts failures: run the ERR trap (at the top
+        level, or anywhere under `set -E`; not again for a compound command whose own
+        command failed), then end the shell under `set -e`."""
+        st = self.state
+        if st.traps and "ERR" in st.traps and (
+                st.func_depth == 0 or "errtrace" in st.options) and (
+                len(p.commands) > 1 or type(p.commands[0]) not in _COMPOUND_STATUS):
+            from tysh.kernel.run.traps import run_trap
+
+            run_trap(self, "ERR")
+        if "errexit" in st.options:
+            raise ExitShell(status)
 
     def run_pipeline(self, p: ast.Pipeline, fds: Fds) -> int:
         if p.timed:
@@ -550,6 +579,11 @@ class Interpreter:
             return status
         from tysh.kernel.run.pipeline import run_stages
 
+        if self.state.traps:
+            # bash runs the DEBUG trap for each simple-command stage before the pipeline
+            for c in cmds:
+                if type(c) is ast.SimpleCommand:
+                    self.debug_trap(c.pos.line or None)
         if p.negated:
             self.suppress_errexit += 1
         try:
@@ -600,8 +634,17 @@ class Interpreter:
     # ------------------------------------------------------------ commands
     def run_command(self, cmd: ast.Command, fds: Fds) -> int:
         self.cur_fds = fds
+        if self.state.traps and type(cmd) in _DEBUGGED:
+            self.debug_trap(cmd.pos.line or None)
+        mark = len(self.procsubs)
         if type(cmd) is ast.SimpleCommand:
-            return run_simple(self, cmd, fds)
+            try:
+                return run_simple(self, cmd, fds)
+            finally:
+                if len(self.procsubs) > mark:
+                    from tysh.kernel.run.procsub import finish
+
+                    finish(self, mark)
         redirects: tuple[ast.Redirect, ...] = getattr(cmd, "redirects", ())
         opened: list[IO[bytes]] = []
         outer = fds
@@ -627,7 +670,58 @@ class Interpreter:
                 if close_all(opened, lambda m: self.error(outer, m)):
                     status = status or 1
                 self.cur_fds = outer
+            if len(self.procsubs) > mark:
+                from tysh.kernel.run.procsub import finish
+
+                finish(self, mark)
         return status
+
+    def debug_trap(self, line: int | None = None) -> None:
+        """The DEBUG trap, before a simple command, `[[ ]]`, `(( ))`, a `case`, each
+        `for` iteration and each part of `for ((…))` (in a function only under
+        `set -T`); `line` is the $LINENO it sees."""
+        st = self.state
+        if "DEBUG" in st.traps and (st.func_depth == 0 or "functrace" in st.options):
+            from tysh.kernel.run.traps import run_trap
+
+            run_trap(self, "DEBUG", line=line)
+
+    # ------------------------------------------------------------ traps (Session)
+    def set_trap(self, key: str, action: str | None) -> None:
+        from tysh.kernel.run.traps import set_trap
+
+        set_trap(self, key, action)
+
+    def trap_listing(self, keys: list[str] | None = None) -> str:
+        from tysh.kernel.run.traps import listing
+
+        st = self.state
+        return listing(st.traps if st.traps_shown is None else st.traps_shown, keys)
+
+    def run_trap(self, key: str) -> None:
+        from tysh.kernel.run.traps import run_trap
+
+        run_trap(self, key)
+
+    def deliver_signal(self, sig: int) -> bool:
+        from tysh.kernel.run.traps import deliver
+
+        return deliver(self, sig)
+
+    def exit_trap(self, status: int, fds: Fds) -> int:
+        """The shell ends with `status`: its EXIT trap runs; the final status."""
+        if not self.state.traps:
+            return status
+        from tysh.kernel.run.traps import run_exit_trap
+
+        return run_exit_trap(self, status, fds)
+
+    def close_exec_files(self) -> None:
+        """The shell ends: flush and close what `exec` opened for it."""
+        held = self.exec_opened
+        if held:
+            self.exec_opened = []
+            close_all(held, lambda m: self.error(self.cur_fds, m))
 
     def check_iteration(self, count: int) -> None:
         cap = self.limits.max_loop_iterations
@@ -647,7 +741,11 @@ class Interpreter:
     def signal_self(self, sig: int) -> bool:
         from tysh.kernel.run.jobs import HARMLESS, STOPPING
 
-        if sig == 0 or sig in HARMLESS:
+        if sig == 0:
+            return True
+        if self.deliver_signal(sig):  # a trap (or an ignore) takes it
+            return True
+        if sig in HARMLESS:
             return True
         if sig in STOPPING:
             return False
@@ -782,12 +880,20 @@ def _run_brace(interp: Interpreter, node: ast.BraceGroup, fds: Fds) -> int:
 
 def _run_subshell(interp: Interpreter, node: ast.Subshell, fds: Fds) -> int:
     sub = interp.fork()
+    fds = dict(fds)  # an `exec` inside changes the subshell's descriptors only
     try:
-        return sub.run_script(node.body, fds)
+        status = sub.run_script(node.body, fds)
     except ExitShell as e:
-        return e.subshell_status
+        status = e.subshell_status
     except (ReturnFromFunction, BreakLoop, ContinueLoop):
-        return sub.state.last_status
+        status = sub.state.last_status
+    if sub.state.traps:
+        try:
+            status = sub.exit_trap(status, fds)
+        except ExitShell as e:
+            status = e.subshell_status
+    sub.close_exec_files()
+    return status
 
 
 def _run_if(interp: Interpreter, node: ast.If, fds: Fds) -> int:
@@ -846,6 +952,7 @@ def _run_while(interp: Interpreter, node: ast.While, fds: Fds) -> int:
 
 def _run_for(interp: Interpreter, node: ast.For, fds: Fds) -> int:
     st = interp.state
+    traced = bool(st.traps)
     if node.items is None:
         items: list[Any] = list(st.positional)
     else:
@@ -857,6 +964,8 @@ def _run_for(interp: Interpreter, node: ast.For, fds: Fds) -> int:
         for item in items:
             count += 1
             interp.check_iteration(count)
+            if traced:
+                interp.debug_trap(node.pos.line or None)
             st.set(node.var, item)
             status, stop = _loop_body(interp, node.body, fds)
             if stop:
@@ -886,6 +995,8 @@ def _arith_runner(word: ast.Word) -> Callable[[Interpreter], int]:
 
 def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
     st = interp.state
+    if st.traps:
+        return _traced_arith_for(interp, node, fds)
     if node.init is not None:
         interp.eval_arith(node.init)
     status = 0
@@ -936,7 +1047,38 @@ def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
 _NO_CAP = 1 << 62
 
 
+def _traced_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
+    """`for ((…))` under a DEBUG trap: it runs before the init, each test and each step."""
+    st = interp.state
+    line = node.pos.line or None
+    if node.init is not None:
+        interp.debug_trap(line)
+        interp.eval_arith(node.init)
+    status = 0
+    count = 0
+    st.loop_depth += 1
+    try:
+        while True:
+            count += 1
+            interp.check_iteration(count)
+            if node.cond is not None:
+                interp.debug_trap(line)
+                if interp.eval_arith(node.cond) == 0:
+                    break
+            status, stop = _loop_body(interp, node.body, fds)
+            if stop:
+                break
+            if node.step is not None:
+                interp.debug_trap(line)
+                interp.eval_arith(node.step)
+    finally:
+        st.loop_depth -= 1
+    return status
+
+
 def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
+    if interp.state.traps:
+        interp.debug_trap(node.pos.line or None)
     text = interp.expand_word_text(node.word)
     items = node.items
     i = 0
@@ -977,6 +1119,14 @@ def _run_funcdef(interp: Interpreter, node: ast.FunctionDef, fds: Fds) -> int:
         st.func_files.pop(node.name, None)
     return 0
 
+
+# compound commands whose status is that of a command inside them (which met the ERR
+# trap itself)
+_COMPOUND_STATUS = frozenset({ast.BraceGroup, ast.If, ast.While, ast.For, ast.ArithFor,
+                              ast.Case})
+
+# what the DEBUG trap runs before
+_DEBUGGED = frozenset({ast.SimpleCommand, ast.CondCommand, ast.ArithCommand})
 
 _COMPOUND: dict[type, Callable[[Any, Any, Fds], int]] = {
     ast.BraceGroup: _run_brace,

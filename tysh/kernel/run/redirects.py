@@ -47,6 +47,10 @@ def _open(interp: Interpreter, target: str, mode: str, fds: Fds, op: str) -> IO[
     dev = _device(target, fds)
     if dev is not None:
         return dev
+    if interp.procsubs and target.startswith("/dev/fd/"):
+        for p in interp.procsubs:  # `< <(cmd)`: the pipe of a process substitution
+            if p.name == target:
+                return p.stream  # type: ignore[no-any-return]
     path = interp.abspath(target)
     if target.endswith("/") and path != "/":
         path += "/"  # `> file/` names a directory: the filesystem refuses a file there
@@ -81,10 +85,37 @@ def apply_redirects(
     return new, opened
 
 
+# the first descriptor `{name}>file` allocates, as bash
+FIRST_NAMED_FD = 10
+
+
+def _named_fd(interp: Interpreter, r: ast.Redirect, new: Fds) -> ast.Redirect:
+    """`{name}>file`: the same redirection on a free descriptor (>= 10) stored in
+    `name`; `{name}>&-` closes the descriptor `name` holds."""
+    import attrs
+
+    from tysh.kernel.base.values import to_text
+
+    name = r.fd_var
+    assert name is not None
+    target = r.target
+    closing = r.op in (">&", "<&") and isinstance(target, ast.Word) and \
+        interp.expand_word_text(target) == "-"
+    if closing:
+        got = to_text(interp.state.get(name) or "")
+        if not got.isdigit():
+            raise RedirectError(f"tysh: {name}: ambiguous redirect")
+        return attrs.evolve(r, fd=int(got), fd_var=None)
+    fd = FIRST_NAMED_FD
+    while fd in new:
+        fd += 1
+    interp.state.set(name, str(fd))
+    return attrs.evolve(r, fd=fd, fd_var=None)
+
+
 def _apply_one(interp: Interpreter, r: ast.Redirect, new: Fds, opened: list[IO[bytes]]) -> None:
     if r.fd_var is not None:
-        raise RedirectError(f"tysh: {{{r.fd_var}}}{r.op}: a named file descriptor is not "
-                            "supported: use a number, as in 3>file")
+        r = _named_fd(interp, r, new)
     op = r.op
     target = r.target
     if op in ("<<", "<<-"):

@@ -85,6 +85,24 @@ class Session(ShellAPI, Protocol):
         False (with nothing done) for a signal that would stop it."""
         ...
 
+    def set_trap(self, key: str, action: str | None) -> None:
+        """`trap ACTION KEY`; KEY is EXIT, ERR, DEBUG, RETURN or SIGNAME; None resets."""
+        ...
+
+    def trap_listing(self, keys: list[str] | None = None) -> str:
+        """`trap -p [KEY…]`: the traps as `trap -- 'ACTION' KEY` lines."""
+        ...
+
+    def run_trap(self, key: str) -> None:
+        """Run the trap for KEY now, if one is set (`source` runs RETURN's)."""
+        ...
+
+    def deliver_signal(self, sig: int) -> bool:
+        """A signal sent to the shell itself (`kill -SIG $$`): True when a trap takes it
+        (it runs before the next statement; an ignored one does nothing), False when
+        the signal's default action applies (the caller ends the shell)."""
+        ...
+
     def builtin(self, name: str) -> Tool | None:
         """The builtin tool of that name, or None."""
         ...

@@ -103,9 +103,14 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     except ExpansionError as e:
         return interp.fail_expansion(e, fds)
 
+    st.last_arg = arg_text(args[-1]) if args else name
+    if "xtrace" in st.options:
+        _trace(interp, cmd, name, args, fds)
     if cmd.arg_assigns and fn is None and tool is not None:
         return _declaration(interp, cmd, name, tool, args, fds)
     if cmd.redirects:
+        if name == "exec" and not args and fn is None:
+            return exec_redirects(interp, cmd, fds)
         return _redirected(interp, cmd, name, fn, tool, args, fds)
     if cmd.assigns:
         return _with_assignments(interp, cmd, name, fn, tool, args, fds)
@@ -114,6 +119,20 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     if tool is not None:
         return call_tool(interp, tool, name, args, fds)
     return run_external_cmd(interp, name, args, fds, None)
+
+
+def _trace(interp: Interpreter, cmd: ast.SimpleCommand, name: str, args: list[Arg],
+           fds: Fds) -> None:
+    """`set -x`: the prefix assignments (one line each, as bash), then the command."""
+    from tysh.kernel.run.xtrace import trace
+
+    for a in cmd.assigns:
+        try:
+            value = to_text(assignment_value(interp, a))
+        except ExpansionError:
+            continue
+        trace(interp, fds, [f"{a.name}={value}"])
+    trace(interp, fds, [name, *(arg_text(a) for a in args)])
 
 
 def _declaration(
@@ -139,6 +158,35 @@ def _declaration(
         return call_tool(interp, tool, name, args, fds)
     finally:
         interp.decl_arrays = saved
+
+
+def exec_redirects(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
+    """`exec 3>f`, `exec >log 2>&1`, `exec <f`, `exec 3>&-`: the redirections change the
+    shell's own descriptors (the table the rest of the script runs with). Files they
+    open stay open until the shell ends or a later `exec` replaces or closes them."""
+    try:
+        new, opened = apply_redirects(interp, cmd.redirects, fds)
+    except RedirectError as e:
+        interp.error(fds, e.message)
+        return 1
+    except ExpansionError as e:
+        return interp.fail_expansion(e, fds)
+    for a in cmd.assigns:  # `X=1 exec 3>f`: bash keeps the assignment
+        try:
+            do_assign(interp, a)
+        except VarError as e:
+            interp.error(fds, "tysh: " + e.message)
+    fds.clear()
+    fds.update(new)
+    held = interp.exec_opened
+    held.extend(opened)
+    live = {id(s) for s in fds.values()}
+    keep = [s for s in held if id(s) in live]
+    if len(keep) != len(held):
+        close_all([s for s in held if id(s) not in live], lambda m: interp.error(fds, m))
+        held[:] = keep
+    interp.cur_fds = fds
+    return 0
 
 
 def _redirected(
@@ -358,10 +406,18 @@ def _assignments_only(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> 
             interp.error(fds, e.message)
             return 1
     outer = fds
+    interp.state.last_arg = ""
+    traced = "xtrace" in interp.state.options
     try:
         for a in cmd.assigns:
             try:
                 do_assign(interp, a)
+                if traced:
+                    from tysh.kernel.run.xtrace import trace
+
+                    v = interp.state.get(a.name)
+                    trace(interp, fds, [f"{a.name}{'+' if a.append else ''}="
+                                        f"{to_text(v) if not isinstance(v, list | dict) else ''}"])
             except VarError as e:
                 interp.error(fds, "tysh: " + e.message)
                 raise ExitShell(1) from None
@@ -430,6 +486,7 @@ def call_function(
         )
     saved_pos = st.positional
     saved_loop = st.loop_depth
+    saved_stmt = st.stmt
     st.positional = [arg_text(a) for a in args]
     st.frames.append({})
     st.func_depth += 1
@@ -445,6 +502,8 @@ def call_function(
     finally:
         st.positional = saved_pos
         st.loop_depth = saved_loop
+        st.stmt = saved_stmt
+        st.last_arg = arg_text(args[-1]) if args else name  # `$_` after the call
         st.func_depth -= 1
         st.func_names.pop()
         st.call_lines.pop()
@@ -494,7 +553,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         stdin if stdin is not None else io.BytesIO(),
         out_stream,
         stderr,
-        interp.fs if interp.state.umask is None else interp.files(),
+        interp.files() if not interp.procsubs else _procsub_fs(interp),
         interp,
         as_json,
         _isatty(stdout),
@@ -597,6 +656,12 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
             interp.error(fds, f"{name}: {e.message}")
             return 1
     return code
+
+
+def _procsub_fs(interp: Interpreter) -> Any:
+    from tysh.kernel.run.procsub import session_fs
+
+    return session_fs(interp)
 
 
 def _digits_limit() -> int:
@@ -714,5 +779,10 @@ def run_external_cmd(
         import time
 
         timeout = max(interp.deadline - time.monotonic(), 0.0)
+    extra: tuple[int, ...] = ()
+    if interp.procsubs:
+        from tysh.kernel.run.procsub import pass_fds
+
+        extra = pass_fds(interp)
     return run_external(host, argv, env, cwd, fds, timeout=timeout, control=interp.control,
-                        umask=st.umask, rlimits=st.tables.rlimits)
+                        umask=st.umask, rlimits=st.tables.rlimits, pass_fds=extra)

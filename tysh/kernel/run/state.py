@@ -30,9 +30,17 @@ OPTION_LETTERS = {
     "verbose": "v",
     "allexport": "a",
     "noexec": "n",
+    "errtrace": "E",
+    "functrace": "T",
+    "hashall": "h",
+    "braceexpand": "B",
 }
 LETTER_OPTIONS = {v: k for k, v in OPTION_LETTERS.items()}
 LONG_ONLY_OPTIONS = ("pipefail", "posix")
+# the options on in a new shell (bash's defaults: `set -h`, `set -B`)
+DEFAULT_OPTIONS = frozenset({"hashall", "braceexpand"})
+# `$-`: the letters in bash's order
+_FLAG_ORDER = "abefhkmnptuvxBCEHPT"
 ALL_OPTIONS = (*OPTION_LETTERS, *LONG_ONLY_OPTIONS)
 
 
@@ -161,7 +169,7 @@ class State:
         self.frames: list[dict[str, Var]] = [{}]
         self.functions: dict[str, Any] = {}  # name -> ast.FunctionDef
         self.aliases: dict[str, str] = {}
-        self.options: set[str] = set()
+        self.options: set[str] = set(DEFAULT_OPTIONS)
         self.shopt: set[str] = set()  # bash's `shopt` options that are on
         self.positional: list[str] = []
         self.arg0: str = "tysh"
@@ -193,10 +201,25 @@ class State:
         self.umask: int | None = None
         self.disabled: frozenset[str] = frozenset()  # `enable -n`: builtins turned off
         self.tables = NO_TABLES
+        # `trap`: action text by "EXIT", "ERR", "DEBUG", "RETURN" or "SIGINT"…; "" ignores
+        self.traps: dict[str, str] = {}
+        # what `trap -p` lists in a subshell before it sets a trap of its own: the
+        # parent's (bash shows them, so `saved=$(trap -p)` works)
+        self.traps_shown: dict[str, str] | None = None
+        # `$-`'s last letter: "c" for `-c`, "s" for a script read from stdin
+        self.invocation: str = ""
+        # while a trap runs: the $LINENO of the command it interrupted
+        self.trap_line: int | None = None
+        self.last_arg: str = ""  # `$_`: the last argument of the previous simple command
+        self.xtrace_level: int = 0  # `set -x`: the command substitutions we are inside
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
         g.setdefault("IFS", Var(" \t\n"))
+        # `$_` is the shell's own (the last argument of the previous command)
+        under = g.pop("_", None)
+        if under is not None and isinstance(under.value, str):
+            self.last_arg = under.value
         g["PWD"] = Var(cwd, exported=True)
 
     # -- copying -------------------------------------------------------------
@@ -233,6 +256,17 @@ class State:
         s.umask = self.umask
         s.disabled = self.disabled
         s.tables = self.tables
+        # a subshell resets the traps it does not ignore; ERR stays with `set -E`, DEBUG
+        # and RETURN with `set -T`
+        keep = {k: v for k, v in self.traps.items() if v == "" or (
+            k == "ERR" and "errtrace" in self.options) or (
+            k in ("DEBUG", "RETURN") and "functrace" in self.options)}
+        s.traps = keep
+        s.traps_shown = dict(self.traps) if self.traps else None
+        s.invocation = self.invocation
+        s.trap_line = self.trap_line
+        s.last_arg = self.last_arg
+        s.xtrace_level = self.xtrace_level
         return s
 
     def retable(self, **changes: Any) -> None:
@@ -284,6 +318,10 @@ class State:
             import random
 
             return str(random.randint(0, 32767))
+        if name == "_":
+            return self.last_arg
+        if name == "LINENO" and self.trap_line is not None:
+            return str(self.trap_line)
         if name == "FUNCNAME":
             # bash shows the stack only while a function runs (a file sourced at the
             # top level has a frame, but no FUNCNAME)
@@ -326,16 +364,15 @@ class State:
 
     def shellopts(self) -> str:
         """`$SHELLOPTS`: the `set -o` options that are on, colon-separated, as bash lists them."""
-        on = {"braceexpand", "hashall", "interactive-comments", *self.options}
+        on = {"interactive-comments", *self.options}
         return ":".join(sorted(on))
 
     def is_set(self, name: str) -> bool:
         return self.get(name) is not None
 
     def flags(self) -> str:
-        return "".join(
-            sorted(OPTION_LETTERS[o] for o in self.options if o in OPTION_LETTERS)
-        ) + "hB"
+        on = {OPTION_LETTERS[o] for o in self.options if o in OPTION_LETTERS}
+        return "".join(c for c in _FLAG_ORDER if c in on) + self.invocation
 
     # -- assignment ------------------------------------------------------------
     def _target(self, name: str) -> dict[str, Var]:

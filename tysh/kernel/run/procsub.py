@@ -1,0 +1,131 @@
+"""Process substitution: `<(cmd)` and `>(cmd)` expand to a name such as `/dev/fd/63`.
+
+The body runs on a fork of the session in a thread, joined to the command by an OS pipe:
+for `<(…)` it writes the pipe and the command reads the name; for `>(…)` the command
+writes the name and the body reads. The name is the real descriptor's number, so an
+external program (given that descriptor) opens it as bash's would; builtins open it
+through the session: the command runs with a filesystem that answers for these names
+and hands everything else to the session's own (sandboxed) filesystem. The pipe ends
+are closed when the command that used them is done."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import IO, TYPE_CHECKING, Any, cast
+
+import attrs
+
+from tysh.kernel.base.streams import NULL_IO, Fds, close_quietly
+from tysh.kernel.base.threads import start_deep
+from tysh.kernel.fs.api import FileStat, FileSystem, FsError
+
+if TYPE_CHECKING:
+    from tysh.kernel.run.interpreter import Interpreter
+    from tysh.kernel.syntax import ast
+
+
+@attrs.define(eq=False, repr=False)
+class ProcSub:
+    """One substitution: its name, the command's end of the pipe, the body's thread."""
+
+    name: str
+    stream: IO[bytes]
+    fd: int
+    reads: bool  # `<(…)`: the command reads the name
+    thread: threading.Thread
+
+
+def start(interp: Interpreter, node: ast.ProcSub) -> str:
+    """Start the body and return the name the command sees."""
+    r, w = os.pipe()
+    reads = node.direction == "<"
+    ours, theirs = (r, w) if reads else (w, r)
+    sub = interp.fork()
+    parent = interp.cur_fds
+    body_end = os.fdopen(theirs, "wb" if reads else "rb")
+    if reads:
+        fds: Fds = {0: NULL_IO, 1: cast("IO[bytes]", body_end), 2: parent.get(2) or NULL_IO}
+    else:
+        fds = {0: cast("IO[bytes]", body_end), 1: parent.get(1) or NULL_IO,
+               2: parent.get(2) or NULL_IO}
+
+    def run() -> None:
+        try:
+            sub.run_script(node.body, fds)
+        except BaseException:  # noqa: BLE001 — a body's end (exit, broken pipe) is its own
+            pass
+        finally:
+            sub.close_exec_files()
+            close_quietly(cast("IO[bytes]", body_end))
+
+    t = threading.Thread(target=run, daemon=True, name="tysh-procsub")
+    stream = os.fdopen(ours, "rb" if reads else "wb")
+    entry = ProcSub(f"/dev/fd/{ours}", cast("IO[bytes]", stream), ours, reads, t)
+    interp.procsubs.append(entry)
+    start_deep(t)
+    return entry.name
+
+
+def finish(interp: Interpreter, mark: int) -> None:
+    """The command is done: close its ends of the pipes made since `mark`; wait for the
+    `>(…)` bodies (they end at the end of their input), not for `<(…)` ones (closing
+    the pipe ends a writer nobody reads)."""
+    done = interp.procsubs[mark:]
+    del interp.procsubs[mark:]
+    for p in done:
+        close_quietly(p.stream)
+    for p in done:
+        if not p.reads:
+            p.thread.join()
+
+
+def table(interp: Interpreter) -> dict[str, IO[bytes]]:
+    return {p.name: p.stream for p in interp.procsubs}
+
+
+def pass_fds(interp: Interpreter) -> tuple[int, ...]:
+    """The descriptors an external program inherits so it can open the names."""
+    return tuple(p.fd for p in interp.procsubs)
+
+
+class ProcSubFS:
+    """The session's filesystem, plus the names of the open substitutions (pipes)."""
+
+    def __init__(self, base: FileSystem, names: dict[str, IO[bytes]]) -> None:
+        self._base = base
+        self._names = names
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
+
+    def open(self, path: str, mode: str = "rb") -> IO[bytes]:
+        s = self._names.get(path)
+        if s is None:
+            return self._base.open(path, mode)
+        if ("r" in mode) != s.readable():
+            raise FsError(path, "Permission denied")
+        return s
+
+    def read_bytes(self, path: str) -> bytes:
+        s = self._names.get(path)
+        return self._base.read_bytes(path) if s is None else s.read()
+
+    def stat(self, path: str, follow: bool = True) -> FileStat:
+        if path in self._names:
+            return FileStat(path, "other", 0, 0o10600, 0.0, False)
+        return self._base.stat(path, follow)
+
+    def exists(self, path: str) -> bool:
+        return path in self._names or self._base.exists(path)
+
+    def is_file(self, path: str) -> bool:
+        return path not in self._names and self._base.is_file(path)
+
+    def is_dir(self, path: str) -> bool:
+        return path not in self._names and self._base.is_dir(path)
+
+
+def session_fs(interp: Interpreter) -> FileSystem:
+    """The filesystem a command sees while substitutions are open."""
+    return cast(FileSystem, ProcSubFS(interp.files(), table(interp)))
