@@ -275,3 +275,13 @@ def test_reentrant_execute_from_a_tool_is_refused(tmp_path: Path) -> None:
     k.register(inner)
     r = k.execute("inner")
     assert r.out == "75\n"
+
+
+def test_yes_at_the_default_output_limit_is_stopped_with_status_3_at_once(
+        tmp_path: Path) -> None:
+    k = Kernel(cwd=str(tmp_path))
+    t0 = time.monotonic()
+    r = k.execute("yes; echo never")
+    assert time.monotonic() - t0 < 1.0
+    assert r.code == 3 and r.truncated
+    assert r.out.startswith("y\ny\n") and "never" not in r.out

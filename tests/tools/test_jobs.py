@@ -8,7 +8,7 @@ import threading
 import time
 from pathlib import Path
 
-from tysh import Kernel
+from tysh import Kernel, Limits
 from tysh.kernel.run.jobs import PID_BASE, JobTable
 
 
@@ -62,7 +62,8 @@ def test_a_subshell_cannot_wait_for_its_parents_job(kernel: Kernel) -> None:
     assert "is not a child of this shell" in r.err
 
 
-def test_cancel_ends_a_wait_and_the_jobs(kernel: Kernel) -> None:
+def test_cancel_ends_a_wait_and_the_jobs(tmp_path: Path) -> None:
+    kernel = Kernel(cwd=str(tmp_path), jobs="keep")
     kernel.execute("sleep 30 &")
     timer = threading.Timer(0.3, kernel.cancel)
     timer.start()
@@ -157,3 +158,35 @@ def test_a_job_whose_thread_cannot_start_is_not_listed() -> None:
         pass
     assert table.find("%%") == "%%: no such job"
     assert table.find("%1") == "%1: no such job"
+
+
+def test_a_job_past_max_jobs_fails_with_status_1_and_says_why(tmp_path: Path) -> None:
+    k = Kernel(cwd=str(tmp_path), limits=Limits(max_jobs=2))
+    r = k.execute("sleep 5 & sleep 5 & sleep 5 & echo $?")
+    assert r.out == "1\n"
+    assert "cannot start a background job: 2 jobs are already running (Limits.max_jobs)" \
+        in r.err
+
+
+def test_a_reaped_job_ends_quietly_when_the_call_returns(tmp_path: Path) -> None:
+    k = Kernel(cwd=str(tmp_path))
+    t0 = time.monotonic()
+    r = k.execute("sleep 30 & echo started")
+    assert (r.code, r.out) == (0, "started\n")
+    assert time.monotonic() - t0 < 5
+    assert k.execute("jobs").out == ""
+
+
+def test_a_kept_job_stops_at_the_time_limit_of_its_call(tmp_path: Path) -> None:
+    k = Kernel(cwd=str(tmp_path), jobs="keep")
+    base = threading.active_count()
+    assert k.execute("while :; do :; done &", timeout=0.5).code == 0
+    time.sleep(1.5)
+    assert threading.active_count() == base
+
+
+def test_a_kernel_refuses_an_unknown_job_policy(tmp_path: Path) -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="jobs must be 'reap' or 'keep'"):
+        Kernel(cwd=str(tmp_path), jobs="never")

@@ -32,6 +32,9 @@ MIB = 1 << 20
 # tool buffers) and the in-memory filesystem's content, unless told otherwise
 DEFAULT_MAX_MEMORY = 512 * MIB
 DEFAULT_MAX_FS_BYTES = 256 * MIB
+# background jobs running at once in one kernel, nested ones included: each is a thread
+# (with more for its pipeline stages), so a fork bomb stops here, not at the host's limit
+DEFAULT_MAX_JOBS = 64
 
 # exit codes of the embedding contract (see the table in kernel.py)
 OUTPUT_TRUNCATED = 3
@@ -54,7 +57,8 @@ class Limits(Record):
     negative or NaN, and 0 means already expired); `max_memory` bounds the bytes of
     in-process data a script holds at once — its variables and arrays, `$(…)` captures,
     here-documents and the buffers of tools that read their whole input (None: no
-    bound; see `Meter`)."""
+    bound; see `Meter`); `max_jobs` bounds the background jobs running at once in the
+    kernel, nested ones included (the next `&` fails with status 1; None: no bound)."""
 
     max_function_depth: int = 1000
     max_subshell_depth: int = 200
@@ -62,6 +66,7 @@ class Limits(Record):
     max_output_bytes: int | None = DEFAULT_OUTPUT_BYTES
     timeout: float | None = attrs.field(default=None, validator=lambda _s, _a, v: check_timeout(v))
     max_memory: int | None = DEFAULT_MAX_MEMORY
+    max_jobs: int | None = DEFAULT_MAX_JOBS
 
 
 def check_timeout(secs: float | None, what: str = "timeout") -> float | None:
@@ -294,6 +299,51 @@ class RunControl:
         self.check_streams = check_streams
         self._lock = threading.Lock()
         self._procs: set[subprocess.Popen[Any]] = set()
+        # the control of the kernel itself, which counts every job started under it
+        self.root: RunControl = self
+        self._live: set[Any] = set()  # the running jobs (root only; run.jobs.Job)
+
+    def add_job(self, job: Any, cap: int | None) -> bool:
+        """Count a job that is about to start (root only); False when `cap` jobs are
+        already running."""
+        with self._lock:
+            if cap is not None and len(self._live) >= cap:
+                return False
+            self._live.add(job)
+            return True
+
+    def has_room(self, cap: int | None) -> bool:
+        return cap is None or len(self._live) < cap
+
+    def job_ended(self, job: Any) -> None:
+        with self._lock:
+            self._live.discard(job)
+
+    def live_jobs(self) -> list[Any]:
+        with self._lock:
+            return list(self._live)
+
+    def stop_jobs(self, wait: float = 1.0) -> None:
+        """Stop every running job of the kernel (nested ones too) and wait up to `wait`
+        seconds for their threads to end. A job stops at its next stop point (a
+        statement, a loop iteration, a pipe write, a sleep); its external processes are
+        killed at once."""
+        import time
+
+        end = time.monotonic() + wait
+        while True:
+            jobs = self.live_jobs()
+            if not jobs:
+                return
+            for job in jobs:
+                job.control.stop()
+            for job in jobs:
+                t = job.thread
+                left = end - time.monotonic()
+                if left <= 0:
+                    return
+                if t is not None and t.is_alive():
+                    t.join(left)
 
     def cancel(self) -> None:
         with self._lock:
@@ -331,6 +381,12 @@ class RunControl:
             pass
 
 
+# how far past `max_output_bytes` a stream keeps taking writes (for its tail) before its
+# writers are stopped: 8 times the limit plus 8 MiB (16 MiB at the default limit)
+OVERRUN_FACTOR = 8
+OVERRUN_BYTES = 8 * MIB
+
+
 def marker(omitted: int, after_newline: bool = True) -> bytes:
     """The line put where output was cut out."""
     text = f"… [tysh: output truncated: {omitted} bytes omitted] …\n"
@@ -340,7 +396,10 @@ def marker(omitted: int, after_newline: bool = True) -> bytes:
 class CappedOutput(io.BytesIO):
     """An in-memory stdout/stderr that keeps at most `limit` bytes: the first half and
     the last half of what was written, so both the start and the final messages of a
-    long output survive. Memory stays bounded however much the script writes."""
+    long output survive. Once `stop_at` bytes (OVERRUN_FACTOR times the limit plus
+    OVERRUN_BYTES) have been written, every later write raises BrokenPipeError, so a
+    writer that would go on (`yes`, a job's loop) stops as at a reader that went away.
+    Memory stays bounded however much the script writes."""
 
     def __init__(self, limit: int) -> None:
         super().__init__()
@@ -349,6 +408,8 @@ class CappedOutput(io.BytesIO):
         self.tail_cap = self.limit - self.head_cap
         self.total = 0
         self.over = False
+        # past this many bytes written every write raises BrokenPipeError
+        self.stop_at = OVERRUN_FACTOR * self.limit + OVERRUN_BYTES
         self._tail = bytearray()
         self._lock = threading.Lock()
         self.check: Callable[[], None] | None = None  # see streams.CheckedBytesIO
@@ -359,6 +420,10 @@ class CappedOutput(io.BytesIO):
             check()
         n = len(b)
         with self._lock:
+            if self.total > self.stop_at:
+                # far past the limit: the writer is stopped as by a reader that went
+                # away; nothing more it writes would be shown, and it might never end
+                raise BrokenPipeError(32, "output limit reached")
             self.total += n
             if not self.over:
                 if self.total <= self.limit:

@@ -112,7 +112,10 @@ class Kernel:
     confine them). `env` is merged over the hermetic defaults HOME=cwd, PATH, PWD —
     `os.environ` is never read. `limits` bounds output, time, recursion and loops.
     `disable` names builtins the script may not run by any route, and `enable` cannot
-    turn back on."""
+    turn back on. `jobs` is the policy for background jobs a call leaves running:
+    "reap" (the default; `repl()` uses "keep") stops them before `execute()` returns,
+    "keep" lets them run on until `cancel()` or `close()`; either way they stop at the
+    time limit of the call that started them and at most `limits.max_jobs` run."""
 
     def __init__(
         self,
@@ -128,8 +131,14 @@ class Kernel:
         process_groups: bool = True,
         validate: bool = True,
         disable: Iterable[str] = (),
+        jobs: str = "reap",
     ) -> None:
         _prepare_recursion()
+        if jobs not in ("reap", "keep"):
+            raise ValueError(f"Kernel: jobs must be 'reap' or 'keep', not {jobs!r}")
+        # "reap": background jobs a call leaves running are stopped when it returns;
+        # "keep": they run on (the REPL) until they end, cancel() or close()
+        self.job_policy = jobs
         # an embedded kernel refuses a script with certain problems before running any
         # of it; the CLI and REPL (validate=False) run like bash, problems and all
         self.validate_first = validate
@@ -203,6 +212,7 @@ class Kernel:
             kw["limits"] = Limits(max_memory=None)
         kw.setdefault("process_groups", False)
         kw.setdefault("validate", False)
+        kw.setdefault("jobs", "keep")
         return cls(cwd=cwd or os.getcwd(), env=env, allow_external=True, fs=LocalFileSystem(),
                    **kw)
 
@@ -341,8 +351,22 @@ class Kernel:
     def cancel(self) -> None:
         """Stop the running script, from any thread: it ends at its next statement or
         loop iteration, sleeps return at once, external commands (and their process
-        groups) are killed; `execute()` returns 130. Harmless when nothing runs."""
+        groups) are killed; `execute()` returns 130. Every background job stops too
+        (under `jobs="keep"` they outlive the call that started them). Harmless when
+        nothing runs."""
         self.control.cancel()
+        self.control.stop_jobs(wait=0)
+
+    def close(self) -> None:
+        """Stop every background job (waiting up to a second for them to end); the
+        kernel stays usable."""
+        self.control.stop_jobs()
+
+    def __enter__(self) -> Kernel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def signal(self, sig: int) -> None:
         """Send signal number `sig` to the running script, from any thread, as `kill -SIG
@@ -632,6 +656,8 @@ class Kernel:
             code = body(fds)
         finally:
             interp.deadline = None
+            if self.job_policy == "reap":
+                self.control.stop_jobs()
         if self.control.cancelled:
             _write(fds.get(2), "tysh: cancelled\n")
             code = CANCELLED

@@ -444,9 +444,7 @@ class Interpreter:
             if control.cancelled or self.deadline is not None or control.pending:
                 self.check_boundary()
             if st.background:
-                self.start_job(st, fds)
-                status = 0
-                self.state.last_status = 0
+                status = self.state.last_status = self.start_job(st, fds)
             else:
                 status = self.run_andor(st.body, fds)
         return status
@@ -503,9 +501,7 @@ class Interpreter:
                 self.check_boundary()
             try:
                 if st.background:
-                    self.start_job(st, fds)
-                    status = 0
-                    state.last_status = 0
+                    status = state.last_status = self.start_job(st, fds)
                 else:
                     status = self.run_andor(st.body, fds)
             except ExitShell as e:
@@ -771,11 +767,16 @@ class Interpreter:
             table = self._jobs = JobTable()
         return table
 
-    def start_job(self, st: ast.Statement, fds: Fds) -> None:
+    def start_job(self, st: ast.Statement, fds: Fds) -> int:
         """`cmd &`: run the statement as a job in the table, on a fork of the session
-        with stdin closed; `$!` becomes its pid."""
+        with stdin closed; `$!` becomes its pid. Status 0, or 1 when the kernel already
+        runs `Limits.max_jobs` jobs. A job keeps the deadline of the call that started
+        it."""
         from tysh.kernel.syntax.unparse import script_source
 
+        cap = self.limits.max_jobs
+        if not self.control.root.has_room(cap):
+            return self._no_room(st, fds, cap)
         sub = self.fork()
         job_fds = dict(fds)
         job_fds[0] = NULL_IO
@@ -806,8 +807,22 @@ class Interpreter:
                 return 70
 
         command = script_source(ast.Script((attrs.evolve(st, background=False),)))
-        job = self.jobs.start(command, self.control, body, start_deep)
+        job = self.jobs.start(command, self.control, body, start_deep, cap)
+        if job is None:
+            return self._no_room(st, fds, cap)
         self.state.last_bg_pid = job.pid
+        return 0
+
+    def _no_room(self, st: ast.Statement, fds: Fds, cap: int | None) -> int:
+        from tysh.kernel.syntax.unparse import script_source
+
+        command = script_source(ast.Script((attrs.evolve(st, background=False),)))
+        first = command.strip().splitlines()[0] if command.strip() else command
+        if len(first) > 60:
+            first = first[:57] + "..."
+        self.error(fds, f"tysh: {first} &: cannot start a background job: {cap} jobs are "
+                        "already running (Limits.max_jobs)")
+        return 1
 
 
 # The fields after `state` that `__init__` takes, read in its order: what fork() hands on.

@@ -61,6 +61,7 @@ class JobControl(RunControl):
         self._mine: set[subprocess.Popen[Any]] = set()
         self._mine_lock = threading.Lock()
         super().__init__(parent.process_groups, parent.check_streams)
+        self.root = parent.root
 
     @property
     def cancelled(self) -> bool:
@@ -94,6 +95,18 @@ class JobControl(RunControl):
                 self._own = True
         for p in procs:
             self._send(p, sig)
+
+    def stop(self) -> None:
+        """End the job quietly (the kernel reaps it, or is cancelled or closed): its
+        commands stop at their next stop point and it ends with 128+SIGTERM; its
+        external processes are killed with their process groups."""
+        with self._mine_lock:
+            procs = list(self._mine)
+            if not self.signal:
+                self.signal = _signal.SIGTERM
+            self._own = True
+        for p in procs:
+            self.kill(p)
 
     def _send(self, proc: subprocess.Popen[Any], sig: int) -> None:
         try:
@@ -160,15 +173,19 @@ class JobTable:
 
     # ------------------------------------------------------------------ starting
     def start(self, command: str, parent: RunControl,
-              body: Callable[[JobControl], int], launch: Callable[[threading.Thread], None]
-              ) -> Job:
+              body: Callable[[JobControl], int], launch: Callable[[threading.Thread], None],
+              cap: int | None = None) -> Job | None:
         """Run `body(control)` as a new job in a thread started by `launch`; the job's
-        status is what `body` returns (128+N when a signal N ended it)."""
+        status is what `body` returns (128+N when a signal N ended it). None when `cap`
+        jobs of the kernel (counted by its root control) are already running."""
+        root = parent.root
         with self._cond:
             self._drop_finished()
             number = max((j.number for j in (*self.inherited, *self._jobs.values())),
                          default=0) + 1
             job = Job(number, _next_pid(), command, JobControl(parent))
+            if not root.add_job(job, cap):
+                return None
             self._jobs[number] = job
 
         def run() -> None:
@@ -179,6 +196,7 @@ class JobTable:
                 if job.control.signal:
                     status = 128 + job.control.signal
                 self._finish(job, status)
+                root.job_ended(job)
 
         t = threading.Thread(target=run, daemon=True, name=f"tysh-job-{job.pid}")
         job.thread = t
@@ -189,6 +207,7 @@ class JobTable:
             with self._cond:
                 if self._jobs.get(job.number) is job:
                     del self._jobs[job.number]
+            root.job_ended(job)
             raise
         return job
 
