@@ -29,6 +29,8 @@ FREEZES = {
     "grep backref": A40 + "while :; do echo $x | grep -E '(aa|a)*\\1b'; done",  # freeze
     "grep long line": LONG + "while :; do echo $x | grep -c '[a-z]*[a-z]*b'; done",  # freeze
     "grep many lines": LINES + "while :; do echo \"$x\" | grep -c '[a-z]*[a-z]*b'; done",  # overrun
+    "sed many lines": LINES + "while :; do echo \"$x\" | sed -e '/[a-z]*[a-z]*b/d' -e s/x/y/; done",
+    "awk many lines": LINES + "while :; do echo \"$x\" | awk '/[a-z]*[a-z]*b/'; done",
     "sed long line": LONG + "while :; do echo $x | sed 's/a*b//'; done",  # freeze
     "sed branch loop": "echo x | sed ':a;ba'",  # overrun
     "awk regex": A40 + "while :; do echo $x | awk '/(aa|a)*b/'; done",  # freeze

@@ -834,7 +834,7 @@ class BoundedPattern:
     __slots__ = ("pattern", "flags", "groups", "groupindex", "cost", "limit", "match_limit",
                  "full_limit", "_re", "_tree", "_fb", "_nl", "_windowed", "search", "match",
                  "fullmatch", "_search", "_match", "_fullmatch", "_finditer", "_findall",
-                 "_sub", "_subn", "_split")
+                 "_sub", "_subn", "_split", "_spent")
 
     def __init__(self, compiled: re.Pattern[Any], tree: Any, c: cost.Cost,
                  limits: tuple[int, int, int], min_window: int = MIN_WINDOW) -> None:
@@ -857,6 +857,10 @@ class BoundedPattern:
         self._sub = compiled.sub
         self._subn = compiled.subn
         self._split = compiled.split
+        # characters searched on `re` since the last stop check: each call fits the
+        # budget alone, and a check once they pass the limit keeps the sum of many
+        # calls (a line at a time) within one budget of the time limit too
+        self._spent = 0
         # a pattern re may run on any length needs no check at all
         self.search = compiled.search if self.limit >= cost.UNLIMITED else self._bounded_search
         self.match = compiled.match if self.match_limit >= cost.UNLIMITED else \
@@ -902,7 +906,13 @@ class BoundedPattern:
     # -- the re.Pattern interface --------------------------------------------------------
     def _bounded_search(self, string: Any, pos: int = 0, endpos: int = _END) -> Any:
         # endpos - pos is never less than the span re looks at
-        if len(string) <= self.limit or endpos - pos <= self.limit:
+        n = len(string)
+        if n <= self.limit or endpos - pos <= self.limit:
+            spent = self._spent + min(n, endpos - pos)
+            if spent > self.limit:
+                spent = 0
+                stop.check()
+            self._spent = spent
             return self._search(string, pos, endpos)
         pos, end = self._range(string, pos, endpos)
         if not self._windowed:
@@ -928,13 +938,25 @@ class BoundedPattern:
         return None
 
     def _bounded_match(self, string: Any, pos: int = 0, endpos: int = _END) -> Any:
-        if len(string) <= self.match_limit or endpos - pos <= self.match_limit:
+        n = len(string)
+        if n <= self.match_limit or endpos - pos <= self.match_limit:
+            spent = self._spent + min(n, endpos - pos)
+            if spent > self.match_limit:
+                spent = 0
+                stop.check()
+            self._spent = spent
             return self._match(string, pos, endpos)
         pos, end = self._range(string, pos, endpos)
         return self.fallback().match(string, pos, end)
 
     def _bounded_fullmatch(self, string: Any, pos: int = 0, endpos: int = _END) -> Any:
-        if len(string) <= self.full_limit or endpos - pos <= self.full_limit:
+        n = len(string)
+        if n <= self.full_limit or endpos - pos <= self.full_limit:
+            spent = self._spent + min(n, endpos - pos)
+            if spent > self.full_limit:
+                spent = 0
+                stop.check()
+            self._spent = spent
             return self._fullmatch(string, pos, endpos)
         pos, end = self._range(string, pos, endpos)
         return self.fallback().fullmatch(string, pos, end)
