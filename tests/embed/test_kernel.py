@@ -173,3 +173,11 @@ def test_run_streams_to_given_fds(tmp_path: Path) -> None:
     out = io.BytesIO()
     code = Kernel(cwd=str(tmp_path)).run("echo streamed", {0: io.BytesIO(), 1: out, 2: io.BytesIO()})
     assert code == 0 and out.getvalue() == b"streamed\n"
+
+
+def test_set_n_reads_the_rest_of_its_script_but_never_outlives_it() -> None:
+    k = Kernel.isolated()
+    r = k.execute("echo before; set -n; echo skipped")
+    assert (r.code, r.out) == (0, "before\n")
+    assert k.execute("echo after; echo $-").out.startswith("after\n")
+    assert "n" not in k.execute("echo $-").out

@@ -518,7 +518,16 @@ class Kernel:
 
     # ---------------------------------------------------------------- internals
     def _run_src(self, src: str, fds: Fds, ends: bool = False) -> int:
-        """Run a script; `ends`: the shell ends with it (the CLI), so its EXIT trap runs."""
+        """Run a script; `ends`: the shell ends with it (the CLI), so its EXIT trap runs.
+        `set -n` reads the rest of this script without running it; it ends with the
+        script, as bash ignores it in a shell that takes more input, so a session is
+        never left unable to run anything."""
+        try:
+            return self._run_src_once(src, fds, ends)
+        finally:
+            self.state.options.discard("noexec")
+
+    def _run_src_once(self, src: str, fds: Fds, ends: bool) -> int:
         interp = self.interp
         if interp.reads_by_command(src):
             interp.last_data = None
