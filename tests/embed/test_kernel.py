@@ -181,3 +181,17 @@ def test_set_n_reads_the_rest_of_its_script_but_never_outlives_it() -> None:
     assert (r.code, r.out) == (0, "before\n")
     assert k.execute("echo after; echo $-").out.startswith("after\n")
     assert "n" not in k.execute("echo $-").out
+
+
+def test_a_script_is_str_or_bytes_and_anything_else_is_a_type_error() -> None:
+    import pytest
+
+    k = Kernel.isolated()
+    r = k.execute(b"printf '%s' hi\xff | od -An -tx1")
+    assert r.out.split() == ["68", "69", "ff"]
+    for bad in (None, 3, ["echo"]):
+        with pytest.raises(TypeError, match="must be str or bytes"):
+            k.execute(bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="argv must be a list"):
+        k.execute_argv("echo", None)  # type: ignore[arg-type]
+    assert k.execute("echo ok").out == "ok\n"

@@ -379,7 +379,7 @@ class Kernel:
     # ---------------------------------------------------------------- running
     def execute(
         self,
-        src: str,
+        src: str | bytes,
         stdin: bytes | str = b"",
         *,
         cwd: str | None = None,
@@ -392,8 +392,10 @@ class Kernel:
         `cwd`/`env` hold for this call only; `timeout` (seconds) overrides the kernel's
         `limits.timeout`: `inf` is no limit, 0 a limit already passed (124 unless the
         script is cancelled first); negative or NaN raises ValueError before anything
-        runs. Never raises for anything in the script (see the table)."""
-        src = clean_text(src)
+        runs. Never raises for anything in the script (see the table); a script that is
+        neither `str` nor `bytes` (bytes are read as UTF-8, other bytes kept) is a
+        programming error: TypeError."""
+        src = _script_text(src, "execute")
         return self._call(lambda fds: self._run_src(src, fds), stdin, cwd, env, timeout,
                           binary)
 
@@ -412,6 +414,11 @@ class Kernel:
         from tysh.kernel.base.argv import classify
         from tysh.kernel.run.simple_command import invoke
 
+        if not isinstance(name, str):
+            raise TypeError(f"execute_argv: the name must be str, not {type(name).__name__}")
+        if not isinstance(argv, (list, tuple)) or not all(
+                isinstance(a, (str, bytes)) for a in argv):
+            raise TypeError("execute_argv: argv must be a list of str or bytes")
         name = clean_text(name)
         words = [clean_text(a) if isinstance(a, str) else a for a in argv]
 
@@ -460,7 +467,7 @@ class Kernel:
 
     async def aexecute(
         self,
-        src: str,
+        src: str | bytes,
         stdin: bytes | str = b"",
         *,
         cwd: str | None = None,
@@ -475,7 +482,7 @@ class Kernel:
         import functools
 
         ticket = _Ticket()
-        src = clean_text(src)
+        src = _script_text(src, "aexecute")
         loop = asyncio.get_running_loop()
         call = functools.partial(
             self._call, lambda fds: self._run_src(src, fds), stdin, cwd, env, timeout, binary,
@@ -862,3 +869,13 @@ def _write(stream: IO[bytes] | None, text: str) -> None:
         stream.write(encode_text(text))
     except (OSError, ValueError):
         pass
+
+
+def _script_text(src: object, what: str) -> str:
+    """A script as the kernel reads it: text with lone surrogates made bash's bytes, or
+    bytes read as UTF-8 with undecodable bytes kept (surrogateescape)."""
+    if isinstance(src, bytes):
+        return src.decode("utf-8", "surrogateescape")
+    if isinstance(src, str):
+        return clean_text(src)
+    raise TypeError(f"{what}: the script must be str or bytes, not {type(src).__name__}")
