@@ -208,3 +208,16 @@ def test_a_closed_root_is_a_definition_error() -> None:
 
     with pytest.raises(ToolDefinitionError, match="open object"):
         define_tool("c", parameters=Closed, execute=lambda a, c: 0)
+
+
+def test_a_raw_tool_whose_callable_cannot_take_args_and_ctx_is_refused_when_registered() -> None:
+    import pytest
+
+    from tysh import Kernel, ToolDefinitionError
+
+    k = Kernel.isolated()
+    definition = {"name": "greet", "description": "say hi",
+                  "inputSchema": {"type": "object", "properties": {}}}
+    with pytest.raises(ToolDefinitionError, match=r"must take \(args, ctx\)"):
+        k.register(definition, lambda args: 0)
+    assert k.execute("greet").code == 127

@@ -146,6 +146,22 @@ class RawTool(Tool):
         return payload_argv(args, path, json_output)
 
 
+def call_problems(fn: Callable[..., Any]) -> list[str]:
+    """Why `fn(args, ctx)` could not be called, found when the tool is defined rather
+    than as a fault the first time it runs."""
+    import inspect
+
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):  # a builtin or extension callable: take it on trust
+        return []
+    try:
+        sig.bind(None, None)
+    except TypeError as e:
+        return [f"the callable must take (args, ctx): {e}"]
+    return []
+
+
 def raw_tool(definition: Mapping[str, Any],
              fn: Callable[[Mapping[str, Any], Context], ToolReturn]) -> RawTool:
     """A tool from `{"name", "description", "inputSchema", "annotations"?}` and the
@@ -168,6 +184,8 @@ def raw_tool(definition: Mapping[str, Any],
             problems.append('inputSchema must describe an object ("type": "object")')
     if not callable(fn):
         problems.append("a raw tool needs a callable to run it")
+    else:
+        problems.extend(call_problems(fn))
     if problems:
         raise ToolDefinitionError(name, problems)
     assert isinstance(schema, Mapping)
