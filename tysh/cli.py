@@ -78,31 +78,25 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if a == "--no-external":
             allow_external = False
-        elif a == "--timeout" or a.startswith("--timeout="):
-            if a == "--timeout":
+        elif a.partition("=")[0] in ("--timeout", "--max-memory"):
+            opt = a.partition("=")[0]
+            if a == opt:
                 if i + 1 >= len(args):
-                    sys.stderr.write("tysh: --timeout: option requires an argument\n")
+                    sys.stderr.write(f"tysh: {opt}: option requires an argument\n")
                     return 2
                 i += 1
                 value = args[i]
             else:
                 value = a.partition("=")[2]
-            timeout = _seconds(value)
-            if timeout is None:
-                sys.stderr.write(f"tysh: --timeout: invalid time interval '{value}'\n")
-                return 2
-        elif a == "--max-memory" or a.startswith("--max-memory="):
-            if a == "--max-memory":
-                if i + 1 >= len(args):
-                    sys.stderr.write("tysh: --max-memory: option requires an argument\n")
-                    return 2
-                i += 1
-                value = args[i]
+            if opt == "--timeout":
+                timeout = _seconds(value)
+                bad = timeout is None
             else:
-                value = a.partition("=")[2]
-            max_memory = _size(value)
-            if max_memory is None:
-                sys.stderr.write(f"tysh: --max-memory: invalid size '{value}'\n")
+                max_memory = _size(value)
+                bad = max_memory is None
+            if bad:
+                what = "time interval" if opt == "--timeout" else "size"
+                sys.stderr.write(f"tysh: {opt}: invalid {what} '{value}'\n")
                 return 2
         elif a == "-c":
             if i + 1 >= len(args):

@@ -6,29 +6,13 @@ import os
 from pathlib import Path
 
 import pytest
+from fskinds import KINDS, make
 
-from tysh.kernel.fs.api import FileSystem, FsError
+from tysh.kernel.fs.api import FsError
 from tysh.kernel.fs.confined import ConfinedFileSystem
 from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.fs.memory import MemoryFileSystem
 from tysh.kernel.fs.overlay import OverlayFileSystem
-
-
-def make(kind: str, tmp: Path) -> tuple[FileSystem, str]:
-    root = tmp / "root"
-    root.mkdir()
-    if kind == "local":
-        return LocalFileSystem(), str(root)
-    if kind == "confined":
-        return ConfinedFileSystem(str(root)), str(root)
-    if kind == "memory":
-        fs = MemoryFileSystem()
-        fs.mkdir(str(root), parents=True)
-        return fs, str(root)
-    return OverlayFileSystem(ConfinedFileSystem(str(root))), str(root)
-
-
-KINDS = ["local", "confined", "memory", "overlay"]
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -1033,37 +1033,31 @@ class Reader:
             lo += 1
         repl_lines = hi - lo + 1
         beg = self.input_line + 1
-        old: list[tuple[str, bytes]] = []
-        for i in range(ptrn_lines):
-            line = self.get_line()
-            if line is None:
-                raise PatchFatal(f"unexpected end of file in patch at line {self.input_line}")
-            if not (line.startswith(b"<") and line[1:2] in (b" ", b"\t")):
-                raise PatchFatal("'<' followed by space or tab expected at line "
-                                 f"{self.input_line} of patch")
-            text = line[2:]
-            if i == ptrn_lines - 1 and self._incomplete():
-                text = text[:-1]
-            old.append(("-", text))
+        old = self._normal_side(ptrn_lines, b"<", "-")
         if kind == "c":
             line = self.get_line()
             if line is None:
                 raise PatchFatal(f"unexpected end of file in patch at line {self.input_line}")
             if not line.startswith(b"-"):
                 raise PatchFatal(f"'---' expected at line {self.input_line} of patch")
-        new: list[tuple[str, bytes]] = []
-        for i in range(repl_lines):
+        new = self._normal_side(repl_lines, b">", "+")
+        return Hunk(first, lo, old, new, 0, 0, None, beg)
+
+    def _normal_side(self, count: int, mark: bytes, tag: str) -> list[tuple[str, bytes]]:
+        """`count` lines of a normal diff's `<` or `>` side, each tagged `tag`."""
+        out: list[tuple[str, bytes]] = []
+        for i in range(count):
             line = self.get_line()
             if line is None:
                 raise PatchFatal(f"unexpected end of file in patch at line {self.input_line}")
-            if not (line.startswith(b">") and line[1:2] in (b" ", b"\t")):
-                raise PatchFatal("'>' followed by space or tab expected at line "
+            if not (line.startswith(mark) and line[1:2] in (b" ", b"\t")):
+                raise PatchFatal(f"'{mark.decode()}' followed by space or tab expected at line "
                                  f"{self.input_line} of patch")
             text = line[2:]
-            if i == repl_lines - 1 and self._incomplete():
+            if i == count - 1 and self._incomplete():
                 text = text[:-1]
-            new.append(("+", text))
-        return Hunk(first, lo, old, new, 0, 0, None, beg)
+            out.append((tag, text))
+        return out
 
 
 def _named(n: Name | None) -> bool:
