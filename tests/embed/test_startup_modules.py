@@ -68,3 +68,17 @@ def test_start_up_loads_only_the_pinned_modules(name: str, tmp_path: Path) -> No
         "Keep imports that this workload does not use lazy; if the change is intended, "
         "rewrite the list with TYSH_PIN_MODULES=1 .venv/bin/python -m pytest -q "
         "tests/embed/test_startup_modules.py and review its diff.")
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_importing_a_public_name_leaves_the_collector_as_it_was(enabled: bool) -> None:
+    # `from tysh import Kernel` pauses the cyclic collector while the kernel loads; it
+    # must hand it back running if it ran, and stopped if the embedder had stopped it
+    code = ("import gc\n"
+            f"{'gc.enable()' if enabled else 'gc.disable()'}\n"
+            "from tysh import Kernel, ExecResult\n"
+            "print(gc.isenabled())")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == str(enabled)
