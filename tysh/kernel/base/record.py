@@ -1,4 +1,5 @@
-"""Value semantics for frozen attrs classes, written once instead of generated per class.
+"""Value semantics written once instead of generated per class, and frozen records
+made without attrs.
 
 attrs compiles `__eq__`, `__hash__` and `__repr__` for every class it decorates, at import:
 most of the cost of defining a class, and tysh defines a hundred of them on the way to
@@ -6,7 +7,11 @@ its first prompt (syntax nodes, schemas, every builtin's args class).
 A class declared `@attrs.frozen(repr=False, eq=False)` over `Record` gets the same three
 methods with attrs' meaning from here: equal when of the same class with equal fields,
 hashed by its fields, shown as `Name(field=value, …)`. Fields declared `eq=False`,
-`hash=False` or `repr=False` are left out as attrs would leave them out."""
+`hash=False` or `repr=False` are left out as attrs would leave them out.
+
+`@frozen` over `Record` goes further, for plain value classes on the start-up path (the
+syntax tree): no attrs at all, an `__init__` compiled only when the class is first
+instantiated, and `replace` in place of `attrs.evolve`."""
 
 from __future__ import annotations
 
