@@ -54,7 +54,7 @@ def test_records_are_frozen_and_slotted() -> None:
     with pytest.raises(FrozenRecordError):
         p.x = 5  # type: ignore[misc]
     with pytest.raises(AttributeError):
-        del p.y  # type: ignore[misc]
+        del p.y
     with pytest.raises(AttributeError):
         p.other = 1  # type: ignore[attr-defined]
     assert not hasattr(p, "__dict__") and p.x == 1
@@ -79,7 +79,7 @@ def test_a_field_without_default_after_one_with_is_refused() -> None:
         @frozen
         class Bad(Record):
             a: int = 0
-            b: int
+            b: int  # type: ignore[misc]
 
 
 def test_the_syntax_tree_is_made_of_records_without_attrs() -> None:
