@@ -88,3 +88,14 @@ def test_the_syntax_tree_is_made_of_records_without_attrs() -> None:
     assert record_fields(ast.Word) == (("parts", "tuple[WordPart, ...]"), ("pos", "Pos"))
     assert w == ast.Word((ast.Lit("a"), ast.Quoted("b")), ast.Pos(1, 2))
     assert replace(w, pos=ast.NOPOS).pos is ast.NOPOS
+
+
+def test_value_records_compare_like_frozen_ones_and_are_plain_slots() -> None:
+    from tysh.kernel.base.argv import Flag, Operand, classify
+
+    assert classify(["-n", "x", "--"]) == [Flag("-n"), Operand("x", True),
+                                           classify(["--"])[0]]
+    assert hash(Operand("x", True)) == hash(Operand("x", True))
+    assert repr(Flag("-n")) == "Flag(text='-n', value=None)"
+    with pytest.raises(AttributeError):
+        Operand("x").other = 1  # type: ignore[attr-defined]

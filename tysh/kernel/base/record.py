@@ -122,14 +122,18 @@ def _compile_init(cls: Any) -> Any:
     env: dict[str, Any] = {}
     params: list[str] = ["self"]
     body: list[str] = []
+    enforced = cls.__dict__.get("__setattr__") is _frozen_setattr
     for n in names:
-        env[f"_set_{n}"] = cls.__dict__[n].__set__
         if n in defaults:
             env[f"_d_{n}"] = defaults[n]
             params.append(f"{n}=_d_{n}")
         else:
             params.append(n)
-        body.append(f"    _set_{n}(self, {n})")
+        if enforced:  # __setattr__ refuses: set the slot through its descriptor
+            env[f"_set_{n}"] = cls.__dict__[n].__set__
+            body.append(f"    _set_{n}(self, {n})")
+        else:
+            body.append(f"    self.{n} = {n}")
     src = (f"def __init__({', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n")
     exec(compile(src, f"<record {cls.__qualname__}>", "exec"), env)
     init = env["__init__"]
@@ -137,7 +141,7 @@ def _compile_init(cls: Any) -> Any:
     return init
 
 
-def _frozen(cls: type[_T]) -> type[_T]:
+def _frozen(cls: type[_T], enforce: bool = True) -> type[_T]:
     # fields are the class's own annotations, in order; a class attribute of the same name
     # is the field's default (immutable values only: it is shared by every instance)
     names = tuple(cls.__dict__.get("__annotations__", {}))
@@ -157,8 +161,9 @@ def _frozen(cls: type[_T]) -> type[_T]:
     ns["__record_defaults__"] = defaults
     ns["__match_args__"] = names
     ns["__init__"] = _first_init
-    ns["__setattr__"] = _frozen_setattr
-    ns["__delattr__"] = _frozen_delattr
+    if enforce:
+        ns["__setattr__"] = _frozen_setattr
+        ns["__delattr__"] = _frozen_delattr
     ns["__reduce__"] = _reduce
     meta: Any = type(cls)
     made: type[_T] = meta(cls.__name__, cls.__bases__, ns)
@@ -179,6 +184,19 @@ else:
         attrs, whose import and per-class code generation are most of what a short
         `tysh -c` would otherwise spend on the syntax tree."""
         return _frozen(cls)
+
+
+if TYPE_CHECKING:
+    @dataclass_transform(frozen_default=True, eq_default=False)
+    def value_record(cls: type[_T]) -> type[_T]:
+        """See the definition below."""
+else:
+    def value_record(cls):
+        """A `frozen` record whose immutability is left to the type checker (which sees
+        it frozen) rather than checked on every assignment: its __init__ stores each
+        field as a plain attribute, the cheapest object Python builds. For the small
+        values made once per word on the hot path (the binder's Flag and Operand)."""
+        return _frozen(cls, enforce=False)
 
 
 def is_record(cls: object) -> bool:
