@@ -42,6 +42,7 @@ from tysh.kernel.base.limits import (
     TimedOut,
 )
 from tysh.kernel.base.paths import abspath
+from tysh.kernel.base.record import replace
 from tysh.kernel.base.streams import NULL_IO, CheckedBytesIO, Fds, flush_quietly
 from tysh.kernel.base.threads import start_deep
 from tysh.kernel.base.values import encode_text, to_text
@@ -610,7 +611,7 @@ class Interpreter:
         t0 = time.perf_counter()
         c0 = os.times()
         try:
-            return self.run_pipeline(attrs.evolve(p, timed=0), fds)
+            return self.run_pipeline(replace(p, timed=0), fds)
         finally:
             real = time.perf_counter() - t0
             c1 = os.times()
@@ -806,7 +807,7 @@ class Interpreter:
                 sub.error(job_fds, f"tysh: internal error: {e!r}")
                 return 70
 
-        command = script_source(ast.Script((attrs.evolve(st, background=False),)))
+        command = script_source(ast.Script((replace(st, background=False),)))
         job = self.jobs.start(command, self.control, body, start_deep, cap)
         if job is None:
             return self._no_room(st, fds, cap)
@@ -816,7 +817,7 @@ class Interpreter:
     def _no_room(self, st: ast.Statement, fds: Fds, cap: int | None) -> int:
         from tysh.kernel.syntax.unparse import script_source
 
-        command = script_source(ast.Script((attrs.evolve(st, background=False),)))
+        command = script_source(ast.Script((replace(st, background=False),)))
         first = command.strip().splitlines()[0] if command.strip() else command
         if len(first) > 60:
             first = first[:57] + "..."
