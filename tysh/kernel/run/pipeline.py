@@ -44,7 +44,9 @@ def _run_stage(
         # bash runs a simple command stage as the child shell itself, a compound one in
         # a subshell of it
         status = e.status if type(cmd) is ast.SimpleCommand else e.subshell_status
-    except (ReturnFromFunction, BreakLoop, ContinueLoop):
+    except ReturnFromFunction as r:
+        status = r.status
+    except (BreakLoop, ContinueLoop):
         status = interp.state.last_status
     except BrokenPipeError:
         status = 141

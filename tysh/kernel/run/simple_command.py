@@ -653,7 +653,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         try:
             stdout.flush()
         except FsError as e:
-            interp.error(fds, f"{name}: {e.message}")
+            interp.error(fds, f"{name}: write error: {e.reason}")
             return 1
     return code
 
