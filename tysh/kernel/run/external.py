@@ -52,6 +52,17 @@ def _drain(src: IO[bytes], dst: IO[bytes]) -> None:
         src.close()
 
 
+def c_strings(argv: list[str], env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """argv and environment as a program receives them: C strings, each ending at its
+    first NUL (a shell value may hold one; `exec` cannot pass it)."""
+    if any("\0" in a for a in argv):
+        argv = [a.split("\0", 1)[0] for a in argv]
+    if any("\0" in k or "\0" in v for k, v in env.items()):
+        env = {k.split("\0", 1)[0]: v.split("\0", 1)[0] for k, v in env.items()
+               if not k.startswith("\0")}
+    return argv, env
+
+
 def run_external(
     host_path: str,
     argv: list[str],
@@ -73,6 +84,7 @@ def run_external(
     With a `control`, the child is tracked so `Kernel.cancel()` kills it at once; when
     the control asks for process groups the child leads its own group and the whole
     group is killed (a shell script's children die with it)."""
+    argv, env = c_strings(argv, env)
     spec: list[Any] = []
     pumps: list[tuple[int, IO[bytes]]] = []
     for fd in (0, 1, 2):

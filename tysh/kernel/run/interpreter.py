@@ -428,6 +428,11 @@ class Interpreter:
             out.close()
             kept = raw.rstrip(b"\n")
             del raw  # the capture's buffer goes before the text is made
+            if b"\0" in kept:
+                # no shell value holds a NUL: bash drops them and says so
+                kept = kept.replace(b"\0", b"")
+                self.error(parent, "tysh: warning: command substitution: ignored null "
+                           "byte in input")
             return kept.decode("utf-8", "surrogateescape")
         finally:
             out.release()
