@@ -554,7 +554,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         stdin if stdin is not None else io.BytesIO(),
         out_stream,
         stderr,
-        interp.files() if not interp.procsubs else _procsub_fs(interp),
+        interp.files() if not interp.procsubs and len(fds) <= 3 else _procsub_fs(interp, fds),
         interp,
         as_json,
         _isatty(stdout),
@@ -672,10 +672,10 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
     return code
 
 
-def _procsub_fs(interp: Interpreter) -> Any:
+def _procsub_fs(interp: Interpreter, fds: Fds) -> Any:
     from tysh.kernel.run.procsub import session_fs
 
-    return session_fs(interp)
+    return session_fs(interp, fds)
 
 
 def _digits_limit() -> int:
