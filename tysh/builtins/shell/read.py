@@ -165,6 +165,91 @@ def _ready(stream: Any) -> bool:
         return False
 
 
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _odd_backslashes(chunk: bytes) -> bool:
+    n = len(chunk) - len(chunk.rstrip(b"\\"))
+    return n % 2 == 1
+
+
+def _read_lines(stream: Any, raw: bool, ctx: Context) -> tuple[str, frozenset[int], bool]:
+    """A line (lines joined where a backslash ends one, without -r): the text, the
+    indexes of the characters a backslash quoted, and whether a newline ended it."""
+    parts: list[bytes] = []
+    while True:
+        chunk, seen = _read_record(stream, b"\n", None, ctx)
+        if not raw and seen and _odd_backslashes(chunk):
+            parts.append(chunk[:-1])
+            continue
+        parts.append(chunk)
+        break
+    # bash drops NUL bytes from what `read` takes (no shell value can hold one)
+    text = b"".join(parts).replace(b"\0", b"").decode("utf-8", "surrogateescape")
+    if raw:
+        return text, frozenset(), seen
+    got, escaped = unescape(text)
+    return got, escaped, seen
+
+
+def _read_chars(stream: Any, delim: bytes | None, limit: int | None, raw: bool,
+                ctx: Context) -> tuple[str, frozenset[int], bool]:
+    """Up to `delim` (None: never, for -N) or `limit` characters, a byte at a time, as
+    bash reads them: without -r a backslash quotes the next character (which counts as
+    one and is never the delimiter), and a backslash-newline is dropped whatever the
+    delimiter. Returns the text, the quoted characters' indexes, and whether the read
+    ended at the delimiter or the limit (not at the end of input)."""
+    buf = bytearray()
+    quoted: list[int] = []
+    count = charged = 0
+    ok = False
+    read1 = stream.read
+    while limit is None or count < limit:
+        c = read1(1)
+        if not c:
+            break
+        if c == delim:
+            ok = True
+            break
+        if c == b"\0":
+            continue
+        if c == b"\\" and not raw:
+            c = read1(1)
+            if not c:
+                break
+            if c == b"\n":
+                continue
+            quoted.append(len(buf))
+        buf += c
+        count += 1
+        lead = c[0]
+        if lead >= 0xC0:  # the rest of a UTF-8 character: one character, one count
+            more = 1 if lead < 0xE0 else 2 if lead < 0xF0 else 3
+            buf += read1(more)
+        if len(buf) - charged >= _PIECE:
+            charged += _PIECE
+            ctx.hold(_PIECE)
+            ctx.shell.check_boundary()
+    else:
+        ok = True
+    text = buf.decode("utf-8", "surrogateescape")
+    if not quoted:
+        return text, frozenset(), ok
+    # the quoted bytes' offsets as indexes into the decoded text
+    marks = set(quoted)
+    at = 0
+    escaped: set[int] = set()
+    for i, ch in enumerate(text):
+        if at in marks:
+            escaped.add(i)
+        at += len(ch.encode("utf-8", "surrogateescape"))
+    return text, frozenset(escaped), ok
+
+
 @tool("read", args=ReadArgs, session=True,
       description="read a line from stdin into variables, split on IFS",
       examples=[("read two fields", "read -r first rest"), ("read a whole line", "IFS= read -r line")])
@@ -176,34 +261,19 @@ def read(args: ReadArgs, ctx: Context, sh: Session) -> int:
     if args.timeout == 0:
         # `read -t 0`: only whether input is ready; nothing is read
         return 0 if _ready(stream) else 1
-    if args.prompt:
+    if args.prompt and _is_terminal(stream):  # bash prompts only at a terminal
         ctx.stderr.write(args.prompt.encode("utf-8", "surrogateescape"))
     delim = b"\n"
     if args.delim is not None:
         # `-d ''` ends each record at a NUL (`find -print0 | while read -d '' f`)
         delim = args.delim.encode("utf-8", "surrogateescape")[:1] or b"\x00"
     limit = args.exact if args.exact is not None else args.nchars
-    if args.exact is not None:
-        delim = b"\x00\x00"  # never matches a single byte
-    ok = True
-    parts: list[bytes] = []
-    while True:
-        chunk, seen = _read_record(stream, delim if delim != b"\x00\x00" else b"", limit,
-                                   ctx)
-        if args.exact is not None:
-            seen = len(chunk) == limit
-        if not args.raw and seen and chunk.endswith(b"\\") and not chunk.endswith(b"\\\\") \
-                and delim == b"\n":
-            parts.append(chunk[:-1])
-            continue
-        parts.append(chunk)
-        ok = seen
-        break
-    # bash drops NUL bytes from what `read` takes (no shell value can hold one)
-    text = b"".join(parts).replace(b"\0", b"").decode("utf-8", "surrogateescape")
     escaped: frozenset[int] = frozenset()
-    if not args.raw:
-        text, escaped = unescape(text)
+    if limit is None and delim == b"\n":
+        text, escaped, ok = _read_lines(stream, args.raw, ctx)
+    else:
+        text, escaped, ok = _read_chars(stream, None if args.exact is not None else delim,
+                                        limit, args.raw, ctx)
     ifs_v = st.get("IFS")
     ifs = " \t\n" if ifs_v is None else to_text(ifs_v)
     if args.array is not None and not NAME.match(args.array):
