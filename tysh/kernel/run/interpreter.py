@@ -409,6 +409,9 @@ class Interpreter:
                     status = _copy_redirected_input(sub, only, fds)
             except ExitShell as e:
                 status = e.subshell_status
+            except (BreakLoop, ContinueLoop):
+                # `x=$(break)` in a loop ends the substitution, not the loop
+                status = sub.state.last_status
             except MemoryLimitExceeded:
                 raise
             except LimitExceeded as e:
@@ -928,6 +931,7 @@ def _run_brace(interp: Interpreter, node: ast.BraceGroup, fds: Fds) -> int:
 
 def _run_subshell(interp: Interpreter, node: ast.Subshell, fds: Fds) -> int:
     sub = interp.fork()
+    sub.state.loop_depth = 0  # as bash: `( continue )` in a loop is outside any loop
     fds = dict(fds)  # an `exec` inside changes the subshell's descriptors only
     try:
         status = sub.run_script(node.body, fds)
@@ -968,7 +972,7 @@ def _loop_body(interp: Interpreter, body: ast.Script, fds: Fds) -> tuple[int, bo
         if b.levels > 1:
             b.levels -= 1
             raise
-        return 0, True
+        return b.status, True
     except ContinueLoop as c:
         if c.levels > 1:
             c.levels -= 1
@@ -1081,7 +1085,7 @@ def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
                 if b.levels > 1:
                     b.levels -= 1
                     raise
-                status = 0
+                status = b.status
                 break
             except ContinueLoop as c:
                 if c.levels > 1:
