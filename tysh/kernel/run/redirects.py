@@ -181,7 +181,7 @@ def close_all(streams: list[IO[bytes]], report: Callable[[str], None] | None = N
             s.close()
         except TyshError as e:
             failed = True
-            if report is not None:
+            if report is not None and not getattr(getattr(s, "raw", s), "tysh_failed", False):
                 report(e.message if e.message.startswith("tysh:") else "tysh: " + e.message)
         except (OSError, ValueError):
             pass
