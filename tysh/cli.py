@@ -220,7 +220,7 @@ def _run(
         )
     for o in options:
         kernel.state.options.add(LETTER_OPTIONS.get(o, o))
-    kernel.state.retable(script_file=script_file)
+    kernel.state.retable(script_file=script_file, fatal_status=127 if from_c else 1)
     # `$-` ends in c for -c, s for a script read from stdin; `trap` handles real signals
     kernel.state.invocation = "c" if script_file is None and from_c else (
         "" if script_file is not None else "s")

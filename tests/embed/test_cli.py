@@ -98,3 +98,18 @@ def test_a_script_ending_without_teardown_still_delivers_all_output_and_files(
     lines = p.stdout.split(b"\n")
     assert len(lines) == 200001 and lines[-1] == b"no newline"
     assert (tmp_path / "big.txt").read_bytes().count(b"\n") == 50000
+
+
+def test_unbound_variable_ends_a_file_or_stdin_script_with_1_and_dash_c_with_127(
+    tmp_path: Path,
+) -> None:
+    script = "set -u\n(( counter++ ))\necho not-reached\n"
+    f = tmp_path / "u.sh"
+    f.write_text(script)
+    for p in (run(str(f)), run(stdin=script.encode())):
+        assert (p.returncode, p.stdout) == (1, b"")
+        assert b"counter: unbound variable" in p.stderr
+    assert run("-c", script).returncode == 127
+    # a subshell still ends with 1 and the script goes on
+    p = run(stdin=b"set -u\n(echo $nope)\necho after $?\n")
+    assert (p.returncode, p.stdout) == (0, b"after 1\n")

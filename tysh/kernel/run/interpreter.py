@@ -518,7 +518,10 @@ class Interpreter:
                 else:
                     status = self.run_andor(st.body, fds)
             except ExitShell as e:
-                if not e.expansion or e.status == 127:
+                if not e.expansion:
+                    raise
+                if e.status == 127:  # `set -u`, `${x?}`: the end of the script
+                    e.status = state.tables.fatal_status
                     raise
                 status = state.last_status = e.status
                 skip = line

@@ -151,6 +151,9 @@ class Tables:
     # builtins the embedder turned off (`Kernel(disable=...)`): `enable` cannot turn
     # them back on
     locked: frozenset[str] = frozenset()
+    # the status a fatal expansion error (`set -u`, `${x?}`) ends the shell with: bash's
+    # 127 for `-c` (and an embedded run), 1 for a script read from a file or stdin
+    fatal_status: int = 127
 
 
 NO_TABLES = Tables()
