@@ -632,18 +632,18 @@ def _call_function(env: Invocation, name: str) -> list[str]:
     variables set; its COMPREPLY is the result."""
     from tysh.kernel.base.argv import Operand
     from tysh.kernel.base.control import ExitShell
-    from tysh.kernel.run.state import Var
+    from tysh.kernel.run.state import HeldFrame, Var
 
     sh = env.sh
     st = sh.state
     if name not in st.functions:
         env.ctx.stderr.write(encode_text(f"tysh: completion: function `{name}' not found\n"))
         raise CompError()
-    frame = {
+    frame = HeldFrame({
         "COMP_WORDS": Var(list(env.words)), "COMP_CWORD": Var(str(env.cword)),
         "COMP_LINE": Var(env.line), "COMP_POINT": Var(str(env.point)),
         "COMPREPLY": Var(None),
-    }
+    })
     st.frames.append(frame)
     try:
         sh.invoke(name, [Operand(env.command, True), Operand(env.word, True),

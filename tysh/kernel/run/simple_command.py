@@ -22,7 +22,7 @@ from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.expand.words import eval_arith_word, expand_args
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
-from tysh.kernel.run.state import Var
+from tysh.kernel.run.state import CallFrame, TempFrame, Var
 from tysh.kernel.syntax import ast
 from tysh.kernel.tools.context import Context
 
@@ -449,7 +449,7 @@ def _with_assignments(
         except ExpansionError as e:
             return interp.fail_expansion(e, fds)
         return run_external_cmd(interp, name, args, fds, env)
-    frame: dict[str, Var] = {}
+    frame = TempFrame() if fn is None else CallFrame()
     st.frames.append(frame)
     try:
         try:
