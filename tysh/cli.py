@@ -11,19 +11,22 @@ import sys
 from typing import IO, cast
 
 USAGE = """\
-usage: tysh [--no-external] [--timeout SECS] [--max-memory SIZE] [-e] [-u] [-o OPTION]
-            -c SCRIPT [ARG0 [ARGS…]]
+usage: tysh [--no-external] [--compat bash] [--timeout SECS] [--max-memory SIZE] [-e] [-u]
+            [-o OPTION] [-O SHOPT] -c SCRIPT [ARG0 [ARGS…]]
        tysh [--no-external] FILE [ARGS…]
        tysh [--no-external]            (script on stdin, or the REPL on a terminal)
 
 options:
   -c SCRIPT        run SCRIPT; ARG0 becomes $0 and ARGS the positional parameters
   --no-external    run builtins and functions only (no commands from PATH)
+  --compat bash    bash's rules: unquoted expansions split on IFS and glob
+                   (sh_word_split), a glob that matches nothing stays as written
   --timeout SECS   stop the script after SECS seconds (exit status 124; 0: no limit)
   --max-memory SIZE  bound the script's in-process data (variables, captures, tool
                    buffers) to SIZE bytes (suffix K, M or G); none by default
   -e, -u, -x       set errexit / nounset / xtrace before running
-  -o OPTION        set an option (errexit, nounset, pipefail, …)
+  -o OPTION        set an option (errexit, nounset, pipefail, sh_word_split, …)
+  -O SHOPT, +O SHOPT  turn a shopt option on / off (nullglob, extglob, …)
   --version        print the version and exit
   --help           print this help and exit
 """
@@ -65,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     rest: list[str] = []
     timeout: float | None = None
     max_memory: int | None = None
+    compat: str | None = None
+    shopts: list[tuple[str, bool]] = []
     i = 0
     while i < len(args):
         a = args[i]
@@ -78,6 +83,24 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if a == "--no-external":
             allow_external = False
+        elif a.partition("=")[0] == "--compat":
+            if a == "--compat":
+                if i + 1 >= len(args):
+                    sys.stderr.write("tysh: --compat: option requires an argument\n")
+                    return 2
+                i += 1
+                compat = args[i]
+            else:
+                compat = a.partition("=")[2]
+            if compat != "bash":
+                sys.stderr.write(f"tysh: --compat: unknown mode '{compat}' (known: bash)\n")
+                return 2
+        elif a == "-O" or a == "+O":
+            if i + 1 >= len(args):
+                sys.stderr.write(f"tysh: {a}: option requires an argument\n")
+                return 2
+            shopts.append((args[i + 1], a == "-O"))
+            i += 1
         elif a.partition("=")[0] in ("--timeout", "--max-memory"):
             opt = a.partition("=")[0]
             if a == opt:
@@ -135,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
             rest = args[i + 1 :]
             break
         i += 1
-    return _run(script, script_file, rest, options, allow_external, timeout, max_memory)
+    return _run(script, script_file, rest, options, allow_external, timeout, max_memory,
+                compat, shopts)
 
 
 def _collect_from_here() -> None:
@@ -175,6 +199,8 @@ def _run(
     allow_external: bool,
     timeout: float | None = None,
     max_memory: int | None = None,
+    compat: str | None = None,
+    shopts: list[tuple[str, bool]] | None = None,
 ) -> int:
     import os
 
@@ -218,8 +244,12 @@ def _run(
             fs=LocalFileSystem(), arg0=arg0, args=positional, validate=False,
             limits=limits,
         )
+    if compat is not None:
+        kernel.state.set_compat(compat)
     for o in options:
         kernel.state.options.add(LETTER_OPTIONS.get(o, o))
+    for name, on in shopts or ():
+        (kernel.state.shopt.add if on else kernel.state.shopt.discard)(name)
     kernel.state.retable(script_file=script_file)
     # `$-` ends in c for -c, s for a script read from stdin; `trap` handles real signals
     kernel.state.invocation = "c" if script_file is None and from_c else (

@@ -98,3 +98,25 @@ def test_a_script_ending_without_teardown_still_delivers_all_output_and_files(
     lines = p.stdout.split(b"\n")
     assert len(lines) == 200001 and lines[-1] == b"no newline"
     assert (tmp_path / "big.txt").read_bytes().count(b"\n") == 50000
+
+
+def test_unbound_variable_ends_a_dash_c_script_with_127_and_a_file_or_stdin_with_1(
+        tmp_path: Path) -> None:
+    assert run("-c", "set -u; echo $nope; echo unreached").returncode == 127
+    p = run(stdin=b"set -u\necho $nope\necho unreached\n")
+    assert p.returncode == 1 and p.stdout == b"" and b"nope: unbound variable" in p.stderr
+    f = tmp_path / "s.sh"
+    f.write_text("echo ${nope?gone}\necho unreached\n")
+    p = run(str(f))
+    assert p.returncode == 1 and p.stdout == b"" and b"gone" in p.stderr
+
+
+def test_compat_bash_splits_and_globs_unquoted_expansions(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("")
+    script = 'x="1  2"; g="*.txt"; printf "<%s>" $x $g; echo'
+    assert run("-c", script, cwd=tmp_path).stdout == b"<1  2><*.txt>\n"
+    assert run("--compat", "bash", "-c", script, cwd=tmp_path).stdout == b"<1><2><a.txt>\n"
+    assert run("--compat=bash", "-c", "set -o | grep -w sh_word_split").stdout.split() == [
+        b"sh_word_split", b"on"]
+    p = run("--compat", "zsh", "-c", "echo hi")
+    assert p.returncode == 2 and b"unknown mode" in p.stderr

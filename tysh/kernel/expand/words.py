@@ -1,10 +1,13 @@
 """The expansion stage: words from the syntax tree become arguments.
 
 Order: brace → tilde → parameter, arithmetic and command substitution → glob → quote
-removal. Command arguments are never split on IFS: a non-empty unquoted `$x` or `$(…)`
-is exactly one argument and is never globbed, an empty one that makes up the whole word
-disappears, and `"$@"` / `${a[@]}` give one word per element. Splitting happens only
-where a list is built (`expand_list`: `for` heads and array literals).
+removal. By default command arguments are never split on IFS: a non-empty unquoted `$x`
+is exactly one argument and is never globbed, an unquoted `$(…)` gives one argument per
+line of its output, an empty one that makes up the whole word disappears, and `"$@"` /
+`${a[@]}` give one word per element. Splitting on IFS happens where a list is built
+(`expand_list`: `for` heads and array literals). Under `set -o sh_word_split` (the host's
+`sh_word_split`) every unquoted expansion is split on IFS and its fields globbed, as bash
+does.
 
 The interpreter supplies an `ExpandHost`. Indexed arrays are lists (None elements are
 unset holes of a sparse array), associative arrays and records are dicts.
@@ -116,6 +119,7 @@ _LIVE = frozenset("{*?[~\\")
 _GLOB_CHARS = frozenset("*?[")
 _FLAG_EQ = LazyRegex(r"--[A-Za-z][A-Za-z0-9_-]*=")
 _DEFAULT_OPS = frozenset([":-", "-", ":=", "=", ":?", "?", ":+", "+"])
+_WORD_OPS = frozenset([":-", "-", ":+", "+"])  # the forms whose result may be their word
 _SPECIALS = frozenset("?$!-")
 _NOTHING: Any = object()
 
@@ -377,6 +381,30 @@ class _Expander:
             return pe.name
         return f"{pe.name}[{self.word_text(pe.index)}]"
 
+    def chosen_word(self, pe: ast.ParamExp) -> ast.Word | None:
+        """For `${x-w}` `${x:-w}` `${x+w}` `${x:+w}`: the word `w` when it is the result
+        (None when the value is, or `w` is empty)."""
+        if pe.arg is None or pe.indirect or pe.length:
+            return None
+        name = pe.name
+        all_idx = _is_all_index(pe.index)
+        if name in ("@", "*") and pe.index is None:
+            all_idx = name
+        if all_idx is not None:
+            items = self.elements(pe)
+            unset = not items
+            null = unset or (len(items) == 1 and to_text(items[0]) == "")
+        else:
+            raw = self.subscript(self.get(name), pe.index) if pe.index is not None else (
+                self.get(name))
+            text = _scalar_text(raw)
+            unset = text is None
+            null = not text
+        cond = null if pe.op[0] == ":" else unset
+        if pe.op[-1] == "+":
+            return pe.arg if not cond else None
+        return pe.arg if cond else None
+
     def default_op(self, pe: ast.ParamExp, name: str, unset: bool, null: bool, value: Any) -> Any:
         op = pe.op
         cond = null if op[0] == ":" else unset
@@ -615,14 +643,20 @@ def _ifs_regex(ifs: str) -> tuple[re.Pattern[str], frozenset[str]]:
 class _Builder:
     """Walks a word's parts and builds its fields (arguments)."""
 
-    __slots__ = ("ex", "split", "globbing", "fields", "ifs")
+    __slots__ = ("ex", "split", "globbing", "fields", "ifs", "bash", "lines")
 
-    def __init__(self, ex: _Expander, split: bool, globbing_on: bool) -> None:
+    def __init__(self, ex: _Expander, split: bool, globbing_on: bool, *, bash: bool = False,
+                 lines: bool = False) -> None:
         self.ex = ex
         self.split = split
         self.globbing = globbing_on
         self.fields: list[_Field] = [_Field(globbing_on)]
         self.ifs: str | None = None
+        # `sh_word_split`: the text of unquoted expansions keeps its glob meaning, `$arr`
+        # is element 0, and the words of `${x:-w}` split as bash splits them
+        self.bash = bash
+        # an unquoted `$(…)` gives one field per line (command arguments by default)
+        self.lines = lines
 
     def new_field(self) -> _Field:
         f = _Field(self.globbing)
@@ -646,6 +680,12 @@ class _Builder:
                 self.add_split(v)
             else:
                 f.add_literal(v)
+            return
+        if self.bash and from_param and isinstance(v, list):
+            # `$arr` is `${arr[0]}`, split like any other value
+            t = _scalar_text(v)
+            if t is not None:
+                self.add_split(t)
             return
         if isinstance(v, _Multi):
             for i, item in enumerate(v.items):
@@ -676,19 +716,52 @@ class _Builder:
         if self.ifs is None:
             self.ifs = _ifs(self.ex.host)
         ifs = self.ifs
+        bash = self.bash
         if not ifs:
-            self.fields[-1].add_literal(text)
+            if bash:
+                self.fields[-1].add_live(text)
+            else:
+                self.fields[-1].add_literal(text)
             return
         delim, hard_chars = _ifs_regex(ifs)
         pos = 0
         f = self.fields[-1]
         for m in delim.finditer(text):
-            f.add_literal(text[pos : m.start()])
+            if bash:
+                f.add_live(text[pos : m.start()])
+            else:
+                f.add_literal(text[pos : m.start()])
             if hard_chars and not hard_chars.isdisjoint(m.group()):
                 f.keep = True  # a non-blank IFS character delimits even an empty field
             pos = m.end()
             f = self.new_field()
-        f.add_literal(text[pos:])
+        if bash:
+            f.add_live(text[pos:])
+        else:
+            f.add_literal(text[pos:])
+
+    def add_lines(self, text: str) -> None:
+        """An unquoted `$(…)` among command arguments: one field per line (the first
+        and last join the text written around it); empty lines give nothing."""
+        parts = text.split("\n")
+        self.fields[-1].add_literal(parts[0])
+        for line in parts[1:]:
+            self.new_field().add_literal(line)
+
+    def walk_default_word(self, parts: Sequence[ast.WordPart]) -> None:
+        """The word of `${x:-w}` / `${x:+w}` in an unquoted word under sh_word_split:
+        its unquoted text is split and globbed as an expansion's result, its quoted
+        text stays whole (`${u:-"a b" c}` gives two words)."""
+        for p in parts:
+            tp = type(p)
+            if tp is ast.Lit:
+                self.add_split(p.text)  # type: ignore[union-attr]
+            elif tp is ast.Quoted:
+                f = self.fields[-1]
+                f.add_literal(p.text)  # type: ignore[union-attr]
+                f.quoted = True
+            else:
+                self.walk((p,))
 
     def walk(self, parts: Sequence[ast.WordPart]) -> None:
         ex = self.ex
@@ -703,9 +776,18 @@ class _Builder:
             elif tp is ast.DQ:
                 self.walk_dq(p.parts)  # type: ignore[union-attr]
             elif tp is ast.ParamExp:
+                if self.bash and p.op in _WORD_OPS:  # type: ignore[union-attr]
+                    word = ex.chosen_word(p)  # type: ignore[arg-type]
+                    if word is not None:
+                        self.walk_default_word(word.parts)
+                        continue
                 self.add_unquoted(ex.param(p), True)  # type: ignore[arg-type]
             elif tp is ast.CmdSub:
-                self.add_unquoted(ex.host.command_substitution(p.body), False)  # type: ignore[union-attr]
+                v = ex.host.command_substitution(p.body)  # type: ignore[union-attr]
+                if self.lines and type(v) is str and "\n" in v:
+                    self.add_lines(v)
+                else:
+                    self.add_unquoted(v, False)
             elif tp is ast.ArithSub:
                 self.add_unquoted(ex.arith_sub(p), False)  # type: ignore[arg-type]
             elif tp is ast.ProcSub:
@@ -841,13 +923,17 @@ def _finish_arg(f: _Field, literal: bool, out: list[Arg], host: ExpandHost) -> N
     out.append(Operand(text, literal))
 
 
-def _expand_word(word: ast.Word, host: ExpandHost, glob_passthrough: bool, out: list[Arg]) -> None:
+def _expand_word(word: ast.Word, host: ExpandHost, glob_passthrough: bool, out: list[Arg],
+                 bash: bool, lines: bool) -> None:
     variants, tilde = _word_variants(word, host)
     ex = _Expander(host)
     literal = not tilde and not _word_has_expansion(word.parts)
     for parts in variants:
-        globbing_on = not glob_passthrough and _glob_live(parts, host)
-        b = _Builder(ex, False, globbing_on)
+        if bash:
+            globbing_on = not glob_passthrough and not getattr(host, "noglob", False)
+        else:
+            globbing_on = not glob_passthrough and _glob_live(parts, host)
+        b = _Builder(ex, bash, globbing_on, bash=bash, lines=lines)
         b.walk(parts)
         for f in b.fields:
             if f.pat is not None:
@@ -860,11 +946,15 @@ def _expand_word(word: ast.Word, host: ExpandHost, glob_passthrough: bool, out: 
 
 
 def expand_args(
-    words: Sequence[ast.Word], host: ExpandHost, *, glob_passthrough: bool = False
+    words: Sequence[ast.Word], host: ExpandHost, *, glob_passthrough: bool = False,
+    assign_words: frozenset[int] = frozenset(),
 ) -> list[Arg]:
-    """Full expansion of a command's words into classified arguments for the binder."""
+    """Full expansion of a command's words into classified arguments for the binder.
+    `assign_words`: indexes of the words a declaration command (`declare x=…`) takes as
+    assignments: never split, never globbed."""
     out: list[Arg] = []
-    for w in words:
+    bash = bool(getattr(host, "sh_word_split", False))
+    for k, w in enumerate(words):
         parts = w.parts
         if len(parts) == 1:
             p = parts[0]
@@ -878,7 +968,7 @@ def expand_args(
                 t = p.text  # type: ignore[union-attr]
                 out.append(_classify(t, True) if t else Operand("", True))
                 continue
-            elif tp is ast.ParamExp and _plain_scalar(p):  # type: ignore[arg-type]
+            elif tp is ast.ParamExp and not bash and _plain_scalar(p):  # type: ignore[arg-type]
                 v = _Expander(host).get(p.name)  # type: ignore[union-attr]
                 if type(v) is str:
                     if v:
@@ -892,7 +982,10 @@ def expand_args(
                     if type(v) is str:
                         out.append(_classify(v, False))
                         continue
-        _expand_word(w, host, glob_passthrough, out)
+        if assign_words and k in assign_words:
+            _expand_word(w, host, True, out, False, False)
+        else:
+            _expand_word(w, host, glob_passthrough, out, bash, not bash)
         if len(out) > _CHECK_AT:
             host.need_memory(len(out) * _ITEM_BYTES, "word expansion")
     return out
@@ -900,13 +993,16 @@ def expand_args(
 
 def expand_list(words: Sequence[ast.Word], host: ExpandHost) -> list[Value]:
     """Expansion for `for` heads and array literals: unquoted expansions split on IFS
-    (never globbed), literal glob patterns glob, a typed list contributes its elements."""
+    (globbed only under sh_word_split), literal glob patterns glob, a typed list
+    contributes its elements."""
     out: list[Value] = []
     ex = _Expander(host)
+    bash = bool(getattr(host, "sh_word_split", False))
+    noglob = getattr(host, "noglob", False)
     for w in words:
         variants, _ = _word_variants(w, host)
         for parts in variants:
-            b = _Builder(ex, True, _glob_live(parts, host))
+            b = _Builder(ex, True, not noglob if bash else _glob_live(parts, host), bash=bash)
             b.walk(parts)
             for f in b.fields:
                 if f.pat is not None:

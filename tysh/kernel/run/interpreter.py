@@ -346,6 +346,11 @@ class Interpreter:
         return [n for n in st.all_names() if st.get(n) is not None]
 
     @property
+    def sh_word_split(self) -> bool:
+        """`set -o sh_word_split`: unquoted expansions split on IFS and glob, as in bash."""
+        return "sh_word_split" in self.state.options
+
+    @property
     def noglob(self) -> bool:
         """`set -f`: words are not globbed (read by expand only when a word could glob)."""
         return "noglob" in self.state.options
@@ -505,6 +510,11 @@ class Interpreter:
                 else:
                     status = self.run_andor(st.body, fds)
             except ExitShell as e:
+                if e.expansion and e.status == 127 and (
+                        state.invocation == "s" or state.tables.script_file is not None):
+                    # `set -u`, `${x?}`: bash ends a script read from a file or stdin
+                    # with 1 (a -c script, and an embedded one, with 127)
+                    raise ExitShell(1, expansion=True) from None
                 if not e.expansion or e.status == 127:
                     raise
                 status = state.last_status = e.status

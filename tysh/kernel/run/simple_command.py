@@ -94,8 +94,11 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
                 tool = interp.registry.registered.get(name)
         rest = words[i:]
         if rest:
+            assign_words = frozenset(k - i for k, _ in cmd.arg_assigns if k >= i) if (
+                cmd.arg_assigns) else frozenset()
             more = expand_args(
-                rest, interp, glob_passthrough=tool is not None and tool.schema.glob_passthrough
+                rest, interp, glob_passthrough=tool is not None and tool.schema.glob_passthrough,
+                assign_words=assign_words,
             )
             args = pre + more if pre else more
         else:
@@ -419,8 +422,9 @@ def _assignments_only(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> 
                     trace(interp, fds, [f"{a.name}{'+' if a.append else ''}="
                                         f"{to_text(v) if not isinstance(v, list | dict) else ''}"])
             except VarError as e:
+                # bash abandons the rest of the line (the shell goes on with the next)
                 interp.error(fds, "tysh: " + e.message)
-                raise ExitShell(1) from None
+                raise ExitShell(1, expansion=True) from None
     except ExpansionError as e:
         return interp.fail_expansion(e, fds)
     finally:

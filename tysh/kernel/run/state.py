@@ -34,14 +34,39 @@ OPTION_LETTERS = {
     "functrace": "T",
     "hashall": "h",
     "braceexpand": "B",
+    "keyword": "k",
+    "monitor": "m",
+    "notify": "b",
+    "physical": "P",
+    "privileged": "p",
+    "histexpand": "H",
+    "onecmd": "t",
 }
 LETTER_OPTIONS = {v: k for k, v in OPTION_LETTERS.items()}
-LONG_ONLY_OPTIONS = ("pipefail", "posix")
+# bash's `set -o` names without a letter, and tysh's sh_word_split (zsh's name)
+LONG_ONLY_OPTIONS = ("emacs", "history", "ignoreeof", "interactive-comments", "nolog",
+                     "pipefail", "posix", "vi", "sh_word_split")
 # the options on in a new shell (bash's defaults: `set -h`, `set -B`)
-DEFAULT_OPTIONS = frozenset({"hashall", "braceexpand"})
+DEFAULT_OPTIONS = frozenset({"hashall", "braceexpand", "interactive-comments"})
 # `$-`: the letters in bash's order
 _FLAG_ORDER = "abefhkmnptuvxBCEHPT"
 ALL_OPTIONS = (*OPTION_LETTERS, *LONG_ONLY_OPTIONS)
+# tysh's own options, which $SHELLOPTS (read by bash) does not list
+_TYSH_OPTIONS = frozenset({"sh_word_split"})
+
+# the `shopt` options on in a new shell: bash's defaults for a script, and tysh's
+# recursive `**` and no-match error
+DEFAULT_SHOPT = frozenset({
+    "checkwinsize", "cmdhist", "complete_fullquote", "extquote", "force_fignore",
+    "globasciiranges", "globskipdots", "hostcomplete", "interactive_comments",
+    "patsub_replacement", "progcomp", "promptvars", "sourcepath", "globstar", "failglob",
+})
+# what `tysh --compat bash` / `Kernel(compat="bash")` change: bash's splitting and
+# globbing of unquoted expansions, and bash's glob rules (no `**`, a glob that matches
+# nothing stays as written)
+COMPAT_BASH_OPTIONS = frozenset({"sh_word_split"})
+COMPAT_BASH_SHOPT_OFF = frozenset({"globstar", "failglob"})
+COMPAT_MODES = ("bash",)
 
 
 class Var:
@@ -120,11 +145,12 @@ _DYNAMIC: dict[str, Callable[[State], str]] = {
     "OPTIND": lambda st: "1",
     "LINENO": lambda st: "0" if st.stmt is None else str(st.stmt.pos.line),
     "SHELLOPTS": lambda st: st.shellopts(),
+    "BASHOPTS": lambda st: ":".join(sorted(st.shopt)),
 }
 
 
 # bash's read-only computed variables (an embedder's `env` may still give them values)
-_READONLY_DYNAMIC = frozenset({"UID", "EUID", "PPID"})
+_READONLY_DYNAMIC = frozenset({"UID", "EUID", "PPID", "SHELLOPTS", "BASHOPTS"})
 
 
 def _trim(lst: list[Any]) -> list[Any]:
@@ -170,7 +196,7 @@ class State:
         self.functions: dict[str, Any] = {}  # name -> ast.FunctionDef
         self.aliases: dict[str, str] = {}
         self.options: set[str] = set(DEFAULT_OPTIONS)
-        self.shopt: set[str] = set()  # bash's `shopt` options that are on
+        self.shopt: set[str] = set(DEFAULT_SHOPT)  # bash's `shopt` options that are on
         self.positional: list[str] = []
         self.arg0: str = "tysh"
         self.cwd: str = cwd
@@ -364,8 +390,15 @@ class State:
 
     def shellopts(self) -> str:
         """`$SHELLOPTS`: the `set -o` options that are on, colon-separated, as bash lists them."""
-        on = {"interactive-comments", *self.options}
-        return ":".join(sorted(on))
+        return ":".join(sorted(o for o in self.options if o not in _TYSH_OPTIONS))
+
+    def set_compat(self, mode: str) -> None:
+        """Turn on another shell's rules (`tysh --compat bash`); ValueError for a mode
+        tysh does not have."""
+        if mode != "bash":
+            raise ValueError(f"unknown compat mode {mode!r} (known: {', '.join(COMPAT_MODES)})")
+        self.options.update(COMPAT_BASH_OPTIONS)
+        self.shopt.difference_update(COMPAT_BASH_SHOPT_OFF)
 
     def is_set(self, name: str) -> bool:
         return self.get(name) is not None
