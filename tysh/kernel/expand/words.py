@@ -467,6 +467,10 @@ class _Expander:
         if op in ("^^", ",,", "^", ","):
             p = None if pe.arg is None else self.pat(pe.arg)
             return pattern.convert_case(text, op, p)
+        if op == "@P":
+            from tysh.kernel.expand.prompt import expand_prompt
+
+            return expand_prompt(text, self.host)
         if op[0] == "@":
             return _transform(text, op[1])
         raise ExpansionError(f"${{{name}{op}}}: bad substitution", status=1, fatal=True)

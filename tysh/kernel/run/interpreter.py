@@ -386,6 +386,37 @@ class Interpreter:
         v = self.state.special(name)
         return "" if v is None else to_text(v)
 
+    def prompt_fact(self, key: str) -> str | None:
+        """What a prompt escape shows (`${x@P}`): "user", "host", "uid", "tty", "j" (jobs),
+        "!" (history number), "#" (command number). A sandboxed session shows neutral
+        names, as `whoami` and $HOSTNAME do there."""
+        st = self.state
+        if key == "user":
+            if not st.host_facts:
+                return "user"
+            import pwd
+
+            try:
+                return pwd.getpwuid(os.getuid()).pw_name
+            except KeyError:
+                return None
+        if key == "host":
+            return os.uname().nodename if st.host_facts else "localhost"
+        if key == "uid":
+            return str(os.getuid()) if st.host_facts else "1000"
+        if key == "tty":
+            try:
+                return os.path.basename(os.ttyname(0)) if st.host_facts else None
+            except OSError:
+                return None
+        if key == "j":
+            return str(len(self.jobs.running()))
+        if key == "!":
+            return str(len(st.tables.history) + 1)
+        if key == "#":
+            return str(st.commands_run + 1)
+        return None
+
     def need_memory(self, n: int, what: str) -> None:
         """Raise MemoryLimitExceeded unless `n` more bytes fit the memory budget."""
         self.state.meter.need(n, what, tool=False)
@@ -502,6 +533,7 @@ class Interpreter:
             if "noexec" in options:  # `set -n`: the rest is read (syntax-checked), not run
                 break
             state.stmt = st
+            state.commands_run += 1
             if control.cancelled or self.deadline is not None or control.pending:
                 self.check_boundary()
             try:

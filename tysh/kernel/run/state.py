@@ -238,6 +238,7 @@ class State:
         self.trap_line: int | None = None
         self.last_arg: str = ""  # `$_`: the last argument of the previous simple command
         self.xtrace_level: int = 0  # `set -x`: the command substitutions we are inside
+        self.commands_run: int = 0  # top-level commands started (a prompt's `\#`)
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -293,6 +294,7 @@ class State:
         s.trap_line = self.trap_line
         s.last_arg = self.last_arg
         s.xtrace_level = self.xtrace_level
+        s.commands_run = self.commands_run
         return s
 
     def retable(self, **changes: Any) -> None:
