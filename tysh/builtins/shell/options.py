@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err
-from tysh.builtins.shell.vars import declare_value
 from tysh.kernel.base.values import to_text
+from tysh.kernel.expand.declared import declare_value
 from tysh.kernel.run.state import ALL_OPTIONS, LETTER_OPTIONS
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool

@@ -16,7 +16,8 @@ from tysh.builtins.shell.common import NAME, err
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, value_size
 from tysh.kernel.base.record import Record
-from tysh.kernel.base.values import to_text
+from tysh.kernel.base.values import AssocArray, to_text
+from tysh.kernel.expand.declared import attr_letters, declare_value
 from tysh.kernel.run.state import Var, convert_case
 from tysh.kernel.syntax.unparse import function_source
 from tysh.kernel.tools.context import Context
@@ -30,52 +31,9 @@ if TYPE_CHECKING:
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?(\+?=)(.*)\Z", re.S)
 
 
-def declare_value(v: Any) -> str:
-    """A value as `declare -p` and `set` print it, quoted so it reads back."""
-    if isinstance(v, list):
-        inner = " ".join(f"[{i}]={_dq(to_text(x))}" for i, x in enumerate(v) if x is not None)
-        return f"({inner})"
-    if isinstance(v, dict):
-        inner = "".join(f"[{_dq_key(str(k))}]={_dq(to_text(x))} " for k, x in v.items())
-        return f"({inner})"
-    return _dq(to_text(v))
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_ANSI_OUT = {"\a": "\\a", "\b": "\\b", "\x1b": "\\E", "\f": "\\f", "\n": "\\n", "\r": "\\r",
-             "\t": "\\t", "\v": "\\v", "\\": "\\\\", "'": "\\'"}
-
-
-def _dq(s: str) -> str:
-    """A value quoted as bash's `declare -p` does: "…", or $'…' when it holds control
-    characters (so the output can be read back)."""
-    if _CONTROL.search(s):
-        return "$'" + re.sub(r"[\x00-\x1f\x7f\\']",
-                             lambda m: _ANSI_OUT.get(m.group(), f"\\{ord(m.group()):03o}"),
-                             s) + "'"
-    return '"' + re.sub(r'(["\\$`])', r"\\\1", s) + '"'
-
-
-def _dq_key(k: str) -> str:
-    """An associative array key as `declare -p` shows it: bare when safe, else quoted."""
-    return k if re.fullmatch(r"[A-Za-z0-9_.@%+=:,/-]+", k) else _dq(k)
-
-
 def _attr_flags(v: Var) -> str:
-    f = ""
-    if isinstance(v.value, list):
-        f += "a"
-    elif isinstance(v.value, dict):
-        f += "A"
-    if v.integer:
-        f += "i"
-    if v.case:
-        f += v.case
-    if v.readonly:
-        f += "r"
-    if v.exported:
-        f += "x"
-    return f or "-"
+    return attr_letters(v.value, integer=v.integer, case=v.case, readonly=v.readonly,
+                        exported=v.exported) or "-"
 
 
 def _print_declare(ctx: Context, name: str, v: Var) -> None:
@@ -174,7 +132,7 @@ def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
             if a.array and not isinstance(var.value, list):
                 var.value = [] if var.value is None else [var.value]
             if a.assoc and not isinstance(var.value, dict):
-                var.value = {} if var.value is None else {"0": var.value}
+                var.value = AssocArray() if var.value is None else AssocArray({"0": var.value})
             if a.integer:
                 var.integer = True
             if a.lower or a.upper:
@@ -227,7 +185,7 @@ def _assign_text(sh: Session, var: Var, name: str, index: str | None, op: str,
             if var.integer:
                 got = {k: str(sh.eval_arith_text(to_text(x) or "0")) for k, x in got.items()}
             old_d = var.value if op == "+=" and isinstance(var.value, dict) else {}
-            var.value = {**old_d, **got}
+            var.value = AssocArray({**old_d, **got})
             return
         items = list(got) if isinstance(got, list) else [got]
         if var.case:
@@ -302,9 +260,9 @@ def _split_compound(text: str, sh: Session, assoc: bool) -> list[Any] | dict[str
     if assoc:
         if all(k is None for k, _ in items):  # bash 5.1+: k1 v1 k2 v2
             flat = [x for _, x in items]
-            return {flat[i]: flat[i + 1] if i + 1 < len(flat) else ""
-                    for i in range(0, len(flat), 2)}
-        return {k: x for k, x in items if k is not None}
+            return AssocArray({flat[i]: flat[i + 1] if i + 1 < len(flat) else ""
+                               for i in range(0, len(flat), 2)})
+        return AssocArray({k: x for k, x in items if k is not None})
     arr: list[Any] = []
     i = 0
     for k, x in items:

@@ -22,6 +22,7 @@ import attrs
 from tysh.kernel.base.control import ExitShell
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.record import Record
+from tysh.kernel.base.values import AssocArray
 
 if TYPE_CHECKING:
     import subprocess
@@ -147,7 +148,7 @@ def value_size(v: Any) -> int:
             return n + sum(map(value_size, v))
         except RecursionError:
             return n
-    if t is dict:
+    if t is dict or t is AssocArray:
         try:
             return 64 + sum(_ENTRY_BYTES + sys.getsizeof(k) + value_size(x)
                             for k, x in v.items())

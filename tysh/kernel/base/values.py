@@ -12,6 +12,69 @@ from typing import Any
 Value = str | int | float | bool | None | list[Any] | dict[str, Any] | bytes
 
 
+class AssocArray(dict[str, Any]):
+    """A bash associative array (`declare -A`), as distinct from a record (a JSON
+    object from a tool): `$A` is `${A[0]}` as in bash, and its keys list in bash's
+    order (`ordered_keys`), which scripts and their expected output depend on."""
+
+    __slots__ = ()
+
+    def copy(self) -> AssocArray:
+        return AssocArray(self)
+
+    def ordered_keys(self) -> list[str]:
+        """The keys in the order bash lists them: bash keeps an associative array in a
+        hash table of 1024 buckets (FNV-1 hash of the key's bytes), growing it four
+        times when it holds twice as many entries as buckets, and lists bucket by
+        bucket, newest entry first within one."""
+        keys = list(self)
+        n = len(keys)
+        if n < 2:
+            return keys
+        if n <= 2048:  # the table never grew: sort by bucket, newest first
+            order = sorted(range(n), key=lambda i: (_bash_hash(keys[i]) & 1023, -i))
+            return [keys[i] for i in order]
+        size = 1024
+        buckets: list[list[str]] = [[] for _ in range(size)]
+        count = 0
+        for k in keys:
+            if count >= size * 2:
+                new_size = size * 4
+                grown: list[list[str]] = [[] for _ in range(new_size)]
+                for b in buckets:
+                    for old in b:
+                        grown[_bash_hash(old) & (new_size - 1)].insert(0, old)
+                buckets, size = grown, new_size
+            buckets[_bash_hash(k) & (size - 1)].insert(0, k)
+            count += 1
+        return [k for b in buckets for k in b]
+
+
+_hashes: dict[str, int] = {}
+
+
+def _bash_hash(key: str) -> int:
+    """bash's hash_string: 32-bit FNV-1 over the key's bytes as signed chars."""
+    h = _hashes.get(key)
+    if h is not None:
+        return h
+    h = 2166136261
+    for b in key.encode("utf-8", "surrogateescape"):
+        h = ((h * 16777619) & 0xFFFFFFFF) ^ (b if b < 128 else (b - 256) & 0xFFFFFFFF)
+    if len(_hashes) > 65536:
+        _hashes.clear()
+    _hashes[key] = h
+    return h
+
+
+def assoc_items(d: dict[str, Any]) -> list[tuple[str, Any]]:
+    """A dict's entries in listing order: bash's for an associative array, insertion
+    order for a record."""
+    if type(d) is AssocArray:
+        return [(k, d[k]) for k in d.ordered_keys()]
+    return list(d.items())
+
+
 def to_text(v: Any) -> str:
     """Render a value as text: strings as is, numbers in decimal, true/false,
     null as empty, lists and records as compact JSON, bytes decoded with surrogateescape."""

@@ -24,8 +24,9 @@ from typing import Any, Protocol
 from tysh.kernel.base.argv import DOUBLE_DASH, Arg, Flag, Operand, looks_like_flag
 from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.values import Value, to_text
+from tysh.kernel.base.values import AssocArray, Value, to_text
 from tysh.kernel.expand import arith, pattern
+from tysh.kernel.expand.declared import declare_value, dq
 from tysh.kernel.fs.api import FileSystem
 from tysh.kernel.syntax import ast
 
@@ -119,8 +120,10 @@ _LIVE = frozenset("{*?[~\\")
 _GLOB_CHARS = frozenset("*?[")
 _FLAG_EQ = LazyRegex(r"--[A-Za-z][A-Za-z0-9_-]*=")
 _DEFAULT_OPS = frozenset([":-", "-", ":=", "=", ":?", "?", ":+", "+"])
-_WORD_OPS = frozenset([":-", "-", ":+", "+"])  # the forms whose result may be their word
+_WORD_OPS = frozenset([":-", "-", ":+", "+"])
+_ATTR_OPS = frozenset(["@a", "@A", "@K", "@k"])  # transformations that need the variable  # the forms whose result may be their word
 _SPECIALS = frozenset("?$!-")
+_NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*")
 _NOTHING: Any = object()
 
 
@@ -219,6 +222,9 @@ def _scalar_text(v: Any) -> str | None:
         if not v or v[0] is None:
             return None
         return to_text(v[0])
+    if type(v) is AssocArray:  # `$A` is `${A[0]}`
+        x = v.get("0")
+        return None if x is None else to_text(x)
     return to_text(v)
 
 
@@ -284,11 +290,15 @@ class _Expander:
         if pe.indirect:
             if isinstance(v, list):
                 return [str(i) for i, x in enumerate(v) if x is not None]
+            if type(v) is AssocArray:
+                return v.ordered_keys()
             if isinstance(v, dict):
                 return list(v.keys())
             return [] if v is None else ["0"]
         if isinstance(v, list):
             return [x for x in v if x is not None]
+        if type(v) is AssocArray:
+            return [v[k] for k in v.ordered_keys()]
         if isinstance(v, dict):
             return list(v.values())
         return [] if v is None else [v]
@@ -302,6 +312,8 @@ class _Expander:
         name = pe.name
         if pe.op == "bad":  # text the parser kept: an error only when expanded, as in bash
             raise ExpansionError(f"${{{name}}}: bad substitution", status=1, fatal=True)
+        if pe.op in _ATTR_OPS:
+            return self.attr_op(pe)
         if pe.op in ("!*", "!@"):
             names = getattr(self.host, "var_names", None)
             found = [n for n in names() if n.startswith(name)] if names is not None else []
@@ -375,6 +387,69 @@ class _Expander:
                 return ""  # `${unset@Q}` is nothing, not ''
             text = ""
         return self.scalar_op(pe, name, text)
+
+    def attr_op(self, pe: ast.ParamExp) -> Any:
+        """`${x@a}` (attribute letters), `${x@A}` (an assignment that recreates it),
+        `${x@K}` / `${a[@]@K}` (quoted keys and values), `${a[@]@k}` (as words)."""
+        how = pe.op[1]
+        name = pe.name
+        index = pe.index
+        if pe.indirect and index is None:
+            ref = _scalar_text(self.get(name)) or ""
+            if not ref:
+                return ""
+            m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?", ref, re.DOTALL)
+            if m is None:
+                raise ExpansionError(f"{ref}: invalid variable name", status=1, fatal=True)
+            name = m.group(1)
+            index = None if m.group(2) is None else ast.Word((ast.Quoted(m.group(2)),))
+        all_idx = _is_all_index(index)
+        if name in ("@", "*") and index is None:
+            all_idx = name
+        star = all_idx == "*"
+        named = bool(_NAME.fullmatch(name))
+        attrs_of: Any = getattr(self.host, "var_attributes", None)
+        letters = (attrs_of(name) or "") if named and attrs_of is not None else ""
+        if all_idx is not None:
+            whole = ast.ParamExp(name, None if name in ("@", "*") else index)
+            items = self.elements(whole)
+            if pe.indirect:  # `${!a[@]@a}`: the keys, which have no attributes
+                letters = ""
+            if how == "a":
+                return _Multi([letters] * len(items), star)
+            v = self.get(name)
+            if how == "A":
+                if not named:
+                    return "set -- " + " ".join(_transform(to_text(x), "Q") for x in items) if (
+                        items) else ""
+                if v is None:
+                    return ""
+                return f"declare -{letters or '-'} {name}={declare_value(v)}"
+            if isinstance(v, list):
+                pairs = [(str(i), x) for i, x in enumerate(v) if x is not None]
+            elif type(v) is AssocArray:
+                pairs = [(k, v[k]) for k in v.ordered_keys()]
+            elif isinstance(v, dict):
+                pairs = list(v.items())
+            else:
+                return _Multi([_transform(to_text(x), "Q") for x in items], star)
+            if how == "k":
+                return _Multi([t for k, x in pairs for t in (k, to_text(x))], star)
+            if isinstance(v, dict):  # bash ends an associative array's list with a blank
+                return _Multi(["".join(f"{k} {dq(to_text(x))} " for k, x in pairs)], star)
+            return _Multi([" ".join(f"{k} {dq(to_text(x))}" for k, x in pairs)], star)
+        if how == "a":
+            return letters
+        raw = self.subscript(self.get(name), index) if index is not None else self.get(name)
+        text = _scalar_text(raw)
+        if text is None:
+            if self.host.nounset:
+                raise self.unbound(self.display_name(pe))
+            return ""
+        quoted = _transform(text, "Q")
+        if how == "A":
+            return f"declare -{letters} {name}={quoted}" if letters else f"{name}={quoted}"
+        return quoted
 
     def display_name(self, pe: ast.ParamExp) -> str:
         if pe.index is None:

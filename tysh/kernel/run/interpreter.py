@@ -386,6 +386,16 @@ class Interpreter:
         v = self.state.special(name)
         return "" if v is None else to_text(v)
 
+    def var_attributes(self, name: str) -> str | None:
+        """The attribute letters of a variable (`${x@a}`), None when there is none."""
+        var = self.state.lookup(name)
+        if var is None:
+            return None
+        from tysh.kernel.expand.declared import attr_letters
+
+        return attr_letters(var.value, integer=var.integer, case=var.case,
+                            readonly=var.readonly, exported=var.exported)
+
     def prompt_fact(self, key: str) -> str | None:
         """What a prompt escape shows (`${x@P}`): "user", "host", "uid", "tty", "j" (jobs),
         "!" (history number), "#" (command number). A sandboxed session shows neutral

@@ -16,7 +16,7 @@ from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.limits import NO_CHARGES, UNBOUNDED, Charges, MemoryLimitExceeded
 from tysh.kernel.base.streams import CheckedBytesIO, Fds
-from tysh.kernel.base.values import encode_text, to_text
+from tysh.kernel.base.values import AssocArray, encode_text, to_text
 from tysh.kernel.bind.binder import BindError
 from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.expand.words import eval_arith_word, expand_args
@@ -264,7 +264,7 @@ def array_value(interp: Interpreter, name: str, lit: ast.ArrayLit) -> Any:
     cur = interp.state.get(name)
     keyed = any(e.key is not None for e in lit.elements)
     if isinstance(cur, dict):
-        out: dict[str, Any] = {}
+        out: dict[str, Any] = AssocArray()
         if not keyed:
             # bash 5.1+: `m=(k1 v1 k2 v2)` pairs keys and values
             flat = [to_text(x) for x in interp.expand_list(tuple(e.value for e in lit.elements))]
@@ -335,7 +335,7 @@ def do_assign(interp: Interpreter, a: ast.Assign) -> None:
             st.set(name, value)
             return
         if not var.integer and not var.readonly and not var.case and not isinstance(
-                var.value, list):
+                var.value, list) and type(var.value) is not AssocArray:
             var.value = value  # what st.set does to the variable lookup found
             return
     else:
@@ -385,6 +385,9 @@ def do_assign(interp: Interpreter, a: ast.Assign) -> None:
             var.value[0] = value
         else:
             var.value.append(value)
+        return
+    if var is not None and type(var.value) is AssocArray and not isinstance(value, dict):
+        st.set_index(name, "0", value)  # bash: `A=x` is `A[0]=x`
         return
     st.set(name, value)
 

@@ -20,6 +20,7 @@ import attrs
 
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, UNBOUNDED, VAR_BYTES, Meter, value_size
+from tysh.kernel.base.values import AssocArray
 
 OPTION_LETTERS = {
     "errexit": "e",
@@ -90,7 +91,7 @@ class Var:
         if isinstance(v, list):
             v = list(v)
         elif isinstance(v, dict):
-            v = dict(v)
+            v = v.copy() if type(v) is AssocArray else dict(v)
         return Var(v, self.exported, self.readonly, self.integer, self.case)
 
 
@@ -597,7 +598,7 @@ def _charge_copy(s: State, meter: Meter) -> None:
     for f in s.frames:
         for var in f.values():
             v = var.value
-            if type(v) is list or type(v) is dict:
+            if type(v) is list or isinstance(v, dict):
                 slots += len(v)
     meter.track(s)
     n = slots * SLOT_BYTES
@@ -660,7 +661,7 @@ class _Census:
             if quick - n <= 64 * len(v) + (1 << 20):
                 return quick  # no long strings that could be shared: the plain sum
             return n + sum(map(self.size, v))
-        if t is dict:
+        if t is dict or t is AssocArray:
             return 64 + sum(_ENTRY_BYTES + _getsizeof(k) + self.size(x) for k, x in v.items())
         return value_size(v)
 
@@ -671,7 +672,7 @@ class _Census:
                 return sum(map(self.size, v[len(b):]))
             return sum(self.size(e) for e, f in zip(v, b, strict=False) if e is not f) + sum(
                 map(self.size, v[len(b):]))
-        if type(v) is dict and type(b) is dict:
+        if isinstance(v, dict) and isinstance(b, dict):
             return sum(_ENTRY_BYTES + self.size(x) for k, x in v.items() if b.get(k) is not x)
         return self.size(v)
 
