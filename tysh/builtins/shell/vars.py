@@ -28,12 +28,13 @@ if TYPE_CHECKING:
     from tysh.kernel.run.session import Session
     from tysh.kernel.syntax import ast
 
+_REF_TARGET = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?\Z", re.S)
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?(\+?=)(.*)\Z", re.S)
 
 
 def _attr_flags(v: Var) -> str:
     return attr_letters(v.value, integer=v.integer, case=v.case, readonly=v.readonly,
-                        exported=v.exported) or "-"
+                        exported=v.exported, nameref=v.nameref) or "-"
 
 
 def _print_declare(ctx: Context, name: str, v: Var) -> None:
@@ -68,6 +69,8 @@ class DeclareArgs(Record):
     function_names: bool = param(False, aliases=["-F"], help="list function names")
     lower: bool = param(False, aliases=["-l"], help="lowercase every value assigned")
     upper: bool = param(False, aliases=["-u"], help="uppercase every value assigned")
+    nameref: bool = param(False, aliases=["-n"],
+                          help="a name reference: the variable stands for the one it names")
 
 
 def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
@@ -91,7 +94,7 @@ def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
         names = a.names or tuple(st.all_names())
         status = 0
         for n in names:
-            v = st.lookup(n)
+            v = st.lookup_raw(n)
             if v is None:
                 if a.names:
                     err(ctx, f"{n}: not found")
@@ -114,6 +117,11 @@ def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
             continue
         try:
             found: Var | None
+            if a.nameref and value is not None and index is None and not _REF_TARGET.match(
+                    value):
+                raise VarError(f"`{value}': invalid variable name for name reference")
+            if a.nameref and value == name:
+                raise VarError(f"{name}: nameref variable self references not allowed")
             if local and in_func and not a.global_ and not force_global:
                 seen = st.lookup(name)
                 if seen is not None and seen.readonly and seen is st.frames[0].get(name):
@@ -121,7 +129,12 @@ def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
                     raise VarError(f"{name}: readonly variable")
                 found = st.declare_local(name)
             else:
-                found = st.lookup(name) if not force_global else st.frames[0].get(name)
+                if force_global:
+                    found = st.frames[0].get(name)
+                elif a.nameref:
+                    found = st.lookup_raw(name)
+                else:
+                    found = st.lookup(name)
                 if found is None:
                     found = Var(None)
                     (st.frames[0] if (a.global_ or force_global or not in_func) else
@@ -139,7 +152,12 @@ def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
                 var.case = "u" if a.upper else "l"
             if a.export or (value is not None and "allexport" in st.options):
                 var.exported = True  # `set -a` exports what declare/local assign too
-            if value is not None:
+            if a.nameref:
+                var.nameref = True
+                st.refs = True
+                if value is not None:
+                    var.value = value
+            elif value is not None:
                 _assign_text(sh, var, name, index, op, value, arrays.get(word))
             if a.readonly:
                 var.readonly = True
@@ -159,6 +177,8 @@ def _matches_attrs(v: Var, a: DeclareArgs) -> bool:
     if a.array and not isinstance(v.value, list):
         return False
     if a.assoc and not isinstance(v.value, dict):
+        return False
+    if a.nameref and not v.nameref:
         return False
     return True
 
@@ -297,6 +317,7 @@ class LocalArgs(Record):
     export: bool = param(False, aliases=["-x"], help="exported")
     lower: bool = param(False, aliases=["-l"], help="lowercase every value assigned")
     upper: bool = param(False, aliases=["-u"], help="uppercase every value assigned")
+    nameref: bool = param(False, aliases=["-n"], help="a name reference")
 
 
 @tool("local", args=LocalArgs, description="declare variables local to the current function",
@@ -307,7 +328,7 @@ def local(args: LocalArgs, ctx: Context, sh: Session) -> int:
         return 1
     d = DeclareArgs(names=args.names, array=args.array, assoc=args.assoc, integer=args.integer,
                     readonly=args.readonly, export=args.export, lower=args.lower,
-                    upper=args.upper)
+                    upper=args.upper, nameref=args.nameref)
     if not args.names:
         return 0
     return _declare(ctx, sh, d, local=True)
@@ -376,7 +397,7 @@ class UnsetArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="variables (or NAME[KEY]) to unset")
     variables: bool = param(False, aliases=["-v"], help="names are variables (the default)")
     functions: bool = param(False, aliases=["-f"], help="names are functions")
-    nameref: bool = param(False, aliases=["-n"], help="accepted for bash compatibility")
+    nameref: bool = param(False, aliases=["-n"], help="unset a nameref itself, not what it names")
 
 
 @tool("unset", args=UnsetArgs, description="remove variables, array elements or functions",
@@ -403,7 +424,7 @@ def unset(args: UnsetArgs, ctx: Context, sh: Session) -> int:
                 if st.lookup(n) is None and not args.variables and n in st.functions:
                     st.functions.pop(n, None)
                 else:
-                    st.unset(n)
+                    st.unset(n, ref=args.nameref)
             else:
                 err(ctx, f"`{n}': not a valid identifier")
                 status = 1

@@ -343,6 +343,10 @@ class _Expander:
         if name == "#" and pe.length:  # ${##} is the length of $#
             return str(len(str(len(self.host.positional()))))
         if pe.indirect and pe.index is None:
+            target_of: Any = getattr(self.host, "nameref_target", None)
+            target = None if target_of is None else target_of(name)
+            if target is not None:  # `${!r}` of a nameref is the name it stands for
+                return target
             ref = _scalar_text(self.get(name))
             if ref is None or ref == "":
                 if self.host.nounset:

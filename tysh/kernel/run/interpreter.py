@@ -360,16 +360,54 @@ class Interpreter:
         # reads every variable through here
         st = self.state
         frames = st.frames
+        if st.refs:
+            return self._lookup_ref(name)
         var = frames[0].get(name) if len(frames) == 1 else st.lookup(name)
         if var is not None:
             return var.value
         return st.special(name)
 
+    def _lookup_ref(self, name: str) -> Any:
+        """`lookup` once namerefs exist: follow them, to an array element too
+        (`declare -n r='a[1]'`)."""
+        st = self.state
+        target = st.resolve(name)
+        if target != name and "[" in target:
+            base, key = _ref_element(target)
+            if base is not None:
+                cur = st.get(base)
+                if isinstance(cur, dict):
+                    return cur.get(key)
+                try:
+                    i = arith.evaluate(key, self)
+                except TyshError:
+                    return None
+                if isinstance(cur, list):
+                    if i < 0:
+                        i += len(cur)
+                    return cur[i] if 0 <= i < len(cur) else None
+                return cur if i == 0 else None
+        var = st.lookup_raw(target)
+        if var is not None:
+            return var.value
+        return st.special(target)
+
+    def nameref_target(self, name: str) -> str | None:
+        """What a nameref names (`${!r}` of `declare -n r=x` is "x"); None for another
+        variable."""
+        st = self.state
+        if not st.refs:
+            return None
+        var = st.lookup_raw(name)
+        if var is None or not var.nameref or type(var.value) is not str:
+            return None
+        return var.value
+
     def assign(self, name: str, value: Any) -> None:
         # State.set, with rewriting an existing writable global inlined (a loop counter)
         st = self.state
         frames = st.frames
-        if len(frames) == 1:
+        if len(frames) == 1 and not st.refs:
             var = frames[0].get(name)
             if var is not None and not var.readonly and not var.case:
                 var.value = value
@@ -880,6 +918,12 @@ class Interpreter:
 # The fields after `state` that `__init__` takes, read in its order: what fork() hands on.
 _inherited = operator.attrgetter(
     *(f.name for f in attrs.fields(Interpreter) if f.init and f.name != "state"))
+
+
+def _ref_element(target: str) -> tuple[str | None, str]:
+    """`a[k]` as ("a", "k"); (None, "") for text of another shape."""
+    m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]", target, re.DOTALL)
+    return (m.group(1), m.group(2)) if m is not None else (None, "")
 
 
 def _escape_blanks(src: str) -> str:

@@ -73,11 +73,11 @@ COMPAT_MODES = ("bash",)
 class Var:
     """One variable: its value and attributes."""
 
-    __slots__ = ("value", "exported", "readonly", "integer", "case")
+    __slots__ = ("value", "exported", "readonly", "integer", "case", "nameref")
 
     def __init__(
         self, value: Any, exported: bool = False, readonly: bool = False, integer: bool = False,
-        case: str = "",
+        case: str = "", nameref: bool = False,
     ) -> None:
         self.value = value
         self.exported = exported
@@ -85,6 +85,8 @@ class Var:
         self.integer = integer
         # `declare -l` / `-u`: "l" or "u" converts every text assigned from then on
         self.case = case
+        # `declare -n`: the value is the name of the variable this one stands for
+        self.nameref = nameref
 
     def copy(self) -> Var:
         v = self.value
@@ -92,7 +94,7 @@ class Var:
             v = list(v)
         elif isinstance(v, dict):
             v = v.copy() if type(v) is AssocArray else dict(v)
-        return Var(v, self.exported, self.readonly, self.integer, self.case)
+        return Var(v, self.exported, self.readonly, self.integer, self.case, self.nameref)
 
 
 def convert_case(case: str, text: str) -> str:
@@ -149,6 +151,8 @@ _DYNAMIC: dict[str, Callable[[State], str]] = {
     "BASHOPTS": lambda st: ":".join(sorted(st.shopt)),
 }
 
+
+_MAX_REFS = 8  # bash's limit on a chain of namerefs
 
 # bash's read-only computed variables (an embedder's `env` may still give them values)
 _READONLY_DYNAMIC = frozenset({"UID", "EUID", "PPID", "SHELLOPTS", "BASHOPTS"})
@@ -240,6 +244,8 @@ class State:
         self.last_arg: str = ""  # `$_`: the last argument of the previous simple command
         self.xtrace_level: int = 0  # `set -x`: the command substitutions we are inside
         self.commands_run: int = 0  # top-level commands started (a prompt's `\#`)
+        # whether any nameref was ever made: lookups follow them only then
+        self.refs: bool = False
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -296,6 +302,7 @@ class State:
         s.last_arg = self.last_arg
         s.xtrace_level = self.xtrace_level
         s.commands_run = self.commands_run
+        s.refs = self.refs
         return s
 
     def retable(self, **changes: Any) -> None:
@@ -303,7 +310,24 @@ class State:
         self.tables = attrs.evolve(self.tables, **changes)
 
     # -- lookup ----------------------------------------------------------------
+    def resolve(self, name: str) -> str:
+        """The name a nameref chain ends at (`declare -n r=x`: "r" gives "x"); the name
+        itself when it is no nameref."""
+        for _ in range(_MAX_REFS):
+            var = self.lookup_raw(name)
+            if var is None or not var.nameref or type(var.value) is not str or not var.value:
+                return name
+            name = var.value
+        return name
+
     def lookup(self, name: str) -> Var | None:
+        """The variable `name` stands for (a nameref followed), None when unset."""
+        if self.refs:
+            name = self.resolve(name)
+        return self.lookup_raw(name)
+
+    def lookup_raw(self, name: str) -> Var | None:
+        """The variable called `name` itself (a nameref not followed)."""
         frames = self.frames
         if len(frames) == 1:
             return frames[0].get(name)
@@ -413,14 +437,33 @@ class State:
     # -- assignment ------------------------------------------------------------
     def _target(self, name: str) -> dict[str, Var]:
         frames = self.frames
+        if self.refs:
+            name = self.resolve(name)
         if len(frames) > 1:
             for f in reversed(frames):
                 if name in f:
                     return f
         return frames[0]
 
+    def _raw_target(self, name: str) -> dict[str, Var]:
+        for f in reversed(self.frames):
+            if name in f:
+                return f
+        return self.frames[0]
+
     def set(self, name: str, value: Any, *, export: bool | None = None) -> Var:
         """Assign `name` in the frame that holds it (global when none does)."""
+        if self.refs:
+            name = self.resolve(name)
+            if "[" in name:  # a nameref to an array element (`declare -n r='a[1]'`)
+                base, _, key = name[:-1].partition("[")
+                cur = self.get(base)
+                k: Any = key if isinstance(cur, dict) else (
+                    int(key) if key.lstrip("-").isdigit() else 0)
+                self.set_index(base, k, value)
+                var = self.lookup_raw(base)
+                assert var is not None
+                return var
         frame = self._target(name)
         var = frame.get(name)
         meter = self.meter
@@ -447,6 +490,8 @@ class State:
 
     def set_index(self, name: str, key: Any, value: Any) -> None:
         """`a[i]=v` / `m[k]=v`: creates an indexed array when the name is unset or a string."""
+        if self.refs:
+            name = self.resolve(name)
         frame = self._target(name)
         var = frame.get(name)
         if var is None:
@@ -484,6 +529,8 @@ class State:
         meter = self.meter
         if meter.cap < UNBOUNDED:
             meter.admit(value_size(values), name)
+        if self.refs:
+            name = self.resolve(name)
         frame = self._target(name)
         var = frame.get(name)
         if var is None:
@@ -522,8 +569,11 @@ class State:
             frame[name] = var
         return var
 
-    def unset(self, name: str) -> None:
-        frame = self._target(name)
+    def unset(self, name: str, *, ref: bool = False) -> None:
+        """`unset name` (what a nameref stands for; `ref`: `unset -n`, the nameref)."""
+        if self.refs and not ref:
+            name = self.resolve(name)
+        frame = self._target(name) if not ref else self._raw_target(name)
         var = frame.get(name)
         if var is None:
             return
