@@ -120,3 +120,16 @@ def test_compat_bash_splits_and_globs_unquoted_expansions(tmp_path: Path) -> Non
         b"sh_word_split", b"on"]
     p = run("--compat", "zsh", "-c", "echo hi")
     assert p.returncode == 2 and b"unknown mode" in p.stderr
+
+
+def test_flags_are_read_as_bash_reads_them(tmp_path: Path) -> None:
+    assert run("-c", "-x", "echo hi").stdout == b"hi\n"  # -x is a flag, not the script
+    assert run("-c", "--", "echo two").stdout == b"two\n"
+    assert run("-oo", "errexit", "noglob", "-c", "echo $-").stdout == b"efhBc\n"
+    assert run("+c", "echo plus").stdout == b"plus\n"
+    assert run("--login", "-c", "exit 3").returncode == 3
+    assert run("-c", "-z", "echo z").returncode == 2
+    assert run("-O", "nullglob", "-c", "shopt -p nullglob").stdout == b"shopt -s nullglob\n"
+    f = tmp_path / "s.sh"
+    f.write_text("echo from-file\n")
+    assert run("-e", "-", str(f)).stdout == b"from-file\n"

@@ -342,12 +342,13 @@ class _Expander:
             return _Multi(items, all_idx == "*")
         if name == "#" and pe.length:  # ${##} is the length of $#
             return str(len(str(len(self.host.positional()))))
-        if pe.indirect and pe.index is None:
+        if pe.indirect:  # `${!r}`, `${!a[1]}`: the variable the value names
             target_of: Any = getattr(self.host, "nameref_target", None)
-            target = None if target_of is None else target_of(name)
+            target = None if target_of is None or pe.index is not None else target_of(name)
             if target is not None:  # `${!r}` of a nameref is the name it stands for
                 return target
-            ref = _scalar_text(self.get(name))
+            ref = _scalar_text(self.get(name) if pe.index is None else (
+                self.subscript(self.get(name), pe.index)))
             if ref is None or ref == "":
                 if self.host.nounset:
                     raise self.unbound(name)
