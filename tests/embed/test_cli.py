@@ -133,3 +133,10 @@ def test_flags_are_read_as_bash_reads_them(tmp_path: Path) -> None:
     f = tmp_path / "s.sh"
     f.write_text("echo from-file\n")
     assert run("-e", "-", str(f)).stdout == b"from-file\n"
+
+
+def test_home_is_not_invented_and_the_environment_cannot_set_uid() -> None:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "UID": "xx"}
+    p = subprocess.run([*TYSH, "-c", 'echo "[${HOME-unset}] $UID"'], capture_output=True,
+                       env=env, timeout=60)
+    assert p.stdout == f"[unset] {os.getuid()}\n".encode()

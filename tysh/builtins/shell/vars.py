@@ -18,7 +18,7 @@ from tysh.kernel.base.limits import SLOT_BYTES, value_size
 from tysh.kernel.base.record import Record
 from tysh.kernel.base.values import AssocArray, to_text
 from tysh.kernel.expand.declared import attr_letters, declare_value
-from tysh.kernel.run.state import Var, convert_case
+from tysh.kernel.run.state import READONLY_DYNAMIC, Var, convert_case
 from tysh.kernel.syntax.unparse import function_source
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
@@ -95,6 +95,9 @@ def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
         status = 0
         for n in names:
             v = st.lookup_raw(n)
+            if v is None and a.names and n in st.dynamic_names():
+                # a variable bash computes when read ($SHELLOPTS, $UID, …)
+                v = Var(st.special(n), readonly=n in READONLY_DYNAMIC)
             if v is None:
                 if a.names:
                     err(ctx, f"{n}: not found")

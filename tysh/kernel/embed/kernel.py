@@ -215,13 +215,18 @@ class Kernel:
         keep the terminal; no memory budget unless `limits` sets one."""
         env = dict(os.environ)
         env.update(kw.pop("env", None) or {})
+        # bash's computed ids are its own, whatever the environment says
+        for name in ("UID", "EUID", "PPID"):
+            env.pop(name, None)
         if kw.get("limits") is None:
             kw["limits"] = Limits(max_memory=None)
         kw.setdefault("process_groups", False)
         kw.setdefault("validate", False)
         kw.setdefault("jobs", "keep")
-        return cls(cwd=cwd or os.getcwd(), env=env, allow_external=True, fs=LocalFileSystem(),
-                   **kw)
+        k = cls(cwd=cwd or os.getcwd(), env=env, allow_external=True, fs=LocalFileSystem(), **kw)
+        if "HOME" not in env:  # as bash, a shell started without HOME has none
+            k.state.frames[0].pop("HOME", None)
+        return k
 
     @classmethod
     def isolated(

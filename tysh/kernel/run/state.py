@@ -155,7 +155,7 @@ _DYNAMIC: dict[str, Callable[[State], str]] = {
 _MAX_REFS = 8  # bash's limit on a chain of namerefs
 
 # bash's read-only computed variables (an embedder's `env` may still give them values)
-_READONLY_DYNAMIC = frozenset({"UID", "EUID", "PPID", "SHELLOPTS", "BASHOPTS"})
+READONLY_DYNAMIC = _READONLY_DYNAMIC = frozenset({"UID", "EUID", "PPID", "SHELLOPTS", "BASHOPTS"})
 
 
 def _trim(lst: list[Any]) -> list[Any]:
@@ -250,6 +250,7 @@ class State:
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
         g.setdefault("IFS", Var(" \t\n"))
+        g.setdefault("PS4", Var("+ "))
         # `$_` is the shell's own (the last argument of the previous command)
         under = g.pop("_", None)
         if under is not None and isinstance(under.value, str):
