@@ -422,6 +422,8 @@ def unset(args: UnsetArgs, ctx: Context, sh: Session) -> int:
                     continue
                 if not isinstance(cur, dict):
                     key = sh.eval_arith_text(key)
+                elif any(c in key for c in "\"'$\\`"):
+                    key = sh.expand_source_word(key)  # `unset 'm["k"]'`, `'m[$key]'`
                 st.unset_index(m.group(1), key)
             elif NAME.match(n):
                 if st.lookup(n) is None and not args.variables and n in st.functions:

@@ -792,7 +792,8 @@ class _Builder:
             return
         if from_param:
             # `$arr` alone is element 0 as in bash; a list still binds `--name=$arr`.
-            f.add_typed(v, _scalar_text(v) or "", whole=not isinstance(v, list))
+            f.add_typed(v, _scalar_text(v) or "",
+                        whole=not isinstance(v, list) and type(v) is not AssocArray)
         else:
             f.add_typed(v, to_text(v))
 
