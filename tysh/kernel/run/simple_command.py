@@ -449,12 +449,22 @@ def _with_assignments(
     """`A=1 cmd`: the assignments hold for the command only (exported to it)."""
     st = interp.state
     if fn is None and tool is None:
+        # each value sees the ones before it (`A=1 B=$A cmd`), as in bash
         env: dict[str, str] = {}
+        scratch: dict[str, Var] = {}
+        st.frames.append(scratch)
         try:
             for a in cmd.assigns:
-                env[a.name] = to_text(assignment_value(interp, a))
+                text = to_text(assignment_value(interp, a))
+                env[a.name] = text
+                scratch[a.name] = Var(text, exported=True)
         except ExpansionError as e:
             return interp.fail_expansion(e, fds)
+        finally:
+            for k in range(len(st.frames) - 1, 0, -1):
+                if st.frames[k] is scratch:
+                    del st.frames[k]
+                    break
         return run_external_cmd(interp, name, args, fds, env)
     frame: dict[str, Var] = {}
     st.frames.append(frame)
