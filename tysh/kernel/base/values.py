@@ -50,6 +50,58 @@ class AssocArray(dict[str, Any]):
         return [k for b in buckets for k in b]
 
 
+class SparseList(list[Any]):
+    """An indexed array with elements far past the end of its list (`a[2**62]=x`):
+    bash's arrays are sparse, and a list cannot hold holes that wide. The list holds
+    the elements from 0 (None marks a hole, as in any array); `far` holds the others
+    by index, all above the list's end."""
+
+    __slots__ = ("far",)
+
+    def __init__(self, items: Any = (), far: dict[int, Any] | None = None) -> None:
+        super().__init__(items)
+        self.far: dict[int, Any] = dict(far or {})
+
+    def copy(self) -> SparseList:
+        return SparseList(self, self.far)
+
+    def end(self) -> int:
+        """One past the highest index in use (what a negative index counts back from)."""
+        return max(max(self.far) + 1, len(self)) if self.far else len(self)
+
+    def far_items(self) -> list[tuple[int, Any]]:
+        return sorted(self.far.items())
+
+
+# A gap of more holes than this past an array's end keeps the element in `far`.
+FAR_GAP = 1 << 16
+
+
+def array_end(v: list[Any]) -> int:
+    """One past an indexed array's highest index."""
+    return v.end() if type(v) is SparseList else len(v)
+
+
+def array_get(v: list[Any], i: int) -> Any:
+    """Element `i` of an indexed array (negative counts back from the end); None when
+    unset."""
+    if i < 0:
+        i += array_end(v)
+    if 0 <= i < len(v):
+        return v[i]
+    if type(v) is SparseList:
+        return v.far.get(i)
+    return None
+
+
+def array_items(v: list[Any]) -> list[tuple[int, Any]]:
+    """The set elements of an indexed array as (index, value), in index order."""
+    out = [(i, x) for i, x in enumerate(v) if x is not None]
+    if type(v) is SparseList:
+        out.extend(v.far_items())
+    return out
+
+
 _hashes: dict[str, int] = {}
 
 

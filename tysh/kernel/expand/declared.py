@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.values import assoc_items, to_text
+from tysh.kernel.base.values import array_items, assoc_items, to_text
 
 __all__ = ["attr_letters", "declare_value", "dq"]
 
@@ -35,7 +35,7 @@ def _dq_key(k: str) -> str:
 def declare_value(v: Any) -> str:
     """A value as `declare -p` and `set` print it, quoted so it reads back."""
     if isinstance(v, list):
-        inner = " ".join(f"[{i}]={dq(to_text(x))}" for i, x in enumerate(v) if x is not None)
+        inner = " ".join(f"[{i}]={dq(to_text(x))}" for i, x in array_items(v))
         return f"({inner})"
     if isinstance(v, dict):
         inner = "".join(f"[{_dq_key(str(k))}]={dq(to_text(x))} " for k, x in assoc_items(v))

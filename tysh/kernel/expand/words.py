@@ -24,7 +24,14 @@ from typing import Any, Protocol
 from tysh.kernel.base.argv import DOUBLE_DASH, Arg, Flag, Operand, looks_like_flag
 from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.values import AssocArray, Value, to_text
+from tysh.kernel.base.values import (
+    AssocArray,
+    SparseList,
+    Value,
+    array_get,
+    array_items,
+    to_text,
+)
 from tysh.kernel.expand import arith, pattern
 from tysh.kernel.expand.declared import declare_value, dq
 from tysh.kernel.fs.api import FileSystem
@@ -276,9 +283,7 @@ class _Expander:
             e.fatal = True
             raise
         if isinstance(container, list):
-            if i < 0:
-                i += len(container)
-            return container[i] if 0 <= i < len(container) else None
+            return array_get(container, i)
         if container is None:
             return None
         return container if i == 0 else None
@@ -288,6 +293,8 @@ class _Expander:
             return list(self.host.positional())
         v = self.get(pe.name)
         if pe.indirect:
+            if type(v) is SparseList:
+                return [str(i) for i, _ in array_items(v)]
             if isinstance(v, list):
                 return [str(i) for i, x in enumerate(v) if x is not None]
             if type(v) is AssocArray:
@@ -295,6 +302,8 @@ class _Expander:
             if isinstance(v, dict):
                 return list(v.keys())
             return [] if v is None else ["0"]
+        if type(v) is SparseList:
+            return [x for _, x in array_items(v)]
         if isinstance(v, list):
             return [x for x in v if x is not None]
         if type(v) is AssocArray:
@@ -431,7 +440,7 @@ class _Expander:
                     return ""
                 return f"declare -{letters or '-'} {name}={declare_value(v)}"
             if isinstance(v, list):
-                pairs = [(str(i), x) for i, x in enumerate(v) if x is not None]
+                pairs = [(str(i), x) for i, x in array_items(v)]
             elif type(v) is AssocArray:
                 pairs = [(k, v[k]) for k in v.ordered_keys()]
             elif isinstance(v, dict):

@@ -20,7 +20,7 @@ import attrs
 
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, UNBOUNDED, VAR_BYTES, Meter, value_size
-from tysh.kernel.base.values import AssocArray
+from tysh.kernel.base.values import FAR_GAP, AssocArray, SparseList, array_end
 
 OPTION_LETTERS = {
     "errexit": "e",
@@ -90,7 +90,9 @@ class Var:
 
     def copy(self) -> Var:
         v = self.value
-        if isinstance(v, list):
+        if type(v) is SparseList:
+            v = v.copy()
+        elif isinstance(v, list):
             v = list(v)
         elif isinstance(v, dict):
             v = v.copy() if type(v) is AssocArray else dict(v)
@@ -516,10 +518,16 @@ class State:
             meter.admit(value_size(value), name)
         i = int(key)
         if i < 0:
-            i += len(cur)
+            i += array_end(cur)
             if i < 0:
                 raise VarError(f"{name}[{key}]: bad array subscript")
         if i >= len(cur):
+            if i - len(cur) > FAR_GAP or type(cur) is SparseList and i >= len(cur):
+                # far past the end: kept by index, not as a run of holes
+                if type(cur) is not SparseList:
+                    cur = var.value = SparseList(cur)
+                cur.far[i] = value
+                return
             if meter.cap < UNBOUNDED:
                 meter.admit(SLOT_BYTES * (i + 1 - len(cur)), name)
             cur.extend([None] * (i + 1 - len(cur)))
@@ -556,6 +564,12 @@ class State:
             return
         if not isinstance(cur, list):
             cur = [] if cur is None else [cur]
+        elif type(cur) is SparseList and cur.far:
+            at = cur.end()  # after the highest index, as bash appends
+            for x in values.values() if isinstance(values, dict) else values:
+                cur.far[at] = x
+                at += 1
+            return
         else:
             cur = _trim(cur)
         cur.extend(values.values() if isinstance(values, dict) else values)
@@ -598,10 +612,12 @@ class State:
         elif isinstance(cur, list):
             i = int(key)
             if i < 0:
-                i += len(cur)
+                i += array_end(cur)
             if 0 <= i < len(cur):
                 cur[i] = None
                 _trim(cur)
+            elif type(cur) is SparseList:
+                cur.far.pop(i, None)
         elif cur is not None and str(key) in ("0", "-1"):
             var.value = None
 
@@ -620,11 +636,11 @@ class State:
         env: dict[str, str] = {}
         for f in self.frames:
             for k, v in f.items():
-                if v.exported and v.value is not None:
-                    env[k] = to_text(v.value) if not isinstance(v.value, list) else (
-                        to_text(v.value[0]) if v.value and v.value[0] is not None else ""
-                    )
-                elif k in env and not v.exported:
+                val = v.value
+                if v.exported and val is not None and not isinstance(val, list) and type(
+                        val) is not AssocArray:
+                    env[k] = to_text(val)  # as in bash, an array is never exported
+                elif k in env:
                     del env[k]
         return env
 
