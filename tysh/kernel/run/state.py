@@ -55,13 +55,14 @@ ALL_OPTIONS = (*OPTION_LETTERS, *LONG_ONLY_OPTIONS)
 # tysh's own options, which $SHELLOPTS (read by bash) does not list
 _TYSH_OPTIONS = frozenset({"sh_word_split"})
 
-# the `shopt` options on in a new shell: bash's defaults for a script, and tysh's
-# recursive `**` and no-match error
-DEFAULT_SHOPT = frozenset({
+# the `shopt` options on in a new shell: bash's defaults for a script, and tysh's glob
+# rules (recursive `**`, extended patterns, a glob matching nothing is an error)
+BASH_DEFAULT_SHOPT = frozenset({
     "checkwinsize", "cmdhist", "complete_fullquote", "extquote", "force_fignore",
     "globasciiranges", "globskipdots", "hostcomplete", "interactive_comments",
-    "patsub_replacement", "progcomp", "promptvars", "sourcepath", "globstar", "failglob",
+    "patsub_replacement", "progcomp", "promptvars", "sourcepath",
 })
+TYSH_GLOB_SHOPT = frozenset({"extglob", "failglob", "globskipdots", "globstar"})
 # what `tysh --compat bash` / `Kernel(compat="bash")` change: bash's splitting and
 # globbing of unquoted expansions, and bash's glob rules (no `**`, a glob that matches
 # nothing stays as written)
@@ -203,7 +204,8 @@ class State:
         self.functions: dict[str, Any] = {}  # name -> ast.FunctionDef
         self.aliases: dict[str, str] = {}
         self.options: set[str] = set(DEFAULT_OPTIONS)
-        self.shopt: set[str] = set(DEFAULT_SHOPT)  # bash's `shopt` options that are on
+        # bash's `shopt` options that are on
+        self.shopt: set[str] = set(BASH_DEFAULT_SHOPT | TYSH_GLOB_SHOPT)
         self.positional: list[str] = []
         self.arg0: str = "tysh"
         self.cwd: str = cwd
