@@ -738,7 +738,7 @@ class _Builder:
 
     __slots__ = ("ex", "split", "globbing", "fields", "ifs", "bash", "lines")
 
-    def __init__(self, ex: _Expander, split: bool, globbing_on: bool, *, bash: bool = False,
+    def __init__(self, ex: _Expander, split: bool, globbing_on: bool, bash: bool = False,
                  lines: bool = False) -> None:
         self.ex = ex
         self.split = split
@@ -1027,7 +1027,7 @@ def _expand_word(word: ast.Word, host: ExpandHost, glob_passthrough: bool, out: 
             globbing_on = not glob_passthrough and not getattr(host, "noglob", False)
         else:
             globbing_on = not glob_passthrough and _glob_live(parts, host)
-        b = _Builder(ex, bash, globbing_on, bash=bash, lines=lines)
+        b = _Builder(ex, bash, globbing_on, bash, lines)
         b.walk(parts)
         for f in b.fields:
             if f.pat is not None:
@@ -1047,7 +1047,7 @@ def expand_args(
     `assign_words`: indexes of the words a declaration command (`declare x=…`) takes as
     assignments: never split, never globbed."""
     out: list[Arg] = []
-    bash = bool(getattr(host, "sh_word_split", False))
+    bash: bool | None = None  # sh_word_split, read when a word first needs it
     for k, w in enumerate(words):
         parts = w.parts
         if len(parts) == 1:
@@ -1062,7 +1062,9 @@ def expand_args(
                 t = p.text  # type: ignore[union-attr]
                 out.append(_classify(t, True) if t else Operand("", True))
                 continue
-            elif tp is ast.ParamExp and not bash and _plain_scalar(p):  # type: ignore[arg-type]
+            elif tp is ast.ParamExp and _plain_scalar(p) and not (  # type: ignore[arg-type]
+                    bash if bash is not None else (
+                        bash := bool(getattr(host, "sh_word_split", False)))):
                 v = _Expander(host).get(p.name)  # type: ignore[union-attr]
                 if type(v) is str:
                     if v:
@@ -1079,6 +1081,8 @@ def expand_args(
         if assign_words and k in assign_words:
             _expand_word(w, host, True, out, False, False)
         else:
+            if bash is None:
+                bash = bool(getattr(host, "sh_word_split", False))
             _expand_word(w, host, glob_passthrough, out, bash, not bash)
         if len(out) > _CHECK_AT:
             host.need_memory(len(out) * _ITEM_BYTES, "word expansion")
@@ -1096,7 +1100,7 @@ def expand_list(words: Sequence[ast.Word], host: ExpandHost) -> list[Value]:
     for w in words:
         variants, _ = _word_variants(w, host)
         for parts in variants:
-            b = _Builder(ex, True, not noglob if bash else _glob_live(parts, host), bash=bash)
+            b = _Builder(ex, True, not noglob if bash else _glob_live(parts, host), bash)
             b.walk(parts)
             for f in b.fields:
                 if f.pat is not None:

@@ -329,7 +329,14 @@ class State:
         """The variable `name` stands for (a nameref followed), None when unset."""
         if self.refs:
             name = self.resolve(name)
-        return self.lookup_raw(name)
+        frames = self.frames
+        if len(frames) == 1:
+            return frames[0].get(name)
+        for f in reversed(frames):
+            v = f.get(name)
+            if v is not None:
+                return v
+        return None
 
     def lookup_raw(self, name: str) -> Var | None:
         """The variable called `name` itself (a nameref not followed)."""
