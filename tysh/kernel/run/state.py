@@ -603,11 +603,13 @@ class State:
             return
         if var.readonly:
             raise VarError(f"{name}: cannot unset: readonly variable")
-        if frame is self.frames[0] or len(self.frames) == 1:
-            del frame[name]
-        else:
-            # bash: unsetting a local leaves it unset in that scope
+        if frame is self.frames[-1] and len(self.frames) > 1:
+            # bash: unsetting a local of the running function leaves it unset there
             var.value = None
+        else:
+            # a global, a caller's local or a command's temporary binding goes, and
+            # the variable of the scope below shows again
+            del frame[name]
 
     def unset_index(self, name: str, key: Any) -> None:
         var = self.lookup(name)
