@@ -145,6 +145,10 @@ def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
             var = found
             if var.readonly and value is not None:
                 raise VarError(f"{name}: readonly variable")
+            if a.assoc and isinstance(var.value, list):
+                raise VarError(f"{name}: cannot convert indexed to associative array")
+            if a.array and type(var.value) is AssocArray:
+                raise VarError(f"{name}: cannot convert associative to indexed array")
             if a.array and not isinstance(var.value, list):
                 var.value = [] if var.value is None else [var.value]
             if a.assoc and not isinstance(var.value, dict):
