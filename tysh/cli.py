@@ -74,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     compat: str | None = None
     shopts: list[tuple[str, bool]] = []
     command = False
+    interactive = False
     i = 0
     while i < len(args):
         a = args[i]
@@ -140,8 +141,10 @@ def main(argv: list[str] | None = None) -> int:
                         options.append("+" + args[i])
                 elif c == "c":
                     command = True
-                elif c in "hils":
-                    pass  # -h is set by default; interactive, login and stdin are implied
+                elif c == "i":
+                    interactive = on
+                elif c in "hls":
+                    pass  # -h is set by default; login and stdin are implied
                 elif c in LETTER_FLAGS:
                     options.append(c if on else "+" + c)
                 else:
@@ -157,8 +160,10 @@ def main(argv: list[str] | None = None) -> int:
         script, rest = args[i], args[i + 1 :]
     elif i < len(args):
         script_file, rest = args[i], args[i + 1 :]
+    if interactive:
+        options.append("emacs")  # the line editing an interactive bash starts with
     return _run(script, script_file, rest, options, allow_external, timeout, max_memory,
-                compat, shopts)
+                compat, shopts, interactive)
 
 
 # `set`'s option letters, which tysh also takes on its command line
@@ -204,6 +209,7 @@ def _run(
     max_memory: int | None = None,
     compat: str | None = None,
     shopts: list[tuple[str, bool]] | None = None,
+    interactive: bool = False,
 ) -> int:
     import os
 
@@ -249,6 +255,7 @@ def _run(
         )
     if compat is not None:
         kernel.state.set_compat(compat)
+    kernel.state.interactive = interactive
     for o in options:
         name = o.lstrip("+")
         name = LETTER_OPTIONS.get(name, name)

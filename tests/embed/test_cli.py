@@ -140,3 +140,9 @@ def test_home_is_not_invented_and_the_environment_cannot_set_uid() -> None:
     p = subprocess.run([*TYSH, "-c", 'echo "[${HOME-unset}] $UID"'], capture_output=True,
                        env=env, timeout=60)
     assert p.stdout == f"[unset] {os.getuid()}\n".encode()
+
+
+def test_dash_i_marks_the_shell_interactive_and_set_u_ends_only_the_line() -> None:
+    p = run("-i", "-c", 'case $- in *i*) echo interactive;; esac; test -o emacs && echo emacs\n'
+            "set -u; echo $nope; echo same-line\necho next-line")
+    assert p.stdout == b"interactive\nemacs\nnext-line\n" and p.returncode == 0

@@ -590,12 +590,12 @@ class Interpreter:
                 else:
                     status = self.run_andor(st.body, fds)
             except ExitShell as e:
-                if e.expansion and e.status == 127 and (
+                if e.expansion and e.status == 127 and not state.interactive and (
                         state.invocation == "s" or state.tables.script_file is not None):
                     # `set -u`, `${x?}`: bash ends a script read from a file or stdin
                     # with 1 (a -c script, and an embedded one, with 127)
                     raise ExitShell(1, expansion=True) from None
-                if not e.expansion or e.status == 127:
+                if not e.expansion or e.status == 127 and not state.interactive:
                     raise
                 status = state.last_status = e.status
                 skip = line

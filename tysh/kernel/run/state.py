@@ -50,7 +50,7 @@ LONG_ONLY_OPTIONS = ("emacs", "history", "ignoreeof", "interactive-comments", "n
 # the options on in a new shell (bash's defaults: `set -h`, `set -B`)
 DEFAULT_OPTIONS = frozenset({"hashall", "braceexpand", "interactive-comments"})
 # `$-`: the letters in bash's order
-_FLAG_ORDER = "abefhkmnptuvxBCEHPT"
+_FLAG_ORDER = "abefhikmnptuvxBCEHPT"
 ALL_OPTIONS = (*OPTION_LETTERS, *LONG_ONLY_OPTIONS)
 # tysh's own options, which $SHELLOPTS (read by bash) does not list
 _TYSH_OPTIONS = frozenset({"sh_word_split"})
@@ -250,6 +250,8 @@ class State:
         self.commands_run: int = 0  # top-level commands started (a prompt's `\#`)
         # whether any nameref was ever made: lookups follow them only then
         self.refs: bool = False
+        # `tysh -i`: an interactive shell ($- has i; `set -u` ends a line, not the shell)
+        self.interactive: bool = False
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -308,6 +310,7 @@ class State:
         s.xtrace_level = self.xtrace_level
         s.commands_run = self.commands_run
         s.refs = self.refs
+        s.interactive = self.interactive
         return s
 
     def retable(self, **changes: Any) -> None:
@@ -444,6 +447,8 @@ class State:
 
     def flags(self) -> str:
         on = {OPTION_LETTERS[o] for o in self.options if o in OPTION_LETTERS}
+        if self.interactive:
+            on.add("i")
         return "".join(c for c in _FLAG_ORDER if c in on) + self.invocation
 
     # -- assignment ------------------------------------------------------------
