@@ -370,7 +370,9 @@ class _Expander:
                 whole = ast.ParamExp(m.group(1), ast.Word((ast.Quoted(m.group(2)),)))
                 return _Multi(self.elements(whole), m.group(2) == "*")
             if m is not None:
-                raw = self.subscript(self.get(m.group(1)), ast.Word((ast.Quoted(m.group(2)),)))
+                key_text: Any = getattr(self.host, "subscript_text", None)
+                key = m.group(2) if key_text is None else key_text(m.group(2))
+                raw = self.subscript(self.get(m.group(1)), ast.Word((ast.Quoted(key),)))
             else:
                 raw = self.get(ref)
             name = ref

@@ -103,6 +103,10 @@ class Interpreter:
     # being run, keyed by their argument's text (the builtin sees only text)
     decl_arrays: dict[str, ast.ArrayLit] | None = attrs.field(default=None, init=False)
 
+    def __attrs_post_init__(self) -> None:
+        self.state.key_text = self.subscript_text
+        self.state.key_index = self.eval_arith_text
+
     # ------------------------------------------------------------------ forks
     def fork(self) -> Interpreter:
         """A child shell on a copy of the session (subshell, pipeline stage, `$(…)`)."""
@@ -375,6 +379,7 @@ class Interpreter:
         if target != name and "[" in target:
             base, key = _ref_element(target)
             if base is not None:
+                key = self.subscript_text(key)
                 cur = st.get(base)
                 if isinstance(cur, dict):
                     return cur.get(key)
@@ -391,6 +396,17 @@ class Interpreter:
         if var is not None:
             return var.value
         return st.special(target)
+
+    def subscript_text(self, key: str) -> str:
+        """A subscript written in a value (`declare -n r='m["k"]'`, `ref='m[$k]'`)
+        expanded as the subscript of `m["k"]` in a script would be: quotes removed,
+        `$…` expanded."""
+        if not any(c in key for c in "\"'$`\\"):
+            return key
+        try:
+            return self.expand_source_word(key)
+        except TyshError:
+            return key
 
     def nameref_target(self, name: str) -> str | None:
         """What a nameref names (`${!r}` of `declare -n r=x` is "x"); None for another

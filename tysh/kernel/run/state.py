@@ -252,6 +252,10 @@ class State:
         self.refs: bool = False
         # `tysh -i`: an interactive shell ($- has i; `set -u` ends a line, not the shell)
         self.interactive: bool = False
+        # how a subscript written in a value is expanded (`declare -n r='m["k"]'`); the
+        # interpreter sets it
+        self.key_text: Callable[[str], str] | None = None
+        self.key_index: Callable[[str], int] | None = None  # ... and `a[i+1]`'s index
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -311,6 +315,7 @@ class State:
         s.commands_run = self.commands_run
         s.refs = self.refs
         s.interactive = self.interactive
+        s.key_text = s.key_index = None  # the fork's interpreter sets its own
         return s
 
     def retable(self, **changes: Any) -> None:
@@ -474,9 +479,15 @@ class State:
             name = self.resolve(name)
             if "[" in name:  # a nameref to an array element (`declare -n r='a[1]'`)
                 base, _, key = name[:-1].partition("[")
+                if self.key_text is not None:
+                    key = self.key_text(key)
                 cur = self.get(base)
-                k: Any = key if isinstance(cur, dict) else (
-                    int(key) if key.lstrip("-").isdigit() else 0)
+                if isinstance(cur, dict):
+                    k: Any = key
+                elif key.lstrip("-").isdigit():
+                    k = int(key)
+                else:
+                    k = self.key_index(key) if self.key_index is not None else 0
                 self.set_index(base, k, value)
                 var = self.lookup_raw(base)
                 assert var is not None
