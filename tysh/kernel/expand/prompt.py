@@ -1,4 +1,5 @@
-"""`${x@P}`: a value expanded as bash expands a prompt string.
+"""`${x@P}`: a value expanded as bash expands a prompt string (the expansion stage
+runs the two steps: `decode_escapes`, then the word of `prompt_word`).
 
 Two steps, as in bash: the backslash escapes (`\\u \\h \\w \\t \\$ \\nnn` …) are replaced
 first, then the result is expanded like the inside of double quotes (`$x`, `$(…)`,
@@ -13,11 +14,12 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.values import to_text
+from tysh.kernel.syntax import ast
 
 if TYPE_CHECKING:
     from tysh.kernel.expand.words import ExpandHost
 
-__all__ = ["expand_prompt"]
+__all__ = ["decode_escapes", "prompt_word"]
 
 _ESCAPES = {"a": "\a", "e": "\x1b", "n": "\n", "r": "\r", "\\": "\\"}
 _OCTAL = frozenset("01234567")
@@ -119,27 +121,35 @@ def decode_escapes(text: str, host: ExpandHost) -> str:
                     continue
             out.append(_quote(time.strftime(fmt, now)))
         elif e in "vV":
-            from tysh import __version__
-
-            out.append(__version__ if e == "V" else ".".join(__version__.split(".")[:2]))
+            full = _version()
+            out.append(full if e == "V" else ".".join(full.split(".")[:2]))
         else:
             out.append("\\" + e)
     return "".join(out)
 
 
-def expand_prompt(text: str, host: ExpandHost) -> str:
-    """`${x@P}` of the value `text`."""
-    decoded = decode_escapes(text, host)
+def _version() -> str:
+    """tysh's version (a prompt's `\\v` and `\\V`), from the installed package."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tysh")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+def prompt_word(decoded: str) -> ast.HereDoc | None:
+    """The second step's word: the decoded text read as the inside of double quotes
+    (None when there is nothing to expand, or it does not parse: bash then shows the
+    text as it is)."""
     if "$" not in decoded and "`" not in decoded and "\\" not in decoded:
-        return decoded
+        return None
     from tysh.kernel.base.errors import TyshSyntaxError
-    from tysh.kernel.expand.words import expand_heredoc
-    from tysh.kernel.syntax import ast
     from tysh.kernel.syntax.lexer import Scanner, Source
     from tysh.kernel.syntax.parser import parse_scanner
 
     try:
         parts = Scanner(Source(decoded, parse_scanner)).scan_dq_body(0, heredoc=True)
     except TyshSyntaxError:
-        return decoded  # bash prints a prompt it cannot expand as it is
-    return expand_heredoc(ast.HereDoc(ast.Word(parts), False, False), host)
+        return None
+    return ast.HereDoc(ast.Word(parts), False, False)

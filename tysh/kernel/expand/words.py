@@ -559,9 +559,11 @@ class _Expander:
             p = None if pe.arg is None else self.pat(pe.arg)
             return pattern.convert_case(text, op, p)
         if op == "@P":
-            from tysh.kernel.expand.prompt import expand_prompt
+            from tysh.kernel.expand.prompt import decode_escapes, prompt_word
 
-            return expand_prompt(text, self.host)
+            decoded = decode_escapes(text, self.host)
+            doc = prompt_word(decoded)
+            return decoded if doc is None else expand_heredoc(doc, self.host)
         if op[0] == "@":
             return _transform(text, op[1])
         raise ExpansionError(f"${{{name}{op}}}: bad substitution", status=1, fatal=True)
