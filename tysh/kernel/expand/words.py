@@ -33,7 +33,6 @@ from tysh.kernel.base.values import (
     to_text,
 )
 from tysh.kernel.expand import arith, pattern
-from tysh.kernel.expand.declared import declare_value, dq
 from tysh.kernel.fs.api import FileSystem
 from tysh.kernel.syntax import ast
 
@@ -407,6 +406,8 @@ class _Expander:
     def attr_op(self, pe: ast.ParamExp) -> Any:
         """`${x@a}` (attribute letters), `${x@A}` (an assignment that recreates it),
         `${x@K}` / `${a[@]@K}` (quoted keys and values), `${a[@]@k}` (as words)."""
+        from tysh.kernel.expand.declared import declare_value, dq  # only these forms need it
+
         how = pe.op[1]
         name = pe.name
         index = pe.index
