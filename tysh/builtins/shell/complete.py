@@ -632,18 +632,18 @@ def _call_function(env: Invocation, name: str) -> list[str]:
     variables set; its COMPREPLY is the result."""
     from tysh.kernel.base.argv import Operand
     from tysh.kernel.base.control import ExitShell
-    from tysh.kernel.run.state import HeldFrame, Var
+    from tysh.kernel.run.state import Var
 
     sh = env.sh
     st = sh.state
     if name not in st.functions:
         env.ctx.stderr.write(encode_text(f"tysh: completion: function `{name}' not found\n"))
         raise CompError()
-    frame = HeldFrame({
+    frame = {
         "COMP_WORDS": Var(list(env.words)), "COMP_CWORD": Var(str(env.cword)),
         "COMP_LINE": Var(env.line), "COMP_POINT": Var(str(env.point)),
         "COMPREPLY": Var(None),
-    })
+    }
     st.frames.append(frame)
     try:
         sh.invoke(name, [Operand(env.command, True), Operand(env.word, True),
@@ -658,7 +658,9 @@ def _call_function(env: Invocation, name: str) -> list[str]:
             if st.frames[k] is frame:
                 del st.frames[k]
                 break
-    reply: Any = frame["COMPREPLY"].value
+    # `unset COMPREPLY` in the function removes the frame's; a later assignment then
+    # made a global one, which bash reads
+    reply: Any = frame["COMPREPLY"].value if "COMPREPLY" in frame else st.get("COMPREPLY")
     if reply is None:
         return []
     if isinstance(reply, dict):
