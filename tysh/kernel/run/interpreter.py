@@ -1277,6 +1277,12 @@ def _run_cond(interp: Interpreter, node: ast.CondCommand, fds: Fds) -> int:
 
 
 def _run_arith(interp: Interpreter, node: ast.ArithCommand, fds: Fds) -> int:
+    if "xtrace" in interp.state.options:  # bash shows the expression expanded
+        from tysh.kernel.run.xtrace import trace_line
+
+        text = interp.expand_word_text(node.expr)
+        trace_line(interp, fds, f"(( {text} ))")
+        return 0 if interp.eval_arith_text(text) != 0 else 1
     return 0 if interp.eval_arith(node.expr) != 0 else 1
 
 
