@@ -628,6 +628,8 @@ class Interpreter:
                     raise
                 status = state.last_status = e.status
                 skip = line
+        if control.pending:  # a signal that came during the last command: its trap
+            self.check_boundary()
         return status
 
     def run_andor(self, node: ast.AndOr, fds: Fds) -> int:
@@ -929,7 +931,11 @@ class Interpreter:
                 return 70
 
         command = script_source(ast.Script((replace(st, background=False),)))
-        job = self.jobs.start(command, self.control, body, start_deep, cap)
+        first = st.body.first
+        simple = not st.body.rest and len(first.commands) == 1 and not first.negated and type(
+            first.commands[0]) is ast.SimpleCommand
+        job = self.jobs.start(command, self.control, body, start_deep, cap,
+                              quiet_interrupt=not self.state.interactive, simple=simple)
         if job is None:
             return self._no_room(st, fds, cap)
         self.state.last_bg_pid = job.pid
