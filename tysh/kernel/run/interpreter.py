@@ -88,6 +88,8 @@ class Interpreter:
     deadline: float | None = None
     # a host session's top shell (the CLI): `trap` installs real OS signal handlers
     host_signals: bool = False
+    # the tool-call events' emitter (run/events.py), or None: nobody is listening
+    events: Any = None
     last_data: Any = attrs.field(default=None, init=False)
     last_typed: bool = attrs.field(default=False, init=False)
     cmdsub_status: int | None = attrs.field(default=None, init=False)
