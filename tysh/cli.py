@@ -8,13 +8,17 @@ and the builtins it uses — never rich, jq or prompt_toolkit."""
 from __future__ import annotations
 
 import sys
-from typing import IO, cast
+from typing import IO, TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 USAGE = """\
 usage: tysh [--no-external] [--timeout SECS] [--max-memory SIZE] [-e] [-u] [-o OPTION]
             -c SCRIPT [ARG0 [ARGS…]]
        tysh [--no-external] FILE [ARGS…]
        tysh [--no-external]            (script on stdin, or the REPL on a terminal)
+       tysh events summarize FILE      (a JSONL stream of tool-call events, grouped)
 
 options:
   -c SCRIPT        run SCRIPT; ARG0 becomes $0 and ARGS the positional parameters
@@ -22,6 +26,7 @@ options:
   --timeout SECS   stop the script after SECS seconds (exit status 124; 0: no limit)
   --max-memory SIZE  bound the script's in-process data (variables, captures, tool
                    buffers) to SIZE bytes (suffix K, M or G); none by default
+  --events FILE    write the run's tool-call events to FILE as JSON lines (- : stderr)
   -e, -u, -x       set errexit / nounset / xtrace before running
   -o OPTION        set an option (errexit, nounset, pipefail, …)
   --version        print the version and exit
@@ -58,7 +63,12 @@ def entry() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) >= 2 and args[0] == "events" and args[1] == "summarize":
+        from tysh.acp.summary import summarize_main
+
+        return summarize_main(args[2:])
     allow_external = True
+    events: str | None = None
     options: list[str] = []
     script: str | None = None
     script_file: str | None = None
@@ -78,6 +88,15 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if a == "--no-external":
             allow_external = False
+        elif a.partition("=")[0] == "--events":
+            if a == "--events":
+                if i + 1 >= len(args):
+                    sys.stderr.write("tysh: --events: option requires an argument\n")
+                    return 2
+                i += 1
+                events = args[i]
+            else:
+                events = a.partition("=")[2]
         elif a.partition("=")[0] in ("--timeout", "--max-memory"):
             opt = a.partition("=")[0]
             if a == opt:
@@ -135,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
             rest = args[i + 1 :]
             break
         i += 1
-    return _run(script, script_file, rest, options, allow_external, timeout, max_memory)
+    return _run(script, script_file, rest, options, allow_external, timeout, max_memory,
+                events)
 
 
 def _collect_from_here() -> None:
@@ -175,6 +195,7 @@ def _run(
     allow_external: bool,
     timeout: float | None = None,
     max_memory: int | None = None,
+    events: str | None = None,
 ) -> int:
     import os
 
@@ -233,15 +254,37 @@ def _run(
         1: cast("IO[bytes]", stdout),
         2: cast("IO[bytes]", stderr),
     }
+    sink: IO[bytes] | None = None
+    if events is not None:
+        try:
+            sink = stderr if events == "-" else open(events, "wb")  # noqa: SIM115
+        except OSError as e:
+            sys.stderr.write(f"tysh: --events: {events}: {e.strerror}\n")
+            return 2
+        kernel.add_listener(_jsonl_writer(sink))
     _collect_from_here()
     try:
         status = kernel.run(script, fds, timeout=timeout or None)
     finally:
+        if sink is not None and sink is not stderr:
+            sink.close()
         try:
             stdout.flush()
         except (BrokenPipeError, OSError, ValueError):
             pass
     return status & 0xFF if status >= 0 else 1
+
+
+def _jsonl_writer(sink: IO[bytes]) -> Callable[[dict[str, Any]], None]:
+    """A listener writing each event as one JSON line, as it happens."""
+    import json
+
+    def write(update: dict[str, Any]) -> None:
+        sink.write(json.dumps(update, ensure_ascii=False).encode("utf-8", "surrogateescape")
+                   + b"\n")
+        sink.flush()
+
+    return write
 
 
 def _start_repl(allow_external: bool) -> int:

@@ -143,7 +143,7 @@ b2sum = _make("b2sum", "blake2b")
 
 
 @tool(
-    "cksum",
+    "cksum", kind="read",
     args=CksumArgs,
     description=(
         "POSIX CRC and size of files (GNU cksum 9), or with -a md5|sha1|sha256|… a tagged "

@@ -148,7 +148,7 @@ def _under(path: str, base: str) -> bool:
 
 
 @tool(
-    "realpath",
+    "realpath", kind="read",
     args=RealpathArgs,
     description="print the resolved absolute file name" + _NAMES_JSON,
     examples=[("absolute path of a file", "realpath ../notes.txt")],
@@ -365,7 +365,7 @@ def _json(ctx: Context, name: str, st: FileStat) -> dict[str, Any]:
 
 
 @tool(
-    "stat",
+    "stat", kind="read",
     args=StatArgs,
     description="display file status",
     examples=[

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 @tool(
-    "set",
+    "set", kind="shell",
     raw_argv=True,
     description="set options (-e -u -x, -o pipefail; + turns off) or the positional parameters",
     examples=[("stop at the first failure", "set -euo pipefail"), ("set $1 $2", "set -- a b")],
@@ -100,7 +100,7 @@ _SHOPT_WHY = {
 }
 
 
-@tool("shopt", raw_argv=True,
+@tool("shopt", kind="shell", raw_argv=True,
       description="shell options: globstar is always on in tysh, expand_aliases can be "
                   "turned on; the others are bash's only",
       examples=[("recursive globs (on already)", "shopt -s globstar"),

@@ -138,6 +138,8 @@ def observed(interp: Interpreter, cmd: ast.SimpleCommand | None, name: str, fn: 
         extra["error"] = type(e).__name__
         raise
     finally:
+        if interp.control.cancelled:
+            extra["cancelled"] = True
         _finish(interp, em, call_id, status, tees, before, extra)
 
 
@@ -330,8 +332,11 @@ def _describe(interp: Interpreter, cmd: ast.SimpleCommand | None, name: str, fn:
             raw = _raw_input(bound)
             paths = [interp.abspath(p) for p in _path_values(bound.leaf, bound)
                      if "\0" not in p] if bound.leaf.params else []
-        kind = tool_kind(bound.leaf if bound is not None else schema, bound)
-        read_only = not schema.operations
+        leaf = bound.leaf if bound is not None else schema
+        kind = tool_kind(leaf, bound)
+        # a tool whose writes sit behind a flag (`sed -i`) reads only without it
+        read_only = not schema.operations or (
+            bool(leaf.kind_when) and kind == tool_kind(leaf, None))
     else:
         namespace, kind = "host", "execute"
         read_only = False
@@ -346,7 +351,8 @@ def _describe(interp: Interpreter, cmd: ast.SimpleCommand | None, name: str, fn:
         diffed = list(paths)
     locations = list(dict.fromkeys([*paths, *targets]))
     if fn is None:
-        input_ = _projection(kind, bound, locations, targets, title, namespace)
+        input_ = _projection(kind, bound, locations, targets, title, namespace,
+                             interp.state.cwd)
     env: dict[str, Any] = {"version": ENVELOPE_VERSION, "name": name, "kind": kind,
                            "namespace": namespace, "label": label_of(kind),
                            "read_only": read_only}
@@ -356,7 +362,7 @@ def _describe(interp: Interpreter, cmd: ast.SimpleCommand | None, name: str, fn:
 
 
 def _projection(kind: str, bound: Any, locations: list[str], targets: list[str],
-                title: str, namespace: str) -> dict[str, Any] | None:
+                title: str, namespace: str, cwd: str) -> dict[str, Any] | None:
     """The envelope's `input`: only the cross-harness keys, only where certain."""
     if namespace == "host":
         return {"command": title}
@@ -372,8 +378,8 @@ def _projection(kind: str, bound: Any, locations: list[str], targets: list[str],
         return out
     if kind in ("edit", "write", "delete") and len(locations) == 1:
         return {"path": locations[0]}
-    if kind == "list" and len(locations) <= 1:
-        return {"directory": locations[0]} if locations else None
+    if kind == "list" and len(locations) <= 1 and bound is not None:
+        return {"directory": locations[0] if locations else cwd}
     if kind == "search" and bound is not None:
         pattern = _pattern(bound)
         if pattern is None:
