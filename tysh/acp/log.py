@@ -46,8 +46,8 @@ class Envelope:
             return None
         name, kind, ns, label = (value.get(k) for k in ("name", "kind", "namespace", "label"))
         read_only = value.get("read_only")
-        if not all(isinstance(x, str) for x in (name, kind, ns, label)) \
-                or not isinstance(read_only, bool):
+        if not isinstance(name, str) or not isinstance(kind, str) or not isinstance(ns, str) \
+                or not isinstance(label, str) or not isinstance(read_only, bool):
             return None
         inp = value.get("input")
         kind = normal_kind(kind)

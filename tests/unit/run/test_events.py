@@ -251,3 +251,25 @@ def test_the_schema_refuses_a_broken_envelope() -> None:
                 {k: v for k, v in good.items() if k != "label"}):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(bad, SCHEMA)
+
+
+@pytest.mark.parametrize(("src", "window"), [
+    ("cat -n f.txt | sed -n '10,30p'", {"offset": 10, "limit": 21}),
+    ("cat f.txt | head -n 2", {"offset": 1, "limit": 2}),
+    ("cat f.txt | head", {"offset": 1, "limit": 10}),
+    ("cat -s f.txt | head -n 2", None),  # squeezing blank lines: not line for line
+    ("cat f.txt | sed -n '/x/p'", None),
+    ("cat f.txt g.txt | head -n 2", None),
+    ("x=f.txt; cat $x | head -n 2", None),  # only what is written out literally
+])
+def test_a_file_piped_into_a_line_window_is_a_read_of_that_window(
+        k: Kernel, src: str, window: dict[str, int] | None) -> None:
+    (Path(k.cwd) / "g.txt").write_text("")
+    events, _ = run(k, src)
+    cat = next(e for e in events if e["sessionUpdate"] == "tool_call"
+               and e["_meta"]["x.ai/tool"]["name"] == "cat")
+    got = cat["_meta"]["x.ai/tool"].get("input")
+    if window is None:
+        assert got is None or set(got) == {"path"}
+    else:
+        assert got == {"path": k.cwd + "/f.txt", **window}

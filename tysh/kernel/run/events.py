@@ -36,6 +36,8 @@ EXCERPT = 4096
 DATA_LIMIT = 16384
 # the largest file whose text before and after an edit goes into a diff block
 DIFF_LIMIT = 1 << 18
+# the most files one call's diff blocks show (`sed -i … *` over thousands of files)
+DIFF_FILES = 8
 _TITLE_LIMIT = 1000
 # kinds whose files get a before/after diff block
 _DIFFED = frozenset(("edit", "write"))
@@ -57,6 +59,24 @@ class Emitter:
         self._ids = itertools.count(1)
         self._prefix = "tysh-" + secrets.token_hex(4) + "-"
         self.errors = 0
+        # pipeline stages known to read a line window: id(cmd) -> (cmd, window)
+        self._windows: dict[int, tuple[ast.Command, dict[str, int]]] = {}
+
+    def hint(self, cmds: tuple[ast.Command, ...]) -> None:
+        """Before a pipeline runs: a stage that reads one file into a stage that keeps a
+        line window of it (`cat -n f | sed -n '10,30p'`, `cat f | head -n 5`) is a read
+        of that window, when both are written out literally."""
+        for a, b in zip(cmds, cmds[1:], strict=False):
+            window = _piped_window(a, b)
+            if window is not None:
+                with self._lock:
+                    if len(self._windows) > 1024:
+                        self._windows.clear()
+                    self._windows[id(a)] = (a, window)
+
+    def window_of(self, cmd: ast.SimpleCommand | None) -> dict[str, int] | None:
+        entry = self._windows.get(id(cmd)) if cmd is not None else None
+        return entry[1] if entry is not None and entry[0] is cmd else None
 
     def new_id(self) -> str:
         return self._prefix + str(next(self._ids))
@@ -352,7 +372,7 @@ def _describe(interp: Interpreter, cmd: ast.SimpleCommand | None, name: str, fn:
     locations = list(dict.fromkeys([*paths, *targets]))
     if fn is None:
         input_ = _projection(kind, bound, locations, targets, title, namespace,
-                             interp.state.cwd)
+                             interp.state.cwd, interp.events.window_of(cmd))
     env: dict[str, Any] = {"version": ENVELOPE_VERSION, "name": name, "kind": kind,
                            "namespace": namespace, "label": label_of(kind),
                            "read_only": read_only}
@@ -362,7 +382,8 @@ def _describe(interp: Interpreter, cmd: ast.SimpleCommand | None, name: str, fn:
 
 
 def _projection(kind: str, bound: Any, locations: list[str], targets: list[str],
-                title: str, namespace: str, cwd: str) -> dict[str, Any] | None:
+                title: str, namespace: str, cwd: str,
+                piped: dict[str, int] | None) -> dict[str, Any] | None:
     """The envelope's `input`: only the cross-harness keys, only where certain."""
     if namespace == "host":
         return {"command": title}
@@ -372,7 +393,7 @@ def _projection(kind: str, bound: Any, locations: list[str], targets: list[str],
         return {"path": targets[0]}
     if kind == "read" and len(locations) == 1 and bound is not None:
         out: dict[str, Any] = {"path": locations[0]}
-        window = _line_window(bound)
+        window = _line_window(bound) or piped
         if window is not None:
             out.update(window)
         return out
@@ -425,6 +446,45 @@ def _line_window(bound: Any) -> dict[str, int] | None:
     return None
 
 
+def _literal_words(cmd: ast.Command) -> list[str] | None:
+    if type(cmd) is not ast.SimpleCommand or cmd.redirects or cmd.assigns:
+        return None
+    out: list[str] = []
+    for w in cmd.words:
+        t = _literal(w)
+        if t is None:
+            return None
+        out.append(t)
+    return out
+
+
+_CAT_KEEPS_LINES = frozenset(("-n", "-b", "--number", "--number-nonblank"))
+
+
+def _piped_window(reader: ast.Command, window: ast.Command) -> dict[str, int] | None:
+    a = _literal_words(reader)
+    b = _literal_words(window)
+    if not a or not b or a[0] != "cat":
+        return None
+    files = [w for w in a[1:] if not w.startswith("-")]
+    if len(files) != 1 or any(w not in _CAT_KEEPS_LINES for w in a[1:] if w.startswith("-")):
+        return None
+    if b[0] == "sed" and len(b) == 3 and b[1] == "-n":
+        return sed_window(b[2])
+    if b[0] == "head":
+        args = b[1:]
+        n: str | None = None
+        if not args:
+            n = "10"
+        elif len(args) == 2 and args[0] == "-n":
+            n = args[1]
+        elif len(args) == 1 and args[0].startswith("-n"):
+            n = args[0][2:]
+        if n is not None and n.isdigit() and int(n) > 0:
+            return {"offset": 1, "limit": int(n)}
+    return None
+
+
 def sed_window(script: Any) -> dict[str, int] | None:
     """The line window of a `sed -n` script `A,Bp` or `Np` (1-based, A <= B)."""
     if not isinstance(script, str):
@@ -457,8 +517,11 @@ def _read_text(interp: Interpreter, path: str) -> str | None | bool:
     if st.kind != "file" or st.size > DIFF_LIMIT:
         return False
     try:
-        data = fs.read_bytes(path)
+        with fs.open(path, "rb") as f:
+            data = f.read(DIFF_LIMIT + 1)  # a file growing (or /proc's size 0) stops here
     except Exception:  # noqa: BLE001
+        return False
+    if len(data) > DIFF_LIMIT:
         return False
     try:
         return data.decode("utf-8")
@@ -470,7 +533,7 @@ def _snapshot(interp: Interpreter, paths: list[str]) -> dict[str, str | None] | 
     if not paths:
         return None
     out: dict[str, str | None] = {}
-    for p in paths:
+    for p in paths[:DIFF_FILES]:
         t = _read_text(interp, p)
         if t is not False:
             out[p] = t  # type: ignore[assignment]

@@ -581,6 +581,8 @@ class Interpreter:
             return status
         from tysh.kernel.run.pipeline import run_stages
 
+        if self.events is not None:
+            self.events.hint(cmds)
         if self.state.traps:
             # bash runs the DEBUG trap for each simple-command stage before the pipeline
             for c in cmds:

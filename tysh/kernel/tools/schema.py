@@ -27,6 +27,10 @@ def _tuple(v: Any) -> tuple[Any, ...]:
     return tuple(v) if v is not None else ()
 
 
+def _pairs(v: Any) -> tuple[tuple[str, str], ...]:
+    return tuple((str(a), str(b)) for a, b in v) if v else ()
+
+
 def _default_conv(v: Any) -> Any:
     """Defaults are held in their JSON shape (lists, not tuples) so the wire form
     round-trips exactly."""
@@ -104,8 +108,7 @@ class ToolSchema(Record):
     # given, the first value of the first `paths` param is the script, not a path
     script_params: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
     # (bool param, kind): the kind when that flag is set (`sed -i` edits)
-    kind_when: tuple[tuple[str, str], ...] = attrs.field(
-        default=(), converter=lambda v: tuple(tuple(x) for x in v) if v else ())
+    kind_when: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_pairs)
 
     # -- builders: each returns a new schema ----------------------------------------
     def with_raw_argv(self) -> ToolSchema:
