@@ -25,10 +25,14 @@ def _validate(events: list[dict[str, Any]]) -> None:
     for e in events:
         if e["sessionUpdate"] == "tool_call":
             jsonschema.validate(e["_meta"]["x.ai/tool"], SCHEMA)
-            acp.ToolCallStart.model_validate(e)
+            model: Any = acp.ToolCallStart
         else:
             assert "_meta" not in e or "x.ai/tool" in e["_meta"]
-            acp.ToolCallProgress.model_validate(e)
+            model = acp.ToolCallProgress
+        # the SDK's models drop what they cannot read: what they keep must be all of it
+        back = model.model_validate(e).model_dump(mode="json", by_alias=True,
+                                                  exclude_unset=True)
+        assert back == e
         json.dumps(e)  # plain JSON all through
 
 
@@ -273,3 +277,36 @@ def test_a_file_piped_into_a_line_window_is_a_read_of_that_window(
         assert got is None or set(got) == {"path"}
     else:
         assert got == {"path": k.cwd + "/f.txt", **window}
+
+
+def test_a_huge_argument_list_is_counted_not_carried(k: Kernel) -> None:
+    events, res = run(k, "echo " + " ".join(["word"] * 20000) + " > /dev/null")
+    echo = next(e for e in events if e["sessionUpdate"] == "tool_call"
+                and e["_meta"]["x.ai/tool"]["name"] == "echo")
+    assert echo["rawInput"] == {"argc": 20000, "truncated": True}
+
+
+def test_a_call_that_cannot_be_described_is_still_reported(
+        k: Kernel, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tysh.kernel.run import events as ev
+
+    def broken(*a: Any) -> Any:
+        raise ValueError("describe bug")
+
+    monkeypatch.setattr(ev, "_describe", broken)
+    events, res = run(k, "echo hi")
+    assert res.out == "hi\n" and res.code == 0
+    assert events[0]["_meta"]["x.ai/tool"]["kind"] == "other"
+    assert events[-1]["status"] == "completed"
+
+
+def test_a_kernel_nobody_listens_to_never_loads_the_emitter() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, tempfile; from tysh import Kernel; "
+            "k = Kernel(tempfile.mkdtemp()); k.execute('echo hi | cat; f() { :; }; f'); "
+            "print('tysh.kernel.run.events' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60).stdout
+    assert out == "False\n"

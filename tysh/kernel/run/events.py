@@ -115,7 +115,13 @@ def observed(interp: Interpreter, cmd: ast.SimpleCommand | None, name: str, fn: 
     """Run one command (`run(fds)`) between its events: `tool_call` (pending), an
     `in_progress` update, then `completed` (status 0) or `failed`."""
     em: Emitter = interp.events
-    call = _describe(interp, cmd, name, fn, tool, args)
+    try:
+        call = _describe(interp, cmd, name, fn, tool, args)
+    except Exception:  # noqa: BLE001 — a call that cannot be described is still reported
+        call = _Call(name, "other", {"argv": [name]}, [], {
+            "version": ENVELOPE_VERSION, "name": name, "kind": "other",
+            "namespace": "host" if fn is None and tool is None else "tysh",
+            "label": label_of("other"), "read_only": False}, [])
     call_id = em.new_id()
     em.emit({"sessionUpdate": "tool_call", "toolCallId": call_id, "title": call.title,
              "kind": acp_kind_of(call.kind), "status": "pending",
@@ -295,8 +301,8 @@ def _raw_input(bound: Any) -> dict[str, Any]:
                        for w in bound.words]
     if bound.path:
         raw["subcommand"] = list(bound.path)
-    v = to_json_value(raw)
-    return _jsonable(v) or {}
+    out: dict[str, Any] = to_json_value(raw)
+    return out
 
 
 def _redirect_targets(interp: Interpreter, cmd: ast.SimpleCommand | None) -> list[str]:
@@ -370,6 +376,10 @@ def _describe(interp: Interpreter, cmd: ast.SimpleCommand | None, name: str, fn:
     elif kind in _DIFFED:
         diffed = list(paths)
     locations = list(dict.fromkeys([*paths, *targets]))
+    raw = _jsonable(raw)
+    if raw is None:
+        # arguments too large to carry (a glob of thousands of files): their count only
+        raw = {"argc": len(words), "truncated": True}
     if fn is None:
         input_ = _projection(kind, bound, locations, targets, title, namespace,
                              interp.state.cwd, interp.events.window_of(cmd))
