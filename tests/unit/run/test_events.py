@@ -310,3 +310,35 @@ def test_a_kernel_nobody_listens_to_never_loads_the_emitter() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60).stdout
     assert out == "False\n"
+
+
+def test_every_builtin_declares_a_known_kind() -> None:
+    from tysh.builtins import all_builtins
+    from tysh.kernel.tools.kinds import KINDS
+
+    for t in all_builtins():
+        assert t.schema.kind in KINDS and t.schema.kind != "other", t.name
+
+
+@pytest.mark.parametrize(("name", "kind"), [
+    ("cat", "read"), ("head", "read"), ("tail", "read"), ("ls", "list"), ("grep", "search"),
+    ("find", "find"), ("sed", "read"), ("tee", "write"), ("rm", "delete"), ("mv", "move"),
+    ("cp", "copy"), ("expr", "compute"), ("bc", "compute"), ("seq", "compute"),
+    ("cd", "shell"), ("xargs", "execute"), ("patch", "edit"),
+])
+def test_the_builtins_kinds(name: str, kind: str) -> None:
+    from tysh.builtins import get_builtin
+
+    t = get_builtin(name)
+    assert t is not None and t.schema.kind == kind
+
+
+def test_a_schema_keeps_its_kind_declarations_through_the_wire_form() -> None:
+    from tysh.builtins import get_builtin
+    from tysh.kernel.tools.schema import ToolSchema
+
+    sed = get_builtin("sed")
+    assert sed is not None
+    back = ToolSchema.from_json(json.loads(json.dumps(sed.schema.to_json())))
+    assert (back.kind, back.paths, back.script_params, back.kind_when) == (
+        "read", ("operands",), ("expression", "file"), (("in_place", "edit"),))

@@ -126,7 +126,7 @@ def _make(cmd: str, algo_key: str) -> Tool:
         return _sum_files(args, ctx, algo, tag, bits, args.tag)
 
     return tool(
-        cmd,
+        cmd, kind="read",
         args=args_class,
         description=f"print or check {tag} checksums (GNU {cmd}); --json gives "
                     '[{"file","hash"}]',

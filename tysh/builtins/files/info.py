@@ -73,7 +73,7 @@ class BasenameArgs(Record):
 
 
 @tool(
-    "basename",
+    "basename", kind="compute",
     args=BasenameArgs,
     description="strip directory and suffix from file names" + _NAMES_JSON,
     examples=[("file name without folder and extension", "basename src/main.py .py")],
@@ -102,7 +102,7 @@ class DirnameArgs(Record):
 
 
 @tool(
-    "dirname",
+    "dirname", kind="compute",
     args=DirnameArgs,
     description="strip the last component from file names" + _NAMES_JSON,
     examples=[("the folder of a path", "dirname /usr/bin/env")],
