@@ -63,6 +63,18 @@ def test_create_wait_output_release_over_stdio(tmp_path: Path) -> None:
         model.model_validate(u)
 
 
+def test_cwd_and_env_hold_for_one_command(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    seen, _ = drive(tmp_path, [
+        {"command": "pwd", "cwd": str(tmp_path / "sub")},
+        {"command": "pwd", "cwd": str(tmp_path)},
+        {"command": "cd", "args": ["/nowhere"]},
+    ])
+    assert seen[0]["output"] == f"{tmp_path}/sub\n"
+    assert seen[1]["output"] == f"{tmp_path}\n"
+    assert seen[2]["exit"]["code"] == 1
+
+
 def test_output_past_the_byte_limit_keeps_the_end_at_a_character_boundary(
         tmp_path: Path) -> None:
     # 300 lines of "é" (2 bytes) plus a newline: 900 bytes, limit 100

@@ -196,8 +196,9 @@ class TerminalHandler:
 
         screen = cast("IO[bytes]", t.screen)
         err = screen
-        if cwd is not None or env:
-            # per-command cwd/env hold for this command only, as execute()'s do
+        if (cwd is not None and cwd != kernel.cwd) or env:
+            # per-command cwd/env hold for this command only, as execute()'s do; the
+            # output then arrives when the command ends
             res = kernel.execute(src, cwd=cwd, env=env or None, timeout=self._timeout,
                                  binary=True)
             out = res.out if isinstance(res.out, bytes) else res.out.encode()
