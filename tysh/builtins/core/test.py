@@ -20,7 +20,7 @@ def _run_test(argv: list[str], ctx: Context) -> int:
 
 
 @tool(
-    "test",
+    "test", kind="shell",
     raw_argv=True,
     description="evaluate a conditional expression: file tests, string and integer comparisons",
     examples=[("is it a file?", "test -f notes.txt && echo yes"), ("compare numbers", "test 3 -lt 5")],
@@ -30,7 +30,7 @@ def test(args: RawArgs, ctx: Context) -> int:
 
 
 @tool(
-    "[",
+    "[", kind="shell",
     raw_argv=True,
     description="evaluate a conditional expression (like test; the last argument must be ])",
     examples=[("string equality", '[ "$a" = "$b" ] && echo same')],

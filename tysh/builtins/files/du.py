@@ -144,7 +144,7 @@ def _join(d: str, name: str) -> str:
 
 
 @tool(
-    "du",
+    "du", kind="list",
     args=DuArgs,
     description=(
         "estimate file space usage (GNU du; 1 KiB blocks by default); --json gives "

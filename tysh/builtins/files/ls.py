@@ -541,7 +541,7 @@ def _digit_bundles(args: LsArgs) -> LsArgs:
 
 
 @tool(
-    "ls",
+    "ls", kind="list",
     args=LsArgs,
     description="list directory contents",
     examples=[

@@ -135,6 +135,7 @@ class Kernel:
         disable: Iterable[str] = (),
         jobs: str = "reap",
         compat: str | None = None,
+        on_event: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         _prepare_recursion()
         if jobs not in ("reap", "keep"):
@@ -200,6 +201,9 @@ class Kernel:
         self._busy = threading.Lock()
         self._ticket_lock = threading.Lock()
         self._owner: int | None = None
+        self._listeners: list[Callable[[dict[str, Any]], None]] = []
+        if on_event is not None:
+            self.add_listener(on_event)
 
     def _fs_checkpoint(self) -> None:
         """The filesystem's stop point: the run's limits while a call runs, nothing
@@ -387,6 +391,47 @@ class Kernel:
         the script as `cancel()` does (after its INT trap, if it set one)."""
         if not self.interp.deliver_signal(sig):
             self.cancel()
+
+    # ---------------------------------------------------------------- events
+    def add_listener(self, callback: Callable[[dict[str, Any]], None]) -> None:
+        """Call `callback(update)` with every tool-call event (docs/events.md) of every
+        later run; one at a time, from the thread that runs the command."""
+        from tysh.kernel.run.events import Emitter
+
+        self._listeners.append(callback)
+        if self.interp.events is None:
+            self.interp.events = Emitter(self._fan_out)
+
+    def remove_listener(self, callback: Callable[[dict[str, Any]], None]) -> None:
+        """Stop calling `callback`; with no listener left, events cost nothing again."""
+        for i, c in enumerate(self._listeners):
+            if c is callback or c == callback:
+                del self._listeners[i]
+                break
+        if not self._listeners:
+            self.interp.events = None
+
+    def _fan_out(self, update: dict[str, Any]) -> None:
+        for c in tuple(self._listeners):
+            c(update)
+
+    def events(
+        self,
+        src: str | bytes,
+        stdin: bytes | str = b"",
+        *,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Any:
+        """Run a script as `execute()` does, yielding its tool-call events as they happen
+        (an `EventRun`; its `result` is the ExecResult once the iteration ends). Leaving
+        the loop early cancels the run."""
+        from tysh.kernel.embed.events import EventRun
+
+        text = _script_text(src, "events")
+        return EventRun(self, lambda: self.execute(text, stdin, cwd=cwd, env=env,
+                                                   timeout=timeout))
 
     # ---------------------------------------------------------------- running
     def execute(

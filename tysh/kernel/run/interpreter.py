@@ -89,6 +89,8 @@ class Interpreter:
     deadline: float | None = None
     # a host session's top shell (the CLI): `trap` installs real OS signal handlers
     host_signals: bool = False
+    # the tool-call events' emitter (run/events.py), or None: nobody is listening
+    events: Any = None
     last_data: Any = attrs.field(default=None, init=False)
     last_typed: bool = attrs.field(default=False, init=False)
     cmdsub_status: int | None = attrs.field(default=None, init=False)
@@ -701,6 +703,8 @@ class Interpreter:
             return status
         from tysh.kernel.run.pipeline import run_stages
 
+        if self.events is not None:
+            self.events.hint(cmds)
         if self.state.traps:
             # bash runs the DEBUG trap for each simple-command stage before the pipeline
             for c in cmds:

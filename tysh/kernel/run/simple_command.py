@@ -109,6 +109,18 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     st.last_arg = arg_text(args[-1]) if args else name
     if "xtrace" in st.options:
         _trace(interp, cmd, name, args, fds)
+    if interp.events is not None:
+        from tysh.kernel.run.events import observed
+
+        return observed(interp, cmd, name, fn, tool, args, fds,
+                        lambda f: _dispatch(interp, cmd, name, fn, tool, args, f))
+    return _dispatch(interp, cmd, name, fn, tool, args, fds)
+
+
+def _dispatch(interp: Interpreter, cmd: ast.SimpleCommand, name: str, fn: Any,
+              tool: Tool | None, args: list[Arg], fds: Fds) -> int:
+    """Run a resolved command: a declaration, redirections, prefix assignments, then the
+    function, tool or external program."""
     if cmd.arg_assigns and fn is None and tool is not None:
         return _declaration(interp, cmd, name, tool, args, fds)
     if cmd.redirects:
@@ -236,14 +248,26 @@ def invoke(
     exact_env: bool = False,
 ) -> int:
     """Run a command by name with already expanded arguments (run_argv, `command`)."""
-    if functions:
-        fn = interp.state.functions.get(name)
-        if fn is not None:
-            return call_function(interp, fn, name, args, fds)
-    tool = interp.registry.tool(name)
-    disabled = interp.state.disabled
-    if disabled and name in disabled:
-        tool = interp.registry.registered.get(name)
+    fn = interp.state.functions.get(name) if functions else None
+    tool = None
+    if fn is None:
+        tool = interp.registry.tool(name)
+        disabled = interp.state.disabled
+        if disabled and name in disabled:
+            tool = interp.registry.registered.get(name)
+    if interp.events is not None:
+        from tysh.kernel.run.events import observed
+
+        return observed(interp, None, name, fn, tool, args, fds,
+                        lambda f: _invoke(interp, name, fn, tool, args, f, extra_env,
+                                          exact_env))
+    return _invoke(interp, name, fn, tool, args, fds, extra_env, exact_env)
+
+
+def _invoke(interp: Interpreter, name: str, fn: Any, tool: Tool | None, args: list[Arg],
+            fds: Fds, extra_env: dict[str, str] | None, exact_env: bool) -> int:
+    if fn is not None:
+        return call_function(interp, fn, name, args, fds)
     if tool is not None:
         return call_tool(interp, tool, name, args, fds)
     return run_external_cmd(interp, name, args, fds, extra_env, exact_env=exact_env)
