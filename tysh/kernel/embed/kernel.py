@@ -108,8 +108,16 @@ class Kernel:
     """A tysh session (see the module docstring for presets and the exit-code contract).
 
     `Kernel(cwd)` confines files to `cwd` and runs builtins, tools and functions only;
-    `allow_external=True` adds programs on PATH (host processes: the sandbox does not
-    confine them). `env` is merged over the hermetic defaults HOME=cwd, PATH, PWD —
+    `allow_external` adds programs on PATH: True for every one, or a list of names (as
+    the script writes them) and absolute paths. `runner` says where they run: "bwrap"
+    (the default under `Kernel(cwd)`: confined to `cwd` and a read-only system, no
+    network unless `network=True`; see tysh.kernel.run.sandbox), "host" (plain host
+    processes, unconfined; the default of `repl()` and of a `LocalFileSystem`), or a
+    callable `runner(argv, cwd, env, stdin, stdout, stderr, limits) -> status` that
+    runs them elsewhere. Without a usable bwrap a sandboxed kernel refuses programs
+    unless `runner="host"`; `isolated()` and `overlay()` refuse them unless the runner
+    is a callable (an in-memory tree has no host directory; an overlay's writes must
+    stay in memory). `env` is merged over the hermetic defaults HOME=cwd, PATH, PWD —
     `os.environ` is never read. `limits` bounds output, time, recursion and loops.
     `disable` names builtins the script may not run by any route, and `enable` cannot
     turn back on. `jobs` is the policy for background jobs a call leaves running:
@@ -121,9 +129,11 @@ class Kernel:
         self,
         cwd: str | None = None,
         env: dict[str, str] | None = None,
-        allow_external: bool = False,
+        allow_external: bool | Iterable[str] = False,
         fs: FileSystem | None = None,
         *,
+        runner: str | Callable[..., int] | None = None,
+        network: bool = False,
         limits: Limits | None = None,
         tools: list[Any] | tuple[Any, ...] = (),
         arg0: str = "tysh",
@@ -172,7 +182,10 @@ class Kernel:
         self.registry = Registry(get_builtin, all_builtins)
         for t in tools:
             self.registry.register(t)
-        self.allow_external = allow_external
+        self.externals = _external_policy(allow_external, runner, fs, network)
+        # whether any program may run (`allow_external=[]` allows none)
+        self.allow_external = self.externals is not None and (
+            self.externals.allowed is None or bool(self.externals.allowed))
         # an embedded kernel checks for a cancel at every pipe write too (a REPL, whose
         # cancel is Ctrl-C, skips that cost unless a time limit is set)
         self.control = RunControl(process_groups=process_groups,
@@ -181,9 +194,10 @@ class Kernel:
             self.state,
             self.registry,
             self.fs,
-            allow_external=allow_external,
+            allow_external=self.allow_external,
             limits=self.limits,
             control=self.control,
+            externals=self.externals,
         )
         # a filesystem wait (a FIFO, a deep mkdir -p) stops at this kernel's limits
         self.fs.set_checkpoint(self._fs_checkpoint)
@@ -310,7 +324,7 @@ class Kernel:
             path = self.state.get("PATH")
             host = find_external(name, path if isinstance(path, str) else None,
                                  self.state.cwd, self.fs)
-            if host is not None:
+            if host is not None and self.interp.may_run(name, host):
                 return "external", host
         return None, None
 
@@ -826,6 +840,29 @@ class Kernel:
             data=self.interp.last_data,
             truncated=bool(over),
         )
+
+
+def _external_policy(allow: bool | Iterable[str], runner: str | Callable[..., int] | None,
+                     fs: FileSystem, network: bool) -> Any:
+    """The kernel's ExternalPolicy (None: no program may run). A filesystem confined to
+    a directory (`Kernel(cwd)`, `overlay`) or held in memory (`isolated`) makes bwrap
+    the default runner; the host's own filesystem (`repl()`) runs programs on the host."""
+    if allow is False and runner is None:
+        return None
+    from tysh.kernel.fs.confined import ConfinedFileSystem
+    from tysh.kernel.fs.overlay import OverlayFileSystem
+    from tysh.kernel.run.sandbox import make_policy
+
+    if isinstance(fs, ConfinedFileSystem):
+        root: str | None = fs.root
+    elif isinstance(fs, LocalFileSystem):
+        root = "/"
+    elif isinstance(fs, OverlayFileSystem):
+        root = "/"  # refused below: the overlay's writes must stay in memory
+    else:
+        root = None
+    return make_policy(allow, runner, sandboxed=type(fs) is not LocalFileSystem, root=root,
+                       network=network, overlay=isinstance(fs, OverlayFileSystem))
 
 
 _NO_NAMES: frozenset[str] = frozenset()
