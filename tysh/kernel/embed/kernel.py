@@ -280,7 +280,9 @@ class Kernel:
 
     def validate(self, src: str) -> list[Any]:
         """Problems found before running (syntax errors included), as `Problem` values
-        with 1-based line and column; an empty list means nothing certain is wrong."""
+        with 1-based line and column; an empty list means nothing is known to be wrong.
+        Those with severity "error" refuse the script; "warning"s are in commands that
+        may not run (a branch, after `&&`, a function never called)."""
         from tysh.kernel.embed.validate import syntax_problem
 
         try:
@@ -292,11 +294,19 @@ class Kernel:
     def _problems(self, script: ast.Script) -> list[Any]:
         from tysh.kernel.embed.validate import validate_script
 
+        policy = self.externals
+        # a policy that refuses every program says why when one runs (status 126)
+        every = policy is not None and (policy.allowed is None or policy.refusal is not None)
+        unknown = None
+        if policy is not None and not every:
+            def unknown(name: str) -> str:
+                return str(policy.refused(name)).removeprefix("tysh: ")
         return validate_script(
             script,
             self.resolve_kind,
-            allow_external=self.allow_external,
+            allow_external=every,
             known_functions=set(self.state.functions),
+            unknown=unknown,
         )
 
     def plan(self, src: str) -> list[Any]:
@@ -579,10 +589,10 @@ class Kernel:
         """Refuse a script with certain problems before any of it runs: every problem
         goes to stderr and the status is the first problem's (127 for an unknown
         command, 2 for a usage error), as if that command had run."""
-        from tysh.kernel.embed.validate import refusal_text
+        from tysh.kernel.embed.validate import errors, refusal_text
 
         try:
-            problems = self._problems_cached(script)
+            problems = errors(self._problems_cached(script))
         except RecursionError:
             return None  # the run itself reports a script that nests too deeply
         if not problems:
