@@ -83,7 +83,7 @@ from tysh.kernel.run.registry import Registry
 from tysh.kernel.run.state import NEUTRAL_PID, State, attach_census
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.parser import parse as parse_source
-from tysh.kernel.tools.output import ExecResult
+from tysh.kernel.tools.output import ExecResult, plain_data
 
 _RECURSION_READY = False
 
@@ -102,6 +102,10 @@ def _prepare_recursion() -> None:
 
 
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
+# the sandboxed presets' time limit of one call, in seconds: long enough for a build or
+# a test run an agent waits on, short enough that a hung `read` or a forgotten server
+# gives the harness its kernel back within minutes (Limits(timeout=...) overrides it)
+DEFAULT_SANDBOX_TIMEOUT = 120.0
 
 
 class Kernel:
@@ -153,10 +157,10 @@ class Kernel:
         # of it; the CLI and REPL (validate=False) run like bash, problems and all
         self.validate_first = validate
         if fs is None:
-            from tysh.kernel.fs.confined import ConfinedFileSystem
+            from tysh.kernel.fs.scratch import ScratchFileSystem
 
             cwd = os.path.abspath(cwd if cwd is not None else os.getcwd())
-            fs = ConfinedFileSystem(cwd)
+            fs = ScratchFileSystem(cwd, DEFAULT_MAX_FS_BYTES)
         elif cwd is None:
             cwd = os.getcwd() if isinstance(fs, LocalFileSystem) else "/"
         elif isinstance(fs, LocalFileSystem):
@@ -164,7 +168,12 @@ class Kernel:
         if not fs.is_dir(cwd):
             raise ValueError(f"Kernel: cwd {cwd!r} is not a directory of its filesystem")
         self.fs = fs
-        self.limits = limits if limits is not None else Limits()
+        if limits is None:
+            # a sandboxed kernel's call ends at a time limit unless the embedder says
+            # otherwise; the host's own filesystem (the CLI, the REPL) has none
+            limits = Limits() if type(fs) is LocalFileSystem else Limits(
+                timeout=DEFAULT_SANDBOX_TIMEOUT)
+        self.limits = limits
         full_env = {"HOME": cwd, "PATH": DEFAULT_PATH}
         if env is not None:
             full_env.update(env)
@@ -204,6 +213,8 @@ class Kernel:
         # problems of a parsed script, by id(script): (script, what names meant, problems);
         # the script is held so its id cannot be reused while the entry lives
         self._checked: dict[int, tuple[ast.Script, tuple[Any, ...], list[Any]]] = {}
+        # what `execute(reset=True)` puts back: a new session's options and traps
+        self._default_options = (frozenset(self.state.options), frozenset(self.state.shopt))
         self._busy = threading.Lock()
         self._ticket_lock = threading.Lock()
         self._owner: int | None = None
@@ -382,9 +393,12 @@ class Kernel:
         self.control.stop_jobs(wait=0)
 
     def close(self) -> None:
-        """Stop every background job (waiting up to a second for them to end); the
-        kernel stays usable."""
+        """Stop every background job (waiting up to a second for them to end) and empty
+        the private /tmp; the kernel stays usable."""
         self.control.stop_jobs()
+        clear = getattr(self.fs, "clear_scratch", None)
+        if clear is not None:
+            clear()
 
     def __enter__(self) -> Kernel:
         return self
@@ -410,18 +424,35 @@ class Kernel:
         env: dict[str, str] | None = None,
         timeout: float | None = None,
         binary: bool = False,
+        reset: bool = False,
     ) -> ExecResult:
         """Run a script; stdout comes back as text (surrogateescape) or bytes.
 
         `cwd`/`env` hold for this call only; `timeout` (seconds) overrides the kernel's
         `limits.timeout`: `inf` is no limit, 0 a limit already passed (124 unless the
         script is cancelled first); negative or NaN raises ValueError before anything
-        runs. Never raises for anything in the script (see the table); a script that is
-        neither `str` nor `bytes` (bytes are read as UTF-8, other bytes kept) is a
-        programming error: TypeError."""
+        runs. `reset`: the session's shell options and traps are a new kernel's for this
+        call (see `_reset_then`). Never raises for anything in the script (see the
+        table); a script that is neither `str` nor `bytes` (bytes are read as UTF-8,
+        other bytes kept) is a programming error: TypeError."""
         src = _script_text(src, "execute")
+        if reset:
+            return self._call(lambda fds: self._reset_then(src, fds), stdin, cwd, env,
+                              timeout, binary)
         return self._call(lambda fds: self._run_src(src, fds), stdin, cwd, env, timeout,
                           binary)
+
+    def _reset_then(self, src: str, fds: Fds) -> int:
+        """`execute(reset=True)`: the session's options (`set -e -u -x -o pipefail`,
+        `shopt`) and traps go back to a new kernel's before the script runs; its
+        variables, functions and cwd are kept. What the script sets then persists."""
+        st = self.state
+        st.options = set(self._default_options[0])
+        st.shopt = set(self._default_options[1])
+        st.traps = {}
+        st.traps_shown = None
+        self.control.trapped.clear()
+        return self._run_src(src, fds)
 
     def execute_argv(
         self,
@@ -847,7 +878,7 @@ class Kernel:
             code=code,
             out=raw if binary else raw.decode("utf-8", "surrogateescape"),
             err=err_text,
-            data=self.interp.last_data,
+            data=plain_data(self.interp.last_data),
             truncated=bool(over),
         )
 

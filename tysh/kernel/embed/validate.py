@@ -24,7 +24,7 @@ import attrs
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.record import Record
 from tysh.kernel.syntax import ast
-from tysh.kernel.syntax.walk import local_nodes, static_word, walk
+from tysh.kernel.syntax.walk import local_nodes, static_word
 
 if TYPE_CHECKING:
     pass
@@ -86,6 +86,10 @@ class _Validator:
         self._kinds: dict[str, tuple[str | None, Any]] = {}
         self.certain = True
         self.func: str | None = None
+        # whether the statement being checked holds a command that may leave the list
+        # it is in (anywhere in it, a function body or a `$(…)` included, to err on the
+        # side of running): one named in LEAVING_COMMANDS, or a computed name
+        self.leaves = False
 
     def add(self, pos: ast.Pos, message: str, kind: str, code: int = 2,
             name: str | None = None) -> None:
@@ -114,16 +118,20 @@ class _Validator:
         """Check a list of statements; `certain`: whether its first statement certainly
         runs (None: as the enclosing command)."""
         outer = self.certain
+        saw = self.leaves
         live = outer if certain is None else certain
         for st in s.statements:
             self.certain = live
+            self.leaves = False
             self.pipeline(st.body.first, loops, funcs)
             self.certain = False
             for _, p in st.body.rest:
                 self.pipeline(p, loops, funcs)
-            if live and _may_leave(st):
+            if self.leaves:
                 live = False
+                saw = True
         self.certain = outer
+        self.leaves = saw
 
     def pipeline(self, pl: Any, loops: int, funcs: int) -> None:
         for cmd in pl.commands:
@@ -166,6 +174,8 @@ class _Validator:
         if not c.words:
             return
         name = static_word(c.words[0])
+        if name is None or name in LEAVING_COMMANDS:
+            self.leaves = True
         if name is None:
             return
         if name in ("break", "continue") and loops == 0:
@@ -249,14 +259,3 @@ def refusal_text(problems: list[Problem]) -> str:
     """The `err` of a refused script: one `tysh: L:C: message` line per problem."""
     return "".join(f"tysh: {p.format()}\n" for p in problems)
 
-
-def _may_leave(st: Any) -> bool:
-    """Whether a statement may end the list it is in: it holds a command (anywhere, a
-    function body or a `$(…)` included, to err on the side of running) named as one
-    of LEAVING_COMMANDS."""
-    for n in walk(st):
-        if isinstance(n, ast.SimpleCommand) and n.words:
-            name = static_word(n.words[0])
-            if name is None or name in LEAVING_COMMANDS:
-                return True
-    return False
