@@ -155,6 +155,17 @@ def test_git_init_and_commit_run_inside_the_sandbox(root: Path) -> None:
 
 
 @needs_bwrap
+def test_a_sandboxed_program_sees_no_host_process(root: Path) -> None:
+    k = Kernel(str(root), allow_external=["python3"])
+    r = k.execute(py('import os, signal\n'
+                     'pids = [p for p in os.listdir("/proc") if p.isdigit()]\n'
+                     'print(len(pids) <= 3, str(os.getppid()) in pids)\n'
+                     f'os.kill({os.getpid()}, 0)'))
+    assert r.out == "True True\n"
+    assert "ProcessLookupError" in r.err  # the embedding process is not there to signal
+
+
+@needs_bwrap
 def test_a_sandboxed_program_gets_the_sessions_environment_only(root: Path) -> None:
     os.environ["TYSH_HOST_SECRET"] = "leak"
     try:
