@@ -209,6 +209,44 @@ def test_a_sandboxed_programs_tmp_is_private(root: Path, tmp_path: Path) -> None
     assert r.out == f"{[first] if first else []} ['root']\n"
 
 
+def _sandboxes_running(marker: bytes) -> list[str]:
+    """The live processes whose command line holds `marker` (bwrap's and the program's)."""
+    found = []
+    for p in os.listdir("/proc"):
+        if not p.isdigit() or int(p) == os.getpid():
+            continue
+        try:
+            cmd = Path(f"/proc/{p}/cmdline").read_bytes()
+            state = Path(f"/proc/{p}/stat").read_text().split()[2]
+        except OSError:
+            continue
+        if marker in cmd and state != "Z":
+            found.append(p)
+    return found
+
+
+@needs_bwrap
+@pytest.mark.parametrize("policy", ["reap", "keep"])
+def test_background_sandboxed_programs_are_stopped_with_their_sandbox(root: Path,
+                                                                      policy: str) -> None:
+    marker = f"tysh-bg-{policy}-{os.getpid()}".encode()
+    k = Kernel(str(root), allow_external=["python3"], jobs=policy)
+    for _ in range(3):  # a job reaped while bwrap is still starting is the racy case
+        t0 = time.monotonic()
+        r = k.execute(f'python3 -c "import time; time.sleep(60)" {marker.decode()} & '
+                      f'python3 -c "while 1: pass" {marker.decode()} & echo started')
+        assert r.out == "started\n"
+        if policy == "keep":
+            time.sleep(0.3)
+            assert _sandboxes_running(marker)
+            k.close()
+        deadline = time.monotonic() + 1.0
+        while _sandboxes_running(marker) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert _sandboxes_running(marker) == []
+        assert time.monotonic() - t0 < 3
+
+
 # ------------------------------------------------------------------ without bwrap
 
 def test_without_bwrap_a_sandboxed_kernel_refuses_programs_with_the_reason(
