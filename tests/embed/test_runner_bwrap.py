@@ -37,6 +37,11 @@ def test_a_program_not_on_the_list_is_refused_with_the_list(root: Path) -> None:
     k = Kernel(str(root), allow_external=["python3", "git"], runner="host")
     r = k.execute("rg x")
     assert r.code == 127
+    assert r.err == ("tysh: 1:1: rg: command not found (external commands are disabled; "
+                     "allowed: git, python3)\n")
+    # reached only at run time (validation cannot tell), the same words
+    r = k.execute("x=rg; $x y")
+    assert r.code == 127
     assert r.err == ("tysh: rg: command not found (external commands are disabled; "
                      "allowed: git, python3)\n")
 

@@ -341,6 +341,10 @@ class Kernel:
         t = self.registry.registered.get(name)
         if t is not None:
             return "tool", t
+        policy = self.externals
+        if policy is not None and callable(policy.runner) and policy.root is None:
+            # the embedder's runner finds programs where it runs them
+            return ("external", name) if policy.allows_name(name) else (None, None)
         if self.allow_external:
             path = self.state.get("PATH")
             host = find_external(name, path if isinstance(path, str) else None,

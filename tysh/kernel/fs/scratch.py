@@ -1,8 +1,9 @@
 """A confined host folder with a private, in-memory /tmp: `Kernel(cwd)`'s filesystem.
 
 Scripts expect a /tmp (`mktemp`, `sort -T /tmp`, `cd /tmp`); the host's is shared with
-every other process and lies outside the sandbox. Here /tmp and everything below it
-that is not inside the root is served by a MemoryFileSystem of its own — bounded, seen
+every other process and lies outside the sandbox. Here /tmp and everything below it is
+served by a MemoryFileSystem of its own — except, for a root inside /tmp, the host
+folder of /tmp that leads to the root (it stays the host's: the root, or refused) — bounded, seen
 by this kernel only, and gone when it is cleared or the kernel is dropped. Everything
 else is the confined folder, as before. A rename or hard link between the two is
 refused as between two devices (`mv` copies instead); a symlink is resolved within the
@@ -31,6 +32,12 @@ class ScratchFileSystem(ConfinedFileSystem):
         super().__init__(root)
         self._max_bytes = max_bytes
         self.scratch = self._fresh()
+        # a root inside /tmp keeps the host folder on its way out of the private /tmp:
+        # `../out` from /tmp/a/root is the host's /tmp/a/out, refused as outside, never
+        # a fresh name in memory that hides what is really there
+        self._host_ways = tuple(
+            f"{SCRATCH}/{s[len(SCRATCH) + 1:].split('/', 1)[0]}"
+            for s in self._spellings if s.startswith(SCRATCH + "/"))
 
     def _fresh(self) -> MemoryFileSystem:
         mem = MemoryFileSystem(max_bytes=self._max_bytes)
@@ -55,6 +62,9 @@ class ScratchFileSystem(ConfinedFileSystem):
             path = posixpath.normpath(path)
         if path != SCRATCH and not path.startswith(SCRATCH + "/"):
             return False
+        for way in self._host_ways:
+            if path == way or path.startswith(way + "/"):
+                return False
         return self._below(path) is None
 
     # -- one side or the other -------------------------------------------------
