@@ -191,10 +191,16 @@ class Kernel:
         self.registry = Registry(get_builtin, all_builtins)
         for t in tools:
             self.registry.register(t)
-        self.externals = _external_policy(allow_external, runner, fs, network)
-        # whether any program may run (`allow_external=[]` allows none)
-        self.allow_external = self.externals is not None and (
-            self.externals.allowed is None or bool(self.externals.allowed))
+        if allow_external is True and runner in (None, "host") and \
+                type(fs) is LocalFileSystem:
+            # every program, as host processes (the CLI, the REPL): nothing to decide
+            self.externals: Any = None
+            self.allow_external = True
+        else:
+            self.externals = _external_policy(allow_external, runner, fs, network)
+            # whether any program may run (`allow_external=[]` allows none)
+            self.allow_external = self.externals is not None and (
+                self.externals.allowed is None or bool(self.externals.allowed))
         # an embedded kernel checks for a cancel at every pipe write too (a REPL, whose
         # cancel is Ctrl-C, skips that cost unless a time limit is set)
         self.control = RunControl(process_groups=process_groups,
@@ -307,7 +313,8 @@ class Kernel:
 
         policy = self.externals
         # a policy that refuses every program says why when one runs (status 126)
-        every = policy is not None and (policy.allowed is None or policy.refusal is not None)
+        every = self.allow_external if policy is None else (
+            policy.allowed is None or policy.refusal is not None)
         unknown = None
         if policy is not None and not every:
             def unknown(name: str) -> str:

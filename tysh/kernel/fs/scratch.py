@@ -15,11 +15,13 @@ from __future__ import annotations
 import contextlib
 import posixpath
 from collections.abc import Callable, Iterator
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from tysh.kernel.fs.api import DirHandle, FileStat, FsError
 from tysh.kernel.fs.confined import ConfinedFileSystem
-from tysh.kernel.fs.memory import MemoryFileSystem
+
+if TYPE_CHECKING:
+    from tysh.kernel.fs.memory import MemoryFileSystem
 
 SCRATCH = "/tmp"
 EXDEV = "Invalid cross-device link"
@@ -31,7 +33,7 @@ class ScratchFileSystem(ConfinedFileSystem):
     def __init__(self, root: str, max_bytes: int | None = None) -> None:
         super().__init__(root)
         self._max_bytes = max_bytes
-        self.scratch = self._fresh()
+        self._scratch: MemoryFileSystem | None = None  # made when /tmp is first used
         # a root inside /tmp keeps the host folder on its way out of the private /tmp:
         # `../out` from /tmp/a/root is the host's /tmp/a/out, refused as outside, never
         # a fresh name in memory that hides what is really there
@@ -39,7 +41,16 @@ class ScratchFileSystem(ConfinedFileSystem):
             f"{SCRATCH}/{s[len(SCRATCH) + 1:].split('/', 1)[0]}"
             for s in self._spellings if s.startswith(SCRATCH + "/"))
 
+    @property
+    def scratch(self) -> MemoryFileSystem:
+        mem = self._scratch
+        if mem is None:
+            mem = self._scratch = self._fresh()
+        return mem
+
     def _fresh(self) -> MemoryFileSystem:
+        from tysh.kernel.fs.memory import MemoryFileSystem
+
         mem = MemoryFileSystem(max_bytes=self._max_bytes)
         mem.mkdir(SCRATCH)
         mem.chmod(SCRATCH, 0o1777)
@@ -48,11 +59,12 @@ class ScratchFileSystem(ConfinedFileSystem):
 
     def clear_scratch(self) -> None:
         """Drop everything in /tmp (the kernel's close())."""
-        self.scratch = self._fresh()
+        self._scratch = None
 
     def set_checkpoint(self, check: Callable[[], None]) -> None:
         super().set_checkpoint(check)
-        self.scratch.set_checkpoint(check)
+        if self._scratch is not None:
+            self._scratch.set_checkpoint(check)
 
     def in_scratch(self, path: str) -> bool:
         """Whether a kernel path is served by the private /tmp."""
