@@ -129,6 +129,20 @@ def test_a_sandboxed_program_cannot_write_outside_the_root(root: Path, tmp_path:
 
 
 @needs_bwrap
+def test_a_sandboxed_program_cannot_write_kernel_settings(root: Path) -> None:
+    # opening for writing is enough to tell (nothing is written): as the host's root, a
+    # writable /proc/sys/kernel/core_pattern would run a command as root on the host
+    k = Kernel(str(root), allow_external=["python3"])
+    r = k.execute(py('import os\n'
+                     'for p in ("/proc/sys/kernel/core_pattern", "/proc/sys/vm/drop_caches"):\n'
+                     '    try:\n'
+                     '        os.close(os.open(p, os.O_WRONLY)); print(p, "writable")\n'
+                     '    except OSError as e:\n'
+                     '        print(e.strerror)'))
+    assert r.out == "Read-only file system\nRead-only file system\n", r.err
+
+
+@needs_bwrap
 def test_a_sandboxed_program_has_no_network_unless_asked(root: Path) -> None:
     server = socket.socket()
     server.bind(("127.0.0.1", 0))

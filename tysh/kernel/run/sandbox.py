@@ -10,7 +10,7 @@ can run at all (bwrap missing, an in-memory filesystem), said whenever one is as
 The bwrap profile: the kernel's root bound read-write at its own path; /usr, /bin,
 /sbin and /lib* read-only; /etc read-only without its secrets (shadow files, sudoers,
 ssh host keys, TLS private keys); a private /tmp (the kernel's scratch directory when it
-has one, else an empty tmpfs); fresh /proc and /dev; new PID, IPC and UTS namespaces,
+has one, else an empty tmpfs); a fresh /proc, read-only (no sysctl writes), and /dev; new PID, IPC and UTS namespaces,
 and a new network namespace (no network) unless `network=True`; every capability
 dropped; the program in a new session (no terminal to inject keystrokes into) and
 killed when the kernel's child goes; only the session's exported environment; rlimits
@@ -205,7 +205,9 @@ def bwrap_argv(
         elif os.path.isdir(d):
             mounts.append((d, ["--ro-bind", d, d]))
     mounts += _etc_mounts()
-    mounts.append(("/proc", ["--proc", "/proc"]))
+    # read-only as a whole: a program running as the host's root (CI) could otherwise
+    # write /proc/sys (kernel.core_pattern runs a command as root on the host)
+    mounts.append(("/proc", ["--proc", "/proc", "--remount-ro", "/proc"]))
     mounts.append(("/dev", ["--dev", "/dev"]))
     private_tmp = root is None or not _within("/tmp", root)
     if private_tmp:
