@@ -70,7 +70,11 @@ class _Du(MutableRecord):
         if st.blocks:
             return st.blocks * 512
         if self.on_host is None:
-            self.on_host = self.ctx.fs.real_os_path(path) is not None
+            try:
+                self.on_host = self.ctx.fs.real_os_path(path) is not None
+            except FsError:
+                # a link out of the sandbox: only a host filesystem has those
+                self.on_host = True
         if self.on_host:
             return 0
         return -(-st.size // 4096) * 4096
