@@ -9,6 +9,7 @@ from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err
 from tysh.builtins.shell.vars import declare_value
 from tysh.kernel.base.values import to_text
+from tysh.kernel.expand.glob import GLOB_SHOPT
 from tysh.kernel.run.state import ALL_OPTIONS, LETTER_OPTIONS
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
@@ -77,7 +78,7 @@ def _print_options(ctx: Context, options: set[str], on: bool) -> None:
             ctx.write(f"set {'-' if name in options else '+'}o {name}\n")
 
 
-# bash's shopt names; tysh has globstar always on, and expand_aliases
+# bash's shopt names; the glob options and expand_aliases are tysh's too
 _SHOPT_NAMES = frozenset(
     "autocd assoc_expand_once cdable_vars cdspell checkhash checkjobs checkwinsize cmdhist "
     "compat31 compat32 compat40 compat41 compat42 compat43 compat44 complete_fullquote "
@@ -88,22 +89,16 @@ _SHOPT_NAMES = frozenset(
     "nocasematch noexpand_translation nullglob patsub_replacement progcomp "
     "progcomp_alias promptvars restricted_shell shift_verbose sourcepath varredir_close "
     "xpg_echo".split())
-_SHOPT_ON = frozenset({"globstar"})
 # options the session keeps (State.shopt)
-_SHOPT_KEPT = frozenset({"expand_aliases"})
-_SHOPT_WHY = {
-    "globstar": "** is always recursive in tysh",
-    "nullglob": "a glob that matches nothing is an error in tysh; test with [ -e ] first",
-    "failglob": "a glob that matches nothing is always an error in tysh",
-    "extglob": "extended patterns are not part of tysh's language",
-    "dotglob": "a glob matches a hidden name only when its segment starts with '.'",
-}
+_SHOPT_KEPT = frozenset({"expand_aliases", *GLOB_SHOPT})
 
 
 @tool("shopt", raw_argv=True,
-      description="shell options: globstar is always on in tysh, expand_aliases can be "
-                  "turned on; the others are bash's only",
-      examples=[("recursive globs (on already)", "shopt -s globstar"),
+      description="shell options: the glob options (failglob, nullglob, dotglob, extglob, "
+                  "globstar, nocaseglob, nocasematch, globskipdots) and expand_aliases; "
+                  "the others are bash's only",
+      examples=[("a glob matching nothing gives nothing", "shopt -s nullglob"),
+                ("a glob matching nothing stays as written (bash)", "shopt -u failglob"),
                 ("aliases in a script", "shopt -s expand_aliases"),
                 ("is an option on?", "shopt -q globstar && echo on")],
       session=True)
@@ -128,16 +123,15 @@ def shopt(args: RawArgs, ctx: Context, sh: Session) -> int:
     kept = sh.state.shopt
 
     def is_on(name: str) -> bool:
-        return name in _SHOPT_ON or name in kept
+        return name in kept
 
     if "s" in flags or "u" in flags:
         on = "s" in flags
         for name in words:
             if name in _SHOPT_KEPT:
                 (kept.add if on else kept.discard)(name)
-            elif (name in _SHOPT_ON) != on:
-                why = _SHOPT_WHY.get(name, "tysh does not have this bash option")
-                err(ctx, f"{name}: cannot be turned {'on' if on else 'off'}: {why}")
+            elif on:
+                err(ctx, f"{name}: cannot be turned on: tysh does not have this bash option")
                 return 1
         return 0
     if "q" in flags:

@@ -20,6 +20,7 @@ import attrs
 
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, UNBOUNDED, VAR_BYTES, Meter, value_size
+from tysh.kernel.expand.glob import DEFAULT_SHOPT
 
 OPTION_LETTERS = {
     "errexit": "e",
@@ -170,7 +171,7 @@ class State:
         self.functions: dict[str, Any] = {}  # name -> ast.FunctionDef
         self.aliases: dict[str, str] = {}
         self.options: set[str] = set(DEFAULT_OPTIONS)
-        self.shopt: set[str] = set()  # bash's `shopt` options that are on
+        self.shopt: set[str] = set(DEFAULT_SHOPT)  # bash's `shopt` options that are on
         self.positional: list[str] = []
         self.arg0: str = "tysh"
         self.cwd: str = cwd
