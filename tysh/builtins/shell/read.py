@@ -117,7 +117,7 @@ def _input_fd(ctx: Context, sh: Session, fd: int | None) -> Any:
     return stream
 
 
-@tool("read", args=ReadArgs, session=True,
+@tool("read", args=ReadArgs, session=True, glob_passthrough=True,  # names, never globs
       description="read a line from stdin into variables, split on IFS",
       examples=[("read two fields", "read -r first rest"), ("read a whole line", "IFS= read -r line")])
 def read(args: ReadArgs, ctx: Context, sh: Session) -> int:

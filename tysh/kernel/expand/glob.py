@@ -20,7 +20,13 @@ from typing import Any
 import attrs
 
 from tysh.kernel.base.errors import ExpansionError
-from tysh.kernel.expand.pattern import compile_pattern, has_magic, match, unescape
+from tysh.kernel.expand.pattern import (
+    compile_pattern,
+    has_magic,
+    match,
+    split_pattern,
+    unescape,
+)
 from tysh.kernel.fs.api import FileSystem, FsError
 
 # The glob options `shopt` sets, and which of them are on in a new tysh session.
@@ -56,33 +62,12 @@ class GlobOptions:
     @classmethod
     def of(cls, shopt: Collection[str], globignore: str | None = None) -> GlobOptions:
         """The options of a shell whose `shopt` options on are `shopt`."""
-        ignore = tuple(p for p in _split_globignore(globignore or "") if p)
+        ignore = tuple(p for p in split_pattern(globignore or "", ":") if p)
         return cls(
             nullglob="nullglob" in shopt, failglob="failglob" in shopt,
             dotglob="dotglob" in shopt or bool(ignore), nocaseglob="nocaseglob" in shopt,
             globstar="globstar" in shopt, globskipdots="globskipdots" in shopt,
             extglob="extglob" in shopt, ignore=ignore)
-
-
-def _split_globignore(value: str) -> list[str]:
-    """GLOBIGNORE's patterns: split on `:` not escaped by a backslash."""
-    out: list[str] = []
-    cur: list[str] = []
-    i, n = 0, len(value)
-    while i < n:
-        c = value[i]
-        if c == "\\" and i + 1 < n:
-            cur.append(value[i:i + 2])
-            i += 2
-            continue
-        if c == ":":
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(c)
-        i += 1
-    out.append("".join(cur))
-    return out
 
 
 DEFAULT = GlobOptions.of(DEFAULT_SHOPT)
@@ -167,40 +152,16 @@ def _leading_dot(seg: str) -> bool:
     return seg.startswith(".") or seg.startswith("\\.")
 
 
-def _split(pat: str) -> list[str]:
-    """The `/`-separated segments of a pattern, a `/` inside an extended group or a
-    bracket expression not counting."""
-    segs: list[str] = []
-    depth = 0
-    start = 0
-    i, n = 0, len(pat)
-    while i < n:
-        c = pat[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")" and depth:
-            depth -= 1
-        elif c == "/" and depth == 0:
-            segs.append(pat[start:i])
-            start = i + 1
-        i += 1
-    segs.append(pat[start:])
-    return segs
-
-
 def glob(pat: str, fs: FileSystem, cwd: str, opts: GlobOptions = DEFAULT) -> list[str]:
     """The sorted paths matching `pat`; relative patterns are resolved against `cwd` and
     give relative results."""
     lister = _Lister(fs)
     if pat.startswith("/"):
         cur: list[tuple[str, str]] = [("/", "/")]
-        segs = _split(pat.lstrip("/"))
+        segs = split_pattern(pat.lstrip("/"), "/")
     else:
         cur = [("", cwd)]
-        segs = _split(pat)
+        segs = split_pattern(pat, "/")
     dir_only = len(segs) > 1 and segs[-1] == ""
     if dir_only:
         segs.pop()
@@ -268,7 +229,7 @@ def _ignored(path: str, opts: GlobOptions) -> bool:
         return True
     parts = path.split("/")
     for p in opts.ignore:
-        segs = _split(p)
+        segs = split_pattern(p, "/")
         if len(segs) == len(parts) and all(
                 match(s, x, extglob=opts.extglob) for s, x in zip(segs, parts, strict=True)):
             return True

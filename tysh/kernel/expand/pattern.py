@@ -269,6 +269,35 @@ def _regex(seq: Seq) -> str:
     return "".join(out)
 
 
+def split_pattern(pattern: str, sep: str) -> list[str]:
+    """`pattern` split at each `sep` that is live: not escaped and not inside a bracket
+    expression or an extended group (path segments at `/`, GLOBIGNORE's list at `:`)."""
+    out: list[str] = []
+    depth = 0
+    start = 0
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            end = _bracket_end(pattern, i + 1)
+            if end >= 0:
+                i = end
+                continue
+        elif c == "(":
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+        elif c == sep and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    out.append(pattern[start:])
+    return out
+
+
 @lru_cache(maxsize=1024)
 def _tree(pattern: str, ext: bool) -> Seq:
     return _parse(pattern, ext)

@@ -93,6 +93,7 @@ def tool(
     raw_argv: bool = False,
     verbatim: bool = False,
     glob_passthrough: bool = False,
+    passthrough_options: Sequence[str] = (),
     typed_substitution: bool = False,
     owns_output: bool = False,
     map_positionals: bool = False,
@@ -119,6 +120,7 @@ def tool(
             arg_binding=ArgBinding.VERBATIM if verbatim else ArgBinding.TYPED,
             glob_passthrough=glob_passthrough,
             operations=tuple(operations),
+            passthrough_options=tuple(passthrough_options),
         )
         if owns_output:
             schema = schema.with_owned_output()
