@@ -172,16 +172,19 @@ def glob(pat: str, fs: FileSystem, cwd: str, opts: GlobOptions = DEFAULT) -> lis
         if seg == "":
             continue
         if seg == "**" and opts.globstar:
+            selves: list[tuple[str, str]] = []
             for shown, real in cur:
                 if not last:
                     nxt.append((shown, real))
+                elif shown and shown != "/":  # `c/**` names `c/` itself too
+                    selves.append((shown.rstrip("/") + "/", real))
                 below: list[tuple[str, str]] = []
                 _descend(lister, shown, real, below, opts.dotglob)
                 nxt.extend(below)
                 if last and not dir_only:
                     _all_files(lister, shown, real, nxt, opts.dotglob)
             if last:
-                nxt = [(s.rstrip("/") if s != "/" else s, r) for s, r in nxt]
+                nxt = selves + [(s.rstrip("/") if s != "/" else s, r) for s, r in nxt]
         elif not has_magic(seg, opts.extglob):
             name = unescape(seg)
             for shown, real in cur:

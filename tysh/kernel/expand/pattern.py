@@ -330,7 +330,7 @@ def compile_pattern(pattern: str, extglob: bool = True, nocase: bool = False) ->
 # -- `!( )`: end positions as bit masks ----------------------------------------------
 
 MEMO_BITS = 1 << 26  # the memo of one text is dropped when its masks pass this many bits
-STEPS_PER_CHECK = 256  # group evaluations between two stop checks
+STEPS_PER_CHECK = 1024  # positions visited between two stop checks
 
 
 class _Span:
@@ -413,17 +413,22 @@ class _Run:
             else:
                 nxt = 0
                 for p in _bits(cur):
+                    self._step()
                     nxt |= self.group(x, p)
                 cur = nxt
         return cur
+
+    def _step(self) -> None:
+        """Count one position visited; the stop check every STEPS_PER_CHECK of them."""
+        self.steps += 1
+        if self.steps >= STEPS_PER_CHECK:
+            self.steps = 0
+            stop.check()
 
     def _alts(self, g: _Ext, p: int) -> int:
         key = (id(g), -1 - p)
         got = self.memo.get(key)
         if got is None:
-            self.steps += 1
-            if self.steps % STEPS_PER_CHECK == 0:
-                stop.check()
             got = 0
             start = 1 << p
             for a in g.alts:
@@ -461,6 +466,7 @@ class _Run:
                 reach |= new
                 todo = 0
                 for q in _bits(new):
+                    self._step()
                     todo |= self._alts(g, q)
             got = reach
         self._keep(key, got)
@@ -616,22 +622,19 @@ class ReplaceTemplate:
         self.pieces = pieces
 
 
-def _longest_at(rx: Any, text: str, start: int, end: int) -> int:
-    """The end of the longest match starting at `start`, given one ending at `end`: a
-    regex's first match is not the longest when the pattern has alternatives
-    (`@(a|ab)` on `ab`), and bash takes the longest."""
-    for e in _cuts(range(len(text), end, -1)):
-        if rx.fullmatch(text, start, e):
-            return e
-    return end
+@lru_cache(maxsize=256)
+def _longest_matcher(pattern: str, nocase: bool) -> _SetMatcher:
+    return _SetMatcher(_tree(pattern, True), nocase)
 
 
-def replace(text: str, pattern: str, repl: str | ReplaceTemplate, mode: str) -> str:
-    """`${x/p/r}` (mode "/"), `${x//p/r}` ("//"), `${x/#p/r}` ("/#"), `${x/%p/r}` ("/%").
+def replace(text: str, pattern: str, repl: str | ReplaceTemplate, mode: str,
+            nocase: bool = False) -> str:
+    """`${x/p/r}` (mode "/"), `${x//p/r}` ("//"), `${x/#p/r}` ("/#"), `${x/%p/r}` ("/%");
+    `nocase` ignoring case (bash's nocasematch reaches these, not `${x#p}`).
 
     Each match is the longest at the leftmost position; empty matches are skipped
     except for the anchored forms, as in bash."""
-    rx = compile_pattern(pattern)
+    rx = compile_pattern(pattern, True, nocase)
     if mode == "/#":
         i = _prefix_cut(rx, text, True)
         return text if i < 0 else _expand_replacement(repl, text[:i]) + text[i:]
@@ -645,7 +648,11 @@ def replace(text: str, pattern: str, repl: str | ReplaceTemplate, mode: str) -> 
     if not text:
         # bash substitutes an empty value that the pattern matches (`${x//*/X}` is X)
         return _expand_replacement(repl, "") if rx.fullmatch("") else ""
-    extend = type(rx) is not _SetMatcher and _has_choice(_tree(pattern, True))
+    # A regex's first match at a place need not be the longest when the pattern has
+    # alternatives (`@(a|ab)` on `ab`) and bash takes the longest: the end comes from
+    # the end-set matcher then, the start (the leftmost) from the regex.
+    longest = (_longest_matcher(pattern, nocase).run(text)
+               if type(rx) is not _SetMatcher and _has_choice(_tree(pattern, True)) else None)
     out: list[str] = []
     pos = 0
     n = len(text)
@@ -654,8 +661,8 @@ def replace(text: str, pattern: str, repl: str | ReplaceTemplate, mode: str) -> 
         if m is None:
             break
         start, end = m.span()
-        if extend:
-            end = _longest_at(rx, text, start, end)
+        if longest is not None:
+            end = longest.ends(start).bit_length() - 1
         if end == start:
             # Bash never substitutes an empty match of an unanchored pattern.
             if start >= n:

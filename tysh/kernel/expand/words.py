@@ -417,7 +417,8 @@ class _Expander:
             pat = self.pat(pe.arg)
             if pat == "" and op in ("/", "//"):
                 return text
-            return _checked(pattern.replace(text, pat, self.replacement(pe.arg2), op),
+            nocase = getattr(self.host, "nocasematch", False)  # bash's rule: `/` only
+            return _checked(pattern.replace(text, pat, self.replacement(pe.arg2), op, nocase),
                             self.host)
         if op == ":":
             off, length = self.offsets(pe)

@@ -355,6 +355,11 @@ class Interpreter:
         return GlobOptions.of(self.state.shopt, to_text(ignore) if ignore is not None else None)
 
     @property
+    def nocasematch(self) -> bool:
+        """`shopt -s nocasematch`: `[[ == ]]`, `case` and `${x/p/r}` ignore case."""
+        return "nocasematch" in self.state.shopt
+
+    @property
     def noglob(self) -> bool:
         """`set -f`: words are not globbed (read by expand only when a word could glob)."""
         return "noglob" in self.state.options
