@@ -239,3 +239,20 @@ def test_adversarial_extended_patterns_end_at_the_stop_check(pat: str) -> None:
         except Stop:
             pass
     assert time.monotonic() - t0 < 3.0
+
+
+@pytest.mark.parametrize(
+    "pat",
+    ["[" * 40000, "@(" * 40000, "[[:" * 30000 + "]", "[" + "[:" * 30000 + "]",
+     "[\\]" * 20000, "*(" * 4000 + "a" + ")" * 4000],
+)
+def test_reading_a_long_pattern_takes_linear_time(pat: str) -> None:
+    """Unclosed brackets, classes and groups: each is looked for once, not once per
+    opening character (which took over a minute for 20,000 `[`)."""
+    import time
+
+    t0 = time.monotonic()
+    pattern.has_magic(pat)
+    pattern.split_pattern(pat, "/")
+    pattern.translate(pat, extglob=True)
+    assert time.monotonic() - t0 < 5.0

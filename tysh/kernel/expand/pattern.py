@@ -47,7 +47,7 @@ _POSIX_CLASSES = {
 # Characters that carry meaning in a pattern (inside brackets and extended groups too);
 # escape() puts a backslash before each.
 _ESCAPE_TABLE = str.maketrans({c: "\\" + c for c in "\\*?[]()|!^-"})
-_MAGIC_CHARS = frozenset("*?[(")
+_MAGIC_CHARS = frozenset("*?[+@!")
 _EXT_OPS = frozenset("?*+@!")
 MAX_GROUP_DEPTH = 64  # extended groups nested deeper than this are read as literal text
 
@@ -64,27 +64,109 @@ def unescape(pattern: str) -> str:
     return re.sub(r"\\(.)", r"\1", pattern, flags=re.DOTALL)
 
 
-def _bracket_end(pat: str, i: int) -> int:
-    """Given `i` just after a `[`, the index just after its closing `]`, or -1 if unclosed."""
-    n = len(pat)
-    if i < n and pat[i] in "!^":
-        i += 1
-    if i < n and pat[i] == "]":
-        i += 1
-    while i < n:
-        c = pat[i]
-        if c == "]":
-            return i + 1
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[" and i + 1 < n and pat[i + 1] in ":=.":
-            close = pat.find(pat[i + 1] + "]", i + 2)
-            if close >= 0:
-                i = close + 2
+class _Finder:
+    """`text.find(sub, start)` for starts that mostly grow, in linear time overall: a
+    search is reused while it still answers (a text of many `[:` with no `:]` would
+    otherwise cost a search to its end for each)."""
+
+    __slots__ = ("text", "last")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.last: dict[str, tuple[int, int]] = {}  # sub -> (searched from, found at)
+
+    def find(self, sub: str, start: int) -> int:
+        got = self.last.get(sub)
+        if got is not None and got[0] <= start and (got[1] < 0 or got[1] >= start):
+            return got[1]
+        at = self.text.find(sub, start)
+        self.last[sub] = (start, at)
+        return at
+
+
+class _Scanner:
+    """Where the bracket expressions and the parenthesised groups of one pattern end,
+    found in time linear in the pattern: a pattern of many unclosed `[` or `@(` (from a
+    variable, say) would otherwise cost a scan to its end for each."""
+
+    __slots__ = ("p", "memo", "finder", "groups")
+
+    def __init__(self, p: str) -> None:
+        self.p = p
+        self.memo: dict[int, int] = {}  # a position inside a bracket scan -> its result
+        self.finder = _Finder(p)
+        self.groups: dict[int, tuple[int, list[tuple[int, int]]]] | None = None
+
+    def bracket_end(self, i: int) -> int:
+        """Given `i` just after a `[`, the index just after its closing `]`, or -1."""
+        p = self.p
+        n = len(p)
+        if i < n and p[i] in "!^":
+            i += 1
+        if i < n and p[i] == "]":
+            i += 1
+        memo = self.memo
+        seen: list[int] = []
+        end = -1
+        while i < n:
+            got = memo.get(i)
+            if got is not None:  # the scan from here was done: same answer
+                end = got
+                break
+            seen.append(i)
+            c = p[i]
+            if c == "]":
+                end = i + 1
+                break
+            if c == "\\":
+                i += 2
                 continue
-        i += 1
-    return -1
+            if c == "[" and i + 1 < n and p[i + 1] in ":=.":
+                close = self.finder.find(p[i + 1] + "]", i + 2)
+                if close >= 0:
+                    i = close + 2
+                    continue
+            i += 1
+        for k in seen:
+            memo[k] = end
+        return end
+
+    def group_end(self, i: int) -> tuple[int, list[tuple[int, int]]]:
+        """Given the index of a `(`, the index just after its `)` and the spans of its
+        `|`-separated alternatives; (-1, []) when it is not closed. Parentheses nest,
+        bracket expressions and escaped characters do not count."""
+        if self.groups is None:
+            self.groups = self._all_groups()
+        return self.groups.get(i, (-1, []))
+
+    def _all_groups(self) -> dict[int, tuple[int, list[tuple[int, int]]]]:
+        p = self.p
+        n = len(p)
+        out: dict[int, tuple[int, list[tuple[int, int]]]] = {}
+        stack: list[tuple[int, list[tuple[int, int]], list[int]]] = []
+        i = 0
+        while i < n:
+            c = p[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == "[":
+                end = self.bracket_end(i + 1)
+                if end >= 0:
+                    i = end
+                    continue
+            elif c == "(":
+                stack.append((i, [], [i + 1]))
+            elif c == "|" and stack:
+                _, spans, start = stack[-1]
+                spans.append((start[0], i))
+                start[0] = i + 1
+            elif c == ")" and stack:
+                at, spans, start = stack.pop()
+                spans.append((start[0], i))
+                out[at] = (i + 1, spans)
+            i += 1
+        return out
 
 
 def _class_char(c: str) -> str:
@@ -98,11 +180,12 @@ def _bracket(body: str) -> str:
         negate = True
         body = body[1:]
     items: list[str] = []
+    finder = _Finder(body)
     i, n = 0, len(body)
     while i < n:
         c = body[i]
         if c == "[" and i + 1 < n and body[i + 1] == ":":
-            close = body.find(":]", i + 2)
+            close = finder.find(":]", i + 2)
             if close >= 0:
                 name = body[i + 2 : close]
                 items.append(_POSIX_CLASSES.get(name, ""))
@@ -161,57 +244,31 @@ class _Ext:
         self.alts = alts
 
 
-def _group_end(p: str, i: int) -> tuple[int, list[tuple[int, int]]]:
-    """Given `i` just after an extended group's `(`, the index just after its `)` and the
-    spans of its alternatives; (-1, []) when it is not closed."""
-    n = len(p)
-    depth = 0
-    start = i
-    alts: list[tuple[int, int]] = []
-    while i < n:
-        c = p[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            end = _bracket_end(p, i + 1)
-            if end >= 0:
-                i = end
-                continue
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            if depth == 0:
-                alts.append((start, i))
-                return i + 1, alts
-            depth -= 1
-        elif c == "|" and depth == 0:
-            alts.append((start, i))
-            start = i + 1
-        i += 1
-    return -1, []
+def _parse(p: str, ext: bool) -> Seq:
+    return _parse_span(p, ext, _Scanner(p), 0, len(p), 0)
 
 
-def _parse(p: str, ext: bool, depth: int = 0) -> Seq:
+def _parse_span(p: str, ext: bool, sc: _Scanner, i: int, n: int, depth: int) -> Seq:
+    """The sequence `p[i:n]` stands for; `sc` scans the whole of `p` (an alternative of a
+    group is parsed in place, so each level does not scan its text again)."""
     out: list[Any] = []
     lit: list[str] = []
-    i, n = 0, len(p)
     while i < n:
         c = p[i]
         if ext and c in _EXT_OPS and i + 1 < n and p[i + 1] == "(" and depth < MAX_GROUP_DEPTH:
-            end, spans = _group_end(p, i + 2)
-            if end >= 0:
+            end, spans = sc.group_end(i + 1)
+            if 0 <= end <= n:
                 if lit:
                     out.append(_Lit("".join(lit)))
                     lit.clear()
-                alts = tuple(_parse(p[a:b], ext, depth + 1) for a, b in spans)
+                alts = tuple(_parse_span(p, ext, sc, a, b, depth + 1) for a, b in spans)
                 out.append(_Ext(c, alts))
                 i = end
                 continue
         i += 1
         node: Any
         if c == "*":
-            while i < n and p[i] == "*" and not (ext and p[i + 1:i + 2] == "("):
+            while i < n and p[i] == "*" and not (ext and i + 1 < n and p[i + 1] == "("):
                 i += 1
             if out and out[-1] is _STAR and not lit:
                 continue
@@ -223,8 +280,8 @@ def _parse(p: str, ext: bool, depth: int = 0) -> Seq:
             i += 1
             continue
         elif c == "[":
-            end = _bracket_end(p, i)
-            if end < 0:
+            end = sc.bracket_end(i)
+            if end < 0 or end > n:
                 lit.append("[")
                 continue
             node = _Class(_bracket(p[i:end - 1]))
@@ -273,6 +330,7 @@ def split_pattern(pattern: str, sep: str) -> list[str]:
     """`pattern` split at each `sep` that is live: not escaped and not inside a bracket
     expression or an extended group (path segments at `/`, GLOBIGNORE's list at `:`)."""
     out: list[str] = []
+    sc = _Scanner(pattern)
     depth = 0
     start = 0
     i, n = 0, len(pattern)
@@ -282,7 +340,7 @@ def split_pattern(pattern: str, sep: str) -> list[str]:
             i += 2
             continue
         if c == "[":
-            end = _bracket_end(pattern, i + 1)
+            end = sc.bracket_end(i + 1)
             if end >= 0:
                 i = end
                 continue
@@ -543,6 +601,7 @@ def has_magic(pattern: str, extglob: bool = True) -> bool:
     `extglob`) a closed extended group."""
     if _MAGIC_CHARS.isdisjoint(pattern):
         return False
+    sc = _Scanner(pattern)
     i, n = 0, len(pattern)
     while i < n:
         c = pattern[i]
@@ -551,10 +610,10 @@ def has_magic(pattern: str, extglob: bool = True) -> bool:
             continue
         if c in "*?":
             return True
-        if c == "[" and _bracket_end(pattern, i + 1) >= 0:
+        if c == "[" and sc.bracket_end(i + 1) >= 0:
             return True
-        if (c == "(" and extglob and i > 0 and pattern[i - 1] in _EXT_OPS
-                and _group_end(pattern, i + 1)[0] >= 0):
+        if (c in "+@!" and extglob and pattern[i + 1:i + 2] == "("
+                and sc.group_end(i + 1)[0] >= 0):
             return True
         i += 1
     return False
