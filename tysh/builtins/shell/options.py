@@ -9,7 +9,7 @@ from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err
 from tysh.builtins.shell.vars import declare_value
 from tysh.kernel.base.values import to_text
-from tysh.kernel.expand.glob import GLOB_SHOPT
+from tysh.kernel.expand.pattern import GLOB_SHOPT
 from tysh.kernel.run.state import ALL_OPTIONS, LETTER_OPTIONS
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool

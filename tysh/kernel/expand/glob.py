@@ -21,6 +21,8 @@ import attrs
 
 from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.expand.pattern import (
+    DEFAULT_SHOPT,
+    GLOB_SHOPT,
     compile_pattern,
     has_magic,
     match,
@@ -29,11 +31,8 @@ from tysh.kernel.expand.pattern import (
 )
 from tysh.kernel.fs.api import FileSystem, FsError
 
-# The glob options `shopt` sets, and which of them are on in a new tysh session.
-GLOB_SHOPT = frozenset({"dotglob", "extglob", "failglob", "globskipdots", "globstar",
-                        "nocaseglob", "nocasematch", "nullglob"})
-DEFAULT_SHOPT = frozenset({"extglob", "failglob", "globskipdots", "globstar"})
-
+__all__ = ["DEFAULT", "DEFAULT_SHOPT", "GLOB_SHOPT", "GlobOptions", "expand", "glob",
+           "no_match_message", "use_bash_rules"]
 
 def use_bash_rules(shopt: set[str]) -> None:
     """Bash's defaults for the glob options, for running bash scripts unchanged

@@ -20,7 +20,7 @@ import attrs
 
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, UNBOUNDED, VAR_BYTES, Meter, value_size
-from tysh.kernel.expand.glob import DEFAULT_SHOPT
+from tysh.kernel.expand.pattern import DEFAULT_SHOPT
 
 OPTION_LETTERS = {
     "errexit": "e",
