@@ -10,7 +10,7 @@ import pytest
 from harness import make_tree
 
 from tysh.kernel.base.errors import ExpansionError
-from tysh.kernel.expand.glob import DEFAULT, GlobOptions, expand, glob, use_bash_rules
+from tysh.kernel.expand.glob import DEFAULT, GlobOptions, expand, glob
 from tysh.kernel.fs.local import LocalFileSystem
 
 
@@ -151,6 +151,3 @@ def test_no_match_fails_drops_or_stays_by_the_options(tmp_path: Path) -> None:
     assert ei.value.message == "no matches: *.py (quote it to pass the pattern: '*.py')"
     assert expand("*.py", "*.py", _Host(d, opts("nullglob", "failglob"))) == []
     assert expand("*.py", "*.py", _Host(d, opts())) == ["*.py"]
-    shopt = {"failglob", "globstar", "extglob"}
-    use_bash_rules(shopt)
-    assert shopt == {"extglob"}

@@ -32,17 +32,7 @@ from tysh.kernel.expand.pattern import (
 from tysh.kernel.fs.api import FileSystem, FsError
 
 __all__ = ["DEFAULT", "DEFAULT_SHOPT", "GLOB_SHOPT", "GlobOptions", "expand", "glob",
-           "no_match_message", "use_bash_rules"]
-
-def use_bash_rules(shopt: set[str]) -> None:
-    """Bash's defaults for the glob options, for running bash scripts unchanged
-    (`--compat bash`): a glob that matches nothing stays as written (failglob off), and
-    `**` is `*` until `shopt -s globstar`. Extended patterns stay on: bash reads them in
-    `[[ ]]` always and elsewhere refuses the syntax without extglob, so a script that
-    runs in bash means the same here."""
-    shopt.discard("failglob")
-    shopt.discard("globstar")
-
+           "no_match_message"]
 
 @attrs.frozen
 class GlobOptions:
