@@ -1,5 +1,4 @@
-"""shopt: the glob options are tysh's own (failglob, globstar, extglob and globskipdots on
-by default); bash's other options are refused."""
+"""shopt: the session keeps every bash option a script sets; -o reaches set's options."""
 
 from __future__ import annotations
 
@@ -11,25 +10,37 @@ def run(src: str) -> tuple[int, str, str]:
     return r.code, r.out, r.err
 
 
-def test_glob_options_start_as_tysh_sets_them_and_queries_report_them() -> None:
+def test_turning_globstar_on_succeeds_and_queries_report_it_on() -> None:
     assert run("shopt -s globstar; echo $?")[1] == "0\n"
     assert run("shopt -q globstar")[0] == 0
     assert run("shopt globstar")[1] == "globstar       \ton\n"
-    assert run("shopt -p globstar nullglob failglob extglob")[1] == (
-        "shopt -s globstar\nshopt -u nullglob\nshopt -s failglob\nshopt -s extglob\n")
+    assert run("shopt -p globstar nullglob")[1] == "shopt -s globstar\nshopt -u nullglob\n"
 
 
-def test_glob_options_can_be_turned_on_and_off() -> None:
-    assert run("shopt -s nullglob dotglob; shopt -q nullglob dotglob")[0] == 0
-    assert run("shopt -u failglob globstar; shopt -p failglob globstar")[1] == (
-        "shopt -u failglob\nshopt -u globstar\n")
+def test_every_bash_option_is_kept_by_the_session() -> None:
+    k = Kernel.isolated()
+    assert k.execute("shopt -q nullglob").code == 1
+    assert k.execute("shopt -s nullglob xpg_echo; echo $?").out == "0\n"
+    assert k.execute("shopt -p nullglob xpg_echo").out == (
+        "shopt -s nullglob\nshopt -s xpg_echo\n")
+    assert k.execute("shopt -u globstar; shopt -q globstar").code == 1
 
 
-def test_options_tysh_lacks_are_refused() -> None:
-    code, _, err = run("shopt -s autocd")
-    assert code == 1 and "autocd: cannot be turned on" in err
-    assert run("shopt -u autocd")[0] == 0
-    assert run("shopt -q autocd")[0] == 1
+def test_shopt_o_prints_and_sets_the_set_options() -> None:
+    assert run("shopt -po nounset; set -u; shopt -po nounset")[1] == (
+        "set +o nounset\nset -o nounset\n")
+    assert run("shopt -so errexit; echo $-")[1] == "ehB\n"
+
+
+def test_shopt_p_prints_the_valid_names_and_fails_for_an_invalid_one() -> None:
+    code, out, err = run("shopt -p nullglob bogus")
+    assert code == 1 and out == "shopt -u nullglob\n" and "bogus: invalid shell option name" in err
+
+
+def test_compat_bash_turns_off_the_tysh_glob_defaults() -> None:
+    assert run("shopt -p failglob globstar")[1] == "shopt -s failglob\nshopt -s globstar\n"
+    r = Kernel.isolated(compat="bash").execute("shopt -p failglob globstar")
+    assert r.out == "shopt -u failglob\nshopt -u globstar\n"
 
 
 def test_unknown_names_and_options_get_bash_messages() -> None:

@@ -115,7 +115,9 @@ class Kernel:
     turn back on. `jobs` is the policy for background jobs a call leaves running:
     "reap" (the default; `repl()` uses "keep") stops them before `execute()` returns,
     "keep" lets them run on until `cancel()` or `close()`; either way they stop at the
-    time limit of the call that started them and at most `limits.max_jobs` run."""
+    time limit of the call that started them and at most `limits.max_jobs` run.
+    `compat="bash"` runs existing bash scripts unchanged: unquoted expansions split on
+    IFS and glob (`set -o sh_word_split`), and bash's glob rules."""
 
     def __init__(
         self,
@@ -132,6 +134,7 @@ class Kernel:
         validate: bool = True,
         disable: Iterable[str] = (),
         jobs: str = "reap",
+        compat: str | None = None,
     ) -> None:
         _prepare_recursion()
         if jobs not in ("reap", "keep"):
@@ -165,6 +168,10 @@ class Kernel:
         self.state.pid = os.getpid() if self.state.host_facts else NEUTRAL_PID
         self.state.arg0 = arg0
         self.state.positional = list(args)
+        if compat is not None:
+            # "bash": unquoted expansions split and glob as in bash (sh_word_split) and
+            # bash's glob rules; ValueError for another name
+            self.state.set_compat(compat)
         if disable:
             off = frozenset(disable)
             self.state.disabled = off
@@ -208,13 +215,18 @@ class Kernel:
         keep the terminal; no memory budget unless `limits` sets one."""
         env = dict(os.environ)
         env.update(kw.pop("env", None) or {})
+        # bash's computed ids are its own, whatever the environment says
+        for name in ("UID", "EUID", "PPID"):
+            env.pop(name, None)
         if kw.get("limits") is None:
             kw["limits"] = Limits(max_memory=None)
         kw.setdefault("process_groups", False)
         kw.setdefault("validate", False)
         kw.setdefault("jobs", "keep")
-        return cls(cwd=cwd or os.getcwd(), env=env, allow_external=True, fs=LocalFileSystem(),
-                   **kw)
+        k = cls(cwd=cwd or os.getcwd(), env=env, allow_external=True, fs=LocalFileSystem(), **kw)
+        if "HOME" not in env:  # as bash, a shell started without HOME has none
+            k.state.frames[0].pop("HOME", None)
+        return k
 
     @classmethod
     def isolated(

@@ -21,8 +21,6 @@ import attrs
 
 from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.expand.pattern import (
-    DEFAULT_SHOPT,
-    GLOB_SHOPT,
     compile_pattern,
     has_magic,
     match,
@@ -31,8 +29,7 @@ from tysh.kernel.expand.pattern import (
 )
 from tysh.kernel.fs.api import FileSystem, FsError
 
-__all__ = ["DEFAULT", "DEFAULT_SHOPT", "GLOB_SHOPT", "GlobOptions", "expand", "glob",
-           "no_match_message"]
+__all__ = ["DEFAULT", "GlobOptions", "expand", "glob", "no_match_message"]
 
 @attrs.frozen
 class GlobOptions:
@@ -59,7 +56,7 @@ class GlobOptions:
             extglob="extglob" in shopt, ignore=ignore)
 
 
-DEFAULT = GlobOptions.of(DEFAULT_SHOPT)
+DEFAULT = GlobOptions()  # a new tysh session's (State.shopt's defaults)
 
 
 def no_match_message(display: str) -> str:

@@ -51,12 +51,6 @@ _MAGIC_CHARS = frozenset("*?[+@!")
 _EXT_OPS = frozenset("?*+@!")
 MAX_GROUP_DEPTH = 64  # extended groups nested deeper than this are read as literal text
 
-# The shell options (`shopt`) patterns and globs read, and which of them are on in a new
-# tysh session (kernel.expand.glob reads them; defined here, where start-up loads them).
-GLOB_SHOPT = frozenset({"dotglob", "extglob", "failglob", "globskipdots", "globstar",
-                        "nocaseglob", "nocasematch", "nullglob"})
-DEFAULT_SHOPT = frozenset({"extglob", "failglob", "globskipdots", "globstar"})
-
 
 def escape(text: str) -> str:
     """Make `text` match only itself when used as a pattern."""
