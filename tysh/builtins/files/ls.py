@@ -62,9 +62,9 @@ class LsArgs(Record):
                              choices=("none", "size", "time", "extension"),
                              help="sort by WORD")
     group_directories_first: bool = param(default=False, help="list directories before files")
-    ignore: tuple[str, ...] = param(default=(), aliases=["-I"], repeatable=True,
+    ignore: tuple[str, ...] = param(default=(), aliases=["-I"], repeatable=True, glob_passthrough=True,
                                     help="skip entries matching the shell PATTERN")
-    hide: tuple[str, ...] = param(default=(), repeatable=True,
+    hide: tuple[str, ...] = param(default=(), repeatable=True, glob_passthrough=True,
                                   help="like -I, but -a or -A override it")
     full_time: bool = param(default=False, help="-l with full-iso times")
     time_style: str | None = param(default=None,
@@ -324,8 +324,11 @@ class _Lister:
         for e, pre in zip(every, lead + [""] * (len(every) - len(items)), strict=True):
             st = e.st
             pres.append(pre)
-            if st is None:  # -L and a dangling link: GNU's row of question marks
-                rows.append((e, ["l?????????", "?", "?", "?", "?", "?"]))
+            if st is None:
+                # -L and a dangling link: GNU's row of question marks; `..` of the
+                # sandbox's root is a directory whose details are hidden
+                kind = "d" if e.name == ".." else "l"
+                rows.append((e, [kind + "?????????", "?", "?", "?", "?", "?"]))
                 continue
             size = self.size_text(st.size)
             owner = str(st.uid) if a.numeric_uid_gid else user_name(st.uid)
@@ -541,7 +544,7 @@ def _digit_bundles(args: LsArgs) -> LsArgs:
 
 
 @tool(
-    "ls",
+    "ls", kind="list",
     args=LsArgs,
     description="list directory contents",
     examples=[

@@ -58,6 +58,7 @@ from tysh.kernel.run.state import State
 from tysh.kernel.syntax import ast
 
 if TYPE_CHECKING:
+    from tysh.kernel.expand.glob import GlobOptions
     from tysh.kernel.run.filemode import MaskedFileSystem
     from tysh.kernel.run.jobs import JobControl, JobTable
     from tysh.kernel.tools.tool import Tool
@@ -89,6 +90,11 @@ class Interpreter:
     deadline: float | None = None
     # a host session's top shell (the CLI): `trap` installs real OS signal handlers
     host_signals: bool = False
+    # the tool-call events' emitter (run/events.py), or None: nobody is listening
+    events: Any = None
+    # which programs may run and how (sandbox.ExternalPolicy); None: every program, on
+    # the host, when `allow_external`
+    externals: Any = None
     last_data: Any = attrs.field(default=None, init=False)
     last_typed: bool = attrs.field(default=False, init=False)
     cmdsub_status: int | None = attrs.field(default=None, init=False)
@@ -228,7 +234,14 @@ class Interpreter:
         if path is None:
             got = self.state.get("PATH")
             path = got if isinstance(got, str) else None
-        return find_external(name, path, self.state.cwd, self.fs)
+        host = find_external(name, path, self.state.cwd, self.fs)
+        return host if host is None or self.may_run(name, host) else None
+
+    def may_run(self, name: str, host: str) -> bool:
+        """Whether the program `host`, found for the command word `name`, may run here
+        (the kernel's allow-list); lookups (`type`, `command -v`) show only these."""
+        policy = self.externals
+        return policy is None or (policy.refusal is None and policy.allows(name, host))
 
     def all_tools(self) -> list[Any]:
         return self.registry.all_tools()
@@ -349,6 +362,19 @@ class Interpreter:
         """The names of the set variables, sorted (`${!prefix*}`)."""
         st = self.state
         return [n for n in st.all_names() if st.get(n) is not None]
+
+    @property
+    def glob_options(self) -> GlobOptions:
+        """The shell options a glob reads (shopt's and GLOBIGNORE)."""
+        from tysh.kernel.expand.glob import GlobOptions
+
+        ignore = self.lookup("GLOBIGNORE")
+        return GlobOptions.of(self.state.shopt, to_text(ignore) if ignore is not None else None)
+
+    @property
+    def nocasematch(self) -> bool:
+        """`shopt -s nocasematch`: `[[ == ]]`, `case` and `${x/p/r}` ignore case."""
+        return "nocasematch" in self.state.shopt
 
     @property
     def sh_word_split(self) -> bool:
@@ -703,6 +729,8 @@ class Interpreter:
             return status
         from tysh.kernel.run.pipeline import run_stages
 
+        if self.events is not None:
+            self.events.hint(cmds)
         if self.state.traps:
             # bash runs the DEBUG trap for each simple-command stage before the pipeline
             for c in cmds:
@@ -1262,7 +1290,10 @@ def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
     status = 0
     while i < n:
         item = items[i]
-        if any(match(interp.expand_pattern(p), text) for p in item.patterns):
+        shopt = interp.state.shopt
+        ext, nocase = "extglob" in shopt, "nocasematch" in shopt
+        if any(match(interp.expand_pattern(p), text, extglob=ext, nocase=nocase)
+               for p in item.patterns):
             while True:
                 status = interp.run_script(item.body, fds)
                 if item.terminator == ";&" and i + 1 < n:

@@ -8,6 +8,7 @@ held as tuples so schemas can be shared between threads and cached by identity.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,6 +26,10 @@ class ArgBinding(enum.Enum):
 
 def _tuple(v: Any) -> tuple[Any, ...]:
     return tuple(v) if v is not None else ()
+
+
+def _pairs(v: Any) -> tuple[tuple[str, str], ...]:
+    return tuple((str(a), str(b)) for a, b in v) if v else ()
 
 
 def _default_conv(v: Any) -> Any:
@@ -63,6 +68,9 @@ class ParamSchema(Record):
     # the tool's own message for a value out of range, after `NAME: ` ({value} is the
     # value as written, {option} the spelling); None: the binder's
     range_error: str | None = None
+    # a pattern-valued param (`grep --include=GLOB`): a glob word given as its value
+    # reaches the tool as written, never expanded against the files here
+    glob_passthrough: bool = False
 
     @property
     def long_spelling(self) -> str:
@@ -94,6 +102,21 @@ class ToolSchema(Record):
     arg_binding: ArgBinding = ArgBinding.TYPED
     glob_passthrough: bool = False
     operations: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    # what the tool does, for tool-call events (`read`, `edit`, `search`, …; an open
+    # set); "" derives it from `operations` (see `effective_kind`)
+    kind: str = ""
+    # the params whose values are file paths (an event's locations); () means the params
+    # typed "path" and, failing those, the positionals named as paths by convention
+    paths: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    # options that carry the tool's script or pattern (`grep -e`, `sed -f`): when none is
+    # given, the first value of the first `paths` param is the script, not a path
+    script_params: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    # (bool param, kind): the kind when that flag is set (`sed -i` edits)
+    kind_when: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_pairs)
+    # options whose next word is passed as written, never globbed: a pattern (`find
+    # -name GLOB`, for a tool parsing its own argv; a typed tool declares it on the
+    # param) or a variable name (`printf -v a[1]`)
+    passthrough_options: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
 
     # -- builders: each returns a new schema ----------------------------------------
     def with_raw_argv(self) -> ToolSchema:
@@ -112,12 +135,22 @@ class ToolSchema(Record):
     def with_glob_passthrough(self) -> ToolSchema:
         return attrs.evolve(self, glob_passthrough=True)
 
+    def unglobbed_options(self) -> frozenset[str]:
+        """The option spellings whose value is never globbed: a glob word given as the
+        value (`--include=*.py`, `--include *.py`, `-name *.py`) reaches the tool as
+        written."""
+        return _unglobbed_options(self)
+
     def with_typed_substitution(self) -> ToolSchema:
         return attrs.evolve(self, typed_substitution=True)
 
     def with_operations(self, *ops: str) -> ToolSchema:
         """Declare destructive effects (`fs.remove`, …), keeping order and dropping repeats."""
         return attrs.evolve(self, operations=tuple(dict.fromkeys([*self.operations, *ops])))
+
+    def with_kind(self, kind: str) -> ToolSchema:
+        """Declare what the tool does, for tool-call events (`read`, `write`, …)."""
+        return attrs.evolve(self, kind=kind)
 
     def with_positional_mapping(self) -> ToolSchema:
         """Map leftover operands onto named params, for MCP/external tools."""
@@ -180,18 +213,25 @@ def with_owned_output(schema: ToolSchema) -> ToolSchema:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _unglobbed_options(s: ToolSchema) -> frozenset[str]:
+    spellings = [sp for p in s.params if p.glob_passthrough for sp in p.spellings()]
+    return frozenset((*spellings, *s.passthrough_options))
+
+
 # ---------------------------------------------------------------------------------------
 # JSON wire form
 
 _PARAM_DEFAULTS: dict[str, Any] = {
     "required": False, "default": None, "aliases": (), "consumes": 1,
     "repeatable": False, "positional": False, "choices": (), "optional_value": False,
-    "minimum": None, "maximum": None, "range_error": None,
+    "minimum": None, "maximum": None, "range_error": None, "glob_passthrough": False,
 }
 _SCHEMA_OMITTABLE: dict[str, Any] = {
     "typed_substitution": False, "subcommands": (), "aliases": (), "owns_output": False,
     "raw_argv": False, "arg_binding": ArgBinding.TYPED, "glob_passthrough": False,
-    "operations": (),
+    "operations": (), "kind": "", "paths": (), "script_params": (), "kind_when": (),
+    "passthrough_options": (),
 }
 
 
@@ -234,6 +274,8 @@ def schema_to_json(s: ToolSchema) -> dict[str, Any]:
             out[key] = [schema_to_json(c) for c in v]
         elif key == "arg_binding":
             out[key] = v.value
+        elif key == "kind_when":
+            out[key] = [list(x) for x in v]
         elif isinstance(v, tuple):
             out[key] = list(v)
         else:
@@ -257,6 +299,7 @@ def param_from_json(d: Mapping[str, Any]) -> ParamSchema:
         minimum=d.get("minimum"),
         maximum=d.get("maximum"),
         range_error=d.get("range_error"),
+        glob_passthrough=bool(d.get("glob_passthrough", False)),
     )
 
 
@@ -282,6 +325,11 @@ def schema_from_json(data: Mapping[str, Any] | str) -> ToolSchema:
         arg_binding=ArgBinding(data.get("arg_binding", "typed")),
         glob_passthrough=bool(data.get("glob_passthrough", False)),
         operations=tuple(data.get("operations", ())),
+        kind=str(data.get("kind", "")),
+        paths=tuple(data.get("paths", ())),
+        script_params=tuple(data.get("script_params", ())),
+        kind_when=tuple(tuple(x) for x in data.get("kind_when", ())),
+        passthrough_options=tuple(data.get("passthrough_options", ())),
     )
 
 
