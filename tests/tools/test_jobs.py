@@ -45,9 +45,9 @@ def test_a_host_session_kills_a_host_process(tmp_path: Path) -> None:
 def test_kill_reaches_an_in_process_job_and_an_external_one(tmp_path: Path) -> None:
     k = Kernel.repl(cwd=str(tmp_path))
     t0 = time.monotonic()
-    r = k.execute("sleep 30 & kill $!; wait $!; echo $?; /bin/sleep 30 & kill -INT %1; "
+    r = k.execute("sleep 30 & kill $!; wait $!; echo $?; /bin/sleep 30 & kill -HUP %1; "
                   "wait %1; echo $?")
-    assert r.out == "143\n130\n"
+    assert r.out == "143\n129\n"
     assert time.monotonic() - t0 < 10
 
 

@@ -141,7 +141,7 @@ def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
                 if found is None:
                     found = Var(None)
                     (st.frames[0] if (a.global_ or force_global or not in_func) else
-                     st.frames[-1])[name] = found
+                     st.scope_frame())[name] = found
             var = found
             if var.readonly and value is not None:
                 raise VarError(f"{name}: readonly variable")

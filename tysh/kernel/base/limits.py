@@ -302,6 +302,9 @@ class RunControl:
     `cancel()` (from any thread) kills them instead of waiting for them to end."""
 
     def __init__(self, process_groups: bool = True, check_streams: bool = True) -> None:
+        # a background job of a non-interactive shell: the processes it starts ignore
+        # SIGINT and SIGQUIT, and those signals sent to it leave it running
+        self.quiet_interrupt = False
         self.cancelled = False
         # signals sent to the shell itself (`kill -USR1 $$`, `Kernel.signal()`, a real
         # signal to the CLI) whose trap runs at the top-level shell's next statement

@@ -299,6 +299,8 @@ def _read_elem(host: ArithHost, name: str, sub: Fn, raw: str) -> int:
         assert isinstance(key, int)
         return _to_int(host, container[key]) if 0 <= key < len(container) else 0
     if container is None:
+        if host.nounset:  # as bash: an unset array, not a missing element, is an error
+            raise ExpansionError(f"{name}: unbound variable", status=127, fatal=True)
         return 0
     return _to_int(host, container) if key == 0 else 0
 

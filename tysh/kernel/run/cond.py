@@ -38,19 +38,47 @@ def eval_cond(interp: Interpreter, e: ast.CondExpr) -> bool:
         return eval_cond(interp, e.left) or eval_cond(interp, e.right)
     if t is ast.CondNot:
         assert isinstance(e, ast.CondNot)
-        return not eval_cond(interp, e.operand)
-    if t is ast.CondWord:
+        inner = e.operand
+        if type(inner) in _PRIMARIES:  # `set -x` shows `[[ ! -z x ]]` as one test
+            return not _primary(interp, inner, "! ")
+        return not eval_cond(interp, inner)
+    return _primary(interp, e, "")
+
+
+_PRIMARIES = (ast.CondWord, ast.CondUnary, ast.CondBinary)
+
+
+def _primary(interp: Interpreter, e: ast.CondExpr, neg: str) -> bool:
+    if type(e) is ast.CondWord:
         assert isinstance(e, ast.CondWord)
-        return interp.expand_word_text(e.word) != ""
-    if t is ast.CondUnary:
+        text = interp.expand_word_text(e.word)
+        if "xtrace" in interp.state.options:
+            _trace(interp, f"{neg}-n {_quote(text)}")
+        return text != ""
+    if type(e) is ast.CondUnary:
         assert isinstance(e, ast.CondUnary)
-        return _unary(interp, e.op, e.operand)
+        return _unary(interp, e.op, e.operand, neg)
     assert isinstance(e, ast.CondBinary)
-    return _binary(interp, e)
+    return _binary(interp, e, neg)
 
 
-def _unary(interp: Interpreter, op: str, word: ast.Word) -> bool:
+def _quote(text: str) -> str:
+    from tysh.kernel.run.xtrace import quote
+
+    return quote(text)
+
+
+def _trace(interp: Interpreter, test: str) -> None:
+    """`set -x`: one line per test of the expression, its operands expanded."""
+    from tysh.kernel.run.xtrace import trace_line
+
+    trace_line(interp, interp.cur_fds, f"[[ {test} ]]")
+
+
+def _unary(interp: Interpreter, op: str, word: ast.Word, neg: str = "") -> bool:
     text = interp.expand_word_text(word)
+    if "xtrace" in interp.state.options:
+        _trace(interp, f"{neg}{op} {_quote(text)}")
     if op == "-z":
         return text == ""
     if op == "-n":
@@ -89,18 +117,25 @@ def _var_is_set(interp: Interpreter, text: str) -> bool:
     return v is not None and key in ("0", "@", "*")
 
 
-def _binary(interp: Interpreter, e: ast.CondBinary) -> bool:
+def _binary(interp: Interpreter, e: ast.CondBinary, neg: str = "") -> bool:
     op = e.op
     left = interp.expand_word_text(e.left)
+    traced = "xtrace" in interp.state.options
     if op in ("==", "=", "!="):
         from tysh.kernel.expand.pattern import match
 
         pat = interp.expand_pattern(e.right)
+        if traced:
+            _trace(interp, f"{neg}{_quote(left)} {op} {pat}")
         hit = match(pat, left, nocase="nocasematch" in interp.state.shopt)
         return hit if op != "!=" else not hit
     if op == "=~":
+        if traced:
+            _trace(interp, f"{neg}{_quote(left)} {op} {_regex_source(interp, e.right)}")
         return _regex(interp, left, e.right)
     right = interp.expand_word_text(e.right)
+    if traced:
+        _trace(interp, f"{neg}{_quote(left)} {op} {_quote(right)}")
     if op == "<":
         return left < right
     if op == ">":

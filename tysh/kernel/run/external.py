@@ -105,6 +105,8 @@ def run_external(
     higher = [(fd, st) for fd, st in fds.items()
               if fd > 2 and st is not None and not isinstance(st, NullIO)]
     preexec = _limiter(rlimits) if rlimits else None
+    if control is not None and control.quiet_interrupt:
+        preexec = _interrupt_ignorer(preexec)
     close_fds = True
     ends: list[int] = []
     if higher:
@@ -331,6 +333,24 @@ def _mover(moves: list[tuple[int, int]], keep: tuple[int, ...],
                         close(fd)
                 except OSError:
                     pass
+        if then is not None:
+            then()
+
+    return apply
+
+
+def _interrupt_ignorer(then: Callable[[], None] | None) -> Callable[[], None]:
+    """What a background job's child runs before exec: SIGINT and SIGQUIT ignored, as
+    a non-interactive bash starts its asynchronous commands (a program cannot trap
+    them again)."""
+    import signal
+
+    sig_ign, set_signal = signal.SIG_IGN, signal.signal
+    sigint, sigquit = signal.SIGINT, signal.SIGQUIT
+
+    def apply() -> None:
+        set_signal(sigint, sig_ign)
+        set_signal(sigquit, sig_ign)
         if then is not None:
             then()
 

@@ -654,6 +654,8 @@ class Interpreter:
                     raise
                 status = state.last_status = e.status
                 skip = line
+        if control.pending:  # a signal that came during the last command: its trap
+            self.check_boundary()
         return status
 
     def run_andor(self, node: ast.AndOr, fds: Fds) -> int:
@@ -957,7 +959,11 @@ class Interpreter:
                 return 70
 
         command = script_source(ast.Script((replace(st, background=False),)))
-        job = self.jobs.start(command, self.control, body, start_deep, cap)
+        first = st.body.first
+        simple = not st.body.rest and len(first.commands) == 1 and not first.negated and type(
+            first.commands[0]) is ast.SimpleCommand
+        job = self.jobs.start(command, self.control, body, start_deep, cap,
+                              quiet_interrupt=not self.state.interactive, simple=simple)
         if job is None:
             return self._no_room(st, fds, cap)
         self.state.last_bg_pid = job.pid
@@ -1308,6 +1314,12 @@ def _run_cond(interp: Interpreter, node: ast.CondCommand, fds: Fds) -> int:
 
 
 def _run_arith(interp: Interpreter, node: ast.ArithCommand, fds: Fds) -> int:
+    if "xtrace" in interp.state.options:  # bash shows the expression expanded
+        from tysh.kernel.run.xtrace import trace_line
+
+        text = interp.expand_word_text(node.expr)
+        trace_line(interp, fds, f"(( {text} ))")
+        return 0 if interp.eval_arith_text(text) != 0 else 1
     return 0 if interp.eval_arith(node.expr) != 0 else 1
 
 

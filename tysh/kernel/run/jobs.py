@@ -63,6 +63,8 @@ class JobControl(RunControl):
         self._mine_lock = threading.Lock()
         super().__init__(parent.process_groups, parent.check_streams)
         self.root = parent.root
+        self.quiet_interrupt = parent.quiet_interrupt
+        self.simple = False  # the job is one simple command (`prog args &`)
 
     @property
     def cancelled(self) -> bool:
@@ -96,7 +98,12 @@ class JobControl(RunControl):
         point and the job ends with 128+sig."""
         with self._mine_lock:
             procs = list(self._mine)
-            if sig not in HARMLESS:
+            # `prog &` is the program itself in bash: the signal is its alone, and its
+            # status (handled, ignored or killed) is the job's
+            if procs and self.simple:
+                pass
+            elif sig not in HARMLESS and not (
+                    self.quiet_interrupt and sig in (_signal.SIGINT, _signal.SIGQUIT)):
                 self.signal = sig
                 self._own = True
         for p in procs:
@@ -181,7 +188,8 @@ class JobTable:
     # ------------------------------------------------------------------ starting
     def start(self, command: str, parent: RunControl,
               body: Callable[[JobControl], int], launch: Callable[[threading.Thread], None],
-              cap: int | None = None) -> Job | None:
+              cap: int | None = None, quiet_interrupt: bool = False,
+              simple: bool = False) -> Job | None:
         """Run `body(control)` as a new job in a thread started by `launch`; the job's
         status is what `body` returns (128+N when a signal N ended it). None when `cap`
         jobs of the kernel (counted by its root control) are already running."""
@@ -191,6 +199,9 @@ class JobTable:
             number = max((j.number for j in (*self.inherited, *self._jobs.values())),
                          default=0) + 1
             job = Job(number, _next_pid(), command, JobControl(parent))
+            if quiet_interrupt:
+                job.control.quiet_interrupt = True
+            job.control.simple = simple
             if not root.add_job(job, cap):
                 return None
             self._jobs[number] = job

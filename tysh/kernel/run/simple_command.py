@@ -23,7 +23,7 @@ from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.expand.words import eval_arith_word, expand_args
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
-from tysh.kernel.run.state import Var
+from tysh.kernel.run.state import CallFrame, TempFrame, Var
 from tysh.kernel.syntax import ast
 from tysh.kernel.tools.context import Context
 
@@ -381,11 +381,17 @@ def _plain_value(interp: Interpreter, a: ast.Assign) -> str | None:
     return None
 
 
-def do_assign(interp: Interpreter, a: ast.Assign) -> None:
-    """Perform one assignment in the current scope (errors raise VarError)."""
+def do_assign(interp: Interpreter, a: ast.Assign, pre: Any = None) -> None:
+    """Perform one assignment in the current scope (errors raise VarError); `pre` is
+    the value when the caller expanded it already."""
     st = interp.state
     name = a.name
-    value: Any = _plain_value(interp, a)
+    if pre is not None and a.index is None and not a.append and type(a.value) is ast.Word:
+        value: Any = pre
+    elif pre is not None:
+        value = None
+    else:
+        value = _plain_value(interp, a)
     if value is not None:
         var = st.lookup(name)
         if var is None:
@@ -396,7 +402,7 @@ def do_assign(interp: Interpreter, a: ast.Assign) -> None:
             var.value = value  # what st.set does to the variable lookup found
             return
     else:
-        value = assignment_value(interp, a)
+        value = assignment_value(interp, a) if pre is None else pre
         var = st.lookup(name)
     if a.index is not None:
         cur = var.value if var is not None else None
@@ -474,13 +480,10 @@ def _assignments_only(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> 
     try:
         for a in cmd.assigns:
             try:
-                do_assign(interp, a)
                 if traced:
-                    from tysh.kernel.run.xtrace import trace
-
-                    v = interp.state.get(a.name)
-                    trace(interp, fds, [f"{a.name}{'+' if a.append else ''}="
-                                        f"{to_text(v) if not isinstance(v, list | dict) else ''}"])
+                    _trace_assign(interp, a, fds)
+                else:
+                    do_assign(interp, a)
             except VarError as e:
                 # bash abandons the rest of the line (the shell goes on with the next)
                 interp.error(fds, "tysh: " + e.message)
@@ -492,6 +495,24 @@ def _assignments_only(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> 
             interp.cmdsub_status = 1
     s = interp.cmdsub_status
     return s if s is not None else 0
+
+
+def _trace_assign(interp: Interpreter, a: ast.Assign, fds: Fds) -> None:
+    """`set -x` on `x=v`: bash shows `$PS4` as it was before the assignment and the
+    value as expanded (after any `$(…)` in it has run), an array literal as written
+    (before its elements expand)."""
+    from tysh.kernel.run.xtrace import prefix, quote, trace_line
+    from tysh.kernel.syntax.unparse import assign_head, assign_source
+
+    lead = prefix(interp)
+    if isinstance(a.value, ast.ArrayLit):
+        trace_line(interp, fds, assign_source(a), lead)
+        do_assign(interp, a)
+        return
+    value = assignment_value(interp, a)
+    text = to_text(value)
+    trace_line(interp, fds, assign_head(a) + (quote(text) if text else ""), lead)
+    do_assign(interp, a, value)
 
 
 def _with_assignments(
@@ -523,7 +544,7 @@ def _with_assignments(
                     del st.frames[k]
                     break
         return run_external_cmd(interp, name, args, fds, env)
-    frame: dict[str, Var] = {}
+    frame = TempFrame() if fn is None else CallFrame()
     st.frames.append(frame)
     try:
         try:

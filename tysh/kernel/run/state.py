@@ -167,6 +167,21 @@ def _trim(lst: list[Any]) -> list[Any]:
     return lst
 
 
+class TempFrame(dict[str, "Var"]):
+    """The frame of a command's prefix assignments (`A=1 cmd`): never a function's
+    scope, so `tmp= local x`, `tmp= eval 'local y'` make their locals in the function
+    around it, as bash does."""
+
+    __slots__ = ()
+
+
+class CallFrame(TempFrame):
+    """The prefix assignments of a function call (`v=x f`): a `local v` in the function
+    takes the value over and replaces the binding, as bash does."""
+
+    __slots__ = ()
+
+
 @attrs.frozen
 class Tables:
     """What a few builtins keep for the session and rarely change: replaced whole on
@@ -600,12 +615,30 @@ class State:
         cur.extend(values.values() if isinstance(values, dict) else values)
         var.value = cur
 
+    def scope_frame(self) -> dict[str, Var]:
+        """The innermost frame that is a scope (past prefix-assignment frames)."""
+        return self.frames[self._scope_index()]
+
+    def _scope_index(self) -> int:
+        frames = self.frames
+        k = len(frames) - 1
+        while k > 0 and isinstance(frames[k], TempFrame):
+            k -= 1
+        return k
+
     def declare_local(self, name: str) -> Var:
         """`local name`: a new variable in the innermost function frame."""
-        frame = self.frames[-1]
+        k = self._scope_index()
+        frame = self.frames[k]
         var = frame.get(name)
         if var is None:
-            var = Var(None)
+            # bash: a new local starts with the value of a prefix assignment that
+            # holds the name (`v=x f`), and replaces that of its own call
+            outer = self._target(name)
+            held = outer.get(name) if isinstance(outer, TempFrame) else None
+            var = Var(None if held is None else held.value)
+            if held is not None and type(outer) is CallFrame and self.frames[k - 1] is outer:
+                del outer[name]
             frame[name] = var
         return var
 
@@ -619,7 +652,8 @@ class State:
             return
         if var.readonly:
             raise VarError(f"{name}: cannot unset: readonly variable")
-        if frame is self.frames[-1] and len(self.frames) > 1:
+        k = self._scope_index()
+        if k > 0 and frame is self.frames[k]:
             # bash: unsetting a local of the running function leaves it unset there
             var.value = None
         else:

@@ -153,6 +153,10 @@ def _key(sig: int) -> str | None:
     return None if name is None else "SIG" + name
 
 
+# the signals the process found ignored (SIG_IGN) before it first set a handler
+_ignored_at_entry: dict[int, bool] = {}
+
+
 def _install(interp: Interpreter, sig: int, action: str | None) -> None:
     import signal
 
@@ -161,6 +165,11 @@ def _install(interp: Interpreter, sig: int, action: str | None) -> None:
     if sig in (signal.SIGKILL, signal.SIGSTOP):
         return
     control = interp.control
+    ignored = _ignored_at_entry.get(sig)
+    if ignored is None:
+        ignored = _ignored_at_entry[sig] = signal.getsignal(sig) == signal.SIG_IGN
+    if ignored:  # bash: a signal ignored when the shell started stays ignored
+        return
     try:
         if action is None:
             signal.signal(sig, signal.default_int_handler if sig == signal.SIGINT

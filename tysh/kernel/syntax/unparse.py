@@ -175,9 +175,19 @@ def _index(w: ast.Word) -> str:
     return _arith(w)
 
 
-def _assign(a: ast.Assign) -> str:
+def assign_head(a: ast.Assign) -> str:
+    """`name=`, `name[sub]+=`: an assignment up to its value, as written."""
     head = a.name + ("" if a.index is None else "[" + _index(a.index) + "]")
-    head += "+=" if a.append else "="
+    return head + ("+=" if a.append else "=")
+
+
+def assign_source(a: ast.Assign) -> str:
+    """An assignment as written (an array literal with its elements unexpanded)."""
+    return _assign(a)
+
+
+def _assign(a: ast.Assign) -> str:
+    head = assign_head(a)
     if isinstance(a.value, ast.ArrayLit):
         elems = [("" if e.key is None else "[" + _index(e.key) + "]=") + _word(e.value)
                  for e in a.value.elements]
