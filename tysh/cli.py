@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from typing import IO, cast
 
+from tysh.kernel.base.limits import parse_seconds, parse_size
+
 USAGE = """\
 usage: tysh [--no-external] [--timeout SECS] [--max-memory SIZE] [-e] [-u] [-o OPTION]
             -c SCRIPT [ARG0 [ARGS…]]
@@ -58,6 +60,12 @@ def entry() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["mcp"]:
+        # `tysh mcp …`: the MCP server (a script file named mcp runs as `tysh ./mcp`)
+        from tysh.mcp.server import main as mcp_main
+
+        _collect_from_here()
+        return mcp_main(args[1:])
     allow_external = True
     options: list[str] = []
     script: str | None = None
@@ -89,10 +97,10 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 value = a.partition("=")[2]
             if opt == "--timeout":
-                timeout = _seconds(value)
+                timeout = parse_seconds(value)
                 bad = timeout is None
             else:
-                max_memory = _size(value)
+                max_memory = parse_size(value)
                 bad = max_memory is None
             if bad:
                 what = "time interval" if opt == "--timeout" else "size"
@@ -145,26 +153,6 @@ def _collect_from_here() -> None:
     if not gc.isenabled():
         gc.freeze()
         gc.enable()
-
-
-def _seconds(text: str) -> float | None:
-    """A duration as `timeout` takes it: a number with an optional s/m/h/d suffix."""
-    mult = {"s": 1, "m": 60, "h": 3600, "d": 86400}.get(text[-1:], 0)
-    num = text[:-1] if mult else text
-    try:
-        secs = float(num) * (mult or 1)
-    except ValueError:
-        return None
-    return secs if secs >= 0 and secs == secs else None
-
-
-def _size(text: str) -> int | None:
-    """A byte count with an optional K, M or G suffix (powers of 1024)."""
-    mult = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}.get(text[-1:].lower(), 0)
-    num = text[:-1] if mult else text
-    if not num.isascii() or not num.isdigit():
-        return None
-    return int(num) * (mult or 1)
 
 
 def _run(

@@ -132,6 +132,7 @@ class Kernel:
         validate: bool = True,
         disable: Iterable[str] = (),
         jobs: str = "reap",
+        mcp_servers: dict[str, list[str] | str] | None = None,
     ) -> None:
         _prepare_recursion()
         if jobs not in ("reap", "keep"):
@@ -172,6 +173,7 @@ class Kernel:
         self.registry = Registry(get_builtin, all_builtins)
         for t in tools:
             self.registry.register(t)
+        self.registry.servers_factory = _mcp_hub
         self.allow_external = allow_external
         # an embedded kernel checks for a cancel at every pipe write too (a REPL, whose
         # cancel is Ctrl-C, skips that cost unless a time limit is set)
@@ -193,6 +195,8 @@ class Kernel:
         self._busy = threading.Lock()
         self._ticket_lock = threading.Lock()
         self._owner: int | None = None
+        for name, target in (mcp_servers or {}).items():
+            self.connect_mcp(name, target)
 
     def _fs_checkpoint(self) -> None:
         """The filesystem's stop point: the run's limits while a call runs, nothing
@@ -358,9 +362,21 @@ class Kernel:
         self.control.stop_jobs(wait=0)
 
     def close(self) -> None:
-        """Stop every background job (waiting up to a second for them to end); the
-        kernel stays usable."""
+        """Stop every background job (waiting up to a second for them to end) and
+        disconnect every MCP server; the kernel stays usable."""
         self.control.stop_jobs()
+        self.registry.close_servers()
+
+    def connect_mcp(self, name: str, target: list[str] | str) -> list[str]:
+        """Connect the MCP server `target` (a command and its arguments, spoken to over
+        stdio; or an `http(s)://` URL, streamable HTTP) and register its tools as the
+        two-level command `name` (`name TOOL ARGS…`); returns the tools' names. Raises
+        ToolServerError when the server cannot be reached or listed."""
+        hub = self.registry.tool_servers()
+        assert hub is not None
+        if isinstance(target, str):
+            return hub.connect(name, url=target)[0]
+        return hub.connect(name, command=list(target))[0]
 
     def __enter__(self) -> Kernel:
         return self
@@ -826,6 +842,14 @@ class Kernel:
             data=self.interp.last_data,
             truncated=bool(over),
         )
+
+
+def _mcp_hub(registry: Registry) -> Any:
+    """The kernel's MCP connections, made when a script or the embedder first connects
+    one (the SDK loads only then)."""
+    from tysh.mcp.client import McpHub
+
+    return McpHub(registry)
 
 
 _NO_NAMES: frozenset[str] = frozenset()
