@@ -303,7 +303,8 @@ class Service:
         result = shell_result(res)
         if typed and res.code == 0:
             return types.CallToolResult(content=result.content,
-                                        structured_content=res.data, is_error=False)
+                                        structured_content=json_data(res.data),
+                                        is_error=False)
         return types.CallToolResult(content=result.content, is_error=res.code != 0)
 
     async def _overlay(self, ctx: Any, sess: _Session, name: str) -> Any:
@@ -430,15 +431,27 @@ def shell_result(r: ExecResult) -> Any:
     as structured content; a non-zero status is a tool error."""
     import mcp_types as types
 
-    from tysh.kernel.base.values import to_json_value
-
     out = r.text_out()
     text = out + r.err + (f"exit status {r.code}\n" if r.code else "")
-    data = to_json_value(r.data) if r.data is not None else None
+    data = json_data(r.data)
     structured = {"code": r.code, "out": out, "err": r.err, "data": data,
                   "truncated": r.truncated}
     return types.CallToolResult(content=[types.TextContent(text=text)],
                                 structured_content=structured, is_error=r.code != 0)
+
+
+def json_data(value: Any) -> Any:
+    """A command's typed data as plain JSON (structured output as its `--json` form;
+    anything JSON cannot hold as text)."""
+    import json
+
+    from tysh.kernel.base.values import to_json_value
+    from tysh.kernel.tools.output import OutputData
+
+    if value is None:
+        return None
+    value = value.to_json() if isinstance(value, OutputData) else to_json_value(value)
+    return json.loads(json.dumps(value, default=str))
 
 
 async def _progress(ctx: Any, seconds: int) -> None:
