@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp import Client
 from remote import TYSH
 
-from mcp import Client
 from tysh.mcp.server import Options, Service, build_server, parse_args
 
 

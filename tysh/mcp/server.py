@@ -60,6 +60,8 @@ _TOOL_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX
 # the operations that destroy or replace what was there
 DESTRUCTIVE = frozenset({"fs.remove", "fs.overwrite", "fs.rename"})
 PAGE = 200  # resources per resources/list page
+_TICK = 0.25  # how often a running call looks for a client that went away
+_TICKS_PER_PROGRESS = 4  # a progress notification every second
 
 
 @attrs.frozen
@@ -196,27 +198,26 @@ class Service:
     async def run(self, ctx: Any, sess: _Session, work: Callable[[], ExecResult]
                   ) -> ExecResult:
         """Run `work` on a worker thread, one call at a time per session; a cancel of
-        the request cancels the script and waits for it to stop, so the session is
-        free again when the request ends. Progress goes out every second to a client
-        that asked for it."""
+        the request, or an HTTP client that disconnects, cancels the script and waits
+        for it to stop, so the session is free again when the request ends. Progress
+        goes out every second to a client that asked for it."""
         async with sess.lock:
             loop = asyncio.get_running_loop()
             fut = loop.run_in_executor(self.pool, work)
-            seconds = 0
+            ticks = 0
             try:
                 while True:
-                    done, _ = await asyncio.wait({fut}, timeout=1.0)
+                    done, _ = await asyncio.wait({fut}, timeout=_TICK)
                     if done:
                         return fut.result()
-                    seconds += 1
-                    await _progress(ctx, seconds)
+                    ticks += 1
+                    if await _gone(ctx):
+                        await _stop(sess, fut)
+                        return fut.result()
+                    if ticks % _TICKS_PER_PROGRESS == 0:
+                        await _progress(ctx, ticks // _TICKS_PER_PROGRESS)
             except BaseException:
-                import anyio
-
-                with anyio.CancelScope(shield=True):
-                    while not fut.done():
-                        sess.kernel.cancel()
-                        await asyncio.wait({fut}, timeout=0.05)
+                await _stop(sess, fut)
                 raise
 
     # ------------------------------------------------------------------ tools
@@ -452,6 +453,30 @@ def json_data(value: Any) -> Any:
         return None
     value = value.to_json() if isinstance(value, OutputData) else to_json_value(value)
     return json.loads(json.dumps(value, default=str))
+
+
+async def _stop(sess: _Session, fut: asyncio.Future[Any]) -> None:
+    """Cancel the session's script until its call has returned (a cancel that lands
+    before the call begins is repeated), shielded from the request's own cancel."""
+    import anyio
+
+    with anyio.CancelScope(shield=True):
+        while not fut.done():
+            sess.kernel.cancel()
+            await asyncio.wait({fut}, timeout=0.05)
+
+
+async def _gone(ctx: Any) -> bool:
+    """Whether the HTTP client of this request has disconnected: a client that drops
+    its connection sends no cancel, and its script must not run on."""
+    request = getattr(ctx, "request", None)
+    check = getattr(request, "is_disconnected", None)
+    if check is None:
+        return False
+    try:
+        return bool(await check())
+    except Exception:  # noqa: BLE001 — a transport that cannot tell
+        return False
 
 
 async def _progress(ctx: Any, seconds: int) -> None:
