@@ -3,10 +3,12 @@ connected to a kernel, its tools used in pipelines, and a server that dies mid-c
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from remote import SRV, stdio
@@ -101,3 +103,31 @@ def test_echo_hi_does_not_load_the_mcp_sdk() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out == "hi\n[]\n"
+
+
+def test_completion_offers_the_servers_tools_and_their_options(k: Kernel) -> None:
+    from tysh.repl.complete import Engine
+
+    engine = Engine(k)
+    assert {c.text for c in engine.complete("sr")} >= {"srv"}
+    tools = {c.text for c in engine.complete("srv ")}
+    assert {"list_items", "add"} <= tools
+    assert any(c.text.startswith("--prefix") for c in engine.complete("srv list_items --p"))
+
+
+def test_a_repl_init_file_connects_a_server(tmp_path: Path) -> None:
+    import shlex
+
+    from tysh.repl.app import Shell
+
+    init = tmp_path / "init.tysh"
+    init.write_text(f"mcp connect srv -- {shlex.join(SRV)}\n")
+    out = io.BytesIO()
+    k = Kernel.repl(cwd=str(tmp_path))
+    try:
+        sh = Shell(k, {0: io.BytesIO(), 1: out, 2: io.BytesIO()}, color=False)
+        sh.run_file(str(init))
+        sh.run("srv add 20 22")
+    finally:
+        k.close()
+    assert out.getvalue() == b"42\n"
