@@ -131,3 +131,14 @@ def test_a_repl_init_file_connects_a_server(tmp_path: Path) -> None:
     finally:
         k.close()
     assert out.getvalue() == b"42\n"
+
+
+def test_a_server_cannot_take_the_name_of_a_registered_tool() -> None:
+    from tysh import ToolServerError
+
+    k = Kernel(allow_external=True)
+    k.register({"name": "mine", "inputSchema": {"type": "object"}}, lambda a, c: 0)
+    with pytest.raises(ToolServerError, match="a registered tool has that name"):
+        k.connect_mcp("mine", SRV)
+    with pytest.raises(ToolServerError, match="a builtin has that name"):
+        k.connect_mcp("ls", SRV)

@@ -106,3 +106,25 @@ def test_tysh_mcp_usage_error_exits_2() -> None:
     assert p.returncode == 2
     assert p.stderr == "tysh mcp: --bogus: invalid option\n"
     assert sys.executable
+
+
+def test_a_calls_timeout_cannot_raise_the_servers_limit(tmp_path: Path) -> None:
+    async def go(c: Any) -> Any:
+        return await c.call_tool("shell", {"script": "sleep 3", "timeout": 1000})
+
+    r = run(Options(root=str(tmp_path), timeout=0.3), go)
+    assert r.structured_content["code"] == 124
+
+
+def test_a_resource_path_climbing_out_of_the_root_is_refused(tmp_path: Path) -> None:
+    import traceback
+
+    (tmp_path / "in").mkdir()
+
+    async def go(c: Any) -> Any:
+        return await c.read_resource((tmp_path / "in").as_uri() + "/../../../etc/passwd")
+
+    # in process the SDK hands the handler's MCPError back inside an exception group
+    with pytest.raises(BaseException) as got:
+        run(Options(root=str(tmp_path / "in")), go)
+    assert "not under the root" in "".join(traceback.format_exception(got.value))

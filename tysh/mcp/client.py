@@ -172,6 +172,8 @@ class McpHub:
             raise ToolServerError(f"{name}: a builtin has that name; choose another")
         if name in self._conns:
             raise ToolServerError(f"{name}: already connected (mcp disconnect {name} first)")
+        if name in self._registry.registered:
+            raise ToolServerError(f"{name}: a registered tool has that name; choose another")
         if (command is None) == (url is None):
             raise ToolServerError("connect needs a command or a URL (not both)")
         factory, target = _client_factory(command, url)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import concurrent.futures
+import posixpath
 import sys
 import urllib.parse
 from collections.abc import Callable, Iterator
@@ -45,7 +46,7 @@ options:
   --overlay           read DIR, keep writes in memory; the tools `changes` and `commit`
                       show and apply them
   --timeout SECS      each call's time limit (status 124; a call's own `timeout` may
-                      lower it); default 60
+                      lower it, never raise it); default 60, 0 for none
   --allow-external    let scripts run programs from PATH (host processes, unconfined)
   --max-output BYTES  bound each call's stdout and stderr (head and tail kept)
   --max-memory SIZE   bound a session's in-process data (suffix K, M or G)
@@ -288,7 +289,7 @@ class Service:
             sess = await self.session(ctx)
             k = sess.kernel
             script, stdin = args["script"], args.get("stdin", "")
-            timeout = args.get("timeout")
+            timeout = _within(args.get("timeout"), self.opts.timeout)
             res = await self.run(ctx, sess, lambda: k.execute(script, stdin, timeout=timeout))
             return shell_result(res)
         if name in ("changes", "commit") and self.opts.overlay:
@@ -351,7 +352,7 @@ class Service:
         parsed = urllib.parse.urlparse(uri)
         if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
             raise MCPError(-32602, f"{uri}: not a file:// URI")
-        path = urllib.parse.unquote(parsed.path)
+        path = posixpath.normpath(urllib.parse.unquote(parsed.path))
         sess = await self.session(ctx)
         k = sess.kernel
         root = self._resource_root(k)
@@ -411,6 +412,13 @@ def _uri(path: str) -> str:
 def _output_schema(tool: Any) -> dict[str, Any] | None:
     get = getattr(tool, "output_schema", None)
     return get() if callable(get) else None
+
+
+def _within(asked: float | None, limit: float | None) -> float | None:
+    """A call's time limit: what it asks for, never past the server's own limit."""
+    if asked is None:
+        return limit
+    return asked if limit is None else min(float(asked), limit)
 
 
 def _shell_problems(args: dict[str, Any]) -> list[str]:

@@ -115,7 +115,11 @@ class Kernel:
     turn back on. `jobs` is the policy for background jobs a call leaves running:
     "reap" (the default; `repl()` uses "keep") stops them before `execute()` returns,
     "keep" lets them run on until `cancel()` or `close()`; either way they stop at the
-    time limit of the call that started them and at most `limits.max_jobs` run."""
+    time limit of the call that started them and at most `limits.max_jobs` run.
+    `mcp_servers` maps command names to MCP servers (a command and its arguments, or an
+    http(s) URL) whose tools become those commands (see `connect_mcp`); the embedder
+    trusts them, whatever the sandbox (a script may connect one only with external
+    commands on)."""
 
     def __init__(
         self,
