@@ -142,3 +142,22 @@ def test_a_server_cannot_take_the_name_of_a_registered_tool() -> None:
         k.connect_mcp("mine", SRV)
     with pytest.raises(ToolServerError, match="a builtin has that name"):
         k.connect_mcp("ls", SRV)
+
+
+def test_the_time_limit_cancels_a_call_waiting_on_a_server() -> None:
+    import time
+
+    from remote import TYSH
+
+    # tysh mcp itself as the connected server: its `shell` tool is the command `t shell`
+    with Kernel(mcp_servers={"t": [*TYSH, "--isolated"]}) as k:
+        assert k.execute("t shell 'echo $((6 * 7))'").out == "42\n"
+        t0 = time.monotonic()
+        r = k.execute("t shell 'sleep 30'", timeout=0.5)
+        took = time.monotonic() - t0
+        assert r.code == 124
+        assert took < 2
+        # the server was told (notifications/cancelled): its session is free at once
+        t0 = time.monotonic()
+        assert k.execute("t shell 'echo free'").out == "free\n"
+        assert time.monotonic() - t0 < 2
