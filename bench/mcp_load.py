@@ -5,6 +5,7 @@ percentiles; then a client that disconnects mid-script must leave nothing runnin
 
     .venv/bin/python bench/mcp_load.py            # 16 sessions × 200 scripts
     .venv/bin/python bench/mcp_load.py 2 10       # smaller (the test's size)
+    .venv/bin/python bench/mcp_load.py 16 200 --json-response   # the server's JSON mode
 """
 
 from __future__ import annotations
@@ -89,9 +90,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start(root: str) -> tuple[subprocess.Popen[bytes], str]:
+def start(root: str, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    proc = subprocess.Popen([*TYSH, "--http", f"127.0.0.1:{port}", "--root", root],
+    proc = subprocess.Popen([*TYSH, "--http", f"127.0.0.1:{port}", "--root", root, *extra],
                             stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while True:
@@ -104,9 +105,9 @@ def start(root: str) -> tuple[subprocess.Popen[bytes], str]:
             time.sleep(0.05)
 
 
-def run(sessions: int, count: int) -> dict[str, Any]:
+def run(sessions: int, count: int, extra: tuple[str, ...] = ()) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as root:
-        proc, url = start(root)
+        proc, url = start(root, extra)
         try:
             lat: list[float] = []
 
@@ -128,10 +129,13 @@ def run(sessions: int, count: int) -> dict[str, Any]:
 
 
 def main() -> int:
-    sessions = int(sys.argv[1]) if len(sys.argv) > 1 else 16
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 200
-    r = run(sessions, count)
-    print(f"{sessions} sessions x {count} scripts over HTTP: {r['calls']} calls in "
+    extra = tuple(a for a in sys.argv[1:] if a.startswith("--"))
+    nums = [a for a in sys.argv[1:] if not a.startswith("--")]
+    sessions = int(nums[0]) if nums else 16
+    count = int(nums[1]) if len(nums) > 1 else 200
+    r = run(sessions, count, extra)
+    print(f"{sessions} sessions x {count} scripts over HTTP{' '.join(('', *extra))}: "
+          f"{r['calls']} calls in "
           f"{r['wall']:.2f}s, {r['throughput']:.0f} calls/s, "
           f"p50 {r['p50'] * 1000:.1f} ms, p95 {r['p95'] * 1000:.1f} ms, "
           f"wrong results: {r['bad']}")

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from tysh.kernel.tools.output import ExecResult
 
 USAGE = """\
-usage: tysh mcp [--http [HOST:]PORT] [--tools NAME…|all] [--root DIR]
+usage: tysh mcp [--http [HOST:]PORT [--json-response]] [--tools NAME…|all] [--root DIR]
                 [--isolated | --overlay] [--timeout SECS] [--allow-external]
                 [--max-output BYTES] [--max-memory SIZE] [--connect NAME=COMMAND]…
 
@@ -40,6 +40,8 @@ Serve tysh over the Model Context Protocol: stdio unless --http is given.
 
 options:
   --http [HOST:]PORT  streamable HTTP at http://HOST:PORT/mcp (HOST 127.0.0.1 unless given)
+  --json-response     over HTTP, answer each call with one JSON body rather than an event
+                      stream: faster, but no progress notifications reach the client
   --tools NAME…|all   also offer these builtins (or every one) as their own MCP tools
   --root DIR          the directory the session is confined to (default: the cwd)
   --isolated          an in-memory filesystem: no host file is reachable
@@ -79,6 +81,7 @@ class Options:
     max_memory: int | None = None
     connect: tuple[tuple[str, Any], ...] = ()
     http: tuple[str, int] | None = None
+    json_response: bool = False
 
 
 SHELL_INPUT: dict[str, Any] = {
@@ -540,7 +543,7 @@ def serve_http(opts: Options) -> None:
     host, port = opts.http
     service = Service(opts, shared=False)
     server = build_server(service)
-    app = server.streamable_http_app(host=host)
+    app = server.streamable_http_app(host=host, json_response=opts.json_response)
     sys.stderr.write(f"tysh mcp: serving http://{host}:{port}/mcp\n")
     sys.stderr.flush()
     uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
@@ -585,6 +588,8 @@ def parse_args(argv: list[str]) -> Options | str:
                     raise _Usage("--tools: name the builtins, or all")
             elif a == "--root":
                 root = value(a)
+            elif a == "--json-response":
+                kw["json_response"] = True
             elif a == "--isolated":
                 kw["isolated"] = True
             elif a == "--overlay":
