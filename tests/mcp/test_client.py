@@ -161,3 +161,12 @@ def test_the_time_limit_cancels_a_call_waiting_on_a_server() -> None:
         t0 = time.monotonic()
         assert k.execute("t shell 'echo free'").out == "free\n"
         assert time.monotonic() - t0 < 2
+
+
+def test_connect_without_the_sdk_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    monkeypatch.setitem(sys.modules, "mcp", None)  # an import of mcp fails
+    with Kernel(allow_external=True) as k:
+        r = k.execute("mcp connect s -- some-server")
+    assert r.code == 1
+    assert "the MCP SDK is not installed (pip install 'tysh[mcp]')" in r.err

@@ -226,7 +226,11 @@ class McpHub:
 
 
 def _client_factory(command: list[str] | None, url: str | None) -> tuple[Any, str]:
-    from mcp import Client, StdioServerParameters
+    try:
+        from mcp import Client, StdioServerParameters
+    except ImportError:
+        raise ToolServerError(
+            "the MCP SDK is not installed (pip install 'tysh[mcp]')") from None
 
     if url is not None:
         if not re.match(r"https?://", url):
