@@ -103,11 +103,23 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'tysh' has no attribute {name!r}")
+    import gc
     import importlib
 
-    found = importlib.import_module(module)
-    # a public name may be a module itself (`values`), loaded on first use like the rest
-    value = getattr(found, name) if hasattr(found, name) \
-        else importlib.import_module(f"{module}.{name}")
+    # Loading the kernel creates tens of thousands of objects that live as long as the
+    # process (classes, functions, tables); the cyclic collector would walk them again
+    # and again while they are made (a tenth of a cold start). It is paused for the
+    # import only, and resumed if it was running: cycles made meanwhile are collected
+    # by its next run.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        found = importlib.import_module(module)
+        # a public name may be a module itself (`values`), loaded on first use like the rest
+        value = getattr(found, name) if hasattr(found, name) \
+            else importlib.import_module(f"{module}.{name}")
+    finally:
+        if paused:
+            gc.enable()
     globals()[name] = value  # later lookups skip this function
     return value

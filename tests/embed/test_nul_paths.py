@@ -11,15 +11,19 @@ from tysh.kernel.embed.kernel import Kernel
 
 
 def _kernels(tmp_path: Path) -> list[Kernel]:
-    return [Kernel(cwd=str(tmp_path)), Kernel.isolated(), Kernel.overlay(str(tmp_path))]
+    # the script language cannot make a value holding a NUL (`$(…)`, `read` and
+    # `printf -v` drop or cut at it, as bash does); an embedder's environment can
+    env = {"x": "a\0b"}
+    return [Kernel(cwd=str(tmp_path), env=env), Kernel.isolated(env=env),
+            Kernel.overlay(str(tmp_path), env=env)]
 
 
 @pytest.mark.parametrize("script", [
-    "x=$(printf 'a\\0b'); cat \"$x\"",
-    "x=$(printf 'a\\0b'); echo hi > \"$x\"",
-    "x=$(printf 'a\\0b'); cd \"$x\"",
-    "x=$(printf 'a\\0b'); rm -f \"$x\"; mkdir \"$x\"; ls \"$x\"; touch \"$x\"",
-    "x=$(printf 'a\\0b'); test -e \"$x\" || echo absent",
+    "cat \"$x\"",
+    "echo hi > \"$x\"",
+    "cd \"$x\"",
+    "rm -f \"$x\"; mkdir \"$x\"; ls \"$x\"; touch \"$x\"",
+    "test -e \"$x\" || echo absent",
 ])
 def test_a_nul_in_a_path_is_the_commands_error(tmp_path: Path, script: str) -> None:
     for k in _kernels(tmp_path):

@@ -18,8 +18,11 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.tool import Outcome, ToolReturn
 
-# Large reads for throughput; read1 returns early on pipes, so streaming stays prompt.
-BIG = 1 << 20
+# Reads large enough that the per-call cost vanishes (GNU cat reads 128 KiB), small enough
+# that the chunks in flight in a pipeline (each stage's read, the copy it writes) stay a
+# small part of a short run's memory; read1 returns early on pipes, so streaming stays
+# prompt.
+BIG = 1 << 18
 
 
 def chunks(f: IO[bytes], size: int = BIG) -> Iterator[bytes]:

@@ -103,7 +103,8 @@ def printf(args: VerbatimArgs, ctx: Context) -> int | Outcome:
         from tysh.kernel.base.errors import VarError
 
         try:
-            if not ctx.shell.assign_word(var, res.text):
+            # a shell value is a C string in bash: it ends at the first NUL
+            if not ctx.shell.assign_word(var, res.text.split("\0", 1)[0]):
                 ctx.error(f"`{var}': not a valid identifier")
                 return 2
         except VarError as e:

@@ -53,6 +53,9 @@ def cd(args: CdArgs, ctx: Context, sh: Session) -> int:
             return 1
         target = to_text(old)
         show = True
+    found = _on_cdpath(sh, target) if not show else None
+    if found is not None:
+        target, show = found
     path = change_dir(ctx, sh, target, physical=args.physical)
     if path is None:
         return 1
@@ -61,14 +64,43 @@ def cd(args: CdArgs, ctx: Context, sh: Session) -> int:
     return 0
 
 
+def _on_cdpath(sh: Session, target: str) -> tuple[str, bool] | None:
+    """Where $CDPATH finds a relative `target` (not `.`/`..`-led): the directory, and
+    whether to print it (bash does unless an empty entry, the current one, found it)."""
+    if target.startswith(("/", "./", "../")) or target in (".", ".."):
+        return None
+    value = sh.state.get("CDPATH")
+    if value is None:
+        return None
+    for entry in to_text(value).split(":"):
+        candidate = f"{entry.rstrip('/')}/{target}" if entry else target
+        if sh.fs.is_dir(sh.abspath(candidate)):
+            return candidate, bool(entry)
+    return None
+
+
+def _dotdot_over_missing(sh: Session, target: str) -> str | None:
+    """The part of `target` before a `..` that names no directory (`nosuch/..`): bash's
+    logical cd refuses it rather than cancelling the two out."""
+    parts = target.split("/")
+    for i, part in enumerate(parts):
+        if part == ".." and i > 0:
+            prefix = "/".join(parts[:i]) or "/"
+            if not sh.fs.is_dir(sh.abspath(prefix)):
+                return prefix
+    return None
+
+
 def change_dir(ctx: Context, sh: Session, target: str, *, physical: bool = False) -> str | None:
     """Make `target` the working directory ($PWD, $OLDPWD); the new path, or None after
     reporting why not."""
     st = sh.state
     path = sh.abspath(target)
     fs = sh.fs
-    if not fs.is_dir(path):
+    if not fs.is_dir(path) or ("/.." in target and _dotdot_over_missing(sh, target)):
         reason = "Not a directory" if fs.exists(path) else missing_reason(fs, path)
+        if fs.is_dir(path):
+            reason = "No such file or directory"
         err(ctx, f"{target}: {reason}")
         return None
     if physical:
@@ -76,7 +108,7 @@ def change_dir(ctx: Context, sh: Session, target: str, *, physical: bool = False
             path = fs.realpath(path)
         except Exception:  # noqa: BLE001
             pass
-    st.set("OLDPWD", st.cwd)
+    st.set("OLDPWD", st.cwd, export=True)  # bash exports it
     st.cwd = path
     pwd_var = st.lookup("PWD")
     if pwd_var is not None:
@@ -88,6 +120,7 @@ def change_dir(ctx: Context, sh: Session, target: str, *, physical: bool = False
 
 @attrs.frozen(repr=False, eq=False)
 class PwdArgs(Record):
+    ignored: tuple[str, ...] = param((), positional=True, help="ignored, as bash ignores them")
     logical: bool = param(False, aliases=["-L"], help="the logical path (default)")
     physical: bool = param(False, aliases=["-P"], help="the path with symbolic links resolved")
 

@@ -71,10 +71,14 @@ def _leave_loops(args: RawArgs, ctx: Context, sh: Session,
     if words:
         v = _int_arg(ctx, words[0])
         if v is None:
-            raise ExitShell(2)
+            raise ExitShell(128)  # as bash: a word that is no number ends the shell
+        if len(words) > 1:
+            err(ctx, "too many arguments")
+            raise ExitShell(1)
         if v < 1:
+            # as bash: said, and every enclosing loop is left, with status 1
             err(ctx, f"{words[0]}: loop count out of range")
-            return 1
+            raise BreakLoop(depth, 1)
         n = v
     raise jump(min(n, depth))
 

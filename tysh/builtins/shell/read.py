@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -32,7 +31,8 @@ class ReadArgs(Record):
                               range_error="{value}: invalid number")
     silent: bool = param(False, aliases=["-s"], help="accepted (no echo to switch off)")
     readline: bool = param(False, aliases=["-e"], help="accepted (no line editing here)")
-    timeout: float | None = param(None, aliases=["-t"], help="accepted; input never blocks here",
+    timeout: float | None = param(None, aliases=["-t"], help="0: succeed only if input is ready "
+                                  "(nothing is read); otherwise accepted",
                                   min=0, range_error="{value}: invalid timeout specification")
     fd: int | None = param(None, aliases=["-u"], help="read from this file descriptor", min=0,
                            range_error="{value}: invalid file descriptor specification")
@@ -73,38 +73,71 @@ def _read_record(stream: Any, delim: bytes, limit: int | None,
     return bytes(buf), True
 
 
-def split_fields(line: str, ifs: str, count: int) -> list[str]:
-    """bash's `read` splitting: at most `count` fields, the last keeping the rest of the line."""
-    ws = "".join(c for c in ifs if c in " \t\n")
-    other = "".join(c for c in ifs if c not in " \t\n")
-    s = line.strip(ws) if ws else line
-    fields: list[str] = []
+def split_fields(line: str, ifs: str, count: int,
+                 escaped: frozenset[int] = frozenset()) -> list[str]:
+    """bash's `read` splitting: at most `count` fields, the last keeping the rest of the
+    line. `escaped` holds the indexes of characters a backslash quoted: never separators."""
     if not ifs:
         return [line]
-    i = 0
-    n = len(s)
+    ws = "".join(c for c in ifs if c in " \t\n")
+    other = "".join(c for c in ifs if c not in " \t\n")
+
+    def sep(k: int) -> bool:
+        return line[k] in ifs and k not in escaped
+
+    def space(k: int) -> bool:
+        return line[k] in ws and k not in escaped
+
+    i, n = 0, len(line)
+    while i < n and space(i):
+        i += 1
+    while n > i and space(n - 1):
+        n -= 1
+    fields: list[str] = []
     while i < n and len(fields) < count - 1:
         j = i
-        while j < n and s[j] not in ifs:
+        while j < n and not sep(j):
             j += 1
-        fields.append(s[i:j])
+        fields.append(line[i:j])
         # consume the separator: whitespace, at most one non-ws char, whitespace
-        while j < n and s[j] in ws:
+        while j < n and space(j):
             j += 1
-        if j < n and s[j] in other:
+        if j < n and sep(j):
             j += 1
-            while j < n and s[j] in ws:
+            while j < n and space(j):
                 j += 1
         i = j
     if i < n:
-        rest = s[i:]
+        rest_end = n
         # a single trailing delimiter after the last field is dropped ("1,2," → "2")
-        if len(rest) > 1 and rest[-1] in other and not any(c in other for c in rest[:-1]):
-            rest = rest[:-1].rstrip(ws) if ws else rest[:-1]
-        elif rest in tuple(other):
-            rest = ""
-        fields.append(rest)
+        if sep(n - 1) and not any(line[k] in other and k not in escaped
+                                  for k in range(i, n - 1)):
+            rest_end = n - 1
+            while rest_end > i and space(rest_end - 1):
+                rest_end -= 1
+        fields.append(line[i:rest_end])
     return fields
+
+
+def unescape(text: str) -> tuple[str, frozenset[int]]:
+    """`read` without -r: each backslash quotes the character after it (and is dropped);
+    returns the text and the indexes, in it, of the quoted characters."""
+    if "\\" not in text:
+        return text, frozenset()
+    out: list[str] = []
+    quoted: set[int] = set()
+    k, n = 0, len(text)
+    while k < n:
+        c = text[k]
+        if c == "\\":
+            if k + 1 < n:
+                quoted.add(len(out))
+                out.append(text[k + 1])
+            k += 2
+            continue
+        out.append(c)
+        k += 1
+    return "".join(out), frozenset(quoted)
 
 
 def _input_fd(ctx: Context, sh: Session, fd: int | None) -> Any:
@@ -117,6 +150,106 @@ def _input_fd(ctx: Context, sh: Session, fd: int | None) -> Any:
     return stream
 
 
+def _ready(stream: Any) -> bool:
+    """Whether a read would return at once: a descriptor that polls readable (data or
+    end of file), or an in-memory stream (it never waits)."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return True
+    import select
+
+    try:
+        return bool(select.select([fd], [], [], 0)[0])
+    except (OSError, ValueError):
+        return False
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _odd_backslashes(chunk: bytes) -> bool:
+    n = len(chunk) - len(chunk.rstrip(b"\\"))
+    return n % 2 == 1
+
+
+def _read_lines(stream: Any, raw: bool, ctx: Context) -> tuple[str, frozenset[int], bool]:
+    """A line (lines joined where a backslash ends one, without -r): the text, the
+    indexes of the characters a backslash quoted, and whether a newline ended it."""
+    parts: list[bytes] = []
+    while True:
+        chunk, seen = _read_record(stream, b"\n", None, ctx)
+        if not raw and seen and _odd_backslashes(chunk):
+            parts.append(chunk[:-1])
+            continue
+        parts.append(chunk)
+        break
+    # bash drops NUL bytes from what `read` takes (no shell value can hold one)
+    text = b"".join(parts).replace(b"\0", b"").decode("utf-8", "surrogateescape")
+    if raw:
+        return text, frozenset(), seen
+    got, escaped = unescape(text)
+    return got, escaped, seen
+
+
+def _read_chars(stream: Any, delim: bytes | None, limit: int | None, raw: bool,
+                ctx: Context) -> tuple[str, frozenset[int], bool]:
+    """Up to `delim` (None: never, for -N) or `limit` characters, a byte at a time, as
+    bash reads them: without -r a backslash quotes the next character (which counts as
+    one and is never the delimiter), and a backslash-newline is dropped whatever the
+    delimiter. Returns the text, the quoted characters' indexes, and whether the read
+    ended at the delimiter or the limit (not at the end of input)."""
+    buf = bytearray()
+    quoted: list[int] = []
+    count = charged = 0
+    ok = False
+    read1 = stream.read
+    while limit is None or count < limit:
+        c = read1(1)
+        if not c:
+            break
+        if c == delim:
+            ok = True
+            break
+        if c == b"\0":
+            continue
+        if c == b"\\" and not raw:
+            c = read1(1)
+            if not c:
+                break
+            if c == b"\n":
+                continue
+            quoted.append(len(buf))
+        buf += c
+        count += 1
+        lead = c[0]
+        if lead >= 0xC0:  # the rest of a UTF-8 character: one character, one count
+            more = 1 if lead < 0xE0 else 2 if lead < 0xF0 else 3
+            buf += read1(more)
+        if len(buf) - charged >= _PIECE:
+            charged += _PIECE
+            ctx.hold(_PIECE)
+            ctx.shell.check_boundary()
+    else:
+        ok = True
+    text = buf.decode("utf-8", "surrogateescape")
+    if not quoted:
+        return text, frozenset(), ok
+    # the quoted bytes' offsets as indexes into the decoded text
+    marks = set(quoted)
+    at = 0
+    escaped: set[int] = set()
+    for i, ch in enumerate(text):
+        if at in marks:
+            escaped.add(i)
+        at += len(ch.encode("utf-8", "surrogateescape"))
+    return text, frozenset(escaped), ok
+
+
 @tool("read", args=ReadArgs, session=True,
       description="read a line from stdin into variables, split on IFS",
       examples=[("read two fields", "read -r first rest"), ("read a whole line", "IFS= read -r line")])
@@ -125,34 +258,22 @@ def read(args: ReadArgs, ctx: Context, sh: Session) -> int:
     stream = _input_fd(ctx, sh, args.fd)
     if stream is None:
         return 1
-    if args.prompt:
+    if args.timeout == 0:
+        # `read -t 0`: only whether input is ready; nothing is read
+        return 0 if _ready(stream) else 1
+    if args.prompt and _is_terminal(stream):  # bash prompts only at a terminal
         ctx.stderr.write(args.prompt.encode("utf-8", "surrogateescape"))
     delim = b"\n"
     if args.delim is not None:
         # `-d ''` ends each record at a NUL (`find -print0 | while read -d '' f`)
         delim = args.delim.encode("utf-8", "surrogateescape")[:1] or b"\x00"
     limit = args.exact if args.exact is not None else args.nchars
-    if args.exact is not None:
-        delim = b"\x00\x00"  # never matches a single byte
-    ok = True
-    parts: list[bytes] = []
-    while True:
-        chunk, seen = _read_record(stream, delim if delim != b"\x00\x00" else b"", limit,
-                                   ctx)
-        if args.exact is not None:
-            seen = len(chunk) == limit
-        if not args.raw and seen and chunk.endswith(b"\\") and not chunk.endswith(b"\\\\") \
-                and delim == b"\n":
-            parts.append(chunk[:-1])
-            continue
-        parts.append(chunk)
-        ok = seen
-        break
-    text = b"".join(parts).decode("utf-8", "surrogateescape")
-    if not args.raw:
-        text = re.sub(r"\\(.)", r"\1", text, flags=re.S)
-        if text.endswith("\\"):
-            text = text[:-1]
+    escaped: frozenset[int] = frozenset()
+    if limit is None and delim == b"\n":
+        text, escaped, ok = _read_lines(stream, args.raw, ctx)
+    else:
+        text, escaped, ok = _read_chars(stream, None if args.exact is not None else delim,
+                                        limit, args.raw, ctx)
     ifs_v = st.get("IFS")
     ifs = " \t\n" if ifs_v is None else to_text(ifs_v)
     if args.array is not None and not NAME.match(args.array):
@@ -161,14 +282,15 @@ def read(args: ReadArgs, ctx: Context, sh: Session) -> int:
     try:
         if args.array is not None:
             ws = "".join(c for c in ifs if c in " \t\n")
-            fields = split_fields(text, ifs, 1 << 30) if text.strip(ws) else []
+            fields = split_fields(text, ifs, 1 << 30, escaped) \
+                if text.strip(ws) or escaped else []
             st.set(args.array, fields)
         elif not args.names:
             st.set("REPLY", text)
         else:
             # -N reads exactly N characters and does not split them (as bash)
-            fields = [text] if args.exact is not None else split_fields(text, ifs,
-                                                                         len(args.names))
+            fields = [text] if args.exact is not None else split_fields(
+                text, ifs, len(args.names), escaped)
             for i, name in enumerate(args.names):
                 field = fields[i] if i < len(fields) else ""
                 if not sh.assign_word(name, field):  # NAME or NAME[INDEX]

@@ -34,9 +34,10 @@ class ReturnFromFunction(ControlFlow):
 
 
 class BreakLoop(ControlFlow):
-    def __init__(self, levels: int) -> None:
+    def __init__(self, levels: int, status: int = 0) -> None:
         super().__init__(levels)
         self.levels = levels
+        self.status = status  # the loop's status: bash's `break 0` leaves with 1
 
 
 class ContinueLoop(ControlFlow):

@@ -1,4 +1,5 @@
-"""Value semantics for frozen attrs classes, written once instead of generated per class.
+"""Value semantics written once instead of generated per class, and frozen records
+made without attrs.
 
 attrs compiles `__eq__`, `__hash__` and `__repr__` for every class it decorates, at import:
 most of the cost of defining a class, and tysh defines a hundred of them on the way to
@@ -6,13 +7,18 @@ its first prompt (syntax nodes, schemas, every builtin's args class).
 A class declared `@attrs.frozen(repr=False, eq=False)` over `Record` gets the same three
 methods with attrs' meaning from here: equal when of the same class with equal fields,
 hashed by its fields, shown as `Name(field=value, …)`. Fields declared `eq=False`,
-`hash=False` or `repr=False` are left out as attrs would leave them out."""
+`hash=False` or `repr=False` are left out as attrs would leave them out.
+
+`@frozen` over `Record` goes further, for plain value classes on the start-up path (the
+syntax tree): no attrs at all, an `__init__` compiled only when the class is first
+instantiated, and `replace` in place of `attrs.evolve`."""
 
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+_T = TypeVar("_T")
 _EQ: dict[type, Any] = {}
 _HASH: dict[type, Any] = {}
 
@@ -27,14 +33,19 @@ def _getter(names: list[str]) -> Any:
 
 
 def _eq_key(cls: type) -> Any:
-    key = _getter([a.name for a in cls.__attrs_attrs__ if a.eq])  # type: ignore[attr-defined]
+    names = getattr(cls, "__record_fields__", None)
+    if names is None:
+        names = [a.name for a in cls.__attrs_attrs__ if a.eq]  # type: ignore[attr-defined]
+    key = _getter(list(names))
     _EQ[cls] = key
     return key
 
 
 def _hash_key(cls: type) -> Any:
-    names = [a.name for a in cls.__attrs_attrs__  # type: ignore[attr-defined]
-             if (a.eq if a.hash is None else a.hash)]
+    names = getattr(cls, "__record_fields__", None)
+    if names is None:
+        names = [a.name for a in cls.__attrs_attrs__  # type: ignore[attr-defined]
+                 if (a.eq if a.hash is None else a.hash)]
     key = _getter(names)
     _HASH[cls] = key
     return key
@@ -56,9 +67,11 @@ class Record:
         return hash((cls, key(self)))
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{a.name}={getattr(self, a.name)!r}"
-                           for a in self.__attrs_attrs__  # type: ignore[attr-defined]
-                           if a.repr)
+        names = getattr(self, "__record_fields__", None)
+        if names is None:
+            names = [a.name for a in self.__attrs_attrs__  # type: ignore[attr-defined]
+                     if a.repr]
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
         return f"{self.__class__.__qualname__.rsplit('>.', 1)[-1]}({fields})"
 
 
@@ -67,3 +80,145 @@ class MutableRecord(Record):
 
     __slots__ = ()
     __hash__ = None  # type: ignore[assignment]
+
+
+# ---------------------------------------------------------------------------
+# Frozen records without attrs
+# ---------------------------------------------------------------------------
+
+
+class FrozenRecordError(AttributeError):
+    """Raised on an attempt to set or delete a field of a frozen record."""
+
+
+def _frozen_setattr(self: object, name: str, value: object) -> None:
+    raise FrozenRecordError(f"cannot assign to field {name!r} of a frozen "
+                            f"{type(self).__name__}")
+
+
+def _frozen_delattr(self: object, name: str) -> None:
+    raise FrozenRecordError(f"cannot delete field {name!r} of a frozen {type(self).__name__}")
+
+
+def _reduce(self: Any) -> tuple[Any, tuple[Any, ...]]:
+    return type(self), tuple(getattr(self, n) for n in self.__record_fields__)
+
+
+def _first_init(self: Any, *args: Any, **kwargs: Any) -> None:
+    """Every frozen record starts with this __init__: it compiles the class's own (a
+    function that sets each slot directly) and hands over to it, so a class that a run
+    never instantiates never pays for compiling one."""
+    cls = type(self)
+    for c in cls.__mro__:
+        if c.__dict__.get("__init__") is _first_init:
+            c.__init__ = _compile_init(c)  # type: ignore[misc]
+            break
+    cls.__init__(self, *args, **kwargs)
+
+
+def _compile_init(cls: Any) -> Any:
+    names: tuple[str, ...] = cls.__record_fields__
+    defaults: dict[str, Any] = cls.__record_defaults__
+    env: dict[str, Any] = {}
+    params: list[str] = ["self"]
+    body: list[str] = []
+    enforced = cls.__dict__.get("__setattr__") is _frozen_setattr
+    for n in names:
+        if n in defaults:
+            env[f"_d_{n}"] = defaults[n]
+            params.append(f"{n}=_d_{n}")
+        else:
+            params.append(n)
+        if enforced:  # __setattr__ refuses: set the slot through its descriptor
+            env[f"_set_{n}"] = cls.__dict__[n].__set__
+            body.append(f"    _set_{n}(self, {n})")
+        else:
+            body.append(f"    self.{n} = {n}")
+    src = (f"def __init__({', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n")
+    exec(compile(src, f"<record {cls.__qualname__}>", "exec"), env)
+    init = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
+def _frozen(cls: type[_T], enforce: bool = True) -> type[_T]:
+    # fields are the class's own annotations, in order; a class attribute of the same name
+    # is the field's default (immutable values only: it is shared by every instance)
+    names = tuple(cls.__dict__.get("__annotations__", {}))
+    if any(n.startswith("__") for n in names):
+        raise TypeError(f"{cls.__name__}: a record field may not start with '__'")
+    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+    seen_default = False
+    for n in names:
+        if n in defaults:
+            seen_default = True
+        elif seen_default:
+            raise TypeError(f"{cls.__name__}: field {n!r} without a default follows one with")
+    ns = {k: v for k, v in cls.__dict__.items()
+          if k not in defaults and k not in ("__dict__", "__weakref__")}
+    ns["__slots__"] = names
+    ns["__record_fields__"] = names
+    ns["__record_defaults__"] = defaults
+    ns["__match_args__"] = names
+    ns["__init__"] = _first_init
+    if enforce:
+        ns["__setattr__"] = _frozen_setattr
+        ns["__delattr__"] = _frozen_delattr
+    ns["__reduce__"] = _reduce
+    meta: Any = type(cls)
+    made: type[_T] = meta(cls.__name__, cls.__bases__, ns)
+    return made
+
+
+if TYPE_CHECKING:
+    from typing import dataclass_transform
+
+    @dataclass_transform(frozen_default=True, eq_default=False)
+    def frozen(cls: type[_T]) -> type[_T]:
+        """See the definition below."""
+else:
+    def frozen(cls):
+        """A frozen record class made from a class over `Record` with annotated fields:
+        slots, an __init__ taking the fields in order (defaults from the class body),
+        attributes that cannot be set or deleted, `replace` and pickling. Made without
+        attrs, whose import and per-class code generation are most of what a short
+        `tysh -c` would otherwise spend on the syntax tree."""
+        return _frozen(cls)
+
+
+if TYPE_CHECKING:
+    @dataclass_transform(frozen_default=True, eq_default=False)
+    def value_record(cls: type[_T]) -> type[_T]:
+        """See the definition below."""
+else:
+    def value_record(cls):
+        """A `frozen` record whose immutability is left to the type checker (which sees
+        it frozen) rather than checked on every assignment: its __init__ stores each
+        field as a plain attribute, the cheapest object Python builds. For the small
+        values made once per word on the hot path (the binder's Flag and Operand)."""
+        return _frozen(cls, enforce=False)
+
+
+def is_record(cls: object) -> bool:
+    """Whether cls is a class made by `frozen`."""
+    return isinstance(cls, type) and "__record_fields__" in cls.__dict__
+
+
+def record_fields(cls: type) -> tuple[tuple[str, str], ...]:
+    """(name, annotation text) of each field of a `frozen` record class, in order."""
+    ann: dict[str, Any] = cls.__dict__.get("__annotations__", {})
+    return tuple((n, str(ann[n])) for n in cls.__record_fields__)  # type: ignore[attr-defined]
+
+
+def replace(obj: _T, **changes: Any) -> _T:
+    """A copy of the frozen record obj with the given fields changed (attrs.evolve for
+    records made by `frozen`)."""
+    cls = type(obj)
+    names: tuple[str, ...] = cls.__record_fields__  # type: ignore[attr-defined]
+    unknown = set(changes).difference(names)
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+    new = object.__new__(cls)
+    for n in names:
+        cls.__dict__[n].__set__(new, changes[n] if n in changes else getattr(obj, n))
+    return new

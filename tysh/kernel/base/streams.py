@@ -6,6 +6,7 @@ dict, so restoring after a command is just dropping it."""
 from __future__ import annotations
 
 import io
+import weakref
 from typing import IO, Any, Protocol, cast
 
 Fds = dict[int, IO[bytes]]
@@ -42,6 +43,11 @@ def fileno_of(stream: IO[bytes] | None) -> int | None:
         return stream.fileno()
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
         return None
+
+
+# pipes whose reader went away while a program's output was still in the buffer: the
+# program ended (status 141); the bytes left behind are nobody's to report again
+ABANDONED: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def flush_quietly(stream: IO[bytes] | None) -> None:

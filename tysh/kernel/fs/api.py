@@ -10,8 +10,8 @@ on anything else the operation fails with `Not a directory`, as the host kernel 
 from __future__ import annotations
 
 import contextlib
+import os
 import posixpath
-import secrets
 from collections.abc import Callable, Iterator
 from typing import IO
 
@@ -271,7 +271,7 @@ class FileSystem:
         old_mode = st.mode & 0o7777 if st is not None else None
         head, base = posixpath.split(posixpath.normpath(path))
         for _ in range(100):
-            tmp = posixpath.join(head, f".{base}.tysh-{secrets.token_hex(4)}")
+            tmp = posixpath.join(head, f".{base}.tysh-{os.urandom(4).hex()}")
             if not self.exists(tmp) and not self._lexists(tmp):
                 break
         f = self.open(tmp, "wb")

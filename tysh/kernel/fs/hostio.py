@@ -59,11 +59,15 @@ class HostFile(io.FileIO):
     ends the command with its message, as GNU tools report it)."""
 
     tysh_path = ""
+    # set once a write failed and was reported: closing then retries the data still
+    # buffered, and that second failure is the same error, not a new one to report
+    tysh_failed = False
 
     def write(self, b: Any) -> int:
         try:
             return super().write(b)
         except OSError as e:
+            self.tysh_failed = True
             raise FsError(self.tysh_path, reason(e)) from None
 
 

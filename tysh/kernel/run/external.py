@@ -7,12 +7,13 @@ are handed to the child directly, so output streams without copying; in-memory s
 from __future__ import annotations
 
 import errno
+import io
 import os
 import subprocess
 import threading
 import time
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from tysh.kernel.base.streams import Fds, NullIO, fileno_of, flush_quietly
 
@@ -52,6 +53,17 @@ def _drain(src: IO[bytes], dst: IO[bytes]) -> None:
         src.close()
 
 
+def c_strings(argv: list[str], env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """argv and environment as a program receives them: C strings, each ending at its
+    first NUL (a shell value may hold one; `exec` cannot pass it)."""
+    if any("\0" in a for a in argv):
+        argv = [a.split("\0", 1)[0] for a in argv]
+    if any("\0" in k or "\0" in v for k, v in env.items()):
+        env = {k.split("\0", 1)[0]: v.split("\0", 1)[0] for k, v in env.items()
+               if not k.startswith("\0")}
+    return argv, env
+
+
 def run_external(
     host_path: str,
     argv: list[str],
@@ -73,6 +85,7 @@ def run_external(
     With a `control`, the child is tracked so `Kernel.cancel()` kills it at once; when
     the control asks for process groups the child leads its own group and the whole
     group is killed (a shell script's children die with it)."""
+    argv, env = c_strings(argv, env)
     spec: list[Any] = []
     pumps: list[tuple[int, IO[bytes]]] = []
     for fd in (0, 1, 2):
@@ -89,6 +102,18 @@ def run_external(
                 flush_quietly(stream)
             spec.append(n)
     group = control is not None and control.process_groups
+    higher = [(fd, st) for fd, st in fds.items()
+              if fd > 2 and st is not None and not isinstance(st, NullIO)]
+    preexec = _limiter(rlimits) if rlimits else None
+    close_fds = True
+    ends: list[int] = []
+    if higher:
+        # the script's own descriptors (`exec 8<f`, `cmd 3>&1`, `8<<EOF`) are the
+        # child's at the same numbers, as bash passes them
+        moves, ends, more = _higher_fds(higher)
+        pumps.extend(more)
+        preexec = _mover(moves, pass_fds, preexec)
+        close_fds, pass_fds = False, ()
     try:
         proc = subprocess.Popen(
             argv,
@@ -100,7 +125,8 @@ def run_external(
             cwd=cwd,
             process_group=0 if group else None,
             umask=-1 if umask is None else umask,
-            preexec_fn=_limiter(rlimits) if rlimits else None,
+            preexec_fn=preexec,
+            close_fds=close_fds,
             pass_fds=pass_fds,
         )
     except PermissionError:
@@ -118,11 +144,20 @@ def run_external(
             return 126
         _err(fds, f"{stderr_name}: {argv[0]}: {e.strerror}\n")
         return 126
+    finally:
+        for n in ends:  # the child's ends of the pumped pipes: the child has them now
+            os.close(n)
     if control is not None:
         control.track(proc)
     threads: list[threading.Thread] = []
     for fd, stream in pumps:
-        if fd == 0:
+        if fd < 0:  # a pumped higher descriptor: (-1, (our end, the script's stream))
+            ours, script_stream = cast("tuple[IO[bytes], IO[bytes]]", stream)
+            if ours.writable():
+                t = threading.Thread(target=_feed, args=(script_stream, ours), daemon=True)
+            else:
+                t = threading.Thread(target=_drain, args=(ours, script_stream), daemon=True)
+        elif fd == 0:
             assert proc.stdin is not None
             t = threading.Thread(target=_feed, args=(stream, proc.stdin), daemon=True)
         else:
@@ -224,6 +259,82 @@ def _run_as_script(
     exe = sys.executable or "/usr/bin/python3"
     return run_external(exe, [exe, "-m", "tysh", host_path, *argv[1:]], env, cwd, fds,
                         timeout=timeout, control=control, umask=umask, rlimits=rlimits)
+
+
+def _higher_fds(
+    higher: list[tuple[int, IO[bytes]]],
+) -> tuple[list[tuple[int, int]], list[int], list[tuple[int, Any]]]:
+    """For each descriptor above 2 the child gets: (our fd, its number in the child);
+    the fds to close once the child has them; and the pumps for in-memory streams (a
+    here-document, a capture), each through a new pipe."""
+    moves: list[tuple[int, int]] = []
+    ends: list[int] = []
+    pumps: list[tuple[int, Any]] = []
+    for target, stream in higher:
+        n = fileno_of(stream)
+        if n is not None:
+            if stream.writable():
+                flush_quietly(stream)
+            if n <= 2:
+                # the child's 0-2 are already its own streams when the moves run
+                n = os.dup(n)
+                ends.append(n)
+            moves.append((n, target))
+            continue
+        r, w = os.pipe()
+        # a here-document or here-string is a plain BytesIO to read; every capture
+        # (`execute()`'s, `$(…)`'s) is a subclass that is written
+        if type(stream) is io.BytesIO:
+            moves.append((r, target))
+            ends.append(r)
+            pumps.append((-1, (os.fdopen(w, "wb"), stream)))
+        else:
+            moves.append((w, target))
+            ends.append(w)
+            pumps.append((-1, (os.fdopen(r, "rb"), stream)))
+    return moves, ends, pumps
+
+
+def _mover(moves: list[tuple[int, int]], keep: tuple[int, ...],
+           then: Callable[[], None] | None) -> Callable[[], None]:
+    """What the child runs between fork and exec to put each descriptor at its number
+    (in two steps, so one's target never clobbers another's source) and keep the
+    substitutions' pipes open; then the session's limits."""
+    import fcntl
+
+    dup2, set_inheritable, fcntl_ = os.dup2, os.set_inheritable, fcntl.fcntl
+    # the copies sit above every target, so placing one never overwrites another
+    floor = max(target for _, target in moves) + 1
+    above = fcntl.F_DUPFD_CLOEXEC
+    wanted = {target for _, target in moves} | set(keep)
+    listdir, get_inheritable, close = os.listdir, os.get_inheritable, os.close
+
+    def apply() -> None:
+        held = [(fcntl_(src, above, floor), target) for src, target in moves]
+        for tmp, target in held:
+            if tmp != target:
+                dup2(tmp, target, inheritable=True)
+            set_inheritable(target, True)  # a copy that landed on its own number
+        for fd in keep:
+            set_inheritable(fd, True)
+        # no descriptor of the host process beyond these reaches the program: what is
+        # close-on-exec goes at exec; anything else inheritable is closed here
+        try:
+            names = listdir("/proc/self/fd")
+        except OSError:
+            names = []
+        for name in names:
+            fd = int(name)
+            if fd > 2 and fd not in wanted:
+                try:
+                    if get_inheritable(fd):
+                        close(fd)
+                except OSError:
+                    pass
+        if then is not None:
+            then()
+
+    return apply
 
 
 def _limiter(rlimits: dict[int, tuple[int, int]]) -> Callable[[], None]:

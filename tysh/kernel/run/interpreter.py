@@ -42,6 +42,7 @@ from tysh.kernel.base.limits import (
     TimedOut,
 )
 from tysh.kernel.base.paths import abspath
+from tysh.kernel.base.record import replace
 from tysh.kernel.base.streams import NULL_IO, CheckedBytesIO, Fds, flush_quietly
 from tysh.kernel.base.threads import start_deep
 from tysh.kernel.base.values import encode_text, to_text
@@ -405,9 +406,16 @@ class Interpreter:
         fds: Fds = {0: parent.get(0) or NULL_IO, 1: out, 2: parent.get(2) or NULL_IO}
         try:
             try:
-                status = sub.run_script(body, fds)
+                only = _only_input_redirect(body)
+                if only is None:
+                    status = sub.run_script(body, fds)
+                else:
+                    status = _copy_redirected_input(sub, only, fds)
             except ExitShell as e:
                 status = e.subshell_status
+            except (BreakLoop, ContinueLoop):
+                # `x=$(break)` in a loop ends the substitution, not the loop
+                status = sub.state.last_status
             except MemoryLimitExceeded:
                 raise
             except LimitExceeded as e:
@@ -427,6 +435,11 @@ class Interpreter:
             out.close()
             kept = raw.rstrip(b"\n")
             del raw  # the capture's buffer goes before the text is made
+            if b"\0" in kept:
+                # no shell value holds a NUL: bash drops them and says so
+                kept = kept.replace(b"\0", b"")
+                self.error(parent, "tysh: warning: command substitution: ignored null "
+                           "byte in input")
             return kept.decode("utf-8", "surrogateescape")
         finally:
             out.release()
@@ -546,11 +559,14 @@ class Interpreter:
     def failed(self, status: int, p: ast.Pipeline) -> None:
         """A command failed where `set -e` counts failures: run the ERR trap (at the top
         level, or anywhere under `set -E`; not again for a compound command whose own
-        command failed), then end the shell under `set -e`."""
+        command failed), then end the shell under `set -e`. A compound command's own
+        status never counts: a command inside it that failed counted already, and one
+        whose failure was exempt (`{ false && x; }`) stays exempt, as in bash."""
+        if len(p.commands) == 1 and type(p.commands[0]) in _COMPOUND_STATUS:
+            return
         st = self.state
         if st.traps and "ERR" in st.traps and (
-                st.func_depth == 0 or "errtrace" in st.options) and (
-                len(p.commands) > 1 or type(p.commands[0]) not in _COMPOUND_STATUS):
+                st.func_depth == 0 or "errtrace" in st.options):
             from tysh.kernel.run.traps import run_trap
 
             run_trap(self, "ERR")
@@ -613,7 +629,7 @@ class Interpreter:
         t0 = time.perf_counter()
         c0 = os.times()
         try:
-            return self.run_pipeline(attrs.evolve(p, timed=0), fds)
+            return self.run_pipeline(replace(p, timed=0), fds)
         finally:
             real = time.perf_counter() - t0
             c1 = os.times()
@@ -809,7 +825,7 @@ class Interpreter:
                 sub.error(job_fds, f"tysh: internal error: {e!r}")
                 return 70
 
-        command = script_source(ast.Script((attrs.evolve(st, background=False),)))
+        command = script_source(ast.Script((replace(st, background=False),)))
         job = self.jobs.start(command, self.control, body, start_deep, cap)
         if job is None:
             return self._no_room(st, fds, cap)
@@ -819,7 +835,7 @@ class Interpreter:
     def _no_room(self, st: ast.Statement, fds: Fds, cap: int | None) -> int:
         from tysh.kernel.syntax.unparse import script_source
 
-        command = script_source(ast.Script((attrs.evolve(st, background=False),)))
+        command = script_source(ast.Script((replace(st, background=False),)))
         first = command.strip().splitlines()[0] if command.strip() else command
         if len(first) > 60:
             first = first[:57] + "..."
@@ -874,6 +890,42 @@ def _is_expansion_error(e: TyshError) -> bool:
     return isinstance(e, ExpansionError)
 
 
+def _only_input_redirect(body: ast.Script) -> ast.SimpleCommand | None:
+    """The command of `$(< file)`: a body that is one input redirection and nothing
+    else, which bash reads as the file's contents."""
+    if len(body.statements) != 1:
+        return None
+    st = body.statements[0]
+    if st.background or st.body.rest or st.body.first.negated or st.body.first.timed:
+        return None
+    cmds = st.body.first.commands
+    if len(cmds) != 1 or type(cmds[0]) is not ast.SimpleCommand:
+        return None
+    cmd = cmds[0]
+    if cmd.words or cmd.assigns or len(cmd.redirects) != 1:
+        return None
+    r = cmd.redirects[0]
+    return cmd if r.op == "<" and r.fd in (None, 0) else None
+
+
+def _copy_redirected_input(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
+    """Run `< file` as `$(< file)` means it: the file's bytes become the output."""
+    try:
+        new, opened = apply_redirects(interp, cmd.redirects, fds)
+    except RedirectError as e:
+        interp.error(fds, e.message)
+        return 1
+    except ExpansionError as e:
+        return interp.fail_expansion(e, fds)
+    try:
+        src, out = new[0], fds[1]
+        while chunk := src.read(1 << 16):
+            out.write(chunk)
+    finally:
+        close_all(opened)
+    return 0
+
+
 # ---------------------------------------------------------------- compound commands
 
 
@@ -883,12 +935,15 @@ def _run_brace(interp: Interpreter, node: ast.BraceGroup, fds: Fds) -> int:
 
 def _run_subshell(interp: Interpreter, node: ast.Subshell, fds: Fds) -> int:
     sub = interp.fork()
+    sub.state.loop_depth = 0  # as bash: `( continue )` in a loop is outside any loop
     fds = dict(fds)  # an `exec` inside changes the subshell's descriptors only
     try:
         status = sub.run_script(node.body, fds)
     except ExitShell as e:
         status = e.subshell_status
-    except (ReturnFromFunction, BreakLoop, ContinueLoop):
+    except ReturnFromFunction as r:
+        status = r.status
+    except (BreakLoop, ContinueLoop):
         status = sub.state.last_status
     if sub.state.traps:
         try:
@@ -921,7 +976,7 @@ def _loop_body(interp: Interpreter, body: ast.Script, fds: Fds) -> tuple[int, bo
         if b.levels > 1:
             b.levels -= 1
             raise
-        return 0, True
+        return b.status, True
     except ContinueLoop as c:
         if c.levels > 1:
             c.levels -= 1
@@ -940,9 +995,12 @@ def _run_while(interp: Interpreter, node: ast.While, fds: Fds) -> int:
             interp.check_iteration(count)
             interp.suppress_errexit += 1
             try:
-                c = interp.run_script(node.cond, fds)
+                c, stop = _loop_body(interp, node.cond, fds)
             finally:
                 interp.suppress_errexit -= 1
+            if stop:
+                status = 0
+                break
             if (c == 0) == node.until:
                 break
             status, stop = _loop_body(interp, node.body, fds)
@@ -1031,7 +1089,7 @@ def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
                 if b.levels > 1:
                     b.levels -= 1
                     raise
-                status = 0
+                status = b.status
                 break
             except ContinueLoop as c:
                 if c.levels > 1:

@@ -39,12 +39,20 @@ def _run_stage(
         with stop.checking(interp.check_boundary):  # this thread's run (kernel.base.stop)
             status = interp.run_command(cmd, fds)
         if own_out is not None:
-            own_out.flush()
+            try:
+                own_out.flush()
+            except BrokenPipeError:
+                # output left in the buffer when the reader went away: a command's own
+                # write failed; a compound stage that ended reports its last command
+                if type(cmd) is ast.SimpleCommand:
+                    raise
     except ExitShell as e:
         # bash runs a simple command stage as the child shell itself, a compound one in
         # a subshell of it
         status = e.status if type(cmd) is ast.SimpleCommand else e.subshell_status
-    except (ReturnFromFunction, BreakLoop, ContinueLoop):
+    except ReturnFromFunction as r:
+        status = r.status
+    except (BreakLoop, ContinueLoop):
         status = interp.state.last_status
     except BrokenPipeError:
         status = 141
@@ -73,7 +81,7 @@ def _run_stage(
             try:
                 own_out.close()
             except BrokenPipeError:
-                if status == 0:
+                if status == 0 and type(cmd) is ast.SimpleCommand:
                     status = 141
             except (OSError, ValueError):
                 pass

@@ -11,6 +11,7 @@ are closed when the command that used them is done."""
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from typing import IO, TYPE_CHECKING, Any, cast
 
@@ -80,8 +81,61 @@ def finish(interp: Interpreter, mark: int) -> None:
             p.thread.join()
 
 
-def table(interp: Interpreter) -> dict[str, IO[bytes]]:
-    return {p.name: p.stream for p in interp.procsubs}
+def table(interp: Interpreter, fds: Fds | None = None) -> dict[str, IO[bytes]]:
+    """`/dev/fd/N` names a builtin may open: the open substitutions, and the command's
+    own descriptors above 2 (`8<<EOF`, `exec 3<f`), each lent, not handed over."""
+    names: dict[str, IO[bytes]] = {}
+    if fds is not None:
+        for fd, stream in fds.items():
+            if fd > 2 and stream is not None:
+                names[f"/dev/fd/{fd}"] = cast("IO[bytes]", Lent(stream))
+    for p in interp.procsubs:
+        names[p.name] = p.stream
+    return names
+
+
+class Lent:
+    """A descriptor's stream opened by name: reads and writes go to it, closing it
+    leaves it open for the shell that owns it."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+    def __iter__(self) -> Any:
+        return iter(self._stream)
+
+    def __enter__(self) -> Lent:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        try:
+            self._stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def opened(self, mode: str) -> IO[bytes]:
+        """What opening the name gives: a regular file read from its start again (as
+        Linux reopens `/dev/fd/N`), in the direction the descriptor already allows;
+        anything else (a pipe, a here-document) is the stream itself, lent."""
+        if "r" in mode and "+" not in mode and not self._stream.writable():
+            try:
+                n = self._stream.fileno()
+                if stat.S_ISREG(os.fstat(n).st_mode):
+                    return open(  # noqa: SIM115 — the caller closes it
+                        os.open(f"/proc/self/fd/{n}", os.O_RDONLY | os.O_CLOEXEC), "rb")
+            except (AttributeError, OSError, ValueError):
+                pass
+        return cast("IO[bytes]", self)
+
+    @property
+    def closed(self) -> bool:
+        return False
 
 
 def pass_fds(interp: Interpreter) -> tuple[int, ...]:
@@ -105,7 +159,7 @@ class ProcSubFS:
             return self._base.open(path, mode)
         if ("r" in mode) != s.readable():
             raise FsError(path, "Permission denied")
-        return s
+        return s.opened(mode) if isinstance(s, Lent) else s
 
     def read_bytes(self, path: str) -> bytes:
         s = self._names.get(path)
@@ -126,6 +180,7 @@ class ProcSubFS:
         return path not in self._names and self._base.is_dir(path)
 
 
-def session_fs(interp: Interpreter) -> FileSystem:
-    """The filesystem a command sees while substitutions are open."""
-    return cast(FileSystem, ProcSubFS(interp.files(), table(interp)))
+def session_fs(interp: Interpreter, fds: Fds | None = None) -> FileSystem:
+    """The filesystem a command sees while substitutions or descriptors above 2 are
+    open."""
+    return cast(FileSystem, ProcSubFS(interp.files(), table(interp, fds)))

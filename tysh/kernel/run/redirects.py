@@ -92,8 +92,7 @@ FIRST_NAMED_FD = 10
 def _named_fd(interp: Interpreter, r: ast.Redirect, new: Fds) -> ast.Redirect:
     """`{name}>file`: the same redirection on a free descriptor (>= 10) stored in
     `name`; `{name}>&-` closes the descriptor `name` holds."""
-    import attrs
-
+    from tysh.kernel.base.record import replace
     from tysh.kernel.base.values import to_text
 
     name = r.fd_var
@@ -105,12 +104,12 @@ def _named_fd(interp: Interpreter, r: ast.Redirect, new: Fds) -> ast.Redirect:
         got = to_text(interp.state.get(name) or "")
         if not got.isdigit():
             raise RedirectError(f"tysh: {name}: ambiguous redirect")
-        return attrs.evolve(r, fd=int(got), fd_var=None)
+        return replace(r, fd=int(got), fd_var=None)
     fd = FIRST_NAMED_FD
     while fd in new:
         fd += 1
     interp.state.set(name, str(fd))
-    return attrs.evolve(r, fd=fd, fd_var=None)
+    return replace(r, fd=fd, fd_var=None)
 
 
 def _apply_one(interp: Interpreter, r: ast.Redirect, new: Fds, opened: list[IO[bytes]]) -> None:
@@ -182,7 +181,7 @@ def close_all(streams: list[IO[bytes]], report: Callable[[str], None] | None = N
             s.close()
         except TyshError as e:
             failed = True
-            if report is not None:
+            if report is not None and not getattr(getattr(s, "raw", s), "tysh_failed", False):
                 report(e.message if e.message.startswith("tysh:") else "tysh: " + e.message)
         except (OSError, ValueError):
             pass

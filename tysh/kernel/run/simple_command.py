@@ -15,12 +15,13 @@ from tysh.kernel.base.argv import Arg, Flag, Operand
 from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.limits import NO_CHARGES, UNBOUNDED, Charges, MemoryLimitExceeded
-from tysh.kernel.base.streams import CheckedBytesIO, Fds
+from tysh.kernel.base.streams import ABANDONED, CheckedBytesIO, Fds
 from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.bind.binder import BindError
 from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.expand.words import eval_arith_word, expand_args
 from tysh.kernel.fs.api import FsError
+from tysh.kernel.run.lookup import BASH_BUILTINS
 from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.run.state import Var
 from tysh.kernel.syntax import ast
@@ -553,7 +554,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         stdin if stdin is not None else io.BytesIO(),
         out_stream,
         stderr,
-        interp.files() if not interp.procsubs else _procsub_fs(interp),
+        interp.files() if not interp.procsubs and len(fds) <= 3 else _procsub_fs(interp, fds),
         interp,
         as_json,
         _isatty(stdout),
@@ -570,6 +571,16 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
                 ret = leaf.func(inst, ctx, session)
             else:
                 ret = leaf.func(inst, ctx)
+    except BrokenPipeError:
+        if name in BASH_BUILTINS:
+            # bash's own builtins write from the shell process: SIGPIPE ends the
+            # subshell they run in (`while :; do echo y; done | head -1` stops)
+            raise
+        # a tool standing for a program dies alone, as its process would: the rest of a
+        # `{ seq 1 100000; echo done; } | head -1` stage still runs
+        if stdout is not None:
+            ABANDONED.add(stdout)
+        return 141
     except FsError as e:
         # a file failure the tool did not handle (a full in-memory filesystem under a
         # write): the command fails, the script goes on — as with a real full disk
@@ -652,16 +663,19 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         # that cannot take it (a full disk) fails the command, as a write error would
         try:
             stdout.flush()
+        except BrokenPipeError:
+            if stdout not in ABANDONED:
+                raise
         except FsError as e:
-            interp.error(fds, f"{name}: {e.message}")
+            interp.error(fds, f"{name}: write error: {e.reason}")
             return 1
     return code
 
 
-def _procsub_fs(interp: Interpreter) -> Any:
+def _procsub_fs(interp: Interpreter, fds: Fds) -> Any:
     from tysh.kernel.run.procsub import session_fs
 
-    return session_fs(interp)
+    return session_fs(interp, fds)
 
 
 def _digits_limit() -> int:
@@ -737,10 +751,17 @@ def run_external_cmd(
     from tysh.kernel.run.registry import find_external, search_path
 
     st = interp.state
-    path_var = st.get("PATH")
-    path_text = to_text(path_var) if path_var is not None else None
+    if extra_env is not None and "PATH" in extra_env:  # `PATH=dir cmd` searches dir
+        path_text: str | None = extra_env["PATH"]
+    else:
+        path_var = st.get("PATH")
+        path_text = to_text(path_var) if path_var is not None else None
     host: str | None = None
-    if "/" not in name:
+    if "/" not in name and extra_env is not None and "PATH" in extra_env:
+        for _shown, found in search_path(name, path_text, st.cwd, interp.fs):
+            host = found
+            break
+    elif "/" not in name:
         # bash's hash table: a name hashed (or `hash -p`) runs from there
         from tysh.kernel.run import lookup
 

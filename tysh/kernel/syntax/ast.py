@@ -1,4 +1,4 @@
-"""The syntax tree: frozen attrs classes produced by the parser, walked by the interpreter.
+"""The syntax tree: frozen record classes produced by the parser, walked by the interpreter.
 
 This module is the contract between `parser.py` (which builds these nodes) and
 `expand.py` / `interpreter.py` (which consume them). Every node carries the source
@@ -12,16 +12,14 @@ of a double-quoted region (so `"$@"` and `"${a[@]}"` can give one word per eleme
 
 from __future__ import annotations
 
-import attrs
+from tysh.kernel.base.record import Record, frozen
 
-from tysh.kernel.base.record import Record
-
-# Every node is `@attrs.frozen(repr=False, eq=False)` over `Record` (see record.py), which
-# supplies `__eq__`, `__hash__` and `__repr__` once for all of them: the largest single cost
-# of `tysh -c` after Python itself was attrs generating those three per node class.
+# Every node is a `@frozen` record (see record.py): plain slotted classes whose `__eq__`,
+# `__hash__` and `__repr__` come once from `Record` and whose `__init__` is compiled on
+# first use, so the syntax tree neither imports attrs nor generates code at import.
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Pos(Record):
     line: int = 1
     col: int = 1
@@ -34,21 +32,21 @@ NOPOS = Pos(0, 0)
 # ---------------------------------------------------------------------------
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Lit(Record):
     """Unquoted source text; `* ? [ { , } ~` keep their meaning here."""
 
     text: str
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Quoted(Record):
     """Literal text: from '…', $'…' (already decoded), a backslash escape, or plain text inside "…"."""
 
     text: str
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ParamExp(Record):
     """`$x`, `${x}` and every `${…}` operator form.
 
@@ -81,7 +79,7 @@ class ParamExp(Record):
     braced: bool = False
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CmdSub(Record):
     """`$(…)` and `` `…` ``: the command's output, or the typed value a tool with typed
     substitution returns."""
@@ -90,7 +88,7 @@ class CmdSub(Record):
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ArithSub(Record):
     """`$((…))`: `expr` holds the parts between the parentheses (like a DQ body);
     after expansion the text is evaluated as an arithmetic expression, as bash does."""
@@ -99,7 +97,7 @@ class ArithSub(Record):
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ProcSub(Record):
     """`<(…)` (direction "<") or `>(…)` (">"): the body runs with its stdout (for "<") or
     stdin (for ">") on a pipe, and the part expands to a file name for the pipe's other
@@ -110,7 +108,7 @@ class ProcSub(Record):
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class DQ(Record):
     """A double-quoted region: its parts are Quoted, ParamExp, CmdSub and ArithSub."""
 
@@ -120,7 +118,7 @@ class DQ(Record):
 WordPart = Lit | Quoted | DQ | ParamExp | CmdSub | ArithSub | ProcSub
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Word(Record):
     parts: tuple[WordPart, ...]
     pos: Pos = NOPOS
@@ -147,7 +145,7 @@ class Word(Record):
 # ---------------------------------------------------------------------------
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ArrayElem(Record):
     """One element of `a=( … )`; `key` is set for `[k]=v` elements."""
 
@@ -155,12 +153,12 @@ class ArrayElem(Record):
     key: Word | None = None
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ArrayLit(Record):
     elements: tuple[ArrayElem, ...]
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Assign(Record):
     """`name=value`, `name+=value`, `name[i]=value`, `name=( … )`."""
 
@@ -171,7 +169,7 @@ class Assign(Record):
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class HereDoc(Record):
     """Body of `<<WORD`: `quoted` delimiters give a literal body (one Quoted part);
     otherwise the body's parts are Quoted text and expansions as inside "…"."""
@@ -181,7 +179,7 @@ class HereDoc(Record):
     strip_tabs: bool = False
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Redirect(Record):
     """`fd op target`.
 
@@ -205,7 +203,7 @@ class Redirect(Record):
 # ---------------------------------------------------------------------------
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class SimpleCommand(Record):
     """`A=1 cmd args >out`.
 
@@ -223,27 +221,27 @@ class SimpleCommand(Record):
     arg_assigns: tuple[tuple[int, Assign], ...] = ()
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class BraceGroup(Record):
     body: Script
     redirects: tuple[Redirect, ...] = ()
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Subshell(Record):
     body: Script
     redirects: tuple[Redirect, ...] = ()
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class IfClause(Record):
     cond: Script
     body: Script
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class If(Record):
     clauses: tuple[IfClause, ...]  # the `if` clause then each `elif`
     else_body: Script | None = None
@@ -251,7 +249,7 @@ class If(Record):
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class While(Record):
     cond: Script
     body: Script
@@ -260,7 +258,7 @@ class While(Record):
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class For(Record):
     """`for var in items; do …; done`; items None means `for var` (over "$@")."""
 
@@ -271,7 +269,7 @@ class For(Record):
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ArithFor(Record):
     """`for ((init; cond; step))`; each part is an arithmetic Word or None when empty."""
 
@@ -283,14 +281,14 @@ class ArithFor(Record):
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CaseItem(Record):
     patterns: tuple[Word, ...]
     body: Script
     terminator: str = ";;"  # ";;", ";&" or ";;&"
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Case(Record):
     word: Word
     items: tuple[CaseItem, ...]
@@ -301,38 +299,38 @@ class Case(Record):
 # `[[ … ]]` expressions ------------------------------------------------------
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CondWord(Record):
     """A bare word inside `[[ ]]`: true when non-empty."""
 
     word: Word
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CondUnary(Record):
     op: str  # "-f" "-d" "-e" "-z" "-n" "-r" "-w" "-x" "-s" "-L" "-h" "-v" …
     operand: Word
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CondBinary(Record):
     op: str  # "==" "=" "!=" "=~" "<" ">" "-eq" "-ne" "-lt" "-le" "-gt" "-ge" "-nt" "-ot" "-ef"
     left: Word
     right: Word
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CondNot(Record):
     operand: CondExpr
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CondAnd(Record):
     left: CondExpr
     right: CondExpr
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CondOr(Record):
     left: CondExpr
     right: CondExpr
@@ -341,7 +339,7 @@ class CondOr(Record):
 CondExpr = CondWord | CondUnary | CondBinary | CondNot | CondAnd | CondOr
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CondCommand(Record):
     """`[[ … ]]`."""
 
@@ -350,7 +348,7 @@ class CondCommand(Record):
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ArithCommand(Record):
     """`(( … ))`: status 0 when the value is non-zero."""
 
@@ -359,7 +357,7 @@ class ArithCommand(Record):
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class FunctionDef(Record):
     name: str
     body: Command  # a compound command (usually a BraceGroup)
@@ -385,7 +383,7 @@ Command = (
 # ---------------------------------------------------------------------------
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Pipeline(Record):
     """`timed`: 0, or 1 for `time PIPELINE` and 2 for `time -p PIPELINE` (POSIX format)."""
 
@@ -395,7 +393,7 @@ class Pipeline(Record):
     timed: int = 0
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class AndOr(Record):
     """`p1 && p2 || p3`: `rest` holds ("&&" | "||", pipeline) pairs, left associative."""
 
@@ -404,14 +402,14 @@ class AndOr(Record):
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Statement(Record):
     body: AndOr
     background: bool = False
     pos: Pos = NOPOS
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Script(Record):
     statements: tuple[Statement, ...]
     pos: Pos = NOPOS

@@ -28,7 +28,7 @@ from typing import Any, Literal, overload
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.syntax import ast
-from tysh.kernel.syntax.nodes import DQ, Assign, Lit, ParamExp, Pos, Quoted, Redirect, Word
+from tysh.kernel.syntax.ast import DQ, Assign, Lit, ParamExp, Pos, Quoted, Redirect, Word
 
 # ---------------------------------------------------------------------------
 # Tokens

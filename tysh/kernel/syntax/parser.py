@@ -20,13 +20,11 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen, replace
 from tysh.kernel.syntax import ast
-from tysh.kernel.syntax.nodes import AndOr, Pipeline, Script, SimpleCommand, Statement
+from tysh.kernel.syntax.ast import AndOr, Pipeline, Script, SimpleCommand, Statement
 
 if TYPE_CHECKING:
     from tysh.kernel.syntax.lexer import Scanner, Tok
@@ -559,7 +557,7 @@ def _script(stmts: tuple[ast.Statement, ...]) -> ast.Script:
     return Script(stmts, stmts[0].pos if stmts else ast.NOPOS)
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class _Else(Record):
     body: ast.Script
 
@@ -568,8 +566,8 @@ def _with_redirects(cmd: ast.Command, redirects: tuple[ast.Redirect, ...]) -> as
     if not redirects:
         return cmd
     if isinstance(cmd, ast.FunctionDef):
-        return attrs.evolve(cmd, body=_with_redirects(cmd.body, redirects))
-    return attrs.evolve(cmd, redirects=cmd.redirects + redirects)
+        return replace(cmd, body=_with_redirects(cmd.body, redirects))
+    return replace(cmd, redirects=cmd.redirects + redirects)
 
 
 class _Builder:
@@ -766,6 +764,6 @@ def _timed(p: ast.Pipeline, pos: ast.Pos) -> ast.Pipeline:
     if type(head) is ast.SimpleCommand and head.words and head.words[0].parts \
             and len(head.words[0].parts) == 1 and head.words[0].parts[0] == ast.Lit("-p"):
         timed = 2
-        head = attrs.evolve(head, words=head.words[1:],
+        head = replace(head, words=head.words[1:],
                             arg_assigns=tuple((k - 1, a) for k, a in head.arg_assigns))
     return Pipeline((head, *p.commands[1:]), p.negated, pos, timed)

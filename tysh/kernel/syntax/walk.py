@@ -7,14 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import attrs
-
+from tysh.kernel.base.record import is_record, record_fields
 from tysh.kernel.syntax import ast
 
 # every node class of the syntax tree (positions excluded)
 _NODE_TYPES = frozenset(
     v for v in vars(ast).values()
-    if isinstance(v, type) and attrs.has(v) and v is not ast.Pos
+    if is_record(v) and v is not ast.Pos
 )
 _FIELDS: dict[type, tuple[str, ...]] = {}
 # field annotations that never hold a node (ast.py uses postponed annotations: strings)
@@ -26,8 +25,8 @@ def _fields(t: type) -> tuple[str, ...]:
     names = _FIELDS.get(t)
     if names is None:
         names = tuple(
-            f.name for f in attrs.fields(t) if str(f.type) not in _LEAF_TYPES
-        ) if attrs.has(t) else ()
+            name for name, ann in record_fields(t) if ann not in _LEAF_TYPES
+        ) if is_record(t) else ()
         _FIELDS[t] = names
     return names
 

@@ -14,13 +14,13 @@ from typing import Any, Literal, Union
 
 import attrs
 
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.schema import ParamSchema
 
 META_KEY = "tysh"
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ParamMeta(Record):
     aliases: tuple[str, ...] = ()
     help: str = ""

@@ -1,0 +1,84 @@
+"""What `tysh -c 'echo hi'` and `Kernel()` load is pinned: start-up time is a feature,
+and the easiest way to lose it is one module-level import of something `echo hi` never
+uses. Each workload runs in a fresh interpreter; the modules it adds to `sys.modules`
+are compared with the checked-in list in startup_modules/. tysh's own modules and
+third-party packages are compared exactly; standard-library modules (which differ
+between Python versions) only on the Python version the list was recorded with.
+
+After an intended change, rewrite the lists with
+    TYSH_PIN_MODULES=1 .venv/bin/python -m pytest -q tests/embed/test_startup_modules.py
+and review the diff: each added module is start-up time every `tysh -c` pays."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PINS = Path(__file__).parent / "startup_modules"
+
+_PROBE = """
+import json, sys
+before = set(sys.modules)
+{body}
+print(json.dumps(sorted(set(sys.modules) - before)))
+"""
+
+WORKLOADS = {
+    "cli_echo": "sys.argv = ['tysh', '-c', ':']\nimport tysh.cli\n"
+                "sys.stdout.flush()\ntysh.cli.main(['-c', 'echo hi'])",
+    "kernel": "from tysh import Kernel\nKernel()",
+}
+
+
+def _loaded(name: str, cwd: Path) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    p = subprocess.run([sys.executable, "-c", _PROBE.format(body=WORKLOADS[name])],
+                       capture_output=True, text=True, cwd=cwd, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    mods: list[str] = json.loads(p.stdout.strip().splitlines()[-1])
+    return mods
+
+
+def _is_stdlib(mod: str) -> bool:
+    return mod.split(".")[0] in sys.stdlib_module_names
+
+
+@pytest.mark.parametrize("name", sorted(WORKLOADS))
+def test_start_up_loads_only_the_pinned_modules(name: str, tmp_path: Path) -> None:
+    got = _loaded(name, tmp_path)
+    pin = PINS / f"{name}.txt"
+    version = f"python {sys.version_info.major}.{sys.version_info.minor}"
+    if os.environ.get("TYSH_PIN_MODULES") == "1":
+        pin.write_text("\n".join([f"# {version}", *got]) + "\n", encoding="utf-8")
+        return
+    lines = pin.read_text(encoding="utf-8").splitlines()
+    recorded_on, want = lines[0].lstrip("# "), lines[1:]
+    same_python = recorded_on == version
+    keep = (lambda m: True) if same_python else (lambda m: not _is_stdlib(m))
+    added = sorted(m for m in set(got) - set(want) if keep(m))
+    removed = sorted(m for m in set(want) - set(got) if keep(m))
+    assert not added and not removed, (
+        f"{name}: modules loaded at start-up changed (pinned in {pin}).\n"
+        f"  newly loaded: {added}\n  no longer loaded: {removed}\n"
+        "Keep imports that this workload does not use lazy; if the change is intended, "
+        "rewrite the list with TYSH_PIN_MODULES=1 .venv/bin/python -m pytest -q "
+        "tests/embed/test_startup_modules.py and review its diff.")
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_importing_a_public_name_leaves_the_collector_as_it_was(enabled: bool) -> None:
+    # `from tysh import Kernel` pauses the cyclic collector while the kernel loads; it
+    # must hand it back running if it ran, and stopped if the embedder had stopped it
+    code = ("import gc\n"
+            f"{'gc.enable()' if enabled else 'gc.disable()'}\n"
+            "from tysh import Kernel, ExecResult\n"
+            "print(gc.isenabled())")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == str(enabled)

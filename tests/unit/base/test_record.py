@@ -1,0 +1,101 @@
+"""Frozen records (base/record.py): the syntax tree's classes, made without attrs, keep
+the value semantics the parser, the interpreter and plans rely on."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+
+from tysh.kernel.base.record import (
+    FrozenRecordError,
+    Record,
+    frozen,
+    is_record,
+    record_fields,
+    replace,
+)
+from tysh.kernel.syntax import ast
+
+
+@frozen
+class Point(Record):
+    """A test record."""
+
+    x: int
+    y: int = 0
+    label: str | None = None
+
+    def norm1(self) -> int:
+        return abs(self.x) + abs(self.y)
+
+
+def test_fields_are_positional_or_keyword_with_class_body_defaults() -> None:
+    assert (Point(1).x, Point(1).y, Point(1).label) == (1, 0, None)
+    assert Point(1, 2, "a") == Point(x=1, label="a", y=2)
+    with pytest.raises(TypeError):
+        Point()  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Point(1, z=3)  # type: ignore[call-arg]
+
+
+def test_value_semantics_equal_hash_repr_and_methods_kept() -> None:
+    a, b = Point(1, 2), Point(1, 2)
+    assert a == b and hash(a) == hash(b) and a is not b
+    assert a != Point(2, 1) and a != (1, 2, None)
+    assert repr(a) == "Point(x=1, y=2, label=None)"
+    assert a.norm1() == 3 and Point.__doc__ == "A test record."
+    assert Point.__match_args__ == ("x", "y", "label")
+
+
+def test_records_are_frozen_and_slotted() -> None:
+    p = Point(1)
+    with pytest.raises(FrozenRecordError):
+        p.x = 5  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del p.y
+    with pytest.raises(AttributeError):
+        p.other = 1  # type: ignore[attr-defined]
+    assert not hasattr(p, "__dict__") and p.x == 1
+
+
+def test_replace_copies_with_changes_and_refuses_unknown_fields() -> None:
+    p = Point(1, 2, "a")
+    q = replace(p, y=5)
+    assert q == Point(1, 5, "a") and p == Point(1, 2, "a")
+    with pytest.raises(TypeError, match="no field 'z'"):
+        replace(p, z=1)
+
+
+def test_pickle_and_copy_round_trip() -> None:
+    p = Point(1, 2, "a")
+    assert pickle.loads(pickle.dumps(p)) == p
+    assert copy.copy(p) == p and copy.deepcopy(p) == p
+
+
+def test_a_field_without_default_after_one_with_is_refused() -> None:
+    with pytest.raises(TypeError, match="without a default"):
+        @frozen
+        class Bad(Record):
+            a: int = 0
+            b: int  # type: ignore[misc]
+
+
+def test_the_syntax_tree_is_made_of_records_without_attrs() -> None:
+    w = ast.Word((ast.Lit("a"), ast.Quoted("b")), ast.Pos(1, 2))
+    assert is_record(ast.Word) and not hasattr(ast.Word, "__attrs_attrs__")
+    assert record_fields(ast.Word) == (("parts", "tuple[WordPart, ...]"), ("pos", "Pos"))
+    assert w == ast.Word((ast.Lit("a"), ast.Quoted("b")), ast.Pos(1, 2))
+    assert replace(w, pos=ast.NOPOS).pos is ast.NOPOS
+
+
+def test_value_records_compare_like_frozen_ones_and_are_plain_slots() -> None:
+    from tysh.kernel.base.argv import Flag, Operand, classify
+
+    assert classify(["-n", "x", "--"]) == [Flag("-n"), Operand("x", True),
+                                           classify(["--"])[0]]
+    assert hash(Operand("x", True)) == hash(Operand("x", True))
+    assert repr(Flag("-n")) == "Flag(text='-n', value=None)"
+    with pytest.raises(AttributeError):
+        Operand("x").other = 1  # type: ignore[attr-defined]
