@@ -21,7 +21,6 @@ from tysh.kernel.bind.binder import BindError
 from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.expand.words import eval_arith_word, expand_args
 from tysh.kernel.fs.api import FsError
-from tysh.kernel.run.lookup import BASH_BUILTINS
 from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.run.state import Var
 from tysh.kernel.syntax import ast
@@ -572,6 +571,8 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
             else:
                 ret = leaf.func(inst, ctx)
     except BrokenPipeError:
+        from tysh.kernel.run.lookup import BASH_BUILTINS
+
         if name in BASH_BUILTINS:
             # bash's own builtins write from the shell process: SIGPIPE ends the
             # subshell they run in (`while :; do echo y; done | head -1` stops)
