@@ -13,19 +13,22 @@ from typing import IO, cast
 from tysh.kernel.base.limits import parse_seconds, parse_size
 
 USAGE = """\
-usage: tysh [--no-external] [--timeout SECS] [--max-memory SIZE] [-e] [-u] [-o OPTION]
-            -c SCRIPT [ARG0 [ARGS…]]
+usage: tysh [--no-external] [--compat bash] [--timeout SECS] [--max-memory SIZE] [-e] [-u]
+            [-o OPTION] [-O SHOPT] -c SCRIPT [ARG0 [ARGS…]]
        tysh [--no-external] FILE [ARGS…]
        tysh [--no-external]            (script on stdin, or the REPL on a terminal)
 
 options:
   -c SCRIPT        run SCRIPT; ARG0 becomes $0 and ARGS the positional parameters
   --no-external    run builtins and functions only (no commands from PATH)
+  --compat bash    bash's rules: unquoted expansions split on IFS and glob
+                   (sh_word_split), a glob that matches nothing stays as written
   --timeout SECS   stop the script after SECS seconds (exit status 124; 0: no limit)
   --max-memory SIZE  bound the script's in-process data (variables, captures, tool
                    buffers) to SIZE bytes (suffix K, M or G); none by default
-  -e, -u, -x       set errexit / nounset / xtrace before running
-  -o OPTION        set an option (errexit, nounset, pipefail, …)
+  -e, -u, -x, …    set errexit / nounset / xtrace (any of set's letters; + unsets)
+  -o OPTION        set an option (errexit, nounset, pipefail, sh_word_split, …)
+  -O SHOPT, +O SHOPT  turn a shopt option on / off (nullglob, extglob, …)
   --version        print the version and exit
   --help           print this help and exit
 """
@@ -59,6 +62,9 @@ def entry() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Options as bash reads them: flags (`-e`, `+x`, `-o NAME`, `-O NAME`, bundled as
+    in `-oo errexit noglob`) up to `--`, `-` or the first other word; with `-c` that word
+    is the script, else it names the script file."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["mcp"]:
         # `tysh mcp …`: the MCP server (a script file named mcp runs as `tysh ./mcp`)
@@ -73,77 +79,103 @@ def main(argv: list[str] | None = None) -> int:
     rest: list[str] = []
     timeout: float | None = None
     max_memory: int | None = None
+    compat: str | None = None
+    shopts: list[tuple[str, bool]] = []
+    command = False
+    interactive = False
     i = 0
     while i < len(args):
         a = args[i]
-        if a == "--version":
-            from tysh import __version__
-
-            sys.stdout.write(f"tysh {__version__}\n")
-            return 0
-        if a in ("--help", "-h"):
-            sys.stdout.write(USAGE)
-            return 0
-        if a == "--no-external":
-            allow_external = False
-        elif a.partition("=")[0] in ("--timeout", "--max-memory"):
-            opt = a.partition("=")[0]
-            if a == opt:
-                if i + 1 >= len(args):
-                    sys.stderr.write(f"tysh: {opt}: option requires an argument\n")
-                    return 2
-                i += 1
-                value = args[i]
-            else:
-                value = a.partition("=")[2]
-            if opt == "--timeout":
-                timeout = parse_seconds(value)
-                bad = timeout is None
-            else:
-                max_memory = parse_size(value)
-                bad = max_memory is None
-            if bad:
-                what = "time interval" if opt == "--timeout" else "size"
-                sys.stderr.write(f"tysh: {opt}: invalid {what} '{value}'\n")
-                return 2
-        elif a == "-c":
-            if i + 1 >= len(args):
-                sys.stderr.write("tysh: -c: option requires an argument\n")
-                return 2
-            script = args[i + 1]
-            rest = args[i + 2 :]
-            break
-        elif a == "-o" or a == "+o":
-            if i + 1 >= len(args):
-                sys.stderr.write("tysh: -o: option requires an argument\n")
-                return 2
-            options.append(args[i + 1])
+        if a in ("--", "-"):
             i += 1
-        elif a == "--":
-            rest = args[i + 1 :]
-            if rest:
-                script_file, rest = rest[0], rest[1:]
             break
-        elif len(a) > 1 and a[0] == "-" and a[1:].isalpha() and not a.startswith("--"):
-            letters = a[1:]
-            if "c" in letters:
-                if i + 1 >= len(args):
-                    sys.stderr.write("tysh: -c: option requires an argument\n")
+        if a.startswith("--"):
+            opt, eq, value = a.partition("=")
+            if a == "--version":
+                from tysh import __version__
+
+                sys.stdout.write(f"tysh {__version__}\n")
+                return 0
+            if a == "--help":
+                sys.stdout.write(USAGE)
+                return 0
+            if a == "--no-external":
+                allow_external = False
+            elif opt in ("--timeout", "--max-memory", "--compat", "--rcfile", "--init-file"):
+                if not eq:
+                    if i + 1 >= len(args):
+                        sys.stderr.write(f"tysh: {opt}: option requires an argument\n")
+                        return 2
+                    i += 1
+                    value = args[i]
+                if opt == "--timeout":
+                    timeout = parse_seconds(value)
+                    if timeout is None:
+                        sys.stderr.write(f"tysh: {opt}: invalid time interval '{value}'\n")
+                        return 2
+                elif opt == "--max-memory":
+                    max_memory = parse_size(value)
+                    if max_memory is None:
+                        sys.stderr.write(f"tysh: {opt}: invalid size '{value}'\n")
+                        return 2
+                elif opt == "--compat":
+                    if value != "bash":
+                        sys.stderr.write(
+                            f"tysh: --compat: unknown mode '{value}' (known: bash)\n")
+                        return 2
+                    compat = value
+                # --rcfile/--init-file: tysh reads no startup file
+            elif a in ("--login", "--norc", "--noprofile", "--noediting", "--posix"):
+                if a == "--posix":
+                    options.append("posix")
+            else:
+                sys.stderr.write(f"tysh: {a}: invalid option\n{USAGE}")
+                return 2
+            i += 1
+            continue
+        if len(a) > 1 and a[0] in "-+":
+            on = a[0] == "-"
+            for c in a[1:]:
+                if c in "oO":
+                    if i + 1 >= len(args):
+                        sys.stderr.write(f"tysh: -{c}: option requires an argument\n")
+                        return 2
+                    i += 1
+                    if c == "O":
+                        shopts.append((args[i], on))
+                    elif on:
+                        options.append(args[i])
+                    else:
+                        options.append("+" + args[i])
+                elif c == "c":
+                    command = True
+                elif c == "i":
+                    interactive = on
+                elif c in "hls":
+                    pass  # -h is set by default; login and stdin are implied
+                elif c in LETTER_FLAGS:
+                    options.append(c if on else "+" + c)
+                else:
+                    sys.stderr.write(f"tysh: {a[0]}{c}: invalid option\n{USAGE}")
                     return 2
-                options.extend(letters.replace("c", ""))
-                script = args[i + 1]
-                rest = args[i + 2 :]
-                break
-            options.extend(letters)
-        elif a.startswith("-") and a != "-":
-            sys.stderr.write(f"tysh: {a}: invalid option\n{USAGE}")
+            i += 1
+            continue
+        break
+    if command:
+        if i >= len(args):
+            sys.stderr.write("tysh: -c: option requires an argument\n")
             return 2
-        else:
-            script_file = a
-            rest = args[i + 1 :]
-            break
-        i += 1
-    return _run(script, script_file, rest, options, allow_external, timeout, max_memory)
+        script, rest = args[i], args[i + 1 :]
+    elif i < len(args):
+        script_file, rest = args[i], args[i + 1 :]
+    if interactive:
+        options.append("emacs")  # the line editing an interactive bash starts with
+    return _run(script, script_file, rest, options, allow_external, timeout, max_memory,
+                compat, shopts, interactive)
+
+
+# `set`'s option letters, which tysh also takes on its command line
+LETTER_FLAGS = frozenset("abefhkmnptuvxBCEHPT")
 
 
 def _collect_from_here() -> None:
@@ -163,6 +195,9 @@ def _run(
     allow_external: bool,
     timeout: float | None = None,
     max_memory: int | None = None,
+    compat: str | None = None,
+    shopts: list[tuple[str, bool]] | None = None,
+    interactive: bool = False,
 ) -> int:
     import os
 
@@ -193,7 +228,7 @@ def _run(
 
     from tysh.kernel.base.limits import Limits
     from tysh.kernel.embed.kernel import Kernel
-    from tysh.kernel.run.state import LETTER_OPTIONS
+    from tysh.kernel.run.state import ALL_OPTIONS, LETTER_OPTIONS
 
     limits = Limits(max_memory=max_memory)
     if allow_external:
@@ -206,8 +241,18 @@ def _run(
             fs=LocalFileSystem(), arg0=arg0, args=positional, validate=False,
             limits=limits,
         )
+    if compat is not None:
+        kernel.state.set_compat(compat)
+    kernel.state.interactive = interactive
     for o in options:
-        kernel.state.options.add(LETTER_OPTIONS.get(o, o))
+        name = o.lstrip("+")
+        name = LETTER_OPTIONS.get(name, name)
+        if name not in ALL_OPTIONS:
+            sys.stderr.write(f"tysh: {name}: invalid option name\n")
+            return 2
+        (kernel.state.options.discard if o[0] == "+" else kernel.state.options.add)(name)
+    for name, on in shopts or ():
+        (kernel.state.shopt.add if on else kernel.state.shopt.discard)(name)
     kernel.state.retable(script_file=script_file)
     # `$-` ends in c for -c, s for a script read from stdin; `trap` handles real signals
     kernel.state.invocation = "c" if script_file is None and from_c else (

@@ -98,3 +98,51 @@ def test_a_script_ending_without_teardown_still_delivers_all_output_and_files(
     lines = p.stdout.split(b"\n")
     assert len(lines) == 200001 and lines[-1] == b"no newline"
     assert (tmp_path / "big.txt").read_bytes().count(b"\n") == 50000
+
+
+def test_unbound_variable_ends_a_dash_c_script_with_127_and_a_file_or_stdin_with_1(
+        tmp_path: Path) -> None:
+    assert run("-c", "set -u; echo $nope; echo unreached").returncode == 127
+    p = run(stdin=b"set -u\necho $nope\necho unreached\n")
+    assert p.returncode == 1 and p.stdout == b"" and b"nope: unbound variable" in p.stderr
+    f = tmp_path / "s.sh"
+    f.write_text("echo ${nope?gone}\necho unreached\n")
+    p = run(str(f))
+    assert p.returncode == 1 and p.stdout == b"" and b"gone" in p.stderr
+
+
+def test_compat_bash_splits_and_globs_unquoted_expansions(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("")
+    script = 'x="1  2"; g="*.txt"; printf "<%s>" $x $g; echo'
+    assert run("-c", script, cwd=tmp_path).stdout == b"<1  2><*.txt>\n"
+    assert run("--compat", "bash", "-c", script, cwd=tmp_path).stdout == b"<1><2><a.txt>\n"
+    assert run("--compat=bash", "-c", "set -o | grep -w sh_word_split").stdout.split() == [
+        b"sh_word_split", b"on"]
+    p = run("--compat", "zsh", "-c", "echo hi")
+    assert p.returncode == 2 and b"unknown mode" in p.stderr
+
+
+def test_flags_are_read_as_bash_reads_them(tmp_path: Path) -> None:
+    assert run("-c", "-x", "echo hi").stdout == b"hi\n"  # -x is a flag, not the script
+    assert run("-c", "--", "echo two").stdout == b"two\n"
+    assert run("-oo", "errexit", "noglob", "-c", "echo $-").stdout == b"efhBc\n"
+    assert run("+c", "echo plus").stdout == b"plus\n"
+    assert run("--login", "-c", "exit 3").returncode == 3
+    assert run("-c", "-z", "echo z").returncode == 2
+    assert run("-O", "nullglob", "-c", "shopt -p nullglob").stdout == b"shopt -s nullglob\n"
+    f = tmp_path / "s.sh"
+    f.write_text("echo from-file\n")
+    assert run("-e", "-", str(f)).stdout == b"from-file\n"
+
+
+def test_home_is_not_invented_and_the_environment_cannot_set_uid() -> None:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "UID": "xx"}
+    p = subprocess.run([*TYSH, "-c", 'echo "[${HOME-unset}] $UID"'], capture_output=True,
+                       env=env, timeout=60)
+    assert p.stdout == f"[unset] {os.getuid()}\n".encode()
+
+
+def test_dash_i_marks_the_shell_interactive_and_set_u_ends_only_the_line() -> None:
+    p = run("-i", "-c", 'case $- in *i*) echo interactive;; esac; test -o emacs && echo emacs\n'
+            "set -u; echo $nope; echo same-line\necho next-line")
+    assert p.stdout == b"interactive\nemacs\nnext-line\n" and p.returncode == 0

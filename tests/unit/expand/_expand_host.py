@@ -28,6 +28,7 @@ class FakeHost:
         self.fs: FileSystem = fs or LocalFileSystem()
         self._nounset = nounset
         self.subs = dict(subs or {})
+        self.sh_word_split = False  # `set -o sh_word_split`
         self.specials = {"?": "0", "$": "4242", "!": "", "0": "tysh", "-": "h"}
 
     @property

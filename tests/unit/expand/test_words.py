@@ -81,9 +81,35 @@ def test_unquoted_variable_is_one_argument_never_split() -> None:
     assert texts(expand_args([W(P("x"))], h)) == ["  a   b  "]
 
 
-def test_unquoted_command_substitution_is_one_argument() -> None:
+def test_unquoted_command_substitution_gives_one_argument_per_non_empty_line() -> None:
+    h = host(subs={"lines": "a b\n\n c*"})
+    assert texts(expand_args([W(cmdsub("lines"))], h)) == ["a b", " c*"]
+    # the text around it joins the first and the last line
+    assert texts(expand_args([W("x", cmdsub("lines"), "y")], h)) == ["xa b", " c*y"]
+
+
+def test_quoted_command_substitution_and_declaration_words_stay_whole() -> None:
     h = host(subs={"lines": "a\nb"})
-    assert texts(expand_args([W(cmdsub("lines"))], h)) == ["a\nb"]
+    assert texts(expand_args([W(DQ(cmdsub("lines")))], h)) == ["a\nb"]
+    assert texts(expand_args([W("x=", cmdsub("lines"))], h, assign_words=frozenset({0}))) == [
+        "x=a\nb"]
+
+
+def test_sh_word_split_splits_unquoted_expansions_on_ifs_as_bash() -> None:
+    h = host(vars={"a": "1 2", "b": "3 4", "IFS": "_ ", "s": "_ a  b _ "},
+             subs={"out": "x y"})
+    h.sh_word_split = True
+    assert texts(expand_args([W(P("a"), DQ(P("b")))], h)) == ["1", "23 4"]
+    assert texts(expand_args([W(P("s"))], h)) == ["", "a", "b"]
+    assert texts(expand_args([W(cmdsub("out"))], h)) == ["x", "y"]
+
+
+def test_sh_word_split_globs_the_fields_of_unquoted_expansions(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("")
+    h = host(vars={"x": "*.txt"}, cwd=str(tmp_path))
+    h.sh_word_split = True
+    assert texts(expand_args([W(P("x"))], h)) == ["a.txt"]
+    assert texts(expand_args([W(DQ(P("x")))], h)) == ["*.txt"]
 
 
 def test_empty_unquoted_expansion_disappears_but_quoted_stays() -> None:

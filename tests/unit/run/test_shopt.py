@@ -1,4 +1,4 @@
-"""shopt: globstar is always on; bash's other options are refused with the reason."""
+"""shopt: the session keeps every bash option a script sets; -o reaches set's options."""
 
 from __future__ import annotations
 
@@ -17,12 +17,30 @@ def test_turning_globstar_on_succeeds_and_queries_report_it_on() -> None:
     assert run("shopt -p globstar nullglob")[1] == "shopt -s globstar\nshopt -u nullglob\n"
 
 
-def test_options_tysh_lacks_are_refused_with_the_reason() -> None:
-    code, _, err = run("shopt -s nullglob")
-    assert code == 1 and "nullglob: cannot be turned on" in err and "[ -e ]" in err
-    code, _, err = run("shopt -u globstar")
-    assert code == 1 and "always recursive" in err
-    assert run("shopt -q nullglob")[0] == 1
+def test_every_bash_option_is_kept_by_the_session() -> None:
+    k = Kernel.isolated()
+    assert k.execute("shopt -q nullglob").code == 1
+    assert k.execute("shopt -s nullglob xpg_echo; echo $?").out == "0\n"
+    assert k.execute("shopt -p nullglob xpg_echo").out == (
+        "shopt -s nullglob\nshopt -s xpg_echo\n")
+    assert k.execute("shopt -u globstar; shopt -q globstar").code == 1
+
+
+def test_shopt_o_prints_and_sets_the_set_options() -> None:
+    assert run("shopt -po nounset; set -u; shopt -po nounset")[1] == (
+        "set +o nounset\nset -o nounset\n")
+    assert run("shopt -so errexit; echo $-")[1] == "ehB\n"
+
+
+def test_shopt_p_prints_the_valid_names_and_fails_for_an_invalid_one() -> None:
+    code, out, err = run("shopt -p nullglob bogus")
+    assert code == 1 and out == "shopt -u nullglob\n" and "bogus: invalid shell option name" in err
+
+
+def test_compat_bash_turns_off_the_tysh_glob_defaults() -> None:
+    assert run("shopt -p failglob globstar")[1] == "shopt -s failglob\nshopt -s globstar\n"
+    r = Kernel.isolated(compat="bash").execute("shopt -p failglob globstar")
+    assert r.out == "shopt -u failglob\nshopt -u globstar\n"
 
 
 def test_unknown_names_and_options_get_bash_messages() -> None:

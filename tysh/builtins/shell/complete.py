@@ -658,7 +658,9 @@ def _call_function(env: Invocation, name: str) -> list[str]:
             if st.frames[k] is frame:
                 del st.frames[k]
                 break
-    reply: Any = frame["COMPREPLY"].value
+    # `unset COMPREPLY` in the function removes the frame's; a later assignment then
+    # made a global one, which bash reads
+    reply: Any = frame["COMPREPLY"].value if "COMPREPLY" in frame else st.get("COMPREPLY")
     if reply is None:
         return []
     if isinstance(reply, dict):

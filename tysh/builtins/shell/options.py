@@ -3,12 +3,13 @@ parameters). Both take raw argv: `set -- -x` and `set +o` are position-sensitive
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err
-from tysh.builtins.shell.vars import declare_value
 from tysh.kernel.base.values import to_text
+from tysh.kernel.expand.declared import declare_value
 from tysh.kernel.run.state import ALL_OPTIONS, LETTER_OPTIONS
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
@@ -32,7 +33,7 @@ def set_(args: RawArgs, ctx: Context, sh: Session) -> int:
             v = st.lookup(name)
             if v is None or v.value is None:
                 continue
-            ctx.write(f"{name}={declare_value(v.value)}\n")
+            ctx.write(f"{name}={set_value(v.value)}\n")
         return 0
     i = 0
     while i < len(words):
@@ -41,8 +42,16 @@ def set_(args: RawArgs, ctx: Context, sh: Session) -> int:
             st.positional = words[i + 1 :]
             return 0
         if w == "-":
-            st.positional = words[i + 1 :]
+            # bash: `set -` turns off -x and -v and ends the options; what follows (if
+            # anything) becomes the positional parameters
+            st.options.discard("xtrace")
+            st.options.discard("verbose")
+            if i + 1 < len(words):
+                st.positional = words[i + 1 :]
             return 0
+        if w == "+":  # a lone `+` is ignored
+            i += 1
+            continue
         if len(w) >= 2 and w[0] in "-+" and w[1:].isalpha():
             on = w[0] == "-"
             for c in w[1:]:
@@ -55,13 +64,13 @@ def set_(args: RawArgs, ctx: Context, sh: Session) -> int:
                     if name not in ALL_OPTIONS:
                         err(ctx, f"{name}: invalid option name")
                         return 2
-                    (st.options.add if on else st.options.discard)(name)
+                    set_option(st.options, name, on)
                     continue
                 opt = LETTER_OPTIONS.get(c)
                 if opt is None:
                     err(ctx, f"{w[0]}{c}: invalid option")
                     return 2
-                (st.options.add if on else st.options.discard)(opt)
+                set_option(st.options, opt, on)
             i += 1
             continue
         st.positional = words[i:]
@@ -69,16 +78,46 @@ def set_(args: RawArgs, ctx: Context, sh: Session) -> int:
     return 0
 
 
+def set_option(options: set[str], name: str, on: bool) -> None:
+    """Turn a `set -o` option on or off (`vi` and `emacs` exclude each other)."""
+    if on:
+        options.add(name)
+        if name in ("vi", "emacs"):
+            options.discard("emacs" if name == "vi" else "vi")
+    else:
+        options.discard(name)
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9_./,:=@%^+-]+\Z")
+
+
+def set_value(v: Any) -> str:
+    """A value as `set` lists it: plain text bare, anything else quoted to read back
+    (arrays as `declare -p` shows them)."""
+    if isinstance(v, (list, dict)):
+        return declare_value(v)
+    text = to_text(v)
+    if _PLAIN.match(text):
+        return text
+    if _CONTROL.search(text):
+        return declare_value(text)
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def _print_options(ctx: Context, options: set[str], on: bool) -> None:
     for name in sorted(ALL_OPTIONS):
         if on:
-            ctx.write(f"{name:<15} {'on' if name in options else 'off'}\n")
+            ctx.write(f"{name:<15}\t{'on' if name in options else 'off'}\n")
         else:
             ctx.write(f"set {'-' if name in options else '+'}o {name}\n")
 
 
-# bash's shopt names; tysh has globstar always on, and expand_aliases
-_SHOPT_NAMES = frozenset(
+# bash's shopt names (a script may set any of them; the session keeps them all). Those
+# with an effect in tysh: expand_aliases, and the glob options the expansion stage reads.
+SHOPT_NAMES = frozenset(
     "autocd assoc_expand_once cdable_vars cdspell checkhash checkjobs checkwinsize cmdhist "
     "compat31 compat32 compat40 compat41 compat42 compat43 compat44 complete_fullquote "
     "direxpand dirspell dotglob execfail expand_aliases extdebug extglob extquote failglob "
@@ -88,66 +127,77 @@ _SHOPT_NAMES = frozenset(
     "nocasematch noexpand_translation nullglob patsub_replacement progcomp "
     "progcomp_alias promptvars restricted_shell shift_verbose sourcepath varredir_close "
     "xpg_echo".split())
-_SHOPT_ON = frozenset({"globstar"})
-# options the session keeps (State.shopt)
-_SHOPT_KEPT = frozenset({"expand_aliases"})
-_SHOPT_WHY = {
-    "globstar": "** is always recursive in tysh",
-    "nullglob": "a glob that matches nothing is an error in tysh; test with [ -e ] first",
-    "failglob": "a glob that matches nothing is always an error in tysh",
-    "extglob": "extended patterns are not part of tysh's language",
-    "dotglob": "a glob matches a hidden name only when its segment starts with '.'",
-}
 
 
 @tool("shopt", raw_argv=True,
-      description="shell options: globstar is always on in tysh, expand_aliases can be "
-                  "turned on; the others are bash's only",
-      examples=[("recursive globs (on already)", "shopt -s globstar"),
-                ("aliases in a script", "shopt -s expand_aliases"),
+      description="shell options: -s turns on, -u off, -q tests, -p prints; -o for set's",
+      examples=[("aliases in a script", "shopt -s expand_aliases"),
                 ("is an option on?", "shopt -q globstar && echo on")],
       session=True)
 def shopt(args: RawArgs, ctx: Context, sh: Session) -> int:
     words = [to_text(w) for w in args.positional]
     flags = ""
     while words and words[0].startswith("-") and len(words[0]) > 1:
-        flags += words.pop(0)[1:]
+        w = words.pop(0)
+        if w == "--":
+            break
+        flags += w[1:]
     bad = [f for f in flags if f not in "supqo"]
     if bad:
         err(ctx, f"-{bad[0]}: invalid option")
         ctx.error("usage: shopt [-pqsu] [-o] [optname ...]")
         return 2
-    if "o" in flags:
-        err(ctx, "-o: use set -o to see and change tysh's set options")
+    if "s" in flags and "u" in flags:
+        err(ctx, "cannot set and unset shell options simultaneously")
         return 1
+    st = sh.state
+    if "o" in flags:
+        known: frozenset[str] | tuple[str, ...] = ALL_OPTIONS
+        kept = st.options
+        what = "invalid option name"
+    else:
+        known = SHOPT_NAMES
+        kept = st.shopt
+        what = "invalid shell option name"
+    status = 0
+    valid: list[str] = []
     for name in words:
-        if name not in _SHOPT_NAMES:
-            err(ctx, f"{name}: invalid shell option name")
-            return 1
-    names = words or sorted(_SHOPT_NAMES)
-    kept = sh.state.shopt
-
-    def is_on(name: str) -> bool:
-        return name in _SHOPT_ON or name in kept
-
+        if name in known:
+            valid.append(name)
+        else:
+            err(ctx, f"{name}: {what}")
+            status = 1
     if "s" in flags or "u" in flags:
         on = "s" in flags
-        for name in words:
-            if name in _SHOPT_KEPT:
+        if not words:
+            for name in sorted(known):
+                if (name in kept) == on:
+                    _show(ctx, name, on, "p" in flags, "o" in flags)
+            return 0
+        for name in valid:
+            if "o" in flags:
+                set_option(kept, name, on)
+            else:
                 (kept.add if on else kept.discard)(name)
-            elif (name in _SHOPT_ON) != on:
-                why = _SHOPT_WHY.get(name, "tysh does not have this bash option")
-                err(ctx, f"{name}: cannot be turned {'on' if on else 'off'}: {why}")
-                return 1
-        return 0
+        return status
+    names = valid if words else sorted(known)
     if "q" in flags:
-        return 0 if all(is_on(n) for n in names) else 1
+        return status or (0 if all(n in kept for n in names) else 1)
     for name in names:
-        if "p" in flags:
-            ctx.write(f"shopt {'-s' if is_on(name) else '-u'} {name}\n")
+        _show(ctx, name, name in kept, "p" in flags, "o" in flags)
+    if words and not all(n in kept for n in valid):
+        status = status or 1
+    return status
+
+
+def _show(ctx: Context, name: str, on: bool, reusable: bool, set_o: bool) -> None:
+    if reusable:
+        if set_o:
+            ctx.write(f"set {'-' if on else '+'}o {name}\n")
         else:
-            ctx.write(f"{name:<15}\t{'on' if is_on(name) else 'off'}\n")
-    return 0 if not words or all(is_on(n) for n in words) else 1
+            ctx.write(f"shopt {'-s' if on else '-u'} {name}\n")
+    else:
+        ctx.write(f"{name:<15}\t{'on' if on else 'off'}\n")
 
 
 TOOLS: list[Tool] = [set_, shopt]

@@ -16,8 +16,9 @@ from tysh.builtins.shell.common import NAME, err
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, value_size
 from tysh.kernel.base.record import Record
-from tysh.kernel.base.values import to_text
-from tysh.kernel.run.state import Var, convert_case
+from tysh.kernel.base.values import AssocArray, to_text
+from tysh.kernel.expand.declared import attr_letters, declare_value
+from tysh.kernel.run.state import READONLY_DYNAMIC, Var, convert_case
 from tysh.kernel.syntax.unparse import function_source
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
@@ -27,55 +28,13 @@ if TYPE_CHECKING:
     from tysh.kernel.run.session import Session
     from tysh.kernel.syntax import ast
 
+_REF_TARGET = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?\Z", re.S)
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?(\+?=)(.*)\Z", re.S)
 
 
-def declare_value(v: Any) -> str:
-    """A value as `declare -p` and `set` print it, quoted so it reads back."""
-    if isinstance(v, list):
-        inner = " ".join(f"[{i}]={_dq(to_text(x))}" for i, x in enumerate(v) if x is not None)
-        return f"({inner})"
-    if isinstance(v, dict):
-        inner = "".join(f"[{_dq_key(str(k))}]={_dq(to_text(x))} " for k, x in v.items())
-        return f"({inner})"
-    return _dq(to_text(v))
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_ANSI_OUT = {"\a": "\\a", "\b": "\\b", "\x1b": "\\E", "\f": "\\f", "\n": "\\n", "\r": "\\r",
-             "\t": "\\t", "\v": "\\v", "\\": "\\\\", "'": "\\'"}
-
-
-def _dq(s: str) -> str:
-    """A value quoted as bash's `declare -p` does: "…", or $'…' when it holds control
-    characters (so the output can be read back)."""
-    if _CONTROL.search(s):
-        return "$'" + re.sub(r"[\x00-\x1f\x7f\\']",
-                             lambda m: _ANSI_OUT.get(m.group(), f"\\{ord(m.group()):03o}"),
-                             s) + "'"
-    return '"' + re.sub(r'(["\\$`])', r"\\\1", s) + '"'
-
-
-def _dq_key(k: str) -> str:
-    """An associative array key as `declare -p` shows it: bare when safe, else quoted."""
-    return k if re.fullmatch(r"[A-Za-z0-9_.@%+=:,/-]+", k) else _dq(k)
-
-
 def _attr_flags(v: Var) -> str:
-    f = ""
-    if isinstance(v.value, list):
-        f += "a"
-    elif isinstance(v.value, dict):
-        f += "A"
-    if v.integer:
-        f += "i"
-    if v.case:
-        f += v.case
-    if v.readonly:
-        f += "r"
-    if v.exported:
-        f += "x"
-    return f or "-"
+    return attr_letters(v.value, integer=v.integer, case=v.case, readonly=v.readonly,
+                        exported=v.exported, nameref=v.nameref) or "-"
 
 
 def _print_declare(ctx: Context, name: str, v: Var) -> None:
@@ -110,6 +69,8 @@ class DeclareArgs(Record):
     function_names: bool = param(False, aliases=["-F"], help="list function names")
     lower: bool = param(False, aliases=["-l"], help="lowercase every value assigned")
     upper: bool = param(False, aliases=["-u"], help="uppercase every value assigned")
+    nameref: bool = param(False, aliases=["-n"],
+                          help="a name reference: the variable stands for the one it names")
 
 
 def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
@@ -133,7 +94,10 @@ def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
         names = a.names or tuple(st.all_names())
         status = 0
         for n in names:
-            v = st.lookup(n)
+            v = st.lookup_raw(n)
+            if v is None and a.names and n in st.dynamic_names():
+                # a variable bash computes when read ($SHELLOPTS, $UID, …)
+                v = Var(st.special(n), readonly=n in READONLY_DYNAMIC)
             if v is None:
                 if a.names:
                     err(ctx, f"{n}: not found")
@@ -156,6 +120,11 @@ def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
             continue
         try:
             found: Var | None
+            if a.nameref and value is not None and index is None and not _REF_TARGET.match(
+                    value):
+                raise VarError(f"`{value}': invalid variable name for name reference")
+            if a.nameref and value == name:
+                raise VarError(f"{name}: nameref variable self references not allowed")
             if local and in_func and not a.global_ and not force_global:
                 seen = st.lookup(name)
                 if seen is not None and seen.readonly and seen is st.frames[0].get(name):
@@ -163,7 +132,12 @@ def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
                     raise VarError(f"{name}: readonly variable")
                 found = st.declare_local(name)
             else:
-                found = st.lookup(name) if not force_global else st.frames[0].get(name)
+                if force_global:
+                    found = st.frames[0].get(name)
+                elif a.nameref:
+                    found = st.lookup_raw(name)
+                else:
+                    found = st.lookup(name)
                 if found is None:
                     found = Var(None)
                     (st.frames[0] if (a.global_ or force_global or not in_func) else
@@ -171,17 +145,26 @@ def _declare(ctx: Context, sh: Session, a: DeclareArgs, *, local: bool,
             var = found
             if var.readonly and value is not None:
                 raise VarError(f"{name}: readonly variable")
+            if a.assoc and isinstance(var.value, list):
+                raise VarError(f"{name}: cannot convert indexed to associative array")
+            if a.array and type(var.value) is AssocArray:
+                raise VarError(f"{name}: cannot convert associative to indexed array")
             if a.array and not isinstance(var.value, list):
                 var.value = [] if var.value is None else [var.value]
             if a.assoc and not isinstance(var.value, dict):
-                var.value = {} if var.value is None else {"0": var.value}
+                var.value = AssocArray() if var.value is None else AssocArray({"0": var.value})
             if a.integer:
                 var.integer = True
             if a.lower or a.upper:
                 var.case = "u" if a.upper else "l"
             if a.export or (value is not None and "allexport" in st.options):
                 var.exported = True  # `set -a` exports what declare/local assign too
-            if value is not None:
+            if a.nameref:
+                var.nameref = True
+                st.refs = True
+                if value is not None:
+                    var.value = value
+            elif value is not None:
                 _assign_text(sh, var, name, index, op, value, arrays.get(word))
             if a.readonly:
                 var.readonly = True
@@ -201,6 +184,8 @@ def _matches_attrs(v: Var, a: DeclareArgs) -> bool:
     if a.array and not isinstance(v.value, list):
         return False
     if a.assoc and not isinstance(v.value, dict):
+        return False
+    if a.nameref and not v.nameref:
         return False
     return True
 
@@ -227,7 +212,7 @@ def _assign_text(sh: Session, var: Var, name: str, index: str | None, op: str,
             if var.integer:
                 got = {k: str(sh.eval_arith_text(to_text(x) or "0")) for k, x in got.items()}
             old_d = var.value if op == "+=" and isinstance(var.value, dict) else {}
-            var.value = {**old_d, **got}
+            var.value = AssocArray({**old_d, **got})
             return
         items = list(got) if isinstance(got, list) else [got]
         if var.case:
@@ -302,9 +287,9 @@ def _split_compound(text: str, sh: Session, assoc: bool) -> list[Any] | dict[str
     if assoc:
         if all(k is None for k, _ in items):  # bash 5.1+: k1 v1 k2 v2
             flat = [x for _, x in items]
-            return {flat[i]: flat[i + 1] if i + 1 < len(flat) else ""
-                    for i in range(0, len(flat), 2)}
-        return {k: x for k, x in items if k is not None}
+            return AssocArray({flat[i]: flat[i + 1] if i + 1 < len(flat) else ""
+                               for i in range(0, len(flat), 2)})
+        return AssocArray({k: x for k, x in items if k is not None})
     arr: list[Any] = []
     i = 0
     for k, x in items:
@@ -339,6 +324,7 @@ class LocalArgs(Record):
     export: bool = param(False, aliases=["-x"], help="exported")
     lower: bool = param(False, aliases=["-l"], help="lowercase every value assigned")
     upper: bool = param(False, aliases=["-u"], help="uppercase every value assigned")
+    nameref: bool = param(False, aliases=["-n"], help="a name reference")
 
 
 @tool("local", args=LocalArgs, description="declare variables local to the current function",
@@ -349,7 +335,7 @@ def local(args: LocalArgs, ctx: Context, sh: Session) -> int:
         return 1
     d = DeclareArgs(names=args.names, array=args.array, assoc=args.assoc, integer=args.integer,
                     readonly=args.readonly, export=args.export, lower=args.lower,
-                    upper=args.upper)
+                    upper=args.upper, nameref=args.nameref)
     if not args.names:
         return 0
     return _declare(ctx, sh, d, local=True)
@@ -418,7 +404,7 @@ class UnsetArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="variables (or NAME[KEY]) to unset")
     variables: bool = param(False, aliases=["-v"], help="names are variables (the default)")
     functions: bool = param(False, aliases=["-f"], help="names are functions")
-    nameref: bool = param(False, aliases=["-n"], help="accepted for bash compatibility")
+    nameref: bool = param(False, aliases=["-n"], help="unset a nameref itself, not what it names")
 
 
 @tool("unset", args=UnsetArgs, description="remove variables, array elements or functions",
@@ -440,12 +426,14 @@ def unset(args: UnsetArgs, ctx: Context, sh: Session) -> int:
                     continue
                 if not isinstance(cur, dict):
                     key = sh.eval_arith_text(key)
+                elif any(c in key for c in "\"'$\\`"):
+                    key = sh.expand_source_word(key)  # `unset 'm["k"]'`, `'m[$key]'`
                 st.unset_index(m.group(1), key)
             elif NAME.match(n):
                 if st.lookup(n) is None and not args.variables and n in st.functions:
                     st.functions.pop(n, None)
                 else:
-                    st.unset(n)
+                    st.unset(n, ref=args.nameref)
             else:
                 err(ctx, f"`{n}': not a valid identifier")
                 status = 1

@@ -22,6 +22,7 @@ import attrs
 from tysh.kernel.base.control import ExitShell
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.record import Record
+from tysh.kernel.base.values import AssocArray, SparseList
 
 if TYPE_CHECKING:
     import subprocess
@@ -139,6 +140,8 @@ def value_size(v: Any) -> int:
     t = type(v)
     if t is str or t is bytes:
         return sys.getsizeof(v)
+    if t is SparseList:
+        return value_size(list(v)) + value_size(v.far) if v.far else value_size(list(v))
     if t is list:
         n = 56 + SLOT_BYTES * len(v)
         if _FLAT.issuperset(set(map(type, v))):
@@ -147,7 +150,7 @@ def value_size(v: Any) -> int:
             return n + sum(map(value_size, v))
         except RecursionError:
             return n
-    if t is dict:
+    if t is dict or t is AssocArray:
         try:
             return 64 + sum(_ENTRY_BYTES + sys.getsizeof(k) + value_size(x)
                             for k, x in v.items())

@@ -12,6 +12,121 @@ from typing import Any
 Value = str | int | float | bool | None | list[Any] | dict[str, Any] | bytes
 
 
+class AssocArray(dict[str, Any]):
+    """A bash associative array (`declare -A`), as distinct from a record (a JSON
+    object from a tool): `$A` is `${A[0]}` as in bash, and its keys list in bash's
+    order (`ordered_keys`), which scripts and their expected output depend on."""
+
+    __slots__ = ()
+
+    def copy(self) -> AssocArray:
+        return AssocArray(self)
+
+    def ordered_keys(self) -> list[str]:
+        """The keys in the order bash lists them: bash keeps an associative array in a
+        hash table of 1024 buckets (FNV-1 hash of the key's bytes), growing it four
+        times when it holds twice as many entries as buckets, and lists bucket by
+        bucket, newest entry first within one."""
+        keys = list(self)
+        n = len(keys)
+        if n < 2:
+            return keys
+        if n <= 2048:  # the table never grew: sort by bucket, newest first
+            order = sorted(range(n), key=lambda i: (_bash_hash(keys[i]) & 1023, -i))
+            return [keys[i] for i in order]
+        size = 1024
+        buckets: list[list[str]] = [[] for _ in range(size)]
+        count = 0
+        for k in keys:
+            if count >= size * 2:
+                new_size = size * 4
+                grown: list[list[str]] = [[] for _ in range(new_size)]
+                for b in buckets:
+                    for old in b:
+                        grown[_bash_hash(old) & (new_size - 1)].insert(0, old)
+                buckets, size = grown, new_size
+            buckets[_bash_hash(k) & (size - 1)].insert(0, k)
+            count += 1
+        return [k for b in buckets for k in b]
+
+
+class SparseList(list[Any]):
+    """An indexed array with elements far past the end of its list (`a[2**62]=x`):
+    bash's arrays are sparse, and a list cannot hold holes that wide. The list holds
+    the elements from 0 (None marks a hole, as in any array); `far` holds the others
+    by index, all above the list's end."""
+
+    __slots__ = ("far",)
+
+    def __init__(self, items: Any = (), far: dict[int, Any] | None = None) -> None:
+        super().__init__(items)
+        self.far: dict[int, Any] = dict(far or {})
+
+    def copy(self) -> SparseList:
+        return SparseList(self, self.far)
+
+    def end(self) -> int:
+        """One past the highest index in use (what a negative index counts back from)."""
+        return max(max(self.far) + 1, len(self)) if self.far else len(self)
+
+    def far_items(self) -> list[tuple[int, Any]]:
+        return sorted(self.far.items())
+
+
+# A gap of more holes than this past an array's end keeps the element in `far`.
+FAR_GAP = 1 << 16
+
+
+def array_end(v: list[Any]) -> int:
+    """One past an indexed array's highest index."""
+    return v.end() if type(v) is SparseList else len(v)
+
+
+def array_get(v: list[Any], i: int) -> Any:
+    """Element `i` of an indexed array (negative counts back from the end); None when
+    unset."""
+    if i < 0:
+        i += array_end(v)
+    if 0 <= i < len(v):
+        return v[i]
+    if type(v) is SparseList:
+        return v.far.get(i)
+    return None
+
+
+def array_items(v: list[Any]) -> list[tuple[int, Any]]:
+    """The set elements of an indexed array as (index, value), in index order."""
+    out = [(i, x) for i, x in enumerate(v) if x is not None]
+    if type(v) is SparseList:
+        out.extend(v.far_items())
+    return out
+
+
+_hashes: dict[str, int] = {}
+
+
+def _bash_hash(key: str) -> int:
+    """bash's hash_string: 32-bit FNV-1 over the key's bytes as signed chars."""
+    h = _hashes.get(key)
+    if h is not None:
+        return h
+    h = 2166136261
+    for b in key.encode("utf-8", "surrogateescape"):
+        h = ((h * 16777619) & 0xFFFFFFFF) ^ (b if b < 128 else (b - 256) & 0xFFFFFFFF)
+    if len(_hashes) > 65536:
+        _hashes.clear()
+    _hashes[key] = h
+    return h
+
+
+def assoc_items(d: dict[str, Any]) -> list[tuple[str, Any]]:
+    """A dict's entries in listing order: bash's for an associative array, insertion
+    order for a record."""
+    if type(d) is AssocArray:
+        return [(k, d[k]) for k in d.ordered_keys()]
+    return list(d.items())
+
+
 def to_text(v: Any) -> str:
     """Render a value as text: strings as is, numbers in decimal, true/false,
     null as empty, lists and records as compact JSON, bytes decoded with surrogateescape."""

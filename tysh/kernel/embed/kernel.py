@@ -116,6 +116,8 @@ class Kernel:
     "reap" (the default; `repl()` uses "keep") stops them before `execute()` returns,
     "keep" lets them run on until `cancel()` or `close()`; either way they stop at the
     time limit of the call that started them and at most `limits.max_jobs` run.
+    `compat="bash"` runs existing bash scripts unchanged: unquoted expansions split on
+    IFS and glob (`set -o sh_word_split`), and bash's glob rules.
     `mcp_servers` maps command names to MCP servers (a command and its arguments, or an
     http(s) URL) whose tools become those commands (see `connect_mcp`); the embedder
     trusts them, whatever the sandbox (a script may connect one only with external
@@ -136,6 +138,7 @@ class Kernel:
         validate: bool = True,
         disable: Iterable[str] = (),
         jobs: str = "reap",
+        compat: str | None = None,
         mcp_servers: dict[str, list[str] | str] | None = None,
     ) -> None:
         _prepare_recursion()
@@ -170,6 +173,10 @@ class Kernel:
         self.state.pid = os.getpid() if self.state.host_facts else NEUTRAL_PID
         self.state.arg0 = arg0
         self.state.positional = list(args)
+        if compat is not None:
+            # "bash": unquoted expansions split and glob as in bash (sh_word_split) and
+            # bash's glob rules; ValueError for another name
+            self.state.set_compat(compat)
         if disable:
             off = frozenset(disable)
             self.state.disabled = off
@@ -216,13 +223,18 @@ class Kernel:
         keep the terminal; no memory budget unless `limits` sets one."""
         env = dict(os.environ)
         env.update(kw.pop("env", None) or {})
+        # bash's computed ids are its own, whatever the environment says
+        for name in ("UID", "EUID", "PPID"):
+            env.pop(name, None)
         if kw.get("limits") is None:
             kw["limits"] = Limits(max_memory=None)
         kw.setdefault("process_groups", False)
         kw.setdefault("validate", False)
         kw.setdefault("jobs", "keep")
-        return cls(cwd=cwd or os.getcwd(), env=env, allow_external=True, fs=LocalFileSystem(),
-                   **kw)
+        k = cls(cwd=cwd or os.getcwd(), env=env, allow_external=True, fs=LocalFileSystem(), **kw)
+        if "HOME" not in env:  # as bash, a shell started without HOME has none
+            k.state.frames[0].pop("HOME", None)
+        return k
 
     @classmethod
     def isolated(

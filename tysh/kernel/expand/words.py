@@ -1,10 +1,13 @@
 """The expansion stage: words from the syntax tree become arguments.
 
 Order: brace → tilde → parameter, arithmetic and command substitution → glob → quote
-removal. Command arguments are never split on IFS: a non-empty unquoted `$x` or `$(…)`
-is exactly one argument and is never globbed, an empty one that makes up the whole word
-disappears, and `"$@"` / `${a[@]}` give one word per element. Splitting happens only
-where a list is built (`expand_list`: `for` heads and array literals).
+removal. By default command arguments are never split on IFS: a non-empty unquoted `$x`
+is exactly one argument and is never globbed, an unquoted `$(…)` gives one argument per
+line of its output, an empty one that makes up the whole word disappears, and `"$@"` /
+`${a[@]}` give one word per element. Splitting on IFS happens where a list is built
+(`expand_list`: `for` heads and array literals). Under `set -o sh_word_split` (the host's
+`sh_word_split`) every unquoted expansion is split on IFS and its fields globbed, as bash
+does.
 
 The interpreter supplies an `ExpandHost`. Indexed arrays are lists (None elements are
 unset holes of a sparse array), associative arrays and records are dicts.
@@ -21,7 +24,14 @@ from typing import Any, Protocol
 from tysh.kernel.base.argv import DOUBLE_DASH, Arg, Flag, Operand, looks_like_flag
 from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.values import Value, to_text
+from tysh.kernel.base.values import (
+    AssocArray,
+    SparseList,
+    Value,
+    array_get,
+    array_items,
+    to_text,
+)
 from tysh.kernel.expand import arith, pattern
 from tysh.kernel.fs.api import FileSystem
 from tysh.kernel.syntax import ast
@@ -116,7 +126,10 @@ _LIVE = frozenset("{*?[~\\")
 _GLOB_CHARS = frozenset("*?[")
 _FLAG_EQ = LazyRegex(r"--[A-Za-z][A-Za-z0-9_-]*=")
 _DEFAULT_OPS = frozenset([":-", "-", ":=", "=", ":?", "?", ":+", "+"])
+_WORD_OPS = frozenset([":-", "-", ":+", "+"])
+_ATTR_OPS = frozenset(["@a", "@A", "@K", "@k"])  # transformations that need the variable  # the forms whose result may be their word
 _SPECIALS = frozenset("?$!-")
+_NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*")
 _NOTHING: Any = object()
 
 
@@ -215,6 +228,9 @@ def _scalar_text(v: Any) -> str | None:
         if not v or v[0] is None:
             return None
         return to_text(v[0])
+    if type(v) is AssocArray:  # `$A` is `${A[0]}`
+        x = v.get("0")
+        return None if x is None else to_text(x)
     return to_text(v)
 
 
@@ -266,9 +282,7 @@ class _Expander:
             e.fatal = True
             raise
         if isinstance(container, list):
-            if i < 0:
-                i += len(container)
-            return container[i] if 0 <= i < len(container) else None
+            return array_get(container, i)
         if container is None:
             return None
         return container if i == 0 else None
@@ -278,13 +292,21 @@ class _Expander:
             return list(self.host.positional())
         v = self.get(pe.name)
         if pe.indirect:
+            if type(v) is SparseList:
+                return [str(i) for i, _ in array_items(v)]
             if isinstance(v, list):
                 return [str(i) for i, x in enumerate(v) if x is not None]
+            if type(v) is AssocArray:
+                return v.ordered_keys()
             if isinstance(v, dict):
                 return list(v.keys())
             return [] if v is None else ["0"]
+        if type(v) is SparseList:
+            return [x for _, x in array_items(v)]
         if isinstance(v, list):
             return [x for x in v if x is not None]
+        if type(v) is AssocArray:
+            return [v[k] for k in v.ordered_keys()]
         if isinstance(v, dict):
             return list(v.values())
         return [] if v is None else [v]
@@ -298,6 +320,8 @@ class _Expander:
         name = pe.name
         if pe.op == "bad":  # text the parser kept: an error only when expanded, as in bash
             raise ExpansionError(f"${{{name}}}: bad substitution", status=1, fatal=True)
+        if pe.op in _ATTR_OPS:
+            return self.attr_op(pe)
         if pe.op in ("!*", "!@"):
             names = getattr(self.host, "var_names", None)
             found = [n for n in names() if n.startswith(name)] if names is not None else []
@@ -326,8 +350,13 @@ class _Expander:
             return _Multi(items, all_idx == "*")
         if name == "#" and pe.length:  # ${##} is the length of $#
             return str(len(str(len(self.host.positional()))))
-        if pe.indirect and pe.index is None:
-            ref = _scalar_text(self.get(name))
+        if pe.indirect:  # `${!r}`, `${!a[1]}`: the variable the value names
+            target_of: Any = getattr(self.host, "nameref_target", None)
+            target = None if target_of is None or pe.index is not None else target_of(name)
+            if target is not None:  # `${!r}` of a nameref is the name it stands for
+                return target
+            ref = _scalar_text(self.get(name) if pe.index is None else (
+                self.subscript(self.get(name), pe.index)))
             if ref is None or ref == "":
                 if self.host.nounset:
                     raise self.unbound(name)
@@ -340,7 +369,9 @@ class _Expander:
                 whole = ast.ParamExp(m.group(1), ast.Word((ast.Quoted(m.group(2)),)))
                 return _Multi(self.elements(whole), m.group(2) == "*")
             if m is not None:
-                raw = self.subscript(self.get(m.group(1)), ast.Word((ast.Quoted(m.group(2)),)))
+                key_text: Any = getattr(self.host, "subscript_text", None)
+                key = m.group(2) if key_text is None else key_text(m.group(2))
+                raw = self.subscript(self.get(m.group(1)), ast.Word((ast.Quoted(key),)))
             else:
                 raw = self.get(ref)
             name = ref
@@ -372,10 +403,99 @@ class _Expander:
             text = ""
         return self.scalar_op(pe, name, text)
 
+    def attr_op(self, pe: ast.ParamExp) -> Any:
+        """`${x@a}` (attribute letters), `${x@A}` (an assignment that recreates it),
+        `${x@K}` / `${a[@]@K}` (quoted keys and values), `${a[@]@k}` (as words)."""
+        from tysh.kernel.expand.declared import declare_value, dq  # only these forms need it
+
+        how = pe.op[1]
+        name = pe.name
+        index = pe.index
+        if pe.indirect and index is None:
+            ref = _scalar_text(self.get(name)) or ""
+            if not ref:
+                return ""
+            m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?", ref, re.DOTALL)
+            if m is None:
+                raise ExpansionError(f"{ref}: invalid variable name", status=1, fatal=True)
+            name = m.group(1)
+            index = None if m.group(2) is None else ast.Word((ast.Quoted(m.group(2)),))
+        all_idx = _is_all_index(index)
+        if name in ("@", "*") and index is None:
+            all_idx = name
+        star = all_idx == "*"
+        named = bool(_NAME.fullmatch(name))
+        attrs_of: Any = getattr(self.host, "var_attributes", None)
+        letters = (attrs_of(name) or "") if named and attrs_of is not None else ""
+        if all_idx is not None:
+            whole = ast.ParamExp(name, None if name in ("@", "*") else index)
+            items = self.elements(whole)
+            if pe.indirect:  # `${!a[@]@a}`: the keys, which have no attributes
+                letters = ""
+            if how == "a":
+                return _Multi([letters] * len(items), star)
+            v = self.get(name)
+            if how == "A":
+                if not named:
+                    return "set -- " + " ".join(_transform(to_text(x), "Q") for x in items) if (
+                        items) else ""
+                if v is None:
+                    return ""
+                return f"declare -{letters or '-'} {name}={declare_value(v)}"
+            if isinstance(v, list):
+                pairs = [(str(i), x) for i, x in array_items(v)]
+            elif type(v) is AssocArray:
+                pairs = [(k, v[k]) for k in v.ordered_keys()]
+            elif isinstance(v, dict):
+                pairs = list(v.items())
+            else:
+                return _Multi([_transform(to_text(x), "Q") for x in items], star)
+            if how == "k":
+                return _Multi([t for k, x in pairs for t in (k, to_text(x))], star)
+            if isinstance(v, dict):  # bash ends an associative array's list with a blank
+                return _Multi(["".join(f"{k} {dq(to_text(x))} " for k, x in pairs)], star)
+            return _Multi([" ".join(f"{k} {dq(to_text(x))}" for k, x in pairs)], star)
+        if how == "a":
+            return letters
+        raw = self.subscript(self.get(name), index) if index is not None else self.get(name)
+        text = _scalar_text(raw)
+        if text is None:
+            if self.host.nounset:
+                raise self.unbound(self.display_name(pe))
+            return ""
+        quoted = _transform(text, "Q")
+        if how == "A":
+            return f"declare -{letters} {name}={quoted}" if letters else f"{name}={quoted}"
+        return quoted
+
     def display_name(self, pe: ast.ParamExp) -> str:
         if pe.index is None:
             return pe.name
         return f"{pe.name}[{self.word_text(pe.index)}]"
+
+    def chosen_word(self, pe: ast.ParamExp) -> ast.Word | None:
+        """For `${x-w}` `${x:-w}` `${x+w}` `${x:+w}`: the word `w` when it is the result
+        (None when the value is, or `w` is empty)."""
+        if pe.arg is None or pe.indirect or pe.length:
+            return None
+        name = pe.name
+        all_idx = _is_all_index(pe.index)
+        if name in ("@", "*") and pe.index is None:
+            all_idx = name
+        if all_idx is not None:
+            items = self.elements(pe)
+            unset = not items
+            null = unset or (len(items) == 1 and to_text(items[0]) == "")
+        else:
+            raw = self.subscript(self.get(name), pe.index) if pe.index is not None else (
+                self.get(name))
+            text = _scalar_text(raw)
+            unset = text is None
+            null = not text
+        cond = null if pe.op[0] == ":" else unset
+        if pe.op[-1] == "+":
+            return pe.arg if not cond else None
+        return pe.arg if cond else None
 
     def default_op(self, pe: ast.ParamExp, name: str, unset: bool, null: bool, value: Any) -> Any:
         op = pe.op
@@ -439,6 +559,12 @@ class _Expander:
         if op in ("^^", ",,", "^", ","):
             p = None if pe.arg is None else self.pat(pe.arg)
             return pattern.convert_case(text, op, p)
+        if op == "@P":
+            from tysh.kernel.expand.prompt import decode_escapes, prompt_word
+
+            decoded = decode_escapes(text, self.host)
+            doc = prompt_word(decoded)
+            return decoded if doc is None else expand_heredoc(doc, self.host)
         if op[0] == "@":
             return _transform(text, op[1])
         raise ExpansionError(f"${{{name}{op}}}: bad substitution", status=1, fatal=True)
@@ -615,14 +741,20 @@ def _ifs_regex(ifs: str) -> tuple[re.Pattern[str], frozenset[str]]:
 class _Builder:
     """Walks a word's parts and builds its fields (arguments)."""
 
-    __slots__ = ("ex", "split", "globbing", "fields", "ifs")
+    __slots__ = ("ex", "split", "globbing", "fields", "ifs", "bash", "lines")
 
-    def __init__(self, ex: _Expander, split: bool, globbing_on: bool) -> None:
+    def __init__(self, ex: _Expander, split: bool, globbing_on: bool, bash: bool = False,
+                 lines: bool = False) -> None:
         self.ex = ex
         self.split = split
         self.globbing = globbing_on
         self.fields: list[_Field] = [_Field(globbing_on)]
         self.ifs: str | None = None
+        # `sh_word_split`: the text of unquoted expansions keeps its glob meaning, `$arr`
+        # is element 0, and the words of `${x:-w}` split as bash splits them
+        self.bash = bash
+        # an unquoted `$(…)` gives one field per line (command arguments by default)
+        self.lines = lines
 
     def new_field(self) -> _Field:
         f = _Field(self.globbing)
@@ -647,6 +779,12 @@ class _Builder:
             else:
                 f.add_literal(v)
             return
+        if self.bash and from_param and isinstance(v, list):
+            # `$arr` is `${arr[0]}`, split like any other value
+            t = _scalar_text(v)
+            if t is not None:
+                self.add_split(t)
+            return
         if isinstance(v, _Multi):
             for i, item in enumerate(v.items):
                 if i:
@@ -668,7 +806,8 @@ class _Builder:
             return
         if from_param:
             # `$arr` alone is element 0 as in bash; a list still binds `--name=$arr`.
-            f.add_typed(v, _scalar_text(v) or "", whole=not isinstance(v, list))
+            f.add_typed(v, _scalar_text(v) or "",
+                        whole=not isinstance(v, list) and type(v) is not AssocArray)
         else:
             f.add_typed(v, to_text(v))
 
@@ -676,19 +815,52 @@ class _Builder:
         if self.ifs is None:
             self.ifs = _ifs(self.ex.host)
         ifs = self.ifs
+        bash = self.bash
         if not ifs:
-            self.fields[-1].add_literal(text)
+            if bash:
+                self.fields[-1].add_live(text)
+            else:
+                self.fields[-1].add_literal(text)
             return
         delim, hard_chars = _ifs_regex(ifs)
         pos = 0
         f = self.fields[-1]
         for m in delim.finditer(text):
-            f.add_literal(text[pos : m.start()])
+            if bash:
+                f.add_live(text[pos : m.start()])
+            else:
+                f.add_literal(text[pos : m.start()])
             if hard_chars and not hard_chars.isdisjoint(m.group()):
                 f.keep = True  # a non-blank IFS character delimits even an empty field
             pos = m.end()
             f = self.new_field()
-        f.add_literal(text[pos:])
+        if bash:
+            f.add_live(text[pos:])
+        else:
+            f.add_literal(text[pos:])
+
+    def add_lines(self, text: str) -> None:
+        """An unquoted `$(…)` among command arguments: one field per line (the first
+        and last join the text written around it); empty lines give nothing."""
+        parts = text.split("\n")
+        self.fields[-1].add_literal(parts[0])
+        for line in parts[1:]:
+            self.new_field().add_literal(line)
+
+    def walk_default_word(self, parts: Sequence[ast.WordPart]) -> None:
+        """The word of `${x:-w}` / `${x:+w}` in an unquoted word under sh_word_split:
+        its unquoted text is split and globbed as an expansion's result, its quoted
+        text stays whole (`${u:-"a b" c}` gives two words)."""
+        for p in parts:
+            tp = type(p)
+            if tp is ast.Lit:
+                self.add_split(p.text)  # type: ignore[union-attr]
+            elif tp is ast.Quoted:
+                f = self.fields[-1]
+                f.add_literal(p.text)  # type: ignore[union-attr]
+                f.quoted = True
+            else:
+                self.walk((p,))
 
     def walk(self, parts: Sequence[ast.WordPart]) -> None:
         ex = self.ex
@@ -703,9 +875,18 @@ class _Builder:
             elif tp is ast.DQ:
                 self.walk_dq(p.parts)  # type: ignore[union-attr]
             elif tp is ast.ParamExp:
+                if self.bash and p.op in _WORD_OPS:  # type: ignore[union-attr]
+                    word = ex.chosen_word(p)  # type: ignore[arg-type]
+                    if word is not None:
+                        self.walk_default_word(word.parts)
+                        continue
                 self.add_unquoted(ex.param(p), True)  # type: ignore[arg-type]
             elif tp is ast.CmdSub:
-                self.add_unquoted(ex.host.command_substitution(p.body), False)  # type: ignore[union-attr]
+                v = ex.host.command_substitution(p.body)  # type: ignore[union-attr]
+                if self.lines and type(v) is str and "\n" in v:
+                    self.add_lines(v)
+                else:
+                    self.add_unquoted(v, False)
             elif tp is ast.ArithSub:
                 self.add_unquoted(ex.arith_sub(p), False)  # type: ignore[arg-type]
             elif tp is ast.ProcSub:
@@ -841,13 +1022,17 @@ def _finish_arg(f: _Field, literal: bool, out: list[Arg], host: ExpandHost) -> N
     out.append(Operand(text, literal))
 
 
-def _expand_word(word: ast.Word, host: ExpandHost, glob_passthrough: bool, out: list[Arg]) -> None:
+def _expand_word(word: ast.Word, host: ExpandHost, glob_passthrough: bool, out: list[Arg],
+                 bash: bool, lines: bool) -> None:
     variants, tilde = _word_variants(word, host)
     ex = _Expander(host)
     literal = not tilde and not _word_has_expansion(word.parts)
     for parts in variants:
-        globbing_on = not glob_passthrough and _glob_live(parts, host)
-        b = _Builder(ex, False, globbing_on)
+        if bash:
+            globbing_on = not glob_passthrough and not getattr(host, "noglob", False)
+        else:
+            globbing_on = not glob_passthrough and _glob_live(parts, host)
+        b = _Builder(ex, bash, globbing_on, bash, lines)
         b.walk(parts)
         for f in b.fields:
             if f.pat is not None:
@@ -860,11 +1045,15 @@ def _expand_word(word: ast.Word, host: ExpandHost, glob_passthrough: bool, out: 
 
 
 def expand_args(
-    words: Sequence[ast.Word], host: ExpandHost, *, glob_passthrough: bool = False
+    words: Sequence[ast.Word], host: ExpandHost, *, glob_passthrough: bool = False,
+    assign_words: frozenset[int] = frozenset(),
 ) -> list[Arg]:
-    """Full expansion of a command's words into classified arguments for the binder."""
+    """Full expansion of a command's words into classified arguments for the binder.
+    `assign_words`: indexes of the words a declaration command (`declare x=…`) takes as
+    assignments: never split, never globbed."""
     out: list[Arg] = []
-    for w in words:
+    bash: bool | None = None  # sh_word_split, read when a word first needs it
+    for k, w in enumerate(words):
         parts = w.parts
         if len(parts) == 1:
             p = parts[0]
@@ -878,7 +1067,9 @@ def expand_args(
                 t = p.text  # type: ignore[union-attr]
                 out.append(_classify(t, True) if t else Operand("", True))
                 continue
-            elif tp is ast.ParamExp and _plain_scalar(p):  # type: ignore[arg-type]
+            elif tp is ast.ParamExp and _plain_scalar(p) and not (  # type: ignore[arg-type]
+                    bash if bash is not None else (
+                        bash := bool(getattr(host, "sh_word_split", False)))):
                 v = _Expander(host).get(p.name)  # type: ignore[union-attr]
                 if type(v) is str:
                     if v:
@@ -892,7 +1083,12 @@ def expand_args(
                     if type(v) is str:
                         out.append(_classify(v, False))
                         continue
-        _expand_word(w, host, glob_passthrough, out)
+        if assign_words and k in assign_words:
+            _expand_word(w, host, True, out, False, False)
+        else:
+            if bash is None:
+                bash = bool(getattr(host, "sh_word_split", False))
+            _expand_word(w, host, glob_passthrough, out, bash, not bash)
         if len(out) > _CHECK_AT:
             host.need_memory(len(out) * _ITEM_BYTES, "word expansion")
     return out
@@ -900,13 +1096,16 @@ def expand_args(
 
 def expand_list(words: Sequence[ast.Word], host: ExpandHost) -> list[Value]:
     """Expansion for `for` heads and array literals: unquoted expansions split on IFS
-    (never globbed), literal glob patterns glob, a typed list contributes its elements."""
+    (globbed only under sh_word_split), literal glob patterns glob, a typed list
+    contributes its elements."""
     out: list[Value] = []
     ex = _Expander(host)
+    bash = bool(getattr(host, "sh_word_split", False))
+    noglob = getattr(host, "noglob", False)
     for w in words:
         variants, _ = _word_variants(w, host)
         for parts in variants:
-            b = _Builder(ex, True, _glob_live(parts, host))
+            b = _Builder(ex, True, not noglob if bash else _glob_live(parts, host), bash)
             b.walk(parts)
             for f in b.fields:
                 if f.pat is not None:

@@ -104,6 +104,10 @@ class Interpreter:
     # being run, keyed by their argument's text (the builtin sees only text)
     decl_arrays: dict[str, ast.ArrayLit] | None = attrs.field(default=None, init=False)
 
+    def __attrs_post_init__(self) -> None:
+        self.state.key_text = self.subscript_text
+        self.state.key_index = self.eval_arith_text
+
     # ------------------------------------------------------------------ forks
     def fork(self) -> Interpreter:
         """A child shell on a copy of the session (subshell, pipeline stage, `$(…)`)."""
@@ -350,6 +354,11 @@ class Interpreter:
         return [n for n in st.all_names() if st.get(n) is not None]
 
     @property
+    def sh_word_split(self) -> bool:
+        """`set -o sh_word_split`: unquoted expansions split on IFS and glob, as in bash."""
+        return "sh_word_split" in self.state.options
+
+    @property
     def noglob(self) -> bool:
         """`set -f`: words are not globbed (read by expand only when a word could glob)."""
         return "noglob" in self.state.options
@@ -359,16 +368,66 @@ class Interpreter:
         # reads every variable through here
         st = self.state
         frames = st.frames
+        if st.refs:
+            return self._lookup_ref(name)
         var = frames[0].get(name) if len(frames) == 1 else st.lookup(name)
         if var is not None:
             return var.value
         return st.special(name)
 
+    def _lookup_ref(self, name: str) -> Any:
+        """`lookup` once namerefs exist: follow them, to an array element too
+        (`declare -n r='a[1]'`)."""
+        st = self.state
+        target = st.resolve(name)
+        if target != name and "[" in target:
+            base, key = _ref_element(target)
+            if base is not None:
+                key = self.subscript_text(key)
+                cur = st.get(base)
+                if isinstance(cur, dict):
+                    return cur.get(key)
+                try:
+                    i = arith.evaluate(key, self)
+                except TyshError:
+                    return None
+                if isinstance(cur, list):
+                    if i < 0:
+                        i += len(cur)
+                    return cur[i] if 0 <= i < len(cur) else None
+                return cur if i == 0 else None
+        var = st.lookup_raw(target)
+        if var is not None:
+            return var.value
+        return st.special(target)
+
+    def subscript_text(self, key: str) -> str:
+        """A subscript written in a value (`declare -n r='m["k"]'`, `ref='m[$k]'`)
+        expanded as the subscript of `m["k"]` in a script would be: quotes removed,
+        `$…` expanded."""
+        if not any(c in key for c in "\"'$`\\"):
+            return key
+        try:
+            return self.expand_source_word(key)
+        except TyshError:
+            return key
+
+    def nameref_target(self, name: str) -> str | None:
+        """What a nameref names (`${!r}` of `declare -n r=x` is "x"); None for another
+        variable."""
+        st = self.state
+        if not st.refs:
+            return None
+        var = st.lookup_raw(name)
+        if var is None or not var.nameref or type(var.value) is not str:
+            return None
+        return var.value
+
     def assign(self, name: str, value: Any) -> None:
         # State.set, with rewriting an existing writable global inlined (a loop counter)
         st = self.state
         frames = st.frames
-        if len(frames) == 1:
+        if len(frames) == 1 and not st.refs:
             var = frames[0].get(name)
             if var is not None and not var.readonly and not var.case:
                 var.value = value
@@ -384,6 +443,47 @@ class Interpreter:
     def special(self, name: str) -> str:
         v = self.state.special(name)
         return "" if v is None else to_text(v)
+
+    def var_attributes(self, name: str) -> str | None:
+        """The attribute letters of a variable (`${x@a}`), None when there is none."""
+        var = self.state.lookup(name)
+        if var is None:
+            return None
+        from tysh.kernel.expand.declared import attr_letters
+
+        return attr_letters(var.value, integer=var.integer, case=var.case,
+                            readonly=var.readonly, exported=var.exported)
+
+    def prompt_fact(self, key: str) -> str | None:
+        """What a prompt escape shows (`${x@P}`): "user", "host", "uid", "tty", "j" (jobs),
+        "!" (history number), "#" (command number). A sandboxed session shows neutral
+        names, as `whoami` and $HOSTNAME do there."""
+        st = self.state
+        if key == "user":
+            if not st.host_facts:
+                return "user"
+            import pwd
+
+            try:
+                return pwd.getpwuid(os.getuid()).pw_name
+            except KeyError:
+                return None
+        if key == "host":
+            return os.uname().nodename if st.host_facts else "localhost"
+        if key == "uid":
+            return str(os.getuid()) if st.host_facts else "1000"
+        if key == "tty":
+            try:
+                return os.path.basename(os.ttyname(0)) if st.host_facts else None
+            except OSError:
+                return None
+        if key == "j":
+            return str(len(self.jobs.running()))
+        if key == "!":
+            return str(len(st.tables.history) + 1)
+        if key == "#":
+            return str(st.commands_run + 1)
+        return None
 
     def need_memory(self, n: int, what: str) -> None:
         """Raise MemoryLimitExceeded unless `n` more bytes fit the memory budget."""
@@ -513,6 +613,7 @@ class Interpreter:
             if "noexec" in options:  # `set -n`: the rest is read (syntax-checked), not run
                 break
             state.stmt = st
+            state.commands_run += 1
             if control.cancelled or self.deadline is not None or control.pending:
                 self.check_boundary()
             try:
@@ -521,7 +622,12 @@ class Interpreter:
                 else:
                     status = self.run_andor(st.body, fds)
             except ExitShell as e:
-                if not e.expansion or e.status == 127:
+                if e.expansion and e.status == 127 and not state.interactive and (
+                        state.invocation == "s" or state.tables.script_file is not None):
+                    # `set -u`, `${x?}`: bash ends a script read from a file or stdin
+                    # with 1 (a -c script, and an embedded one, with 127)
+                    raise ExitShell(1, expansion=True) from None
+                if not e.expansion or e.status == 127 and not state.interactive:
                     raise
                 status = state.last_status = e.status
                 skip = line
@@ -847,6 +953,12 @@ class Interpreter:
 # The fields after `state` that `__init__` takes, read in its order: what fork() hands on.
 _inherited = operator.attrgetter(
     *(f.name for f in attrs.fields(Interpreter) if f.init and f.name != "state"))
+
+
+def _ref_element(target: str) -> tuple[str | None, str]:
+    """`a[k]` as ("a", "k"); (None, "") for text of another shape."""
+    m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]", target, re.DOTALL)
+    return (m.group(1), m.group(2)) if m is not None else (None, "")
 
 
 def _escape_blanks(src: str) -> str:

@@ -16,7 +16,7 @@ from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.limits import NO_CHARGES, UNBOUNDED, Charges, MemoryLimitExceeded
 from tysh.kernel.base.streams import ABANDONED, CheckedBytesIO, Fds
-from tysh.kernel.base.values import encode_text, to_text
+from tysh.kernel.base.values import AssocArray, encode_text, to_text
 from tysh.kernel.bind.binder import BindError
 from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.expand.words import eval_arith_word, expand_args
@@ -94,8 +94,11 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
                 tool = interp.registry.registered.get(name)
         rest = words[i:]
         if rest:
+            assign_words = frozenset(k - i for k, _ in cmd.arg_assigns if k >= i) if (
+                cmd.arg_assigns) else frozenset()
             more = expand_args(
-                rest, interp, glob_passthrough=tool is not None and tool.schema.glob_passthrough
+                rest, interp, glob_passthrough=tool is not None and tool.schema.glob_passthrough,
+                assign_words=assign_words,
             )
             args = pre + more if pre else more
         else:
@@ -261,7 +264,7 @@ def array_value(interp: Interpreter, name: str, lit: ast.ArrayLit) -> Any:
     cur = interp.state.get(name)
     keyed = any(e.key is not None for e in lit.elements)
     if isinstance(cur, dict):
-        out: dict[str, Any] = {}
+        out: dict[str, Any] = AssocArray()
         if not keyed:
             # bash 5.1+: `m=(k1 v1 k2 v2)` pairs keys and values
             flat = [to_text(x) for x in interp.expand_list(tuple(e.value for e in lit.elements))]
@@ -332,7 +335,7 @@ def do_assign(interp: Interpreter, a: ast.Assign) -> None:
             st.set(name, value)
             return
         if not var.integer and not var.readonly and not var.case and not isinstance(
-                var.value, list):
+                var.value, list) and type(var.value) is not AssocArray:
             var.value = value  # what st.set does to the variable lookup found
             return
     else:
@@ -383,6 +386,9 @@ def do_assign(interp: Interpreter, a: ast.Assign) -> None:
         else:
             var.value.append(value)
         return
+    if var is not None and type(var.value) is AssocArray and not isinstance(value, dict):
+        st.set_index(name, "0", value)  # bash: `A=x` is `A[0]=x`
+        return
     st.set(name, value)
 
 
@@ -419,8 +425,9 @@ def _assignments_only(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> 
                     trace(interp, fds, [f"{a.name}{'+' if a.append else ''}="
                                         f"{to_text(v) if not isinstance(v, list | dict) else ''}"])
             except VarError as e:
+                # bash abandons the rest of the line (the shell goes on with the next)
                 interp.error(fds, "tysh: " + e.message)
-                raise ExitShell(1) from None
+                raise ExitShell(1, expansion=True) from None
     except ExpansionError as e:
         return interp.fail_expansion(e, fds)
     finally:
@@ -442,12 +449,22 @@ def _with_assignments(
     """`A=1 cmd`: the assignments hold for the command only (exported to it)."""
     st = interp.state
     if fn is None and tool is None:
+        # each value sees the ones before it (`A=1 B=$A cmd`), as in bash
         env: dict[str, str] = {}
+        scratch: dict[str, Var] = {}
+        st.frames.append(scratch)
         try:
             for a in cmd.assigns:
-                env[a.name] = to_text(assignment_value(interp, a))
+                text = to_text(assignment_value(interp, a))
+                env[a.name] = text
+                scratch[a.name] = Var(text, exported=True)
         except ExpansionError as e:
             return interp.fail_expansion(e, fds)
+        finally:
+            for k in range(len(st.frames) - 1, 0, -1):
+                if st.frames[k] is scratch:
+                    del st.frames[k]
+                    break
         return run_external_cmd(interp, name, args, fds, env)
     frame: dict[str, Var] = {}
     st.frames.append(frame)

@@ -20,6 +20,7 @@ import attrs
 
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, UNBOUNDED, VAR_BYTES, Meter, value_size
+from tysh.kernel.base.values import FAR_GAP, AssocArray, SparseList, array_end
 
 OPTION_LETTERS = {
     "errexit": "e",
@@ -34,24 +35,50 @@ OPTION_LETTERS = {
     "functrace": "T",
     "hashall": "h",
     "braceexpand": "B",
+    "keyword": "k",
+    "monitor": "m",
+    "notify": "b",
+    "physical": "P",
+    "privileged": "p",
+    "histexpand": "H",
+    "onecmd": "t",
 }
 LETTER_OPTIONS = {v: k for k, v in OPTION_LETTERS.items()}
-LONG_ONLY_OPTIONS = ("pipefail", "posix")
+# bash's `set -o` names without a letter, and tysh's sh_word_split (zsh's name)
+LONG_ONLY_OPTIONS = ("emacs", "history", "ignoreeof", "interactive-comments", "nolog",
+                     "pipefail", "posix", "vi", "sh_word_split")
 # the options on in a new shell (bash's defaults: `set -h`, `set -B`)
-DEFAULT_OPTIONS = frozenset({"hashall", "braceexpand"})
+DEFAULT_OPTIONS = frozenset({"hashall", "braceexpand", "interactive-comments"})
 # `$-`: the letters in bash's order
-_FLAG_ORDER = "abefhkmnptuvxBCEHPT"
+_FLAG_ORDER = "abefhikmnptuvxBCEHPT"
 ALL_OPTIONS = (*OPTION_LETTERS, *LONG_ONLY_OPTIONS)
+# tysh's own options, which $SHELLOPTS (read by bash) does not list
+_TYSH_OPTIONS = frozenset({"sh_word_split"})
+
+# the `shopt` options on in a new shell: bash's defaults for a script, and tysh's glob
+# rules (recursive `**`, extended patterns, a glob matching nothing is an error)
+BASH_DEFAULT_SHOPT = frozenset({
+    "checkwinsize", "cmdhist", "complete_fullquote", "extquote", "force_fignore",
+    "globasciiranges", "globskipdots", "hostcomplete", "interactive_comments",
+    "patsub_replacement", "progcomp", "promptvars", "sourcepath",
+})
+TYSH_GLOB_SHOPT = frozenset({"extglob", "failglob", "globskipdots", "globstar"})
+# what `tysh --compat bash` / `Kernel(compat="bash")` change: bash's splitting and
+# globbing of unquoted expansions, and bash's glob rules (no `**`, a glob that matches
+# nothing stays as written)
+COMPAT_BASH_OPTIONS = frozenset({"sh_word_split"})
+COMPAT_BASH_SHOPT_OFF = frozenset({"globstar", "failglob"})
+COMPAT_MODES = ("bash",)
 
 
 class Var:
     """One variable: its value and attributes."""
 
-    __slots__ = ("value", "exported", "readonly", "integer", "case")
+    __slots__ = ("value", "exported", "readonly", "integer", "case", "nameref")
 
     def __init__(
         self, value: Any, exported: bool = False, readonly: bool = False, integer: bool = False,
-        case: str = "",
+        case: str = "", nameref: bool = False,
     ) -> None:
         self.value = value
         self.exported = exported
@@ -59,14 +86,18 @@ class Var:
         self.integer = integer
         # `declare -l` / `-u`: "l" or "u" converts every text assigned from then on
         self.case = case
+        # `declare -n`: the value is the name of the variable this one stands for
+        self.nameref = nameref
 
     def copy(self) -> Var:
         v = self.value
-        if isinstance(v, list):
+        if type(v) is SparseList:
+            v = v.copy()
+        elif isinstance(v, list):
             v = list(v)
         elif isinstance(v, dict):
-            v = dict(v)
-        return Var(v, self.exported, self.readonly, self.integer, self.case)
+            v = v.copy() if type(v) is AssocArray else dict(v)
+        return Var(v, self.exported, self.readonly, self.integer, self.case, self.nameref)
 
 
 def convert_case(case: str, text: str) -> str:
@@ -120,11 +151,14 @@ _DYNAMIC: dict[str, Callable[[State], str]] = {
     "OPTIND": lambda st: "1",
     "LINENO": lambda st: "0" if st.stmt is None else str(st.stmt.pos.line),
     "SHELLOPTS": lambda st: st.shellopts(),
+    "BASHOPTS": lambda st: ":".join(sorted(st.shopt)),
 }
 
 
+_MAX_REFS = 8  # bash's limit on a chain of namerefs
+
 # bash's read-only computed variables (an embedder's `env` may still give them values)
-_READONLY_DYNAMIC = frozenset({"UID", "EUID", "PPID"})
+READONLY_DYNAMIC = _READONLY_DYNAMIC = frozenset({"UID", "EUID", "PPID", "SHELLOPTS", "BASHOPTS"})
 
 
 def _trim(lst: list[Any]) -> list[Any]:
@@ -170,7 +204,8 @@ class State:
         self.functions: dict[str, Any] = {}  # name -> ast.FunctionDef
         self.aliases: dict[str, str] = {}
         self.options: set[str] = set(DEFAULT_OPTIONS)
-        self.shopt: set[str] = set()  # bash's `shopt` options that are on
+        # bash's `shopt` options that are on
+        self.shopt: set[str] = set(BASH_DEFAULT_SHOPT | TYSH_GLOB_SHOPT)
         self.positional: list[str] = []
         self.arg0: str = "tysh"
         self.cwd: str = cwd
@@ -212,10 +247,20 @@ class State:
         self.trap_line: int | None = None
         self.last_arg: str = ""  # `$_`: the last argument of the previous simple command
         self.xtrace_level: int = 0  # `set -x`: the command substitutions we are inside
+        self.commands_run: int = 0  # top-level commands started (a prompt's `\#`)
+        # whether any nameref was ever made: lookups follow them only then
+        self.refs: bool = False
+        # `tysh -i`: an interactive shell ($- has i; `set -u` ends a line, not the shell)
+        self.interactive: bool = False
+        # how a subscript written in a value is expanded (`declare -n r='m["k"]'`); the
+        # interpreter sets it
+        self.key_text: Callable[[str], str] | None = None
+        self.key_index: Callable[[str], int] | None = None  # ... and `a[i+1]`'s index
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
         g.setdefault("IFS", Var(" \t\n"))
+        g.setdefault("PS4", Var("+ "))
         # `$_` is the shell's own (the last argument of the previous command)
         under = g.pop("_", None)
         if under is not None and isinstance(under.value, str):
@@ -267,6 +312,10 @@ class State:
         s.trap_line = self.trap_line
         s.last_arg = self.last_arg
         s.xtrace_level = self.xtrace_level
+        s.commands_run = self.commands_run
+        s.refs = self.refs
+        s.interactive = self.interactive
+        s.key_text = s.key_index = None  # the fork's interpreter sets its own
         return s
 
     def retable(self, **changes: Any) -> None:
@@ -274,7 +323,31 @@ class State:
         self.tables = attrs.evolve(self.tables, **changes)
 
     # -- lookup ----------------------------------------------------------------
+    def resolve(self, name: str) -> str:
+        """The name a nameref chain ends at (`declare -n r=x`: "r" gives "x"); the name
+        itself when it is no nameref."""
+        for _ in range(_MAX_REFS):
+            var = self.lookup_raw(name)
+            if var is None or not var.nameref or type(var.value) is not str or not var.value:
+                return name
+            name = var.value
+        return name
+
     def lookup(self, name: str) -> Var | None:
+        """The variable `name` stands for (a nameref followed), None when unset."""
+        if self.refs:
+            name = self.resolve(name)
+        frames = self.frames
+        if len(frames) == 1:
+            return frames[0].get(name)
+        for f in reversed(frames):
+            v = f.get(name)
+            if v is not None:
+                return v
+        return None
+
+    def lookup_raw(self, name: str) -> Var | None:
+        """The variable called `name` itself (a nameref not followed)."""
         frames = self.frames
         if len(frames) == 1:
             return frames[0].get(name)
@@ -364,27 +437,61 @@ class State:
 
     def shellopts(self) -> str:
         """`$SHELLOPTS`: the `set -o` options that are on, colon-separated, as bash lists them."""
-        on = {"interactive-comments", *self.options}
-        return ":".join(sorted(on))
+        return ":".join(sorted(o for o in self.options if o not in _TYSH_OPTIONS))
+
+    def set_compat(self, mode: str) -> None:
+        """Turn on another shell's rules (`tysh --compat bash`); ValueError for a mode
+        tysh does not have."""
+        if mode != "bash":
+            raise ValueError(f"unknown compat mode {mode!r} (known: {', '.join(COMPAT_MODES)})")
+        self.options.update(COMPAT_BASH_OPTIONS)
+        self.shopt.difference_update(COMPAT_BASH_SHOPT_OFF)
 
     def is_set(self, name: str) -> bool:
         return self.get(name) is not None
 
     def flags(self) -> str:
         on = {OPTION_LETTERS[o] for o in self.options if o in OPTION_LETTERS}
+        if self.interactive:
+            on.add("i")
         return "".join(c for c in _FLAG_ORDER if c in on) + self.invocation
 
     # -- assignment ------------------------------------------------------------
     def _target(self, name: str) -> dict[str, Var]:
         frames = self.frames
+        if self.refs:
+            name = self.resolve(name)
         if len(frames) > 1:
             for f in reversed(frames):
                 if name in f:
                     return f
         return frames[0]
 
+    def _raw_target(self, name: str) -> dict[str, Var]:
+        for f in reversed(self.frames):
+            if name in f:
+                return f
+        return self.frames[0]
+
     def set(self, name: str, value: Any, *, export: bool | None = None) -> Var:
         """Assign `name` in the frame that holds it (global when none does)."""
+        if self.refs:
+            name = self.resolve(name)
+            if "[" in name:  # a nameref to an array element (`declare -n r='a[1]'`)
+                base, _, key = name[:-1].partition("[")
+                if self.key_text is not None:
+                    key = self.key_text(key)
+                cur = self.get(base)
+                if isinstance(cur, dict):
+                    k: Any = key
+                elif key.lstrip("-").isdigit():
+                    k = int(key)
+                else:
+                    k = self.key_index(key) if self.key_index is not None else 0
+                self.set_index(base, k, value)
+                var = self.lookup_raw(base)
+                assert var is not None
+                return var
         frame = self._target(name)
         var = frame.get(name)
         meter = self.meter
@@ -411,6 +518,8 @@ class State:
 
     def set_index(self, name: str, key: Any, value: Any) -> None:
         """`a[i]=v` / `m[k]=v`: creates an indexed array when the name is unset or a string."""
+        if self.refs:
+            name = self.resolve(name)
         frame = self._target(name)
         var = frame.get(name)
         if var is None:
@@ -434,10 +543,16 @@ class State:
             meter.admit(value_size(value), name)
         i = int(key)
         if i < 0:
-            i += len(cur)
+            i += array_end(cur)
             if i < 0:
                 raise VarError(f"{name}[{key}]: bad array subscript")
         if i >= len(cur):
+            if i - len(cur) > FAR_GAP or type(cur) is SparseList and i >= len(cur):
+                # far past the end: kept by index, not as a run of holes
+                if type(cur) is not SparseList:
+                    cur = var.value = SparseList(cur)
+                cur.far[i] = value
+                return
             if meter.cap < UNBOUNDED:
                 meter.admit(SLOT_BYTES * (i + 1 - len(cur)), name)
             cur.extend([None] * (i + 1 - len(cur)))
@@ -448,6 +563,8 @@ class State:
         meter = self.meter
         if meter.cap < UNBOUNDED:
             meter.admit(value_size(values), name)
+        if self.refs:
+            name = self.resolve(name)
         frame = self._target(name)
         var = frame.get(name)
         if var is None:
@@ -472,6 +589,12 @@ class State:
             return
         if not isinstance(cur, list):
             cur = [] if cur is None else [cur]
+        elif type(cur) is SparseList and cur.far:
+            at = cur.end()  # after the highest index, as bash appends
+            for x in values.values() if isinstance(values, dict) else values:
+                cur.far[at] = x
+                at += 1
+            return
         else:
             cur = _trim(cur)
         cur.extend(values.values() if isinstance(values, dict) else values)
@@ -486,18 +609,23 @@ class State:
             frame[name] = var
         return var
 
-    def unset(self, name: str) -> None:
-        frame = self._target(name)
+    def unset(self, name: str, *, ref: bool = False) -> None:
+        """`unset name` (what a nameref stands for; `ref`: `unset -n`, the nameref)."""
+        if self.refs and not ref:
+            name = self.resolve(name)
+        frame = self._target(name) if not ref else self._raw_target(name)
         var = frame.get(name)
         if var is None:
             return
         if var.readonly:
             raise VarError(f"{name}: cannot unset: readonly variable")
-        if frame is self.frames[0] or len(self.frames) == 1:
-            del frame[name]
-        else:
-            # bash: unsetting a local leaves it unset in that scope
+        if frame is self.frames[-1] and len(self.frames) > 1:
+            # bash: unsetting a local of the running function leaves it unset there
             var.value = None
+        else:
+            # a global, a caller's local or a command's temporary binding goes, and
+            # the variable of the scope below shows again
+            del frame[name]
 
     def unset_index(self, name: str, key: Any) -> None:
         var = self.lookup(name)
@@ -511,10 +639,12 @@ class State:
         elif isinstance(cur, list):
             i = int(key)
             if i < 0:
-                i += len(cur)
+                i += array_end(cur)
             if 0 <= i < len(cur):
                 cur[i] = None
                 _trim(cur)
+            elif type(cur) is SparseList:
+                cur.far.pop(i, None)
         elif cur is not None and str(key) in ("0", "-1"):
             var.value = None
 
@@ -533,11 +663,11 @@ class State:
         env: dict[str, str] = {}
         for f in self.frames:
             for k, v in f.items():
-                if v.exported and v.value is not None:
-                    env[k] = to_text(v.value) if not isinstance(v.value, list) else (
-                        to_text(v.value[0]) if v.value and v.value[0] is not None else ""
-                    )
-                elif k in env and not v.exported:
+                val = v.value
+                if v.exported and val is not None and not isinstance(val, list) and type(
+                        val) is not AssocArray:
+                    env[k] = to_text(val)  # as in bash, an array is never exported
+                elif k in env:
                     del env[k]
         return env
 
@@ -562,7 +692,7 @@ def _charge_copy(s: State, meter: Meter) -> None:
     for f in s.frames:
         for var in f.values():
             v = var.value
-            if type(v) is list or type(v) is dict:
+            if type(v) is list or isinstance(v, dict):
                 slots += len(v)
     meter.track(s)
     n = slots * SLOT_BYTES
@@ -625,7 +755,7 @@ class _Census:
             if quick - n <= 64 * len(v) + (1 << 20):
                 return quick  # no long strings that could be shared: the plain sum
             return n + sum(map(self.size, v))
-        if t is dict:
+        if t is dict or t is AssocArray:
             return 64 + sum(_ENTRY_BYTES + _getsizeof(k) + self.size(x) for k, x in v.items())
         return value_size(v)
 
@@ -636,7 +766,7 @@ class _Census:
                 return sum(map(self.size, v[len(b):]))
             return sum(self.size(e) for e, f in zip(v, b, strict=False) if e is not f) + sum(
                 map(self.size, v[len(b):]))
-        if type(v) is dict and type(b) is dict:
+        if isinstance(v, dict) and isinstance(b, dict):
             return sum(_ENTRY_BYTES + self.size(x) for k, x in v.items() if b.get(k) is not x)
         return self.size(v)
 

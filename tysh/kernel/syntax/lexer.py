@@ -1469,9 +1469,11 @@ class Scanner:
                 # `${!prefix*}` / `${!prefix@}`: the names of the set variables with a prefix
                 return ParamExp(name, None, False, False, "!" + c, None, None, True), j + 2
         if text[j] == "@" and j + 2 < n and text[j + 1] in _TRANSFORMS and text[j + 2] == "}" \
-                and not length and not indirect:
-            # `${x@Q}` and the other transformations bash has (see expand)
-            return ParamExp(name, index, False, False, "@" + text[j + 1], None, None, True), j + 3
+                and not length:
+            # `${x@Q}` and the other transformations bash has (see expand); `${!r@a}`
+            # transforms what r names
+            return ParamExp(name, index, False, indirect, "@" + text[j + 1], None, None,
+                            True), j + 3
         op = ""
         for cand in _PARAM_OPS:
             if text.startswith(cand, j):
