@@ -56,6 +56,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "tysh.builtins": BUILTIN,
     "tysh.builtins.shell": (*BUILTIN, "tysh.kernel.run.session", "tysh.kernel.run.state"),
     "tysh.repl": ("tysh.kernel", "tysh.builtins"),
+    "tysh.acp": ("tysh.kernel",),  # event consumers and the ACP terminal, above the kernel
     # the MCP server sits above the embedding API, as the REPL does; the client makes
     # registered tools from the kernel's tool modules
     "tysh.mcp": ("tysh.kernel", "tysh.builtins"),

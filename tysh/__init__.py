@@ -9,6 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tysh.acp.log import ToolCall as ToolCall
+    from tysh.acp.log import ToolCallLog as ToolCallLog
+    from tysh.acp.terminal import TerminalHandler as TerminalHandler
+    from tysh.acp.terminal import TyshClient as TyshClient
     from tysh.kernel.base.errors import TyshError as TyshError
     from tysh.kernel.base.errors import TyshSyntaxError as TyshSyntaxError
     from tysh.kernel.base.limits import Limits as Limits
@@ -54,6 +58,10 @@ __version__ = "0.1.0"
 
 # name -> the module that defines it; a test keeps this table and the imports above in step.
 _EXPORTS: dict[str, str] = {
+    "ToolCall": "tysh.acp.log",
+    "ToolCallLog": "tysh.acp.log",
+    "TerminalHandler": "tysh.acp.terminal",
+    "TyshClient": "tysh.acp.terminal",
     "TyshError": "tysh.kernel.base.errors",
     "TyshSyntaxError": "tysh.kernel.base.errors",
     "Limits": "tysh.kernel.base.limits",

@@ -8,7 +8,10 @@ and the builtins it uses — never rich, jq or prompt_toolkit."""
 from __future__ import annotations
 
 import sys
-from typing import IO, cast
+from typing import IO, TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 from tysh.kernel.base.limits import parse_seconds, parse_size
 
@@ -17,6 +20,7 @@ usage: tysh [--no-external] [--compat bash] [--timeout SECS] [--max-memory SIZE]
             [-o OPTION] [-O SHOPT] -c SCRIPT [ARG0 [ARGS…]]
        tysh [--no-external] FILE [ARGS…]
        tysh [--no-external]            (script on stdin, or the REPL on a terminal)
+       tysh events summarize FILE      (a JSONL stream of tool-call events, grouped)
 
 options:
   -c SCRIPT        run SCRIPT; ARG0 becomes $0 and ARGS the positional parameters
@@ -26,6 +30,7 @@ options:
   --timeout SECS   stop the script after SECS seconds (exit status 124; 0: no limit)
   --max-memory SIZE  bound the script's in-process data (variables, captures, tool
                    buffers) to SIZE bytes (suffix K, M or G); none by default
+  --events FILE    write the run's tool-call events to FILE as JSON lines (- : stderr)
   -e, -u, -x, …    set errexit / nounset / xtrace (any of set's letters; + unsets)
   -o OPTION        set an option (errexit, nounset, pipefail, sh_word_split, …)
   -O SHOPT, +O SHOPT  turn a shopt option on / off (nullglob, extglob, …)
@@ -72,7 +77,12 @@ def main(argv: list[str] | None = None) -> int:
 
         _collect_from_here()
         return mcp_main(args[1:])
+    if len(args) >= 2 and args[0] == "events" and args[1] == "summarize":
+        from tysh.acp.summary import summarize_main
+
+        return summarize_main(args[2:])
     allow_external = True
+    events: str | None = None
     options: list[str] = []
     script: str | None = None
     script_file: str | None = None
@@ -101,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
                 return 0
             if a == "--no-external":
                 allow_external = False
-            elif opt in ("--timeout", "--max-memory", "--compat", "--rcfile", "--init-file"):
+            elif opt in ("--timeout", "--max-memory", "--compat", "--events", "--rcfile",
+                         "--init-file"):
                 if not eq:
                     if i + 1 >= len(args):
                         sys.stderr.write(f"tysh: {opt}: option requires an argument\n")
@@ -118,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
                     if max_memory is None:
                         sys.stderr.write(f"tysh: {opt}: invalid size '{value}'\n")
                         return 2
+                elif opt == "--events":
+                    events = value
                 elif opt == "--compat":
                     if value != "bash":
                         sys.stderr.write(
@@ -171,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     if interactive:
         options.append("emacs")  # the line editing an interactive bash starts with
     return _run(script, script_file, rest, options, allow_external, timeout, max_memory,
-                compat, shopts, interactive)
+                compat, shopts, interactive, events)
 
 
 # `set`'s option letters, which tysh also takes on its command line
@@ -198,6 +211,7 @@ def _run(
     compat: str | None = None,
     shopts: list[tuple[str, bool]] | None = None,
     interactive: bool = False,
+    events: str | None = None,
 ) -> int:
     import os
 
@@ -266,15 +280,37 @@ def _run(
         1: cast("IO[bytes]", stdout),
         2: cast("IO[bytes]", stderr),
     }
+    sink: IO[bytes] | None = None
+    if events is not None:
+        try:
+            sink = stderr if events == "-" else open(events, "wb")  # noqa: SIM115
+        except OSError as e:
+            sys.stderr.write(f"tysh: --events: {events}: {e.strerror}\n")
+            return 2
+        kernel.add_listener(_jsonl_writer(sink))
     _collect_from_here()
     try:
         status = kernel.run(script, fds, timeout=timeout or None)
     finally:
+        if sink is not None and sink is not stderr:
+            sink.close()
         try:
             stdout.flush()
         except (BrokenPipeError, OSError, ValueError):
             pass
     return status & 0xFF if status >= 0 else 1
+
+
+def _jsonl_writer(sink: IO[bytes]) -> Callable[[dict[str, Any]], None]:
+    """A listener writing each event as one JSON line, as it happens."""
+    import json
+
+    def write(update: dict[str, Any]) -> None:
+        sink.write(json.dumps(update, ensure_ascii=False).encode("utf-8", "surrogateescape")
+                   + b"\n")
+        sink.flush()
+
+    return write
 
 
 def _start_repl(allow_external: bool) -> int:

@@ -27,3 +27,16 @@ def test_example_runs_and_its_assertions_hold(line: int, code: str, tmp_path: Pa
     monkeypatch.chdir(tmp_path)
     assert "assert" in code, f"the example at line {line} checks nothing"
     exec(compile(code, f"{DOC.name}:{line}", "exec"), {"__name__": "__doc_example__"})
+
+
+def test_the_readme_example_prints_what_its_comment_says(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    readme = (DOC.parents[1] / "README.md").read_text()
+    [code] = BLOCK.findall(readme)
+    said = [line.split("# ", 1)[1] for line in code.splitlines()
+            if line.startswith("print(") and "# " in line]
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {"__name__": "__doc_example__"})
+    assert capsys.readouterr().out.splitlines() == said

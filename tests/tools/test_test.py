@@ -85,3 +85,19 @@ def test_test_integers_outside_intmax_are_errors(tmp_path: Path, expr: str,
     real = reference.run_bash(src, tmp_path)
     if real is not None:
         assert (real.code, real.out) == (0, out)
+
+
+def test_test_json_gives_the_answer_as_json_and_typed_data(isolated: Kernel) -> None:
+    isolated.execute("touch f")
+    r = isolated.execute("test --json -f f")
+    assert (r.code, r.out, r.data) == (0, "true\n", True)
+    r = isolated.execute("test --json -d f")
+    assert (r.code, r.out, r.data) == (1, "false\n", False)
+    r = isolated.execute("test --json 1 -lt")
+    assert r.code == 2 and r.out.startswith('{"error":')
+
+
+def test_json_stays_an_operand_where_bash_reads_one(isolated: Kernel) -> None:
+    assert isolated.execute("test --json; echo $?").out == "0\n"
+    assert isolated.execute('test --json = --json && echo same').out == "same\n"
+    assert isolated.execute("[ --json -f f ]; echo $?").out == "2\n"

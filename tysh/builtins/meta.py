@@ -60,7 +60,7 @@ class HelpArgs(Record):
 
 
 @tool(
-    "help",
+    "help", kind="shell",
     args=HelpArgs,
     description="show how to use a tool (no argument: list every tool)",
     examples=[("options of grep", "help grep"), ("a subcommand", "help kv store get")],
@@ -116,7 +116,7 @@ class ToolsArgs(Record):
 
 
 @tool(
-    "tools",
+    "tools", kind="shell",
     args=ToolsArgs,
     description="list the tools this session knows; --json gives each tool's schema",
     examples=[("a table of tools", "tools"), ("every schema as JSON", "tools --json")],
@@ -157,7 +157,7 @@ class TypeArgs(Record):
 
 
 @tool(
-    "type",
+    "type", kind="shell",
     args=TypeArgs,
     description="say how a command name would be run: alias, keyword, function, builtin "
                 "or file (a program on PATH is named as bash names it)",

@@ -188,7 +188,7 @@ class McpHub:
                 f"{name}: {target}: no answer within {CONNECT_TIMEOUT:g}s") from None
         tool, problems = command_tool(name, target, tools, self._caller(conn))
         self._conns[name] = conn
-        self._registry.register(tool)
+        self._registry.register(tool, namespace="mcp")
         return [t.name for t in tools], problems
 
     def servers(self) -> list[tuple[str, str, list[str]]]:

@@ -343,3 +343,59 @@ def test_validation_cache_stays_bounded() -> None:
     for i in range(200):
         k.execute(f"echo {i}")
     assert len(k._checked) <= 64
+
+
+# ---------------------------------------------------------------- only what certainly runs
+
+
+@pytest.mark.parametrize("src, out", [
+    ("command -v rg >/dev/null && rg x || echo fallback", "fallback\n"),
+    ("if command -v python3 >/dev/null; then python3 -V; else echo no python; fi",
+     "no python\n"),
+    ("f() { nosuch; }; echo defined", "defined\n"),
+    ("case x in y) nosuch;; *) echo other;; esac", "other\n"),
+    ("for i in; do nosuch; done; echo loop", "loop\n"),
+    ("if false; then :; elif nosuch; then :; else echo else; fi", "else\n"),
+    ("true || nosuch; echo after", "after\n"),
+    ("exit 0; nosuch", ""),
+])
+def test_a_problem_in_a_command_that_may_not_run_does_not_refuse(src: str, out: str) -> None:
+    r = _kernel().execute(src)
+    assert r.out == out and r.code == 0, r.err
+
+
+def test_a_problem_that_may_not_run_is_a_warning_in_validate() -> None:
+    [p] = _kernel().validate("command -v rg >/dev/null && rg x || grep x")
+    assert (p.kind, p.severity, p.message) == (
+        "unknown-command", "warning",
+        "rg: command not found (external commands are disabled)")
+    assert p.to_json()["severity"] == "warning"
+
+
+@pytest.mark.parametrize("src", [
+    "echo a; nosuch",
+    "nosuch && echo a",
+    "{ nosuch; } | cat",
+    "if nosuch; then echo a; fi",
+    "while nosuch; do echo a; done",
+    "f() { nosuch; }; f",
+    "g() { nosuch; }; f() { g; }; echo x; f",
+    "echo $(nosuch)",
+    "ls --bogus || echo failed",
+])
+def test_a_problem_in_a_command_that_certainly_runs_still_refuses(src: str) -> None:
+    k = _kernel()
+    assert [p.severity for p in k.validate(src)] == ["error"]
+    r = k.execute(src)
+    assert r.out == "" and r.code in (2, 127)
+
+
+def test_an_allow_list_makes_other_programs_certain_problems(tmp_path: Path) -> None:
+    k = Kernel(str(tmp_path), allow_external=["python3"], runner="host")
+    [p] = k.validate("echo start; rg x")
+    assert p.severity == "error" and p.code == 127
+    assert p.message == ("rg: command not found (external commands are disabled; "
+                         "allowed: python3)")
+    r = k.execute("echo start; rg x")
+    assert r.out == "" and r.code == 127
+    assert k.execute("command -v rg >/dev/null && rg x || echo none").out == "none\n"

@@ -621,7 +621,7 @@ _EXAMPLES_GZIP = [
 ]
 
 
-@tool("gzip", args=GzipArgs, operations=["fs.create", "fs.overwrite", "fs.remove"],
+@tool("gzip", kind="write", args=GzipArgs, operations=["fs.create", "fs.overwrite", "fs.remove"],
       description="compress or expand files in gzip format (GNU gzip); --json -l gives "
                   '[{"compressed","uncompressed","ratio","name"}]',
       examples=_EXAMPLES_GZIP)
@@ -629,7 +629,7 @@ def gzip(args: GzipArgs, ctx: Context) -> ToolReturn:
     return _main(args, ctx)
 
 
-@tool("gunzip", args=GzipArgs, operations=["fs.create", "fs.overwrite", "fs.remove"],
+@tool("gunzip", kind="write", args=GzipArgs, operations=["fs.create", "fs.overwrite", "fs.remove"],
       description="decompress .gz files (gzip -d)",
       examples=[("decompress, replacing file.gz with file", "gunzip notes.txt.gz"),
                 ("decompress to stdout", "gunzip -c notes.txt.gz | head")])
@@ -637,7 +637,7 @@ def gunzip(args: GzipArgs, ctx: Context) -> ToolReturn:
     return _main(args, ctx, decompress=True)
 
 
-@tool("zcat", args=GzipArgs, description="decompress .gz files to standard output (gzip -dc)",
+@tool("zcat", kind="read", args=GzipArgs, description="decompress .gz files to standard output (gzip -dc)",
       examples=[("show a compressed log", "zcat app.log.gz"),
                 ("search a compressed file", "zcat app.log.gz | grep ERROR")])
 def zcat(args: GzipArgs, ctx: Context) -> ToolReturn:

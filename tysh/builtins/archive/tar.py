@@ -117,7 +117,7 @@ def _usage(ctx: Context, message: str) -> int:
 
 
 @tool(
-    "tar",
+    "tar", kind="write",
     args=TarArgs,
     operations=["fs.create", "fs.overwrite"],
     description="create, list or extract tar archives, gzipped with -z (GNU tar); --json "

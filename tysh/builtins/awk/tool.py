@@ -463,7 +463,7 @@ def _fatal(ctx: Context, R: Any, msg: str) -> None:  # noqa: N803
 
 
 @tool(
-    "awk",
+    "awk", kind="read",
     verbatim=True,
     description=(
         "pattern scanning and processing language (POSIX awk): awk [-F fs] [-v var=val] "

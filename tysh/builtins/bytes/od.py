@@ -241,7 +241,7 @@ def _usage(ctx: Context, message: str) -> int:
 
 
 @tool(
-    "od",
+    "od", kind="read",
     args=OdArgs,
     description="dump files in octal, hex, decimal, float or named-character form (GNU od)",
     examples=[

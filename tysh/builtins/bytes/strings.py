@@ -36,7 +36,7 @@ _PRINTABLE = bytes([9, *range(32, 127)])
 
 
 @tool(
-    "strings",
+    "strings", kind="read",
     args=StringsArgs,
     description=(
         "print the printable character runs in files (GNU strings); --json gives "

@@ -197,7 +197,7 @@ def _lines(f: IO[bytes]) -> Iterator[bytes]:
 
 
 @tool(
-    "xxd",
+    "xxd", kind="read",
     args=XxdArgs,
     description="make a hex dump, plain hex or C include of a file, or reverse one (xxd)",
     examples=[

@@ -772,7 +772,7 @@ class BcArgs(Record):
 
 
 @tool(
-    "bc",
+    "bc", kind="compute",
     args=BcArgs,
     description="arbitrary-precision calculator language (POSIX bc with GNU extensions; -l math library)",
     examples=[

@@ -216,7 +216,7 @@ class _Parser:
 
 
 @tool(
-    "expr",
+    "expr", kind="compute",
     verbatim=True,
     description="evaluate an expression: integer arithmetic, comparisons, | &, "
                 "STRING : REGEX, match substr index length (GNU expr)",

@@ -130,7 +130,7 @@ class FactorArgs(Record):
 
 
 @tool(
-    "factor",
+    "factor", kind="compute",
     args=FactorArgs,
     description="print the prime factors of each number (GNU factor)",
     examples=[("factor a number", "factor 84"), ("factor numbers from a pipe", "seq 10 15 | factor")],

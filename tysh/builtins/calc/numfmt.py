@@ -180,7 +180,7 @@ def _fields(spec_text: str) -> list[tuple[int, int]] | None:
 
 
 @tool(
-    "numfmt",
+    "numfmt", kind="compute",
     args=NumfmtArgs,
     description="convert numbers to/from human-readable sizes: --to=si|iec|iec-i, "
                 "--from=si|iec|auto, --field, --padding, --format, --round (GNU numfmt)",

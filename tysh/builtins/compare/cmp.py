@@ -102,7 +102,7 @@ def _usage(ctx: Context, message: str) -> int:
 
 
 @tool(
-    "cmp",
+    "cmp", kind="read",
     args=CmpArgs,
     description=(
         "compare two files byte by byte (GNU cmp); status 0 same, 1 differ; --json gives "

@@ -84,7 +84,7 @@ def _usage(ctx: Context, message: str) -> int:
 
 
 @tool(
-    "comm",
+    "comm", kind="read",
     args=CommArgs,
     description=(
         "compare two sorted files line by line: lines only in FILE1, only in FILE2, in "

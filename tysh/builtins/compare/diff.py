@@ -520,7 +520,7 @@ def _switches(a: DiffArgs) -> str:
 
 
 @tool(
-    "diff",
+    "diff", kind="read",
     args=DiffArgs,
     description=(
         "compare files line by line (GNU diff: normal or -u unified output, -r for "

@@ -17,7 +17,7 @@ _ECHO_OPT = re.compile(r"-[neE]+").fullmatch
 
 
 @tool(
-    "echo",
+    "echo", kind="shell",
     verbatim=True,
     description="print the arguments separated by spaces (-n: no newline, -e: escapes, -E: none)",
     examples=[("print two words", "echo hello world"), ("no newline, tab escape", "echo -ne 'a\\tb'")],
@@ -64,7 +64,7 @@ def echo(args: VerbatimArgs, ctx: Context) -> int | Outcome:
 _PRINTF_USAGE = "usage: printf [-v var] format [arguments]"
 
 @tool(
-    "printf",
+    "printf", kind="shell",
     verbatim=True,
     description="format and print arguments (bash's printf: %s %d %x %f %b %q …, the format repeats)",
     examples=[

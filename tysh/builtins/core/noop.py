@@ -7,17 +7,17 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
 
 
-@tool("true", raw_argv=True, description="do nothing, successfully (arguments are ignored)")
+@tool("true", kind="shell", raw_argv=True, description="do nothing, successfully (arguments are ignored)")
 def true_(args: RawArgs, ctx: Context) -> int:
     return 0
 
 
-@tool("false", raw_argv=True, description="do nothing, unsuccessfully (arguments are ignored)")
+@tool("false", kind="shell", raw_argv=True, description="do nothing, unsuccessfully (arguments are ignored)")
 def false_(args: RawArgs, ctx: Context) -> int:
     return 1
 
 
-@tool(":", raw_argv=True, description="do nothing, successfully; arguments are still expanded",
+@tool(":", kind="shell", raw_argv=True, description="do nothing, successfully; arguments are still expanded",
       examples=[("set a default", ": ${name:=world}")])
 def colon(args: RawArgs, ctx: Context) -> int:
     return 0

@@ -126,7 +126,7 @@ def _make(cmd: str, algo_key: str) -> Tool:
         return _sum_files(args, ctx, algo, tag, bits, args.tag)
 
     return tool(
-        cmd,
+        cmd, kind="read",
         args=args_class,
         description=f"print or check {tag} checksums (GNU {cmd}); --json gives "
                     '[{"file","hash"}]',
@@ -143,7 +143,7 @@ b2sum = _make("b2sum", "blake2b")
 
 
 @tool(
-    "cksum",
+    "cksum", kind="read",
     args=CksumArgs,
     description=(
         "POSIX CRC and size of files (GNU cksum 9), or with -a md5|sha1|sha256|… a tagged "

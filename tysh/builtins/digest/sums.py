@@ -90,7 +90,7 @@ def _make(cmd: str) -> Tool:
         return code
 
     return tool(
-        cmd,
+        cmd, kind="read",
         args=SumArgs,
         description=(
             f"print or check {tag_name} checksums (GNU {cmd}); --json gives "
@@ -286,7 +286,7 @@ def _partial(group: bytes) -> bytes:
 
 
 @tool(
-    "base64",
+    "base64", kind="read",
     args=Base64Args,
     description=(
         "base64 encode or decode (GNU base64); with --json the output stays text "

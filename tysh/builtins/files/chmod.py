@@ -79,7 +79,7 @@ def parse_mode(spec: str, current: int, is_dir: bool, umask: int = UMASK) -> int
 
 
 @tool(
-    "chmod",
+    "chmod", kind="write",
     raw_argv=True,
     description="change file mode bits",
     examples=[

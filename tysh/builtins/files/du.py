@@ -70,7 +70,11 @@ class _Du(MutableRecord):
         if st.blocks:
             return st.blocks * 512
         if self.on_host is None:
-            self.on_host = self.ctx.fs.real_os_path(path) is not None
+            try:
+                self.on_host = self.ctx.fs.real_os_path(path) is not None
+            except FsError:
+                # a link out of the sandbox: only a host filesystem has those
+                self.on_host = True
         if self.on_host:
             return 0
         return -(-st.size // 4096) * 4096
@@ -144,7 +148,7 @@ def _join(d: str, name: str) -> str:
 
 
 @tool(
-    "du",
+    "du", kind="list",
     args=DuArgs,
     description=(
         "estimate file space usage (GNU du; 1 KiB blocks by default); --json gives "

@@ -76,7 +76,7 @@ def _walk(plan: FindPlan, rt: Runtime, item: Item,
 
 
 @tool(
-    "find",
+    "find", kind="find",
     raw_argv=True,
     description="search for files in a directory hierarchy",
     examples=[

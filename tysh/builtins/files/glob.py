@@ -56,7 +56,7 @@ class GlobArgs(Record):
 
 
 @tool(
-    "glob",
+    "glob", kind="list",
     args=GlobArgs,
     glob_passthrough=True,
     description="list the files matching glob patterns",

@@ -73,7 +73,7 @@ class BasenameArgs(Record):
 
 
 @tool(
-    "basename",
+    "basename", kind="compute",
     args=BasenameArgs,
     description="strip directory and suffix from file names" + _NAMES_JSON,
     examples=[("file name without folder and extension", "basename src/main.py .py")],
@@ -102,7 +102,7 @@ class DirnameArgs(Record):
 
 
 @tool(
-    "dirname",
+    "dirname", kind="compute",
     args=DirnameArgs,
     description="strip the last component from file names" + _NAMES_JSON,
     examples=[("the folder of a path", "dirname /usr/bin/env")],
@@ -148,7 +148,7 @@ def _under(path: str, base: str) -> bool:
 
 
 @tool(
-    "realpath",
+    "realpath", kind="read",
     args=RealpathArgs,
     description="print the resolved absolute file name" + _NAMES_JSON,
     examples=[("absolute path of a file", "realpath ../notes.txt")],
@@ -365,7 +365,7 @@ def _json(ctx: Context, name: str, st: FileStat) -> dict[str, Any]:
 
 
 @tool(
-    "stat",
+    "stat", kind="read",
     args=StatArgs,
     description="display file status",
     examples=[

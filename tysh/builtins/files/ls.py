@@ -324,8 +324,11 @@ class _Lister:
         for e, pre in zip(every, lead + [""] * (len(every) - len(items)), strict=True):
             st = e.st
             pres.append(pre)
-            if st is None:  # -L and a dangling link: GNU's row of question marks
-                rows.append((e, ["l?????????", "?", "?", "?", "?", "?"]))
+            if st is None:
+                # -L and a dangling link: GNU's row of question marks; `..` of the
+                # sandbox's root is a directory whose details are hidden
+                kind = "d" if e.name == ".." else "l"
+                rows.append((e, [kind + "?????????", "?", "?", "?", "?", "?"]))
                 continue
             size = self.size_text(st.size)
             owner = str(st.uid) if a.numeric_uid_gid else user_name(st.uid)
@@ -541,7 +544,7 @@ def _digit_bundles(args: LsArgs) -> LsArgs:
 
 
 @tool(
-    "ls",
+    "ls", kind="list",
     args=LsArgs,
     description="list directory contents",
     examples=[

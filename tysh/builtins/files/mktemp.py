@@ -52,7 +52,7 @@ def _tmp_root(ctx: Context) -> str:
 
 
 @tool(
-    "mktemp",
+    "mktemp", kind="write",
     args=MktempArgs,
     description=(
         "create a temporary file or directory and print its name (GNU mktemp); "

@@ -73,7 +73,7 @@ class MkdirArgs(Record):
 
 
 @tool(
-    "mkdir",
+    "mkdir", kind="write",
     args=MkdirArgs,
     description="make directories",
     examples=[("make a nested path", "mkdir -p build/out/logs")],
@@ -180,7 +180,7 @@ class RmdirArgs(Record):
 
 
 @tool(
-    "rmdir",
+    "rmdir", kind="delete",
     args=RmdirArgs,
     description="remove empty directories",
     examples=[("remove a chain of empty folders", "rmdir -p a/b/c")],
@@ -306,7 +306,7 @@ class _Rm:
 
 
 @tool(
-    "rm",
+    "rm", kind="delete",
     args=RmArgs,
     description="remove files or directories",
     examples=[
@@ -602,7 +602,7 @@ class _Copier:
 
 
 @tool(
-    "cp",
+    "cp", kind="copy",
     args=CpArgs,
     description="copy files and directories",
     examples=[
@@ -650,7 +650,7 @@ def _remove_tree(ctx: Context, path: str) -> None:
 
 
 @tool(
-    "mv",
+    "mv", kind="move",
     args=MvArgs,
     description="move (rename) files",
     examples=[
@@ -749,7 +749,7 @@ class TouchArgs(Record):
 
 
 @tool(
-    "touch",
+    "touch", kind="write",
     args=TouchArgs,
     description="create empty files or update their times",
     examples=[("create or refresh files", "touch a.txt b.txt"),
@@ -809,7 +809,7 @@ class LnArgs(Record):
 
 
 @tool(
-    "ln",
+    "ln", kind="write",
     args=LnArgs,
     description="make links between files",
     examples=[("a symbolic link", "ln -s ../shared/config.toml config.toml")],

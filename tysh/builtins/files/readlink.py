@@ -65,7 +65,7 @@ def canonical(ctx: Context, name: str, mode: str) -> tuple[str | None, str]:
 
 
 @tool(
-    "readlink",
+    "readlink", kind="read",
     args=ReadlinkArgs,
     description=("print the target of a symbolic link, or with -f/-e/-m its canonical "
                  "name; --json gives the name, or an array for several"),

@@ -249,7 +249,7 @@ class _Tree(MutableRecord):
 
 
 @tool(
-    "tree",
+    "tree", kind="list",
     args=TreeArgs,
     description=(
         "list the contents of directories as a tree (tree 2.1); --json gives tree -J's "

@@ -63,7 +63,7 @@ def _usage(ctx: Context, message: str) -> int:
 
 
 @tool(
-    "truncate",
+    "truncate", kind="write",
     args=TruncateArgs,
     description="shrink or extend files to a size (GNU truncate); growing adds zero bytes",
     examples=[

@@ -406,7 +406,7 @@ def check_jq(args: JqArgs) -> list[str]:
 
 
 @tool(
-    "jq", check=check_jq,
+    "jq", kind="read", check=check_jq,
     args=JqArgs,
     typed_substitution=True,
     description="command-line JSON processor (jq semantics, jq 1.6 output)",

@@ -94,7 +94,7 @@ class FromJsonArgs(Record):
 
 
 @tool(
-    "fromjson",
+    "fromjson", kind="read",
     args=FromJsonArgs,
     typed_substitution=True,
     description="parse JSON text into a typed value",
@@ -123,7 +123,7 @@ class ToJsonArgs(Record):
 
 
 @tool(
-    "tojson",
+    "tojson", kind="read",
     args=ToJsonArgs,
     typed_substitution=True,
     description="encode a value as JSON text (a plain word becomes a JSON string)",
@@ -164,7 +164,7 @@ def _members(
 
 
 @tool(
-    "keys",
+    "keys", kind="read",
     args=ValueArgs,
     typed_substitution=True,
     description="the keys of a record (sorted) or the indices of a list",
@@ -175,7 +175,7 @@ def keys(args: ValueArgs, ctx: Context) -> Outcome:
 
 
 @tool(
-    "values",
+    "values", kind="read",
     args=ValueArgs,
     typed_substitution=True,
     description="the values of a record (in key order) or the items of a list",
@@ -192,7 +192,7 @@ class TypeofArgs(Record):
 
 
 @tool(
-    "typeof",
+    "typeof", kind="read",
     args=TypeofArgs,
     typed_substitution=True,
     description="the jq-style type name of a value: null boolean number string array object",
@@ -219,7 +219,7 @@ class SplitArgs(Record):
 
 
 @tool(
-    "split",
+    "split", kind="write",
     args=SplitArgs,
     typed_substitution=True,
     description="split text into a list at a separator (whitespace runs by default)",

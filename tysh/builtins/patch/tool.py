@@ -89,7 +89,7 @@ class PatchArgs(Record):
 
 
 @tool(
-    "patch", args=PatchArgs, operations=["fs.create", "fs.overwrite", "fs.remove"],
+    "patch", kind="edit", args=PatchArgs, operations=["fs.create", "fs.overwrite", "fs.remove"],
     description="apply a diff (unified, context or normal) to files, as GNU patch",
     examples=[("apply a git-style diff", "patch -p1 < fix.diff"),
               ("see what would happen", "patch -p1 --dry-run -i fix.diff"),

@@ -22,7 +22,7 @@ def _env_usage(ctx: Context, msg: str) -> int:
 
 
 @tool(
-    "env",
+    "env", kind="execute",
     raw_argv=True,
     operations=["proc.exec"],
     description="print the exported environment, or run a command with a modified one",

@@ -26,7 +26,7 @@ def _usage(ctx: Context, message: str) -> int:
 
 
 @tool(
-    "nohup",
+    "nohup", kind="execute",
     raw_argv=True,
     operations=["proc.exec"],
     description=("run a command immune to hangups (in tysh: the command runs with standard "
@@ -61,7 +61,7 @@ def _adjustment(text: str) -> int | None:
 
 
 @tool(
-    "nice",
+    "nice", kind="execute",
     raw_argv=True,
     operations=["proc.exec"],
     description=("print the niceness (0), or run a command with an adjusted niceness (tysh "

@@ -32,7 +32,7 @@ class SleepArgs(Record):
 
 
 @tool(
-    "sleep",
+    "sleep", kind="shell",
     args=SleepArgs,
     description="pause for the given time (NUMBER[smhd], several are summed)",
     examples=[("half a second", "sleep 0.5"), ("a minute and a half", "sleep 1m 30s")],

@@ -20,7 +20,7 @@ def _signal_number(text: str) -> int | None:
 
 
 @tool(
-    "timeout",
+    "timeout", kind="execute",
     raw_argv=True,
     description="run a command, stopping it after a time limit (status 124 when it expires)",
     examples=[("give up after 5 seconds", "timeout 5 long-task"), ("two minutes", "timeout 2m make")],

@@ -520,7 +520,7 @@ def _feed(o: XargsOptions, runner: _Runner, source: IO[bytes]) -> int:
 
 
 @tool(
-    "xargs",
+    "xargs", kind="execute",
     verbatim=True,
     description=(
         "build and run command lines from standard input (default command: echo); "

@@ -29,14 +29,14 @@ def _as_grep(args: GrepArgs, ctx: Context, flag: str) -> ToolReturn:
     return run(attrs.evolve(args, fixed_strings=True), ctx)
 
 
-@tool("egrep", args=GrepArgs, check=_check_e,
+@tool("egrep", kind="search", paths=["operands"], script_params=["regexp", "file"], args=GrepArgs, check=_check_e,
       description="grep -E under its old name",
       examples=[("prefer", "grep -E 'warn|error' app.log")])
 def egrep(args: GrepArgs, ctx: Context) -> ToolReturn:
     return _as_grep(args, ctx, "-E")
 
 
-@tool("fgrep", args=GrepArgs, check=_check_f,
+@tool("fgrep", kind="search", paths=["operands"], script_params=["regexp", "file"], args=GrepArgs, check=_check_f,
       description="grep -F under its old name",
       examples=[("prefer", "grep -F 'a.b' notes.txt")])
 def fgrep(args: GrepArgs, ctx: Context) -> ToolReturn:

@@ -692,7 +692,7 @@ def check_grep(args: GrepArgs) -> list[str]:
 
 
 @tool(
-    "grep", check=check_grep,
+    "grep", kind="search", paths=["operands"], script_params=["regexp", "file"], check=check_grep,
     args=GrepArgs,
     description="print lines that match patterns",
     examples=[

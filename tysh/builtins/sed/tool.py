@@ -135,7 +135,7 @@ def check_sed(args: SedArgs) -> list[str]:
 
 
 @tool(
-    "sed", check=check_sed,
+    "sed", kind="read", paths=["operands"], script_params=["expression", "file"], kind_when=[("in_place", "edit")], check=check_sed,
     args=SedArgs,
     description="stream editor: filter and transform text",
     operations=["fs.overwrite"],

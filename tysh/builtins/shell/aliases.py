@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from tysh.kernel.run.session import Session
 
 
-@tool("alias", raw_argv=True, session=True,
+@tool("alias", kind="shell", raw_argv=True, session=True,
       description="define or list aliases (expanded in the REPL, and in scripts under "
                   "shopt -s expand_aliases)")
 def alias(args: RawArgs, ctx: Context, sh: Session) -> int:
@@ -55,7 +55,7 @@ def _listed(name: str, value: str) -> str:
     return f"alias {'-- ' if name.startswith('-') else ''}{name}={quote_alias(value)}\n"
 
 
-@tool("unalias", raw_argv=True, description="remove aliases (-a: all)", session=True)
+@tool("unalias", kind="shell", raw_argv=True, description="remove aliases (-a: all)", session=True)
 def unalias(args: RawArgs, ctx: Context, sh: Session) -> int:
     st = sh.state
     words = texts(args.positional)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from tysh.kernel.run.session import Session
 
 
-@tool("caller", raw_argv=True, session=True,
+@tool("caller", kind="shell", raw_argv=True, session=True,
       description="print the line (and with N, function) a function was called from",
       examples=[("a stack trace", "f() { local i=0; while caller $i; do i=$((i+1)); done; }")])
 def caller(args: RawArgs, ctx: Context, sh: Session) -> int:

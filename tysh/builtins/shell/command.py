@@ -46,7 +46,7 @@ def _run_named(ctx: Context, sh: Session, words: list[Any], *, builtin_only: boo
     return sh.invoke(name, args, fds, functions=False)
 
 
-@tool("command", raw_argv=True, operations=["proc.exec"], session=True,
+@tool("command", kind="shell", raw_argv=True, operations=["proc.exec"], session=True,
       description="run a command skipping functions; -v/-V say how a name would run; "
                   "-p uses the standard PATH")
 def command(args: RawArgs, ctx: Context, sh: Session) -> int:
@@ -89,7 +89,7 @@ def command(args: RawArgs, ctx: Context, sh: Session) -> int:
     return _run_named(ctx, sh, words, builtin_only=False, default_path=default_path)
 
 
-@tool("builtin", raw_argv=True, session=True,
+@tool("builtin", kind="shell", raw_argv=True, session=True,
       description="run a shell builtin, even when a function has its name")
 def builtin(args: RawArgs, ctx: Context, sh: Session) -> int:
     words = list(args.positional)

@@ -206,7 +206,7 @@ def _has_generators(spec: CompSpec) -> bool:
 # -------------------------------------------------------------------- the builtins
 
 
-@tool("complete", raw_argv=True, session=True,
+@tool("complete", kind="shell", raw_argv=True, session=True,
       description="say how the arguments of a command are completed (bash's complete)",
       examples=[("complete words", "complete -W 'start stop status' svc"),
                 ("complete with a function", "complete -F _git git"),
@@ -254,7 +254,7 @@ def _shown(name: str) -> str:
         "_InitialWorD_" if name == "-I" else name)
 
 
-@tool("compgen", raw_argv=True, session=True,
+@tool("compgen", kind="shell", raw_argv=True, session=True,
       description="print the completions of a word for the given options (bash's compgen)",
       examples=[("functions starting with _", "compgen -A function _"),
                 ("files and folders", "compgen -f src/"),
@@ -284,7 +284,7 @@ def compgen(args: RawArgs, ctx: Context, sh: Session) -> int:
     return 0
 
 
-@tool("compopt", raw_argv=True, session=True,
+@tool("compopt", kind="shell", raw_argv=True, session=True,
       description="change the options of a completion spec, or of the completion running")
 def compopt(args: RawArgs, ctx: Context, sh: Session) -> int:
     got = _parse(ctx, texts(args.positional), "oDEI", COMPOPT_USAGE)

@@ -29,7 +29,7 @@ class CdArgs(Record):
     physical: bool = param(False, aliases=["-P"], help="resolve symbolic links")
 
 
-@tool("cd", args=CdArgs, description="change the working directory",
+@tool("cd", kind="shell", args=CdArgs, description="change the working directory",
       examples=[("go home", "cd"), ("back to the previous directory", "cd -")], session=True)
 def cd(args: CdArgs, ctx: Context, sh: Session) -> int:
     st = sh.state
@@ -125,7 +125,7 @@ class PwdArgs(Record):
     physical: bool = param(False, aliases=["-P"], help="the path with symbolic links resolved")
 
 
-@tool("pwd", args=PwdArgs,
+@tool("pwd", kind="shell", args=PwdArgs,
       description="print the working directory; --json gives it as a string", session=True)
 def pwd(args: PwdArgs, ctx: Context, sh: Session) -> int | OutputData:
     from tysh.kernel.tools.output import OutputData
@@ -210,7 +210,7 @@ def _finish(ctx: Context, sh: Session, as_json: bool) -> int:
     return 0
 
 
-@tool("pushd", raw_argv=True, session=True,
+@tool("pushd", kind="shell", raw_argv=True, session=True,
       description="change to a directory, saving the current one on the directory stack",
       examples=[("work elsewhere, then come back with popd", "pushd /tmp"),
                 ("swap the top two", "pushd"), ("rotate the stack", "pushd +1")])
@@ -266,7 +266,7 @@ def _go(ctx: Context, sh: Session, entries: list[str], as_json: bool) -> int:
     return _finish(ctx, sh, as_json)
 
 
-@tool("popd", raw_argv=True, session=True,
+@tool("popd", kind="shell", raw_argv=True, session=True,
       description="remove a directory from the directory stack and change to the new top",
       examples=[("back to where pushd left", "popd"), ("drop the second entry", "popd +1")])
 def popd(args: RawArgs, ctx: Context, sh: Session) -> int:
@@ -305,7 +305,7 @@ def popd(args: RawArgs, ctx: Context, sh: Session) -> int:
     return _finish(ctx, sh, as_json)
 
 
-@tool("dirs", raw_argv=True, session=True,
+@tool("dirs", kind="shell", raw_argv=True, session=True,
       description="show the directory stack (-v numbered, -l without ~, -c clears it); "
                   "--json gives the list",
       examples=[("numbered", "dirs -v"), ("forget the saved directories", "dirs -c")])

@@ -27,7 +27,7 @@ def _builtin_names(sh: Session) -> list[str]:
     return sorted(t.name for t in sh.all_tools() if sh.builtin(t.name) is not None)
 
 
-@tool("enable", raw_argv=True, session=True,
+@tool("enable", kind="shell", raw_argv=True, session=True,
       description="turn builtins off (-n) and on; a program on PATH then runs in its place",
       examples=[("run the host's ls instead of tysh's", "enable -n ls"),
                 ("list every builtin and its state", "enable -a")])
@@ -105,7 +105,7 @@ def _table(sh: Session) -> dict[str, tuple[str, int, str | None]]:
     return {k: v for k, v in (sh.state.tables.hashed or {}).items() if v[2] == now}
 
 
-@tool("hash", raw_argv=True, session=True,
+@tool("hash", kind="shell", raw_argv=True, session=True,
       description="list, add (NAME), forget (-d, -r) or set (-p PATH NAME) the programs the "
                   "session remembers finding on PATH",
       examples=[("what was found where", "hash"), ("forget them all", "hash -r")])

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from tysh.kernel.run.session import Session
 
 
-@tool("eval", raw_argv=True, session=True,
+@tool("eval", kind="shell", raw_argv=True, session=True,
       description="run the arguments, joined by spaces, as shell code in this shell",
       examples=[("build a command", "eval \"echo \\$$name\""),
                 ("run a stored command line", "eval \"$cmd\"")])
@@ -41,7 +41,7 @@ def eval_(args: RawArgs, ctx: Context, sh: Session) -> int:
     return sh.run_script(script, command_fds(sh, ctx))
 
 
-@tool("let", raw_argv=True, session=True, glob_passthrough=True,
+@tool("let", kind="shell", raw_argv=True, session=True, glob_passthrough=True,
       description="evaluate each argument as arithmetic; status 1 when the last is 0",
       examples=[("count", "let i++"), ("several", "let 'x = 2 * y' z=x+1")])
 def let(args: RawArgs, ctx: Context, sh: Session) -> int:

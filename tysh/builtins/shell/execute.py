@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from tysh.kernel.run.session import Session
 
 
-@tool("exec", raw_argv=True, session=True,
+@tool("exec", kind="shell", raw_argv=True, session=True,
       description="run a command and end the shell with its status; with only "
                   "redirections, change the shell's own descriptors",
       examples=[("log the rest of the script", "exec >log 2>&1"),

@@ -25,7 +25,7 @@ def _int_arg(ctx: Context, text: str) -> int | None:
     return None
 
 
-@tool("exit", raw_argv=True, description="exit the shell (or subshell) with status N", session=True)
+@tool("exit", kind="shell", raw_argv=True, description="exit the shell (or subshell) with status N", session=True)
 def exit_(args: RawArgs, ctx: Context, sh: Session) -> int:
     words = texts(args.positional)
     if not words:
@@ -39,7 +39,7 @@ def exit_(args: RawArgs, ctx: Context, sh: Session) -> int:
     raise ExitShell(n & 0xFF)
 
 
-@tool("return", raw_argv=True, session=True,
+@tool("return", kind="shell", raw_argv=True, session=True,
       description="return from a function or sourced script with status N")
 def return_(args: RawArgs, ctx: Context, sh: Session) -> int:
     st = sh.state
@@ -83,18 +83,18 @@ def _leave_loops(args: RawArgs, ctx: Context, sh: Session,
     raise jump(min(n, depth))
 
 
-@tool("break", raw_argv=True, description="leave N enclosing loops (default 1)", session=True)
+@tool("break", kind="shell", raw_argv=True, description="leave N enclosing loops (default 1)", session=True)
 def break_(args: RawArgs, ctx: Context, sh: Session) -> int:
     return _leave_loops(args, ctx, sh, BreakLoop)
 
 
-@tool("continue", raw_argv=True, session=True,
+@tool("continue", kind="shell", raw_argv=True, session=True,
       description="go to the next iteration of the Nth enclosing loop")
 def continue_(args: RawArgs, ctx: Context, sh: Session) -> int:
     return _leave_loops(args, ctx, sh, ContinueLoop)
 
 
-@tool("shift", raw_argv=True, session=True,
+@tool("shift", kind="shell", raw_argv=True, session=True,
       description="drop the first N positional parameters (default 1)")
 def shift(args: RawArgs, ctx: Context, sh: Session) -> int:
     st = sh.state

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from tysh.kernel.run.session import Session
 
 
-@tool("getopts", raw_argv=True, session=True,
+@tool("getopts", kind="shell", raw_argv=True, session=True,
       description="parse options in a script: getopts OPTSTRING NAME [ARGS…]")
 def getopts(args: RawArgs, ctx: Context, sh: Session) -> int:
     st = sh.state

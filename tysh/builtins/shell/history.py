@@ -20,7 +20,7 @@ USAGE = ("history: usage: history [-c] [-d offset] [n] or history -anrw [filenam
          "history -ps arg [arg...]")
 
 
-@tool("history", raw_argv=True, session=True,
+@tool("history", kind="shell", raw_argv=True, session=True,
       description="show or change the session's command history (-s adds, -c clears)")
 def history(args: RawArgs, ctx: Context, sh: Session) -> int:
     words = texts(args.positional)

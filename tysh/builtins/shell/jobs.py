@@ -99,7 +99,7 @@ class JobsArgs(Record):
                           help="run SPECS as a command, each job spec replaced by its pid")
 
 
-@tool("jobs", args=JobsArgs, session=True, operations=["proc.exec"],
+@tool("jobs", kind="shell", args=JobsArgs, session=True, operations=["proc.exec"],
       description="list the background jobs; --json gives number, pid, state and command",
       examples=[("what runs in the background", "sleep 5 & jobs"),
                 ("the pids only", "jobs -p")])
@@ -170,7 +170,7 @@ class WaitArgs(Record):
     force: bool = param(False, aliases=["-f"], help="wait until the jobs end (the default)")
 
 
-@tool("wait", args=WaitArgs, session=True,
+@tool("wait", kind="shell", args=WaitArgs, session=True,
       description="wait for background jobs and return the status of the last one named",
       examples=[("wait for everything", "wait"), ("one job's status", "cmd & wait $!"),
                 ("the first to finish", "wait -n")])
@@ -275,7 +275,7 @@ KILL_USAGE = ("kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobsp
               "or kill -l [sigspec]")
 
 
-@tool("kill", raw_argv=True, session=True, operations=["proc.signal"],
+@tool("kill", kind="shell", raw_argv=True, session=True, operations=["proc.signal"],
       description="send a signal to jobs (%1, $!) or processes; -l lists the signals",
       examples=[("stop a background job", "sleep 60 & kill $!"),
                 ("by job spec and signal name", "kill -s HUP %1"),
@@ -417,7 +417,7 @@ class DisownArgs(Record):
                        help="keep the job in the table (tysh sends no SIGHUP at exit anyway)")
 
 
-@tool("disown", args=DisownArgs, session=True,
+@tool("disown", kind="shell", args=DisownArgs, session=True,
       description="take jobs out of the job table; they keep running")
 def disown(args: DisownArgs, ctx: Context, sh: Session) -> int:
     table = sh.jobs

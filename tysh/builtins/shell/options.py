@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 @tool(
-    "set",
+    "set", kind="shell",
     raw_argv=True,
     description="set options (-e -u -x, -o pipefail; + turns off) or the positional parameters",
     examples=[("stop at the first failure", "set -euo pipefail"), ("set $1 $2", "set -- a b")],
@@ -129,7 +129,7 @@ SHOPT_NAMES = frozenset(
     "xpg_echo".split())
 
 
-@tool("shopt", raw_argv=True,
+@tool("shopt", kind="shell", raw_argv=True,
       description="shell options: -s turns on, -u off, -q tests, -p prints; -o for set's",
       examples=[("aliases in a script", "shopt -s expand_aliases"),
                 ("is an option on?", "shopt -q globstar && echo on")],

@@ -250,7 +250,7 @@ def _read_chars(stream: Any, delim: bytes | None, limit: int | None, raw: bool,
     return text, frozenset(escaped), ok
 
 
-@tool("read", args=ReadArgs, session=True,
+@tool("read", kind="shell", args=ReadArgs, session=True,
       description="read a line from stdin into variables, split on IFS",
       examples=[("read two fields", "read -r first rest"), ("read a whole line", "IFS= read -r line")])
 def read(args: ReadArgs, ctx: Context, sh: Session) -> int:
@@ -382,7 +382,7 @@ def _mapfile(args: MapfileArgs, ctx: Context, sh: Session) -> int:
     return 0
 
 
-@tool("mapfile", args=MapfileArgs, description="read lines from stdin into an indexed array",
+@tool("mapfile", kind="shell", args=MapfileArgs, description="read lines from stdin into an indexed array",
       examples=[("every line of a file, without newlines", "mapfile -t lines < notes.txt"),
                 ("the first 10 lines after a header", "mapfile -t -s 1 -n 10 rows < data.csv")],
       session=True)
@@ -390,7 +390,7 @@ def mapfile(args: MapfileArgs, ctx: Context, sh: Session) -> int:
     return _mapfile(args, ctx, sh)
 
 
-@tool("readarray", args=MapfileArgs, description="the same as mapfile",
+@tool("readarray", kind="shell", args=MapfileArgs, description="the same as mapfile",
       examples=[("every line of a file, without newlines", "readarray -t lines < notes.txt")],
       session=True)
 def readarray(args: MapfileArgs, ctx: Context, sh: Session) -> int:

@@ -74,7 +74,7 @@ def parse_symbolic(text: str, mask: int) -> int | str:
     return ~bits & 0o777
 
 
-@tool("umask", raw_argv=True, session=True,
+@tool("umask", kind="shell", raw_argv=True, session=True,
       description="show or set the mask of permissions the session's new files lack",
       examples=[("private files from now on", "umask 077"), ("as symbols", "umask -S")])
 def umask(args: RawArgs, ctx: Context, sh: Session) -> int:
@@ -191,7 +191,7 @@ def _label(name: str, unit: str, letter: str) -> str:
     return f"{name:<20s} {tag:>20s}"
 
 
-@tool("ulimit", raw_argv=True, session=True,
+@tool("ulimit", kind="shell", raw_argv=True, session=True,
       description="show or lower the session's resource limits (-a: all of them)",
       examples=[("every limit", "ulimit -a"), ("open files", "ulimit -n"),
                 ("no core files for the commands run from here", "ulimit -c 0")])
@@ -323,7 +323,7 @@ def _minutes(seconds: float) -> str:
     return f"{int(seconds // 60)}m{seconds % 60:.3f}s"
 
 
-@tool("times", raw_argv=True, description="show the user and system CPU time used by the "
+@tool("times", kind="shell", raw_argv=True, description="show the user and system CPU time used by the "
       "shell and by the commands it ran; --json gives seconds")
 def times(args: RawArgs, ctx: Context) -> int:
     t = os.times()

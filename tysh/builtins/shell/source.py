@@ -85,14 +85,14 @@ def _source(args: SourceArgs, ctx: Context, sh: Session) -> int:
     return status
 
 
-@tool("source", args=SourceArgs, session=True,
+@tool("source", kind="shell", args=SourceArgs, session=True,
       description="run a file's commands in the current shell",
       examples=[("load functions", "source ./lib.sh")])
 def source(args: SourceArgs, ctx: Context, sh: Session) -> int:
     return _source(args, ctx, sh)
 
 
-@tool(".", args=SourceArgs, session=True,
+@tool(".", kind="shell", args=SourceArgs, session=True,
       description="run a file's commands in the current shell (as source)")
 def dot(args: SourceArgs, ctx: Context, sh: Session) -> int:
     return _source(args, ctx, sh)

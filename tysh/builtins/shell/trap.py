@@ -33,7 +33,7 @@ def trap_key(spec: str) -> str | None:
     return None if name is None else "SIG" + name
 
 
-@tool("trap", raw_argv=True, session=True,
+@tool("trap", kind="shell", raw_argv=True, session=True,
       description="run a command when the shell exits (EXIT), a command fails (ERR), "
                   "before each command (DEBUG), or on a signal; -p lists, -l names signals",
       examples=[("clean up at the end", "trap 'rm -f \"$tmp\"' EXIT"),

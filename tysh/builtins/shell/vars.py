@@ -302,14 +302,14 @@ def _split_compound(text: str, sh: Session, assoc: bool) -> list[Any] | dict[str
     return arr
 
 
-@tool("declare", args=DeclareArgs, description="declare variables and give them attributes",
+@tool("declare", kind="shell", args=DeclareArgs, description="declare variables and give them attributes",
       examples=[("an associative array", "declare -A m"), ("show a variable", "declare -p x")],
       session=True)
 def declare(args: DeclareArgs, ctx: Context, sh: Session) -> int:
     return _declare(ctx, sh, args, local=True)
 
 
-@tool("typeset", args=DeclareArgs, description="declare variables (same as declare)", session=True)
+@tool("typeset", kind="shell", args=DeclareArgs, description="declare variables (same as declare)", session=True)
 def typeset(args: DeclareArgs, ctx: Context, sh: Session) -> int:
     return _declare(ctx, sh, args, local=True)
 
@@ -327,7 +327,7 @@ class LocalArgs(Record):
     nameref: bool = param(False, aliases=["-n"], help="a name reference")
 
 
-@tool("local", args=LocalArgs, description="declare variables local to the current function",
+@tool("local", kind="shell", args=LocalArgs, description="declare variables local to the current function",
       examples=[("a local counter", "local i=0")], session=True)
 def local(args: LocalArgs, ctx: Context, sh: Session) -> int:
     if sh.state.func_depth == 0:
@@ -349,7 +349,7 @@ class ExportArgs(Record):
     functions: bool = param(False, aliases=["-f"], help="accepted for bash compatibility")
 
 
-@tool("export", args=ExportArgs, description="mark variables for the environment of commands",
+@tool("export", kind="shell", args=ExportArgs, description="mark variables for the environment of commands",
       examples=[("export a value", "export PATH=\"$HOME/bin:$PATH\"")], session=True)
 def export(args: ExportArgs, ctx: Context, sh: Session) -> int:
     st = sh.state
@@ -391,7 +391,7 @@ class ReadonlyArgs(Record):
     functions: bool = param(False, aliases=["-f"], help="accepted for bash compatibility")
 
 
-@tool("readonly", args=ReadonlyArgs, description="make variables read-only", session=True)
+@tool("readonly", kind="shell", args=ReadonlyArgs, description="make variables read-only", session=True)
 def readonly(args: ReadonlyArgs, ctx: Context, sh: Session) -> int:
     if args.print_ or not args.names:
         return _print_declares(ctx, sh, lambda v: v.readonly)
@@ -407,7 +407,7 @@ class UnsetArgs(Record):
     nameref: bool = param(False, aliases=["-n"], help="unset a nameref itself, not what it names")
 
 
-@tool("unset", args=UnsetArgs, description="remove variables, array elements or functions",
+@tool("unset", kind="shell", args=UnsetArgs, description="remove variables, array elements or functions",
       examples=[("remove an element", "unset 'a[1]'")], session=True)
 def unset(args: UnsetArgs, ctx: Context, sh: Session) -> int:
     st = sh.state

@@ -193,7 +193,7 @@ def render(fmt: str, dt: datetime, ts: int, ns: int) -> str:
 # -- the tool -----------------------------------------------------------------------
 
 @tool(
-    "date",
+    "date", kind="shell",
     args=DateArgs,
     description=(
         "print the date and time, now or as described by -d, in +FORMAT (GNU date); "

@@ -119,7 +119,7 @@ def _usage(ctx: Context, message: str) -> int:
 
 
 @tool(
-    "id",
+    "id", kind="shell",
     args=IdArgs,
     description=("print user and group IDs (in a sandbox the neutral user `user`, 1000); "
                  '--json gives {"uid","user","gid","group","groups":[{"id","name"}]}, '
@@ -189,7 +189,7 @@ class TtyArgs(Record):
 
 
 @tool(
-    "tty",
+    "tty", kind="shell",
     args=TtyArgs,
     description=("print the terminal on standard input, or `not a tty` (status 1); "
                  '--json gives {"tty": NAME or null}'),

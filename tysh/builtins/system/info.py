@@ -27,7 +27,7 @@ class YesArgs(Record):
 
 
 @tool(
-    "yes",
+    "yes", kind="shell",
     args=YesArgs,
     description="print a line (default `y`) over and over until the reader stops",
     examples=[("answer every prompt", "yes | ./install.sh"), ("ten lines of ok", "yes ok | head -n 10")],
@@ -51,7 +51,7 @@ class PrintenvArgs(Record):
 
 
 @tool(
-    "printenv",
+    "printenv", kind="shell",
     args=PrintenvArgs,
     description=(
         "print the exported environment, or the values of the named variables; --json "
@@ -96,7 +96,7 @@ def _available() -> int:
 
 
 @tool(
-    "nproc",
+    "nproc", kind="shell",
     args=NprocArgs,
     description="print the number of processing units available; --json gives a number",
     examples=[("parallel jobs", "make -j $(nproc)")],
@@ -141,7 +141,7 @@ def _os_name(sysname: str) -> str:
 
 
 @tool(
-    "uname",
+    "uname", kind="shell",
     args=UnameArgs,
     description=(
         "print system information (GNU uname); --json gives {sysname, nodename, release, "
@@ -206,7 +206,7 @@ def _session_or_host(ctx: Context, names: tuple[str, ...], neutral: str) -> str 
 
 
 @tool(
-    "whoami",
+    "whoami", kind="shell",
     args=NoArgs,
     description="print the user name of the effective user ID",
     examples=[("who runs this shell?", "whoami")],
@@ -236,7 +236,7 @@ class HostnameArgs(Record):
 
 
 @tool(
-    "hostname",
+    "hostname", kind="shell",
     args=HostnameArgs,
     description="print the host's name (read-only: setting it is refused)",
     examples=[("the host name", "hostname"), ("without the domain", "hostname -s")],

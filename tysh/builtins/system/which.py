@@ -64,7 +64,7 @@ def _line(name: str, kind: str, path: str | None) -> str:
 
 
 @tool(
-    "which",
+    "which", kind="shell",
     args=WhichArgs,
     description=(
         "show how each command name would run: a builtin or function prints its name, a "

@@ -171,7 +171,7 @@ def _cat_body(args: CatArgs, ctx: Context) -> int:
 
 
 @tool(
-    "cat",
+    "cat", kind="read",
     args=CatArgs,
     description="concatenate files to standard output; --json gives an array of lines",
     examples=[
@@ -280,7 +280,7 @@ def _tac_body(args: TacArgs, ctx: Context) -> int:
 
 
 @tool(
-    "tac",
+    "tac", kind="read",
     args=TacArgs,
     description="print files with their lines in reverse order; --json gives an array of lines",
     examples=[("last line first", "tac log.txt")],
@@ -314,7 +314,7 @@ def _rev_body(args: RevArgs, ctx: Context) -> int:
 
 
 @tool(
-    "rev",
+    "rev", kind="read",
     args=RevArgs,
     description="reverse the characters of every line; --json gives an array of lines",
     examples=[("reverse each line", "rev names.txt")],
@@ -341,7 +341,7 @@ class TeeArgs(Record):
 
 
 @tool(
-    "tee",
+    "tee", kind="write",
     args=TeeArgs,
     description="copy standard input to standard output and to files; --json gives an array of lines",
     examples=[

@@ -125,7 +125,7 @@ def fill(entries: list[str], term_width: int, across: bool) -> str:
 
 
 @tool(
-    "column",
+    "column", kind="read",
     args=ColumnArgs,
     description=(
         "columnate lists, or with -t align a table (util-linux column); --json gives the "

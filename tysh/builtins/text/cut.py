@@ -232,7 +232,7 @@ def _cut_body(a: CutArgs, ctx: Context) -> int:
 
 
 @tool(
-    "cut",
+    "cut", kind="read",
     args=CutArgs,
     description="print selected fields, characters or bytes of each line; --json gives an array of lines",
     examples=[
@@ -359,7 +359,7 @@ def _paste_body(a: PasteArgs, ctx: Context) -> int:
 
 
 @tool(
-    "paste",
+    "paste", kind="read",
     args=PasteArgs,
     description="merge lines of files side by side; --json gives an array of lines",
     examples=[

@@ -36,7 +36,7 @@ def _names(text: str) -> list[str]:
 
 
 @tool(
-    "envsubst",
+    "envsubst", kind="read",
     args=EnvsubstArgs,
     description=("replace $VAR and ${VAR} in standard input with exported variables' values "
                  "(only those SHELL-FORMAT names, if given); --json with -v gives the names"),

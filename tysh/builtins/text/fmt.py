@@ -359,7 +359,7 @@ def _usage(ctx: Context, message: str) -> int:
 
 
 @tool(
-    "fmt",
+    "fmt", kind="read",
     args=FmtArgs,
     description="reformat paragraphs to fill lines up to WIDTH (default 75), breaking as GNU fmt",
     examples=[

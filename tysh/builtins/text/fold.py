@@ -111,7 +111,7 @@ def _fold_plain(line: bytes, width: int, spaces: bool, out: list[bytes]) -> None
 
 
 @tool(
-    "fold",
+    "fold", kind="read",
     args=FoldArgs,
     description="wrap each input line to fit in WIDTH columns (GNU fold)",
     examples=[
@@ -258,7 +258,7 @@ def _expand_line(line: bytes, stops: Stops, initial: bool) -> bytes:
 
 
 @tool(
-    "expand",
+    "expand", kind="read",
     args=ExpandArgs,
     description="convert tabs to spaces (GNU expand)",
     examples=[("tabs to 4-column stops", "expand -t 4 Makefile"),
@@ -355,7 +355,7 @@ def _unexpand_line(line: bytes, stops: Stops, everywhere: bool) -> bytes:
 
 
 @tool(
-    "unexpand",
+    "unexpand", kind="read",
     args=UnexpandArgs,
     description="convert leading (or with -a all) runs of spaces to tabs (GNU unexpand)",
     examples=[("leading spaces to tabs", "unexpand file.txt"),

@@ -189,7 +189,7 @@ class HeadArgs(Record):
 
 
 @tool(
-    "head",
+    "head", kind="read",
     args=HeadArgs,
     description=(
         "output the first part of files; --json gives an array of lines "
@@ -342,7 +342,7 @@ class TailArgs(Record):
 
 
 @tool(
-    "tail",
+    "tail", kind="read",
     args=TailArgs,
     description=(
         "output the last part of files; --json gives an array of lines "

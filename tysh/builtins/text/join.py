@@ -174,7 +174,7 @@ def _format(ctx: Context, specs: tuple[str, ...]) -> list[tuple[int, int]] | Non
 
 
 @tool(
-    "join",
+    "join", kind="read",
     args=JoinArgs,
     description=("join lines of two sorted files on a common field (GNU join); --json gives "
                  "each output line as an array of its fields"),

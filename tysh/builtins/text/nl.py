@@ -150,7 +150,7 @@ def _nl_body(a: NlArgs, ctx: Context) -> int:
 
 
 @tool(
-    "nl",
+    "nl", kind="read",
     args=NlArgs,
     description="number the lines of files; --json gives an array of lines",
     examples=[

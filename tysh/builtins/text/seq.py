@@ -107,7 +107,7 @@ def _decimals(first: _Operand, step: _Operand, last: _Operand) -> Iterator[Decim
 
 
 @tool(
-    "seq",
+    "seq", kind="compute",
     args=SeqArgs,
     description="print a sequence of numbers; --json gives them as an array of numbers",
     examples=[

@@ -88,7 +88,7 @@ def _read_lines(ctx: Context, f: IO[bytes], delim: bytes) -> list[bytes]:
 
 
 @tool(
-    "shuf",
+    "shuf", kind="read",
     args=ShufArgs,
     description="output a random permutation of input lines; --json gives the lines (numbers with -i)",
     examples=[

@@ -451,7 +451,7 @@ def _write_lines(f: Any, lines: list[bytes], sep: bytes, stop: Callable[[], None
 
 
 @tool(
-    "sort",
+    "sort", kind="read",
     args=SortArgs,
     description="sort lines of text files; --json gives the sorted lines as an array",
     examples=[

@@ -303,7 +303,7 @@ def _tr_body(a: TrArgs, ctx: Context) -> int:
 
 
 @tool(
-    "tr",
+    "tr", kind="read",
     args=TrArgs,
     description="translate, squeeze or delete characters of standard input; --json gives an array of lines",
     examples=[

@@ -191,7 +191,7 @@ def _groups(a: UniqArgs, f: IO[bytes], out: IO[bytes], key: Callable[[bytes], An
 
 
 @tool(
-    "uniq",
+    "uniq", kind="read",
     args=UniqArgs,
     description=(
         "report or omit repeated adjacent lines; --json gives an array of lines, "

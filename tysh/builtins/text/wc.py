@@ -196,7 +196,7 @@ _FIELDS = ("lines", "words", "chars", "bytes", "max_line_length")
 
 
 @tool(
-    "wc",
+    "wc", kind="read",
     args=WcArgs,
     description=(
         "count lines, words, characters and bytes; --json gives "

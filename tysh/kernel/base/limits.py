@@ -36,6 +36,11 @@ DEFAULT_MAX_FS_BYTES = 256 * MIB
 # background jobs running at once in one kernel, nested ones included: each is a thread
 # (with more for its pipeline stages), so a fork bomb stops here, not at the host's limit
 DEFAULT_MAX_JOBS = 64
+# a sandboxed program's rlimits: room for a compiler or a test run (runtimes such as
+# node reserve gigabytes of address space they never touch), not for a runaway
+DEFAULT_EXTERNAL_MEMORY = 8 << 30
+DEFAULT_EXTERNAL_PROCESSES = 512
+DEFAULT_EXTERNAL_FILE_SIZE = 1 << 30
 
 # exit codes of the embedding contract (see the table in kernel.py)
 OUTPUT_TRUNCATED = 3
@@ -59,7 +64,12 @@ class Limits(Record):
     in-process data a script holds at once — its variables and arrays, `$(…)` captures,
     here-documents and the buffers of tools that read their whole input (None: no
     bound; see `Meter`); `max_jobs` bounds the background jobs running at once in the
-    kernel, nested ones included (the next `&` fails with status 1; None: no bound)."""
+    kernel, nested ones included (the next `&` fails with status 1; None: no bound).
+
+    The `external_*` bounds are rlimits each sandboxed external program starts with
+    (hard and soft, so it cannot raise them): address space in bytes, processes of its
+    user (not enforced by Linux for root), and the largest file it may write; its CPU
+    seconds are the time left of the call. None leaves that rlimit as it is."""
 
     max_function_depth: int = 1000
     max_subshell_depth: int = 200
@@ -68,6 +78,9 @@ class Limits(Record):
     timeout: float | None = attrs.field(default=None, validator=lambda _s, _a, v: check_timeout(v))
     max_memory: int | None = DEFAULT_MAX_MEMORY
     max_jobs: int | None = DEFAULT_MAX_JOBS
+    external_memory: int | None = DEFAULT_EXTERNAL_MEMORY
+    external_processes: int | None = DEFAULT_EXTERNAL_PROCESSES
+    external_file_size: int | None = DEFAULT_EXTERNAL_FILE_SIZE
 
 
 def check_timeout(secs: float | None, what: str = "timeout") -> float | None:

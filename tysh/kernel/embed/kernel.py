@@ -83,7 +83,7 @@ from tysh.kernel.run.registry import Registry
 from tysh.kernel.run.state import NEUTRAL_PID, State, attach_census
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.parser import parse as parse_source
-from tysh.kernel.tools.output import ExecResult
+from tysh.kernel.tools.output import ExecResult, plain_data
 
 _RECURSION_READY = False
 
@@ -102,14 +102,26 @@ def _prepare_recursion() -> None:
 
 
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
+# the sandboxed presets' time limit of one call, in seconds: long enough for a build or
+# a test run an agent waits on, short enough that a hung `read` or a forgotten server
+# gives the harness its kernel back within minutes (Limits(timeout=...) overrides it)
+DEFAULT_SANDBOX_TIMEOUT = 120.0
 
 
 class Kernel:
     """A tysh session (see the module docstring for presets and the exit-code contract).
 
     `Kernel(cwd)` confines files to `cwd` and runs builtins, tools and functions only;
-    `allow_external=True` adds programs on PATH (host processes: the sandbox does not
-    confine them). `env` is merged over the hermetic defaults HOME=cwd, PATH, PWD —
+    `allow_external` adds programs on PATH: True for every one, or a list of names (as
+    the script writes them) and absolute paths. `runner` says where they run: "bwrap"
+    (the default under `Kernel(cwd)`: confined to `cwd` and a read-only system, no
+    network unless `network=True`; see tysh.kernel.run.sandbox), "host" (plain host
+    processes, unconfined; the default of `repl()` and of a `LocalFileSystem`), or a
+    callable `runner(argv, cwd, env, stdin, stdout, stderr, limits) -> status` that
+    runs them elsewhere. Without a usable bwrap a sandboxed kernel refuses programs
+    unless `runner="host"`; `isolated()` and `overlay()` refuse them unless the runner
+    is a callable (an in-memory tree has no host directory; an overlay's writes must
+    stay in memory). `env` is merged over the hermetic defaults HOME=cwd, PATH, PWD —
     `os.environ` is never read. `limits` bounds output, time, recursion and loops.
     `disable` names builtins the script may not run by any route, and `enable` cannot
     turn back on. `jobs` is the policy for background jobs a call leaves running:
@@ -127,9 +139,11 @@ class Kernel:
         self,
         cwd: str | None = None,
         env: dict[str, str] | None = None,
-        allow_external: bool = False,
+        allow_external: bool | Iterable[str] = False,
         fs: FileSystem | None = None,
         *,
+        runner: str | Callable[..., int] | None = None,
+        network: bool = False,
         limits: Limits | None = None,
         tools: list[Any] | tuple[Any, ...] = (),
         arg0: str = "tysh",
@@ -139,6 +153,7 @@ class Kernel:
         disable: Iterable[str] = (),
         jobs: str = "reap",
         compat: str | None = None,
+        on_event: Callable[[dict[str, Any]], None] | None = None,
         mcp_servers: dict[str, list[str] | str] | None = None,
     ) -> None:
         _prepare_recursion()
@@ -151,10 +166,10 @@ class Kernel:
         # of it; the CLI and REPL (validate=False) run like bash, problems and all
         self.validate_first = validate
         if fs is None:
-            from tysh.kernel.fs.confined import ConfinedFileSystem
+            from tysh.kernel.fs.scratch import ScratchFileSystem
 
             cwd = os.path.abspath(cwd if cwd is not None else os.getcwd())
-            fs = ConfinedFileSystem(cwd)
+            fs = ScratchFileSystem(cwd, DEFAULT_MAX_FS_BYTES)
         elif cwd is None:
             cwd = os.getcwd() if isinstance(fs, LocalFileSystem) else "/"
         elif isinstance(fs, LocalFileSystem):
@@ -162,7 +177,12 @@ class Kernel:
         if not fs.is_dir(cwd):
             raise ValueError(f"Kernel: cwd {cwd!r} is not a directory of its filesystem")
         self.fs = fs
-        self.limits = limits if limits is not None else Limits()
+        if limits is None:
+            # a sandboxed kernel's call ends at a time limit unless the embedder says
+            # otherwise; the host's own filesystem (the CLI, the REPL) has none
+            limits = Limits() if type(fs) is LocalFileSystem else Limits(
+                timeout=DEFAULT_SANDBOX_TIMEOUT)
+        self.limits = limits
         full_env = {"HOME": cwd, "PATH": DEFAULT_PATH}
         if env is not None:
             full_env.update(env)
@@ -185,7 +205,16 @@ class Kernel:
         for t in tools:
             self.registry.register(t)
         self.registry.servers_factory = _mcp_hub
-        self.allow_external = allow_external
+        if allow_external is True and runner in (None, "host") and \
+                type(fs) is LocalFileSystem:
+            # every program, as host processes (the CLI, the REPL): nothing to decide
+            self.externals: Any = None
+            self.allow_external = True
+        else:
+            self.externals = _external_policy(allow_external, runner, fs, network)
+            # whether any program may run (`allow_external=[]` allows none)
+            self.allow_external = self.externals is not None and (
+                self.externals.allowed is None or bool(self.externals.allowed))
         # an embedded kernel checks for a cancel at every pipe write too (a REPL, whose
         # cancel is Ctrl-C, skips that cost unless a time limit is set)
         self.control = RunControl(process_groups=process_groups,
@@ -194,18 +223,24 @@ class Kernel:
             self.state,
             self.registry,
             self.fs,
-            allow_external=allow_external,
+            allow_external=self.allow_external,
             limits=self.limits,
             control=self.control,
+            externals=self.externals,
         )
         # a filesystem wait (a FIFO, a deep mkdir -p) stops at this kernel's limits
         self.fs.set_checkpoint(self._fs_checkpoint)
         # problems of a parsed script, by id(script): (script, what names meant, problems);
         # the script is held so its id cannot be reused while the entry lives
         self._checked: dict[int, tuple[ast.Script, tuple[Any, ...], list[Any]]] = {}
+        # what `execute(reset=True)` puts back: a new session's options and traps
+        self._default_options = (frozenset(self.state.options), frozenset(self.state.shopt))
         self._busy = threading.Lock()
         self._ticket_lock = threading.Lock()
         self._owner: int | None = None
+        self._listeners: list[Callable[[dict[str, Any]], None]] = []
+        if on_event is not None:
+            self.add_listener(on_event)
         for name, target in (mcp_servers or {}).items():
             self.connect_mcp(name, target)
 
@@ -286,7 +321,9 @@ class Kernel:
 
     def validate(self, src: str) -> list[Any]:
         """Problems found before running (syntax errors included), as `Problem` values
-        with 1-based line and column; an empty list means nothing certain is wrong."""
+        with 1-based line and column; an empty list means nothing is known to be wrong.
+        Those with severity "error" refuse the script; "warning"s are in commands that
+        may not run (a branch, after `&&`, a function never called)."""
         from tysh.kernel.embed.validate import syntax_problem
 
         try:
@@ -298,11 +335,20 @@ class Kernel:
     def _problems(self, script: ast.Script) -> list[Any]:
         from tysh.kernel.embed.validate import validate_script
 
+        policy = self.externals
+        # a policy that refuses every program says why when one runs (status 126)
+        every = self.allow_external if policy is None else (
+            policy.allowed is None or policy.refusal is not None)
+        unknown = None
+        if policy is not None and not every:
+            def unknown(name: str) -> str:
+                return str(policy.refused(name)).removeprefix("tysh: ")
         return validate_script(
             script,
             self.resolve_kind,
-            allow_external=self.allow_external,
+            allow_external=every,
             known_functions=set(self.state.functions),
+            unknown=unknown,
         )
 
     def plan(self, src: str) -> list[Any]:
@@ -326,11 +372,15 @@ class Kernel:
         t = self.registry.registered.get(name)
         if t is not None:
             return "tool", t
+        policy = self.externals
+        if policy is not None and callable(policy.runner) and policy.root is None:
+            # the embedder's runner finds programs where it runs them
+            return ("external", name) if policy.allows_name(name) else (None, None)
         if self.allow_external:
             path = self.state.get("PATH")
             host = find_external(name, path if isinstance(path, str) else None,
                                  self.state.cwd, self.fs)
-            if host is not None:
+            if host is not None and self.interp.may_run(name, host):
                 return "external", host
         return None, None
 
@@ -378,9 +428,12 @@ class Kernel:
         self.control.stop_jobs(wait=0)
 
     def close(self) -> None:
-        """Stop every background job (waiting up to a second for them to end) and
-        disconnect every MCP server; the kernel stays usable."""
+        """Stop every background job (waiting up to a second for them to end), empty
+        the private /tmp and disconnect every MCP server; the kernel stays usable."""
         self.control.stop_jobs()
+        clear = getattr(self.fs, "clear_scratch", None)
+        if clear is not None:
+            clear()
         self.registry.close_servers()
 
     def connect_mcp(self, name: str, target: list[str] | str) -> list[str]:
@@ -408,6 +461,47 @@ class Kernel:
         if not self.interp.deliver_signal(sig):
             self.cancel()
 
+    # ---------------------------------------------------------------- events
+    def add_listener(self, callback: Callable[[dict[str, Any]], None]) -> None:
+        """Call `callback(update)` with every tool-call event (docs/events.md) of every
+        later run; one at a time, from the thread that runs the command."""
+        from tysh.kernel.run.events import Emitter
+
+        self._listeners.append(callback)
+        if self.interp.events is None:
+            self.interp.events = Emitter(self._fan_out)
+
+    def remove_listener(self, callback: Callable[[dict[str, Any]], None]) -> None:
+        """Stop calling `callback`; with no listener left, events cost nothing again."""
+        for i, c in enumerate(self._listeners):
+            if c is callback or c == callback:
+                del self._listeners[i]
+                break
+        if not self._listeners:
+            self.interp.events = None
+
+    def _fan_out(self, update: dict[str, Any]) -> None:
+        for c in tuple(self._listeners):
+            c(update)
+
+    def events(
+        self,
+        src: str | bytes,
+        stdin: bytes | str = b"",
+        *,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Any:
+        """Run a script as `execute()` does, yielding its tool-call events as they happen
+        (an `EventRun`; its `result` is the ExecResult once the iteration ends). Leaving
+        the loop early cancels the run."""
+        from tysh.kernel.embed.events import EventRun
+
+        text = _script_text(src, "events")
+        return EventRun(self, lambda: self.execute(text, stdin, cwd=cwd, env=env,
+                                                   timeout=timeout))
+
     # ---------------------------------------------------------------- running
     def execute(
         self,
@@ -418,18 +512,35 @@ class Kernel:
         env: dict[str, str] | None = None,
         timeout: float | None = None,
         binary: bool = False,
+        reset: bool = False,
     ) -> ExecResult:
         """Run a script; stdout comes back as text (surrogateescape) or bytes.
 
         `cwd`/`env` hold for this call only; `timeout` (seconds) overrides the kernel's
         `limits.timeout`: `inf` is no limit, 0 a limit already passed (124 unless the
         script is cancelled first); negative or NaN raises ValueError before anything
-        runs. Never raises for anything in the script (see the table); a script that is
-        neither `str` nor `bytes` (bytes are read as UTF-8, other bytes kept) is a
-        programming error: TypeError."""
+        runs. `reset`: the session's shell options and traps are a new kernel's for this
+        call (see `_reset_then`). Never raises for anything in the script (see the
+        table); a script that is neither `str` nor `bytes` (bytes are read as UTF-8,
+        other bytes kept) is a programming error: TypeError."""
         src = _script_text(src, "execute")
+        if reset:
+            return self._call(lambda fds: self._reset_then(src, fds), stdin, cwd, env,
+                              timeout, binary)
         return self._call(lambda fds: self._run_src(src, fds), stdin, cwd, env, timeout,
                           binary)
+
+    def _reset_then(self, src: str, fds: Fds) -> int:
+        """`execute(reset=True)`: the session's options (`set -e -u -x -o pipefail`,
+        `shopt`) and traps go back to a new kernel's before the script runs; its
+        variables, functions and cwd are kept. What the script sets then persists."""
+        st = self.state
+        st.options = set(self._default_options[0])
+        st.shopt = set(self._default_options[1])
+        st.traps = {}
+        st.traps_shown = None
+        self.control.trapped.clear()
+        return self._run_src(src, fds)
 
     def execute_argv(
         self,
@@ -597,10 +708,10 @@ class Kernel:
         """Refuse a script with certain problems before any of it runs: every problem
         goes to stderr and the status is the first problem's (127 for an unknown
         command, 2 for a usage error), as if that command had run."""
-        from tysh.kernel.embed.validate import refusal_text
+        from tysh.kernel.embed.validate import errors, refusal_text
 
         try:
-            problems = self._problems_cached(script)
+            problems = errors(self._problems_cached(script))
         except RecursionError:
             return None  # the run itself reports a script that nests too deeply
         if not problems:
@@ -855,9 +966,32 @@ class Kernel:
             code=code,
             out=raw if binary else raw.decode("utf-8", "surrogateescape"),
             err=err_text,
-            data=self.interp.last_data,
+            data=plain_data(self.interp.last_data),
             truncated=bool(over),
         )
+
+
+def _external_policy(allow: bool | Iterable[str], runner: str | Callable[..., int] | None,
+                     fs: FileSystem, network: bool) -> Any:
+    """The kernel's ExternalPolicy (None: no program may run). A filesystem confined to
+    a directory (`Kernel(cwd)`, `overlay`) or held in memory (`isolated`) makes bwrap
+    the default runner; the host's own filesystem (`repl()`) runs programs on the host."""
+    if allow is False and runner is None:
+        return None
+    from tysh.kernel.fs.confined import ConfinedFileSystem
+    from tysh.kernel.fs.overlay import OverlayFileSystem
+    from tysh.kernel.run.sandbox import make_policy
+
+    if isinstance(fs, ConfinedFileSystem):
+        root: str | None = fs.root
+    elif isinstance(fs, LocalFileSystem):
+        root = "/"
+    elif isinstance(fs, OverlayFileSystem):
+        root = "/"  # refused below: the overlay's writes must stay in memory
+    else:
+        root = None
+    return make_policy(allow, runner, sandboxed=type(fs) is not LocalFileSystem, root=root,
+                       network=network, overlay=isinstance(fs, OverlayFileSystem))
 
 
 def _mcp_hub(registry: Registry) -> Any:

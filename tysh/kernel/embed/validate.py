@@ -2,9 +2,17 @@
 show an agent with positions, so a script with errors is refused as a whole.
 
 Only what is certain from the source is reported: argv is checked against a schema only
-when every word of the command is fixed text; a command is unknown only when external
-commands are off, no function of that name is defined anywhere in the script, and the
-script sources no file (which could define it)."""
+when every word of the command is fixed text; a command is unknown only when it may not
+run (external commands off, or not on the allow-list), no function of that name is
+defined anywhere in the script, and the script sources no file (which could define it).
+
+A problem is an "error" (the script is refused) only when its command certainly runs:
+on every path from the start — not after `&&`/`||`, not in a branch of `if`/`case`, a
+loop body or an `elif` condition, not after a statement that may leave (`exit`,
+`return`, `exec`, `break`, `continue`), and outside functions unless the function is
+itself certainly called. Anywhere else it is a "warning" that `validate()` lists and
+the run ignores, so `command -v rg >/dev/null && rg x || grep x` runs. A command that
+fails before (under `set -e`) is not taken into account: its problem is still an error."""
 
 from __future__ import annotations
 
@@ -25,13 +33,16 @@ if TYPE_CHECKING:
 @attrs.frozen(repr=False, eq=False)
 class Problem(Record):
     """One problem: where (1-based line and column), what, its kind — "syntax"
-    "unknown-command" "usage" "control" "pattern" — and the status running it would give."""
+    "unknown-command" "usage" "control" "pattern" —, the status running it would give,
+    and its severity: "error" (the command certainly runs: the script is refused) or
+    "warning" (it may not run: the script runs and meets it only if it does)."""
 
     line: int
     col: int
     message: str
     kind: str
     code: int = 2
+    severity: str = "error"
 
     def format(self) -> str:
         return f"{self.line}:{self.col}: {self.message}"
@@ -46,6 +57,8 @@ Resolver = Callable[[str], tuple[str | None, Any]]
 
 LOOP_TYPES = (ast.While, ast.For, ast.ArithFor)
 SOURCE_COMMANDS = frozenset({"source", "."})
+# commands after which the rest of the enclosing list may not run
+LEAVING_COMMANDS = frozenset({"exit", "return", "exec", "break", "continue", "logout"})
 
 
 def syntax_problem(e: TyshSyntaxError) -> Problem:
@@ -54,57 +67,103 @@ def syntax_problem(e: TyshSyntaxError) -> Problem:
 
 class _Validator:
     """One pass over the tree. Whether a command name is a function (defined anywhere in
-    the script) or may come from a sourced file is known only at the end, so problems
-    are kept with the command name they depend on and filtered then."""
+    the script), may come from a sourced file, or is a function certainly called is
+    known only at the end, so problems are kept with what they depend on and sorted
+    out then."""
 
-    def __init__(self, resolve: Resolver, allow_external: bool, functions: set[str]) -> None:
+    def __init__(self, resolve: Resolver, allow_external: bool, functions: set[str],
+                 unknown: Callable[[str], str] | None = None) -> None:
         self.resolve = resolve
         self.allow_external = allow_external
+        self.unknown = unknown
         self.functions = functions
         self.sources = False
-        self.problems: list[tuple[str | None, Problem]] = []
+        # (the command name it depends on, the problem, whether it certainly runs where
+        # it is, the function whose body holds it)
+        self.problems: list[tuple[str | None, Problem, bool, str | None]] = []
+        # the names each function body (None: the script itself) certainly calls
+        self.calls: dict[str | None, set[str]] = {}
         self._kinds: dict[str, tuple[str | None, Any]] = {}
+        self.certain = True
+        self.func: str | None = None
+        # whether the statement being checked holds a command that may leave the list
+        # it is in (anywhere in it, a function body or a `$(…)` included, to err on the
+        # side of running): one named in LEAVING_COMMANDS, or a computed name
+        self.leaves = False
 
     def add(self, pos: ast.Pos, message: str, kind: str, code: int = 2,
             name: str | None = None) -> None:
-        self.problems.append((name, Problem(pos.line, pos.col, message, kind, code)))
+        self.problems.append((name, Problem(pos.line, pos.col, message, kind, code),
+                              self.certain, self.func))
 
     def result(self) -> list[Problem]:
-        out = [
-            p for name, p in self.problems
-            if name is None or (name not in self.functions
-                                and not (p.kind == "unknown-command" and self.sources))
-        ]
+        called: set[str] = set()
+        todo = [n for n in self.calls.get(None, ()) if n in self.functions]
+        while todo:
+            f = todo.pop()
+            if f not in called:
+                called.add(f)
+                todo += [n for n in self.calls.get(f, ()) if n in self.functions]
+        out = []
+        for name, p, certain, func in self.problems:
+            if name is not None and (name in self.functions
+                                     or (p.kind == "unknown-command" and self.sources)):
+                continue
+            if not certain or (func is not None and func not in called):
+                p = attrs.evolve(p, severity="warning")
+            out.append(p)
         return sorted(out, key=lambda p: (p.line, p.col))
 
-    def script(self, s: ast.Script, loops: int, funcs: int) -> None:
+    def script(self, s: ast.Script, loops: int, funcs: int, certain: bool | None = None) -> None:
+        """Check a list of statements; `certain`: whether its first statement certainly
+        runs (None: as the enclosing command)."""
+        outer = self.certain
+        saw = self.leaves
+        live = outer if certain is None else certain
         for st in s.statements:
-            for pl in (st.body.first, *(p for _, p in st.body.rest)):
-                for cmd in pl.commands:
-                    self.command(cmd, loops, funcs)
+            self.certain = live
+            self.leaves = False
+            self.pipeline(st.body.first, loops, funcs)
+            self.certain = False
+            for _, p in st.body.rest:
+                self.pipeline(p, loops, funcs)
+            if self.leaves:
+                live = False
+                saw = True
+        self.certain = outer
+        self.leaves = saw
+
+    def pipeline(self, pl: Any, loops: int, funcs: int) -> None:
+        for cmd in pl.commands:
+            self.command(cmd, loops, funcs)
 
     def command(self, c: Any, loops: int, funcs: int) -> None:
         if isinstance(c, ast.SimpleCommand):
             self.simple(c, loops, funcs)
         elif isinstance(c, ast.FunctionDef):
             self.functions.add(c.name)
-            self.command(c.body, 0, funcs + 1)
+            outer = self.certain, self.func
+            self.certain, self.func = True, c.name
+            try:
+                self.command(c.body, 0, funcs + 1)
+            finally:
+                self.certain, self.func = outer
             return
         elif isinstance(c, LOOP_TYPES):
             if isinstance(c, ast.While):
                 self.script(c.cond, loops + 1, funcs)  # bash allows `while break`
-            self.script(c.body, loops + 1, funcs)
+            self.script(c.body, loops + 1, funcs, False)
         elif isinstance(c, ast.If):
-            for clause in c.clauses:
-                self.script(clause.cond, loops, funcs)
-                self.script(clause.body, loops, funcs)
+            for i, clause in enumerate(c.clauses):
+                self.script(clause.cond, loops, funcs, None if i == 0 else False)
+                self.script(clause.body, loops, funcs, False)
             if c.else_body is not None:
-                self.script(c.else_body, loops, funcs)
+                self.script(c.else_body, loops, funcs, False)
         elif isinstance(c, (ast.BraceGroup, ast.Subshell)):
             self.script(c.body, loops, funcs)
         elif isinstance(c, ast.Case):
             for item in c.items:
-                self.script(item.body, loops, funcs)
+                self.script(item.body, loops, funcs, False)
         # `$(…)` in this command's own words and redirects: scripts of their own, run in
         # a subshell where an enclosing loop cannot be broken
         for n in local_nodes(c):
@@ -115,6 +174,8 @@ class _Validator:
         if not c.words:
             return
         name = static_word(c.words[0])
+        if name is None or name in LEAVING_COMMANDS:
+            self.leaves = True
         if name is None:
             return
         if name in ("break", "continue") and loops == 0:
@@ -127,6 +188,8 @@ class _Validator:
             return
         if name in SOURCE_COMMANDS:
             self.sources = True
+        if self.certain:
+            self.calls.setdefault(self.func, set()).add(name)
         if name in self.functions:
             return
         got = self._kinds.get(name)
@@ -135,9 +198,10 @@ class _Validator:
         kind, tool = got
         if kind is None:
             if not self.allow_external:
+                message = (self.unknown(name) if self.unknown is not None else
+                           f"{name}: command not found (external commands are disabled)")
                 self.add(c.words[0].pos if c.words[0].pos.line else c.pos,
-                         f"{name}: command not found (external commands are disabled)",
-                         "unknown-command", 127, name)
+                         message, "unknown-command", 127, name)
             return
         if tool is None or kind in ("function", "external") or not hasattr(tool, "schema"):
             return
@@ -176,13 +240,22 @@ def validate_script(
     *,
     allow_external: bool,
     known_functions: set[str] | frozenset[str] = frozenset(),
+    unknown: Callable[[str], str] | None = None,
 ) -> list[Problem]:
-    """Every problem certain from the source, in source order."""
-    v = _Validator(resolve, allow_external, set(known_functions))
+    """Every problem certain from the source, in source order. `allow_external`: every
+    program may run (an unknown name may be one); `unknown(name)`: the message for a
+    name that runs nothing (the allow-list's own wording)."""
+    v = _Validator(resolve, allow_external, set(known_functions), unknown)
     v.script(script, 0, 0)
     return v.result()
+
+
+def errors(problems: list[Problem]) -> list[Problem]:
+    """The problems that refuse a script (its warnings left out)."""
+    return [p for p in problems if p.severity == "error"]
 
 
 def refusal_text(problems: list[Problem]) -> str:
     """The `err` of a refused script: one `tysh: L:C: message` line per problem."""
     return "".join(f"tysh: {p.format()}\n" for p in problems)
+

@@ -336,7 +336,9 @@ class OverlayFileSystem(FileSystem):
             return False
 
     def diff(self) -> str:
-        """A unified diff of the changed files (binary files named, not shown)."""
+        """A unified diff of the changed files (binary files named, not shown), with
+        paths relative to the root as git writes them (`a/config.ini`), so it applies
+        with `patch -p1` or `git apply` in the root."""
         chunks: list[str] = []
         for c in self.changes():
             old = b"" if c.kind == "added" else self.lower.read_bytes(c.path) \
@@ -347,16 +349,28 @@ class OverlayFileSystem(FileSystem):
                 a = old.decode("utf-8").splitlines(keepends=True)
                 b = new.decode("utf-8").splitlines(keepends=True)
             except UnicodeDecodeError:
-                chunks.append(f"Binary files a{c.path} and b{c.path} differ\n")
+                rel = self._relative(c.path)
+                chunks.append(f"Binary files a/{rel} and b/{rel} differ\n")
                 continue
+            rel = self._relative(c.path)
             chunks.extend(
                 difflib.unified_diff(
                     a, b,
-                    "/dev/null" if c.kind == "added" else "a" + c.path,
-                    "/dev/null" if c.kind == "deleted" else "b" + c.path,
+                    "/dev/null" if c.kind == "added" else "a/" + rel,
+                    "/dev/null" if c.kind == "deleted" else "b/" + rel,
                 )
             )
         return "".join(chunks)
+
+    def _relative(self, path: str) -> str:
+        """A kernel path as the diff names it: below the lower layer's root when it has
+        one, else without its leading slash."""
+        below = getattr(self.lower, "_below", None)
+        if below is not None:
+            comps = below(path)
+            if comps is not None:
+                return "/".join(comps)
+        return path.lstrip("/")
 
     def commit(self, target: FileSystem | None = None) -> list[Change]:
         """Apply exactly `changes()` to the host, then start afresh; returns them.

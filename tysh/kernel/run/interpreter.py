@@ -89,6 +89,11 @@ class Interpreter:
     deadline: float | None = None
     # a host session's top shell (the CLI): `trap` installs real OS signal handlers
     host_signals: bool = False
+    # the tool-call events' emitter (run/events.py), or None: nobody is listening
+    events: Any = None
+    # which programs may run and how (sandbox.ExternalPolicy); None: every program, on
+    # the host, when `allow_external`
+    externals: Any = None
     last_data: Any = attrs.field(default=None, init=False)
     last_typed: bool = attrs.field(default=False, init=False)
     cmdsub_status: int | None = attrs.field(default=None, init=False)
@@ -228,7 +233,14 @@ class Interpreter:
         if path is None:
             got = self.state.get("PATH")
             path = got if isinstance(got, str) else None
-        return find_external(name, path, self.state.cwd, self.fs)
+        host = find_external(name, path, self.state.cwd, self.fs)
+        return host if host is None or self.may_run(name, host) else None
+
+    def may_run(self, name: str, host: str) -> bool:
+        """Whether the program `host`, found for the command word `name`, may run here
+        (the kernel's allow-list); lookups (`type`, `command -v`) show only these."""
+        policy = self.externals
+        return policy is None or (policy.refusal is None and policy.allows(name, host))
 
     def all_tools(self) -> list[Any]:
         return self.registry.all_tools()
@@ -704,6 +716,8 @@ class Interpreter:
             return status
         from tysh.kernel.run.pipeline import run_stages
 
+        if self.events is not None:
+            self.events.hint(cmds)
         if self.state.traps:
             # bash runs the DEBUG trap for each simple-command stage before the pipeline
             for c in cmds:

@@ -58,6 +58,7 @@ class JobControl(RunControl):
         self.parent = parent
         self._own = False
         self.signal = 0  # the signal that ended the job, 0 while none has
+        self._stopped = False  # stop() was called: what starts from now on is killed
         self._mine: set[subprocess.Popen[Any]] = set()
         self._mine_lock = threading.Lock()
         super().__init__(parent.process_groups, parent.check_streams)
@@ -76,7 +77,12 @@ class JobControl(RunControl):
         with self._mine_lock:
             self._mine.add(proc)
             late = self.signal
-        if late:
+            stopped = self._stopped
+        if stopped:
+            # a job being reaped: a process it starts late dies as the others did (a
+            # sandbox's monitor may still be setting up, when a SIGTERM can be lost)
+            self.kill(proc)
+        elif late:
             self._send(proc, late)
 
     def untrack(self, proc: subprocess.Popen[Any]) -> None:
@@ -105,6 +111,7 @@ class JobControl(RunControl):
             if not self.signal:
                 self.signal = _signal.SIGTERM
             self._own = True
+            self._stopped = True
         for p in procs:
             self.kill(p)
 

@@ -128,7 +128,8 @@ def resolve_all(interp: Interpreter, name: str, *, functions: bool = True,
 def programs(interp: Interpreter, name: str, path: str | None = None) -> list[str]:
     """Every program `name` means along PATH (or `path`), as bash shows their paths."""
     st = interp.state
-    return [shown for shown, _ in search_path(name, path_of(interp, path), st.cwd, interp.fs)]
+    return [shown for shown, host in search_path(name, path_of(interp, path), st.cwd, interp.fs)
+            if interp.may_run(name, host)]
 
 
 def resolve(interp: Interpreter, name: str) -> tuple[str, str]:

@@ -33,6 +33,7 @@ class Registry:
         self._get_builtin = get_builtin
         self._all_builtins = all_builtins
         self.registered: dict[str, Tool] = {}
+        self._namespaces: dict[str, str] = {}
         # bumped by every register(), so what was derived from the names (a script's
         # validation) knows when to be recomputed
         self.version = 0
@@ -44,12 +45,25 @@ class Registry:
         self.servers_factory: Callable[[Registry], ToolServers] | None = None
         self._servers: ToolServers | None = None
 
-    def register(self, tool: Tool) -> None:
+    def register(self, tool: Tool, namespace: str = "user") -> None:
+        """Add a tool; `namespace` is where it comes from, as tool-call events say (`user`
+        for an embedder's own tools, `mcp` for a connected MCP server's)."""
         self.registered[tool.name] = tool
+        if namespace != "user":
+            self._namespaces[tool.name] = namespace
+        else:
+            self._namespaces.pop(tool.name, None)
         self.version += 1
+
+    def namespace_of(self, name: str, tool: Tool) -> str:
+        """`tysh` for a builtin, else the namespace the tool was registered under."""
+        if self.builtin(name) is tool:
+            return "tysh"
+        return self._namespaces.get(name, "user")
 
     def unregister(self, name: str) -> None:
         if self.registered.pop(name, None) is not None:
+            self._namespaces.pop(name, None)
             self.version += 1
 
     def tool_servers(self) -> ToolServers | None:

@@ -109,6 +109,18 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     st.last_arg = arg_text(args[-1]) if args else name
     if "xtrace" in st.options:
         _trace(interp, cmd, name, args, fds)
+    if interp.events is not None:
+        from tysh.kernel.run.events import observed
+
+        return observed(interp, cmd, name, fn, tool, args, fds,
+                        lambda f: _dispatch(interp, cmd, name, fn, tool, args, f))
+    return _dispatch(interp, cmd, name, fn, tool, args, fds)
+
+
+def _dispatch(interp: Interpreter, cmd: ast.SimpleCommand, name: str, fn: Any,
+              tool: Tool | None, args: list[Arg], fds: Fds) -> int:
+    """Run a resolved command: a declaration, redirections, prefix assignments, then the
+    function, tool or external program."""
     if cmd.arg_assigns and fn is None and tool is not None:
         return _declaration(interp, cmd, name, tool, args, fds)
     if cmd.redirects:
@@ -236,14 +248,26 @@ def invoke(
     exact_env: bool = False,
 ) -> int:
     """Run a command by name with already expanded arguments (run_argv, `command`)."""
-    if functions:
-        fn = interp.state.functions.get(name)
-        if fn is not None:
-            return call_function(interp, fn, name, args, fds)
-    tool = interp.registry.tool(name)
-    disabled = interp.state.disabled
-    if disabled and name in disabled:
-        tool = interp.registry.registered.get(name)
+    fn = interp.state.functions.get(name) if functions else None
+    tool = None
+    if fn is None:
+        tool = interp.registry.tool(name)
+        disabled = interp.state.disabled
+        if disabled and name in disabled:
+            tool = interp.registry.registered.get(name)
+    if interp.events is not None:
+        from tysh.kernel.run.events import observed
+
+        return observed(interp, None, name, fn, tool, args, fds,
+                        lambda f: _invoke(interp, name, fn, tool, args, f, extra_env,
+                                          exact_env))
+    return _invoke(interp, name, fn, tool, args, fds, extra_env, exact_env)
+
+
+def _invoke(interp: Interpreter, name: str, fn: Any, tool: Tool | None, args: list[Arg],
+            fds: Fds, extra_env: dict[str, str] | None, exact_env: bool) -> int:
+    if fn is not None:
+        return call_function(interp, fn, name, args, fds)
     if tool is not None:
         return call_tool(interp, tool, name, args, fds)
     return run_external_cmd(interp, name, args, fds, extra_env, exact_env=exact_env)
@@ -760,11 +784,22 @@ def run_external_cmd(
     *,
     exact_env: bool = False,
 ) -> int:
+    policy = interp.externals
     if not interp.allow_external:
         # the one door to external commands: `env`, `xargs`, `find -exec`, `timeout`,
         # `command` and plain command lines all end here
         interp.error(fds, f"tysh: {name}: command not found (external commands are disabled)")
         return 127
+    if policy is not None:
+        if not policy.allows_name(name):
+            interp.error(fds, policy.refused(name))
+            return 127
+        if policy.refusal is not None:
+            interp.error(fds, f"tysh: {name}: cannot run: {policy.refusal}")
+            return 126
+        if callable(policy.runner) and policy.root is None:
+            # a runner elsewhere with no host side here: it finds the program itself
+            return _run_policy(interp, policy, name, name, args, fds, extra_env, exact_env)
     from tysh.kernel.run.external import run_external
     from tysh.kernel.run.registry import find_external, search_path
 
@@ -801,12 +836,13 @@ def run_external_cmd(
         else:
             interp.error(fds, f"tysh: {name}: command not found")
         return 127
-    if exact_env and extra_env is not None:
-        env = dict(extra_env)
-    else:
-        env = st.exported_env()
-        if extra_env:
-            env.update(extra_env)
+    if policy is not None:
+        if not policy.allows(name, host):
+            interp.error(fds, policy.refused(name))
+            return 127
+        if policy.runner != "host":
+            return _run_policy(interp, policy, name, host, args, fds, extra_env, exact_env)
+    env = _child_env(interp, extra_env, exact_env)
     argv = [name, *(arg_text(a) for a in args)]
     cwd = interp.fs.real_os_path(st.cwd)
     if cwd is None:
@@ -825,3 +861,108 @@ def run_external_cmd(
         extra = pass_fds(interp)
     return run_external(host, argv, env, cwd, fds, timeout=timeout, control=interp.control,
                         umask=st.umask, rlimits=st.tables.rlimits, pass_fds=extra)
+
+
+def _child_env(interp: Interpreter, extra_env: dict[str, str] | None,
+               exact_env: bool) -> dict[str, str]:
+    if exact_env and extra_env is not None:
+        return dict(extra_env)
+    env = interp.state.exported_env()
+    if extra_env:
+        env.update(extra_env)
+    return env
+
+
+def _time_left(interp: Interpreter) -> float | None:
+    if interp.deadline is None:
+        return None
+    import time
+
+    return max(interp.deadline - time.monotonic(), 0.0)
+
+
+def _run_policy(interp: Interpreter, policy: Any, name: str, host: str, args: list[Arg],
+                fds: Fds, extra_env: dict[str, str] | None, exact_env: bool) -> int:
+    """Run a program through the kernel's runner: bwrap, or the embedder's callable."""
+    from tysh.kernel.run import sandbox
+
+    st = interp.state
+    env = _child_env(interp, extra_env, exact_env)
+    argv = [name, *(arg_text(a) for a in args)]
+    if callable(policy.runner):
+        cwd = st.cwd
+        if policy.root is not None:
+            cwd = interp.fs.real_os_path(st.cwd) or st.cwd
+        return _call_runner(interp, policy.runner, argv, cwd, env, fds)
+    bwrap, why = sandbox.bwrap_status()
+    if bwrap is None:
+        interp.error(fds, f"tysh: {name}: cannot run: {why}; pass runner='host' to run "
+                          "programs unconfined")
+        return 126
+    why_not = _not_runnable(host)
+    if why_not is not None:
+        interp.error(fds, f"tysh: {name}: {why_not}")
+        return 126
+    if not sandbox.visible_inside(host, policy.root):
+        interp.error(fds, f"tysh: {name}: cannot run: {host} is outside what the sandbox "
+                          "shows (the kernel's root, /usr, /bin, /lib)")
+        return 126
+    where = interp.fs.real_os_path(st.cwd)
+    if where is None:
+        interp.error(fds, f"tysh: {name}: the current directory has no host path")
+        return 126
+    cwd = where
+    timeout = _time_left(interp)
+    full = sandbox.bwrap_argv(bwrap, host, argv, cwd, root=policy.root,
+                              scratch=policy.scratch, network=policy.network)
+    from tysh.kernel.run.external import run_external
+
+    rlimits = sandbox.sandbox_rlimits(interp.limits, timeout, st.tables.rlimits)
+    extra: tuple[int, ...] = ()
+    if interp.procsubs:
+        from tysh.kernel.run.procsub import pass_fds
+
+        extra = pass_fds(interp)
+    return run_external(bwrap, full, env, cwd, fds, timeout=timeout, control=interp.control,
+                        umask=st.umask, rlimits=rlimits, pass_fds=extra, stderr_name="tysh")
+
+
+def _not_runnable(host: str) -> str | None:
+    """Why bwrap could not start the file `host` as a program (it reports its own exec
+    failures as status 1; the shell's answer is 126 with the reason), or None."""
+    import os
+
+    if os.path.isdir(host):
+        return "Is a directory"
+    if not os.access(host, os.X_OK):
+        return "Permission denied"
+    try:
+        with open(host, "rb") as f:
+            head = f.read(4)
+    except OSError as e:
+        return e.strerror or "cannot be read"
+    if head[:2] != b"#!" and head != b"\x7fELF":
+        return "cannot run in the sandbox: not a program (no #! line)"
+    return None
+
+
+def _call_runner(interp: Interpreter, runner: Any, argv: list[str], cwd: str,
+                 env: dict[str, str], fds: Fds) -> int:
+    """The embedder's runner gets binary streams: the command's own, or an empty input
+    and a discarding output where the command has none."""
+    from tysh.kernel.base.streams import NullIO
+    from tysh.kernel.run import sandbox
+
+    got = [fds.get(n) for n in (0, 1, 2)]
+    streams: tuple[Any, Any, Any] = (
+        got[0] if got[0] is not None else io.BytesIO(),
+        got[1] if got[1] is not None else NullIO(),
+        got[2] if got[2] is not None else NullIO(),
+    )
+    try:
+        return sandbox.run_hook(runner, argv, cwd, env, streams, interp.limits)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as e:  # noqa: BLE001 — the embedder's code: its failure, not ours
+        interp.error(fds, f"tysh: {argv[0]}: the runner failed: {type(e).__name__}: {e}")
+        return 126

@@ -156,6 +156,55 @@ class ExecResult(MutableRecord):
     def ok(self) -> bool:
         return self.code == 0
 
+    def text(self) -> str:
+        """stdout as text any JSON encoder or model API takes: each byte that is not
+        valid UTF-8 becomes U+FFFD (the replacement character). `out` keeps the exact
+        bytes (as surrogateescape text, or bytes with `binary=True`)."""
+        return _safe_text(self.text_out())
+
+    def json(self) -> dict[str, Any]:
+        """The result as plain JSON values — `code`, `out` and `err` (as `text()`:
+        invalid bytes are U+FFFD), `data` (the last command's typed value, or None) and
+        `truncated` — ready for `json.dumps`."""
+        return {
+            "code": self.code,
+            "out": self.text(),
+            "err": _safe_text(self.err),
+            "data": plain_data(self.data),
+            "truncated": self.truncated,
+        }
+
+
+def _safe_text(text: str) -> str:
+    """`text` with every lone surrogate (an undecodable byte kept by surrogateescape,
+    or one that came in as text) replaced by U+FFFD."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace").encode(
+        "utf-8", "replace").decode("utf-8")
+
+
+def plain_data(data: Any) -> Any:
+    """A command's typed value as plain JSON values: structured output as its JSON form,
+    bytes as a base64 envelope, text with invalid bytes as U+FFFD."""
+    if data is None:
+        return None
+    if isinstance(data, OutputData):
+        data = data.to_json()
+    return _plain(to_json_value(data))
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, str):
+        return _safe_text(v)
+    if isinstance(v, dict):
+        return {_safe_text(str(k)): _plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    if v is None or isinstance(v, (bool, int, float)):
+        return v
+    return _safe_text(str(v))
+
 
 def _no_output(output: OutputData | None) -> bool:
     """No structured output worth encoding: none at all, or an empty one (a tool that

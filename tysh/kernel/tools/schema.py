@@ -27,6 +27,10 @@ def _tuple(v: Any) -> tuple[Any, ...]:
     return tuple(v) if v is not None else ()
 
 
+def _pairs(v: Any) -> tuple[tuple[str, str], ...]:
+    return tuple((str(a), str(b)) for a, b in v) if v else ()
+
+
 def _default_conv(v: Any) -> Any:
     """Defaults are held in their JSON shape (lists, not tuples) so the wire form
     round-trips exactly."""
@@ -94,6 +98,17 @@ class ToolSchema(Record):
     arg_binding: ArgBinding = ArgBinding.TYPED
     glob_passthrough: bool = False
     operations: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    # what the tool does, for tool-call events (`read`, `edit`, `search`, …; an open
+    # set); "" derives it from `operations` (see `effective_kind`)
+    kind: str = ""
+    # the params whose values are file paths (an event's locations); () means the params
+    # typed "path" and, failing those, the positionals named as paths by convention
+    paths: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    # options that carry the tool's script or pattern (`grep -e`, `sed -f`): when none is
+    # given, the first value of the first `paths` param is the script, not a path
+    script_params: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    # (bool param, kind): the kind when that flag is set (`sed -i` edits)
+    kind_when: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_pairs)
 
     # -- builders: each returns a new schema ----------------------------------------
     def with_raw_argv(self) -> ToolSchema:
@@ -118,6 +133,10 @@ class ToolSchema(Record):
     def with_operations(self, *ops: str) -> ToolSchema:
         """Declare destructive effects (`fs.remove`, …), keeping order and dropping repeats."""
         return attrs.evolve(self, operations=tuple(dict.fromkeys([*self.operations, *ops])))
+
+    def with_kind(self, kind: str) -> ToolSchema:
+        """Declare what the tool does, for tool-call events (`read`, `write`, …)."""
+        return attrs.evolve(self, kind=kind)
 
     def with_positional_mapping(self) -> ToolSchema:
         """Map leftover operands onto named params, for MCP/external tools."""
@@ -191,7 +210,7 @@ _PARAM_DEFAULTS: dict[str, Any] = {
 _SCHEMA_OMITTABLE: dict[str, Any] = {
     "typed_substitution": False, "subcommands": (), "aliases": (), "owns_output": False,
     "raw_argv": False, "arg_binding": ArgBinding.TYPED, "glob_passthrough": False,
-    "operations": (),
+    "operations": (), "kind": "", "paths": (), "script_params": (), "kind_when": (),
 }
 
 
@@ -234,6 +253,8 @@ def schema_to_json(s: ToolSchema) -> dict[str, Any]:
             out[key] = [schema_to_json(c) for c in v]
         elif key == "arg_binding":
             out[key] = v.value
+        elif key == "kind_when":
+            out[key] = [list(x) for x in v]
         elif isinstance(v, tuple):
             out[key] = list(v)
         else:
@@ -282,6 +303,10 @@ def schema_from_json(data: Mapping[str, Any] | str) -> ToolSchema:
         arg_binding=ArgBinding(data.get("arg_binding", "typed")),
         glob_passthrough=bool(data.get("glob_passthrough", False)),
         operations=tuple(data.get("operations", ())),
+        kind=str(data.get("kind", "")),
+        paths=tuple(data.get("paths", ())),
+        script_params=tuple(data.get("script_params", ())),
+        kind_when=tuple(tuple(x) for x in data.get("kind_when", ())),
     )
 
 

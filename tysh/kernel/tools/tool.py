@@ -99,11 +99,17 @@ def tool(
     aliases: Sequence[str] = (),
     check: ToolCheck | None = None,
     session: bool = False,
+    kind: str = "",
+    paths: Sequence[str] = (),
+    script_params: Sequence[str] = (),
+    kind_when: Sequence[tuple[str, str]] = (),
 ) -> Callable[[ToolFunc], Tool]:
     """Declare a flat tool. `args` is its attrs args class (None for raw/verbatim tools);
     `check` validates a bound args instance before a script runs (see ToolCheck);
     `session` is for the shell's own builtins only: the function gets the interpreter's
-    `Session` (kernel/run/session.py) as a third argument."""
+    `Session` (kernel/run/session.py) as a third argument. `kind`, `paths`,
+    `script_params` and `kind_when` describe the tool to tool-call events (see
+    ToolSchema)."""
 
     def deco(func: ToolFunc) -> Tool:
         schema = ToolSchema(
@@ -119,6 +125,10 @@ def tool(
             arg_binding=ArgBinding.VERBATIM if verbatim else ArgBinding.TYPED,
             glob_passthrough=glob_passthrough,
             operations=tuple(operations),
+            kind=kind,
+            paths=tuple(paths),
+            script_params=tuple(script_params),
+            kind_when=tuple(kind_when),
         )
         if owns_output:
             schema = schema.with_owned_output()
@@ -144,8 +154,10 @@ class ToolGroup:
         operations: Sequence[str] = (),
         owns_output: bool = False,
         func: ToolFunc | None = None,
+        kind: str = "",
     ) -> None:
         self._name = name
+        self._kind = kind
         self._description = description
         self._args = args
         self._aliases = tuple(aliases)
@@ -190,13 +202,16 @@ class ToolGroup:
         typed_substitution: bool = False,
         map_positionals: bool = False,
         check: ToolCheck | None = None,
+        kind: str = "",
+        paths: Sequence[str] = (),
     ) -> Callable[[ToolFunc], ToolFunc]:
         """Decorate a leaf's function; returns the function unchanged."""
 
         def deco(func: ToolFunc) -> ToolFunc:
             t = tool(name, args=args, description=description, examples=examples,
                      operations=operations, typed_substitution=typed_substitution,
-                     map_positionals=map_positionals, aliases=aliases, check=check)(func)
+                     map_positionals=map_positionals, aliases=aliases, check=check,
+                     kind=kind, paths=paths)(func)
             self.add(t)
             return func
 
@@ -222,6 +237,7 @@ class ToolGroup:
                 aliases=self._aliases,
                 operations=tuple(dict.fromkeys(
                     [*self._operations, *(op for k in kids for op in k.schema.operations)])),
+                kind=self._kind,
             )
             if self._owns_output:
                 from tysh.kernel.tools.schema import with_owned_output
