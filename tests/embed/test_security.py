@@ -65,6 +65,11 @@ ATTEMPTS: list[tuple[str, str, tuple[str, str]]] = [
     ("glob-etc", "echo /etc/*", ("denied", "no matches: /etc/*")),
     ("glob-through-symlink", "echo up/*", ("denied", "no matches: up/*")),
     ("glob-double-star", "echo /**/passwd", ("denied", "no matches")),
+    ("glob-dotglob-double-star", "shopt -s dotglob; echo /**/passwd", ("denied", "no matches")),
+    ("glob-dotdot-by-pattern", "shopt -u globskipdots; echo ..*/*", ("denied", "no matches")),
+    ("glob-extglob-parent", "echo @(..|up)/*", ("denied", "no matches")),
+    ("glob-literal-outside", "shopt -u failglob; echo ../* /etc/*", ("out", "../* /etc/*\n")),
+    ("glob-ignore-outside", "GLOBIGNORE=x; echo ../.* up/.*", ("denied", "no matches")),
     # moving the working directory out
     ("cd-parent", "cd ..", ("denied", DENIED)),
     ("cd-root", "cd /", ("denied", DENIED)),

@@ -1,4 +1,6 @@
-"""Filesystem globbing through the FileSystem object: sorting, dotfiles, `**`."""
+"""Filesystem globbing through the FileSystem object: sorting, dotfiles, `**`, and the
+glob options (extglob, dotglob, nocaseglob, globskipdots, globstar, GLOBIGNORE, and what
+a glob matching nothing gives under failglob/nullglob)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,8 @@ from pathlib import Path
 import pytest
 from harness import make_tree
 
-from tysh.kernel.expand.glob import glob
+from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.expand.glob import DEFAULT, GlobOptions, expand, glob
 from tysh.kernel.fs.local import LocalFileSystem
 
 
@@ -90,3 +93,61 @@ def test_goes_through_the_filesystem_object(tmp_path: Path) -> None:
     make(tmp_path, "a.txt")
     assert glob("*.txt", CountingFs(), str(tmp_path)) == ["a.txt"]
     assert CountingFs.calls == 1
+
+
+# -- the glob options -----------------------------------------------------------------
+
+def opts(*on: str, ignore: str | None = None) -> GlobOptions:
+    return GlobOptions.of(frozenset(on), ignore)
+
+
+def test_extended_globs_select_files(tmp_path: Path, fs: LocalFileSystem) -> None:
+    make(tmp_path, "a.cc", "b.cc", "a.h", "a.py", ".x.h")
+    d = str(tmp_path)
+    assert glob("@(*.cc|*.h)", fs, d) == ["a.cc", "a.h", "b.cc"]
+    assert glob("!(*.cc|*.h)", fs, d) == ["a.py"]
+    assert glob("a.?(cc|py)", fs, d) == ["a.cc", "a.py"]
+    assert glob("@(*.cc|*.h)", fs, d, opts()) == []  # extglob off: literal text
+
+
+def test_dotglob_nocaseglob_and_globskipdots(tmp_path: Path, fs: LocalFileSystem) -> None:
+    make(tmp_path, ".rc", "Read", "sub/.deep/f")
+    d = str(tmp_path)
+    assert glob("*", fs, d, opts("dotglob")) == [".rc", "Read", "sub"]
+    assert glob("r*", fs, d, opts("nocaseglob")) == ["Read"]
+    assert glob(".*", fs, d) == [".rc"]
+    assert glob(".*", fs, d, opts()) == [".", "..", ".rc"]
+    assert glob("**/f", fs, d, opts("globstar", "dotglob")) == ["sub/.deep/f"]
+    assert glob("**/f", fs, d) == []
+
+
+def test_globstar_off_makes_double_star_a_star(tmp_path: Path, fs: LocalFileSystem) -> None:
+    make(tmp_path, "top.md", "c/leaf.md", "c/d/deep.md")
+    d = str(tmp_path)
+    assert glob("**/*.md", fs, d) == ["c/d/deep.md", "c/leaf.md", "top.md"]
+    assert glob("**/*.md", fs, d, opts()) == ["c/leaf.md"]
+
+
+def test_globignore_drops_whole_path_matches(tmp_path: Path, fs: LocalFileSystem) -> None:
+    make(tmp_path, "a.txt", "a.md", "d/b.txt", ".env")
+    d = str(tmp_path)
+    assert glob("*", fs, d, opts(ignore="*.txt")) == [".env", "a.md", "d"]
+    assert glob("*/*", fs, d, opts(ignore="*.txt")) == ["d/b.txt"]
+    assert glob("*/*", fs, d, opts(ignore="*/*.txt")) == []
+    assert glob("[![:alnum:]]*", fs, d, opts(ignore="[[:punct:]]*")) == []
+
+
+class _Host:
+    def __init__(self, cwd: str, o: GlobOptions) -> None:
+        self.fs = LocalFileSystem()
+        self.cwd = cwd
+        self.glob_options = o
+
+
+def test_no_match_fails_drops_or_stays_by_the_options(tmp_path: Path) -> None:
+    d = str(tmp_path)
+    with pytest.raises(ExpansionError) as ei:
+        expand("*.py", "*.py", _Host(d, DEFAULT))
+    assert ei.value.message == "no matches: *.py (quote it to pass the pattern: '*.py')"
+    assert expand("*.py", "*.py", _Host(d, opts("nullglob", "failglob"))) == []
+    assert expand("*.py", "*.py", _Host(d, opts())) == ["*.py"]

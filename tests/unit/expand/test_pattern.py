@@ -134,3 +134,125 @@ def test_replace_template_puts_match_at_ampersand() -> None:
 )
 def test_convert_case(text: str, op: str, pat: str | None, expected: str) -> None:
     assert pattern.convert_case(text, op, pat) == expected
+
+
+# -- extended patterns -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "pat,text,ok",
+    [
+        ("--@(help|verbose)", "--verbose", True),
+        ("--@(help|verbose)", "--oops", False),
+        ("--?(help|verbose)", "--", True),
+        ("--+(help|verbose)", "--helpverbose", True),
+        ("--+(help|verbose)", "--", False),
+        ("*(ab)", "", True),
+        ("*(ab)", "ababa", False),
+        ("*(foo*)", "foofoo_foo__", True),
+        ("@(a|b@(c|d))", "bd", True),
+        ("@()", "", True),
+        ("@(|x)", "", True),
+        ("@(a|b)", "|", False),
+        ("!(x)", "", True),
+        ("!(x)", "x", False),
+        ("!(x)", "xx", True),
+        ("--!(help|verbose)", "--help", False),
+        ("--!(help|verbose)", "--helpx", True),
+        ("a!(@(ab|b*))", "ab", False),
+        ("a!(@(ab|b*))", "az", True),
+        ("!(b)?@(b|c)", "bb", True),
+        ("!(a)*", "a", True),
+        ("@([)|]|x)", ")", True),
+        ("x@(a", "x@(a", True),
+        ("@(__?__)", "__μ__", True),
+    ],
+)
+def test_extended_patterns_match_as_bash_does(pat: str, text: str, ok: bool) -> None:
+    assert pattern.match(pat, text) is ok
+
+
+def test_extended_groups_are_literal_without_extglob_and_when_escaped() -> None:
+    assert pattern.match("@(a|b)", "@(a|b)", extglob=False)
+    assert not pattern.match("@(a|b)", "a", extglob=False)
+    assert pattern.match(pattern.escape("@(a|b)"), "@(a|b)")
+    assert not pattern.has_magic(pattern.escape("!(x)"))
+    assert pattern.has_magic("!(x)") and not pattern.has_magic("!(x)", extglob=False)
+
+
+def test_quoted_class_characters_are_literal_in_brackets() -> None:
+    assert pattern.match("[C" + pattern.escape("-") + "D]", "-")
+    assert pattern.match("[" + pattern.escape("!") + "a]", "!")
+
+
+def test_nocase_matches_literal_text_classes_and_groups() -> None:
+    assert pattern.match("abc", "ABC", nocase=True) and not pattern.match("abc", "ABC")
+    assert pattern.match("[a]*", "Ax", nocase=True)
+    assert pattern.match("!(X)", "x", nocase=True) is False
+
+
+def test_replace_takes_the_longest_alternative_at_the_leftmost_place() -> None:
+    assert pattern.replace("ab", "@(a|ab)", "X", "//") == "X"
+    assert pattern.replace("xabyab", "+(a|ab)", "X", "//") == "xXyX"
+    assert pattern.replace("foo.py", "@(?.py)", "Z", "//") == "foZ"
+    assert pattern.replace("a-b-c", "!(-)", "X", "/") == "X"
+
+
+def test_strip_with_extended_patterns() -> None:
+    assert pattern.remove_suffix("foo()", "*(foo|bar)\\(\\)", False) == "foo"
+    assert pattern.remove_suffix("foo()", "*(foo|bar)\\(\\)", True) == ""
+    assert pattern.remove_prefix("foo.py", "!(.*)", False) == "foo.py"
+    assert pattern.remove_prefix("foo.py", "!(*.py)", True) == "y"
+    assert pattern.remove_prefix("foo.py", "!(*.py)", False) == "foo.py"
+
+
+def test_split_pattern_keeps_brackets_and_groups_whole() -> None:
+    assert pattern.split_pattern("[[:alnum:]]*:a\\:b:@(x:y)", ":") == [
+        "[[:alnum:]]*", "a\\:b", "@(x:y)"]
+    assert pattern.split_pattern("a/@(b/c)/d", "/") == ["a", "@(b/c)", "d"]
+
+
+@pytest.mark.parametrize(
+    "pat",
+    ["*(!(x))*(!(y))q", "+(+(!(b)))q", "!(*(a|aa)b)!(a)c", "*(a|aa)*(a|aa)b"],
+)
+def test_adversarial_extended_patterns_end_at_the_stop_check(pat: str) -> None:
+    """Nested repetition and negation over a long text: the end-set matcher is
+    polynomial and checks the stop check as it goes, so a time limit ends it."""
+    import time
+
+    from tysh.kernel.base import stop
+
+    deadline = time.monotonic() + 0.5
+
+    class Stop(Exception):
+        pass
+
+    def check() -> None:
+        if time.monotonic() > deadline:
+            raise Stop
+
+    t0 = time.monotonic()
+    with stop.checking(check):
+        try:
+            pattern.match(pat, "a" * 20000)
+        except Stop:
+            pass
+    assert time.monotonic() - t0 < 3.0
+
+
+@pytest.mark.parametrize(
+    "pat",
+    ["[" * 20000, "@(" * 20000, "[[:" * 20000 + "]", "[" + "[:" * 20000 + "]",
+     "[\\]" * 20000, "*(" * 4000 + "a" + ")" * 4000],
+)
+def test_reading_a_long_pattern_takes_linear_time(pat: str) -> None:
+    """Unclosed brackets, classes and groups: each is looked for once, not once per
+    opening character (which took over a minute for 20,000 `[`)."""
+    import time
+
+    t0 = time.monotonic()
+    pattern.has_magic(pat)
+    pattern.split_pattern(pat, "/")
+    pattern.translate(pat, extglob=True)
+    assert time.monotonic() - t0 < 10.0  # under a second unloaded; the old reading took 75 s

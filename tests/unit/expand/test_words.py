@@ -434,7 +434,8 @@ def test_glob_expands_sorted_and_results_are_operands(files: FakeHost) -> None:
 def test_glob_no_match_is_an_error(files: FakeHost) -> None:
     with pytest.raises(ExpansionError) as ei:
         expand_args([W("*.md")], files)
-    assert ei.value.message == "no matches: *.md" and ei.value.status == 1 and not ei.value.fatal
+    assert ei.value.message == (
+        "no matches: *.md (quote it to pass the pattern: '*.md')") and ei.value.status == 1 and not ei.value.fatal
 
 
 def test_quoted_glob_is_literal_and_mixed_quoting_matches_literally(files: FakeHost) -> None:

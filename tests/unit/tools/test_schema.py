@@ -106,6 +106,20 @@ def test_to_json_writes_non_default_fields_with_their_names() -> None:
     assert ToolSchema.from_json(j) == s
 
 
+def test_pattern_valued_params_and_options_round_trip_and_are_reported() -> None:
+    s = ToolSchema(
+        "t", params=[ParamSchema("include", repeatable=True, glob_passthrough=True,
+                                 aliases=("-I",)),
+                     ParamSchema("regexp", aliases=("-e",))],
+        passthrough_options=("-name",),
+    )
+    j = s.to_json()
+    assert j["params"][0]["glob_passthrough"] is True and "glob_passthrough" not in j["params"][1]
+    assert j["passthrough_options"] == ["-name"]
+    assert ToolSchema.from_json(j) == s
+    assert s.unglobbed_options() == frozenset({"--include", "-I", "-name"})
+
+
 def test_to_json_is_plain_json() -> None:
     for s in ALL_SCHEMAS:
         text = json.dumps(s.to_json())
@@ -148,6 +162,7 @@ params = st.builds(
     repeatable=st.booleans(),
     positional=st.booleans(),
     choices=st.lists(names, max_size=3).map(tuple),
+    glob_passthrough=st.booleans(),
 )
 schemas = st.recursive(
     st.builds(ToolSchema, name=names, description=st.text(max_size=10),
@@ -169,6 +184,7 @@ schemas = st.recursive(
         glob_passthrough=st.booleans(),
         operations=st.lists(st.sampled_from(["fs.create", "fs.remove", "proc.exec"]),
                             max_size=3),
+        passthrough_options=st.lists(names, max_size=2),
     ),
     max_leaves=4,
 )

@@ -59,7 +59,8 @@ class TarArgs(Record):
     directory: str | None = param(default=None, aliases=["-C"],
                                   help="change to directory DIR first")
     to_stdout: bool = param(default=False, aliases=["-O"], help="extract files to standard output")
-    exclude: tuple[str, ...] = param(default=(), help="exclude files matching PATTERN")
+    exclude: tuple[str, ...] = param(default=(), glob_passthrough=True,
+                                    help="exclude files matching PATTERN")
     keep_old_files: bool = param(default=False, aliases=["-k"],
                                  help="don't replace existing files when extracting")
     strip_components: int = param(default=0,

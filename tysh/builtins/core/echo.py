@@ -66,6 +66,7 @@ _PRINTF_USAGE = "usage: printf [-v var] format [arguments]"
 @tool(
     "printf", kind="shell",
     verbatim=True,
+    passthrough_options=["-v"],  # its value is a variable name (`-v a[1]`), never a glob
     description="format and print arguments (bash's printf: %s %d %x %f %b %q …, the format repeats)",
     examples=[
         ("one line per argument", "printf '%s\\n' a b c"),

@@ -45,7 +45,7 @@ class DuArgs(Record):
                                 help="do not include the size of subdirectories")
     one_file_system: bool = param(default=False, aliases=["-x"],
                                   help="skip directories on other file systems")
-    exclude: tuple[str, ...] = param(default=(), repeatable=True,
+    exclude: tuple[str, ...] = param(default=(), repeatable=True, glob_passthrough=True,
                                      help="skip files whose name matches the shell PATTERN")
     null: bool = param(default=False, help="end each output line with NUL, not newline (-0)")
 

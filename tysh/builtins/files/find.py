@@ -85,6 +85,8 @@ def _walk(plan: FindPlan, rt: Runtime, item: Item,
         ("run a command on each match", "find . -name '*.tmp' -exec rm {} \\;"),
     ],
     operations=["proc.exec", "fs.remove"],
+    passthrough_options=["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
+                     "-regex", "-iregex", "-lname", "-ilname"],
 )
 def find(args: Any, ctx: Context) -> int:
     rt = Runtime(ctx)

@@ -62,9 +62,9 @@ class LsArgs(Record):
                              choices=("none", "size", "time", "extension"),
                              help="sort by WORD")
     group_directories_first: bool = param(default=False, help="list directories before files")
-    ignore: tuple[str, ...] = param(default=(), aliases=["-I"], repeatable=True,
+    ignore: tuple[str, ...] = param(default=(), aliases=["-I"], repeatable=True, glob_passthrough=True,
                                     help="skip entries matching the shell PATTERN")
-    hide: tuple[str, ...] = param(default=(), repeatable=True,
+    hide: tuple[str, ...] = param(default=(), repeatable=True, glob_passthrough=True,
                                   help="like -I, but -a or -A override it")
     full_time: bool = param(default=False, help="-l with full-iso times")
     time_style: str | None = param(default=None,

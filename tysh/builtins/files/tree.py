@@ -33,7 +33,7 @@ class TreeArgs(Record):
     all: bool = param(default=False, aliases=["-a"], help="list hidden entries too (not . and ..)")
     dirs_only: bool = param(default=False, aliases=["-d"], help="list directories only")
     level: int | None = param(default=None, aliases=["-L"], help="descend at most N levels")
-    ignore: tuple[str, ...] = param(default=(), aliases=["-I"],
+    ignore: tuple[str, ...] = param(default=(), aliases=["-I"], glob_passthrough=True,
                                     help="skip names matching the wildcard PATTERN (a|b alternates)")
     full_path: bool = param(default=False, aliases=["-f"], help="print each entry's full path prefix")
     noreport: bool = param(default=False, help="omit the final directory and file count")
@@ -45,6 +45,7 @@ class TreeArgs(Record):
     no_indent: bool = param(default=False, aliases=["-i"], help="print no indentation lines")
     nocolor: bool = param(default=False, aliases=["-n"], help="no colour (the default)")
     pattern: tuple[str, ...] = param(default=(), aliases=["-P"], repeatable=True,
+                                     glob_passthrough=True,
                                      help="list only files matching the wildcard (a|b alternates)")
     prune: bool = param(default=False, help="leave out directories that list nothing")
     charset: str | None = param(default=None, help="ascii draws the lines with |-- and `--")

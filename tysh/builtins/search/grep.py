@@ -78,9 +78,12 @@ class GrepArgs(Record):
     directories: Literal["read", "skip", "recurse"] = param(
         "read", aliases=["-d"], help="what to do with a directory operand"
     )
-    include: tuple[str, ...] = param(default=(), help="search only files whose name matches GLOB")
-    exclude: tuple[str, ...] = param(default=(), help="skip files whose name matches GLOB")
-    exclude_dir: tuple[str, ...] = param(default=(), help="skip directories matching GLOB")
+    include: tuple[str, ...] = param(default=(), glob_passthrough=True,
+                                    help="search only files whose name matches GLOB")
+    exclude: tuple[str, ...] = param(default=(), glob_passthrough=True,
+                                    help="skip files whose name matches GLOB")
+    exclude_dir: tuple[str, ...] = param(default=(), glob_passthrough=True,
+                                        help="skip directories matching GLOB")
     text: bool = param(False, aliases=["-a"], help="process a binary file as if it were text")
     binary_without_match: bool = param(False, aliases=["-I"], help="skip binary files")
     binary_files: Literal["binary", "text", "without-match"] = param(

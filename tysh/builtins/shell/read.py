@@ -250,7 +250,7 @@ def _read_chars(stream: Any, delim: bytes | None, limit: int | None, raw: bool,
     return text, frozenset(escaped), ok
 
 
-@tool("read", kind="shell", args=ReadArgs, session=True,
+@tool("read", kind="shell", args=ReadArgs, session=True, glob_passthrough=True,  # names, never globs
       description="read a line from stdin into variables, split on IFS",
       examples=[("read two fields", "read -r first rest"), ("read a whole line", "IFS= read -r line")])
 def read(args: ReadArgs, ctx: Context, sh: Session) -> int:

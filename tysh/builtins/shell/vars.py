@@ -302,14 +302,16 @@ def _split_compound(text: str, sh: Session, assoc: bool) -> list[Any] | dict[str
     return arr
 
 
+# The declaration builtins, unset and read take variable names (`a[1]`), never globs.
 @tool("declare", kind="shell", args=DeclareArgs, description="declare variables and give them attributes",
       examples=[("an associative array", "declare -A m"), ("show a variable", "declare -p x")],
-      session=True)
+      session=True, glob_passthrough=True)
 def declare(args: DeclareArgs, ctx: Context, sh: Session) -> int:
     return _declare(ctx, sh, args, local=True)
 
 
-@tool("typeset", kind="shell", args=DeclareArgs, description="declare variables (same as declare)", session=True)
+@tool("typeset", kind="shell", args=DeclareArgs, description="declare variables (same as declare)", session=True,
+      glob_passthrough=True)
 def typeset(args: DeclareArgs, ctx: Context, sh: Session) -> int:
     return _declare(ctx, sh, args, local=True)
 
@@ -328,7 +330,7 @@ class LocalArgs(Record):
 
 
 @tool("local", kind="shell", args=LocalArgs, description="declare variables local to the current function",
-      examples=[("a local counter", "local i=0")], session=True)
+      examples=[("a local counter", "local i=0")], session=True, glob_passthrough=True)
 def local(args: LocalArgs, ctx: Context, sh: Session) -> int:
     if sh.state.func_depth == 0:
         err(ctx, "can only be used in a function")
@@ -350,7 +352,8 @@ class ExportArgs(Record):
 
 
 @tool("export", kind="shell", args=ExportArgs, description="mark variables for the environment of commands",
-      examples=[("export a value", "export PATH=\"$HOME/bin:$PATH\"")], session=True)
+      examples=[("export a value", "export PATH=\"$HOME/bin:$PATH\"")], session=True,
+      glob_passthrough=True)
 def export(args: ExportArgs, ctx: Context, sh: Session) -> int:
     st = sh.state
     if args.print_ or not args.names:
@@ -391,7 +394,8 @@ class ReadonlyArgs(Record):
     functions: bool = param(False, aliases=["-f"], help="accepted for bash compatibility")
 
 
-@tool("readonly", kind="shell", args=ReadonlyArgs, description="make variables read-only", session=True)
+@tool("readonly", kind="shell", args=ReadonlyArgs, description="make variables read-only", session=True,
+      glob_passthrough=True)
 def readonly(args: ReadonlyArgs, ctx: Context, sh: Session) -> int:
     if args.print_ or not args.names:
         return _print_declares(ctx, sh, lambda v: v.readonly)
@@ -408,7 +412,7 @@ class UnsetArgs(Record):
 
 
 @tool("unset", kind="shell", args=UnsetArgs, description="remove variables, array elements or functions",
-      examples=[("remove an element", "unset 'a[1]'")], session=True)
+      examples=[("remove an element", "unset 'a[1]'")], session=True, glob_passthrough=True)
 def unset(args: UnsetArgs, ctx: Context, sh: Session) -> int:
     st = sh.state
     status = 0

@@ -122,8 +122,8 @@ def _checked(text: str, host: ExpandHost) -> str:
 
 
 # Characters that make an unquoted Lit need more than the fast path.
-_LIVE = frozenset("{*?[~\\")
-_GLOB_CHARS = frozenset("*?[")
+_LIVE = frozenset("{*?[(~\\")
+_GLOB_CHARS = frozenset("*?[(")
 _FLAG_EQ = LazyRegex(r"--[A-Za-z][A-Za-z0-9_-]*=")
 _DEFAULT_OPS = frozenset([":-", "-", ":=", "=", ":?", "?", ":+", "+"])
 _WORD_OPS = frozenset([":-", "-", ":+", "+"])
@@ -537,7 +537,8 @@ class _Expander:
             pat = self.pat(pe.arg)
             if pat == "" and op in ("/", "//"):
                 return text
-            return _checked(pattern.replace(text, pat, self.replacement(pe.arg2), op),
+            nocase = getattr(self.host, "nocasematch", False)  # bash's rule: `/` only
+            return _checked(pattern.replace(text, pat, self.replacement(pe.arg2), op, nocase),
                             self.host)
         if op == ":":
             off, length = self.offsets(pe)
@@ -972,10 +973,7 @@ def _glob_live(parts: Sequence[ast.WordPart], host: ExpandHost) -> bool:
 def _glob(pat: str, display: str, host: ExpandHost) -> list[str]:
     from tysh.kernel.expand import glob as globbing  # loaded by the first glob, not by every start
 
-    matches = globbing.glob(pat, host.fs, host.cwd)
-    if not matches:
-        raise ExpansionError(f"no matches: {display}", status=1)
-    return matches
+    return globbing.expand(pat, display, host)
 
 
 def _word_variants(word: ast.Word, host: ExpandHost) -> tuple[list[tuple[ast.WordPart, ...]], bool]:

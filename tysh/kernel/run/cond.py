@@ -96,7 +96,7 @@ def _binary(interp: Interpreter, e: ast.CondBinary) -> bool:
         from tysh.kernel.expand.pattern import match
 
         pat = interp.expand_pattern(e.right)
-        hit = match(pat, left)
+        hit = match(pat, left, nocase="nocasematch" in interp.state.shopt)
         return hit if op != "!=" else not hit
     if op == "=~":
         return _regex(interp, left, e.right)
@@ -125,9 +125,9 @@ def _regex_source(interp: Interpreter, word: ast.Word) -> str:
 
 def _regex(interp: Interpreter, left: str, right: ast.Word) -> bool:
     source = _regex_source(interp, right)
-    rx = _compile(source)
-    m = rx.search(left)
     st = interp.state
+    rx = _compile(source, "nocasematch" in st.shopt)
+    m = rx.search(left)
     if m is None:
         st.set("BASH_REMATCH", [])
         return False
@@ -135,27 +135,29 @@ def _regex(interp: Interpreter, left: str, right: ast.Word) -> bool:
     return True
 
 
-_cache: dict[str, Any] = {}
+_cache: dict[tuple[str, bool], Any] = {}
 
 
-def _compile(source: str) -> Any:
-    """A `[[ =~ ]]` ERE on the engine that cannot freeze the shell (kernel.text.engine)."""
-    rx = _cache.get(source)
+def _compile(source: str, nocase: bool = False) -> Any:
+    """A `[[ =~ ]]` ERE on the engine that cannot freeze the shell (kernel.text.engine);
+    `nocase` under `shopt -s nocasematch`."""
+    rx = _cache.get((source, nocase))
     if rx is not None:
         return rx
+    flags = re.IGNORECASE if nocase else 0
     try:
         from tysh.kernel.text.regex import translate
 
         py = translate(source, extended=True, mode="space").source
-        rx = engine.compile(py)
+        rx = engine.compile(py, flags)
     except Exception:  # noqa: BLE001 — fall back to Python's dialect, then report
         try:
-            rx = engine.compile(source)
+            rx = engine.compile(source, flags)
         except re.error as err:
             raise ExpansionError(f"{source}: invalid regular expression: {err}", status=2) from None
     if len(_cache) > 512:
         _cache.clear()
-    _cache[source] = rx
+    _cache[source, nocase] = rx
     return rx
 
 

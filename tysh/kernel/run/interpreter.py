@@ -58,6 +58,7 @@ from tysh.kernel.run.state import State
 from tysh.kernel.syntax import ast
 
 if TYPE_CHECKING:
+    from tysh.kernel.expand.glob import GlobOptions
     from tysh.kernel.run.filemode import MaskedFileSystem
     from tysh.kernel.run.jobs import JobControl, JobTable
     from tysh.kernel.tools.tool import Tool
@@ -364,6 +365,19 @@ class Interpreter:
         """The names of the set variables, sorted (`${!prefix*}`)."""
         st = self.state
         return [n for n in st.all_names() if st.get(n) is not None]
+
+    @property
+    def glob_options(self) -> GlobOptions:
+        """The shell options a glob reads (shopt's and GLOBIGNORE)."""
+        from tysh.kernel.expand.glob import GlobOptions
+
+        ignore = self.lookup("GLOBIGNORE")
+        return GlobOptions.of(self.state.shopt, to_text(ignore) if ignore is not None else None)
+
+    @property
+    def nocasematch(self) -> bool:
+        """`shopt -s nocasematch`: `[[ == ]]`, `case` and `${x/p/r}` ignore case."""
+        return "nocasematch" in self.state.shopt
 
     @property
     def sh_word_split(self) -> bool:
@@ -1273,7 +1287,10 @@ def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
     status = 0
     while i < n:
         item = items[i]
-        if any(match(interp.expand_pattern(p), text) for p in item.patterns):
+        shopt = interp.state.shopt
+        ext, nocase = "extglob" in shopt, "nocasematch" in shopt
+        if any(match(interp.expand_pattern(p), text, extglob=ext, nocase=nocase)
+               for p in item.patterns):
             while True:
                 status = interp.run_script(item.body, fds)
                 if item.terminator == ";&" and i + 1 < n:

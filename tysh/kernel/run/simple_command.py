@@ -8,6 +8,7 @@ no detour: no temporary frame, no copy of the fd table, no thread."""
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from tysh.kernel.base import stop
@@ -96,10 +97,15 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
         if rest:
             assign_words = frozenset(k - i for k, _ in cmd.arg_assigns if k >= i) if (
                 cmd.arg_assigns) else frozenset()
-            more = expand_args(
-                rest, interp, glob_passthrough=tool is not None and tool.schema.glob_passthrough,
-                assign_words=assign_words,
-            )
+            if tool is None:
+                more = expand_args(rest, interp, assign_words=assign_words)
+            elif tool.schema.glob_passthrough:
+                more = expand_args(rest, interp, glob_passthrough=True,
+                                   assign_words=assign_words)
+            else:
+                patterns = tool.schema.unglobbed_options()
+                more = (_expand_with_patterns(rest, interp, patterns, assign_words) if patterns
+                        else expand_args(rest, interp, assign_words=assign_words))
             args = pre + more if pre else more
         else:
             args = pre
@@ -134,6 +140,33 @@ def _dispatch(interp: Interpreter, cmd: ast.SimpleCommand, name: str, fn: Any,
     if tool is not None:
         return call_tool(interp, tool, name, args, fds)
     return run_external_cmd(interp, name, args, fds, None)
+
+
+def _expand_with_patterns(words: Sequence[ast.Word], interp: Interpreter,
+                          options: frozenset[str], assign_words: frozenset[int]) -> list[Arg]:
+    """A tool's words when some options take a pattern (`grep --include=*.py`, `find
+    -name *.py`): the value of such an option, attached after `=` or as the next word,
+    is passed as written instead of globbed against the files here."""
+    out: list[Arg] = []
+    after_option = False
+    for k, w in enumerate(words):
+        passthrough = after_option or _attached_pattern(w, options)
+        got = expand_args((w,), interp, glob_passthrough=passthrough,
+                          assign_words=frozenset({0}) if k in assign_words else frozenset())
+        out.extend(got)
+        after_option = (not passthrough and len(got) == 1 and type(got[0]) is Flag
+                        and got[0].text in options)
+    return out
+
+
+def _attached_pattern(w: ast.Word, options: frozenset[str]) -> bool:
+    """Whether the word is `--option=VALUE` for one of `options`, spelled literally."""
+    first = w.parts[0] if w.parts else None
+    if type(first) is not ast.Lit:
+        return False
+    text = first.text
+    eq = text.find("=")
+    return eq > 0 and text.startswith("-") and text[:eq] in options
 
 
 def _trace(interp: Interpreter, cmd: ast.SimpleCommand, name: str, args: list[Arg],
@@ -612,7 +645,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
             else:
                 ret = leaf.func(inst, ctx)
     except BrokenPipeError:
-        from tysh.kernel.run.lookup import BASH_BUILTINS
+        from tysh.kernel.run.lookup import BASH_BUILTINS  # only a broken pipe needs it
 
         if name in BASH_BUILTINS:
             # bash's own builtins write from the shell process: SIGPIPE ends the

@@ -34,6 +34,7 @@ class ParamMeta(Record):
     minimum: int | float | None = None
     maximum: int | float | None = None
     range_error: str | None = None
+    glob_passthrough: bool = False
 
 
 def param(
@@ -52,6 +53,7 @@ def param(
     min: int | float | None = None,  # noqa: A002 — the schema's word for it
     max: int | float | None = None,  # noqa: A002
     range_error: str | None = None,
+    glob_passthrough: bool = False,
 ) -> Any:
     """An attrs field carrying the param's spellings and help.
 
@@ -61,7 +63,8 @@ def param(
     `--in-place=.bak`) but never takes the next word (GNU's `-i[SUFFIX]`). `min`/`max`
     bound a number (both included; the binder refuses a value outside them, with
     `range_error` — `{value}`, `{option}` filled in — as the tool's own message, and the
-    JSON Schema shows them as minimum/maximum)."""
+    JSON Schema shows them as minimum/maximum). `glob_passthrough` marks a pattern-valued
+    param (`--include=GLOB`): a glob given as its value reaches the tool unexpanded."""
     meta = ParamMeta(
         aliases=tuple(aliases),
         help=help,
@@ -75,6 +78,7 @@ def param(
         minimum=min,
         maximum=max,
         range_error=range_error,
+        glob_passthrough=glob_passthrough,
     )
     if factory is not None:
         return attrs.field(factory=factory, metadata={META_KEY: meta})
@@ -191,6 +195,7 @@ def reflect_params(cls: type) -> tuple[ParamSchema, ...]:
                 minimum=meta.minimum,
                 maximum=meta.maximum,
                 range_error=meta.range_error,
+                glob_passthrough=meta.glob_passthrough,
             )
         )
     return tuple(out)

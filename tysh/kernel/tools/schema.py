@@ -8,6 +8,7 @@ held as tuples so schemas can be shared between threads and cached by identity.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -67,6 +68,9 @@ class ParamSchema(Record):
     # the tool's own message for a value out of range, after `NAME: ` ({value} is the
     # value as written, {option} the spelling); None: the binder's
     range_error: str | None = None
+    # a pattern-valued param (`grep --include=GLOB`): a glob word given as its value
+    # reaches the tool as written, never expanded against the files here
+    glob_passthrough: bool = False
 
     @property
     def long_spelling(self) -> str:
@@ -109,6 +113,10 @@ class ToolSchema(Record):
     script_params: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
     # (bool param, kind): the kind when that flag is set (`sed -i` edits)
     kind_when: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_pairs)
+    # options whose next word is passed as written, never globbed: a pattern (`find
+    # -name GLOB`, for a tool parsing its own argv; a typed tool declares it on the
+    # param) or a variable name (`printf -v a[1]`)
+    passthrough_options: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
 
     # -- builders: each returns a new schema ----------------------------------------
     def with_raw_argv(self) -> ToolSchema:
@@ -126,6 +134,12 @@ class ToolSchema(Record):
 
     def with_glob_passthrough(self) -> ToolSchema:
         return attrs.evolve(self, glob_passthrough=True)
+
+    def unglobbed_options(self) -> frozenset[str]:
+        """The option spellings whose value is never globbed: a glob word given as the
+        value (`--include=*.py`, `--include *.py`, `-name *.py`) reaches the tool as
+        written."""
+        return _unglobbed_options(self)
 
     def with_typed_substitution(self) -> ToolSchema:
         return attrs.evolve(self, typed_substitution=True)
@@ -199,18 +213,25 @@ def with_owned_output(schema: ToolSchema) -> ToolSchema:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _unglobbed_options(s: ToolSchema) -> frozenset[str]:
+    spellings = [sp for p in s.params if p.glob_passthrough for sp in p.spellings()]
+    return frozenset((*spellings, *s.passthrough_options))
+
+
 # ---------------------------------------------------------------------------------------
 # JSON wire form
 
 _PARAM_DEFAULTS: dict[str, Any] = {
     "required": False, "default": None, "aliases": (), "consumes": 1,
     "repeatable": False, "positional": False, "choices": (), "optional_value": False,
-    "minimum": None, "maximum": None, "range_error": None,
+    "minimum": None, "maximum": None, "range_error": None, "glob_passthrough": False,
 }
 _SCHEMA_OMITTABLE: dict[str, Any] = {
     "typed_substitution": False, "subcommands": (), "aliases": (), "owns_output": False,
     "raw_argv": False, "arg_binding": ArgBinding.TYPED, "glob_passthrough": False,
     "operations": (), "kind": "", "paths": (), "script_params": (), "kind_when": (),
+    "passthrough_options": (),
 }
 
 
@@ -278,6 +299,7 @@ def param_from_json(d: Mapping[str, Any]) -> ParamSchema:
         minimum=d.get("minimum"),
         maximum=d.get("maximum"),
         range_error=d.get("range_error"),
+        glob_passthrough=bool(d.get("glob_passthrough", False)),
     )
 
 
@@ -307,6 +329,7 @@ def schema_from_json(data: Mapping[str, Any] | str) -> ToolSchema:
         paths=tuple(data.get("paths", ())),
         script_params=tuple(data.get("script_params", ())),
         kind_when=tuple(tuple(x) for x in data.get("kind_when", ())),
+        passthrough_options=tuple(data.get("passthrough_options", ())),
     )
 
 

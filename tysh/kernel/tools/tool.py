@@ -93,6 +93,7 @@ def tool(
     raw_argv: bool = False,
     verbatim: bool = False,
     glob_passthrough: bool = False,
+    passthrough_options: Sequence[str] = (),
     typed_substitution: bool = False,
     owns_output: bool = False,
     map_positionals: bool = False,
@@ -129,6 +130,7 @@ def tool(
             paths=tuple(paths),
             script_params=tuple(script_params),
             kind_when=tuple(kind_when),
+            passthrough_options=tuple(passthrough_options),
         )
         if owns_output:
             schema = schema.with_owned_output()
