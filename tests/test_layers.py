@@ -57,6 +57,9 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "tysh.builtins.shell": (*BUILTIN, "tysh.kernel.run.session", "tysh.kernel.run.state"),
     "tysh.repl": ("tysh.kernel", "tysh.builtins"),
     "tysh.acp": ("tysh.kernel",),  # event consumers and the ACP terminal, above the kernel
+    # the MCP server sits above the embedding API, as the REPL does; the client makes
+    # registered tools from the kernel's tool modules
+    "tysh.mcp": ("tysh.kernel", "tysh.builtins"),
 }
 FAMILY = "tysh.builtins."  # every other folder under it is a family: BUILTIN
 
@@ -64,7 +67,8 @@ FAMILY = "tysh.builtins."  # every other folder under it is a family: BUILTIN
 # hands the builtin table to the registry, and nothing else of the builtins reaches the
 # kernel.
 EXACT: dict[str, tuple[str, ...]] = {
-    "tysh.kernel.embed": ("tysh.builtins",),
+    "tysh.kernel.embed": ("tysh.builtins", "tysh.mcp.client"),
+    "tysh.mcp": ("tysh",),  # the version it reports
 }
 
 MAX_MODULES = 20

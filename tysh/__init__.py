@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from tysh.kernel.tools import values as values
     from tysh.kernel.tools.context import Context as Context
     from tysh.kernel.tools.context import ShellAPI as ShellAPI
+    from tysh.kernel.tools.context import ToolServerError as ToolServerError
     from tysh.kernel.tools.help import render_help as render_help
     from tysh.kernel.tools.output import ExecResult as ExecResult
     from tysh.kernel.tools.output import OutputData as OutputData
@@ -78,6 +79,7 @@ _EXPORTS: dict[str, str] = {
     "OverlayFileSystem": "tysh.kernel.fs.overlay",
     "Context": "tysh.kernel.tools.context",
     "ShellAPI": "tysh.kernel.tools.context",
+    "ToolServerError": "tysh.kernel.tools.context",
     "render_help": "tysh.kernel.tools.help",
     "ExecResult": "tysh.kernel.tools.output",
     "OutputData": "tysh.kernel.tools.output",

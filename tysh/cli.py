@@ -13,6 +13,8 @@ from typing import IO, TYPE_CHECKING, Any, cast
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+from tysh.kernel.base.limits import parse_seconds, parse_size
+
 USAGE = """\
 usage: tysh [--no-external] [--compat bash] [--timeout SECS] [--max-memory SIZE] [-e] [-u]
             [-o OPTION] [-O SHOPT] -c SCRIPT [ARG0 [ARGS…]]
@@ -69,6 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     in `-oo errexit noglob`) up to `--`, `-` or the first other word; with `-c` that word
     is the script, else it names the script file."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["mcp"]:
+        # `tysh mcp …`: the MCP server (a script file named mcp runs as `tysh ./mcp`)
+        from tysh.mcp.server import main as mcp_main
+
+        _collect_from_here()
+        return mcp_main(args[1:])
     if len(args) >= 2 and args[0] == "events" and args[1] == "summarize":
         from tysh.acp.summary import summarize_main
 
@@ -112,12 +120,12 @@ def main(argv: list[str] | None = None) -> int:
                     i += 1
                     value = args[i]
                 if opt == "--timeout":
-                    timeout = _seconds(value)
+                    timeout = parse_seconds(value)
                     if timeout is None:
                         sys.stderr.write(f"tysh: {opt}: invalid time interval '{value}'\n")
                         return 2
                 elif opt == "--max-memory":
-                    max_memory = _size(value)
+                    max_memory = parse_size(value)
                     if max_memory is None:
                         sys.stderr.write(f"tysh: {opt}: invalid size '{value}'\n")
                         return 2
@@ -190,26 +198,6 @@ def _collect_from_here() -> None:
     if not gc.isenabled():
         gc.freeze()
         gc.enable()
-
-
-def _seconds(text: str) -> float | None:
-    """A duration as `timeout` takes it: a number with an optional s/m/h/d suffix."""
-    mult = {"s": 1, "m": 60, "h": 3600, "d": 86400}.get(text[-1:], 0)
-    num = text[:-1] if mult else text
-    try:
-        secs = float(num) * (mult or 1)
-    except ValueError:
-        return None
-    return secs if secs >= 0 and secs == secs else None
-
-
-def _size(text: str) -> int | None:
-    """A byte count with an optional K, M or G suffix (powers of 1024)."""
-    mult = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}.get(text[-1:].lower(), 0)
-    num = text[:-1] if mult else text
-    if not num.isascii() or not num.isdigit():
-        return None
-    return int(num) * (mult or 1)
 
 
 def _run(

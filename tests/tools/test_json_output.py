@@ -104,6 +104,7 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     # meta
     "help": [("help --json cat", SCHEMA, 0)],
     "tools": [("tools --json", array(SCHEMA, 50), 0)],
+    "mcp": [("mcp list --json", {"type": "array", "maxItems": 0}, 0)],
     "type": [("type --json cat cd", array(TYPE_ENTRY, 2), 0)],
     # files
     "ls": [("ls --json", array(LS_ENTRY, 3), 0), ("ls --json d", array(LS_ENTRY, 2), 0),
@@ -347,7 +348,7 @@ DESTRUCTIVE: dict[str, set[str]] = {
     "kill": {"proc.signal"}, "jobs": {"proc.exec"},  # jobs -x
 }
 KNOWN_OPERATIONS = {"fs.create", "fs.overwrite", "fs.remove", "fs.rename", "proc.exec",
-                    "proc.signal"}
+                    "proc.signal", "net"}
 READ_ONLY = {
     "cat", "tac", "rev", "head", "tail", "wc", "cut", "tr", "seq", "nl", "paste", "grep",
     "egrep", "fgrep",

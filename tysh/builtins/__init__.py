@@ -32,6 +32,8 @@ BUILTINS: dict[str, str] = {
     "trap": "shell.trap", "let": "shell.evaluate", "exec": "shell.execute",
     # what the session knows
     "help": "meta", "tools": "meta", "type": "meta",
+    # MCP servers' tools as commands
+    "mcp": "mcp.tool",
     # POSIX basics
     "echo": "core.echo", "printf": "core.echo", "test": "core.test", "[": "core.test",
     "true": "core.noop", "false": "core.noop", ":": "core.noop",

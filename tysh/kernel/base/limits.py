@@ -479,3 +479,23 @@ class CappedOutput(io.BytesIO):
             tail = tail[start + 1 :]
         omitted = self.total - len(head) - len(tail)
         return head + marker(omitted, not head or head.endswith(b"\n")) + tail
+
+
+def parse_seconds(text: str) -> float | None:
+    """A duration as `timeout` takes it: a number with an optional s/m/h/d suffix."""
+    mult = {"s": 1, "m": 60, "h": 3600, "d": 86400}.get(text[-1:], 0)
+    num = text[:-1] if mult else text
+    try:
+        secs = float(num) * (mult or 1)
+    except ValueError:
+        return None
+    return secs if secs >= 0 and secs == secs else None
+
+
+def parse_size(text: str) -> int | None:
+    """A byte count with an optional K, M or G suffix (powers of 1024)."""
+    mult = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}.get(text[-1:].lower(), 0)
+    num = text[:-1] if mult else text
+    if not num.isascii() or not num.isdigit():
+        return None
+    return int(num) * (mult or 1)

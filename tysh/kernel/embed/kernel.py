@@ -129,7 +129,11 @@ class Kernel:
     "keep" lets them run on until `cancel()` or `close()`; either way they stop at the
     time limit of the call that started them and at most `limits.max_jobs` run.
     `compat="bash"` runs existing bash scripts unchanged: unquoted expansions split on
-    IFS and glob (`set -o sh_word_split`), and bash's glob rules."""
+    IFS and glob (`set -o sh_word_split`), and bash's glob rules.
+    `mcp_servers` maps command names to MCP servers (a command and its arguments, or an
+    http(s) URL) whose tools become those commands (see `connect_mcp`); the embedder
+    trusts them, whatever the sandbox (a script may connect one only with external
+    commands on)."""
 
     def __init__(
         self,
@@ -150,6 +154,7 @@ class Kernel:
         jobs: str = "reap",
         compat: str | None = None,
         on_event: Callable[[dict[str, Any]], None] | None = None,
+        mcp_servers: dict[str, list[str] | str] | None = None,
     ) -> None:
         _prepare_recursion()
         if jobs not in ("reap", "keep"):
@@ -199,6 +204,7 @@ class Kernel:
         self.registry = Registry(get_builtin, all_builtins)
         for t in tools:
             self.registry.register(t)
+        self.registry.servers_factory = _mcp_hub
         if allow_external is True and runner in (None, "host") and \
                 type(fs) is LocalFileSystem:
             # every program, as host processes (the CLI, the REPL): nothing to decide
@@ -235,6 +241,8 @@ class Kernel:
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
         if on_event is not None:
             self.add_listener(on_event)
+        for name, target in (mcp_servers or {}).items():
+            self.connect_mcp(name, target)
 
     def _fs_checkpoint(self) -> None:
         """The filesystem's stop point: the run's limits while a call runs, nothing
@@ -420,12 +428,24 @@ class Kernel:
         self.control.stop_jobs(wait=0)
 
     def close(self) -> None:
-        """Stop every background job (waiting up to a second for them to end) and empty
-        the private /tmp; the kernel stays usable."""
+        """Stop every background job (waiting up to a second for them to end), empty
+        the private /tmp and disconnect every MCP server; the kernel stays usable."""
         self.control.stop_jobs()
         clear = getattr(self.fs, "clear_scratch", None)
         if clear is not None:
             clear()
+        self.registry.close_servers()
+
+    def connect_mcp(self, name: str, target: list[str] | str) -> list[str]:
+        """Connect the MCP server `target` (a command and its arguments, spoken to over
+        stdio; or an `http(s)://` URL, streamable HTTP) and register its tools as the
+        two-level command `name` (`name TOOL ARGS…`); returns the tools' names. Raises
+        ToolServerError when the server cannot be reached or listed."""
+        hub = self.registry.tool_servers()
+        assert hub is not None
+        if isinstance(target, str):
+            return hub.connect(name, url=target)[0]
+        return hub.connect(name, command=list(target))[0]
 
     def __enter__(self) -> Kernel:
         return self
@@ -972,6 +992,14 @@ def _external_policy(allow: bool | Iterable[str], runner: str | Callable[..., in
         root = None
     return make_policy(allow, runner, sandboxed=type(fs) is not LocalFileSystem, root=root,
                        network=network, overlay=isinstance(fs, OverlayFileSystem))
+
+
+def _mcp_hub(registry: Registry) -> Any:
+    """The kernel's MCP connections, made when a script or the embedder first connects
+    one (the SDK loads only then)."""
+    from tysh.mcp.client import McpHub
+
+    return McpHub(registry)
 
 
 _NO_NAMES: frozenset[str] = frozenset()

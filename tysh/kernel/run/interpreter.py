@@ -246,6 +246,9 @@ class Interpreter:
     def all_tools(self) -> list[Any]:
         return self.registry.all_tools()
 
+    def tool_servers(self) -> Any:
+        return self.registry.tool_servers()
+
     @property
     def umask(self) -> int:
         mask = self.state.umask

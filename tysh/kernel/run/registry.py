@@ -16,6 +16,7 @@ from tysh.kernel.base.paths import join
 
 if TYPE_CHECKING:
     from tysh.kernel.fs.api import FileSystem
+    from tysh.kernel.tools.context import ToolServers
     from tysh.kernel.tools.tool import Tool
 
 class Registry:
@@ -39,6 +40,10 @@ class Registry:
         self._builtins: dict[str, Tool | None] = {}
         # The REPL's renderer for a terminal: (kind "output"|"json", value, stdout) → handled
         self.render_output: Callable[[str, Any, IO[bytes]], bool] | None = None
+        # makes the kernel's tool servers (MCP) on first use; the embedding layer sets
+        # it, so a session that never connects a server never loads the client
+        self.servers_factory: Callable[[Registry], ToolServers] | None = None
+        self._servers: ToolServers | None = None
 
     def register(self, tool: Tool, namespace: str = "user") -> None:
         """Add a tool; `namespace` is where it comes from, as tool-call events say (`user`
@@ -55,6 +60,24 @@ class Registry:
         if self.builtin(name) is tool:
             return "tysh"
         return self._namespaces.get(name, "user")
+
+    def unregister(self, name: str) -> None:
+        if self.registered.pop(name, None) is not None:
+            self._namespaces.pop(name, None)
+            self.version += 1
+
+    def tool_servers(self) -> ToolServers | None:
+        """The kernel's tool servers, made on first use; None when it offers none."""
+        if self._servers is None and self.servers_factory is not None:
+            self._servers = self.servers_factory(self)
+        return self._servers
+
+    def close_servers(self) -> None:
+        """Disconnect every tool server (nothing is made when none was used)."""
+        hub = self._servers
+        if hub is not None:
+            for name, _, _ in hub.servers():
+                hub.disconnect(name)
 
     def builtin(self, name: str) -> Tool | None:
         try:

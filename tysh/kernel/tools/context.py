@@ -20,6 +20,36 @@ if TYPE_CHECKING:
     from tysh.kernel.tools.tool import Tool
 
 
+class ToolServers(Protocol):
+    """The tool servers (MCP) a session is connected to, as the `mcp` builtin drives them:
+    connecting registers a server's tools as one two-level command named after it,
+    disconnecting removes it. Failures raise ToolServerError with a message a person can
+    act on."""
+
+    def connect(self, name: str, command: list[str] | None = None,
+                url: str | None = None) -> tuple[list[str], list[str]]:
+        """Start (`command`) or reach (`url`, streamable HTTP) a server and register its
+        tools as the command `name`; returns the tools' names and one message for each
+        tool that could not be made a command (its schema is unusable)."""
+        ...
+
+    def servers(self) -> list[tuple[str, str, list[str]]]:
+        """Each connected server: (name, what it runs or where it is, its tools)."""
+        ...
+
+    def disconnect(self, name: str) -> None:
+        """Close the server `name` and unregister its command."""
+        ...
+
+
+class ToolServerError(Exception):
+    """A tool server could not be connected, called or closed; `message` says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 class ShellAPI(Protocol):
     """The part of the interpreter's session a tool may use."""
 
@@ -106,6 +136,11 @@ class ShellAPI(Protocol):
     def all_tools(self) -> list[Tool]:
         """Every tool the session knows (builtins and registered tools, `Tool`s), by
         name, for `help` and `tools`."""
+        ...
+
+    def tool_servers(self) -> ToolServers | None:
+        """The session's tool servers (created on first use), or None when the kernel
+        offers none."""
         ...
 
     @property

@@ -1,0 +1,1 @@
+"""The `mcp` builtin: connect MCP servers and use their tools as commands."""
