@@ -18,7 +18,7 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolGroup
 
 group = ToolGroup(
-    "mcp",
+    "mcp", kind="shell",
     description="connect MCP servers: their tools become commands (NAME TOOL ARGS…)",
     examples=[
         ("a server over stdio", "mcp connect gh -- gh-mcp --stdio"),
