@@ -260,6 +260,8 @@ def test_the_schema_refuses_a_broken_envelope() -> None:
 @pytest.mark.parametrize(("src", "window"), [
     ("cat -n f.txt | sed -n '10,30p'", {"offset": 10, "limit": 21}),
     ("cat f.txt | head -n 2", {"offset": 1, "limit": 2}),
+    ('cat -n f.txt | sed -n "3,4p"', {"offset": 3, "limit": 2}),  # quoted, nothing expands
+    ('n=2; cat f.txt | head -n "$n"', None),
     ("cat f.txt | head", {"offset": 1, "limit": 10}),
     ("cat -s f.txt | head -n 2", None),  # squeezing blank lines: not line for line
     ("cat f.txt | sed -n '/x/p'", None),
