@@ -3,16 +3,19 @@
 
 from __future__ import annotations
 
+import sys
+
 from conformance.corpus import cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tysh.kernel.base.errors import TyshSyntaxError
-from tysh.kernel.embed.kernel import Kernel, _prepare_recursion
+from tysh.kernel.base.threads import DEEP_RECURSION
+from tysh.kernel.embed.kernel import Kernel
 from tysh.kernel.fs.memory import MemoryFileSystem
 from tysh.kernel.run.interpreter import Limits
 
-_prepare_recursion()  # before hypothesis records the recursion limit
+sys.setrecursionlimit(max(sys.getrecursionlimit(), DEEP_RECURSION))  # before hypothesis records it
 
 SCRIPTS = [c.script for c in cases("lang") if c.script is not None]
 FRAGMENTS = [

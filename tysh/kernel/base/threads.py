@@ -12,7 +12,10 @@ tysh thread starts: an application that embeds tysh keeps its own threads' size.
 
 from __future__ import annotations
 
+import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from tysh.kernel.base.limits import LimitExceeded
 
@@ -55,3 +58,42 @@ def start_deep(thread: threading.Thread) -> None:
         finally:
             if old is not None:
                 threading.stack_size(old)
+
+
+# Shell recursion is Python recursion: a shell function calling itself a few hundred
+# times goes deeper than CPython's default limit of 1000 frames. The limit is
+# process-wide, so it is raised only while shell code runs (a call, a job still running
+# after it) and put back when the last such run ends: the embedding application keeps
+# its own setting.
+DEEP_RECURSION = 40000
+
+_depth_lock = threading.Lock()
+_depth_users = 0
+_depth_saved: int | None = None
+
+
+@contextmanager
+def deep_recursion() -> Iterator[None]:
+    """Hold the recursion limit at DEEP_RECURSION (or the host's, if higher) while the
+    block runs; the host's value comes back when the last holder leaves."""
+    global _depth_users, _depth_saved
+    with _depth_lock:
+        if _depth_users == 0:
+            current = sys.getrecursionlimit()
+            _depth_saved = current if current < DEEP_RECURSION else None
+            if _depth_saved is not None:
+                sys.setrecursionlimit(DEEP_RECURSION)
+        _depth_users += 1
+    try:
+        yield
+    finally:
+        with _depth_lock:
+            _depth_users -= 1
+            if _depth_users == 0 and _depth_saved is not None:
+                # left alone if the host changed it meanwhile
+                if sys.getrecursionlimit() == DEEP_RECURSION:
+                    try:
+                        sys.setrecursionlimit(_depth_saved)
+                    except RecursionError:  # pragma: no cover — deeper than the old limit
+                        pass
+                _depth_saved = None

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import io
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -75,6 +74,7 @@ from tysh.kernel.base.limits import (
     check_timeout,
 )
 from tysh.kernel.base.streams import CheckedBytesIO, Fds, flush_quietly
+from tysh.kernel.base.threads import deep_recursion
 from tysh.kernel.base.values import clean_text, encode_text
 from tysh.kernel.fs.api import INVALID_NUL, FileSystem
 from tysh.kernel.fs.local import LocalFileSystem
@@ -84,22 +84,6 @@ from tysh.kernel.run.state import NEUTRAL_PID, State, attach_census
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.parser import parse as parse_source
 from tysh.kernel.tools.output import ExecResult, plain_data
-
-_RECURSION_READY = False
-
-
-def _prepare_recursion() -> None:
-    """Deep shell recursion needs deep Python recursion; the function-depth limit ends it
-    cleanly long before the interpreter's own limit would. The recursion limit is
-    process-wide in CPython and is only ever raised; threads that run shell code get
-    their deep stack one by one (threads.start_deep), not as the process default."""
-    global _RECURSION_READY
-    if _RECURSION_READY:
-        return
-    _RECURSION_READY = True
-    if sys.getrecursionlimit() < 40000:
-        sys.setrecursionlimit(40000)
-
 
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 # the sandboxed presets' time limit of one call, in seconds: long enough for a build or
@@ -156,7 +140,6 @@ class Kernel:
         on_event: Callable[[dict[str, Any]], None] | None = None,
         mcp_servers: dict[str, list[str] | str] | None = None,
     ) -> None:
-        _prepare_recursion()
         if jobs not in ("reap", "keep"):
             raise ValueError(f"Kernel: jobs must be 'reap' or 'keep', not {jobs!r}")
         # "reap": background jobs a call leaves running are stopped when it returns;
@@ -812,7 +795,8 @@ class Kernel:
         deadline = time.monotonic() + secs if secs is not None else None
         interp.deadline = deadline
         try:
-            code = body(fds)
+            with deep_recursion():
+                code = body(fds)
         finally:
             interp.deadline = None
             if self.job_policy == "reap":

@@ -329,8 +329,11 @@ def _literal(word: ast.Word) -> str | None:
             parts.append(t)
         elif type(p) is ast.Quoted:
             parts.append(p.text)
-        elif type(p) is ast.DQ and all(type(q) is ast.Quoted for q in p.parts):
-            parts.extend(q.text for q in p.parts)  # "2,3p": text with nothing to expand
+        elif type(p) is ast.DQ:
+            for q in p.parts:  # "2,3p": text with nothing to expand
+                if not isinstance(q, ast.Quoted):
+                    return None
+                parts.append(q.text)
         else:
             return None
     return "".join(parts) or None

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.limits import RunControl
+from tysh.kernel.base.threads import deep_recursion
 
 if TYPE_CHECKING:
     import subprocess
@@ -209,7 +210,8 @@ class JobTable:
         def run() -> None:
             status = 1
             try:
-                status = body(job.control)
+                with deep_recursion():  # a kept job may outlive the call that started it
+                    status = body(job.control)
             finally:
                 if job.control.signal:
                     status = 128 + job.control.signal
