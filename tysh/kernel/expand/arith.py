@@ -58,11 +58,12 @@ class ArithError(Exception):
         self.token = token
 
 
+# bash's blanks in arithmetic: space, tab and newline (a carriage return is an error)
 _TOKEN = LazyRegex(
-    r"\s*(?:(?P<num>[0-9][0-9A-Za-z_@#]*)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|"
+    r"[ \t\n]*(?:(?P<num>[0-9][0-9A-Za-z_@#]*)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|"
     r"(?P<op><<=|>>=|\*\*|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&^|]=|[-+*/%<>!~&^|?:,=()\[\]]))"
 )
-_WS = LazyRegex(r"\s*")
+_WS = LazyRegex(r"[ \t\n]*")
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@_"
 
@@ -223,7 +224,7 @@ _MAX_DEPTH = 64
 def _text_value(host: ArithHost, text: str) -> int:
     if text.isdigit() and text.isascii() and (len(text) == 1 or text[0] != "0"):
         return wrap(int(text))
-    if not text.strip():
+    if not text.strip(" \t\n"):
         return 0
     if _depth[0] >= _MAX_DEPTH:
         raise ArithError("expression recursion level exceeded", text.strip())
