@@ -34,13 +34,40 @@ class NoThread(LimitExceeded):
         super().__init__("tysh: cannot start a thread: the process's resource limit is reached")
 
 
+# address space kept free beyond a new thread's stack under `ulimit -v`: a thread that
+# gets its stack but then fails a small allocation while starting never reports that it
+# started, and CPython's Thread.start() waits for that report forever
+HEADROOM = 64 * 1024 * 1024
+
+
+def _room_for(stack: int) -> bool:
+    """Whether the address-space limit (if any) leaves room for a `stack`-sized thread
+    and HEADROOM beyond it."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if soft == resource.RLIM_INFINITY:
+        return True
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            pages = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return True
+    import mmap
+
+    return soft - pages * mmap.PAGESIZE >= stack + HEADROOM
+
+
 def start_deep(thread: threading.Thread) -> None:
     """Start `thread` with a SHELL_STACK stack (where the platform allows setting it),
     falling back to SMALL_STACK when the OS refuses that much; raises NoThread when no
-    thread can be started at all."""
+    thread can be started at all, or when an address-space limit leaves too little room
+    to start one safely."""
+    if not _room_for(SMALL_STACK):
+        raise NoThread()
     with _lock:
         try:
-            old = threading.stack_size(SHELL_STACK)
+            old = threading.stack_size(SHELL_STACK if _room_for(SHELL_STACK) else SMALL_STACK)
         except (ValueError, RuntimeError):
             old = None
         try:
