@@ -1177,9 +1177,14 @@ def _assign_tildes(parts: tuple[ast.WordPart, ...], host: ExpandHost) -> tuple[a
     """Tilde after `:` in an assignment value (`PATH=~/bin:~/x`)."""
     out: list[ast.WordPart] = []
     for i, p in enumerate(parts):
-        if type(p) is ast.Lit and ":~" in p.text:
+        if type(p) is ast.Lit and (":~" in p.text or i == 0 and p.text[:1] == "~"):
             segs = p.text.split(":")
             new = [segs[0]]
+            if i == 0 and len(segs) > 1 and segs[0][:1] == "~" and "/" not in segs[0]:
+                # `P=~:~/x`: a `:` ends the first tilde prefix too
+                r = _tilde_prefix(segs[0], host)
+                if r is not None:
+                    new = [r[0] + r[1]]
             for j, s in enumerate(segs[1:], 1):
                 at_end = j == len(segs) - 1
                 if s[:1] == "~" and ("/" in s or at_end and (i + 1 == len(parts))):
@@ -1224,6 +1229,8 @@ def expand_value(word: ast.Word, host: ExpandHost) -> Value:
     elif not parts:
         return ""
     if any(type(p) is ast.Lit and ":~" in p.text for p in parts):
+        parts = _assign_tildes(parts, host)
+    elif type(parts[0]) is ast.Lit and parts[0].text[:1] == "~" and ":" in parts[0].text:
         parts = _assign_tildes(parts, host)
     return expand_text(ast.Word(parts), host)
 
