@@ -41,36 +41,22 @@ class ReadArgs(Record):
 _PIECE = 1 << 16
 
 
-def _read_record(stream: Any, delim: bytes, limit: int | None,
-                 ctx: Context) -> tuple[bytes, bool]:
-    """Bytes up to (not including) the delimiter; the flag says the delimiter was seen.
-    A long record is read in pieces, each charged to the memory budget, with a stop for
-    a cancel or a deadline between them (an endless line must not fill memory)."""
-    if limit is None and delim == b"\n" and hasattr(stream, "readline"):
-        line = stream.readline(_PIECE)
-        if len(line) == _PIECE and not line.endswith(b"\n"):
-            pieces = [line]
-            while len(line) == _PIECE and not line.endswith(b"\n"):
-                ctx.hold(_PIECE)
-                ctx.shell.check_boundary()
-                line = stream.readline(_PIECE)
-                pieces.append(line)
-            line = b"".join(pieces)
-        if line.endswith(b"\n"):
-            return line[:-1], True
-        return line, False
-    buf = bytearray()
-    while limit is None or len(buf) < limit:
-        c = stream.read(1)
-        if not c:
-            return bytes(buf), False
-        if c == delim and limit is None or (c == delim and delim != b""):
-            return bytes(buf), True
-        buf += c
-        if not len(buf) % _PIECE:
+def _read_line(stream: Any, ctx: Context) -> tuple[bytes, bool]:
+    """Bytes up to (not including) the next newline; the flag says a newline ended them.
+    A long line is read in pieces, each charged to the memory budget, with a stop for a
+    cancel or a deadline between them (an endless line must not fill memory)."""
+    line = stream.readline(_PIECE)
+    if len(line) == _PIECE and not line.endswith(b"\n"):
+        pieces = [line]
+        while len(line) == _PIECE and not line.endswith(b"\n"):
             ctx.hold(_PIECE)
             ctx.shell.check_boundary()
-    return bytes(buf), True
+            line = stream.readline(_PIECE)
+            pieces.append(line)
+        line = b"".join(pieces)
+    if line.endswith(b"\n"):
+        return line[:-1], True
+    return line, False
 
 
 def split_fields(line: str, ifs: str, count: int,
@@ -182,7 +168,7 @@ def _read_lines(stream: Any, raw: bool, ctx: Context) -> tuple[str, frozenset[in
     indexes of the characters a backslash quoted, and whether a newline ended it."""
     parts: list[bytes] = []
     while True:
-        chunk, seen = _read_record(stream, b"\n", None, ctx)
+        chunk, seen = _read_line(stream, ctx)
         if not raw and seen and _odd_backslashes(chunk):
             parts.append(chunk[:-1])
             continue

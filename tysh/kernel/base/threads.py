@@ -40,22 +40,21 @@ class NoThread(LimitExceeded):
 HEADROOM = 64 * 1024 * 1024
 
 
-def _room_for(stack: int) -> bool:
-    """Whether the address-space limit (if any) leaves room for a `stack`-sized thread
-    and HEADROOM beyond it."""
+def _address_room() -> int | None:
+    """Bytes the address-space limit still allows this process; None without a limit."""
     import resource
 
     soft = resource.getrlimit(resource.RLIMIT_AS)[0]
     if soft == resource.RLIM_INFINITY:
-        return True
+        return None
     try:
         with open("/proc/self/statm", "rb") as f:
             pages = int(f.read().split()[0])
     except (OSError, ValueError, IndexError):
-        return True
+        return None
     import mmap
 
-    return soft - pages * mmap.PAGESIZE >= stack + HEADROOM
+    return soft - pages * mmap.PAGESIZE
 
 
 def start_deep(thread: threading.Thread) -> None:
@@ -63,11 +62,15 @@ def start_deep(thread: threading.Thread) -> None:
     falling back to SMALL_STACK when the OS refuses that much; raises NoThread when no
     thread can be started at all, or when an address-space limit leaves too little room
     to start one safely."""
-    if not _room_for(SMALL_STACK):
-        raise NoThread()
+    room = _address_room()
+    stack = SHELL_STACK
+    if room is not None and room < SHELL_STACK + HEADROOM:
+        if room < SMALL_STACK + HEADROOM:
+            raise NoThread()
+        stack = SMALL_STACK
     with _lock:
         try:
-            old = threading.stack_size(SHELL_STACK if _room_for(SHELL_STACK) else SMALL_STACK)
+            old = threading.stack_size(stack)
         except (ValueError, RuntimeError):
             old = None
         try:
