@@ -83,7 +83,7 @@ from tysh.kernel.run.registry import Registry
 from tysh.kernel.run.state import NEUTRAL_PID, State, attach_census
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.parser import parse as parse_source
-from tysh.kernel.tools.output import ExecResult, plain_data
+from tysh.kernel.tools.output import ExecResult
 
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 # the sandboxed presets' time limit of one call, in seconds: long enough for a build or
@@ -950,7 +950,7 @@ class Kernel:
             code=code,
             out=raw if binary else raw.decode("utf-8", "surrogateescape"),
             err=err_text,
-            data=plain_data(self.interp.last_data),
+            data=self.interp.last_data,
             truncated=bool(over),
         )
 

@@ -749,7 +749,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         res = apply_output_format(
             ExecResult(code=code, out=text, err=err, data=data, output=output), True, owns
         )
-        if not _render(interp, "json", res.data, stdout):
+        if not _render(interp, "json", res.raw_data, stdout):
             _write(stdout, res.out if isinstance(res.out, str) else res.text_out())
     elif output is not None:
         if not _render(interp, "output", output, stdout):
