@@ -966,16 +966,29 @@ def _external_policy(allow: bool | Iterable[str], runner: str | Callable[..., in
     from tysh.kernel.fs.overlay import OverlayFileSystem
     from tysh.kernel.run.sandbox import make_policy
 
+    scratch = None
     if isinstance(fs, ConfinedFileSystem):
         root: str | None = fs.root
+        from tysh.kernel.fs.scratch import ScratchFileSystem
+
+        if isinstance(fs, ScratchFileSystem):
+            scratch = fs
     elif isinstance(fs, LocalFileSystem):
         root = "/"
     elif isinstance(fs, OverlayFileSystem):
         root = "/"  # refused below: the overlay's writes must stay in memory
     else:
         root = None
-    return make_policy(allow, runner, sandboxed=type(fs) is not LocalFileSystem, root=root,
-                       network=network, overlay=isinstance(fs, OverlayFileSystem))
+    policy = make_policy(allow, runner, sandboxed=type(fs) is not LocalFileSystem, root=root,
+                         network=network, overlay=isinstance(fs, OverlayFileSystem))
+    if scratch is not None and policy is not None and policy.runner == "bwrap" \
+            and policy.refusal is None and (policy.allowed is None or policy.allowed):
+        # programs under bwrap get the kernel's own /tmp: a host directory, bound there
+        import attrs
+
+        scratch.use_host_dir()
+        policy = attrs.evolve(policy, scratch=scratch.host_dir)
+    return policy
 
 
 def _mcp_hub(registry: Registry) -> Any:
