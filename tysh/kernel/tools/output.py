@@ -159,7 +159,7 @@ class ExecResult(MutableRecord):
     raw_data: Any = attrs.field(default=None, alias="data")
     output: OutputData | None = None
     truncated: bool = False
-    _plain: Any = attrs.field(default=_UNSET, init=False, eq=False)
+    _plain: Any = attrs.field(default=_UNSET, init=False, eq=False, repr=False)
 
     @property
     def data(self) -> Any:
