@@ -24,7 +24,7 @@ import os
 import posixpath
 import threading
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from tysh.kernel.fs.api import DirHandle, FileStat, FsError
@@ -135,6 +135,10 @@ class _Counted:
     def __exit__(self, *exc: object) -> None:
         self._f.close()
 
+    def writelines(self, lines: Iterable[Any]) -> None:
+        for line in lines:
+            self.write(line)
+
     def __iter__(self) -> Iterator[bytes]:
         return iter(self._f)
 
@@ -172,6 +176,7 @@ class ScratchFileSystem(ConfinedFileSystem):
         self._scratch: MemoryFileSystem | HostScratch | None = None
         self._host = False
         self._remover: weakref.finalize[Any, Any] | None = None
+        self._making = threading.Lock()
         # a root inside /tmp keeps the host folder on its way out of the private /tmp:
         # `../out` from /tmp/a/root is the host's /tmp/a/out, refused as outside, never
         # a fresh name in memory that hides what is really there
@@ -197,7 +202,10 @@ class ScratchFileSystem(ConfinedFileSystem):
     def scratch(self) -> MemoryFileSystem | HostScratch:
         mem = self._scratch
         if mem is None:
-            mem = self._scratch = self._fresh()
+            with self._making:  # two pipeline stages touching /tmp first make one
+                mem = self._scratch
+                if mem is None:
+                    mem = self._scratch = self._fresh()
         return mem
 
     def _fresh(self) -> MemoryFileSystem | HostScratch:
