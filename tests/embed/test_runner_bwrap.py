@@ -400,3 +400,13 @@ def test_the_shared_tmp_serves_the_kernels_own_tools(root: Path) -> None:
     assert r.code == 0, r.err
     assert r.out == "hi\n/tmp\na\nb\n1\ndata\nvia-link\n/tmp/c\n"
     assert k.execute("cat /tmp/../etc/passwd").code == 1
+
+
+@needs_bwrap
+def test_links_a_program_plants_in_the_shared_tmp_lead_nowhere_outside(root: Path) -> None:
+    k = Kernel(str(root), allow_external=["python3"])
+    r = k.execute(py('import os; os.symlink("/etc/passwd", "/tmp/evil"); '
+                     'os.symlink("/", "/tmp/top"); os.symlink("../../../..", "/tmp/up")')
+                  + "; cat /tmp/evil; cat /tmp/top/etc/passwd; ls /tmp/up/; echo done")
+    assert r.out == "done\n"
+    assert r.err.count("outside the sandbox") == 3, r.err
