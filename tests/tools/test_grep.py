@@ -314,3 +314,30 @@ def test_recursive_output_and_error_messages_keep_their_order(tmp_path: Path) ->
     r = Kernel(cwd=str(tmp_path)).execute("grep -R x d 2>&1 | cat")
     assert r.out == ("d/a:x1\ngrep: d/b: No such file or directory\nd/c:x2\n"
                      "grep: d/e: binary file matches\nd/f:x4\n"), r.out
+
+
+def test_a_recursive_search_stops_at_a_cancel_inside_one_big_directory(tmp_path: Path) -> None:
+    """The walk asks the session whether to go on every few hundred files, not only
+    between directories: a cancel or a time limit stops it inside a directory of many
+    files none of which matches (so no output write notices it either)."""
+    from harness import FakeShell
+
+    class Stop(Exception):
+        pass
+
+    class Cancelling(FakeShell):
+        asked = 0
+
+        def check_boundary(self) -> None:
+            self.asked += 1
+            if self.asked > 1:
+                raise Stop
+
+    big = tmp_path / "big"
+    big.mkdir()
+    for i in range(2000):
+        (big / f"f{i}").write_text("hay\n")
+    shell = Cancelling(str(tmp_path))
+    with pytest.raises(Stop):
+        invoke(grep_tool, "grep", classify(["-r", "needle", "big"]), shell)
+    assert shell.asked == 2

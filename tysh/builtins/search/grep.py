@@ -680,6 +680,7 @@ def _walk(g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str) -> bool
     stack: list[_Frame] = []
     todo: tuple[str, str, tuple[tuple[int, int], ...]] | None = (root, shown, ())
     g.walking = True
+    searched = 0
     try:
         while True:
             if todo is not None:
@@ -706,6 +707,9 @@ def _walk(g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str) -> bool
                     _run_entry(g, d, base + name, name)
                     if g.quiet and g.any_selected:
                         return False
+                    searched += 1
+                    if not searched & 255:  # a cancel or a deadline stops a big directory
+                        ctx.shell.check_boundary()
             else:
                 stack.pop()[0].close()
     finally:
