@@ -320,3 +320,23 @@ def test_a_file_swapped_for_a_link_out_is_never_read_through_a_directory_handle(
 
         _race(swap, attempt, 1.0)
     assert seen <= {b"inside"}
+
+
+def test_a_directory_handle_stats_entries_by_name_following_links_beneath_the_root_only(
+        how: str, world: Any) -> None:
+    """DirHandle.stat (find's stat predicates): the entry itself by name from the held
+    directory; with `follow`, a link is resolved as any path is, so one leading out is
+    refused, never stat'ed."""
+    root, out = world
+    r = str(root)
+    (root / "a" / "in").symlink_to("b/f")
+    (root / "a" / "abs").symlink_to(out / "s")
+    fs = _fs(how, root)
+    with fs.open_dir(r + "/a") as d:
+        assert d.stat("g").size == 4 and d.stat("g").path == r + "/a/g"
+        assert d.stat("b").kind == "directory"
+        assert d.stat("in").kind == "symlink"
+        assert d.stat("in", follow=True).size == len("inside")
+        assert d.stat("abs").kind == "symlink"
+        assert _reason(lambda: d.stat("abs", follow=True)) == DENIED
+        assert _reason(lambda: d.stat("none")) == "No such file or directory"

@@ -33,7 +33,7 @@ from tysh.builtins.files.timestamps import parse_date
 from tysh.kernel.base.record import MutableRecord
 from tysh.kernel.base.values import to_text
 from tysh.kernel.expand.pattern import has_magic, translate, unescape
-from tysh.kernel.fs.api import FileStat, FsError
+from tysh.kernel.fs.api import DirHandle, FileStat, FsError
 from tysh.kernel.tools.context import Context
 
 
@@ -42,14 +42,16 @@ class FindError(Exception):
 
 
 class Item:
-    """One visited file: what the predicates look at. The stat is fetched lazily."""
+    """One visited file: what the predicates look at. The stat is fetched lazily: by name
+    from the directory the walk holds open (`dir`), when there is one, so a predicate
+    that needs it costs no resolution of the path."""
 
     __slots__ = ("path", "abs", "name", "depth", "kind", "start", "_st", "_fs", "_follow",
-                 "pruned")
+                 "pruned", "dir")
 
     def __init__(
         self, path: str, abs_path: str, name: str, depth: int, kind: str, start: str,
-        fs: Any, follow: bool,
+        fs: Any, follow: bool, dir: DirHandle | None = None,
     ) -> None:
         self.path = path
         self.abs = abs_path
@@ -61,14 +63,18 @@ class Item:
         self._fs = fs
         self._follow = follow
         self.pruned = False
+        self.dir = dir
 
     def stat(self) -> FileStat | None:
         if self._st is None:
+            d = self.dir
             try:
-                self._st = self._fs.stat(self.abs, follow=self._follow)
+                self._st = (self._fs.stat(self.abs, follow=self._follow) if d is None
+                            else d.stat(self.name, self._follow))
             except FsError:
                 try:
-                    self._st = self._fs.stat(self.abs, follow=False)
+                    self._st = (self._fs.stat(self.abs, follow=False) if d is None
+                                else d.stat(self.name, False))
                 except FsError:
                     return None
         return self._st

@@ -137,6 +137,20 @@ class FdDir(DirHandle):
             fail(path, e)
         return wrap_fd(fd, mode, path, self.fs.checkpoint)
 
+    def stat(self, name: str, follow: bool = False) -> FileStat:
+        # the entry itself, relative to the directory's fd; a link to follow goes through
+        # the filesystem's own resolution (confined for the confined kind)
+        path = self._base + name
+        if "\0" in name or "/" in name or name in ("", ".", ".."):
+            return self.fs.stat(path, follow)
+        try:
+            st = os.stat(name, dir_fd=self.fd, follow_symlinks=False)
+        except OSError as e:
+            fail(path, e)
+        if follow and stat_mod.S_ISLNK(st.st_mode):
+            return self.fs.stat(path, follow=True)
+        return to_stat(path, st)
+
     def read_small(self, name: str, limit: int) -> bytes | IO[bytes]:
         if "\0" in name or "/" in name or name in ("", ".", ".."):
             return self.fs.open(self._base + name, "rb")
