@@ -13,6 +13,7 @@ a budget is not met. Needs bash and GNU grep on PATH for the whole-process refer
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import shutil
 import statistics
@@ -149,6 +150,9 @@ def fs(files: int, runs: int) -> list[Row]:
             tc, tl = [], []
             for _ in range(runs):
                 for k, acc in ((confined, tc), (local, tl)):
+                    # each run starts with no garbage of the other's: a full collection
+                    # triggered by what one kernel left must not be timed on the other
+                    gc.collect()
                     t0 = time.process_time()
                     k.execute(src)
                     acc.append(time.process_time() - t0)

@@ -286,3 +286,39 @@ def test_find_L_reports_loops_without_listing_the_looping_entry(tmp_path: Path) 
     g = reference.run_tool(["find", "-L", "a"], tmp_path)
     if g is not None:
         assert (g.code, g.text) == (1, "a\na/b\n")
+
+
+def test_find_stat_predicates_take_each_entry_from_its_open_directory(tmp_path: Path) -> None:
+    """`-size`, `-mtime`, `-printf %s` need each entry's stat: it is taken by name from
+    the directory the walk holds open, so the confined filesystem resolves each
+    directory once, not each entry's path from the root; what is printed is unchanged,
+    links to outside the root included (not followed without -L, refused with it)."""
+    from tysh.kernel.embed.kernel import Kernel
+    from tysh.kernel.fs.api import FileStat
+    from tysh.kernel.fs.confined import ConfinedFileSystem
+
+    class Counting(ConfinedFileSystem):
+        stats = 0
+
+        def stat(self, path: str, follow: bool = True) -> FileStat:
+            self.stats += 1
+            return super().stat(path, follow)
+
+    root = tmp_path / "root"
+    for d in ("a", "b", "a/c"):
+        (root / d).mkdir(parents=True)
+        for i in range(10):
+            (root / d / f"f{i}").write_text("x" * i)
+    (tmp_path / "secret").write_text("s" * 50)
+    (root / "a" / "out").symlink_to(tmp_path / "secret")
+    (root / "a" / "in").symlink_to("f9")
+    fs = Counting(str(root))
+    k = Kernel(cwd=str(root), fs=fs)
+    r = k.execute("find . -type f -size +8c -printf '%p %s\\n'")
+    assert r.out.splitlines() == ["./a/c/f9 9", "./a/f9 9", "./b/f9 9"], r.out
+    assert fs.stats <= 3, fs.stats
+    target = str(tmp_path / "secret")
+    r = k.execute("find . -name out -printf '%s %y\\n'")
+    assert r.out == f"{len(target)} l\n", r.out
+    r = k.execute("find -L . -name out -printf '%s\\n'; find -L . -name in -printf '%s %y\\n'")
+    assert "50" not in r.out.split() and r.out.endswith("9 f\n"), r.out

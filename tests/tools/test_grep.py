@@ -275,3 +275,70 @@ def test_a_line_longer_than_the_memory_budget_ends_grep_not_the_host() -> None:
     k.execute("truncate -s 32M big")  # one line of NUL bytes, no newline
     r = k.execute("grep -c x big; echo $?", timeout=10)
     assert r.out == "1\n" and "memory limit" in r.err, (r.out, r.err)
+
+
+def test_recursive_search_reads_each_file_as_grep_on_that_file_does(tmp_path: Path) -> None:
+    """A tree walk reads small files whole: what it selects, counts and lists for each
+    file is what grep on the file alone gives (unterminated last line, a NUL only in it,
+    no match at all, an empty file, a pattern matching the empty line)."""
+    t = tmp_path / "t"
+    t.mkdir()
+    files = {
+        "a": b"needle one\nhay\nneedle two",
+        "b": b"hay\nab\0needle",
+        "c": b"hay only\n",
+        "d": b"",
+        "e": b"\n\nneedle\n",
+    }
+    for name, data in files.items():
+        (t / name).write_bytes(data)
+    for opts in ([], ["-c"], ["-l"], ["-L"], ["-v"], ["-n"], ["-o"], ["-x"]):
+        for p in ([*opts, "needle"], [*opts, ""], [*opts, "-e", "^$"]):
+            walked = run(tmp_path, ["grep", "-r", *p, "t"])
+            alone = [run(tmp_path, ["grep", "-H", *p, f"t/{n}"]) for n in files]
+            assert walked[1] == "".join(a[1] for a in alone), (p, walked)
+            assert walked[2] == "".join(a[2] for a in alone), (p, walked)
+
+
+def test_recursive_output_and_error_messages_keep_their_order(tmp_path: Path) -> None:
+    """A walk's lines are written in batches, but each message on stderr comes after the
+    lines selected before it, as GNU grep's order is seen through `2>&1`."""
+    from tysh.kernel.embed.kernel import Kernel
+
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "a").write_text("x1\n")
+    (d / "b").symlink_to("nowhere")
+    (d / "c").write_text("x2\n")
+    (d / "e").write_bytes(b"x3\0\n")
+    (d / "f").write_text("x4\n")
+    r = Kernel(cwd=str(tmp_path)).execute("grep -R x d 2>&1 | cat")
+    assert r.out == ("d/a:x1\ngrep: d/b: No such file or directory\nd/c:x2\n"
+                     "grep: d/e: binary file matches\nd/f:x4\n"), r.out
+
+
+def test_a_recursive_search_stops_at_a_cancel_inside_one_big_directory(tmp_path: Path) -> None:
+    """The walk asks the session whether to go on every few hundred files, not only
+    between directories: a cancel or a time limit stops it inside a directory of many
+    files none of which matches (so no output write notices it either)."""
+    from harness import FakeShell
+
+    class Stop(Exception):
+        pass
+
+    class Cancelling(FakeShell):
+        asked = 0
+
+        def check_boundary(self) -> None:
+            self.asked += 1
+            if self.asked > 1:
+                raise Stop
+
+    big = tmp_path / "big"
+    big.mkdir()
+    for i in range(2000):
+        (big / f"f{i}").write_text("hay\n")
+    shell = Cancelling(str(tmp_path))
+    with pytest.raises(Stop):
+        invoke(grep_tool, "grep", classify(["-r", "needle", "big"]), shell)
+    assert shell.asked == 2

@@ -255,3 +255,88 @@ def test_a_thread_swapping_a_directory_for_a_link_leads_nothing_out(
     _race(_swapping(root, out, link), attempt, 1.0)
     assert b"SECRET" not in seen
     assert not (out / "n").exists() and not (out / "d" / "x").exists()
+
+
+def test_a_directory_handle_reads_small_files_whole_and_links_only_beneath_the_root(
+        how: str, world: Any) -> None:
+    """DirHandle.read_small (grep -r's one-read path): a small regular file comes back
+    whole; a larger one, a directory, or a link comes back as `open` gives it: a link
+    resolved beneath the root, so one leading out is refused."""
+    root, out = world
+    r = str(root)
+    (root / "a" / "big").write_bytes(b"x\n" * 100)
+    (root / "a" / "in").symlink_to("b/f")
+    (root / "a" / "abs").symlink_to(out / "s")
+    (root / "a" / "rel").symlink_to("../../out/s")
+    fs = _fs(how, root)
+    with fs.open_dir(r + "/a") as d:
+        assert d.read_small("g", 1 << 10) == b"in a"
+        big = d.read_small("big", 10)
+        assert not isinstance(big, bytes)
+        with big:
+            assert big.read() == b"x\n" * 100
+        linked = d.read_small("in", 1 << 10)
+        assert not isinstance(linked, bytes)
+        with linked:
+            assert linked.read() == b"inside"
+        for name in ("abs", "rel"):
+            assert _reason(lambda name=name: d.read_small(name, 1 << 10)) == DENIED
+        assert _reason(lambda: d.read_small("b", 1 << 10)) == "Is a directory"
+        assert _reason(lambda: d.read_small("none", 1 << 10)) == "No such file or directory"
+
+
+def test_a_file_swapped_for_a_link_out_is_never_read_through_a_directory_handle(
+        how: str, world: Any) -> None:
+    """A thread swaps a listed file for a link to a file outside while a handle on its
+    directory reads it again and again: the read is of the file or refused, never the
+    secret."""
+    root, out = world
+    r = str(root)
+    s = root / "a" / "s"
+    s.write_text("inside")
+    fs = _fs(how, root)
+    seen: set[bytes] = set()
+
+    def swap() -> None:
+        try:
+            os.rename(s, root / "a" / "s.real")
+            os.symlink(out / "s", s)
+            os.unlink(s)
+            os.rename(root / "a" / "s.real", s)
+        except OSError:
+            pass
+
+    with fs.open_dir(r + "/a") as d:
+        def attempt() -> None:
+            try:
+                got = d.read_small("s", 1 << 10)
+            except FsError:
+                return
+            if isinstance(got, bytes):
+                seen.add(got)
+            else:
+                with got:
+                    seen.add(got.read())
+
+        _race(swap, attempt, 1.0)
+    assert seen <= {b"inside"}
+
+
+def test_a_directory_handle_stats_entries_by_name_following_links_beneath_the_root_only(
+        how: str, world: Any) -> None:
+    """DirHandle.stat (find's stat predicates): the entry itself by name from the held
+    directory; with `follow`, a link is resolved as any path is, so one leading out is
+    refused, never stat'ed."""
+    root, out = world
+    r = str(root)
+    (root / "a" / "in").symlink_to("b/f")
+    (root / "a" / "abs").symlink_to(out / "s")
+    fs = _fs(how, root)
+    with fs.open_dir(r + "/a") as d:
+        assert d.stat("g").size == 4 and d.stat("g").path == r + "/a/g"
+        assert d.stat("b").kind == "directory"
+        assert d.stat("in").kind == "symlink"
+        assert d.stat("in", follow=True).size == len("inside")
+        assert d.stat("abs").kind == "symlink"
+        assert _reason(lambda: d.stat("abs", follow=True)) == DENIED
+        assert _reason(lambda: d.stat("none")) == "No such file or directory"

@@ -18,10 +18,13 @@ from tysh.builtins.files.find_expr import (
     parse_command,
 )
 from tysh.kernel.base.values import encode_text, to_json_text
-from tysh.kernel.fs.api import FsError
+from tysh.kernel.fs.api import DirHandle, FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+# directory levels a walk holds open (one fd each); deeper ones are looked up by path
+_HELD = 64
 
 
 def _walk(plan: FindPlan, rt: Runtime, item: Item,
@@ -54,34 +57,53 @@ def _walk(plan: FindPlan, rt: Runtime, item: Item,
         plan.maxdepth is None or item.depth < plan.maxdepth
     ) and (plan.depth_first or not item.pruned)
     if descend:
+        # the directory is opened once and its entries' stats are taken from it by name;
+        # past _HELD levels (one fd each) entries are looked up by path instead
+        d: DirHandle | None = None
+        entries: list[tuple[str, str]] = []
         try:
-            entries = fs.list_entries(item.abs)
+            if item.depth < _HELD:
+                d = fs.open_dir(item.abs)
+                entries = d.entries()
+            else:
+                entries = fs.list_entries(item.abs)
         except FsError as e:
             rt.ctx.error(f"'{item.path}': {e.reason}")
             rt.status = 1
-            entries = []
-        entries.sort()
-        base_abs = item.abs.rstrip("/") + "/"
-        base = item.path if item.path.endswith("/") else item.path + "/"
-        depth = item.depth + 1
-        for name, kind in entries:
-            if rt.quit:
-                return
-            abs_path = base_abs + name
-            if plan.follow and kind == "symlink":
-                try:
-                    kind = fs.stat(abs_path, follow=True).kind
-                except FsError as e:
-                    if "symbolic links" in e.reason:  # ELOOP: GNU reports and skips it
-                        rt.flush()
-                        rt.ctx.error(f"'{base + name}': {e.reason}")
-                        rt.status = 1
-                        continue
-            child = Item(base + name, abs_path, name, depth, kind, item.start, fs,
-                         plan.follow)
-            _walk(plan, rt, child, seen)
+        try:
+            _walk_entries(plan, rt, item, entries, d, seen)
+        finally:
+            if d is not None:
+                d.close()
     if evaluate and plan.depth_first and not rt.quit:
         pred(item)
+
+
+def _walk_entries(plan: FindPlan, rt: Runtime, item: Item, entries: list[tuple[str, str]],
+                  d: DirHandle | None,
+                  seen: tuple[tuple[tuple[int, int], str], ...]) -> None:
+    """Visit the entries of a directory (held open as `d`, or None), in sorted order."""
+    fs = rt.ctx.fs
+    entries.sort()
+    base_abs = item.abs.rstrip("/") + "/"
+    base = item.path if item.path.endswith("/") else item.path + "/"
+    depth = item.depth + 1
+    for name, kind in entries:
+        if rt.quit:
+            return
+        abs_path = base_abs + name
+        if plan.follow and kind == "symlink":
+            try:
+                kind = fs.stat(abs_path, follow=True).kind
+            except FsError as e:
+                if "symbolic links" in e.reason:  # ELOOP: GNU reports and skips it
+                    rt.flush()
+                    rt.ctx.error(f"'{base + name}': {e.reason}")
+                    rt.status = 1
+                    continue
+        child = Item(base + name, abs_path, name, depth, kind, item.start, fs,
+                     plan.follow, d)
+        _walk(plan, rt, child, seen)
 
 
 @tool(

@@ -35,7 +35,7 @@ from tysh.builtins.files.timestamps import parse_date
 from tysh.kernel.base.record import MutableRecord
 from tysh.kernel.base.values import to_text
 from tysh.kernel.expand.pattern import has_magic, translate, unescape
-from tysh.kernel.fs.api import FileStat, FsError
+from tysh.kernel.fs.api import DirHandle, FileStat, FsError
 from tysh.kernel.tools.context import Context
 
 
@@ -61,14 +61,16 @@ def item_record(it: Item) -> dict[str, Any]:
 
 
 class Item:
-    """One visited file: what the predicates look at. The stat is fetched lazily."""
+    """One visited file: what the predicates look at. The stat is fetched lazily: by name
+    from the directory the walk holds open (`dir`), when there is one, so a predicate
+    that needs it costs no resolution of the path."""
 
     __slots__ = ("path", "abs", "name", "depth", "kind", "start", "_st", "_fs", "_follow",
-                 "pruned")
+                 "pruned", "dir")
 
     def __init__(
         self, path: str, abs_path: str, name: str, depth: int, kind: str, start: str,
-        fs: Any, follow: bool,
+        fs: Any, follow: bool, dir: DirHandle | None = None,
     ) -> None:
         self.path = path
         self.abs = abs_path
@@ -80,17 +82,24 @@ class Item:
         self._fs = fs
         self._follow = follow
         self.pruned = False
+        self.dir = dir
 
     def stat(self) -> FileStat | None:
         if self._st is None:
-            try:
-                self._st = self._fs.stat(self.abs, follow=self._follow)
-            except FsError:
-                try:
-                    self._st = self._fs.stat(self.abs, follow=False)
-                except FsError:
-                    return None
+            self._st = self._lookup(self.dir)
+            if self._st is None and self.dir is not None:
+                # the walk has closed the directory (a value read after find returned)
+                self._st = self._lookup(None)
         return self._st
+
+    def _lookup(self, d: DirHandle | None) -> FileStat | None:
+        for follow in ((self._follow, False) if self._follow else (False,)):
+            try:
+                return (self._fs.stat(self.abs, follow=follow) if d is None
+                        else d.stat(self.name, follow))
+            except FsError:
+                continue
+        return None
 
 
 Pred = Callable[[Item], bool]

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import collections
 import fnmatch
-import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import IO, Any, Literal
 
 import attrs
 
 from tysh.builtins._common.operands import is_stdin
 from tysh.kernel.base.record import Record
-from tysh.kernel.fs.api import FsError
+from tysh.kernel.fs.api import DirHandle, FsError
 from tysh.kernel.text import engine
 from tysh.kernel.text.regex import (
     KEEP_OUT,
@@ -112,11 +111,21 @@ class _Stop(Exception):
 _SWAP = bytes.maketrans(b"\n\0", b"\0\n")
 
 
-def _blocks(f: IO[bytes], ctx: Context, swap: bool = False) -> Iterator[bytes]:
+def _blocks(f: IO[bytes] | bytes, ctx: Context, swap: bool = False) -> Iterator[bytes]:
     """Blocks of whole lines, each ending in a newline (one is added to an unterminated
     last line, as GNU grep prints it). Reads incrementally: stdin is never slurped. A line
     longer than a block (a big file with no newline) is gathered in pieces, charged to the
-    memory budget and checked against the time limit as it grows."""
+    memory budget and checked against the time limit as it grows. A file already read
+    whole (bytes, at most a block) is cut as a single read of it would be."""
+    if isinstance(f, bytes):
+        if swap:
+            f = f.translate(_SWAP)
+        cut = f.rfind(b"\n") + 1
+        if cut:
+            yield f if cut == len(f) else f[:cut]
+        if cut < len(f):
+            yield f[cut:] + b"\n"
+        return
     read = getattr(f, "read1", f.read)
     rest: list[bytes] = []
     held = 0
@@ -195,24 +204,49 @@ class _Grep:
         self._count_re: Any = None
         # output-shaping modes where only a status or a count matters
         self.summary = self.quiet or self.list_yes or self.list_no or self.count
+        self.walking = False  # in a tree walk: see emit
+        # a file in which no line matches selects nothing, and may be passed over after
+        # one search (not so under -v, for text searched decoded, or a pattern that
+        # matches the empty string, hence every line)
+        self.can_skip = (not self.invert and not self.text and not self.zero
+                         and comp.min_width > 0 and (self.max is None or self.max > 0))
+
+    def may_match(self, data: bytes) -> bool:
+        """Whether any line of a file read whole (ending in a newline) may hold a match:
+        the searches scan_blocks starts with, over the same ranges on the same engines,
+        so a file with none is done without the rest of its work."""
+        comp = self.comp
+        pre_re = comp.prefilter if comp.prefilter is not None else self.regex
+        hay = data.lower() if comp.lower else data
+        for w, e, pat in engine.windows(pre_re, hay, 0, len(hay) - 1):
+            if pat.search(hay, w, e) is not None:
+                return True
+        return False
 
     # -- reporting ------------------------------------------------------------
     def fail(self, message: str) -> None:
         self.error = True
         if not self.no_messages:
-            self.ctx.error(message)
+            self.say(message)
+
+    def say(self, message: str) -> None:
+        """Report on stderr, after the lines already selected."""
+        if self.walking:
+            self.out.flush()
+        self.ctx.error(message)
 
     def enc(self, s: Any) -> bytes:
         return s.encode("utf-8", "surrogateescape") if self.text else s  # type: ignore[no-any-return]
 
     # -- one input --------------------------------------------------------------
-    def search(self, f: IO[bytes], name: str) -> None:
+    def search(self, f: IO[bytes] | bytes, name: str) -> None:
         """Scan one input and write what GNU grep writes for it."""
         selected = 0
         try:
             if self.ctx_given or self.json or self.offsets:
                 selected = self.scan_lines(f, name)
-            else:
+            elif not self.can_skip or type(f) is not bytes or not f.endswith(b"\n") \
+                    or self.may_match(f):
                 selected = self.scan_blocks(f, name)
         except _Stop as stop:
             selected = stop.args[0] if stop.args else 1
@@ -234,11 +268,15 @@ class _Grep:
         return name + (self.name_end or sep) if self.show_names else ""
 
     def emit(self, data: bytes) -> None:
-        """Write selected lines (NUL-terminated again under -z)."""
+        """Write selected lines (NUL-terminated again under -z): flushed at once, except
+        in a tree walk, whose small files would each cost a write to the pipe; the walk
+        flushes before each error message it reports (so the two streams interleave as
+        they would unbuffered) and when it ends."""
         self.out.write(data.translate(_SWAP) if self.zero else data)
-        self.out.flush()
+        if not self.walking:
+            self.out.flush()
 
-    def scan_blocks(self, f: IO[bytes], name: str) -> int:
+    def scan_blocks(self, f: IO[bytes] | bytes, name: str) -> int:
         """The block-at-a-time scan for everything but context and JSON.
 
         Sparse blocks: the regex engine finds the next match in the whole block and only
@@ -439,10 +477,10 @@ class _Grep:
         return selected
 
     def binary_match(self, name: str) -> None:
-        self.ctx.error(f"{name}: binary file matches")
+        self.say(f"{name}: binary file matches")
         raise _Stop(1)
 
-    def scan_lines(self, f: IO[bytes], name: str) -> int:
+    def scan_lines(self, f: IO[bytes] | bytes, name: str) -> int:
         """Line at a time: context lines, `--` separators, byte offsets and JSON records."""
         text, search, invert = self.text, self.regex.search, self.invert
         before: collections.deque[tuple[int, Any, int]] = collections.deque(
@@ -590,19 +628,16 @@ def _kind(args: GrepArgs) -> Kind:
     return "bre"
 
 
-def _walk(
-    g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str,
-    above: tuple[tuple[int, int], ...] = (),
-) -> Iterator[tuple[str, str, Callable[[], IO[bytes]]]]:
-    """(display name, path, opener) of every file under a directory, honouring the
-    filters. Each directory is opened once (fs.open_dir) and its files are opened from
-    it. Devices, FIFOs and sockets met on the way are skipped, as GNU's `-D read` reads
-    only those named on the command line; under -R a directory already on the path
-    being walked (by device and inode: a symlink cycle) is reported as GNU does and not
-    entered again."""
+_Frame = tuple[DirHandle, Iterator[tuple[str, str]], str, str, tuple[tuple[int, int], ...]]
+
+
+def _enter(g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str,
+           above: tuple[tuple[int, int], ...]) -> _Frame | None:
+    """A directory opened for the walk, its entries sorted; None when it is not to be
+    walked (an error, reported, or under -R a directory already on the path being
+    walked: a symlink cycle, reported as GNU does)."""
     fs = ctx.fs
-    follow = args.dereference_recursive
-    if follow:
+    if args.dereference_recursive:
         try:
             st = fs.stat(root)
             key = (st.dev, st.ino)
@@ -611,37 +646,75 @@ def _walk(
         if key != (0, 0):
             if key in above:
                 if not g.no_messages:
-                    ctx.error(f"{shown}: warning: recursive directory loop")
-                return
+                    g.say(f"{shown}: warning: recursive directory loop")
+                return None
             above = (*above, key)
     try:
         d = fs.open_dir(root)
     except FsError as e:
         g.fail(f"{shown or '.'}: {e.reason}")
-        return
-    with d:
-        try:
-            entries = sorted(d.entries())
-        except FsError as e:
-            g.fail(f"{shown or '.'}: {e.reason}")
-            return
+        return None
+    try:
+        entries = sorted(d.entries())
         ctx.shell.check_boundary()
-        base_path = root.rstrip("/") + "/"
-        base = shown.rstrip("/") + "/" if shown else ""
-        for name, kind in entries:
-            full = base_path + name
-            if kind == "symlink":
-                if not follow:
-                    continue
-                try:
-                    kind = fs.stat(full).kind
-                except FsError:
-                    kind = "file"  # a broken or refused link: opening it tells why
-            if kind == "directory":
-                if not any(fnmatch.fnmatchcase(name, p) for p in args.exclude_dir):
-                    yield from _walk(g, args, ctx, full, base + name, above)
-            elif kind == "file" and _name_ok(args, name):
-                yield base + name, full, functools.partial(d.open, name)
+    except BaseException as e:
+        d.close()
+        if not isinstance(e, FsError):
+            raise
+        g.fail(f"{shown or '.'}: {e.reason}")
+        return None
+    base = shown.rstrip("/") + "/" if shown else ""
+    return d, iter(entries), root.rstrip("/") + "/", base, above
+
+
+def _walk(g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str) -> bool:
+    """Search every file under a directory, honouring the filters, in sorted order; False
+    when -q has its answer. Each directory is opened once (fs.open_dir) and its files
+    are read from it, a small one whole in one read. The walk keeps its own stack (one
+    open directory a level), not Python's. Devices, FIFOs and sockets met on the way are
+    skipped, as GNU's `-D read` reads only those named on the command line."""
+    fs = ctx.fs
+    follow = args.dereference_recursive
+    excluded = args.exclude_dir
+    stack: list[_Frame] = []
+    todo: tuple[str, str, tuple[tuple[int, int], ...]] | None = (root, shown, ())
+    g.walking = True
+    searched = 0
+    try:
+        while True:
+            if todo is not None:
+                frame = _enter(g, args, ctx, *todo)
+                todo = None
+                if frame is not None:
+                    stack.append(frame)
+            if not stack:
+                return True
+            d, entries, base_path, base, above = stack[-1]
+            for name, kind in entries:
+                if kind == "symlink":
+                    if not follow:
+                        continue
+                    try:
+                        kind = fs.stat(base_path + name).kind
+                    except FsError:
+                        kind = "file"  # a broken or refused link: opening it tells why
+                if kind == "directory":
+                    if not excluded or not any(fnmatch.fnmatchcase(name, p) for p in excluded):
+                        todo = (base_path + name, base + name, above)
+                        break
+                elif kind == "file" and _name_ok(args, name):
+                    _run_entry(g, d, base + name, name)
+                    if g.quiet and g.any_selected:
+                        return False
+                    searched += 1
+                    if not searched & 255:  # a cancel or a deadline stops a big directory
+                        ctx.shell.check_boundary()
+            else:
+                stack.pop()[0].close()
+    finally:
+        g.walking = False
+        for frame in stack:
+            frame[0].close()
 
 
 def _name_ok(args: GrepArgs, fname: str) -> bool:
@@ -657,13 +730,34 @@ def _operand_matches(name: str, globs: tuple[str, ...]) -> bool:
     return any(fnmatch.fnmatchcase(t, g) for g in globs for t in tails)
 
 
-def _run_file(g: _Grep, ctx: Context, shown: str, path: str,
-              opener: Callable[[], IO[bytes]] | None = None) -> None:
+def _run_entry(g: _Grep, d: DirHandle, shown: str, name: str) -> None:
+    """Search one file of a directory being walked."""
     try:
-        f = opener() if opener is not None else ctx.fs.open(path, "rb")
+        got = d.read_small(name, READ_SIZE)
     except FsError as e:
         g.fail(f"{shown}: {e.reason}")
         return
+    if not isinstance(got, bytes):
+        _search_file(g, got, shown)
+        return
+    try:
+        g.search(got, shown)
+    except OSError as e:
+        if isinstance(e, BrokenPipeError):
+            raise
+        g.fail(f"{shown}: {e.strerror or e}")
+
+
+def _run_file(g: _Grep, ctx: Context, shown: str, path: str) -> None:
+    try:
+        f = ctx.fs.open(path, "rb")
+    except FsError as e:
+        g.fail(f"{shown}: {e.reason}")
+        return
+    _search_file(g, f, shown)
+
+
+def _search_file(g: _Grep, f: IO[bytes], shown: str) -> None:
     try:
         g.search(f, shown)
     except OSError as e:
@@ -764,11 +858,10 @@ def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
                 if not recursive:
                     g.fail(f"{name}: Is a directory")
                     continue
-                for shown, full, opener in _walk(g, args, ctx, path,
-                                                 "" if implicit else name):
-                    _run_file(g, ctx, shown, full, opener)
-                    if g.quiet and g.any_selected:
-                        return 0
+                more = _walk(g, args, ctx, path, "" if implicit else name)
+                g.out.flush()
+                if not more:
+                    return 0
                 continue
             # --include/--exclude apply to command-line files too, -r or not
             if args.include and not _operand_matches(name, args.include):

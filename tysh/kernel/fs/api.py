@@ -86,6 +86,16 @@ class DirHandle:
         path)."""
         return self.fs.open(self._base + name, mode)
 
+    def stat(self, name: str, follow: bool = False) -> FileStat:
+        """The stat of an entry by name (through a symlink when `follow`)."""
+        return self.fs.stat(self._base + name, follow)
+
+    def read_small(self, name: str, limit: int) -> bytes | IO[bytes]:
+        """The whole content of the entry `name` when it is a regular file of at most
+        `limit` bytes, else the entry opened for reading as `open` opens it: a search
+        over many small files then costs one open and one read each."""
+        return self.open(name, "rb")
+
     def close(self) -> None:
         return None
 

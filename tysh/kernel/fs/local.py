@@ -28,6 +28,9 @@ from tysh.kernel.fs.hostio import mode_flags, open_fifo_writer, reason, replace_
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC
+# an entry of a directory held open, read without following a final symlink (and without
+# waiting on a FIFO: hostio polls one)
+_READ_ENTRY = mode_flags("rb") | getattr(os, "O_NOFOLLOW", 0)
 
 
 def _kind(mode: int) -> str:
@@ -133,6 +136,51 @@ class FdDir(DirHandle):
                 return self.fs.open(path, mode)
             fail(path, e)
         return wrap_fd(fd, mode, path, self.fs.checkpoint)
+
+    def stat(self, name: str, follow: bool = False) -> FileStat:
+        # the entry itself, relative to the directory's fd; a link to follow goes through
+        # the filesystem's own resolution (confined for the confined kind)
+        path = self._base + name
+        if "\0" in name or "/" in name or name in ("", ".", ".."):
+            return self.fs.stat(path, follow)
+        try:
+            st = os.stat(name, dir_fd=self.fd, follow_symlinks=False)
+        except OSError as e:
+            fail(path, e)
+        if follow and stat_mod.S_ISLNK(st.st_mode):
+            return self.fs.stat(path, follow=True)
+        return to_stat(path, st)
+
+    def read_small(self, name: str, limit: int) -> bytes | IO[bytes]:
+        if "\0" in name or "/" in name or name in ("", ".", ".."):
+            return self.fs.open(self._base + name, "rb")
+        try:
+            fd = os.open(name, _READ_ENTRY, dir_fd=self.fd)
+        except OSError as e:
+            if e.errno == errno.ELOOP:  # a symlink: the filesystem's own resolution
+                return self.fs.open(self._base + name, "rb")
+            fail(self._base + name, e)
+        whole: bytes | None = None
+        try:
+            st = os.fstat(fd)
+            size = st.st_size
+            if stat_mod.S_ISREG(st.st_mode) and size <= limit:
+                data = os.read(fd, size + 1)
+                # read to the end as any reader does: a file that grew meanwhile is read
+                # as a stream from its start instead
+                if len(data) <= size and not os.read(fd, 1):
+                    whole = data
+                else:
+                    os.lseek(fd, 0, os.SEEK_SET)
+        except BaseException as e:
+            os.close(fd)
+            if isinstance(e, OSError):
+                fail(self._base + name, e)
+            raise
+        if whole is not None:
+            os.close(fd)
+            return whole
+        return wrap_fd(fd, "rb", self._base + name, self.fs.checkpoint)
 
     def close(self) -> None:
         if self.fd >= 0:
