@@ -120,3 +120,10 @@ def test_no_thread_for_the_rest_of_the_pipeline_ends_the_script(
     assert "after" not in r.out
     r = kernel.execute("echo small | cat")
     assert (r.code, r.out) == (0, "small\n")
+
+
+def test_a_stage_reads_held_input_as_a_pipe(kernel: Kernel, started: list[str]) -> None:
+    # GNU wc gives a pipe 7-wide columns; a file, columns as wide as its size
+    r = kernel.execute("printf 'one two\\nthree\\n' | wc")
+    assert r.out == "      2       3      14\n"
+    assert started == []

@@ -83,10 +83,15 @@ class Limits(Record):
     external_file_size: int | None = DEFAULT_EXTERNAL_FILE_SIZE
 
 
+_INF = float("inf")
+
+
 def check_timeout(secs: float | None, what: str = "timeout") -> float | None:
     """A time limit as the embedding API takes it: None or `inf` is no limit, 0 a limit
     already passed; negative, NaN or a non-number is refused (ValueError) rather than
     read as "no limit"."""
+    if type(secs) is float and 0.0 <= secs < _INF:  # the common case: a plain limit
+        return secs
     if secs is None:
         return None
     if isinstance(secs, bool) or not isinstance(secs, (int, float)):

@@ -382,9 +382,26 @@ def _make_untyped(tool: Tool) -> FastFn | None:
     schema = tool.schema
     root = compiled(schema)
     if schema.arg_binding is ArgBinding.VERBATIM:
+        # what bind_verbatim gives for words that are all operands, the commonest line
+        # (`echo hi`): the fields every such binding shares are class attributes
+        plain = type(f"ToolArgs_{schema.name}", (ToolArgs,), {
+            "__slots__": (), "leaf": root.schema, "json": False, "help": False,
+            "prog": root.prog, "bound": None, "flag_words": frozenset(),
+        })
+        new = object.__new__
+
         def verbatim(args: Sequence[Arg]) -> tuple[ToolArgs, Tool, Any] | None:
-            ta, viol = bind_verbatim(root, args)
-            return None if viol else (ta, tool, ta)
+            words = [a.value for a in args if type(a) is Operand]
+            if len(words) != len(args):  # an option, `--`: the binder's own rules
+                ta, viol = bind_verbatim(root, args)
+                return None if viol else (ta, tool, ta)
+            ta = new(plain)
+            ta.positional = []
+            ta.named = {}
+            ta.flags = set()
+            ta.words = words
+            ta.path = []
+            return ta, tool, ta
 
         return verbatim
     if schema.raw_argv:

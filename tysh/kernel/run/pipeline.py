@@ -382,6 +382,20 @@ class _Held(io.BufferedIOBase):
             super().close()
 
 
+class _Piped(io.BytesIO):
+    """A held output as the next stage's input: read as the end of a pipe is, which
+    cannot seek (`wc` sizes its columns as for a pipe, not a file)."""
+
+    def seekable(self) -> bool:
+        return False
+
+    def seek(self, _pos: int, _whence: int = 0) -> int:
+        raise io.UnsupportedOperation("seek")
+
+    def tell(self) -> int:
+        raise io.UnsupportedOperation("tell")
+
+
 def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> list[int]:
     """Run the stages one after another on this thread (see the module docstring)."""
     n = len(cmds)
@@ -440,7 +454,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -
             for t in threads:
                 t.join()
             break
-        stdin = io.BytesIO(held.held())
+        stdin = _Piped(held.held())
     if last is not None:
         interp.last_typed = last.last_typed
         interp.last_data = last.last_data

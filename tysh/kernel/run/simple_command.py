@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from tysh.kernel.tools.tool import Tool
 
 _SPECIAL_NAME_CHARS = frozenset("*?[{~")
+_NO_WORDS: frozenset[int] = frozenset()
 
 
 def _literal_name(word: ast.Word) -> str | None:
@@ -97,7 +98,7 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
         rest = words[i:]
         if rest:
             assign_words = frozenset(k - i for k, _ in cmd.arg_assigns if k >= i) if (
-                cmd.arg_assigns) else frozenset()
+                cmd.arg_assigns) else _NO_WORDS
             if tool is None:
                 more = expand_args(rest, interp, assign_words=assign_words)
             elif tool.schema.glob_passthrough:
