@@ -384,11 +384,11 @@ def _make_untyped(tool: Tool) -> FastFn | None:
     if schema.arg_binding is ArgBinding.VERBATIM:
         # what bind_verbatim gives for words that are all operands, the commonest line
         # (`echo hi`): the fields every such binding shares are class attributes
-        plain = type(f"ToolArgs_{schema.name}", (ToolArgs,), {
+        plain: type[ToolArgs] = type(f"ToolArgs_{schema.name}", (ToolArgs,), {
             "__slots__": (), "leaf": root.schema, "json": False, "help": False,
             "prog": root.prog, "bound": None, "flag_words": frozenset(),
         })
-        new = object.__new__
+        new: Callable[[type[ToolArgs]], ToolArgs] = object.__new__
 
         def verbatim(args: Sequence[Arg]) -> tuple[ToolArgs, Tool, Any] | None:
             words = [a.value for a in args if type(a) is Operand]
