@@ -691,12 +691,15 @@ class Kernel:
         """Refuse a script with certain problems before any of it runs: every problem
         goes to stderr and the status is the first problem's (127 for an unknown
         command, 2 for a usage error), as if that command had run."""
-        from tysh.kernel.embed.validate import errors, refusal_text
-
         try:
-            problems = errors(self._problems_cached(script))
+            found = self._problems_cached(script)
         except RecursionError:
             return None  # the run itself reports a script that nests too deeply
+        if not found:  # the common case: nothing to load or filter
+            return None
+        from tysh.kernel.embed.validate import errors, refusal_text
+
+        problems = errors(found)
         if not problems:
             return None
         _write(fds.get(2), refusal_text(problems))
