@@ -124,3 +124,33 @@ def test_classify_shares_one_arg_per_word_and_classifies_alike() -> None:
     assert a == b == [Flag("-n"), Operand("5", True), DOUBLE_DASH, Operand("-5", True),
                       Flag("--x"), Operand("-", True)]
     assert all(x is y for x, y in zip(a, b, strict=True))
+
+
+def test_fast_binder_reuses_a_converted_value_only_as_the_general_binder_would_give_it() -> None:
+    # the same words again and again (a value converted once, then remembered), mixed
+    # with ones that must fail, in every spelling of the value
+    fast = make_fast(HEAD)
+    assert fast is not None
+    lines = ["-n 5 a", "-n5 a", "--lines=5 a", "-n x", "-n5x", "-n 7", "-n -3", "-n 5",
+             "--lines=x", "-qn 5", "-n 99999999999999999999999999"]
+    for _ in range(3):
+        for line in lines:
+            args = classify(line.split())
+            got = fast(args)
+            want = _general(HEAD, args)
+            if got is None:
+                continue
+            assert want[0] == "ok", line
+            ta, leaf, inst = got
+            assert (_snapshot(ta), leaf, inst) == want[1:], line
+
+
+def test_fast_binder_never_shares_a_mutable_value_between_calls() -> None:
+    @attrs.frozen
+    class _Listy:
+        name: list[str] = param(default=[], aliases=["-x"], repeatable=True)
+
+    t = tool("listy", args=_Listy)(lambda a, c: 0)
+    a = bind_and_convert(t, classify(["-x", "a"]))[2]
+    b = bind_and_convert(t, classify(["-x", "a"]))[2]
+    assert a == b and a.name is not b.name

@@ -282,8 +282,24 @@ def _classes(text: str) -> set[str]:
     return {it[1] for it in items if isinstance(it, tuple) and it[0] == "class"}
 
 
+# (sets, options) → the plan or the error: a plan is immutable and costs far more to
+# work out than a small input costs to translate (`… | tr a-z A-Z` in a loop)
+_PLANS: dict[tuple[object, ...], _Plan | str] = {}
+
+
+def _plan_of(a: TrArgs) -> _Plan | str:
+    key = (a.sets, a.complement, a.delete, a.squeeze_repeats, a.truncate_set1)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _plan(a)
+        if len(_PLANS) >= 256:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    return plan
+
+
 def _tr_body(a: TrArgs, ctx: Context) -> int:
-    plan = _plan(a)
+    plan = _plan_of(a)
     if isinstance(plan, str):
         ctx.error(plan)
         return 1

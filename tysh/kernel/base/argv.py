@@ -75,6 +75,10 @@ _SEEN: dict[str, Arg] = {}
 def classify(argv: list[str]) -> list[Arg]:
     """Classify plain strings (for `execute_argv` and tests): every word is literal."""
     seen = _SEEN
+    try:
+        return [seen[w] for w in argv]  # every word seen before: the common case
+    except KeyError:
+        pass
     out: list[Arg] = []
     append = out.append
     for w in argv:

@@ -83,10 +83,15 @@ class Limits(Record):
     external_file_size: int | None = DEFAULT_EXTERNAL_FILE_SIZE
 
 
+_INF = float("inf")
+
+
 def check_timeout(secs: float | None, what: str = "timeout") -> float | None:
     """A time limit as the embedding API takes it: None or `inf` is no limit, 0 a limit
     already passed; negative, NaN or a non-number is refused (ValueError) rather than
     read as "no limit"."""
+    if type(secs) is float and 0.0 <= secs < _INF:  # the common case: a plain limit
+        return secs
     if secs is None:
         return None
     if isinstance(secs, bool) or not isinstance(secs, (int, float)):
@@ -347,6 +352,8 @@ class RunControl:
         seconds for their threads to end. A job stops at its next stop point (a
         statement, a loop iteration, a pipe write, a sleep); its external processes are
         killed at once."""
+        if not self._live:  # most calls start no job: nothing to lock or wait for
+            return
         import time
 
         end = time.monotonic() + wait
@@ -420,18 +427,26 @@ class CappedOutput(io.BytesIO):
     writer that would go on (`yes`, a job's loop) stops as at a reader that went away.
     Memory stays bounded however much the script writes."""
 
+    # set per instance only once the output passes its limit (see write)
+    _tail: bytearray
+
     def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = max(limit, 0)
-        self.head_cap = self.limit // 2
-        self.tail_cap = self.limit - self.head_cap
+        # one made per stream of every execute(): as little work as can be
+        self.limit = limit = limit if limit > 0 else 0
         self.total = 0
         self.over = False
         # past this many bytes written every write raises BrokenPipeError
-        self.stop_at = OVERRUN_FACTOR * self.limit + OVERRUN_BYTES
-        self._tail = bytearray()
+        self.stop_at = OVERRUN_FACTOR * limit + OVERRUN_BYTES
         self._lock = threading.Lock()
         self.check: Callable[[], None] | None = None  # see streams.CheckedBytesIO
+
+    @property
+    def head_cap(self) -> int:
+        return self.limit // 2
+
+    @property
+    def tail_cap(self) -> int:
+        return self.limit - self.limit // 2
 
     def write(self, b: Any) -> int:
         check = self.check
@@ -446,13 +461,14 @@ class CappedOutput(io.BytesIO):
             self.total += n
             if not self.over:
                 if self.total <= self.limit:
-                    return super().write(b)
+                    return io.BytesIO.write(self, b)
                 self.over = True
                 kept = super().getvalue() + bytes(b)
                 super().seek(0)
                 super().truncate()
-                super().write(kept[: self.head_cap])
-                self._tail += kept[self.head_cap :]
+                head_cap = self.head_cap
+                super().write(kept[:head_cap])
+                self._tail = bytearray(kept[head_cap:])
             else:
                 self._tail += b
             if len(self._tail) > 2 * self.tail_cap + (1 << 16):

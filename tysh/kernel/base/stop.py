@@ -11,22 +11,38 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-_local = threading.local()
+
+class _Local(threading.local):
+    # a class default: a thread that never installed a check finds None without the
+    # cost of a failed attribute lookup
+    check: Callable[[], None] | None = None
+
+
+_local = _Local()
 
 
 def check() -> None:
     """Raise the kernel's Cancelled or TimedOut when the current command must stop; a
     no-op on a thread where no command is running."""
-    fn: Callable[[], None] | None = getattr(_local, "check", None)
+    fn = _local.check
     if fn is not None:
         fn()
+
+
+def install(fn: Callable[[], None] | None) -> Callable[[], None] | None:
+    """Make `fn` this thread's stop check; returns the one it replaces, which the caller
+    puts back with `install(saved)` when it is done (the hot paths' form of
+    `checking`)."""
+    local = _local
+    saved = local.check
+    local.check = fn
+    return saved
 
 
 @contextmanager
 def checking(fn: Callable[[], None]) -> Iterator[None]:
     """Make `fn` this thread's stop check for the duration of the block."""
-    saved = getattr(_local, "check", None)
-    _local.check = fn
+    saved = install(fn)
     try:
         yield
     finally:

@@ -102,10 +102,9 @@ _depth_users = 0
 _depth_saved: int | None = None
 
 
-@contextmanager
-def deep_recursion() -> Iterator[None]:
-    """Hold the recursion limit at DEEP_RECURSION (or the host's, if higher) while the
-    block runs; the host's value comes back when the last holder leaves."""
+def hold_deep() -> None:
+    """Raise the recursion limit to DEEP_RECURSION (unless the host's is higher) for
+    one more holder; every call is matched by one `release_deep()`."""
     global _depth_users, _depth_saved
     with _depth_lock:
         if _depth_users == 0:
@@ -114,16 +113,29 @@ def deep_recursion() -> Iterator[None]:
             if _depth_saved is not None:
                 sys.setrecursionlimit(DEEP_RECURSION)
         _depth_users += 1
+
+
+def release_deep() -> None:
+    """One holder leaves; the host's limit comes back when the last one does."""
+    global _depth_users, _depth_saved
+    with _depth_lock:
+        _depth_users -= 1
+        if _depth_users == 0 and _depth_saved is not None:
+            # left alone if the host changed it meanwhile
+            if sys.getrecursionlimit() == DEEP_RECURSION:
+                try:
+                    sys.setrecursionlimit(_depth_saved)
+                except RecursionError:  # pragma: no cover — deeper than the old limit
+                    pass
+            _depth_saved = None
+
+
+@contextmanager
+def deep_recursion() -> Iterator[None]:
+    """Hold the recursion limit at DEEP_RECURSION (or the host's, if higher) while the
+    block runs; the host's value comes back when the last holder leaves."""
+    hold_deep()
     try:
         yield
     finally:
-        with _depth_lock:
-            _depth_users -= 1
-            if _depth_users == 0 and _depth_saved is not None:
-                # left alone if the host changed it meanwhile
-                if sys.getrecursionlimit() == DEEP_RECURSION:
-                    try:
-                        sys.setrecursionlimit(_depth_saved)
-                    except RecursionError:  # pragma: no cover — deeper than the old limit
-                        pass
-                _depth_saved = None
+        release_deep()

@@ -44,13 +44,17 @@ __all__ = ["FastFn", "bind_and_convert", "make_fast"]
 FastFn = Callable[[Sequence[Arg]], "tuple[ToolArgs, Tool, Any] | None"]
 
 _MISS: Any = object()
+# conversion results that may be shared between calls: immutable scalars
+SIMPLE: frozenset[type] = frozenset({int, float, str, bool})
 
 
 def _loop_source() -> list[str]:
     """The binding loop: `_bind_typed`'s rules for words that bind cleanly; every other
     case returns None (the general binder then reports it). An option word is decoded
     once per tool into (bool params it sets, value param or None, inline value or None)
-    and the decoding is memoised, so `-qn5` or `--lines=3` cost one dict lookup."""
+    and the decoding is memoised, so `-qn5` or `--lines=3` cost one dict lookup; a value
+    is converted once per spelling (`-n5`) or, given as the next word, once per text
+    and param (`-n 5`), when the result is an immutable scalar."""
     return """\
 def fast(args):
     positional = []
@@ -74,7 +78,7 @@ def fast(args):
             d = decode(a.text)
             if d is None:
                 return None
-        bools, p, inline = d
+        bools, p, inline, value, cache = d
         if bools:
             for nm in bools:
                 flags.add(nm)
@@ -83,12 +87,21 @@ def fast(args):
             if p is None:
                 continue
         if p.kind == 1:
-            if inline is None:
+            if inline is not None:
+                v = value if value is not _MISS else p.conv(inline)
+            else:
                 b = next(it, INVALID)
                 if b is INVALID:
                     return None
-                inline = b.value if type(b) is Operand else word_value(b)
-            v = p.conv(inline)
+                raw = b.value if type(b) is Operand else word_value(b)
+                if type(raw) is str:
+                    v = cache.get(raw, INVALID)
+                    if v is INVALID:
+                        v = p.conv(raw)
+                        if type(v) in SIMPLE and len(cache) < 256:
+                            cache[raw] = v
+                else:
+                    v = p.conv(raw)
             if v is INVALID:
                 return None
             named[p.name] = v
@@ -125,8 +138,11 @@ def _decoder(
 ) -> Callable[[str], Any]:
     """Decode one option word as `_bind_typed` does, for the clean cases only: a whole
     spelling, `--name=value`, or a bundle of known letters ending at most in one
-    value-taking letter. Bool params come back in `bools`, so a bare bool is
-    `((name,), None, None)`. None means: let the general binder handle the word."""
+    value-taking letter, into (bools, param, inline value, its conversion, the param's
+    conversion cache). Bool params come back in `bools`, so a bare bool is
+    `((name,), None, None, _MISS, None)`. None means: let the general binder handle
+    the word."""
+    caches: dict[str, dict[str, Any]] = {}
 
     def decode(text: str) -> Any:
         p = spell.get(text)
@@ -157,6 +173,17 @@ def _decoder(
             if p is None and not bools:
                 return None
             out = (tuple(bools), p, text[j:] or None if p is not None else None)
+        value: Any = _MISS
+        inline = out[2]
+        p = out[1]
+        if inline is not None and p is not None and p.kind == 1:
+            v = p.conv(inline)
+            if v is INVALID:
+                return None  # the general binder says what is wrong with it
+            if type(v) in SIMPLE:
+                value = v
+        cache = caches.setdefault(p.name, {}) if p is not None else None
+        out = (*out, value, cache)
         if len(memo) >= 1024:
             memo.clear()
         memo[text] = out
@@ -188,30 +215,35 @@ def make_fast(tool: Tool) -> FastFn | None:
     if node.lift_json:
         spell.pop("--json", None)  # the kernel lifts --json: the general path does it
     memo: dict[str, Any] = {}
+    # what every fast binding of this tool has in common, as class attributes: the
+    # generated code sets only the rest (a subclass's plain attribute shadows the
+    # ToolArgs slot of the same name, which then stays unset)
+    shared: dict[str, Any] = {
+        "__slots__": (), "leaf": schema, "words": None, "help": False, "prog": node.prog,
+        "flag_words": frozenset(),
+    }
+    if node.lift_json:
+        shared["json"] = False
+    bound_cls = type(f"ToolArgs_{schema.name}", (ToolArgs,), shared)
     env: dict[str, Any] = {
         "memo": memo, "decode": _decoder(spell, node.shorts, memo),
         "Operand": Operand, "Flag": Flag, "DoubleDash": DoubleDash, "word_value": word_value,
-        "INVALID": INVALID,
+        "INVALID": INVALID, "SIMPLE": SIMPLE, "STR_ONLY": frozenset({str}),
         "node": node, "tool": tool,
-        "finish": finish, "_new": object.__new__, "ToolArgs": ToolArgs, "cls": cls,
+        "finish": finish, "_new": object.__new__, "Bound": bound_cls, "cls": cls,
         "_MISS": _MISS, "leaf": schema, "prog": node.prog, "EMPTY": frozenset(),
     }
     src = _loop_source()
     # after the loop: the ToolArgs exactly as `_bind_typed` builds it
-    src.append(f"    json = {'False' if node.lift_json else repr('json') + ' in flags'}")
     src += [
-        "    ta = _new(ToolArgs)",
-        "    ta.leaf = leaf",
+        "    ta = _new(Bound)",
         "    ta.positional = positional",
         "    ta.named = named",
         "    ta.flags = flags",
-        "    ta.words = None",
-        "    ta.json = json",
-        "    ta.help = False",
         "    ta.path = []",
-        "    ta.prog = prog",
-        "    ta.flag_words = EMPTY",
     ]
+    if not node.lift_json:
+        src.append("    ta.json = 'json' in flags")
     var = node.variadic
     if node.only_variadic and not node.required:
         assert var is not None
@@ -260,7 +292,9 @@ def make_fast(tool: Tool) -> FastFn | None:
         flag = p.kind == 0 or p.optional  # a bool: set by a bare spelling
         if pname in plain and fp.field == pname and dflt is not None \
                 and (p.kind != 2 or p.optional) and not p.positional:  # as bound, or the default
-            if flag:
+            if p.kind == 0:  # a plain bool: only a bare spelling sets it here
+                src.append(f"    {loc} = True if {pname!r} in flags else {dflt}")
+            elif flag:
                 src.append(f"    {loc} = True if {pname!r} in flags else "
                            f"named.get({pname!r}, {dflt})")
             else:
@@ -283,9 +317,8 @@ def make_fast(tool: Tool) -> FastFn | None:
         if pname in str_tuples:  # the general path's check: a list of str → a tuple
             src += [
                 f"        if type({loc}) is list:",
-                f"            for e in {loc}:",
-                "                if type(e) is not str:",
-                "                    return None",
+                f"            if not STR_ONLY.issuperset(map(type, {loc})):",
+                "                return None",
                 f"            {loc} = tuple({loc})",
             ]
             continue
@@ -349,9 +382,26 @@ def _make_untyped(tool: Tool) -> FastFn | None:
     schema = tool.schema
     root = compiled(schema)
     if schema.arg_binding is ArgBinding.VERBATIM:
+        # what bind_verbatim gives for words that are all operands, the commonest line
+        # (`echo hi`): the fields every such binding shares are class attributes
+        plain: type[ToolArgs] = type(f"ToolArgs_{schema.name}", (ToolArgs,), {
+            "__slots__": (), "leaf": root.schema, "json": False, "help": False,
+            "prog": root.prog, "bound": None, "flag_words": frozenset(),
+        })
+        new: Callable[[type[ToolArgs]], ToolArgs] = object.__new__
+
         def verbatim(args: Sequence[Arg]) -> tuple[ToolArgs, Tool, Any] | None:
-            ta, viol = bind_verbatim(root, args)
-            return None if viol else (ta, tool, ta)
+            words = [a.value for a in args if type(a) is Operand]
+            if len(words) != len(args):  # an option, `--`: the binder's own rules
+                ta, viol = bind_verbatim(root, args)
+                return None if viol else (ta, tool, ta)
+            ta = new(plain)
+            ta.positional = []
+            ta.named = {}
+            ta.flags = set()
+            ta.words = words
+            ta.path = []
+            return ta, tool, ta
 
         return verbatim
     if schema.raw_argv:

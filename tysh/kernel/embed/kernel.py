@@ -74,7 +74,7 @@ from tysh.kernel.base.limits import (
     check_timeout,
 )
 from tysh.kernel.base.streams import CheckedBytesIO, Fds, flush_quietly
-from tysh.kernel.base.threads import deep_recursion
+from tysh.kernel.base.threads import hold_deep, release_deep
 from tysh.kernel.base.values import clean_text, encode_text
 from tysh.kernel.fs.api import INVALID_NUL, FileSystem
 from tysh.kernel.fs.local import LocalFileSystem
@@ -691,12 +691,15 @@ class Kernel:
         """Refuse a script with certain problems before any of it runs: every problem
         goes to stderr and the status is the first problem's (127 for an unknown
         command, 2 for a usage error), as if that command had run."""
-        from tysh.kernel.embed.validate import errors, refusal_text
-
         try:
-            problems = errors(self._problems_cached(script))
+            found = self._problems_cached(script)
         except RecursionError:
             return None  # the run itself reports a script that nests too deeply
+        if not found:  # the common case: nothing to load or filter
+            return None
+        from tysh.kernel.embed.validate import errors, refusal_text
+
+        problems = errors(found)
         if not problems:
             return None
         _write(fds.get(2), refusal_text(problems))
@@ -740,34 +743,34 @@ class Kernel:
     ) -> ExecResult:
         """One `execute`: refuse when busy, capture the streams under the output limit,
         apply the per-call cwd/env, run under the time limit, build the result."""
-        check_timeout(timeout)
+        if timeout is not None:
+            check_timeout(timeout)
         if not self._busy.acquire(blocking=False):
             return ExecResult(code=BUSY, err=self._busy_message())
         try:
             self._owner = threading.get_ident()
-            with self._ticket_lock:
+            if ticket is None:
                 self.control.reset()
-                if ticket is not None:
+            else:
+                with self._ticket_lock:
+                    self.control.reset()
                     ticket.running = True
                     if ticket.cancelled:
                         self.control.cancelled = True
             if isinstance(stdin, str):
                 stdin = encode_text(stdin)
+            interp = self.interp
             cap = self.limits.max_output_bytes
             out: CappedOutput | CheckedBytesIO
             if cap is not None:
                 out = CappedOutput(cap)
-                out.check = self.interp.check_boundary
+                out.check = interp.check_boundary
             else:
-                out = CheckedBytesIO(self.interp, self.meter if self.meter.limited else None)
+                out = CheckedBytesIO(interp, self.meter if self.meter.limited else None)
             err = CappedOutput(cap) if cap is not None else io.BytesIO()
             fds: Fds = {0: io.BytesIO(stdin), 1: out, 2: err}
-            self.interp.last_data = None
-            restore = self._override(cwd, env)
-            if isinstance(restore, str):
-                _write(err, restore + "\n")
-                code = 2
-            else:
+            interp.last_data = None
+            if cwd is None and not env:
                 try:
                     code = self._limited(body, fds, timeout)
                 finally:
@@ -775,7 +778,20 @@ class Kernel:
                         out.check = None
                     else:
                         out.interp = None
-                    restore()
+            else:
+                restore = self._override(cwd, env)
+                if isinstance(restore, str):
+                    _write(err, restore + "\n")
+                    code = 2
+                else:
+                    try:
+                        code = self._limited(body, fds, timeout)
+                    finally:
+                        if isinstance(out, CappedOutput):
+                            out.check = None
+                        else:
+                            out.interp = None
+                        restore()
             try:
                 return self._result(code, out, err, binary)
             finally:
@@ -790,14 +806,17 @@ class Kernel:
 
     def _limited(self, body: Callable[[Fds], int], fds: Fds, timeout: float | None) -> int:
         """Run under the time limit; turn a passed deadline or a cancel into 124 / 130."""
-        secs = check_timeout(timeout if timeout is not None else self.limits.timeout)
+        secs = timeout if timeout is not None else self.limits.timeout
+        if secs is not None:
+            secs = check_timeout(secs)
         interp = self.interp
         deadline = time.monotonic() + secs if secs is not None else None
         interp.deadline = deadline
+        hold_deep()
         try:
-            with deep_recursion():
-                code = body(fds)
+            code = body(fds)
         finally:
+            release_deep()
             interp.deadline = None
             if self.job_policy == "reap":
                 self.control.stop_jobs()
@@ -855,20 +874,21 @@ class Kernel:
         INT trap (for a cancel) and EXIT trap run first."""
         interp = self.interp
         st = self.state
-        depth = (len(st.frames), st.func_depth, st.loop_depth, len(st.func_names))
+        frames, func_depth, loop_depth, calls = (
+            len(st.frames), st.func_depth, st.loop_depth, len(st.func_names))
+        # code with no context (pattern matching during expansion, a regex engine's
+        # slices, a worker process) stops on the run's own check
+        saved_check = stop.install(interp.check_boundary)
         try:
-            # code with no context (pattern matching during expansion, a regex engine's
-            # slices, a worker process) stops on the run's own check
-            with stop.checking(interp.check_boundary):
-                try:
-                    status = int(fn())
-                except ExitShell as e:
-                    if not st.traps:
-                        raise
-                    status = self._at_exit(e.status, fds, isinstance(e, Cancelled))
-                else:
-                    if ends and st.traps:
-                        status = self._at_exit(status, fds, False)
+            try:
+                status = int(fn())
+            except ExitShell as e:
+                if not st.traps:
+                    raise
+                status = self._at_exit(e.status, fds, isinstance(e, Cancelled))
+            else:
+                if ends and st.traps:
+                    status = self._at_exit(status, fds, False)
         except ExitShell as e:
             status = e.status
         except ReturnFromFunction as e:
@@ -901,11 +921,14 @@ class Kernel:
             _write(fds.get(2), f"tysh: internal error: {type(e).__name__}: {e}\n")
             status = INTERNAL_FAULT
         finally:
+            stop.install(saved_check)
             # a limit or fault may have unwound function calls without their cleanup
-            del st.frames[depth[0]:]
-            st.func_depth = depth[1]
-            st.loop_depth = depth[2]
-            del st.func_names[depth[3]:], st.call_lines[depth[3]:], st.call_files[depth[3]:]
+            if len(st.frames) > frames:
+                del st.frames[frames:]
+            st.func_depth = func_depth
+            st.loop_depth = loop_depth
+            if len(st.func_names) > calls:
+                del st.func_names[calls:], st.call_lines[calls:], st.call_files[calls:]
             interp.suppress_errexit = 0
             interp.close_exec_files()
             flush_quietly(fds.get(1))
@@ -932,10 +955,15 @@ class Kernel:
             control.cancelled = True
 
     def _result(self, code: int, out: io.BytesIO, err: io.BytesIO, binary: bool) -> ExecResult:
-        raw = out.result() if isinstance(out, CappedOutput) else out.getvalue()
-        err_raw = err.result() if isinstance(err, CappedOutput) else err.getvalue()
-        err_text = err_raw.decode("utf-8", "surrogateescape")
-        over = [s for s in (out, err) if isinstance(s, CappedOutput) and s.over]
+        raw = out.result() if type(out) is CappedOutput else out.getvalue()
+        if type(err) is CappedOutput:
+            err_raw = err.result()
+            over = [s for s in (out, err) if type(s) is CappedOutput and s.over] \
+                if err.over or type(out) is CappedOutput and out.over else _NOT_OVER
+        else:
+            err_raw = err.getvalue()
+            over = _NOT_OVER
+        err_text = err_raw.decode("utf-8", "surrogateescape") if err_raw else ""
         if over and code not in _KEEP_CODE:
             omitted = sum(s.omitted for s in over)
             err_text = err_text.rstrip("\n") + ("\n" if err_text else "") + (
@@ -1000,6 +1028,7 @@ def _mcp_hub(registry: Registry) -> Any:
 
 
 _NO_NAMES: frozenset[str] = frozenset()
+_NOT_OVER: list[CappedOutput] = []
 _CHECKED_MAX = 64
 
 # a fault, a time limit or a cancel says more than "the output was long"

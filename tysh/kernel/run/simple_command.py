@@ -30,9 +30,11 @@ from tysh.kernel.tools.context import Context
 if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter
     from tysh.kernel.run.session import Session
+    from tysh.kernel.tools.schema import ToolSchema
     from tysh.kernel.tools.tool import Tool
 
 _SPECIAL_NAME_CHARS = frozenset("*?[{~")
+_NO_WORDS: frozenset[int] = frozenset()
 
 
 def _literal_name(word: ast.Word) -> str | None:
@@ -42,7 +44,7 @@ def _literal_name(word: ast.Word) -> str | None:
         p = parts[0]
         if type(p) is ast.Lit:
             t = p.text
-            return None if any(c in _SPECIAL_NAME_CHARS for c in t) else t
+            return t if _SPECIAL_NAME_CHARS.isdisjoint(t) else None
         if type(p) is ast.Quoted:
             return p.text
     return None
@@ -96,14 +98,14 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
         rest = words[i:]
         if rest:
             assign_words = frozenset(k - i for k, _ in cmd.arg_assigns if k >= i) if (
-                cmd.arg_assigns) else frozenset()
+                cmd.arg_assigns) else _NO_WORDS
             if tool is None:
                 more = expand_args(rest, interp, assign_words=assign_words)
             elif tool.schema.glob_passthrough:
                 more = expand_args(rest, interp, glob_passthrough=True,
                                    assign_words=assign_words)
             else:
-                patterns = tool.schema.unglobbed_options()
+                patterns = _unglobbed(tool.schema)
                 more = (_expand_with_patterns(rest, interp, patterns, assign_words) if patterns
                         else expand_args(rest, interp, assign_words=assign_words))
             args = pre + more if pre else more
@@ -140,6 +142,24 @@ def _dispatch(interp: Interpreter, cmd: ast.SimpleCommand, name: str, fn: Any,
     if tool is not None:
         return call_tool(interp, tool, name, args, fds)
     return run_external_cmd(interp, name, args, fds, None)
+
+
+# schema → the option spellings whose value is never globbed, by id(schema); the entry
+# holds its schema, so an id is never reused while its entry lives
+_UNGLOBBED: dict[int, tuple[ToolSchema, frozenset[str]]] = {}
+
+
+def _unglobbed(schema: ToolSchema) -> frozenset[str]:
+    """`schema.unglobbed_options()`, remembered per schema (it is asked for on every
+    command, and schemas are immutable)."""
+    hit = _UNGLOBBED.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    got = schema.unglobbed_options()
+    if len(_UNGLOBBED) > 4096:
+        _UNGLOBBED.clear()
+    _UNGLOBBED[id(schema)] = (schema, got)
+    return got
 
 
 def _expand_with_patterns(words: Sequence[ast.Word], interp: Interpreter,
@@ -656,15 +676,15 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         tuple(targs.path),
         Charges(meter) if meter.cap < UNBOUNDED else NO_CHARGES,
     )
+    # code deep in the tool (a regex engine's slices, a worker process) stops on the
+    # same check as the tool's own checkpoints
+    saved_check = stop.install(interp.check_boundary)
     try:
-        # code deep in the tool (a regex engine's slices, a worker process) stops on the
-        # same check as the tool's own checkpoints
-        with stop.checking(interp.check_boundary):
-            if leaf.session:
-                session: Session = interp
-                ret = leaf.func(inst, ctx, session)
-            else:
-                ret = leaf.func(inst, ctx)
+        if leaf.session:
+            session: Session = interp
+            ret = leaf.func(inst, ctx, session)
+        else:
+            ret = leaf.func(inst, ctx)
     except BrokenPipeError:
         from tysh.kernel.run.lookup import BASH_BUILTINS  # only a broken pipe needs it
 
@@ -716,6 +736,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         interp.error(fds, f"{name}: {code}")
         return 1
     finally:
+        stop.install(saved_check)
         ctx.charges.release()
         if capture is not None:
             capture.release()
