@@ -18,7 +18,7 @@ from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.limits import NO_CHARGES, UNBOUNDED, Charges, MemoryLimitExceeded
 from tysh.kernel.base.streams import ABANDONED, CheckedBytesIO, Fds
 from tysh.kernel.base.values import AssocArray, encode_text, to_text
-from tysh.kernel.bind.binder import BindError
+from tysh.kernel.bind.binder import BindError, word_value
 from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.expand.words import eval_arith_word, expand_args
 from tysh.kernel.fs.api import FsError
@@ -35,13 +35,15 @@ if TYPE_CHECKING:
 _SPECIAL_NAME_CHARS = frozenset("*?[{~")
 
 
-def _literal_name(word: ast.Word) -> str | None:
+def literal_name(word: ast.Word) -> str | None:
     """The command name when the first word is plain text with nothing to expand."""
     parts = word.parts
     if len(parts) == 1:
         p = parts[0]
         if type(p) is ast.Lit:
             t = p.text
+            if t == "[":  # an unclosed bracket globs nothing: the test command
+                return t
             return None if any(c in _SPECIAL_NAME_CHARS for c in t) else t
         if type(p) is ast.Quoted:
             return p.text
@@ -74,7 +76,7 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
         while i < n:
             w = words[i]
             i += 1
-            lit = _literal_name(w)
+            lit = literal_name(w)
             if lit is not None:
                 name = lit
                 break
@@ -611,6 +613,11 @@ def call_function(
 
 
 def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: Fds) -> int:
+    direct = tool.direct
+    if direct is not None:  # `[ $i -lt 10 ]`: no binding, no Context (see ToolDirect)
+        got = direct([word_value(a) for a in args])
+        if got is not None:
+            return got
     try:
         targs, leaf, inst = bind_and_convert(tool, args)
     except BindError as e:

@@ -330,6 +330,42 @@ def _three(argv: Sequence[str], ctx: Context) -> bool:
     raise TestError(f"{op}: binary operator expected")
 
 
+# The binary operators that compare their operands alone (no file, no shell state).
+_PLAIN_BINARY = frozenset(
+    {"=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+
+
+def plain_truth(argv: Sequence[str]) -> bool | None:
+    """The truth of the commonest expressions, reached without a Context: one operand,
+    `-z`/`-n`/`!` and one operand, a string or integer comparison (`$i -lt 10`), each
+    optionally after `!`. None for any other expression and for one that is an error
+    (a non-integer operand of `-lt`): `evaluate` decides those, with its message."""
+    n = len(argv)
+    neg = False
+    if n == 4 and argv[0] == "!":
+        argv = argv[1:]
+        n = 3
+        neg = True
+    if n == 3:
+        op = argv[1]
+        if op not in _PLAIN_BINARY:
+            return None
+        try:
+            got = BINARY[op](None, argv[0], argv[2])  # type: ignore[arg-type]
+        except TestError:
+            return None
+        return not got if neg else got
+    if n == 1:
+        return argv[0] != ""
+    if n == 2:
+        a = argv[0]
+        if a == "-n":
+            return argv[1] != ""
+        if a == "-z" or a == "!":
+            return argv[1] == ""
+    return None
+
+
 def evaluate(argv: Sequence[str], ctx: Context) -> bool:
     """The truth of a `test` expression (argv without the command name or `]`)."""
     n = len(argv)
