@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from tysh.kernel.expand.glob import GlobOptions
     from tysh.kernel.run.filemode import MaskedFileSystem
     from tysh.kernel.run.jobs import JobControl, JobTable
+    from tysh.kernel.run.plan import Plan
     from tysh.kernel.tools.tool import Tool
 
 __all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
@@ -581,11 +582,13 @@ class Interpreter:
         status = 0
         control = self.control
         state = self.state
-        for st in script.statements:
+        for st, step in _plan(script):
             state.stmt = st  # for $LINENO
             if control.cancelled or self.deadline is not None or control.pending:
                 self.check_boundary()
-            if st.background:
+            if step is not None:
+                status = step(self, st, fds)
+            elif st.background:
                 status = self.state.last_status = self.start_job(st, fds)
             else:
                 status = self.run_andor(st.body, fds)
@@ -982,6 +985,19 @@ class Interpreter:
         self.error(fds, f"tysh: {first} &: cannot start a background job: {cap} jobs are "
                         "already running (Limits.max_jobs)")
         return 1
+
+
+def _first_plan(script: ast.Script) -> Plan:
+    """run/plan.py's `plan`, imported by the first script that runs a body (a loop, a
+    function, a group): a lone `echo hi` never loads it."""
+    global _plan
+    from tysh.kernel.run.plan import plan
+
+    _plan = plan
+    return plan(script)
+
+
+_plan: Callable[[ast.Script], Plan] = _first_plan
 
 
 # The fields after `state` that `__init__` takes, read in its order: what fork() hands on.
