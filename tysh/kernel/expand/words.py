@@ -1105,46 +1105,60 @@ def expand_args(
     return out
 
 
-def simple_texts(words: Sequence[ast.Word], host: ExpandHost) -> list[str] | None:
-    """The texts of the arguments `expand_args` makes of `words` (each argument's word
-    value), when every word is constant text or a lone `$x` / `"$x"` of text that is
-    one field as it is; None when a word needs the full expansion (which then reads the
-    variables again: reading one has no effect). For raw-argv commands such as `[`."""
-    out: list[str] = []
-    bash: bool | None = None
+# How `plain_words` plans a word: constant text, or the value of a variable (by name,
+# or a special/positional parameter), unquoted or double-quoted.
+_CONST, _VAR, _VAR_DQ, _PARAM, _PARAM_DQ = range(5)
+PlainWords = tuple[tuple[int, str], ...]
+
+
+def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:
+    """A plan for `plain_texts` when every word is constant text or a lone `$x` /
+    `"$x"` (no operator, no subscript); None otherwise."""
+    out: list[tuple[int, str]] = []
     for w in words:
         parts = w.parts
         if len(parts) != 1:
             return None
         p = parts[0]
-        tp = type(p)
-        if tp is ast.Lit:
-            t = p.text  # type: ignore[union-attr]
-            if not _LIVE.isdisjoint(t):
-                return None
-            out.append(t)
-        elif tp is ast.Quoted:
-            out.append(p.text)  # type: ignore[union-attr]
-        elif tp is ast.ParamExp and _plain_scalar(p):  # type: ignore[arg-type]
-            if bash is None:
-                bash = bool(getattr(host, "sh_word_split", False))
-            if bash and host.lookup("IFS") not in _BLANK_IFS:
-                return None
-            v = _Expander(host).get(p.name)  # type: ignore[union-attr]
-            if type(v) is not str or bash and not _SPLITS_OR_GLOBS.isdisjoint(v):
-                return None
-            if v:  # an empty unquoted expansion disappears
-                out.append(v)
-        elif tp is ast.DQ and len(p.parts) == 1:  # type: ignore[union-attr]
-            q = p.parts[0]  # type: ignore[union-attr]
-            if type(q) is not ast.ParamExp or not _plain_scalar(q):
-                return None
-            v = _Expander(host).get(q.name)
-            if type(v) is not str:
-                return None
-            out.append(v)
-        else:
+        quoted = False
+        if type(p) is ast.Lit and _LIVE.isdisjoint(p.text) or type(p) is ast.Quoted:
+            out.append((_CONST, p.text))
+            continue
+        if type(p) is ast.DQ and len(p.parts) == 1:
+            p = p.parts[0]
+            quoted = True
+        if type(p) is not ast.ParamExp or not _plain_scalar(p):
             return None
+        named = _NAME.fullmatch(p.name) is not None
+        out.append(((_VAR if named else _PARAM) + quoted, p.name))
+    return tuple(out)
+
+
+def plain_texts(plan: PlainWords, host: ExpandHost) -> list[str] | None:
+    """The texts of the arguments `expand_args` makes of the planned words (each
+    argument's word value), when each value is text that is one field as it is; None
+    when a word needs the full expansion (which then reads the variables again: reading
+    one has no effect). For functions and raw-argv commands such as `[`."""
+    out: list[str] = []
+    split: bool | None = None
+    for kind, text in plan:
+        if kind == _CONST:
+            out.append(text)
+            continue
+        v = host.lookup(text) if kind <= _VAR_DQ else _Expander(host).get(text)
+        if type(v) is not str:
+            return None
+        if kind == _VAR_DQ or kind == _PARAM_DQ:
+            out.append(v)
+            continue
+        if split is None:
+            split = bool(getattr(host, "sh_word_split", False))
+            if split and host.lookup("IFS") not in _BLANK_IFS:
+                return None
+        if split and not _SPLITS_OR_GLOBS.isdisjoint(v):
+            return None
+        if v:  # an empty unquoted expansion disappears
+            out.append(v)
     return out
 
 

@@ -24,8 +24,8 @@ from tysh.kernel.base.control import ExitShell
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.expand import arith
-from tysh.kernel.expand.words import eval_arith_word, simple_texts
-from tysh.kernel.run.simple_command import literal_name, do_assign, run_simple
+from tysh.kernel.expand.words import eval_arith_word, plain_texts, plain_words
+from tysh.kernel.run.simple_command import do_assign, literal_name, run_function, run_simple
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import walk
 
@@ -94,7 +94,8 @@ def _finish(interp: Interpreter, status: int, pipeline: ast.Pipeline) -> int:
 def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
     name = literal_name(cmd.words[0]) if (
         cmd.words and not cmd.assigns and not cmd.redirects and not cmd.arg_assigns) else None
-    if name is None:
+    words = plain_words(cmd.words[1:]) if name is not None else None
+    if name is None or words is None:
         def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
             if interp.state.traps:  # the DEBUG trap runs before the command
                 return interp.run_andor(st.body, fds)
@@ -102,29 +103,39 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
             return _finish(interp, run_simple(interp, cmd, fds), pipeline)
 
         return step
-    words = cmd.words[1:]
 
     def named(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
-        """`[ $i -lt 10 ]`: a tool with a direct path (ToolDirect) gets the words' texts
-        and answers without binding or a Context, when the command is not traced,
-        observed, a function or turned off; any other command runs as usual."""
+        """`f $i`, `[ $i -lt 10 ]`: a function, or a tool with a direct path
+        (ToolDirect), gets its words' texts without the binder's classified arguments,
+        when the command is not traced or observed and its words are plain; any other
+        command runs as usual."""
         state = interp.state
         if state.traps:
             return interp.run_andor(st.body, fds)
         interp.cur_fds = fds
-        if (interp.events is None and not state.disabled and name not in state.functions
-                and "xtrace" not in state.options):
-            tool = interp.registry.tool(name)
-            if tool is not None and tool.direct is not None:
-                argv = simple_texts(words, interp)
-                got = None if argv is None else tool.direct(argv)
-                if got is not None:
-                    assert argv is not None
+        if interp.events is None and "xtrace" not in state.options:
+            fn = state.functions.get(name)
+            if fn is not None:
+                argv = plain_texts(words, interp)
+                if argv is not None:
                     interp.last_typed = False
                     interp.last_data = None
                     interp.cmdsub_status = None
-                    state.last_arg = argv[-1] if argv else name
-                    return _finish(interp, got, pipeline)
+                    state.last_arg = argv[-1] if argv else name  # `$_` in the function
+                    return _finish(interp, run_function(interp, fn, name, argv, fds),
+                                   pipeline)
+            elif not state.disabled:
+                tool = interp.registry.tool(name)
+                if tool is not None and tool.direct is not None:
+                    argv = plain_texts(words, interp)
+                    got = None if argv is None else tool.direct(argv)
+                    if got is not None:
+                        assert argv is not None
+                        interp.last_typed = False
+                        interp.last_data = None
+                        interp.cmdsub_status = None
+                        state.last_arg = argv[-1] if argv else name
+                        return _finish(interp, got, pipeline)
         return _finish(interp, run_simple(interp, cmd, fds), pipeline)
 
     return named

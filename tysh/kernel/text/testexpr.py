@@ -336,33 +336,53 @@ _PLAIN_BINARY = frozenset(
 
 
 def plain_truth(argv: Sequence[str]) -> bool | None:
-    """The truth of the commonest expressions, reached without a Context: one operand,
-    `-z`/`-n`/`!` and one operand, a string or integer comparison (`$i -lt 10`), each
-    optionally after `!`. None for any other expression and for one that is an error
-    (a non-integer operand of `-lt`): `evaluate` decides those, with its message."""
+    """`evaluate` for the commonest expressions, reached without a Context: up to four
+    arguments of strings, `-z`/`-n`, `!`, `-a`/`-o` and string or integer comparisons
+    (`$i -lt 10`). None for any other expression (a file test, `-v`, five arguments or
+    more) and for one that is an error (a non-integer operand of `-lt`): `evaluate`
+    decides those, with its message. Same argument-count rules as `evaluate`."""
     n = len(argv)
-    neg = False
-    if n == 4 and argv[0] == "!":
-        argv = argv[1:]
-        n = 3
-        neg = True
-    if n == 3:
-        op = argv[1]
-        if op not in _PLAIN_BINARY:
-            return None
-        try:
-            got = BINARY[op](None, argv[0], argv[2])  # type: ignore[arg-type]
-        except TestError:
-            return None
-        return not got if neg else got
+    if n == 0:
+        return False
     if n == 1:
         return argv[0] != ""
     if n == 2:
-        a = argv[0]
-        if a == "-n":
-            return argv[1] != ""
-        if a == "-z" or a == "!":
-            return argv[1] == ""
+        return _plain_two(argv[0], argv[1])
+    if n == 3:
+        return _plain_three(argv[0], argv[1], argv[2])
+    if n == 4 and argv[0] == "!":
+        got = _plain_three(argv[1], argv[2], argv[3])
+        return None if got is None else not got
+    return None
+
+
+def _plain_two(a: str, b: str) -> bool | None:
+    if a == "!":
+        return b == ""
+    if a == "-n":
+        return b != ""
+    if a == "-z":
+        return b == ""
+    return None
+
+
+def _plain_three(a: str, op: str, b: str) -> bool | None:
+    if op in BINARY:
+        if op not in _PLAIN_BINARY:
+            return None
+        try:
+            return BINARY[op](None, a, b)  # type: ignore[arg-type]  # these read no Context
+        except TestError:
+            return None
+    if op == "-a":
+        return a != "" and b != ""
+    if op == "-o":
+        return a != "" or b != ""
+    if a == "!":
+        got = _plain_two(op, b)
+        return None if got is None else not got
+    if a == "(" and b == ")":
+        return op != ""
     return None
 
 
