@@ -4,8 +4,6 @@ Both are raw_argv: their operands look like options and belong to the expression
 
 from __future__ import annotations
 
-from typing import Any
-
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.kernel.base.values import to_json_text
 from tysh.kernel.tools.context import Context
@@ -34,27 +32,25 @@ def _run_test(argv: list[str], ctx: Context, json_ok: bool = False) -> int | Out
     return Outcome(0 if ok else 1, data=ok)
 
 
-def _direct_test(values: list[Any]) -> int | None:
+def _direct_test(argv: list[str]) -> int | None:
     """`test`'s status without a Context when the expression is one `plain_truth`
     decides (None: the tool runs as usual; `--json` always does)."""
     from tysh.kernel.text.testexpr import plain_truth
 
-    argv = texts(values)
     if argv and argv[0] == "--json":
         return None
     got = plain_truth(argv)
     return None if got is None else (0 if got else 1)
 
 
-def _direct_bracket(values: list[Any]) -> int | None:
+def _direct_bracket(argv: list[str]) -> int | None:
     """`[`'s status without a Context, as `_direct_test` (a missing `]` runs the tool,
     which reports it)."""
     from tysh.kernel.text.testexpr import plain_truth
 
-    argv = texts(values)
     if not argv or argv[-1] != "]":
         return None
-    got = plain_truth(argv[:-1])
+    got = plain_truth(argv, len(argv) - 1)
     return None if got is None else (0 if got else 1)
 
 

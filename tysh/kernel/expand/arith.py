@@ -364,6 +364,60 @@ class _LValue:
         return set_elem
 
 
+# Operators whose closures read plain variables and numbers inline (`i < 100`, `x + i`):
+# what the reader closures of _LValue do, without a call per operand.
+_FUSED_RESULT = {
+    "+": "r = a + b\n        return r if _MIN <= r <= _MAX else wrap(r)",
+    "-": "r = a - b\n        return r if _MIN <= r <= _MAX else wrap(r)",
+    "<": "return 1 if a < b else 0",
+    "<=": "return 1 if a <= b else 0",
+    ">": "return 1 if a > b else 0",
+    ">=": "return 1 if a >= b else 0",
+    "==": "return 1 if a == b else 0",
+    "!=": "return 1 if a != b else 0",
+}
+_READ_INLINE = ("{x} = h.lookup({n})\n"
+                "        {x} = (_INTS.get({x}) if type({x}) is str else None) or (\n"
+                "            _var_value(h, {n}, {x}))")
+_FUSED_MAKERS: dict[tuple[str, bool, bool], Callable[[Any, Any], Fn]] = {}
+
+
+def _fused(op: str, left: tuple[str | None, int] | None,
+           right: tuple[str | None, int] | None) -> Fn | None:
+    """The closure of `left op right` for plain variables and numbers, or None."""
+    body = _FUSED_RESULT.get(op)
+    if body is None or left is None or right is None or (
+            left[0] is None and right[0] is None):
+        return None
+    key = (op, left[0] is not None, right[0] is not None)
+    make = _FUSED_MAKERS.get(key)
+    if make is None:
+        lines = ["def make(A, B):", "    def fused(h):"]
+        for x, var in (("a", key[1]), ("b", key[2])):
+            lines.append("        " + (_READ_INLINE.format(x=x, n=x.upper()) if var
+                                       else f"{x} = {x.upper()}"))
+        lines += ["        " + body, "    return fused"]
+        env: dict[str, Any] = {"_INTS": _INTS, "_var_value": _var_value, "_MIN": _MIN,
+                               "_MAX": _MAX, "wrap": wrap}
+        exec(compile("\n".join(lines) + "\n", f"<arith {op}>", "exec"), env)
+        make = _FUSED_MAKERS[key] = env["make"]
+    return make(left[0] if left[0] is not None else left[1],
+                right[0] if right[0] is not None else right[1])
+
+
+def _fused_post(name: str, delta: int) -> Fn:
+    """`name++` / `name--` of a plain variable."""
+
+    def post(h: ArithHost) -> int:
+        v = h.lookup(name)
+        a = (_INTS.get(v) if type(v) is str else None) or _var_value(h, name, v)
+        n = a + delta
+        h.assign(name, int_text(n if _MIN <= n <= _MAX else wrap(n)))
+        return a
+
+    return post
+
+
 class _Parser:
     def __init__(self, text: str, holes: bool = False) -> None:
         self.text = text
@@ -387,6 +441,8 @@ class _Parser:
             pos = m.end()
         self.toks.append(("end", "", n))
         self.i = 0
+        # the closures of number literals, by identity, with their values (for _fused)
+        self.consts: dict[int, tuple[Fn, int]] = {}
 
     # token helpers
     def peek(self) -> tuple[str, str, int]:
@@ -485,9 +541,12 @@ class _Parser:
             if prec < min_prec or prec == 0:
                 return left, lv
             self.take()
-            right, _ = self.binary(prec + 1)
+            right, rlv = self.binary(prec + 1)
+            fused = _fused(op, self._operand(left, lv), self._operand(right, rlv))
             lv = None
-            if op == "&&":
+            if fused is not None:
+                left = fused
+            elif op == "&&":
 
                 def and_(h: ArithHost, a: Fn = left, b: Fn = right) -> int:
                     return 1 if a(h) and b(h) else 0
@@ -510,6 +569,16 @@ class _Parser:
                     return f(a(h), b(h))
 
                 left = bin_
+
+    def _operand(self, fn: Fn, lv: _LValue | None) -> tuple[str | None, int] | None:
+        """(name, 0) for a plain variable, (None, value) for a number literal, else
+        None: the operands _fused reads inline."""
+        if lv is not None and lv.sub is None:
+            return lv.name, 0
+        got = self.consts.get(id(fn))
+        if got is not None and got[0] is fn:
+            return None, got[1]
+        return None
 
     def power(self) -> tuple[Fn, _LValue | None]:
         base, lv = self.unary()
@@ -558,6 +627,8 @@ class _Parser:
         if lv is not None and self.is_op("++", "--"):
             _, val, _ = self.take()
             delta = 1 if val == "++" else -1
+            if lv.sub is None:
+                return _fused_post(lv.name, delta), None
             read, write = lv.reader(), lv.writer()
 
             def post(h: ArithHost) -> int:
@@ -573,7 +644,9 @@ class _Parser:
         kind, val, pos = self.take()
         if kind == "num":
             n = parse_number(val)
-            return (lambda h: n), None
+            const: Fn = lambda h: n  # noqa: E731 — kept by identity in self.consts
+            self.consts[id(const)] = (const, n)
+            return const, None
         if kind == "hole":
             k = int(val)
             return (lambda h: h.holes[k]), None

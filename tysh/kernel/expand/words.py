@@ -1134,13 +1134,14 @@ def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:
     return tuple(out)
 
 
-def plain_texts(plan: PlainWords, host: ExpandHost) -> list[str] | None:
+def plain_texts(plan: PlainWords, host: ExpandHost, split: bool) -> list[str] | None:
     """The texts of the arguments `expand_args` makes of the planned words (each
     argument's word value), when each value is text that is one field as it is; None
     when a word needs the full expansion (which then reads the variables again: reading
-    one has no effect). For functions and raw-argv commands such as `[`."""
+    one has no effect). `split`: the host's `sh_word_split`. For functions and raw-argv
+    commands such as `[`."""
     out: list[str] = []
-    split: bool | None = None
+    ifs_checked = False
     for kind, text in plan:
         if kind == _CONST:
             out.append(text)
@@ -1151,12 +1152,13 @@ def plain_texts(plan: PlainWords, host: ExpandHost) -> list[str] | None:
         if kind == _VAR_DQ or kind == _PARAM_DQ:
             out.append(v)
             continue
-        if split is None:
-            split = bool(getattr(host, "sh_word_split", False))
-            if split and host.lookup("IFS") not in _BLANK_IFS:
+        if split:
+            if not ifs_checked:
+                if host.lookup("IFS") not in _BLANK_IFS:
+                    return None
+                ifs_checked = True
+            if not _SPLITS_OR_GLOBS.isdisjoint(v):
                 return None
-        if split and not _SPLITS_OR_GLOBS.isdisjoint(v):
-            return None
         if v:  # an empty unquoted expansion disappears
             out.append(v)
     return out

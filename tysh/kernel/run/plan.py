@@ -116,7 +116,7 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
         if interp.events is None and "xtrace" not in state.options:
             fn = state.functions.get(name)
             if fn is not None:
-                argv = plain_texts(words, interp)
+                argv = plain_texts(words, interp, "sh_word_split" in state.options)
                 if argv is not None:
                     interp.last_typed = False
                     interp.last_data = None
@@ -127,7 +127,7 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
             elif not state.disabled:
                 tool = interp.registry.tool(name)
                 if tool is not None and tool.direct is not None:
-                    argv = plain_texts(words, interp)
+                    argv = plain_texts(words, interp, "sh_word_split" in state.options)
                     got = None if argv is None else tool.direct(argv)
                     if got is not None:
                         assert argv is not None
@@ -141,7 +141,8 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
     return named
 
 
-def _assignment_step(pipeline: ast.Pipeline, assigns: tuple[tuple[ast.Assign, Value], ...]) -> Step:
+def _assignment_step(pipeline: ast.Pipeline,
+                     assigns: tuple[tuple[ast.Assign, Value], ...]) -> Step:
     """`x=$((x+i))`, `s=text`: the values computed by the planned functions and stored
     as `do_assign` stores them."""
 
@@ -154,7 +155,6 @@ def _assignment_step(pipeline: ast.Pipeline, assigns: tuple[tuple[ast.Assign, Va
         interp.last_data = None
         interp.cmdsub_status = None
         state.last_arg = ""
-        status = 0
         try:
             for a, value in assigns:
                 v = value(interp)
@@ -165,17 +165,28 @@ def _assignment_step(pipeline: ast.Pipeline, assigns: tuple[tuple[ast.Assign, Va
                         and not var.readonly and not var.case):
                     var.value = v
                 else:
-                    try:
-                        do_assign(interp, a, v)
-                    except VarError as e:
-                        # bash abandons the rest of the line (the shell goes on)
-                        interp.error(fds, "tysh: " + e.message)
-                        raise ExitShell(1, expansion=True) from None
+                    _store(interp, a, v, fds)
         except ExpansionError as e:
-            status = interp.fail_expansion(e, fds)
-        return _finish(interp, status, pipeline)
+            return _finish(interp, interp.fail_expansion(e, fds), pipeline)
+        state.last_status = 0  # _finish of a success
+        ps = state.pipestatus
+        if len(ps) == 1:
+            ps[0] = 0
+        else:
+            state.pipestatus = [0]
+        return 0
 
     return step
+
+
+def _store(interp: Interpreter, a: ast.Assign, v: str, fds: Fds) -> None:
+    """`do_assign` of a computed value; a refused store (a readonly variable) abandons
+    the rest of the line, as bash does (the shell goes on)."""
+    try:
+        do_assign(interp, a, v)
+    except VarError as e:
+        interp.error(fds, "tysh: " + e.message)
+        raise ExitShell(1, expansion=True) from None
 
 
 def _value(a: ast.Assign) -> Value | None:

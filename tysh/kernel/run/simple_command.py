@@ -629,7 +629,7 @@ def run_function(
 def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: Fds) -> int:
     direct = tool.direct
     if direct is not None:  # `[ $i -lt 10 ]`: no binding, no Context (see ToolDirect)
-        got = direct([word_value(a) for a in args])
+        got = direct([v if type(v) is str else to_text(v) for v in map(word_value, args)])
         if got is not None:
             return got
     try:

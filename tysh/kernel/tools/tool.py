@@ -34,10 +34,11 @@ ToolFunc = Callable[..., ToolReturn]
 # A tool's checks of its bound arguments before anything runs (`Kernel.validate`): one
 # message per problem, as the tool itself would print it; certain problems only.
 ToolCheck = Callable[[Any], list[str]]
-# A raw_argv tool's shortcut for the commonest calls (`[ $i -lt 10 ]`): given the words'
-# values, the status the tool would return when it would write nothing and needs no
-# Context, else None (the tool then runs as usual).
-ToolDirect = Callable[[list[Any]], int | None]
+# A raw_argv tool's shortcut for the commonest calls (`[ $i -lt 10 ]`): given the words
+# as text (as the tool's own `texts` makes them), the status the tool would return when
+# it would write nothing and needs no Context, else None (the tool then runs as usual).
+# It must have no effect: the tool may run after it.
+ToolDirect = Callable[[list[str]], int | None]
 
 
 @attrs.frozen(eq=False)
