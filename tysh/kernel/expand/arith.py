@@ -376,33 +376,35 @@ _FUSED_RESULT = {
     "==": "return 1 if a == b else 0",
     "!=": "return 1 if a != b else 0",
 }
-_READ_INLINE = ("{x} = h.lookup({n})\n"
-                "        {x} = (_INTS.get({x}) if type({x}) is str else None) or (\n"
-                "            _var_value(h, {n}, {x}))")
-_FUSED_MAKERS: dict[tuple[str, bool, bool], Callable[[Any, Any], Fn]] = {}
+_READ_INLINE = {
+    "var": ("{x} = h.lookup({X})\n"
+            "        {x} = (_INTS.get({x}) if type({x}) is str else None) or (\n"
+            "            _var_value(h, {X}, {x}))"),
+    "num": "{x} = {X}",
+    "hole": "{x} = h.holes[{X}]",
+}
+_FUSED_MAKERS: dict[tuple[str, str, str], Callable[[Any, Any], Fn]] = {}
 
 
-def _fused(op: str, left: tuple[str | None, int] | None,
-           right: tuple[str | None, int] | None) -> Fn | None:
-    """The closure of `left op right` for plain variables and numbers, or None."""
+def _fused(op: str, left: tuple[str, Any] | None, right: tuple[str, Any] | None) -> Fn | None:
+    """The closure of `left op right` for plain variables, numbers and holes (see
+    _Parser._operand), or None."""
     body = _FUSED_RESULT.get(op)
     if body is None or left is None or right is None or (
-            left[0] is None and right[0] is None):
+            left[0] == "num" and right[0] == "num"):
         return None
-    key = (op, left[0] is not None, right[0] is not None)
+    key = (op, left[0], right[0])
     make = _FUSED_MAKERS.get(key)
     if make is None:
         lines = ["def make(A, B):", "    def fused(h):"]
-        for x, var in (("a", key[1]), ("b", key[2])):
-            lines.append("        " + (_READ_INLINE.format(x=x, n=x.upper()) if var
-                                       else f"{x} = {x.upper()}"))
+        for x, kind in (("a", key[1]), ("b", key[2])):
+            lines.append("        " + _READ_INLINE[kind].format(x=x, X=x.upper()))
         lines += ["        " + body, "    return fused"]
         env: dict[str, Any] = {"_INTS": _INTS, "_var_value": _var_value, "_MIN": _MIN,
                                "_MAX": _MAX, "wrap": wrap}
         exec(compile("\n".join(lines) + "\n", f"<arith {op}>", "exec"), env)
         make = _FUSED_MAKERS[key] = env["make"]
-    return make(left[0] if left[0] is not None else left[1],
-                right[0] if right[0] is not None else right[1])
+    return make(left[1], right[1])
 
 
 def _fused_post(name: str, delta: int) -> Fn:
@@ -443,6 +445,7 @@ class _Parser:
         self.i = 0
         # the closures of number literals, by identity, with their values (for _fused)
         self.consts: dict[int, tuple[Fn, int]] = {}
+        self.holes: dict[int, tuple[Fn, int]] = {}  # ... and of a template's holes
 
     # token helpers
     def peek(self) -> tuple[str, str, int]:
@@ -570,14 +573,17 @@ class _Parser:
 
                 left = bin_
 
-    def _operand(self, fn: Fn, lv: _LValue | None) -> tuple[str | None, int] | None:
-        """(name, 0) for a plain variable, (None, value) for a number literal, else
-        None: the operands _fused reads inline."""
+    def _operand(self, fn: Fn, lv: _LValue | None) -> tuple[str, Any] | None:
+        """("var", name) for a plain variable, ("num", value) for a number literal,
+        ("hole", index) for a template's hole, else None: what _fused reads inline."""
         if lv is not None and lv.sub is None:
-            return lv.name, 0
+            return "var", lv.name
         got = self.consts.get(id(fn))
         if got is not None and got[0] is fn:
-            return None, got[1]
+            return "num", got[1]
+        got = self.holes.get(id(fn))
+        if got is not None and got[0] is fn:
+            return "hole", got[1]
         return None
 
     def power(self) -> tuple[Fn, _LValue | None]:
@@ -649,7 +655,10 @@ class _Parser:
             return const, None
         if kind == "hole":
             k = int(val)
-            return (lambda h: h.holes[k]), None
+            # kept by identity in self.holes; the host is a _WithHoles
+            hole: Fn = lambda h: h.holes[k]  # type: ignore[attr-defined]  # noqa: E731
+            self.holes[id(hole)] = (hole, k)
+            return hole, None
         if kind == "name":
             sub: Fn | None = None
             raw = ""

@@ -1246,7 +1246,10 @@ def eval_arith_word(word: ast.Word, host: ExpandHost) -> int:
         return arith.evaluate(expand_text(word, host), host)
     pieces, params, fn = plan
     ex = _Expander(host)
-    texts = [ex.part_text(q, False) for q in params]  # expanded left to right, as always
+    texts: list[str] = []
+    for q, plain in params:  # expanded left to right, as always
+        v = ex.get(q.name) if plain else None
+        texts.append(v if type(v) is str else ex.part_text(q, False))
     numbers: list[int] = []
     for t in texts:
         n = arith.hole_number(t)
@@ -1259,10 +1262,11 @@ def eval_arith_word(word: ast.Word, host: ExpandHost) -> int:
 
 
 # An arithmetic word of text and `$x` expansions (`$(( $1 + 1 ))`), by the word's
-# identity: its texts, its expansions and the template compiled from them (None: the
-# word is expanded and its text evaluated every time). The word is held with its plan,
-# so an entry's id is never another word's.
-_ArithPlan = tuple[tuple[str, ...], tuple[ast.ParamExp, ...], arith.Fn]
+# identity: its texts, its expansions (each with whether it is a plain `$x`, read
+# without the general expansion when its value is text) and the template compiled from
+# them (None: the word is expanded and its text evaluated every time). The word is held
+# with its plan, so an entry's id is never another word's.
+_ArithPlan = tuple[tuple[str, ...], tuple[tuple[ast.ParamExp, bool], ...], arith.Fn]
 _ARITH_WORDS: dict[int, tuple[ast.Word, _ArithPlan | None]] = {}
 
 
@@ -1282,7 +1286,7 @@ def _arith_plan(word: ast.Word) -> _ArithPlan | None:
     else:
         fn = arith.compile_template(pieces) if params else None
         if fn is not None:
-            plan = (tuple(pieces), tuple(params), fn)
+            plan = (tuple(pieces), tuple((q, _plain_scalar(q)) for q in params), fn)
     if len(_ARITH_WORDS) > 2048:
         _ARITH_WORDS.clear()
     _ARITH_WORDS[id(word)] = (word, plan)

@@ -606,8 +606,12 @@ def run_function(
     files = st.func_files
     st.call_files.append(files.get(name, "environment") if files else "environment")
     st.loop_depth = 0
+    body = fn.body
     try:
-        status = interp.run_command(fn.body, fds)
+        if type(body) is ast.BraceGroup and not body.redirects:
+            status = _run_group(interp, body, fds)
+        else:
+            status = interp.run_command(body, fds)
     except ReturnFromFunction as r:
         status = r.status
     finally:
@@ -621,6 +625,22 @@ def run_function(
         st.call_files.pop()
         frames.pop()
     return status
+
+
+def _run_group(interp: Interpreter, group: ast.BraceGroup, fds: Fds) -> int:
+    """`interp.run_command` of a `{ …; }` without redirections (a function's usual
+    body), without the command layer's dispatch."""
+    interp.cur_fds = fds
+    mark = len(interp.procsubs)
+    try:
+        return interp.run_script(group.body, fds)
+    except ExpansionError as e:
+        return interp.fail_expansion(e, fds)
+    finally:
+        if len(interp.procsubs) > mark:
+            from tysh.kernel.run.procsub import finish
+
+            finish(interp, mark)
 
 
 # ---------------------------------------------------------------- tools
