@@ -25,7 +25,7 @@ from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.expand import arith
 from tysh.kernel.expand.words import eval_arith_word, plain_texts, plain_words
-from tysh.kernel.run.simple_command import do_assign, literal_name, run_function, run_simple
+from tysh.kernel.run.simple_command import _literal_name, do_assign, run_function, run_simple
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import walk
 
@@ -76,6 +76,15 @@ def _step(st: ast.Statement) -> Step | None:
     return _simple_step(cmd, pipeline)
 
 
+def _command_name(word: ast.Word) -> str | None:
+    """The command name when the first word is plain text with nothing to expand (a
+    lone `[` too: an unclosed bracket globs nothing)."""
+    parts = word.parts
+    if len(parts) == 1 and type(parts[0]) is ast.Lit and parts[0].text == "[":
+        return "["
+    return _literal_name(word)
+
+
 def _finish(interp: Interpreter, status: int, pipeline: ast.Pipeline) -> int:
     """What the pipeline and and-or layers do after a lone command: `$?`, `$PIPESTATUS`,
     and a failure under `set -e` or an ERR trap."""
@@ -92,7 +101,7 @@ def _finish(interp: Interpreter, status: int, pipeline: ast.Pipeline) -> int:
 
 
 def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
-    name = literal_name(cmd.words[0]) if (
+    name = _command_name(cmd.words[0]) if (
         cmd.words and not cmd.assigns and not cmd.redirects and not cmd.arg_assigns) else None
     words = plain_words(cmd.words[1:]) if name is not None else None
     if name is None or words is None:

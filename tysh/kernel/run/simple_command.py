@@ -41,15 +41,13 @@ if TYPE_CHECKING:
 _SPECIAL_NAME_CHARS = frozenset("*?[{~")
 
 
-def literal_name(word: ast.Word) -> str | None:
+def _literal_name(word: ast.Word) -> str | None:
     """The command name when the first word is plain text with nothing to expand."""
     parts = word.parts
     if len(parts) == 1:
         p = parts[0]
         if type(p) is ast.Lit:
             t = p.text
-            if t == "[":  # an unclosed bracket globs nothing: the test command
-                return t
             return None if any(c in _SPECIAL_NAME_CHARS for c in t) else t
         if type(p) is ast.Quoted:
             return p.text
@@ -82,7 +80,7 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
         while i < n:
             w = words[i]
             i += 1
-            lit = literal_name(w)
+            lit = _literal_name(w)
             if lit is not None:
                 name = lit
                 break
