@@ -25,7 +25,7 @@ from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.expand import arith
 from tysh.kernel.expand.words import eval_arith_word, plain_texts, plain_words
-from tysh.kernel.run.simple_command import _literal_name, do_assign, run_function, run_simple
+from tysh.kernel.run.simple_command import do_assign, run_function, run_simple
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import walk
 
@@ -76,13 +76,22 @@ def _step(st: ast.Statement) -> Step | None:
     return _simple_step(cmd, pipeline)
 
 
+# what makes a first word more than a name: a glob, a brace or a tilde
+_SPECIAL_NAME_CHARS = frozenset("*?[{~")
+
+
 def _command_name(word: ast.Word) -> str | None:
-    """The command name when the first word is plain text with nothing to expand (a
-    lone `[` too: an unclosed bracket globs nothing)."""
+    """The command name when the first word is plain text with nothing to expand, as
+    run_simple reads it; a lone `[` too (an unclosed bracket globs nothing)."""
     parts = word.parts
-    if len(parts) == 1 and type(parts[0]) is ast.Lit and parts[0].text == "[":
-        return "["
-    return _literal_name(word)
+    if len(parts) != 1:
+        return None
+    p = parts[0]
+    if type(p) is ast.Quoted:
+        return p.text
+    if type(p) is ast.Lit and (p.text == "[" or _SPECIAL_NAME_CHARS.isdisjoint(p.text)):
+        return p.text
+    return None
 
 
 def _finish(interp: Interpreter, status: int, pipeline: ast.Pipeline) -> int:
