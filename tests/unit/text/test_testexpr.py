@@ -211,3 +211,27 @@ def test_shell_option_test_prefers_shellopts(ctx: Context) -> None:
 
 def test_dash_o_between_operands_is_still_or(ctx: Context) -> None:
     assert t(ctx, "", "-o", "x") and t(ctx, "-n", "", "-o", "-n", "x")
+
+
+def test_plain_truth_agrees_with_evaluate_wherever_it_answers() -> None:
+    """Every expression of up to four words over a pool of operands and operators:
+    plain_truth (no Context) answers exactly as evaluate does, or leaves it to it."""
+    import itertools
+
+    from tysh.kernel.text.testexpr import TestError, evaluate, plain_truth
+
+    pool = ["", "a", "b", "1", "02", "-3", "x1", "!", "(", ")", "=", "!=", "<", "-lt",
+            "-eq", "-z", "-n", "-a", "-o", "-f"]
+    answered = 0
+    for n in range(5):
+        for argv in itertools.product(pool, repeat=n):
+            got = plain_truth(argv)
+            if got is None:
+                continue
+            answered += 1
+            try:
+                want = evaluate(argv, None)  # type: ignore[arg-type]  # must not need one
+            except TestError:
+                raise AssertionError(f"{argv}: plain {got}, evaluate fails") from None
+            assert got == want, argv
+    assert answered > 4000

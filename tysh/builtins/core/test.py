@@ -32,9 +32,32 @@ def _run_test(argv: list[str], ctx: Context, json_ok: bool = False) -> int | Out
     return Outcome(0 if ok else 1, data=ok)
 
 
+def _direct_test(argv: list[str]) -> int | None:
+    """`test`'s status without a Context when the expression is one `plain_truth`
+    decides (None: the tool runs as usual; `--json` always does)."""
+    from tysh.kernel.text.testexpr import plain_truth
+
+    if argv and argv[0] == "--json":
+        return None
+    got = plain_truth(argv)
+    return None if got is None else (0 if got else 1)
+
+
+def _direct_bracket(argv: list[str]) -> int | None:
+    """`[`'s status without a Context, as `_direct_test` (a missing `]` runs the tool,
+    which reports it)."""
+    from tysh.kernel.text.testexpr import plain_truth
+
+    if not argv or argv[-1] != "]":
+        return None
+    got = plain_truth(argv, len(argv) - 1)
+    return None if got is None else (0 if got else 1)
+
+
 @tool(
     "test", kind="shell",
     raw_argv=True,
+    direct=_direct_test,
     description="evaluate a conditional expression: file tests, string and integer comparisons",
     examples=[("is it a file?", "test -f notes.txt && echo yes"), ("compare numbers", "test 3 -lt 5")],
 )
@@ -45,6 +68,7 @@ def test(args: RawArgs, ctx: Context) -> int | Outcome:
 @tool(
     "[", kind="shell",
     raw_argv=True,
+    direct=_direct_bracket,
     description="evaluate a conditional expression (like test; the last argument must be ])",
     examples=[("string equality", '[ "$a" = "$b" ] && echo same')],
 )

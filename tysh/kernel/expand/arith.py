@@ -11,7 +11,7 @@ expanded before, by the expander (`words.eval_arith_word`), as bash does.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from tysh.kernel.base.errors import ExpansionError
@@ -255,8 +255,20 @@ def _to_int(host: ArithHost, v: Any) -> int:
     return _text_value(host, to_text(v))
 
 
-# Decimal texts seen as variable values, so loop counters convert with one dict lookup.
+# Decimal texts seen as variable values, so loop counters convert with one dict lookup:
+# filled as texts are read, and as arithmetic writes them (`i++`, `x=$((x+i))`), so the
+# next read of a counter finds the number its text was made from.
 _INTS: dict[str, int] = {}
+_INTS_SIZE = 8192
+
+
+def int_text(n: int) -> str:
+    """The decimal text of a result stored in a variable, remembered for its next read."""
+    s = str(n)
+    if len(_INTS) > _INTS_SIZE:
+        _INTS.clear()
+    _INTS[s] = n
+    return s
 
 
 def _var_value(host: ArithHost, name: str, v: Any) -> int:
@@ -267,7 +279,7 @@ def _var_value(host: ArithHost, name: str, v: Any) -> int:
             return n
         if v.isdigit() and v.isascii() and (len(v) == 1 or v[0] != "0"):
             n = wrap(int(v))
-            if len(_INTS) > 8192:
+            if len(_INTS) > _INTS_SIZE:
                 _INTS.clear()
             _INTS[v] = n
             return n
@@ -341,7 +353,7 @@ class _LValue:
         if sub is None:
 
             def set_var(h: ArithHost, v: int) -> None:
-                h.assign(name, str(v))
+                h.assign(name, int_text(v))
 
             return set_var
 
@@ -352,15 +364,77 @@ class _LValue:
         return set_elem
 
 
+# Operators whose closures read plain variables and numbers inline (`i < 100`, `x + i`):
+# what the reader closures of _LValue do, without a call per operand.
+_FUSED_RESULT = {
+    "+": "r = a + b\n        return r if _MIN <= r <= _MAX else wrap(r)",
+    "-": "r = a - b\n        return r if _MIN <= r <= _MAX else wrap(r)",
+    "<": "return 1 if a < b else 0",
+    "<=": "return 1 if a <= b else 0",
+    ">": "return 1 if a > b else 0",
+    ">=": "return 1 if a >= b else 0",
+    "==": "return 1 if a == b else 0",
+    "!=": "return 1 if a != b else 0",
+}
+_READ_INLINE = {
+    "var": ("{x} = h.lookup({X})\n"
+            "        {x} = (_INTS.get({x}) if type({x}) is str else None) or (\n"
+            "            _var_value(h, {X}, {x}))"),
+    "num": "{x} = {X}",
+    "hole": "{x} = h.holes[{X}]",
+}
+_FUSED_MAKERS: dict[tuple[str, str, str], Callable[[Any, Any], Fn]] = {}
+
+
+def _fused(op: str, left: tuple[str, Any] | None, right: tuple[str, Any] | None) -> Fn | None:
+    """The closure of `left op right` for plain variables, numbers and holes (see
+    _Parser._operand), or None."""
+    body = _FUSED_RESULT.get(op)
+    if body is None or left is None or right is None or (
+            left[0] == "num" and right[0] == "num"):
+        return None
+    key = (op, left[0], right[0])
+    make = _FUSED_MAKERS.get(key)
+    if make is None:
+        lines = ["def make(A, B):", "    def fused(h):"]
+        for x, kind in (("a", key[1]), ("b", key[2])):
+            lines.append("        " + _READ_INLINE[kind].format(x=x, X=x.upper()))
+        lines += ["        " + body, "    return fused"]
+        env: dict[str, Any] = {"_INTS": _INTS, "_var_value": _var_value, "_MIN": _MIN,
+                               "_MAX": _MAX, "wrap": wrap}
+        exec(compile("\n".join(lines) + "\n", f"<arith {op}>", "exec"), env)
+        make = _FUSED_MAKERS[key] = env["make"]
+    return make(left[1], right[1])
+
+
+def _fused_post(name: str, delta: int) -> Fn:
+    """`name++` / `name--` of a plain variable."""
+
+    def post(h: ArithHost) -> int:
+        v = h.lookup(name)
+        a = (_INTS.get(v) if type(v) is str else None) or _var_value(h, name, v)
+        n = a + delta
+        h.assign(name, int_text(n if _MIN <= n <= _MAX else wrap(n)))
+        return a
+
+    return post
+
+
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, holes: bool = False) -> None:
         self.text = text
         self.toks: list[tuple[str, str, int]] = []
         pos, n = 0, len(text)
+        hole = 0
         while True:
             pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
             if pos >= n:
                 break
+            if holes and text[pos] == _HOLE:
+                self.toks.append(("hole", str(hole), pos))
+                hole += 1
+                pos += 1
+                continue
             m = _TOKEN.match(text, pos)
             if m is None:
                 raise ArithError("syntax error: invalid arithmetic operator", text[pos:].strip())
@@ -369,6 +443,9 @@ class _Parser:
             pos = m.end()
         self.toks.append(("end", "", n))
         self.i = 0
+        # the closures of number literals, by identity, with their values (for _fused)
+        self.consts: dict[int, tuple[Fn, int]] = {}
+        self.holes: dict[int, tuple[Fn, int]] = {}  # ... and of a template's holes
 
     # token helpers
     def peek(self) -> tuple[str, str, int]:
@@ -467,9 +544,12 @@ class _Parser:
             if prec < min_prec or prec == 0:
                 return left, lv
             self.take()
-            right, _ = self.binary(prec + 1)
+            right, rlv = self.binary(prec + 1)
+            fused = _fused(op, self._operand(left, lv), self._operand(right, rlv))
             lv = None
-            if op == "&&":
+            if fused is not None:
+                left = fused
+            elif op == "&&":
 
                 def and_(h: ArithHost, a: Fn = left, b: Fn = right) -> int:
                     return 1 if a(h) and b(h) else 0
@@ -492,6 +572,19 @@ class _Parser:
                     return f(a(h), b(h))
 
                 left = bin_
+
+    def _operand(self, fn: Fn, lv: _LValue | None) -> tuple[str, Any] | None:
+        """("var", name) for a plain variable, ("num", value) for a number literal,
+        ("hole", index) for a template's hole, else None: what _fused reads inline."""
+        if lv is not None and lv.sub is None:
+            return "var", lv.name
+        got = self.consts.get(id(fn))
+        if got is not None and got[0] is fn:
+            return "num", got[1]
+        got = self.holes.get(id(fn))
+        if got is not None and got[0] is fn:
+            return "hole", got[1]
+        return None
 
     def power(self) -> tuple[Fn, _LValue | None]:
         base, lv = self.unary()
@@ -540,6 +633,8 @@ class _Parser:
         if lv is not None and self.is_op("++", "--"):
             _, val, _ = self.take()
             delta = 1 if val == "++" else -1
+            if lv.sub is None:
+                return _fused_post(lv.name, delta), None
             read, write = lv.reader(), lv.writer()
 
             def post(h: ArithHost) -> int:
@@ -555,7 +650,15 @@ class _Parser:
         kind, val, pos = self.take()
         if kind == "num":
             n = parse_number(val)
-            return (lambda h: n), None
+            const: Fn = lambda h: n  # noqa: E731 — kept by identity in self.consts
+            self.consts[id(const)] = (const, n)
+            return const, None
+        if kind == "hole":
+            k = int(val)
+            # kept by identity in self.holes; the host is a _WithHoles
+            hole: Fn = lambda h: h.holes[k]  # type: ignore[attr-defined]  # noqa: E731
+            self.holes[id(hole)] = (hole, k)
+            return hole, None
         if kind == "name":
             sub: Fn | None = None
             raw = ""
@@ -631,3 +734,75 @@ def fixed_text_fn(word: ast.Word) -> tuple[str, Fn] | None:
         text: str = p.text
         return text, compile_expr(text)
     return None
+
+
+# ---------------------------------------------------------------------------
+# Templates: `$((x + $1))` compiled once for every value of `$1`
+# ---------------------------------------------------------------------------
+
+_HOLE = "\0"  # where an expansion's text goes in a template (never in a shell word)
+# characters that would join a number put next to them into one longer token
+_JOINS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_@#")
+
+
+class _WithHoles:
+    """The host a template's closure runs with: the real host's variables, and the
+    numbers its holes stand for in this evaluation."""
+
+    __slots__ = ("lookup", "assign", "assign_index", "host", "holes")
+
+    def __init__(self, host: ArithHost, holes: list[int]) -> None:
+        self.lookup = host.lookup
+        self.assign = host.assign
+        self.assign_index = host.assign_index
+        self.host = host
+        self.holes = holes
+
+    @property
+    def nounset(self) -> bool:
+        return self.host.nounset
+
+
+def compile_template(pieces: Sequence[str]) -> Fn | None:
+    """The closure for the text `pieces` joined by holes, each hole standing for a plain
+    decimal number (the value of an expansion such as `$1`), or None when the template
+    cannot stand for every such text: a hole next to a character that would join the
+    number to a longer token (`1$x`, `$x#1`, `$a$b`), or text that does not parse.
+    Tokens are the text's either way, so the closure computes what the joined text
+    would, faults included (their message names the joined text: `evaluate_template`)."""
+    for k in range(1, len(pieces)):
+        before, after = pieces[k - 1], pieces[k]
+        if not before and k > 1 or before and before[-1] in _JOINS:
+            return None
+        if not after and k < len(pieces) - 1 or after and after[0] in _JOINS:
+            return None
+    if any(_HOLE in p for p in pieces):
+        return None
+    try:
+        return _Parser(_HOLE.join(pieces), holes=True).parse()
+    except ArithError:
+        return None
+
+
+def hole_number(text: str) -> int | None:
+    """The number a hole takes for an expansion's text: a plain decimal (no sign, no
+    leading zero, short enough to need no wrapping check beyond `wrap`), else None (the
+    joined text is evaluated instead)."""
+    n = _INTS.get(text)
+    if n is not None:
+        return n
+    if 0 < len(text) <= 19 and text.isdigit() and text.isascii() and (
+            len(text) == 1 or text[0] != "0"):
+        return wrap(int(text))
+    return None
+
+
+def evaluate_template(fn: Fn, numbers: list[int], pieces: Sequence[str],
+                      texts: Sequence[str], host: ArithHost) -> int:
+    """Run a template's closure with its holes' numbers; a fault is reported as
+    `evaluate` would report it for the joined text."""
+    try:
+        return fn(_WithHoles(host, numbers))
+    except ArithError as e:
+        joined = pieces[0] + "".join(t + p for t, p in zip(texts, pieces[1:], strict=True))
+        raise as_expansion_error(joined, e) from None

@@ -124,6 +124,10 @@ def _checked(text: str, host: ExpandHost) -> str:
 # Characters that make an unquoted Lit need more than the fast path.
 _LIVE = frozenset("{*?[(~\\")
 _GLOB_CHARS = frozenset("*?[(")
+_BLANK_IFS = (None, " \t\n")  # IFS unset, or set to its default
+# what splits a value under the default IFS, or makes it a glob pattern (pattern.py's
+# magic characters)
+_SPLITS_OR_GLOBS = frozenset(" \t\n*?[+@!")
 _FLAG_EQ = LazyRegex(r"--[A-Za-z][A-Za-z0-9_-]*=")
 _DEFAULT_OPS = frozenset([":-", "-", ":=", "=", ":?", "?", ":+", "+"])
 _WORD_OPS = frozenset([":-", "-", ":+", "+"])
@@ -1065,14 +1069,23 @@ def expand_args(
                 t = p.text  # type: ignore[union-attr]
                 out.append(_classify(t, True) if t else Operand("", True))
                 continue
-            elif tp is ast.ParamExp and _plain_scalar(p) and not (  # type: ignore[arg-type]
-                    bash if bash is not None else (
-                        bash := bool(getattr(host, "sh_word_split", False)))):
-                v = _Expander(host).get(p.name)  # type: ignore[union-attr]
-                if type(v) is str:
-                    if v:
-                        out.append(_classify(v, False))
-                    continue  # an empty unquoted expansion disappears
+            elif tp is ast.ParamExp and _plain_scalar(p):  # type: ignore[arg-type]
+                if bash is None:
+                    bash = bool(getattr(host, "sh_word_split", False))
+                if not bash:
+                    v = _Expander(host).get(p.name)  # type: ignore[union-attr]
+                    if type(v) is str:
+                        if v:
+                            out.append(_classify(v, False))
+                        continue  # an empty unquoted expansion disappears
+                elif host.lookup("IFS") in _BLANK_IFS:
+                    # split and globbed, but a text with no blank and no glob character
+                    # (a counter's `$i`) is one field as it is
+                    v = _Expander(host).get(p.name)  # type: ignore[union-attr]
+                    if type(v) is str and _SPLITS_OR_GLOBS.isdisjoint(v):
+                        if v:
+                            out.append(_classify(v, False))
+                        continue
             elif tp is ast.DQ and len(p.parts) == 1:  # type: ignore[union-attr]
                 # `"$x"`: the commonest expansion, without building fields.
                 q = p.parts[0]  # type: ignore[union-attr]
@@ -1089,6 +1102,65 @@ def expand_args(
             _expand_word(w, host, glob_passthrough, out, bash, not bash)
         if len(out) > _CHECK_AT:
             host.need_memory(len(out) * _ITEM_BYTES, "word expansion")
+    return out
+
+
+# How `plain_words` plans a word: constant text, or the value of a variable (by name,
+# or a special/positional parameter), unquoted or double-quoted.
+_CONST, _VAR, _VAR_DQ, _PARAM, _PARAM_DQ = range(5)
+PlainWords = tuple[tuple[int, str], ...]
+
+
+def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:
+    """A plan for `plain_texts` when every word is constant text or a lone `$x` /
+    `"$x"` (no operator, no subscript); None otherwise."""
+    out: list[tuple[int, str]] = []
+    for w in words:
+        parts = w.parts
+        if len(parts) != 1:
+            return None
+        p = parts[0]
+        quoted = False
+        if type(p) is ast.Lit and _LIVE.isdisjoint(p.text) or type(p) is ast.Quoted:
+            out.append((_CONST, p.text))
+            continue
+        if type(p) is ast.DQ and len(p.parts) == 1:
+            p = p.parts[0]
+            quoted = True
+        if type(p) is not ast.ParamExp or not _plain_scalar(p):
+            return None
+        named = _NAME.fullmatch(p.name) is not None
+        out.append(((_VAR if named else _PARAM) + quoted, p.name))
+    return tuple(out)
+
+
+def plain_texts(plan: PlainWords, host: ExpandHost, split: bool) -> list[str] | None:
+    """The texts of the arguments `expand_args` makes of the planned words (each
+    argument's word value), when each value is text that is one field as it is; None
+    when a word needs the full expansion (which then reads the variables again: reading
+    one has no effect). `split`: the host's `sh_word_split`. For functions and raw-argv
+    commands such as `[`."""
+    out: list[str] = []
+    ifs_checked = False
+    for kind, text in plan:
+        if kind == _CONST:
+            out.append(text)
+            continue
+        v = host.lookup(text) if kind <= _VAR_DQ else _Expander(host).get(text)
+        if type(v) is not str:
+            return None
+        if kind == _VAR_DQ or kind == _PARAM_DQ:
+            out.append(v)
+            continue
+        if split:
+            if not ifs_checked:
+                if host.lookup("IFS") not in _BLANK_IFS:
+                    return None
+                ifs_checked = True
+            if not _SPLITS_OR_GLOBS.isdisjoint(v):
+                return None
+        if v:  # an empty unquoted expansion disappears
+            out.append(v)
     return out
 
 
@@ -1167,10 +1239,58 @@ def eval_arith_word(word: ast.Word, host: ExpandHost) -> int:
     parts = word.parts
     p = parts[0] if len(parts) == 1 else None
     if type(p) is ast.Quoted or type(p) is ast.Lit:
-        text: str = p.text
+        return arith.evaluate(p.text, host)
+    got = _ARITH_WORDS.get(id(word))
+    plan = got[1] if got is not None and got[0] is word else _arith_plan(word)
+    if plan is None:
+        return arith.evaluate(expand_text(word, host), host)
+    pieces, params, fn = plan
+    ex = _Expander(host)
+    texts: list[str] = []
+    for q, plain in params:  # expanded left to right, as always
+        v = ex.get(q.name) if plain else None
+        texts.append(v if type(v) is str else ex.part_text(q, False))
+    numbers: list[int] = []
+    for t in texts:
+        n = arith.hole_number(t)
+        if n is None:  # not a plain number: the joined text is read as an expression
+            text = pieces[0] + "".join(
+                t + piece for t, piece in zip(texts, pieces[1:], strict=True))
+            return arith.evaluate(_checked(text, host), host)
+        numbers.append(n)
+    return arith.evaluate_template(fn, numbers, pieces, texts, host)
+
+
+# An arithmetic word of text and `$x` expansions (`$(( $1 + 1 ))`), by the word's
+# identity: its texts, its expansions (each with whether it is a plain `$x`, read
+# without the general expansion when its value is text) and the template compiled from
+# them (None: the word is expanded and its text evaluated every time). The word is held
+# with its plan, so an entry's id is never another word's.
+_ArithPlan = tuple[tuple[str, ...], tuple[tuple[ast.ParamExp, bool], ...], arith.Fn]
+_ARITH_WORDS: dict[int, tuple[ast.Word, _ArithPlan | None]] = {}
+
+
+def _arith_plan(word: ast.Word) -> _ArithPlan | None:
+    pieces = [""]
+    params: list[ast.ParamExp] = []
+    plan: _ArithPlan | None = None
+    for p in word.parts:
+        if type(p) is ast.Quoted or type(p) is ast.Lit and (
+                pieces[0] or params or p.text[:1] != "~"):  # (a leading `~` is a tilde)
+            pieces[-1] += p.text
+        elif type(p) is ast.ParamExp:
+            params.append(p)
+            pieces.append("")
+        else:
+            break
     else:
-        text = expand_text(word, host)
-    return arith.evaluate(text, host)
+        fn = arith.compile_template(pieces) if params else None
+        if fn is not None:
+            plan = (tuple(pieces), tuple((q, _plain_scalar(q)) for q in params), fn)
+    if len(_ARITH_WORDS) > 2048:
+        _ARITH_WORDS.clear()
+    _ARITH_WORDS[id(word)] = (word, plan)
+    return plan
 
 
 def _assign_tildes(parts: tuple[ast.WordPart, ...], host: ExpandHost) -> tuple[ast.WordPart, ...]:

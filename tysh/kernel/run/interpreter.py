@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from tysh.kernel.expand.glob import GlobOptions
     from tysh.kernel.run.filemode import MaskedFileSystem
     from tysh.kernel.run.jobs import JobControl, JobTable
+    from tysh.kernel.run.plan import Plan
     from tysh.kernel.tools.tool import Tool
 
 __all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
@@ -578,14 +579,21 @@ class Interpreter:
 
     # ------------------------------------------------------------ scripts
     def run_script(self, script: ast.Script, fds: Fds) -> int:
+        return self.run_steps(_plan(script), fds)
+
+    def run_steps(self, steps: Plan, fds: Fds) -> int:
+        """Run the statements of a planned script (run/plan.py): a loop plans its body
+        once and runs the plan on every iteration."""
         status = 0
         control = self.control
         state = self.state
-        for st in script.statements:
+        for st, step in steps:
             state.stmt = st  # for $LINENO
             if control.cancelled or self.deadline is not None or control.pending:
                 self.check_boundary()
-            if st.background:
+            if step is not None:
+                status = step(self, st, fds)
+            elif st.background:
                 status = self.state.last_status = self.start_job(st, fds)
             else:
                 status = self.run_andor(st.body, fds)
@@ -984,6 +992,19 @@ class Interpreter:
         return 1
 
 
+def _first_plan(script: ast.Script) -> Plan:
+    """run/plan.py's `plan`, imported by the first script that runs a body (a loop, a
+    function, a group): a lone `echo hi` never loads it."""
+    global _plan
+    from tysh.kernel.run.plan import plan
+
+    _plan = plan
+    return plan(script)
+
+
+_plan: Callable[[ast.Script], Plan] = _first_plan
+
+
 # The fields after `state` that `__init__` takes, read in its order: what fork() hands on.
 _inherited = operator.attrgetter(
     *(f.name for f in attrs.fields(Interpreter) if f.init and f.name != "state"))
@@ -1135,23 +1156,49 @@ def _run_while(interp: Interpreter, node: ast.While, fds: Fds) -> int:
     st = interp.state
     st.loop_depth += 1
     count = 0
+    cond, body = _plan(node.cond), _plan(node.body)
+    until = node.until
+    control = interp.control
+    cap = interp.limits.max_loop_iterations
+    if cap is None:
+        cap = _NO_CAP
     try:
         while True:
             count += 1
-            interp.check_iteration(count)
+            # one cheap test per iteration; the full check when anything may be due
+            if count > cap or control.cancelled or interp.deadline is not None:
+                interp.check_iteration(count)
             interp.suppress_errexit += 1
             try:
-                c, stop = _loop_body(interp, node.cond, fds)
-            finally:
-                interp.suppress_errexit -= 1
-            if stop:
+                c = interp.run_steps(cond, fds)
+            except BreakLoop as b:
+                if b.levels > 1:
+                    b.levels -= 1
+                    raise
                 status = 0
                 break
-            if (c == 0) == node.until:
+            except ContinueLoop as e:
+                if e.levels > 1:
+                    e.levels -= 1
+                    raise
+                c = 0
+            finally:
+                interp.suppress_errexit -= 1
+            if (c == 0) == until:
                 break
-            status, stop = _loop_body(interp, node.body, fds)
-            if stop:
+            try:
+                status = interp.run_steps(body, fds)
+            except BreakLoop as b:
+                if b.levels > 1:
+                    b.levels -= 1
+                    raise
+                status = b.status
                 break
+            except ContinueLoop as e:
+                if e.levels > 1:
+                    e.levels -= 1
+                    raise
+                status = 0
     finally:
         st.loop_depth -= 1
     return status
@@ -1182,22 +1229,15 @@ def _run_for(interp: Interpreter, node: ast.For, fds: Fds) -> int:
     return status
 
 
-def _arith_runner(word: ast.Word) -> Callable[[Interpreter], int]:
+def _arith_part(word: ast.Word) -> tuple[str, Callable[[Interpreter], int]]:
     """How one part of `for ((…))` is evaluated on every iteration: a word of fixed
-    text is compiled once (its faults reported exactly as `eval_arith` would); any other
-    word is expanded and evaluated anew each time."""
+    text is compiled once — (its text, the closure), whose ArithError the loop reports
+    as `eval_arith` would; any other word is expanded and evaluated anew each time (its
+    faults come reported)."""
     got = arith.fixed_text_fn(word)
     if got is None:
-        return lambda interp: expand.eval_arith_word(word, interp)
-    text, fn = got
-
-    def run(interp: Interpreter) -> int:
-        try:
-            return fn(interp)
-        except arith.ArithError as e:
-            raise arith.as_expansion_error(text, e) from None
-
-    return run
+        return "", lambda interp: expand.eval_arith_word(word, interp)
+    return got
 
 
 def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
@@ -1213,7 +1253,8 @@ def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
     # before it have run
     cond: Callable[[Interpreter], int] | None = None
     step: Callable[[Interpreter], int] | None = None
-    body = node.body
+    cond_text = step_text = ""
+    body = _plan(node.body)
     control = interp.control
     cap = interp.limits.max_loop_iterations
     if cap is None:
@@ -1226,11 +1267,14 @@ def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
                 interp.check_iteration(count)
             if node.cond is not None:
                 if cond is None:
-                    cond = _arith_runner(node.cond)
-                if cond(interp) == 0:
-                    break
+                    cond_text, cond = _arith_part(node.cond)
+                try:
+                    if cond(interp) == 0:
+                        break
+                except arith.ArithError as e:
+                    raise arith.as_expansion_error(cond_text, e) from None
             try:
-                status = interp.run_script(body, fds)
+                status = interp.run_steps(body, fds)
             except BreakLoop as b:
                 if b.levels > 1:
                     b.levels -= 1
@@ -1244,8 +1288,11 @@ def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
                 status = 0
             if node.step is not None:
                 if step is None:
-                    step = _arith_runner(node.step)
-                step(interp)
+                    step_text, step = _arith_part(node.step)
+                try:
+                    step(interp)
+                except arith.ArithError as e:
+                    raise arith.as_expansion_error(step_text, e) from None
     finally:
         st.loop_depth -= 1
     return status

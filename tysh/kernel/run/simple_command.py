@@ -15,10 +15,16 @@ from tysh.kernel.base import stop
 from tysh.kernel.base.argv import Arg, Flag, Operand
 from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
-from tysh.kernel.base.limits import NO_CHARGES, UNBOUNDED, Charges, MemoryLimitExceeded
+from tysh.kernel.base.limits import (
+    NO_CHARGES,
+    UNBOUNDED,
+    Charges,
+    LimitExceeded,
+    MemoryLimitExceeded,
+)
 from tysh.kernel.base.streams import ABANDONED, CheckedBytesIO, Fds
 from tysh.kernel.base.values import AssocArray, encode_text, to_text
-from tysh.kernel.bind.binder import BindError
+from tysh.kernel.bind.binder import BindError, word_value
 from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.expand.words import eval_arith_word, expand_args
 from tysh.kernel.fs.api import FsError
@@ -591,46 +597,79 @@ def _with_assignments(
 def call_function(
     interp: Interpreter, fn: ast.FunctionDef, name: str, args: list[Arg], fds: Fds
 ) -> int:
-    from tysh.kernel.base.limits import LimitExceeded
+    return run_function(interp, fn, name, [arg_text(a) for a in args], fds)
 
+
+def run_function(
+    interp: Interpreter, fn: ast.FunctionDef, name: str, argv: list[str], fds: Fds
+) -> int:
+    """Call a shell function with `argv` as its positional parameters: a new scope, the
+    call stack (`FUNCNAME`, `BASH_LINENO`, `BASH_SOURCE`) grown by one frame."""
     st = interp.state
-    if st.func_depth >= interp.limits.max_function_depth:
+    depth = st.func_depth
+    if depth >= interp.limits.max_function_depth:
         raise LimitExceeded(
             f"tysh: {name}: maximum function nesting exceeded "
             f"({interp.limits.max_function_depth})"
         )
     saved_pos = st.positional
     saved_loop = st.loop_depth
-    saved_stmt = st.stmt
-    st.positional = [arg_text(a) for a in args]
-    st.frames.append({})
-    st.func_depth += 1
-    st.func_names.append(name)
     stmt = st.stmt
+    st.positional = argv
+    frames = st.frames
+    frames.append({})
+    st.func_depth = depth + 1
+    st.func_names.append(name)
     st.call_lines.append(stmt.pos.line if stmt is not None else 0)
-    st.call_files.append(st.func_files.get(name, "environment"))
+    files = st.func_files
+    st.call_files.append(files.get(name, "environment") if files else "environment")
     st.loop_depth = 0
+    body = fn.body
     try:
-        status = interp.run_command(fn.body, fds)
+        if type(body) is ast.BraceGroup and not body.redirects:
+            status = _run_group(interp, body, fds)
+        else:
+            status = interp.run_command(body, fds)
     except ReturnFromFunction as r:
         status = r.status
     finally:
         st.positional = saved_pos
         st.loop_depth = saved_loop
-        st.stmt = saved_stmt
-        st.last_arg = arg_text(args[-1]) if args else name  # `$_` after the call
+        st.stmt = stmt
+        st.last_arg = argv[-1] if argv else name  # `$_` after the call
         st.func_depth -= 1
         st.func_names.pop()
         st.call_lines.pop()
         st.call_files.pop()
-        st.frames.pop()
+        frames.pop()
     return status
+
+
+def _run_group(interp: Interpreter, group: ast.BraceGroup, fds: Fds) -> int:
+    """`interp.run_command` of a `{ …; }` without redirections (a function's usual
+    body), without the command layer's dispatch."""
+    interp.cur_fds = fds
+    mark = len(interp.procsubs)
+    try:
+        return interp.run_script(group.body, fds)
+    except ExpansionError as e:
+        return interp.fail_expansion(e, fds)
+    finally:
+        if len(interp.procsubs) > mark:
+            from tysh.kernel.run.procsub import finish
+
+            finish(interp, mark)
 
 
 # ---------------------------------------------------------------- tools
 
 
 def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: Fds) -> int:
+    direct = tool.direct
+    if direct is not None:  # `[ $i -lt 10 ]`: no binding, no Context (see ToolDirect)
+        got = direct([v if type(v) is str else to_text(v) for v in map(word_value, args)])
+        if got is not None:
+            return got
     try:
         targs, leaf, inst = bind_and_convert(tool, args)
     except BindError as e:

@@ -8,6 +8,7 @@ parser with `!`, `( )`, `-a` binding tighter than `-o`. File tests go through `c
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 import stat as st
@@ -32,6 +33,8 @@ _INT_RE = LazyRegex(r"\s*[+-]?\d+\s*\Z")
 
 
 def _int(s: str) -> int:
+    if s.isdigit() and s.isascii() and len(s) < 19:  # a plain count: nothing to check
+        return int(s)
     if not _INT_RE.match(s):
         raise TestError(f"{s}: integer expression expected")
     n = int(s)
@@ -328,6 +331,72 @@ def _three(argv: Sequence[str], ctx: Context) -> bool:
     if a == "(" and b == ")":
         return op != ""
     raise TestError(f"{op}: binary operator expected")
+
+
+# The binary operators that compare their operands alone (no file, no shell state).
+_PLAIN_STRING: dict[str, Callable[[str, str], bool]] = {
+    "=": operator.eq, "==": operator.eq, "!=": operator.ne, "<": operator.lt,
+    ">": operator.gt}
+_PLAIN_INT: dict[str, Callable[[int, int], bool]] = {
+    "-eq": operator.eq, "-ne": operator.ne, "-lt": operator.lt, "-le": operator.le,
+    "-gt": operator.gt, "-ge": operator.ge}
+
+
+def plain_truth(argv: Sequence[str], n: int | None = None) -> bool | None:
+    """`evaluate` of `argv[:n]` for the commonest expressions, reached without a
+    Context: up to four arguments of strings, `-z`/`-n`, `!`, `-a`/`-o` and string or
+    integer comparisons (`$i -lt 10`). None for any other expression (a file test, `-v`,
+    five arguments or more) and for one that is an error (a non-integer operand of
+    `-lt`): `evaluate` decides those, with its message. Same argument-count rules."""
+    if n is None:
+        n = len(argv)
+    if n == 3:
+        return _plain_three(argv[0], argv[1], argv[2])
+    if n == 1:
+        return argv[0] != ""
+    if n == 2:
+        return _plain_two(argv[0], argv[1])
+    if n == 0:
+        return False
+    if n == 4 and argv[0] == "!":
+        got = _plain_three(argv[1], argv[2], argv[3])
+        return None if got is None else not got
+    return None
+
+
+def _plain_two(a: str, b: str) -> bool | None:
+    if a == "!":
+        return b == ""
+    if a == "-n":
+        return b != ""
+    if a == "-z":
+        return b == ""
+    return None
+
+
+def _plain_three(a: str, op: str, b: str) -> bool | None:
+    cmp = _PLAIN_INT.get(op)
+    if cmp is not None:
+        if a.isdigit() and b.isdigit() and a.isascii() and b.isascii() and (
+                len(a) < 19 and len(b) < 19):  # plain counts: nothing to check
+            return cmp(int(a), int(b))
+        try:
+            return cmp(_int(a), _int(b))
+        except TestError:
+            return None
+    if op in BINARY:
+        f = _PLAIN_STRING.get(op)
+        return None if f is None else f(a, b)
+    if op == "-a":
+        return a != "" and b != ""
+    if op == "-o":
+        return a != "" or b != ""
+    if a == "!":
+        got = _plain_two(op, b)
+        return None if got is None else not got
+    if a == "(" and b == ")":
+        return op != ""
+    return None
 
 
 def evaluate(argv: Sequence[str], ctx: Context) -> bool:

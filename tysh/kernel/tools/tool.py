@@ -34,6 +34,11 @@ ToolFunc = Callable[..., ToolReturn]
 # A tool's checks of its bound arguments before anything runs (`Kernel.validate`): one
 # message per problem, as the tool itself would print it; certain problems only.
 ToolCheck = Callable[[Any], list[str]]
+# A raw_argv tool's shortcut for the commonest calls (`[ $i -lt 10 ]`): given the words
+# as text (as the tool's own `texts` makes them), the status the tool would return when
+# it would write nothing and needs no Context, else None (the tool then runs as usual).
+# It must have no effect: the tool may run after it.
+ToolDirect = Callable[[list[str]], int | None]
 
 
 @attrs.frozen(eq=False)
@@ -49,6 +54,7 @@ class Tool:
     children: Mapping[str, Tool] = attrs.field(factory=dict)
     check: ToolCheck | None = None
     session: bool = False  # called with the interpreter's Session as a third argument
+    direct: ToolDirect | None = None  # see ToolDirect
 
     @property
     def name(self) -> str:
@@ -104,11 +110,12 @@ def tool(
     paths: Sequence[str] = (),
     script_params: Sequence[str] = (),
     kind_when: Sequence[tuple[str, str]] = (),
+    direct: ToolDirect | None = None,
 ) -> Callable[[ToolFunc], Tool]:
     """Declare a flat tool. `args` is its attrs args class (None for raw/verbatim tools);
     `check` validates a bound args instance before a script runs (see ToolCheck);
     `session` is for the shell's own builtins only: the function gets the interpreter's
-    `Session` (kernel/run/session.py) as a third argument. `kind`, `paths`,
+    `Session` (kernel/run/session.py) as a third argument; so is `direct` (ToolDirect). `kind`, `paths`,
     `script_params` and `kind_when` describe the tool to tool-call events (see
     ToolSchema)."""
 
@@ -134,7 +141,8 @@ def tool(
         )
         if owns_output:
             schema = schema.with_owned_output()
-        return Tool(schema=schema, func=func, args_class=args, check=check, session=session)
+        return Tool(schema=schema, func=func, args_class=args, check=check, session=session,
+                    direct=direct)
 
     return deco
 

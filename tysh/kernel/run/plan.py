@@ -1,0 +1,258 @@
+"""Statements planned once per syntax node, so a loop body or a function body run many
+times does the per-node work once.
+
+`plan(script)` gives each statement of a script with its step: a function that runs
+the statement as `Interpreter.run_andor` would, or None where the general path runs it.
+A statement gets a step when it is one simple command (not negated, not timed, not in
+the background): the step goes straight to the simple command without the and-or,
+pipeline and command layers. An assignment-only command of plain values (`x=$((x+i))`,
+`s=text`) gets a step that also evaluates and stores the values itself, with the
+arithmetic compiled once.
+
+A step keeps every hook of the general path: while a trap is set (DEBUG, ERR) or
+`set -x` is on, it hands the statement to the general path; `set -e`, `$?`,
+`$PIPESTATUS`, `$_`, tool-call events, limits and cancellation are kept as there.
+Plans are found by the script's identity and hold the script, so an entry can never
+answer for another script."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from tysh.kernel.base.control import ExitShell
+from tysh.kernel.base.errors import ExpansionError, VarError
+from tysh.kernel.base.streams import Fds
+from tysh.kernel.expand import arith
+from tysh.kernel.expand.words import eval_arith_word, plain_texts, plain_words
+from tysh.kernel.run.simple_command import do_assign, run_function, run_simple
+from tysh.kernel.syntax import ast
+from tysh.kernel.syntax.walk import walk
+
+if TYPE_CHECKING:
+    from tysh.kernel.run.interpreter import Interpreter
+
+Step = Callable[["Interpreter", ast.Statement, Fds], int]
+Plan = tuple[tuple[ast.Statement, Step | None], ...]
+Value = Callable[["Interpreter"], str]
+
+_PLANS: dict[int, tuple[ast.Script, Plan]] = {}
+_MAX_PLANS = 4096
+
+
+def plan(script: ast.Script) -> Plan:
+    """The statements of `script` with their steps (cached by the script's identity)."""
+    got = _PLANS.get(id(script))
+    if got is not None and got[0] is script:
+        return got[1]
+    made = tuple((st, _step(st)) for st in script.statements)
+    if len(_PLANS) >= _MAX_PLANS:
+        _PLANS.clear()
+    _PLANS[id(script)] = (script, made)
+    return made
+
+
+def _step(st: ast.Statement) -> Step | None:
+    if st.background:
+        return None
+    body = st.body
+    pipeline = body.first
+    if body.rest or pipeline.negated or pipeline.timed or len(pipeline.commands) != 1:
+        return None
+    cmd = pipeline.commands[0]
+    if type(cmd) is not ast.SimpleCommand:
+        return None
+    if any(type(n) is ast.ProcSub for n in walk(cmd)):
+        return None  # its pipes are closed after the command: the general path does that
+    if not cmd.words and not cmd.redirects and cmd.assigns:
+        assigns: list[tuple[ast.Assign, Value]] = []
+        for a in cmd.assigns:
+            value = _value(a)
+            if value is None:
+                break
+            assigns.append((a, value))
+        else:
+            return _assignment_step(pipeline, tuple(assigns))
+    return _simple_step(cmd, pipeline)
+
+
+# what makes a first word more than a name: a glob, a brace or a tilde
+_SPECIAL_NAME_CHARS = frozenset("*?[{~")
+
+
+def _command_name(word: ast.Word) -> str | None:
+    """The command name when the first word is plain text with nothing to expand, as
+    run_simple reads it; a lone `[` too (an unclosed bracket globs nothing)."""
+    parts = word.parts
+    if len(parts) != 1:
+        return None
+    p = parts[0]
+    if type(p) is ast.Quoted:
+        return p.text
+    if type(p) is ast.Lit and (p.text == "[" or _SPECIAL_NAME_CHARS.isdisjoint(p.text)):
+        return p.text
+    return None
+
+
+def _finish(interp: Interpreter, status: int, pipeline: ast.Pipeline) -> int:
+    """What the pipeline and and-or layers do after a lone command: `$?`, `$PIPESTATUS`,
+    and a failure under `set -e` or an ERR trap."""
+    state = interp.state
+    state.last_status = status
+    ps = state.pipestatus  # never shared (copies and $PIPESTATUS build new lists)
+    if len(ps) == 1:
+        ps[0] = status
+    else:
+        state.pipestatus = [status]
+    if status and not interp.suppress_errexit:
+        interp.failed(status, pipeline)
+    return status
+
+
+def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
+    name = _command_name(cmd.words[0]) if (
+        cmd.words and not cmd.assigns and not cmd.redirects and not cmd.arg_assigns) else None
+    words = plain_words(cmd.words[1:]) if name is not None else None
+    if name is None or words is None:
+        def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+            if interp.state.traps:  # the DEBUG trap runs before the command
+                return interp.run_andor(st.body, fds)
+            interp.cur_fds = fds
+            return _finish(interp, run_simple(interp, cmd, fds), pipeline)
+
+        return step
+
+    def named(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        """`f $i`, `[ $i -lt 10 ]`: a function, or a tool with a direct path
+        (ToolDirect), gets its words' texts without the binder's classified arguments,
+        when the command is not traced or observed and its words are plain; any other
+        command runs as usual."""
+        state = interp.state
+        if state.traps:
+            return interp.run_andor(st.body, fds)
+        interp.cur_fds = fds
+        if interp.events is None and "xtrace" not in state.options:
+            fn = state.functions.get(name)
+            if fn is not None:
+                argv = plain_texts(words, interp, "sh_word_split" in state.options)
+                if argv is not None:
+                    interp.last_typed = False
+                    interp.last_data = None
+                    interp.cmdsub_status = None
+                    state.last_arg = argv[-1] if argv else name  # `$_` in the function
+                    return _finish(interp, run_function(interp, fn, name, argv, fds),
+                                   pipeline)
+            elif not state.disabled:
+                tool = interp.registry.tool(name)
+                if tool is not None and tool.direct is not None:
+                    argv = plain_texts(words, interp, "sh_word_split" in state.options)
+                    got = None if argv is None else tool.direct(argv)
+                    if got is not None:
+                        assert argv is not None
+                        interp.last_typed = False
+                        interp.last_data = None
+                        interp.cmdsub_status = None
+                        state.last_arg = argv[-1] if argv else name
+                        return _finish(interp, got, pipeline)
+        return _finish(interp, run_simple(interp, cmd, fds), pipeline)
+
+    return named
+
+
+def _assignment_step(pipeline: ast.Pipeline,
+                     assigns: tuple[tuple[ast.Assign, Value], ...]) -> Step:
+    """`x=$((x+i))`, `s=text`: the values computed by the planned functions and stored
+    as `do_assign` stores them."""
+
+    def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        state = interp.state
+        if state.traps or "xtrace" in state.options:
+            return interp.run_andor(st.body, fds)
+        interp.cur_fds = fds
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
+        state.last_arg = ""
+        try:
+            for a, value in assigns:
+                v = value(interp)
+                frames = state.frames
+                var = (frames[0].get(a.name) if len(frames) == 1 and not state.refs
+                       else state.lookup(a.name))
+                if (var is not None and type(var.value) is str and not var.integer
+                        and not var.readonly and not var.case):
+                    var.value = v
+                else:
+                    _store(interp, a, v, fds)
+        except ExpansionError as e:
+            return _finish(interp, interp.fail_expansion(e, fds), pipeline)
+        state.last_status = 0  # _finish of a success
+        ps = state.pipestatus
+        if len(ps) == 1:
+            ps[0] = 0
+        else:
+            state.pipestatus = [0]
+        return 0
+
+    return step
+
+
+def _store(interp: Interpreter, a: ast.Assign, v: str, fds: Fds) -> None:
+    """`do_assign` of a computed value; a refused store (a readonly variable) abandons
+    the rest of the line, as bash does (the shell goes on)."""
+    try:
+        do_assign(interp, a, v)
+    except VarError as e:
+        interp.error(fds, "tysh: " + e.message)
+        raise ExitShell(1, expansion=True) from None
+
+
+def _value(a: ast.Assign) -> Value | None:
+    """How the value of a plain assignment is computed, as `do_assign` computes it
+    (`name=text`, `name=$((…))`); None for any other."""
+    if a.index is not None or a.append or type(a.value) is not ast.Word:
+        return None
+    parts = a.value.parts
+    if len(parts) != 1:
+        return None
+    p = parts[0]
+    if type(p) is ast.Quoted or type(p) is ast.Lit and "~" not in p.text:
+        text = p.text
+        return lambda interp: text
+    if type(p) is not ast.ArithSub:
+        return None
+    expr = p.expr
+    got = arith.fixed_text_fn(expr) if _compiles(expr) else None
+    if got is None:
+        def expanded(interp: Interpreter) -> str:
+            try:
+                return arith.int_text(eval_arith_word(expr, interp))
+            except ExpansionError as e:
+                e.fatal = True  # as a `$((…))` anywhere else
+                raise
+
+        return expanded
+    source, fn = got
+
+    def fixed(interp: Interpreter) -> str:
+        try:
+            return arith.int_text(fn(interp))
+        except arith.ArithError as e:
+            err = arith.as_expansion_error(source, e)
+            err.fatal = True
+            raise err from None
+        except ExpansionError as e:
+            e.fatal = True
+            raise
+
+    return fixed
+
+
+def _compiles(word: ast.Word) -> bool:
+    """Whether a fixed-text arithmetic word compiles (one that does not is evaluated
+    through the general path, which reports the fault where the command runs)."""
+    try:
+        arith.fixed_text_fn(word)
+    except ExpansionError:
+        return False
+    return True
