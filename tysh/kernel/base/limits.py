@@ -17,11 +17,9 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from tysh.kernel.base.control import ExitShell
 from tysh.kernel.base.errors import TyshError
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import AssocArray, SparseList
 
 if TYPE_CHECKING:
@@ -53,7 +51,7 @@ CANCELLED = 130
 NESTS_TOO_DEEPLY = "tysh: script nests too deeply"
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Limits(Record):
     """Bounds that end runaway scripts with a clean error instead of a crash.
 
@@ -69,18 +67,23 @@ class Limits(Record):
     The `external_*` bounds are rlimits each sandboxed external program starts with
     (hard and soft, so it cannot raise them): address space in bytes, processes of its
     user (not enforced by Linux for root), and the largest file it may write; its CPU
-    seconds are the time left of the call. None leaves that rlimit as it is."""
+    seconds are the time left of the call. None leaves that rlimit as it is.
+
+    A frozen record: `limits.evolve(timeout=5)` is a copy with one bound changed."""
 
     max_function_depth: int = 1000
     max_subshell_depth: int = 200
     max_loop_iterations: int | None = None
     max_output_bytes: int | None = DEFAULT_OUTPUT_BYTES
-    timeout: float | None = attrs.field(default=None, validator=lambda _s, _a, v: check_timeout(v))
+    timeout: float | None = None
     max_memory: int | None = DEFAULT_MAX_MEMORY
     max_jobs: int | None = DEFAULT_MAX_JOBS
     external_memory: int | None = DEFAULT_EXTERNAL_MEMORY
     external_processes: int | None = DEFAULT_EXTERNAL_PROCESSES
     external_file_size: int | None = DEFAULT_EXTERNAL_FILE_SIZE
+
+    def __post_init__(self) -> None:
+        check_timeout(self.timeout)  # refused here rather than read later as "no limit"
 
 
 def check_timeout(secs: float | None, what: str = "timeout") -> float | None:

@@ -9,14 +9,16 @@ methods with attrs' meaning from here: equal when of the same class with equal f
 hashed by its fields, shown as `Name(field=value, …)`. Fields declared `eq=False`,
 `hash=False` or `repr=False` are left out as attrs would leave them out.
 
-`@frozen` over `Record` goes further, for plain value classes on the start-up path (the
-syntax tree): no attrs at all, an `__init__` compiled only when the class is first
-instantiated, and `replace` in place of `attrs.evolve`."""
+`@frozen` over `Record` goes further, for the value classes on the start-up path (the
+syntax tree, Limits, schemas, results): no attrs at all, an `__init__` compiled only when
+the class is first instantiated (or the class's own, for one that converts or checks its
+arguments), and `obj.evolve(…)` (or `replace(obj, …)`) in place of `attrs.evolve`; `@mutable` makes the same records
+with assignable fields."""
 
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 _T = TypeVar("_T")
 _EQ: dict[type, Any] = {}
@@ -74,6 +76,18 @@ class Record:
         fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
         return f"{self.__class__.__qualname__.rsplit('>.', 1)[-1]}({fields})"
 
+    def evolve(self: _T, **changes: Any) -> _T:
+        """A copy with the given fields changed: `attrs.evolve(obj, …)` as a method, for
+        records made by `frozen` and by attrs alike."""
+        if getattr(self, "__record_fields__", None) is None:
+            import attrs
+
+            made: _T = attrs.evolve(cast(Any, self), **changes)
+            return made
+        return replace(self, **changes)
+
+    __replace__ = evolve  # copy.replace (Python 3.13)
+
 
 class MutableRecord(Record):
     """Record for a mutable attrs class: equal by fields but, as attrs makes it, unhashable."""
@@ -116,6 +130,14 @@ def _first_init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls.__init__(self, *args, **kwargs)
 
 
+def _slot(cls: type, name: str) -> Any:
+    """The descriptor of a field's slot (the class's own, or a record base's)."""
+    for c in cls.__mro__:
+        if name in c.__dict__:
+            return c.__dict__[name]
+    raise AttributeError(name)
+
+
 def _compile_init(cls: Any) -> Any:
     names: tuple[str, ...] = cls.__record_fields__
     defaults: dict[str, Any] = cls.__record_defaults__
@@ -130,10 +152,12 @@ def _compile_init(cls: Any) -> Any:
         else:
             params.append(n)
         if enforced:  # __setattr__ refuses: set the slot through its descriptor
-            env[f"_set_{n}"] = cls.__dict__[n].__set__
+            env[f"_set_{n}"] = _slot(cls, n).__set__
             body.append(f"    _set_{n}(self, {n})")
         else:
             body.append(f"    self.{n} = {n}")
+    if getattr(cls, "__post_init__", None) is not None:  # the class's check of its fields
+        body.append("    self.__post_init__()")
     src = (f"def __init__({', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n")
     exec(compile(src, f"<record {cls.__qualname__}>", "exec"), env)
     init = env["__init__"]
@@ -142,12 +166,16 @@ def _compile_init(cls: Any) -> Any:
 
 
 def _frozen(cls: type[_T], enforce: bool = True) -> type[_T]:
-    # fields are the class's own annotations, in order; a class attribute of the same name
-    # is the field's default (immutable values only: it is shared by every instance)
-    names = tuple(cls.__dict__.get("__annotations__", {}))
-    if any(n.startswith("__") for n in names):
+    # fields are a record base's fields, then the class's own annotations, in order; a
+    # class attribute of the same name is the field's default (immutable values only: it
+    # is shared by every instance)
+    inherited: tuple[str, ...] = getattr(cls, "__record_fields__", ())
+    own = tuple(n for n in cls.__dict__.get("__annotations__", {}) if n not in inherited)
+    if any(n.startswith("__") for n in own):
         raise TypeError(f"{cls.__name__}: a record field may not start with '__'")
-    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+    names = inherited + own
+    defaults = {**getattr(cls, "__record_defaults__", {}),
+                **{n: cls.__dict__[n] for n in own if n in cls.__dict__}}
     seen_default = False
     for n in names:
         if n in defaults:
@@ -156,11 +184,18 @@ def _frozen(cls: type[_T], enforce: bool = True) -> type[_T]:
             raise TypeError(f"{cls.__name__}: field {n!r} without a default follows one with")
     ns = {k: v for k, v in cls.__dict__.items()
           if k not in defaults and k not in ("__dict__", "__weakref__")}
-    ns["__slots__"] = names
+    ns["__slots__"] = own
     ns["__record_fields__"] = names
     ns["__record_defaults__"] = defaults
     ns["__match_args__"] = names
-    ns["__init__"] = _first_init
+    # a class may write its own __init__ (to convert its arguments): it takes the fields
+    # as parameters of the same names in the same order, and sets a frozen record's
+    # fields with object.__setattr__; one that only checks them defines __post_init__,
+    # which the compiled __init__ and `replace` call last
+    own_init = "__init__" in cls.__dict__
+    ns["__record_own_init__"] = own_init
+    if not own_init:
+        ns["__init__"] = _first_init
     if enforce:
         ns["__setattr__"] = _frozen_setattr
         ns["__delattr__"] = _frozen_delattr
@@ -184,6 +219,17 @@ else:
         attrs, whose import and per-class code generation are most of what a short
         `tysh -c` would otherwise spend on the syntax tree."""
         return _frozen(cls)
+
+
+if TYPE_CHECKING:
+    @dataclass_transform(eq_default=False)
+    def mutable(cls: type[_T]) -> type[_T]:
+        """See the definition below."""
+else:
+    def mutable(cls):
+        """A record whose fields may be assigned after it is made (over `MutableRecord`
+        for attrs' meaning of a mutable class: equal by fields, unhashable)."""
+        return _frozen(cls, enforce=False)
 
 
 if TYPE_CHECKING:
@@ -212,13 +258,18 @@ def record_fields(cls: type) -> tuple[tuple[str, str], ...]:
 
 def replace(obj: _T, **changes: Any) -> _T:
     """A copy of the frozen record obj with the given fields changed (attrs.evolve for
-    records made by `frozen`)."""
+    records made by `frozen`): through the class's own __init__ if it has one, so its
+    conversions and checks apply to the new values too."""
     cls = type(obj)
     names: tuple[str, ...] = cls.__record_fields__  # type: ignore[attr-defined]
     unknown = set(changes).difference(names)
     if unknown:
         raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
-    new = object.__new__(cls)
+    if cls.__record_own_init__:  # type: ignore[attr-defined]
+        return cls(**{n: changes[n] if n in changes else getattr(obj, n) for n in names})
+    new: Any = object.__new__(cls)
     for n in names:
-        cls.__dict__[n].__set__(new, changes[n] if n in changes else getattr(obj, n))
-    return new
+        _slot(cls, n).__set__(new, changes[n] if n in changes else getattr(obj, n))
+    if getattr(cls, "__post_init__", None) is not None:
+        new.__post_init__()
+    return cast(_T, new)

@@ -12,8 +12,6 @@ import typing
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from tysh.kernel.base.values import to_text
 from tysh.kernel.bind.binder import (
     CONVERTERS,
@@ -81,6 +79,8 @@ class ClassPlan:
     def __init__(self, cls: type) -> None:
         hints = type_hints(cls)
         params = {p.name: p for p in reflect_params(cls)}
+        import attrs  # an args class is an attrs class; the kernel itself needs no attrs
+
         fields: dict[str, FieldPlan] = {}
         for f in attrs.fields(cls):
             meta: ParamMeta = f.metadata.get(META_KEY, ParamMeta())

@@ -21,8 +21,6 @@ import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import attrs
-
 from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand, classify
 from tysh.kernel.base.cache import compile_cached
 from tysh.kernel.bind.binder import (
@@ -177,6 +175,8 @@ def make_fast(tool: Tool) -> FastFn | None:
     if (cls is None or schema.subcommands or schema.raw_argv or schema.map_positionals
             or schema.arg_binding is not ArgBinding.TYPED):
         return None
+    import attrs  # only a typed tool's args class is an attrs class
+
     try:
         fields = attrs.fields(cls)
     except (TypeError, attrs.exceptions.NotAnAttrsClassError):

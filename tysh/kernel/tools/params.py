@@ -12,12 +12,13 @@ import types
 import typing
 from typing import Any, Literal, Union
 
-import attrs
-
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.schema import ParamSchema
 
 META_KEY = "tysh"
+# `param()` without a default: a required field (attrs.NOTHING, without importing attrs
+# until a tool declares its args)
+REQUIRED: Any = type("Required", (), {"__repr__": lambda self: "REQUIRED"})()
 
 
 @frozen
@@ -38,7 +39,7 @@ class ParamMeta(Record):
 
 
 def param(
-    default: Any = attrs.NOTHING,
+    default: Any = REQUIRED,
     *,
     aliases: typing.Sequence[str] = (),
     help: str = "",
@@ -80,6 +81,10 @@ def param(
         range_error=range_error,
         glob_passthrough=glob_passthrough,
     )
+    import attrs
+
+    if default is REQUIRED:
+        default = attrs.NOTHING
     if factory is not None:
         return attrs.field(factory=factory, metadata={META_KEY: meta})
     return attrs.field(default=default, metadata={META_KEY: meta})
@@ -151,6 +156,8 @@ def type_hints(cls: type) -> dict[str, Any]:
 
 def reflect_params(cls: type) -> tuple[ParamSchema, ...]:
     """The ParamSchemas of an attrs args class, in declaration order."""
+    import attrs
+
     hints = type_hints(cls)
     out: list[ParamSchema] = []
     for f in attrs.fields(cls):

@@ -7,17 +7,16 @@ an instance of the leaf's args class and calls the function with it and a Contex
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
-import attrs
-
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import reflect_params
 from tysh.kernel.tools.schema import ArgBinding, Example, ToolSchema
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Outcome(Record):
     """A tool's full return: status, structured output and typed data (for `$(…)`)."""
 
@@ -36,9 +35,14 @@ ToolFunc = Callable[..., ToolReturn]
 ToolCheck = Callable[[Any], list[str]]
 
 
-@attrs.frozen(eq=False)
+# a leaf's children: none, and read-only (a default every Tool shares)
+NO_CHILDREN: Mapping[str, Any] = MappingProxyType({})
+
+
+@frozen
 class Tool:
     """A runnable tool: its schema plus the function (and args class) of each leaf.
+    Equal only to itself; `tool.evolve(schema=…)` is a copy with fields changed.
 
     For raw_argv and verbatim tools `args_class` is None and the function receives the
     binder's ToolArgs itself."""
@@ -46,9 +50,12 @@ class Tool:
     schema: ToolSchema
     func: ToolFunc | None
     args_class: type | None
-    children: Mapping[str, Tool] = attrs.field(factory=dict)
+    children: Mapping[str, Tool] = NO_CHILDREN
     check: ToolCheck | None = None
     session: bool = False  # called with the interpreter's Session as a third argument
+
+    __repr__ = Record.__repr__
+    evolve = Record.evolve
 
     @property
     def name(self) -> str:
