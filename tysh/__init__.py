@@ -6,9 +6,10 @@ internal and may move. The names load on first use, so `import tysh` (and with i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from tysh.acp.log import ToolCall as ToolCall
     from tysh.acp.log import ToolCallLog as ToolCallLog
     from tysh.acp.terminal import TerminalHandler as TerminalHandler
@@ -117,8 +118,11 @@ def __getattr__(name: str) -> Any:
     # Loading the kernel creates tens of thousands of objects that live as long as the
     # process (classes, functions, tables); the cyclic collector would walk them again
     # and again while they are made (a tenth of a cold start). It is paused for the
-    # import only, and resumed if it was running: cycles made meanwhile are collected
-    # by its next run.
+    # import only, and resumed if it was running. What the import made then goes
+    # straight to the oldest generation (freeze, then unfreeze: nothing is scanned),
+    # where only the rare full collection looks at it, rather than being walked by the
+    # next young collections one generation at a time; cycles made meanwhile are
+    # collected by the next full collection.
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -127,6 +131,8 @@ def __getattr__(name: str) -> Any:
         value = getattr(found, name) if hasattr(found, name) \
             else importlib.import_module(f"{module}.{name}")
     finally:
+        gc.freeze()
+        gc.unfreeze()
         if paused:
             gc.enable()
     globals()[name] = value  # later lookups skip this function

@@ -9,21 +9,22 @@ keeps the head and the tail of a stream that grows past its limit."""
 
 from __future__ import annotations
 
+import _thread
 import io
 import os
 import sys
-import threading
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.control import ExitShell
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import AssocArray, SparseList
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import subprocess
+    from typing import Any
 
 DEFAULT_OUTPUT_BYTES = 1 << 20
 MIB = 1 << 20
@@ -204,7 +205,7 @@ class Meter:
         self.est = 0
         # counts what the variables of the live sessions hold (set by the kernel)
         self.census: Callable[[], int] | None = None
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         # the live sessions (weakly held) a census walks
         self.sessions: weakref.WeakSet[Any] = weakref.WeakSet()
 
@@ -319,7 +320,7 @@ class RunControl:
         self.int_trap_ran = False
         self.process_groups = process_groups
         self.check_streams = check_streams
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self._procs: set[subprocess.Popen[Any]] = set()
         # the control of the kernel itself, which counts every job started under it
         self.root: RunControl = self
@@ -433,7 +434,7 @@ class CappedOutput(io.BytesIO):
         # past this many bytes written every write raises BrokenPipeError
         self.stop_at = OVERRUN_FACTOR * self.limit + OVERRUN_BYTES
         self._tail = bytearray()
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self.check: Callable[[], None] | None = None  # see streams.CheckedBytesIO
 
     def write(self, b: Any) -> int:

@@ -18,9 +18,12 @@ with assignable fields."""
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-_T = TypeVar("_T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    _T = TypeVar("_T")
 _EQ: dict[type, Any] = {}
 _HASH: dict[type, Any] = {}
 
@@ -82,7 +85,7 @@ class Record:
         if getattr(self, "__record_fields__", None) is None:
             import attrs
 
-            made: _T = attrs.evolve(cast(Any, self), **changes)
+            made: _T = attrs.evolve(self, **changes)  # type: ignore[misc]
             return made
         return replace(self, **changes)
 
@@ -118,16 +121,55 @@ def _reduce(self: Any) -> tuple[Any, tuple[Any, ...]]:
     return type(self), tuple(getattr(self, n) for n in self.__record_fields__)
 
 
+# instances a record class makes through the generic __init__ before it compiles its own
+_COLD_INITS = 16
+_made: dict[type, int] = {}
+
+
 def _first_init(self: Any, *args: Any, **kwargs: Any) -> None:
-    """Every frozen record starts with this __init__: it compiles the class's own (a
-    function that sets each slot directly) and hands over to it, so a class that a run
-    never instantiates never pays for compiling one."""
+    """Every frozen record starts with this __init__. The first instances of a class are
+    made by reading its fields at each call; from the `_COLD_INITS`th on it compiles its
+    own (a function that sets each slot directly) and hands over to that. A short run
+    (`tysh -c 'echo hi'`) makes a few instances of a dozen classes and never pays for
+    the compiler (whose first use in a process is the dearest); a long one pays once
+    per class it uses often."""
     cls = type(self)
-    for c in cls.__mro__:
-        if c.__dict__.get("__init__") is _first_init:
-            c.__init__ = _compile_init(c)  # type: ignore[misc]
+    for owner in cls.__mro__:
+        if owner.__dict__.get("__init__") is _first_init:
             break
-    cls.__init__(self, *args, **kwargs)
+    made = _made.get(owner, 0)
+    if made < _COLD_INITS:
+        _made[owner] = made + 1
+        _generic_init(owner, self, args, kwargs)
+        return
+    owner.__init__ = _compile_init(owner)  # type: ignore[misc]
+    owner.__init__(self, *args, **kwargs)  # type: ignore[misc]
+
+
+def _generic_init(cls: Any, self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """What the compiled __init__ of cls does, with Python's errors for a wrong call."""
+    names: tuple[str, ...] = cls.__record_fields__
+    defaults: dict[str, Any] = cls.__record_defaults__
+    where = f"{cls.__qualname__}.__init__()"
+    if len(args) > len(names):
+        raise TypeError(f"{where} takes {len(names) + 1} positional arguments but "
+                        f"{len(args) + 1} were given")
+    values = dict(zip(names, args, strict=False))
+    for k, v in kwargs.items():
+        if k not in names:
+            raise TypeError(f"{where} got an unexpected keyword argument {k!r}")
+        if k in values:
+            raise TypeError(f"{where} got multiple values for argument {k!r}")
+        values[k] = v
+    missing = [n for n in names if n not in values and n not in defaults]
+    if missing:
+        raise TypeError(f"{where} missing {len(missing)} required argument"
+                        f"{'s' if len(missing) > 1 else ''}: "
+                        + ", ".join(repr(n) for n in missing))
+    for n in names:
+        _slot(cls, n).__set__(self, values[n] if n in values else defaults[n])
+    if getattr(cls, "__post_init__", None) is not None:
+        self.__post_init__()
 
 
 def _slot(cls: type, name: str) -> Any:
@@ -272,4 +314,5 @@ def replace(obj: _T, **changes: Any) -> _T:
         _slot(cls, n).__set__(new, changes[n] if n in changes else getattr(obj, n))
     if getattr(cls, "__post_init__", None) is not None:
         new.__post_init__()
-    return cast(_T, new)
+    made: _T = new
+    return made

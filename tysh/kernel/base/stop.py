@@ -7,11 +7,11 @@ nested commands (awk's `system()`, `xargs`) see their own and restore the outer 
 
 from __future__ import annotations
 
-import threading
+import _thread
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-_local = threading.local()
+_local = _thread._local()
 
 
 def check() -> None:

@@ -9,12 +9,15 @@ its words with dict lookups and no per-call setup.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from tysh.kernel.base.argv import DOUBLE_DASH, Arg, DoubleDash, Flag, Operand, classify
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.values import to_json_text, to_text
 from tysh.kernel.tools.schema import ArgBinding, ParamSchema, ToolSchema
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "DOUBLE_DASH",

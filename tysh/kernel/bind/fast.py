@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand, classify
 from tysh.kernel.base.cache import compile_cached
@@ -36,6 +35,10 @@ from tysh.kernel.bind.binder import (
 from tysh.kernel.bind.convert import bind_and_convert_general, class_plan
 from tysh.kernel.tools.schema import ArgBinding
 from tysh.kernel.tools.tool import Tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["FastFn", "bind_and_convert", "make_fast"]
 

@@ -17,15 +17,12 @@ fails before (under `set -e`) is not taken into account: its problem is still an
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.errors import TyshSyntaxError
+from tysh.kernel.base.hints import Any
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import local_nodes, static_word
-
-if TYPE_CHECKING:
-    pass
 
 
 @frozen

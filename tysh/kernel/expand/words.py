@@ -19,10 +19,10 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any, Protocol
 
 from tysh.kernel.base.argv import DOUBLE_DASH, Arg, Flag, Operand, looks_like_flag
 from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.values import (
     AssocArray,
@@ -35,6 +35,10 @@ from tysh.kernel.base.values import (
 from tysh.kernel.expand import arith, pattern
 from tysh.kernel.fs.api import FileSystem
 from tysh.kernel.syntax import ast
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "ExpandHost",

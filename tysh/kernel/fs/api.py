@@ -13,10 +13,13 @@ import contextlib
 import os
 import posixpath
 from collections.abc import Callable, Iterator
-from typing import IO
 
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.record import Record, frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 
 class FsError(TyshError):

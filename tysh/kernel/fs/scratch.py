@@ -15,12 +15,14 @@ from __future__ import annotations
 import contextlib
 import posixpath
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING
 
 from tysh.kernel.fs.api import DirHandle, FileStat, FsError
 from tysh.kernel.fs.confined import ConfinedFileSystem
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import IO
+
     from tysh.kernel.fs.memory import MemoryFileSystem
 
 SCRATCH = "/tmp"

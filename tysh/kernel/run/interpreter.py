@@ -17,7 +17,6 @@ import os
 import re
 import time
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Any
 
 from tysh.kernel.base import stop
 from tysh.kernel.base.argv import Arg
@@ -55,7 +54,10 @@ from tysh.kernel.run.simple_command import run_simple
 from tysh.kernel.run.state import State
 from tysh.kernel.syntax import ast
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import IO, Any
+
     from tysh.kernel.expand.glob import GlobOptions
     from tysh.kernel.run.filemode import MaskedFileSystem
     from tysh.kernel.run.jobs import JobControl, JobTable

@@ -14,12 +14,15 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
 
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, UNBOUNDED, VAR_BYTES, Meter, value_size
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import FAR_GAP, AssocArray, SparseList, array_end
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 OPTION_LETTERS = {
     "errexit": "e",

@@ -10,9 +10,12 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from tysh.kernel.base.record import Record, frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PARAM_TYPES = ("string", "int", "float", "bool", "array", "path", "choice", "any")
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
 
+from tysh.kernel.base.hints import Any
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import reflect_params
