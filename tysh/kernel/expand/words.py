@@ -23,6 +23,7 @@ from functools import lru_cache
 from tysh.kernel.base.argv import DOUBLE_DASH, Arg, Flag, Operand, looks_like_flag
 from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.base.hints import Protocol
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.values import (
     AssocArray,
@@ -32,13 +33,17 @@ from tysh.kernel.base.values import (
     array_items,
     to_text,
 )
-from tysh.kernel.expand import arith, pattern
 from tysh.kernel.fs.api import FileSystem
 from tysh.kernel.syntax import ast
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from tysh.kernel.expand import arith, pattern
+else:  # loaded by the first word that needs arithmetic or a pattern
+    arith = LazyModule(globals(), "arith", "tysh.kernel.expand.arith")
+    pattern = LazyModule(globals(), "pattern", "tysh.kernel.expand.pattern")
 
 __all__ = [
     "ExpandHost",

@@ -27,6 +27,7 @@ from tysh.kernel.base.control import (
     ReturnFromFunction,
 )
 from tysh.kernel.base.errors import ExpansionError, TyshError
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.limits import (
     NESTS_TOO_DEEPLY,
@@ -43,9 +44,7 @@ from tysh.kernel.base.record import replace
 from tysh.kernel.base.streams import NULL_IO, CheckedBytesIO, Fds, flush_quietly
 from tysh.kernel.base.threads import start_deep
 from tysh.kernel.base.values import encode_text, to_text
-from tysh.kernel.expand import arith
 from tysh.kernel.expand import words as expand
-from tysh.kernel.expand.pattern import match
 from tysh.kernel.fs.api import FileSystem
 from tysh.kernel.run import simple_command
 from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
@@ -58,10 +57,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import IO, Any
 
+    from tysh.kernel.expand import arith, pattern
     from tysh.kernel.expand.glob import GlobOptions
     from tysh.kernel.run.filemode import MaskedFileSystem
     from tysh.kernel.run.jobs import JobControl, JobTable
     from tysh.kernel.tools.tool import Tool
+else:  # loaded by the first arithmetic or `case` that runs
+    arith = LazyModule(globals(), "arith", "tysh.kernel.expand.arith")
+    pattern = LazyModule(globals(), "pattern", "tysh.kernel.expand.pattern")
 
 __all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
 
@@ -1313,7 +1316,7 @@ def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
         item = items[i]
         shopt = interp.state.shopt
         ext, nocase = "extglob" in shopt, "nocasematch" in shopt
-        if any(match(interp.expand_pattern(p), text, extglob=ext, nocase=nocase)
+        if any(pattern.match(interp.expand_pattern(p), text, extglob=ext, nocase=nocase)
                for p in item.patterns):
             while True:
                 status = interp.run_script(item.body, fds)

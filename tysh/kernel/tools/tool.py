@@ -12,8 +12,7 @@ from types import MappingProxyType
 from tysh.kernel.base.hints import Any
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.output import OutputData
-from tysh.kernel.tools.params import reflect_params
-from tysh.kernel.tools.schema import ArgBinding, Example, ToolSchema
+from tysh.kernel.tools.schema import ArgBinding, Example, ParamSchema, ToolSchema
 
 
 @frozen
@@ -86,6 +85,14 @@ class Tool:
         return json_argv(self.schema, args, path, json_output)
 
 
+def _reflect(args: type) -> tuple[ParamSchema, ...]:
+    """The params of a typed tool's args class: reflection (through attrs and typing)
+    loads only when a typed tool is declared."""
+    from tysh.kernel.tools.params import reflect_params
+
+    return reflect_params(args)
+
+
 def _examples(examples: Sequence[Example | tuple[str, str]]) -> tuple[Example, ...]:
     return tuple(e if isinstance(e, Example) else Example(e[0], e[1]) for e in examples)
 
@@ -123,7 +130,7 @@ def tool(
         schema = ToolSchema(
             name=name,
             description=description,
-            params=reflect_params(args) if args is not None else (),
+            params=_reflect(args) if args is not None else (),
             typed_substitution=typed_substitution,
             examples=_examples(examples),
             map_positionals=map_positionals,
@@ -240,7 +247,7 @@ class ToolGroup:
             schema = ToolSchema(
                 name=self._name,
                 description=self._description,
-                params=reflect_params(self._args) if self._args is not None else (),
+                params=_reflect(self._args) if self._args is not None else (),
                 examples=self._examples,
                 subcommands=tuple(k.schema for k in kids),
                 aliases=self._aliases,
