@@ -8,8 +8,6 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from tysh.acp.log import ToolCall as ToolCall
     from tysh.acp.log import ToolCallLog as ToolCallLog
     from tysh.acp.terminal import TerminalHandler as TerminalHandler
@@ -108,7 +106,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'tysh' has no attribute {name!r}")
