@@ -6,7 +6,7 @@ redirects and `$(…)`, as JSON under `--json`, and as rich tables only on a ter
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from tysh.kernel.base.record import MutableRecord, Record, frozen
 from tysh.kernel.base.values import b64encode, to_json_value, to_text
@@ -45,6 +45,8 @@ class OutputNode(Record):
 class OutputData(Record):
     headers: tuple[str, ...] | None = None
     root: tuple[OutputNode, ...] = ()
+    # the JSON form, or a function of no arguments that computes it when first asked
+    # (a tool's typed value in text mode, built only if someone reads it)
     rich_json: Any = None
 
     def __init__(self, headers: Iterable[str] | None = None,
@@ -57,6 +59,12 @@ class OutputData(Record):
     @classmethod
     def text(cls, s: str, rich_json: Any = None) -> OutputData:
         return cls(None, (OutputNode(text=s),), rich_json)
+
+    @classmethod
+    def value(cls, compute: Callable[[], Any]) -> OutputData:
+        """The typed value of a tool that wrote its text itself: no text of its own, and
+        `compute` runs only when the value is read (`r.data`, `$(…)` events)."""
+        return cls(None, (OutputNode(text=""),), compute)
 
     @classmethod
     def nodes(cls, nodes: list[OutputNode], rich_json: Any = None) -> OutputData:
@@ -112,8 +120,9 @@ class OutputData(Record):
         """The JSON form, first match wins: rich_json as given, simple text as a string,
         a table as a list of objects keyed by its headers, a tree as nested
         name/type/children objects, any other list as a list of labels."""
-        if self.rich_json is not None:
-            return to_json_value(self.rich_json)
+        rich = self.rich_json
+        if rich is not None:
+            return to_json_value(rich() if callable(rich) else rich)
         if self.is_simple_text():
             return self.root[0].text
         if self.headers is not None:
@@ -138,6 +147,9 @@ class OutputData(Record):
         return [n.label() for n in self.root]
 
 
+_UNSET: Any = object()
+
+
 def _one_newline(err: str) -> str:
     """`err` is empty or ends with exactly one newline."""
     if not err:
@@ -151,19 +163,23 @@ class ExecResult(MutableRecord):
     Its fields may be assigned (`err` keeps its one trailing newline when set);
     `result.evolve(code=1)` is a copy with fields changed."""
 
-    __slots__ = ("code", "out", "_err", "data", "output", "truncated")
-    __record_fields__ = ("code", "out", "err", "data", "output", "truncated")
+    __slots__ = ("code", "out", "_err", "raw_data", "output", "truncated", "_plain")
+    __record_fields__ = ("code", "out", "err", "raw_data", "output", "truncated")
     __record_own_init__ = True
-    __match_args__ = ("code", "out", "err", "data", "output", "truncated")
+    __match_args__ = ("code", "out", "err", "raw_data", "output", "truncated")
 
     def __init__(self, code: int = 0, out: str | bytes = "", err: str = "", data: Any = None,
                  output: OutputData | None = None, truncated: bool = False) -> None:
         self.code = code
         self.out = out
         self._err = _one_newline(err) if err else err
-        self.data = data
+        # the last command's typed value as the run left it (`data` gives it as plain
+        # JSON values, computed on first read: a run whose value nobody reads never
+        # builds it)
+        self.raw_data = data
         self.output = output
         self.truncated = truncated
+        self._plain: Any = _UNSET
 
     @property
     def err(self) -> str:
@@ -173,6 +189,28 @@ class ExecResult(MutableRecord):
     @err.setter
     def err(self, value: str) -> None:
         self._err = _one_newline(value)
+
+    @property
+    def data(self) -> Any:
+        """The last command's typed value, as plain JSON values (see `plain_data`)."""
+        if self._plain is _UNSET:
+            self._plain = plain_data(self.raw_data)
+        return self._plain
+
+    def evolve(self, **changes: Any) -> ExecResult:
+        """A copy with the given fields changed (`data=` sets the typed value)."""
+        if "raw_data" in changes:
+            changes["data"] = changes.pop("raw_data")
+        values: dict[str, Any] = {"code": self.code, "out": self.out, "err": self.err,
+                                  "data": self.raw_data, "output": self.output,
+                                  "truncated": self.truncated}
+        unknown = set(changes).difference(values)
+        if unknown:
+            raise TypeError(f"ExecResult has no field {sorted(unknown)[0]!r}")
+        values.update(changes)
+        return ExecResult(**values)
+
+    __replace__ = evolve
 
     def text_out(self) -> str:
         if isinstance(self.out, bytes):
@@ -199,7 +237,7 @@ class ExecResult(MutableRecord):
             "code": self.code,
             "out": self.text(),
             "err": _safe_text(self.err),
-            "data": plain_data(self.data),
+            "data": self.data,
             "truncated": self.truncated,
         }
 
@@ -265,8 +303,8 @@ def apply_output_format(result: ExecResult, json: bool, owns_output: bool = Fals
         value = {"error": result.err.rstrip("\n"), "code": result.code}
     elif result.output is not None:
         value = result.output.to_json()
-    elif result.data is not None:
-        value = to_json_value(result.data)
+    elif result.raw_data is not None:
+        value = to_json_value(result.raw_data)
     else:
         value = result.out
     return ExecResult(
