@@ -6,8 +6,7 @@ internal and may move. The names load on first use, so `import tysh` (and with i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tysh.acp.log import ToolCall as ToolCall
     from tysh.acp.log import ToolCallLog as ToolCallLog
@@ -107,7 +106,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'tysh' has no attribute {name!r}")
@@ -117,8 +116,11 @@ def __getattr__(name: str) -> Any:
     # Loading the kernel creates tens of thousands of objects that live as long as the
     # process (classes, functions, tables); the cyclic collector would walk them again
     # and again while they are made (a tenth of a cold start). It is paused for the
-    # import only, and resumed if it was running: cycles made meanwhile are collected
-    # by its next run.
+    # import only, and resumed if it was running. What the import made then goes
+    # straight to the oldest generation (freeze, then unfreeze: nothing is scanned),
+    # where only the rare full collection looks at it, rather than being walked by the
+    # next young collections one generation at a time; cycles made meanwhile are
+    # collected by the next full collection.
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -127,6 +129,8 @@ def __getattr__(name: str) -> Any:
         value = getattr(found, name) if hasattr(found, name) \
             else importlib.import_module(f"{module}.{name}")
     finally:
+        gc.freeze()
+        gc.unfreeze()
         if paused:
             gc.enable()
     globals()[name] = value  # later lookups skip this function

@@ -8,12 +8,14 @@ and the builtins it uses — never rich, jq or prompt_toolkit."""
 from __future__ import annotations
 
 import sys
-from typing import IO, TYPE_CHECKING, Any, cast
 
+from tysh.kernel.base.hints import cast
+from tysh.kernel.base.limits import parse_seconds, parse_size
+
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-from tysh.kernel.base.limits import parse_seconds, parse_size
+    from typing import IO, Any
 
 USAGE = """\
 usage: tysh [--no-external] [--compat bash] [--timeout SECS] [--max-memory SIZE] [-e] [-u]

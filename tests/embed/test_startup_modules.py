@@ -32,6 +32,7 @@ WORKLOADS = {
     "cli_echo": "sys.argv = ['tysh', '-c', ':']\nimport tysh.cli\n"
                 "sys.stdout.flush()\ntysh.cli.main(['-c', 'echo hi'])",
     "kernel": "from tysh import Kernel\nKernel()",
+    "kernel_echo": "from tysh import Kernel\nKernel().execute('echo hi')",
 }
 
 
@@ -68,6 +69,18 @@ def test_start_up_loads_only_the_pinned_modules(name: str, tmp_path: Path) -> No
         "Keep imports that this workload does not use lazy; if the change is intended, "
         "rewrite the list with TYSH_PIN_MODULES=1 .venv/bin/python -m pytest -q "
         "tests/embed/test_startup_modules.py and review its diff.")
+
+
+# what neither workload may load, whatever the Python version: each is milliseconds of
+# every start (attrs generates code per class; typing and threading are large modules;
+# ctypes is the sandbox's openat2, loaded at the first path below the root)
+NEVER_AT_START = ("attr", "attrs", "typing", "threading", "ctypes", "inspect", "ast")
+
+
+@pytest.mark.parametrize("name", sorted(WORKLOADS))
+def test_start_up_loads_no_attrs_typing_threading_or_ctypes(name: str, tmp_path: Path) -> None:
+    got = set(_loaded(name, tmp_path))
+    assert not got.intersection(NEVER_AT_START), sorted(got.intersection(NEVER_AT_START))
 
 
 @pytest.mark.parametrize("enabled", [True, False])

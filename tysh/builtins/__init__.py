@@ -7,8 +7,8 @@ here; `tests/unit/builtins/test_table.py` fails when a tool is missing from the 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tysh.kernel.tools.tool import Tool
 

@@ -18,8 +18,6 @@ import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from tysh.kernel.base.values import to_json_text
 from tysh.kernel.tools.context import Context, ToolServerError
 from tysh.kernel.tools.schema import ToolSchema
@@ -268,7 +266,7 @@ def command_tool(name: str, target: str, tools: list[Any], call: Any
         schema = raw.schema.with_command_aliases(*_aliases(t.name))
         if t.output_schema:
             schema = schema.with_typed_substitution()
-        kids[t.name] = attrs.evolve(raw, schema=schema)
+        kids[t.name] = raw.evolve(schema=schema)
     root = ToolSchema(name=name, description=f"the tools of the MCP server {target}",
                       subcommands=tuple(k.schema for k in kids.values()))
     return Tool(schema=root, func=None, args_class=None, children=kids), problems

@@ -99,3 +99,75 @@ def test_value_records_compare_like_frozen_ones_and_are_plain_slots() -> None:
     assert repr(Flag("-n")) == "Flag(text='-n', value=None)"
     with pytest.raises(AttributeError):
         Operand("x").other = 1  # type: ignore[attr-defined]
+
+
+def test_the_generic_init_and_the_compiled_one_make_the_same_records() -> None:
+    @frozen
+    class Pair(Record):
+        a: int
+        b: str = "x"
+
+    made = [Pair(i) if i % 2 else Pair(b="y", a=i) for i in range(40)]  # both inits
+    assert made[0] == Pair(0, "y") and made[39] == Pair(39, "x")
+    for bad in (lambda: Pair(), lambda: Pair(1, "a", 2), lambda: Pair(1, a=2),
+                lambda: Pair(1, c=2)):
+        with pytest.raises(TypeError):
+            bad()
+
+
+def test_post_init_checks_every_way_a_record_is_made() -> None:
+    @frozen
+    class Positive(Record):
+        n: int = 1
+
+        def __post_init__(self) -> None:
+            if self.n <= 0:
+                raise ValueError("n must be positive")
+
+    for _ in range(20):  # past the generic __init__ too
+        with pytest.raises(ValueError):
+            Positive(0)
+    with pytest.raises(ValueError):
+        Positive(2).evolve(n=-1)
+    with pytest.raises(ValueError):
+        replace(Positive(2), n=0)
+    assert Positive(2).evolve(n=3) == Positive(3)
+
+
+def test_a_record_with_its_own_init_converts_and_evolve_goes_through_it() -> None:
+    @frozen
+    class Names(Record):
+        names: tuple[str, ...] = ()
+
+        def __init__(self, names: list[str] | tuple[str, ...] = ()) -> None:
+            object.__setattr__(self, "names", tuple(names))
+
+    n = Names(["a"])
+    assert n.names == ("a",) and n.evolve(names=["b", "c"]).names == ("b", "c")
+
+
+def test_a_record_subclass_adds_fields_after_its_bases() -> None:
+    @frozen
+    class Sub(Point):
+        z: int = 7
+
+    s = Sub(1, 2, "a", 3)
+    assert (s.x, s.y, s.label, s.z) == (1, 2, "a", 3) and Sub(1).z == 7
+    assert Sub.__record_fields__ == ("x", "y", "label", "z")  # type: ignore[attr-defined]
+    assert s.evolve(x=5) == Sub(5, 2, "a", 3)
+    with pytest.raises(FrozenRecordError):
+        s.z = 1  # type: ignore[misc]
+
+
+def test_public_classes_evolve_as_attrs_evolve_did() -> None:
+    from tysh import ExecResult, Limits, ParamSchema, ToolSchema
+
+    lim = Limits(timeout=5)
+    assert lim.evolve(max_jobs=3) == Limits(timeout=5, max_jobs=3)
+    with pytest.raises(ValueError):
+        lim.evolve(timeout=-1)  # the timeout check holds for a copy too
+    s = ToolSchema("t", params=[ParamSchema("p", aliases=["-p"])])
+    assert s.params[0].aliases == ("-p",) and s.evolve(aliases=["u"]).aliases == ("u",)
+    assert pickle.loads(pickle.dumps(s)) == s and pickle.loads(pickle.dumps(lim)) == lim
+    r = ExecResult(1, err="boom")
+    assert r.evolve(code=0) == ExecResult(0, err="boom\n")

@@ -43,7 +43,7 @@ arg = st.one_of(
 
 
 def _snapshot(ta: ToolArgs) -> tuple[Any, ...]:
-    return tuple(getattr(ta, f.name) for f in attrs.fields(ToolArgs))
+    return tuple(getattr(ta, name) for name in ToolArgs.__slots__)
 
 
 def _general(t: Any, args: list[Any]) -> Any:

@@ -33,7 +33,7 @@ def how(request: Any, monkeypatch: pytest.MonkeyPatch) -> str:
         if resolver() is None:
             pytest.skip("the host kernel has no openat2")
     else:
-        # the filesystem asks for openat2 when it first opens its root: say there is none
+        # the filesystem asks for openat2 at its first path below the root: say there is none
         monkeypatch.setattr(confined_mod, "resolver", lambda: None, raising=False)
     return str(request.param)
 
@@ -59,7 +59,8 @@ def world(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
 
 def _fs(how: str, root: Path) -> ConfinedFileSystem:
     fs = ConfinedFileSystem(str(root))
-    fs.exists(str(root))  # opens the root fd (and probes openat2) now
+    # opens the root fd, and probes openat2 (a path below the root is its first use)
+    fs.exists(str(root / "a"))
     assert (fs._openat2 is not None) == (how == "openat2")
     return fs
 

@@ -4,9 +4,13 @@ as text."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
 
+from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.values import to_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class RawArgs(Protocol):

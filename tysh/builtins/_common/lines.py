@@ -193,7 +193,7 @@ def lines_json(
     if not ctx.json:
         return body(ctx)
     buf = HeldBuffer(ctx)
-    code = body(attrs.evolve(ctx, stdout=buf))
+    code = body(ctx.evolve(stdout=buf))
     raw = buf.getvalue()
     text = raw.decode("utf-8", "replace")
     data = shape(text) if shape is not None else split_lines_text(text)

@@ -6,9 +6,11 @@ written literally in the source (select_leaf refuses computed subcommand names).
 
 from __future__ import annotations
 
-from typing import Any
-
 from tysh.kernel.base.record import Record, frozen, value_record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 # Values that nothing mutates, checked statically (record.value_record): the expander

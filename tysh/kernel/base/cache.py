@@ -8,7 +8,10 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def cache_dir() -> str | None:

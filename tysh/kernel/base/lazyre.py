@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _METHODS = ("match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer",
             "pattern", "flags", "groups", "groupindex")

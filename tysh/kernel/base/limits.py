@@ -9,23 +9,22 @@ keeps the head and the tail of a stream that grows past its limit."""
 
 from __future__ import annotations
 
+import _thread
 import io
 import os
 import sys
-import threading
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
-
-import attrs
 
 from tysh.kernel.base.control import ExitShell
 from tysh.kernel.base.errors import TyshError
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import AssocArray, SparseList
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import subprocess
+    from typing import Any
 
 DEFAULT_OUTPUT_BYTES = 1 << 20
 MIB = 1 << 20
@@ -53,7 +52,7 @@ CANCELLED = 130
 NESTS_TOO_DEEPLY = "tysh: script nests too deeply"
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Limits(Record):
     """Bounds that end runaway scripts with a clean error instead of a crash.
 
@@ -69,18 +68,23 @@ class Limits(Record):
     The `external_*` bounds are rlimits each sandboxed external program starts with
     (hard and soft, so it cannot raise them): address space in bytes, processes of its
     user (not enforced by Linux for root), and the largest file it may write; its CPU
-    seconds are the time left of the call. None leaves that rlimit as it is."""
+    seconds are the time left of the call. None leaves that rlimit as it is.
+
+    A frozen record: `limits.evolve(timeout=5)` is a copy with one bound changed."""
 
     max_function_depth: int = 1000
     max_subshell_depth: int = 200
     max_loop_iterations: int | None = None
     max_output_bytes: int | None = DEFAULT_OUTPUT_BYTES
-    timeout: float | None = attrs.field(default=None, validator=lambda _s, _a, v: check_timeout(v))
+    timeout: float | None = None
     max_memory: int | None = DEFAULT_MAX_MEMORY
     max_jobs: int | None = DEFAULT_MAX_JOBS
     external_memory: int | None = DEFAULT_EXTERNAL_MEMORY
     external_processes: int | None = DEFAULT_EXTERNAL_PROCESSES
     external_file_size: int | None = DEFAULT_EXTERNAL_FILE_SIZE
+
+    def __post_init__(self) -> None:
+        check_timeout(self.timeout)  # refused here rather than read later as "no limit"
 
 
 _INF = float("inf")
@@ -206,7 +210,7 @@ class Meter:
         self.est = 0
         # counts what the variables of the live sessions hold (set by the kernel)
         self.census: Callable[[], int] | None = None
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         # the live sessions (weakly held) a census walks
         self.sessions: weakref.WeakSet[Any] = weakref.WeakSet()
 
@@ -321,7 +325,7 @@ class RunControl:
         self.int_trap_ran = False
         self.process_groups = process_groups
         self.check_streams = check_streams
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self._procs: set[subprocess.Popen[Any]] = set()
         # the control of the kernel itself, which counts every job started under it
         self.root: RunControl = self
@@ -437,7 +441,7 @@ class CappedOutput(io.BytesIO):
         self.over = False
         # past this many bytes written every write raises BrokenPipeError
         self.stop_at = OVERRUN_FACTOR * limit + OVERRUN_BYTES
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self.check: Callable[[], None] | None = None  # see streams.CheckedBytesIO
 
     @property

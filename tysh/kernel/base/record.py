@@ -9,16 +9,21 @@ methods with attrs' meaning from here: equal when of the same class with equal f
 hashed by its fields, shown as `Name(field=value, …)`. Fields declared `eq=False`,
 `hash=False` or `repr=False` are left out as attrs would leave them out.
 
-`@frozen` over `Record` goes further, for plain value classes on the start-up path (the
-syntax tree): no attrs at all, an `__init__` compiled only when the class is first
-instantiated, and `replace` in place of `attrs.evolve`."""
+`@frozen` over `Record` goes further, for the value classes on the start-up path (the
+syntax tree, Limits, schemas, results): no attrs at all, an `__init__` compiled only when
+the class is first instantiated (or the class's own, for one that converts or checks its
+arguments), and `obj.evolve(…)` (or `replace(obj, …)`) in place of `attrs.evolve`; `@mutable` makes the same records
+with assignable fields."""
 
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, TypeVar
 
-_T = TypeVar("_T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    _T = TypeVar("_T")
 _EQ: dict[type, Any] = {}
 _HASH: dict[type, Any] = {}
 
@@ -74,6 +79,18 @@ class Record:
         fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
         return f"{self.__class__.__qualname__.rsplit('>.', 1)[-1]}({fields})"
 
+    def evolve(self: _T, **changes: Any) -> _T:
+        """A copy with the given fields changed: `attrs.evolve(obj, …)` as a method, for
+        records made by `frozen` and by attrs alike."""
+        if getattr(self, "__record_fields__", None) is None:
+            import attrs
+
+            made: _T = attrs.evolve(self, **changes)  # type: ignore[misc]
+            return made
+        return replace(self, **changes)
+
+    __replace__ = evolve  # copy.replace (Python 3.13)
+
 
 class MutableRecord(Record):
     """Record for a mutable attrs class: equal by fields but, as attrs makes it, unhashable."""
@@ -104,16 +121,63 @@ def _reduce(self: Any) -> tuple[Any, tuple[Any, ...]]:
     return type(self), tuple(getattr(self, n) for n in self.__record_fields__)
 
 
+# instances a record class makes through the generic __init__ before it compiles its own
+_COLD_INITS = 16
+_made: dict[type, int] = {}
+
+
 def _first_init(self: Any, *args: Any, **kwargs: Any) -> None:
-    """Every frozen record starts with this __init__: it compiles the class's own (a
-    function that sets each slot directly) and hands over to it, so a class that a run
-    never instantiates never pays for compiling one."""
+    """Every frozen record starts with this __init__. The first instances of a class are
+    made by reading its fields at each call; from the `_COLD_INITS`th on it compiles its
+    own (a function that sets each slot directly) and hands over to that. A short run
+    (`tysh -c 'echo hi'`) makes a few instances of a dozen classes and never pays for
+    the compiler (whose first use in a process is the dearest); a long one pays once
+    per class it uses often."""
     cls = type(self)
-    for c in cls.__mro__:
-        if c.__dict__.get("__init__") is _first_init:
-            c.__init__ = _compile_init(c)  # type: ignore[misc]
+    for owner in cls.__mro__:
+        if owner.__dict__.get("__init__") is _first_init:
             break
-    cls.__init__(self, *args, **kwargs)
+    made = _made.get(owner, 0)
+    if made < _COLD_INITS:
+        _made[owner] = made + 1
+        _generic_init(owner, self, args, kwargs)
+        return
+    owner.__init__ = _compile_init(owner)  # type: ignore[misc]
+    owner.__init__(self, *args, **kwargs)  # type: ignore[misc]
+
+
+def _generic_init(cls: Any, self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """What the compiled __init__ of cls does, with Python's errors for a wrong call."""
+    names: tuple[str, ...] = cls.__record_fields__
+    defaults: dict[str, Any] = cls.__record_defaults__
+    where = f"{cls.__qualname__}.__init__()"
+    if len(args) > len(names):
+        raise TypeError(f"{where} takes {len(names) + 1} positional arguments but "
+                        f"{len(args) + 1} were given")
+    values = dict(zip(names, args, strict=False))
+    for k, v in kwargs.items():
+        if k not in names:
+            raise TypeError(f"{where} got an unexpected keyword argument {k!r}")
+        if k in values:
+            raise TypeError(f"{where} got multiple values for argument {k!r}")
+        values[k] = v
+    missing = [n for n in names if n not in values and n not in defaults]
+    if missing:
+        raise TypeError(f"{where} missing {len(missing)} required argument"
+                        f"{'s' if len(missing) > 1 else ''}: "
+                        + ", ".join(repr(n) for n in missing))
+    for n in names:
+        _slot(cls, n).__set__(self, values[n] if n in values else defaults[n])
+    if getattr(cls, "__post_init__", None) is not None:
+        self.__post_init__()
+
+
+def _slot(cls: type, name: str) -> Any:
+    """The descriptor of a field's slot (the class's own, or a record base's)."""
+    for c in cls.__mro__:
+        if name in c.__dict__:
+            return c.__dict__[name]
+    raise AttributeError(name)
 
 
 def _compile_init(cls: Any) -> Any:
@@ -130,10 +194,12 @@ def _compile_init(cls: Any) -> Any:
         else:
             params.append(n)
         if enforced:  # __setattr__ refuses: set the slot through its descriptor
-            env[f"_set_{n}"] = cls.__dict__[n].__set__
+            env[f"_set_{n}"] = _slot(cls, n).__set__
             body.append(f"    _set_{n}(self, {n})")
         else:
             body.append(f"    self.{n} = {n}")
+    if getattr(cls, "__post_init__", None) is not None:  # the class's check of its fields
+        body.append("    self.__post_init__()")
     src = (f"def __init__({', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n")
     exec(compile(src, f"<record {cls.__qualname__}>", "exec"), env)
     init = env["__init__"]
@@ -142,12 +208,16 @@ def _compile_init(cls: Any) -> Any:
 
 
 def _frozen(cls: type[_T], enforce: bool = True) -> type[_T]:
-    # fields are the class's own annotations, in order; a class attribute of the same name
-    # is the field's default (immutable values only: it is shared by every instance)
-    names = tuple(cls.__dict__.get("__annotations__", {}))
-    if any(n.startswith("__") for n in names):
+    # fields are a record base's fields, then the class's own annotations, in order; a
+    # class attribute of the same name is the field's default (immutable values only: it
+    # is shared by every instance)
+    inherited: tuple[str, ...] = getattr(cls, "__record_fields__", ())
+    own = tuple(n for n in cls.__dict__.get("__annotations__", {}) if n not in inherited)
+    if any(n.startswith("__") for n in own):
         raise TypeError(f"{cls.__name__}: a record field may not start with '__'")
-    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+    names = inherited + own
+    defaults = {**getattr(cls, "__record_defaults__", {}),
+                **{n: cls.__dict__[n] for n in own if n in cls.__dict__}}
     seen_default = False
     for n in names:
         if n in defaults:
@@ -156,11 +226,18 @@ def _frozen(cls: type[_T], enforce: bool = True) -> type[_T]:
             raise TypeError(f"{cls.__name__}: field {n!r} without a default follows one with")
     ns = {k: v for k, v in cls.__dict__.items()
           if k not in defaults and k not in ("__dict__", "__weakref__")}
-    ns["__slots__"] = names
+    ns["__slots__"] = own
     ns["__record_fields__"] = names
     ns["__record_defaults__"] = defaults
     ns["__match_args__"] = names
-    ns["__init__"] = _first_init
+    # a class may write its own __init__ (to convert its arguments): it takes the fields
+    # as parameters of the same names in the same order, and sets a frozen record's
+    # fields with object.__setattr__; one that only checks them defines __post_init__,
+    # which the compiled __init__ and `replace` call last
+    own_init = "__init__" in cls.__dict__
+    ns["__record_own_init__"] = own_init
+    if not own_init:
+        ns["__init__"] = _first_init
     if enforce:
         ns["__setattr__"] = _frozen_setattr
         ns["__delattr__"] = _frozen_delattr
@@ -184,6 +261,17 @@ else:
         attrs, whose import and per-class code generation are most of what a short
         `tysh -c` would otherwise spend on the syntax tree."""
         return _frozen(cls)
+
+
+if TYPE_CHECKING:
+    @dataclass_transform(eq_default=False)
+    def mutable(cls: type[_T]) -> type[_T]:
+        """See the definition below."""
+else:
+    def mutable(cls):
+        """A record whose fields may be assigned after it is made (over `MutableRecord`
+        for attrs' meaning of a mutable class: equal by fields, unhashable)."""
+        return _frozen(cls, enforce=False)
 
 
 if TYPE_CHECKING:
@@ -212,13 +300,19 @@ def record_fields(cls: type) -> tuple[tuple[str, str], ...]:
 
 def replace(obj: _T, **changes: Any) -> _T:
     """A copy of the frozen record obj with the given fields changed (attrs.evolve for
-    records made by `frozen`)."""
+    records made by `frozen`): through the class's own __init__ if it has one, so its
+    conversions and checks apply to the new values too."""
     cls = type(obj)
     names: tuple[str, ...] = cls.__record_fields__  # type: ignore[attr-defined]
     unknown = set(changes).difference(names)
     if unknown:
         raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
-    new = object.__new__(cls)
+    if cls.__record_own_init__:  # type: ignore[attr-defined]
+        return cls(**{n: changes[n] if n in changes else getattr(obj, n) for n in names})
+    new: Any = object.__new__(cls)
     for n in names:
-        cls.__dict__[n].__set__(new, changes[n] if n in changes else getattr(obj, n))
-    return new
+        _slot(cls, n).__set__(new, changes[n] if n in changes else getattr(obj, n))
+    if getattr(cls, "__post_init__", None) is not None:
+        new.__post_init__()
+    made: _T = new
+    return made

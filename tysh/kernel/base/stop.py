@@ -7,12 +7,12 @@ nested commands (awk's `system()`, `xargs`) see their own and restore the outer 
 
 from __future__ import annotations
 
-import threading
+import _thread
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 
-class _Local(threading.local):
+class _Local(_thread._local):
     # a class default: a thread that never installed a check finds None without the
     # cost of a failed attribute lookup
     check: Callable[[], None] | None = None

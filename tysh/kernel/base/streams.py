@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import io
 import weakref
-from typing import IO, Any, Protocol, cast
 
-Fds = dict[int, IO[bytes]]
+from tysh.kernel.base.hints import Protocol, cast
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
+
+Fds = dict[int, "IO[bytes]"]
 
 
 class NullIO(io.RawIOBase):

@@ -8,22 +8,27 @@ cleanly. What does use the C stack is native recursion bounded by the recursion 
 process's main thread has runs all of it. Shell threads get twice that, SHELL_STACK:
 enough, and small enough that a 9-stage pipeline or a dozen jobs stay far inside
 `ulimit -v`. `threading.stack_size` is process-wide, so it is set only for the moment a
-tysh thread starts: an application that embeds tysh keeps its own threads' size."""
+tysh thread starts: an application that embeds tysh keeps its own threads' size. (Locks
+and the stack size come from `_thread`: `threading` loads only where threads start.)"""
 
 from __future__ import annotations
 
+import _thread
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from tysh.kernel.base.limits import LimitExceeded
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import threading
+
 SHELL_STACK = 16 * 1024 * 1024
 # tried when SHELL_STACK cannot be had (an address-space limit nearly reached)
 SMALL_STACK = 2 * 1024 * 1024
 
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()
 
 
 class NoThread(LimitExceeded):
@@ -70,7 +75,7 @@ def start_deep(thread: threading.Thread) -> None:
         stack = SMALL_STACK
     with _lock:
         try:
-            old = threading.stack_size(stack)
+            old = _thread.stack_size(stack)
         except (ValueError, RuntimeError):
             old = None
         try:
@@ -80,14 +85,14 @@ def start_deep(thread: threading.Thread) -> None:
             except RuntimeError:
                 if old is None:
                     raise NoThread() from None
-            threading.stack_size(SMALL_STACK)
+            _thread.stack_size(SMALL_STACK)
             try:
                 thread.start()
             except RuntimeError:
                 raise NoThread() from None
         finally:
             if old is not None:
-                threading.stack_size(old)
+                _thread.stack_size(old)
 
 
 # Shell recursion is Python recursion: a shell function calling itself a few hundred
@@ -97,7 +102,7 @@ def start_deep(thread: threading.Thread) -> None:
 # its own setting.
 DEEP_RECURSION = 40000
 
-_depth_lock = threading.Lock()
+_depth_lock = _thread.allocate_lock()
 _depth_users = 0
 _depth_saved: int | None = None
 

@@ -7,7 +7,7 @@ builtins, the expander and external commands agree on them.
 
 from __future__ import annotations
 
-from typing import Any
+from tysh.kernel.base.hints import Any
 
 Value = str | int | float | bool | None | list[Any] | dict[str, Any] | bytes
 

@@ -9,14 +9,15 @@ its words with dict lookups and no per-call setup.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import attrs
 
 from tysh.kernel.base.argv import DOUBLE_DASH, Arg, DoubleDash, Flag, Operand, classify
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.values import to_json_text, to_text
 from tysh.kernel.tools.schema import ArgBinding, ParamSchema, ToolSchema
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "DOUBLE_DASH",
@@ -61,28 +62,39 @@ class BindError(TyshError):
         self.violations = violations
 
 
-@attrs.define(slots=True, eq=False)
 class ToolArgs:
     """The binder's result. `named`/`flags`/`values` are keyed by canonical param name.
 
     `bound` holds the positional params' values, converted to their schema types (the
     variadic one as a list) — the operands distributed over them — so the typed args
-    conversion only has to build the instance. `prog` is the tool's full path (`kv store`)."""
+    conversion only has to build the instance. `prog` is the tool's full path (`kv store`).
+    `flag_words` (verbatim only) are the indices into `words` of the words that were
+    Flags: a verbatim tool that parses its own options takes only these as options, so a
+    glob result such as a file named `-n` stays an operand. Equal only to itself."""
 
-    leaf: ToolSchema
-    positional: list[Any]
-    named: dict[str, Any]
-    flags: set[str]
-    words: list[Any] | None = None
-    json: bool = False
-    help: bool = False
-    path: list[str] = attrs.Factory(list)
-    prog: str = ""
-    bound: dict[str, Any] | None = None
-    # verbatim only: indices into `words` of the words that were Flags. A verbatim tool
-    # that parses its own options takes only these as options, so a glob result such as
-    # a file named `-n` stays an operand.
-    flag_words: frozenset[int] = frozenset()
+    __slots__ = ("leaf", "positional", "named", "flags", "words", "json", "help", "path",
+                 "prog", "bound", "flag_words")
+
+    def __init__(self, leaf: ToolSchema, positional: list[Any], named: dict[str, Any],
+                 flags: set[str], words: list[Any] | None = None, json: bool = False,
+                 help: bool = False, path: list[str] | None = None,  # noqa: A002
+                 prog: str = "", bound: dict[str, Any] | None = None,
+                 flag_words: frozenset[int] = frozenset()) -> None:
+        self.leaf = leaf
+        self.positional = positional
+        self.named = named
+        self.flags = flags
+        self.words = words
+        self.json = json
+        self.help = help
+        self.path: list[str] = [] if path is None else path
+        self.prog = prog
+        self.bound = bound
+        self.flag_words = flag_words
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"ToolArgs({fields})"
 
     def value_of(self, name: str, default: Any = None) -> Any:
         """The bound value of a param by canonical name: option, flag or positional."""

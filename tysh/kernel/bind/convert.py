@@ -8,11 +8,7 @@ How each field of an args class is filled is reflected once per class into a
 from __future__ import annotations
 
 import collections.abc
-import typing
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
-
-import attrs
 
 from tysh.kernel.base.values import to_text
 from tysh.kernel.bind.binder import (
@@ -37,7 +33,10 @@ from tysh.kernel.tools.params import (
     type_hints,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from tysh.kernel.tools.tool import Tool
 
 __all__ = [
@@ -81,6 +80,12 @@ class ClassPlan:
     def __init__(self, cls: type) -> None:
         hints = type_hints(cls)
         params = {p.name: p for p in reflect_params(cls)}
+        # an args class is an attrs class, reflected through typing: neither is loaded
+        # for a run that binds no typed tool
+        import typing
+
+        import attrs
+
         fields: dict[str, FieldPlan] = {}
         for f in attrs.fields(cls):
             meta: ParamMeta = f.metadata.get(META_KEY, ParamMeta())
@@ -109,6 +114,8 @@ class ClassPlan:
 def _shaper(tp: Any) -> Callable[[Any], Any] | None:
     """A function giving a bound list the container type of the annotation (tuple/list),
     recursively for `tuple[tuple[str, str], ...]`; None when nothing needs doing."""
+    import typing
+
     tp, _ = strip_optional(tp)
     origin = typing.get_origin(tp)
     if tp is tuple or tp is list:

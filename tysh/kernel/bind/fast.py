@@ -19,12 +19,10 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import attrs
 
 from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand, classify
 from tysh.kernel.base.cache import compile_cached
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.bind.binder import (
     INVALID,
     CompiledNode,
@@ -35,9 +33,16 @@ from tysh.kernel.bind.binder import (
     finish,
     word_value,
 )
-from tysh.kernel.bind.convert import bind_and_convert_general, class_plan
 from tysh.kernel.tools.schema import ArgBinding
 from tysh.kernel.tools.tool import Tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tysh.kernel.bind import convert
+else:  # the general binder and typed conversion: loaded by the first tool that needs them
+    convert = LazyModule(globals(), "convert", "tysh.kernel.bind.convert")
 
 __all__ = ["FastFn", "bind_and_convert", "make_fast"]
 
@@ -204,12 +209,14 @@ def make_fast(tool: Tool) -> FastFn | None:
     if (cls is None or schema.subcommands or schema.raw_argv or schema.map_positionals
             or schema.arg_binding is not ArgBinding.TYPED):
         return None
+    import attrs  # only a typed tool's args class is an attrs class
+
     try:
         fields = attrs.fields(cls)
     except (TypeError, attrs.exceptions.NotAnAttrsClassError):
         return None
     node: CompiledNode = compiled(schema)
-    plan = class_plan(cls)
+    plan = convert.class_plan(cls)
     plans = plan.fields
     spell = dict(node.spell)
     if node.lift_json:
@@ -443,7 +450,7 @@ def bind_and_convert(tool: Tool, args: Sequence[Arg]) -> tuple[ToolArgs, Tool, A
         done = fast(args)
         if done is not None:
             return done
-    return bind_and_convert_general(tool, args)
+    return convert.bind_and_convert_general(tool, args)
 
 
 def bind_argv(tool: Tool, argv: Sequence[str]) -> tuple[ToolArgs, Tool, Any]:

@@ -45,12 +45,11 @@ not persist either); without them a `cd` persists as in any session."""
 
 from __future__ import annotations
 
+import _thread
 import io
 import os
-import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import IO, Any
 
 from tysh.builtins import all_builtins, get_builtin
 from tysh.kernel.base import stop
@@ -84,6 +83,10 @@ from tysh.kernel.run.state import NEUTRAL_PID, State, attach_census
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.parser import parse as parse_source
 from tysh.kernel.tools.output import ExecResult
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 # the sandboxed presets' time limit of one call, in seconds: long enough for a build or
@@ -218,8 +221,8 @@ class Kernel:
         self._checked: dict[int, tuple[ast.Script, tuple[Any, ...], list[Any]]] = {}
         # what `execute(reset=True)` puts back: a new session's options and traps
         self._default_options = (frozenset(self.state.options), frozenset(self.state.shopt))
-        self._busy = threading.Lock()
-        self._ticket_lock = threading.Lock()
+        self._busy = _thread.allocate_lock()
+        self._ticket_lock = _thread.allocate_lock()
         self._owner: int | None = None
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
         if on_event is not None:
@@ -636,7 +639,7 @@ class Kernel:
             _write(fds.get(2), self._busy_message() + "\n")
             return BUSY
         try:
-            self._owner = threading.get_ident()
+            self._owner = _thread.get_ident()
             self.control.reset()
             return self._limited(lambda f: self._run_src(src, f, ends=True), fds, timeout)
         finally:
@@ -727,7 +730,7 @@ class Kernel:
         return problems
 
     def _busy_message(self) -> str:
-        if self._owner == threading.get_ident():
+        if self._owner == _thread.get_ident():
             return "tysh: kernel is busy: execute() is already running (a re-entrant call)"
         return "tysh: kernel is busy: execute() is already running in another thread"
 
@@ -748,7 +751,7 @@ class Kernel:
         if not self._busy.acquire(blocking=False):
             return ExecResult(code=BUSY, err=self._busy_message())
         try:
-            self._owner = threading.get_ident()
+            self._owner = _thread.get_ident()
             if ticket is None:
                 self.control.reset()
             else:

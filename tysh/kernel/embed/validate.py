@@ -17,20 +17,15 @@ fails before (under `set -e`) is not taken into account: its problem is still an
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
-
-import attrs
 
 from tysh.kernel.base.errors import TyshSyntaxError
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.hints import Any
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import local_nodes, static_word
 
-if TYPE_CHECKING:
-    pass
 
-
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Problem(Record):
     """One problem: where (1-based line and column), what, its kind — "syntax"
     "unknown-command" "usage" "control" "pattern" —, the status running it would give,
@@ -48,7 +43,8 @@ class Problem(Record):
         return f"{self.line}:{self.col}: {self.message}"
 
     def to_json(self) -> dict[str, Any]:
-        return attrs.asdict(self)
+        return {"line": self.line, "col": self.col, "message": self.message,
+                "kind": self.kind, "code": self.code, "severity": self.severity}
 
 
 # (kind, tool) for a command name: kind is "function" "builtin" "tool" "external" or
@@ -110,7 +106,7 @@ class _Validator:
                                      or (p.kind == "unknown-command" and self.sources)):
                 continue
             if not certain or (func is not None and func not in called):
-                p = attrs.evolve(p, severity="warning")
+                p = p.evolve(severity="warning")
             out.append(p)
         return sorted(out, key=lambda p: (p.line, p.col))
 

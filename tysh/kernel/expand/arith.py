@@ -12,11 +12,15 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
 
 from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.syntax import ast
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ArithHost(Protocol):

@@ -24,9 +24,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
 
 from tysh.kernel.base import stop
+from tysh.kernel.base.hints import Any
 
 _POSIX_CLASSES = {
     "alpha": "a-zA-Z",

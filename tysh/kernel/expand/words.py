@@ -19,10 +19,11 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any, Protocol
 
 from tysh.kernel.base.argv import DOUBLE_DASH, Arg, Flag, Operand, looks_like_flag
 from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.hints import Protocol
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.values import (
     AssocArray,
@@ -32,9 +33,17 @@ from tysh.kernel.base.values import (
     array_items,
     to_text,
 )
-from tysh.kernel.expand import arith, pattern
 from tysh.kernel.fs.api import FileSystem
 from tysh.kernel.syntax import ast
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tysh.kernel.expand import arith, pattern
+else:  # loaded by the first word that needs arithmetic or a pattern
+    arith = LazyModule(globals(), "arith", "tysh.kernel.expand.arith")
+    pattern = LazyModule(globals(), "pattern", "tysh.kernel.expand.pattern")
 
 __all__ = [
     "ExpandHost",
@@ -1266,7 +1275,8 @@ def eval_arith_word(word: ast.Word, host: ExpandHost) -> int:
 # without the general expansion when its value is text) and the template compiled from
 # them (None: the word is expanded and its text evaluated every time). The word is held
 # with its plan, so an entry's id is never another word's.
-_ArithPlan = tuple[tuple[str, ...], tuple[tuple[ast.ParamExp, bool], ...], arith.Fn]
+if TYPE_CHECKING:
+    _ArithPlan = tuple[tuple[str, ...], tuple[tuple[ast.ParamExp, bool], ...], arith.Fn]
 _ARITH_WORDS: dict[int, tuple[ast.Word, _ArithPlan | None]] = {}
 
 

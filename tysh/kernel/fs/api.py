@@ -13,12 +13,13 @@ import contextlib
 import os
 import posixpath
 from collections.abc import Callable, Iterator
-from typing import IO
-
-import attrs
 
 from tysh.kernel.base.errors import TyshError
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 
 class FsError(TyshError):
@@ -49,7 +50,7 @@ def _no_checkpoint() -> None:
     return None
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class FileStat(Record):
     path: str
     kind: str  # "file" "directory" "symlink" "other"

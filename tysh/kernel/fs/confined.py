@@ -16,14 +16,13 @@ be opened and stat'ed."""
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import errno
 import os
 import posixpath
 import stat as stat_mod
-import threading
 from collections.abc import Iterator
-from typing import IO
 
 from tysh.kernel.fs.api import (
     ENOTDIR,
@@ -44,6 +43,10 @@ from tysh.kernel.fs.local import (
     to_stat,
 )
 from tysh.kernel.fs.openat2 import Openat2, resolver
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 DENIED = "Permission denied (outside the sandbox)"
 ALLOWED_OUTSIDE = frozenset({"/dev/null"})
@@ -99,8 +102,9 @@ class ConfinedFileSystem(LocalFileSystem):
         self._prefixes = tuple(s.rstrip("/") + "/" for s in self._spellings)
         self._roots = tuple(zip(self._spellings, self._prefixes, strict=True))
         self._root_fd = -1
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self._openat2: Openat2 | None = None
+        self._probed = False  # openat2 is looked for at the first path below the root
         self._proc_fd = os.path.isdir("/proc/self/fd")
 
     def __del__(self) -> None:
@@ -119,7 +123,6 @@ class ConfinedFileSystem(LocalFileSystem):
             return fd
         with self._lock:
             if self._root_fd < 0:
-                self._openat2 = resolver()
                 try:
                     self._root_fd = os.open(self.root, _PATH | _DIRECTORY | _CLOEXEC)
                 except OSError as e:
@@ -289,6 +292,9 @@ class ConfinedFileSystem(LocalFileSystem):
         """openat2, when the host has it and the path is short enough for one call."""
         if len(rel) > _FAST_MAX:
             return None
+        if not self._probed:  # ctypes loads here, not for a kernel that opens no file
+            self._openat2 = resolver()
+            self._probed = True
         return self._openat2
 
     def _open(self, path: str, comps: list[str], flags: int, mode: int = 0o666) -> int:

@@ -18,9 +18,12 @@ import select
 import stat as stat_mod
 import time
 from collections.abc import Callable, Iterator
-from typing import IO, Any
 
 from tysh.kernel.fs.api import FsError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 Checkpoint = Callable[[], None]
 

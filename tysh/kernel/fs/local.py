@@ -12,7 +12,6 @@ import os
 import posixpath
 import stat as stat_mod
 from collections.abc import Iterator
-from typing import IO, NoReturn
 
 from tysh.kernel.fs.api import (
     ENOTDIR,
@@ -25,6 +24,10 @@ from tysh.kernel.fs.api import (
     names_dir,
 )
 from tysh.kernel.fs.hostio import mode_flags, open_fifo_writer, reason, replace_in, wrap_fd
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, NoReturn
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC

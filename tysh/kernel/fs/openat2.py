@@ -8,9 +8,9 @@ use, not at start-up."""
 
 from __future__ import annotations
 
+import _thread
 import os
 import sys
-import threading
 from collections.abc import Callable
 
 RESOLVE_NO_MAGICLINKS = 0x02
@@ -22,7 +22,7 @@ SYS_OPENAT2 = 437
 
 Openat2 = Callable[[int, str, int, int], int]
 
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()
 _fn: Openat2 | None = None
 _probed = False
 

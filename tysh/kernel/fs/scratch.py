@@ -19,18 +19,21 @@ file-size rlimit and the size of the memory filesystem, not by `max_bytes`."""
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import os
 import posixpath
-import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, TYPE_CHECKING, Any, cast
 
+from tysh.kernel.base.hints import cast
 from tysh.kernel.fs.api import DirHandle, FileStat, FsError
 from tysh.kernel.fs.confined import ConfinedFileSystem
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import IO, Any
+
     from tysh.kernel.fs.memory import MemoryFileSystem
 
 SCRATCH = "/tmp"
@@ -54,7 +57,7 @@ class HostScratch(ConfinedFileSystem):
         self._roots = ((SCRATCH, SCRATCH + "/"),)
         self.max_bytes = max_bytes
         self.used = 0  # bytes below the directory, as last counted plus kernel writes
-        self._count_lock = threading.Lock()
+        self._count_lock = _thread.allocate_lock()
 
     def realpath(self, path: str) -> str:
         real = super().realpath(path)
@@ -176,7 +179,7 @@ class ScratchFileSystem(ConfinedFileSystem):
         self._scratch: MemoryFileSystem | HostScratch | None = None
         self._host = False
         self._remover: weakref.finalize[Any, Any] | None = None
-        self._making = threading.Lock()
+        self._making = _thread.allocate_lock()
         # a root inside /tmp keeps the host folder on its way out of the private /tmp:
         # `../out` from /tmp/a/root is the host's /tmp/a/out, refused as outside, never
         # a fresh name in memory that hides what is really there

@@ -17,9 +17,6 @@ import os
 import re
 import time
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Any
-
-import attrs
 
 from tysh.kernel.base import stop
 from tysh.kernel.base.argv import Arg
@@ -30,6 +27,7 @@ from tysh.kernel.base.control import (
     ReturnFromFunction,
 )
 from tysh.kernel.base.errors import ExpansionError, TyshError
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.limits import (
     NESTS_TOO_DEEPLY,
@@ -46,9 +44,7 @@ from tysh.kernel.base.record import replace
 from tysh.kernel.base.streams import NULL_IO, CheckedBytesIO, Fds, flush_quietly
 from tysh.kernel.base.threads import start_deep
 from tysh.kernel.base.values import encode_text, to_text
-from tysh.kernel.expand import arith
 from tysh.kernel.expand import words as expand
-from tysh.kernel.expand.pattern import match
 from tysh.kernel.fs.api import FileSystem
 from tysh.kernel.run import simple_command
 from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
@@ -57,12 +53,19 @@ from tysh.kernel.run.simple_command import run_simple
 from tysh.kernel.run.state import State
 from tysh.kernel.syntax import ast
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import IO, Any
+
+    from tysh.kernel.expand import arith, pattern
     from tysh.kernel.expand.glob import GlobOptions
     from tysh.kernel.run.filemode import MaskedFileSystem
     from tysh.kernel.run.jobs import JobControl, JobTable
     from tysh.kernel.run.plan import Plan
     from tysh.kernel.tools.tool import Tool
+else:  # loaded by the first arithmetic or `case` that runs
+    arith = LazyModule(globals(), "arith", "tysh.kernel.expand.arith")
+    pattern = LazyModule(globals(), "pattern", "tysh.kernel.expand.pattern")
 
 __all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
 
@@ -70,50 +73,69 @@ _NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SUBSCRIPTED = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]\Z", re.S)
 
 
-@attrs.define(eq=False, repr=False)
 class Interpreter:
     """Runs statements against one session.
 
-    A field `__init__` takes is what a child shell inherits from its parent (`fork`
-    passes them all on; the session state itself is copied); a field with `init=False`
-    is the result of the command being run and starts afresh in every child."""
+    What `__init__` takes is what a child shell inherits from its parent (`fork` passes
+    it all on; the session state itself is copied); the other fields are the result of
+    the command being run and start afresh in every child."""
 
-    state: State
-    registry: Registry
-    fs: FileSystem
-    allow_external: bool = False
-    limits: Limits = attrs.field(factory=Limits)
-    control: RunControl = attrs.field(factory=RunControl)
-    _parse: Callable[[str], ast.Script] | None = None
-    suppress_errexit: int = 0
-    cur_fds: Fds = attrs.field(factory=dict)
-    source_depth: int = 0
-    deadline: float | None = None
-    # a host session's top shell (the CLI): `trap` installs real OS signal handlers
-    host_signals: bool = False
-    # the tool-call events' emitter (run/events.py), or None: nobody is listening
-    events: Any = None
-    # which programs may run and how (sandbox.ExternalPolicy); None: every program, on
-    # the host, when `allow_external`
-    externals: Any = None
-    last_data: Any = attrs.field(default=None, init=False)
-    last_typed: bool = attrs.field(default=False, init=False)
-    cmdsub_status: int | None = attrs.field(default=None, init=False)
-    _jobs: JobTable | None = attrs.field(default=None, init=False)
-    _masked: MaskedFileSystem | None = attrs.field(default=None, init=False)
-    # the traps running now (a trap never interrupts itself)
-    running_traps: set[str] = attrs.field(factory=set, init=False)
-    # the files `exec 3>f` opened for this shell: open until it ends (close_exec_files)
-    exec_opened: list[IO[bytes]] = attrs.field(factory=list, init=False)
-    # the open process substitutions of the command being run (procsub.py)
-    procsubs: list[Any] = attrs.field(factory=list, init=False)
-    # `declare a=(…)` in the source: the array literals of the declaration command
-    # being run, keyed by their argument's text (the builtin sees only text)
-    decl_arrays: dict[str, ast.ArrayLit] | None = attrs.field(default=None, init=False)
+    __slots__ = ("state", "registry", "fs", "allow_external", "limits", "control", "_parse",
+                 "suppress_errexit", "cur_fds", "source_depth", "deadline", "host_signals",
+                 "events", "externals", "last_data", "last_typed", "cmdsub_status", "_jobs",
+                 "_masked", "running_traps", "exec_opened", "procsubs", "decl_arrays")
 
-    def __attrs_post_init__(self) -> None:
-        self.state.key_text = self.subscript_text
-        self.state.key_index = self.eval_arith_text
+    def __init__(
+        self,
+        state: State,
+        registry: Registry,
+        fs: FileSystem,
+        allow_external: bool = False,
+        limits: Limits | None = None,
+        control: RunControl | None = None,
+        parse: Callable[[str], ast.Script] | None = None,
+        suppress_errexit: int = 0,
+        cur_fds: Fds | None = None,
+        source_depth: int = 0,
+        deadline: float | None = None,
+        host_signals: bool = False,
+        events: Any = None,
+        externals: Any = None,
+    ) -> None:
+        self.state = state
+        self.registry = registry
+        self.fs = fs
+        self.allow_external = allow_external
+        self.limits = Limits() if limits is None else limits
+        self.control = RunControl() if control is None else control
+        self._parse = parse
+        self.suppress_errexit = suppress_errexit
+        self.cur_fds: Fds = {} if cur_fds is None else cur_fds
+        self.source_depth = source_depth
+        self.deadline = deadline
+        # a host session's top shell (the CLI): `trap` installs real OS signal handlers
+        self.host_signals = host_signals
+        # the tool-call events' emitter (run/events.py), or None: nobody is listening
+        self.events = events
+        # which programs may run and how (sandbox.ExternalPolicy); None: every program,
+        # on the host, when `allow_external`
+        self.externals = externals
+        self.last_data: Any = None
+        self.last_typed = False
+        self.cmdsub_status: int | None = None
+        self._jobs: JobTable | None = None
+        self._masked: MaskedFileSystem | None = None
+        # the traps running now (a trap never interrupts itself)
+        self.running_traps: set[str] = set()
+        # the files `exec 3>f` opened for this shell: open until it ends (close_exec_files)
+        self.exec_opened: list[IO[bytes]] = []
+        # the open process substitutions of the command being run (procsub.py)
+        self.procsubs: list[Any] = []
+        # `declare a=(…)` in the source: the array literals of the declaration command
+        # being run, keyed by their argument's text (the builtin sees only text)
+        self.decl_arrays: dict[str, ast.ArrayLit] | None = None
+        state.key_text = self.subscript_text
+        state.key_index = self.eval_arith_text
 
     # ------------------------------------------------------------------ forks
     def fork(self) -> Interpreter:
@@ -1006,8 +1028,7 @@ _plan: Callable[[ast.Script], Plan] = _first_plan
 
 
 # The fields after `state` that `__init__` takes, read in its order: what fork() hands on.
-_inherited = operator.attrgetter(
-    *(f.name for f in attrs.fields(Interpreter) if f.init and f.name != "state"))
+_inherited = operator.attrgetter(*Interpreter.__slots__[1:Interpreter.__slots__.index("last_data")])
 
 
 def _ref_element(target: str) -> tuple[str | None, str]:
@@ -1342,7 +1363,7 @@ def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
         item = items[i]
         shopt = interp.state.shopt
         ext, nocase = "extglob" in shopt, "nocasematch" in shopt
-        if any(match(interp.expand_pattern(p), text, extglob=ext, nocase=nocase)
+        if any(pattern.match(interp.expand_pattern(p), text, extglob=ext, nocase=nocase)
                for p in item.patterns):
             while True:
                 status = interp.run_script(item.body, fds)

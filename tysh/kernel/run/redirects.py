@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING
 
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.streams import NULL_IO, Fds
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.syntax import ast
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import IO
+
     from tysh.kernel.run.interpreter import Interpreter
 
 

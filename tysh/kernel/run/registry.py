@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING, Any
 
 from tysh.kernel.base.paths import join
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import IO, Any
+
     from tysh.kernel.fs.api import FileSystem
     from tysh.kernel.tools.context import ToolServers
     from tysh.kernel.tools.tool import Tool

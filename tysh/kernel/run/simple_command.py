@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Any, cast
 
 from tysh.kernel.base import stop
 from tysh.kernel.base.argv import Arg, Flag, Operand
 from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
+from tysh.kernel.base.hints import cast
 from tysh.kernel.base.limits import (
     NO_CHARGES,
     UNBOUNDED,
@@ -33,7 +33,10 @@ from tysh.kernel.run.state import CallFrame, TempFrame, Var
 from tysh.kernel.syntax import ast
 from tysh.kernel.tools.context import Context
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import IO, Any
+
     from tysh.kernel.run.interpreter import Interpreter
     from tysh.kernel.run.session import Session
     from tysh.kernel.tools.schema import ToolSchema

@@ -14,13 +14,15 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
-
-import attrs
 
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, UNBOUNDED, VAR_BYTES, Meter, value_size
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import FAR_GAP, AssocArray, SparseList, array_end
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 OPTION_LETTERS = {
     "errexit": "e",
@@ -182,8 +184,8 @@ class CallFrame(TempFrame):
     __slots__ = ()
 
 
-@attrs.frozen
-class Tables:
+@frozen
+class Tables(Record):
     """What a few builtins keep for the session and rarely change: replaced whole on
     each change (`State.retable`), so copies of the state share one object."""
 
@@ -335,7 +337,7 @@ class State:
 
     def retable(self, **changes: Any) -> None:
         """Change some of `tables` (a new Tables: copies keep theirs)."""
-        self.tables = attrs.evolve(self.tables, **changes)
+        self.tables = self.tables.evolve(**changes)
 
     # -- lookup ----------------------------------------------------------------
     def resolve(self, name: str) -> str:

@@ -23,12 +23,16 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Literal, overload
 
 from tysh.kernel.base.errors import TyshSyntaxError
+from tysh.kernel.base.hints import Any
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.ast import DQ, Assign, Lit, ParamExp, Pos, Quoted, Redirect, Word
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal, overload
 
 # ---------------------------------------------------------------------------
 # Tokens
@@ -1335,12 +1339,13 @@ class Scanner:
                       depth=self.depth + 1, aliases=self.aliases)
         return ast.CmdSub(self.src.parse_sub(sub), self.src.pos(i)), end
 
-    @overload
-    def scan_arith(self, i: int, open_offset: int) -> tuple[ast.Word, int] | None: ...
+    if TYPE_CHECKING:
+        @overload
+        def scan_arith(self, i: int, open_offset: int) -> tuple[ast.Word, int] | None: ...
 
-    @overload
-    def scan_arith(self, i: int, open_offset: int,
-                   brackets: Literal[True]) -> tuple[ast.Word, int]: ...
+        @overload
+        def scan_arith(self, i: int, open_offset: int,
+                       brackets: Literal[True]) -> tuple[ast.Word, int]: ...
 
     def scan_arith(self, i: int, open_offset: int,
                    brackets: bool = False) -> tuple[ast.Word, int] | None:

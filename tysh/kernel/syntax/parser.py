@@ -14,24 +14,25 @@ same function bodies and `-c` strings over and over.
 
 from __future__ import annotations
 
+import _thread
 import functools
 import gc
-import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.errors import TyshSyntaxError
+from tysh.kernel.base.hints import Any
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, frozen, replace
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.ast import AndOr, Pipeline, Script, SimpleCommand, Statement
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tysh.kernel.syntax.lexer import Scanner, Tok
 
 __all__ = ["parse", "read_commands", "is_incomplete", "TyshSyntaxError"]
 
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()
 _tables: _Tables | None = None
 
 _VALID_NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")

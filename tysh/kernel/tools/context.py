@@ -6,17 +6,17 @@ and the session (variables, cwd, running other commands) through `shell`."""
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING, Any, Protocol
-
-import attrs
-
+from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.limits import NO_CHARGES, Charges
 from tysh.kernel.base.paths import abspath
-from tysh.kernel.base.record import MutableRecord
+from tysh.kernel.base.record import MutableRecord, mutable
 from tysh.kernel.base.values import encode_text
 from tysh.kernel.fs.api import FileSystem
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import IO, Any
+
     from tysh.kernel.tools.tool import Tool
 
 
@@ -150,7 +150,7 @@ class ShellAPI(Protocol):
         ...
 
 
-@attrs.define(slots=True, repr=False, eq=False)
+@mutable
 class Context(MutableRecord):
     name: str
     stdin: IO[bytes]

@@ -6,43 +6,54 @@ redirects and `$(…)`, as JSON under `--json`, and as rich tables only on a ter
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
 
-import attrs
-
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, frozen
 from tysh.kernel.base.values import b64encode, to_json_value, to_text
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-def _tuple(v: Any) -> tuple[Any, ...]:
-    return tuple(v) if v is not None else ()
-
-
-def _opt_tuple(v: Any) -> tuple[str, ...] | None:
-    return tuple(v) if v is not None else None
+_set = object.__setattr__
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class OutputNode(Record):
     name: str = ""
     entry_type: str = "text"
     text: str | None = None
-    cells: tuple[Any, ...] = attrs.field(default=(), converter=_tuple)
-    children: tuple[OutputNode, ...] = attrs.field(default=(), converter=_tuple)
+    cells: tuple[Any, ...] = ()
+    children: tuple[OutputNode, ...] = ()
     line: int | None = None
+
+    def __init__(self, name: str = "", entry_type: str = "text", text: str | None = None,
+                 cells: Iterable[Any] | None = (), children: Iterable[OutputNode] | None = (),
+                 line: int | None = None) -> None:
+        _set(self, "name", name)
+        _set(self, "entry_type", entry_type)
+        _set(self, "text", text)
+        _set(self, "cells", cells if type(cells) is tuple else tuple(cells or ()))
+        _set(self, "children", children if type(children) is tuple else tuple(children or ()))
+        _set(self, "line", line)
 
     def label(self) -> str:
         return self.text if self.text is not None and not self.name else self.name
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class OutputData(Record):
-    headers: tuple[str, ...] | None = attrs.field(default=None, converter=_opt_tuple)
-    root: tuple[OutputNode, ...] = attrs.field(default=(), converter=_tuple)
+    headers: tuple[str, ...] | None = None
+    root: tuple[OutputNode, ...] = ()
     # the JSON form, or a function of no arguments that computes it when first asked
     # (a tool's typed value in text mode, built only if someone reads it)
     rich_json: Any = None
+
+    def __init__(self, headers: Iterable[str] | None = None,
+                 root: Iterable[OutputNode] | None = (), rich_json: Any = None) -> None:
+        _set(self, "headers", None if headers is None else tuple(headers))
+        _set(self, "root", root if type(root) is tuple else tuple(root or ()))
+        _set(self, "rich_json", rich_json)
 
     # -- constructors -------------------------------------------------------
     @classmethod
@@ -147,19 +158,37 @@ def _one_newline(err: str) -> str:
     return trimmed + "\n" if trimmed else ""
 
 
-@attrs.define(repr=False, eq=False)
 class ExecResult(MutableRecord):
-    """What running a command or script gives back: status, streams and typed data."""
+    """What running a command or script gives back: status, streams and typed data.
+    Its fields may be assigned (`err` keeps its one trailing newline when set);
+    `result.evolve(code=1)` is a copy with fields changed."""
 
-    code: int = 0
-    out: str | bytes = ""
-    err: str = attrs.field(default="", converter=_one_newline)
-    # the last command's typed value as the run left it (`data` gives it as plain JSON
-    # values, computed on first read: a run whose value nobody reads never builds it)
-    raw_data: Any = attrs.field(default=None, alias="data")
-    output: OutputData | None = None
-    truncated: bool = False
-    _plain: Any = attrs.field(default=_UNSET, init=False, eq=False, repr=False)
+    __slots__ = ("code", "out", "_err", "raw_data", "output", "truncated", "_plain")
+    __record_fields__ = ("code", "out", "err", "raw_data", "output", "truncated")
+    __record_own_init__ = True
+    __match_args__ = ("code", "out", "err", "raw_data", "output", "truncated")
+
+    def __init__(self, code: int = 0, out: str | bytes = "", err: str = "", data: Any = None,
+                 output: OutputData | None = None, truncated: bool = False) -> None:
+        self.code = code
+        self.out = out
+        self._err = _one_newline(err) if err else err
+        # the last command's typed value as the run left it (`data` gives it as plain
+        # JSON values, computed on first read: a run whose value nobody reads never
+        # builds it)
+        self.raw_data = data
+        self.output = output
+        self.truncated = truncated
+        self._plain: Any = _UNSET
+
+    @property
+    def err(self) -> str:
+        """stderr: empty, or ending with exactly one newline."""
+        return self._err
+
+    @err.setter
+    def err(self, value: str) -> None:
+        self._err = _one_newline(value)
 
     @property
     def data(self) -> Any:
@@ -167,6 +196,21 @@ class ExecResult(MutableRecord):
         if self._plain is _UNSET:
             self._plain = plain_data(self.raw_data)
         return self._plain
+
+    def evolve(self, **changes: Any) -> ExecResult:
+        """A copy with the given fields changed (`data=` sets the typed value)."""
+        if "raw_data" in changes:
+            changes["data"] = changes.pop("raw_data")
+        values: dict[str, Any] = {"code": self.code, "out": self.out, "err": self.err,
+                                  "data": self.raw_data, "output": self.output,
+                                  "truncated": self.truncated}
+        unknown = set(changes).difference(values)
+        if unknown:
+            raise TypeError(f"ExecResult has no field {sorted(unknown)[0]!r}")
+        values.update(changes)
+        return ExecResult(**values)
+
+    __replace__ = evolve
 
     def text_out(self) -> str:
         if isinstance(self.out, bytes):

@@ -8,16 +8,19 @@ the binder's (`bind.convert`)."""
 from __future__ import annotations
 
 import sys
-import types
-import typing
-from typing import Any, Literal, Union
-
-import attrs
 
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.schema import ParamSchema
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import typing
+    from typing import Any
+
 META_KEY = "tysh"
+# `param()` without a default: a required field (attrs.NOTHING, without importing attrs
+# until a tool declares its args)
+REQUIRED: Any = type("Required", (), {"__repr__": lambda self: "REQUIRED"})()
 
 
 @frozen
@@ -38,7 +41,7 @@ class ParamMeta(Record):
 
 
 def param(
-    default: Any = attrs.NOTHING,
+    default: Any = REQUIRED,
     *,
     aliases: typing.Sequence[str] = (),
     help: str = "",
@@ -80,6 +83,10 @@ def param(
         range_error=range_error,
         glob_passthrough=glob_passthrough,
     )
+    import attrs
+
+    if default is REQUIRED:
+        default = attrs.NOTHING
     if factory is not None:
         return attrs.field(factory=factory, metadata={META_KEY: meta})
     return attrs.field(default=default, metadata={META_KEY: meta})
@@ -87,6 +94,10 @@ def param(
 
 def strip_optional(tp: Any) -> tuple[Any, bool]:
     """`X | None` → (X, True); any other annotation → (it, False)."""
+    import types
+    import typing  # loaded only when a tool's args class is reflected
+    from typing import Union
+
     origin = typing.get_origin(tp)
     if origin in (Union, types.UnionType):
         args = [a for a in typing.get_args(tp) if a is not type(None)]
@@ -97,6 +108,9 @@ def strip_optional(tp: Any) -> tuple[Any, bool]:
 
 def annotation_type(tp: Any) -> tuple[str, tuple[str, ...]]:
     """The schema's (param_type, choices) for a field's annotation."""
+    import typing
+    from typing import Literal
+
     tp, _ = strip_optional(tp)
     if tp is bool:
         return "bool", ()
@@ -116,6 +130,8 @@ def annotation_type(tp: Any) -> tuple[str, tuple[str, ...]]:
 
 def element_type(tp: Any) -> Any:
     """The element annotation of a sequence annotation (`tuple[int, ...]` → int)."""
+    import typing
+
     tp, _ = strip_optional(tp)
     args = [a for a in typing.get_args(tp) if a is not Ellipsis]
     return args[0] if args else str
@@ -129,6 +145,8 @@ def type_hints(cls: type) -> dict[str, Any]:
     """`typing.get_type_hints` for an args class, once per class, each distinct annotation
     string evaluated once per tysh module: get_type_hints compiles every string afresh,
     and the args classes repeat a handful of types over and over (grep's 30 fields)."""
+    import typing
+
     hints = _HINTS.get(cls)
     if hints is None and not cls.__module__.startswith("tysh."):
         # A user's class may live in an exec'd namespace or refer to local names: leave
@@ -151,6 +169,8 @@ def type_hints(cls: type) -> dict[str, Any]:
 
 def reflect_params(cls: type) -> tuple[ParamSchema, ...]:
     """The ParamSchemas of an attrs args class, in declaration order."""
+    import attrs
+
     hints = type_hints(cls)
     out: list[ParamSchema] = []
     for f in attrs.fields(cls):

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
-import attrs
+from tysh.kernel.base.record import Record, frozen
 
-from tysh.kernel.base.record import Record
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PARAM_TYPES = ("string", "int", "float", "bool", "array", "path", "choice", "any")
 
@@ -24,40 +25,39 @@ class ArgBinding(enum.Enum):
     VERBATIM = "verbatim"
 
 
+_set = object.__setattr__
+
+
 def _tuple(v: Any) -> tuple[Any, ...]:
-    return tuple(v) if v is not None else ()
+    return v if type(v) is tuple else tuple(v) if v is not None else ()
 
 
 def _pairs(v: Any) -> tuple[tuple[str, str], ...]:
     return tuple((str(a), str(b)) for a, b in v) if v else ()
 
 
-def _default_conv(v: Any) -> Any:
-    """Defaults are held in their JSON shape (lists, not tuples) so the wire form
-    round-trips exactly."""
-    return _json_default(v)
-
-
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Example(Record):
     description: str
     code: str
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ParamSchema(Record):
-    """One parameter. Non-positional params are spelled `--name` (`_` as `-`) plus `aliases`."""
+    """One parameter. Non-positional params are spelled `--name` (`_` as `-`) plus `aliases`.
+    The default is held in its JSON shape (lists, not tuples) so the wire form
+    round-trips exactly; list fields are held as tuples."""
 
     name: str
     param_type: str = "string"
     required: bool = False
-    default: Any = attrs.field(default=None, converter=_default_conv)
+    default: Any = None
     description: str = ""
-    aliases: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    aliases: tuple[str, ...] = ()
     consumes: int = 1
     repeatable: bool = False
     positional: bool = False
-    choices: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    choices: tuple[str, ...] = ()
     # a bool flag that may carry a value attached (`-i.bak`, `--in-place=.bak`), never
     # the next word: GNU's optional option arguments (`sed -i[SUFFIX]`)
     optional_value: bool = False
@@ -71,6 +71,28 @@ class ParamSchema(Record):
     # a pattern-valued param (`grep --include=GLOB`): a glob word given as its value
     # reaches the tool as written, never expanded against the files here
     glob_passthrough: bool = False
+
+    def __init__(self, name: str, param_type: str = "string", required: bool = False,
+                 default: Any = None, description: str = "", aliases: Iterable[str] = (),
+                 consumes: int = 1, repeatable: bool = False, positional: bool = False,
+                 choices: Iterable[str] = (), optional_value: bool = False,
+                 minimum: int | float | None = None, maximum: int | float | None = None,
+                 range_error: str | None = None, glob_passthrough: bool = False) -> None:
+        _set(self, "name", name)
+        _set(self, "param_type", param_type)
+        _set(self, "required", required)
+        _set(self, "default", _json_default(default))
+        _set(self, "description", description)
+        _set(self, "aliases", _tuple(aliases))
+        _set(self, "consumes", consumes)
+        _set(self, "repeatable", repeatable)
+        _set(self, "positional", positional)
+        _set(self, "choices", _tuple(choices))
+        _set(self, "optional_value", optional_value)
+        _set(self, "minimum", minimum)
+        _set(self, "maximum", maximum)
+        _set(self, "range_error", range_error)
+        _set(self, "glob_passthrough", glob_passthrough)
 
     @property
     def long_spelling(self) -> str:
@@ -87,45 +109,73 @@ class ParamSchema(Record):
         return self.param_type != "bool"
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ToolSchema(Record):
     name: str
     description: str = ""
-    params: tuple[ParamSchema, ...] = attrs.field(default=(), converter=_tuple)
+    params: tuple[ParamSchema, ...] = ()
     typed_substitution: bool = False
-    examples: tuple[Example, ...] = attrs.field(default=(), converter=_tuple)
+    examples: tuple[Example, ...] = ()
     map_positionals: bool = False
-    subcommands: tuple[ToolSchema, ...] = attrs.field(default=(), converter=_tuple)
-    aliases: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    subcommands: tuple[ToolSchema, ...] = ()
+    aliases: tuple[str, ...] = ()
     owns_output: bool = False
     raw_argv: bool = False
     arg_binding: ArgBinding = ArgBinding.TYPED
     glob_passthrough: bool = False
-    operations: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    operations: tuple[str, ...] = ()
     # what the tool does, for tool-call events (`read`, `edit`, `search`, …; an open
     # set); "" derives it from `operations` (see `effective_kind`)
     kind: str = ""
     # the params whose values are file paths (an event's locations); () means the params
     # typed "path" and, failing those, the positionals named as paths by convention
-    paths: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    paths: tuple[str, ...] = ()
     # options that carry the tool's script or pattern (`grep -e`, `sed -f`): when none is
     # given, the first value of the first `paths` param is the script, not a path
-    script_params: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    script_params: tuple[str, ...] = ()
     # (bool param, kind): the kind when that flag is set (`sed -i` edits)
-    kind_when: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_pairs)
+    kind_when: tuple[tuple[str, str], ...] = ()
     # options whose next word is passed as written, never globbed: a pattern (`find
     # -name GLOB`, for a tool parsing its own argv; a typed tool declares it on the
     # param) or a variable name (`printf -v a[1]`)
-    passthrough_options: tuple[str, ...] = attrs.field(default=(), converter=_tuple)
+    passthrough_options: tuple[str, ...] = ()
+
+    def __init__(self, name: str, description: str = "", params: Iterable[ParamSchema] = (),
+                 typed_substitution: bool = False, examples: Iterable[Example] = (),
+                 map_positionals: bool = False, subcommands: Iterable[ToolSchema] = (),
+                 aliases: Iterable[str] = (), owns_output: bool = False,
+                 raw_argv: bool = False, arg_binding: ArgBinding = ArgBinding.TYPED,
+                 glob_passthrough: bool = False, operations: Iterable[str] = (),
+                 kind: str = "", paths: Iterable[str] = (), script_params: Iterable[str] = (),
+                 kind_when: Iterable[tuple[str, str]] = (),
+                 passthrough_options: Iterable[str] = ()) -> None:
+        _set(self, "name", name)
+        _set(self, "description", description)
+        _set(self, "params", _tuple(params))
+        _set(self, "typed_substitution", typed_substitution)
+        _set(self, "examples", _tuple(examples))
+        _set(self, "map_positionals", map_positionals)
+        _set(self, "subcommands", _tuple(subcommands))
+        _set(self, "aliases", _tuple(aliases))
+        _set(self, "owns_output", owns_output)
+        _set(self, "raw_argv", raw_argv)
+        _set(self, "arg_binding", arg_binding)
+        _set(self, "glob_passthrough", glob_passthrough)
+        _set(self, "operations", _tuple(operations))
+        _set(self, "kind", kind)
+        _set(self, "paths", _tuple(paths))
+        _set(self, "script_params", _tuple(script_params))
+        _set(self, "kind_when", _pairs(kind_when))
+        _set(self, "passthrough_options", _tuple(passthrough_options))
 
     # -- builders: each returns a new schema ----------------------------------------
     def with_raw_argv(self) -> ToolSchema:
         """Source-order binding, for `test`/`[` whose operands look like options."""
-        return attrs.evolve(self, raw_argv=True)
+        return self.evolve(raw_argv=True)
 
     def with_verbatim_argv(self) -> ToolSchema:
         """Hand the tool every word as written, for tools that parse their own argv."""
-        return attrs.evolve(self, arg_binding=ArgBinding.VERBATIM)
+        return self.evolve(arg_binding=ArgBinding.VERBATIM)
 
     def with_owned_output(self) -> ToolSchema:
         """Mark the whole tree as rendering its own output, declaring a `json` bool param on
@@ -133,7 +183,7 @@ class ToolSchema(Record):
         return with_owned_output(self)
 
     def with_glob_passthrough(self) -> ToolSchema:
-        return attrs.evolve(self, glob_passthrough=True)
+        return self.evolve(glob_passthrough=True)
 
     def unglobbed_options(self) -> frozenset[str]:
         """The option spellings whose value is never globbed: a glob word given as the
@@ -142,27 +192,27 @@ class ToolSchema(Record):
         return _unglobbed_options(self)
 
     def with_typed_substitution(self) -> ToolSchema:
-        return attrs.evolve(self, typed_substitution=True)
+        return self.evolve(typed_substitution=True)
 
     def with_operations(self, *ops: str) -> ToolSchema:
         """Declare destructive effects (`fs.remove`, …), keeping order and dropping repeats."""
-        return attrs.evolve(self, operations=tuple(dict.fromkeys([*self.operations, *ops])))
+        return self.evolve(operations=tuple(dict.fromkeys([*self.operations, *ops])))
 
     def with_kind(self, kind: str) -> ToolSchema:
         """Declare what the tool does, for tool-call events (`read`, `write`, …)."""
-        return attrs.evolve(self, kind=kind)
+        return self.evolve(kind=kind)
 
     def with_positional_mapping(self) -> ToolSchema:
         """Map leftover operands onto named params, for MCP/external tools."""
-        return attrs.evolve(self, map_positionals=True)
+        return self.evolve(map_positionals=True)
 
     def subcommand(self, child: ToolSchema) -> ToolSchema:
         """Add a child schema (replacing one of the same name)."""
         kids = [c for c in self.subcommands if c.name != child.name]
-        return attrs.evolve(self, subcommands=(*kids, child))
+        return self.evolve(subcommands=(*kids, child))
 
     def with_command_aliases(self, *aliases: str) -> ToolSchema:
-        return attrs.evolve(self, aliases=tuple(dict.fromkeys([*self.aliases, *aliases])))
+        return self.evolve(aliases=tuple(dict.fromkeys([*self.aliases, *aliases])))
 
     def matches_command(self, word: str) -> bool:
         """Whether a word names this node: its name or one of its command aliases."""
@@ -205,8 +255,7 @@ def with_owned_output(schema: ToolSchema) -> ToolSchema:
     if not any(p.name == "json" for p in params):
         params = (*params, ParamSchema(
             name="json", param_type="bool", description="print the output as JSON"))
-    return attrs.evolve(
-        schema,
+    return schema.evolve(
         owns_output=True,
         params=params,
         subcommands=tuple(with_owned_output(c) for c in schema.subcommands),

@@ -7,17 +7,15 @@ an instance of the leaf's args class and calls the function with it and a Contex
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from types import MappingProxyType
 
-import attrs
-
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.hints import Any
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.output import OutputData
-from tysh.kernel.tools.params import reflect_params
-from tysh.kernel.tools.schema import ArgBinding, Example, ToolSchema
+from tysh.kernel.tools.schema import ArgBinding, Example, ParamSchema, ToolSchema
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Outcome(Record):
     """A tool's full return: status, structured output and typed data (for `$(…)`)."""
 
@@ -41,9 +39,14 @@ ToolCheck = Callable[[Any], list[str]]
 ToolDirect = Callable[[list[str]], int | None]
 
 
-@attrs.frozen(eq=False)
+# a leaf's children: none, and read-only (a default every Tool shares)
+NO_CHILDREN: Mapping[str, Any] = MappingProxyType({})
+
+
+@frozen
 class Tool:
     """A runnable tool: its schema plus the function (and args class) of each leaf.
+    Equal only to itself; `tool.evolve(schema=…)` is a copy with fields changed.
 
     For raw_argv and verbatim tools `args_class` is None and the function receives the
     binder's ToolArgs itself."""
@@ -51,10 +54,13 @@ class Tool:
     schema: ToolSchema
     func: ToolFunc | None
     args_class: type | None
-    children: Mapping[str, Tool] = attrs.field(factory=dict)
+    children: Mapping[str, Tool] = NO_CHILDREN
     check: ToolCheck | None = None
     session: bool = False  # called with the interpreter's Session as a third argument
     direct: ToolDirect | None = None  # see ToolDirect
+
+    __repr__ = Record.__repr__
+    evolve = Record.evolve
 
     @property
     def name(self) -> str:
@@ -83,6 +89,14 @@ class Tool:
         from tysh.kernel.tools.values.argv import json_argv
 
         return json_argv(self.schema, args, path, json_output)
+
+
+def _reflect(args: type) -> tuple[ParamSchema, ...]:
+    """The params of a typed tool's args class: reflection (through attrs and typing)
+    loads only when a typed tool is declared."""
+    from tysh.kernel.tools.params import reflect_params
+
+    return reflect_params(args)
 
 
 def _examples(examples: Sequence[Example | tuple[str, str]]) -> tuple[Example, ...]:
@@ -123,7 +137,7 @@ def tool(
         schema = ToolSchema(
             name=name,
             description=description,
-            params=reflect_params(args) if args is not None else (),
+            params=_reflect(args) if args is not None else (),
             typed_substitution=typed_substitution,
             examples=_examples(examples),
             map_positionals=map_positionals,
@@ -241,7 +255,7 @@ class ToolGroup:
             schema = ToolSchema(
                 name=self._name,
                 description=self._description,
-                params=reflect_params(self._args) if self._args is not None else (),
+                params=_reflect(self._args) if self._args is not None else (),
                 examples=self._examples,
                 subcommands=tuple(k.schema for k in kids),
                 aliases=self._aliases,

@@ -13,9 +13,10 @@ from typing import Any, TypeVar, overload
 import attrs
 
 from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand
+from tysh.kernel.base.record import frozen
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.schema import Example, ToolSchema
-from tysh.kernel.tools.tool import Tool, ToolReturn
+from tysh.kernel.tools.tool import NO_CHILDREN, Tool, ToolReturn
 from tysh.kernel.tools.values.argv import argv_params, json_from_bound
 from tysh.kernel.tools.values.check import check_node, check_root
 from tysh.kernel.tools.values.compile import DIALECT, node_schema, root_schema
@@ -65,14 +66,14 @@ def _runner(root: Node[Any, Any], execute: Callable[[Any, Context], ToolReturn]
     return run
 
 
-@attrs.frozen(eq=False)
+@frozen
 class JsonTool(Tool):
     """A tool defined by JSON-value nodes: `root` is its parameters' object node,
     `output` the node its `--json` output follows (published as its output schema)."""
 
     root: Node[Any, Any] = Node("object")
     output: Node[Any, Any] | None = None
-    annotations: Mapping[str, Any] = attrs.field(factory=dict)
+    annotations: Mapping[str, Any] = NO_CHILDREN
 
     def input_schema(self, path: Sequence[str] = ()) -> dict[str, Any]:
         return root_schema(self.root, self.schema.description)

@@ -16,9 +16,10 @@ from typing import Any
 
 import attrs
 
+from tysh.kernel.base import record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.schema import ToolSchema
-from tysh.kernel.tools.tool import Tool, ToolReturn
+from tysh.kernel.tools.tool import NO_CHILDREN, Tool, ToolReturn
 from tysh.kernel.tools.values import messages as msg
 from tysh.kernel.tools.values.argv import argv_params, json_from_bound
 from tysh.kernel.tools.values.messages import Violation
@@ -124,13 +125,13 @@ def _order(value: Any, path: Sequence[Any]) -> tuple[int, ...]:
     return tuple(out)
 
 
-@attrs.frozen(eq=False)
+@record.frozen
 class RawTool(Tool):
     """A tool defined by a raw JSON Schema; `definition` is kept as given."""
 
-    definition: Mapping[str, Any] = attrs.field(factory=dict)
+    definition: Mapping[str, Any] = NO_CHILDREN
     root: Node[Any, Any] = Node("object")
-    annotations: Mapping[str, Any] = attrs.field(factory=dict)
+    annotations: Mapping[str, Any] = NO_CHILDREN
     validator: Any = None
 
     def input_schema(self, path: Sequence[str] = ()) -> dict[str, Any]:
