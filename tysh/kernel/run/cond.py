@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.values import byte_view, from_byte_view
 from tysh.kernel.syntax import ast
 from tysh.kernel.text import engine
 
@@ -127,7 +128,8 @@ def _binary(interp: Interpreter, e: ast.CondBinary, neg: str = "") -> bool:
         pat = interp.expand_pattern(e.right)
         if traced:
             _trace(interp, f"{neg}{_quote(left)} {op} {pat}")
-        hit = match(pat, left, nocase="nocasematch" in interp.state.shopt)
+        hit = match(pat, left, nocase="nocasematch" in interp.state.shopt,
+                    octets=not left.isascii() and interp.state.byte_locale())
         return hit if op != "!=" else not hit
     if op == "=~":
         if traced:
@@ -161,12 +163,16 @@ def _regex_source(interp: Interpreter, word: ast.Word) -> str:
 def _regex(interp: Interpreter, left: str, right: ast.Word) -> bool:
     source = _regex_source(interp, right)
     st = interp.state
+    octets = not left.isascii() and st.byte_locale()
+    if octets:  # the C locale: `.` and brackets match one byte
+        source, left = byte_view(source), byte_view(left)
     rx = _compile(source, "nocasematch" in st.shopt)
     m = rx.search(left)
     if m is None:
         st.set("BASH_REMATCH", [])
         return False
-    st.set("BASH_REMATCH", [m.group(0), *(g if g is not None else "" for g in m.groups())])
+    groups = [m.group(0), *(g if g is not None else "" for g in m.groups())]
+    st.set("BASH_REMATCH", [from_byte_view(g) for g in groups] if octets else groups)
     return True
 
 

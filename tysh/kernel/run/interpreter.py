@@ -372,7 +372,13 @@ class Interpreter:
         from tysh.kernel.expand.glob import GlobOptions
 
         ignore = self.lookup("GLOBIGNORE")
-        return GlobOptions.of(self.state.shopt, to_text(ignore) if ignore is not None else None)
+        return GlobOptions.of(self.state.shopt, to_text(ignore) if ignore is not None else None,
+                              self.state.byte_locale())
+
+    def byte_locale(self) -> bool:
+        """Whether the locale (LC_ALL, LC_CTYPE, LANG) counts bytes: lengths, slices and
+        pattern matching of text that is not ASCII work on its bytes then."""
+        return self.state.byte_locale()
 
     @property
     def nocasematch(self) -> bool:
@@ -1291,11 +1297,12 @@ def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
     i = 0
     n = len(items)
     status = 0
+    octets = not text.isascii() and interp.state.byte_locale()
     while i < n:
         item = items[i]
         shopt = interp.state.shopt
         ext, nocase = "extglob" in shopt, "nocasematch" in shopt
-        if any(match(interp.expand_pattern(p), text, extglob=ext, nocase=nocase)
+        if any(match(interp.expand_pattern(p), text, extglob=ext, nocase=nocase, octets=octets)
                for p in item.patterns):
             while True:
                 status = interp.run_script(item.body, fds)

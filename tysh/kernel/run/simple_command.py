@@ -17,7 +17,13 @@ from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.limits import NO_CHARGES, UNBOUNDED, Charges, MemoryLimitExceeded
 from tysh.kernel.base.streams import ABANDONED, CheckedBytesIO, Fds
-from tysh.kernel.base.values import AssocArray, encode_text, to_text
+from tysh.kernel.base.values import (
+    AssocArray,
+    encode_text,
+    mend,
+    starts_mid_character,
+    to_text,
+)
 from tysh.kernel.bind.binder import BindError
 from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.expand.words import eval_arith_word, expand_args
@@ -414,7 +420,10 @@ def do_assign(interp: Interpreter, a: ast.Assign, pre: Any = None) -> None:
             value = interp.eval_arith_text(to_text(value))
         if a.append:
             old = _get_index(cur, key)
-            value = (to_text(old) if old is not None else "") + to_text(value)
+            tail = to_text(value)
+            value = (to_text(old) if old is not None else "") + tail
+            if starts_mid_character(tail):
+                value = mend(value)  # the rest of a character cut apart in the C locale
         st.set_index(name, key, value)
         return
     if isinstance(value, (list, dict)) and isinstance(a.value, ast.ArrayLit):
@@ -440,7 +449,10 @@ def do_assign(interp: Interpreter, a: ast.Assign, pre: Any = None) -> None:
             else:
                 cur.append(to_text(value))
             return
-        value = to_text(cur) + to_text(value)
+        tail = to_text(value)
+        value = to_text(cur) + tail
+        if "\udc80" <= tail[:1] <= "\udcbf":  # starts_mid_character, inlined: hot path
+            value = mend(value)  # the rest of a character cut apart in the C locale
     if var is not None and isinstance(var.value, list) and not isinstance(value, list):
         if var.readonly:
             raise VarError(f"{name}: readonly variable")

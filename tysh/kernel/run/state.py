@@ -20,7 +20,13 @@ import attrs
 
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, UNBOUNDED, VAR_BYTES, Meter, value_size
-from tysh.kernel.base.values import FAR_GAP, AssocArray, SparseList, array_end
+from tysh.kernel.base.values import (
+    FAR_GAP,
+    AssocArray,
+    SparseList,
+    array_end,
+    is_byte_locale,
+)
 
 OPTION_LETTERS = {
     "errexit": "e",
@@ -155,6 +161,8 @@ _DYNAMIC: dict[str, Callable[[State], str]] = {
 }
 
 
+_LOCALE_VARS = ("LC_ALL", "LC_CTYPE", "LANG")  # bash's order of precedence
+
 _MAX_REFS = 8  # bash's limit on a chain of namerefs
 
 # bash's read-only computed variables (an embedder's `env` may still give them values)
@@ -246,6 +254,9 @@ class State:
         # whether $HOSTNAME/$UID/$EUID tell the host's (the CLI, on the host's own files)
         # or neutral values (a sandboxed kernel); set by the Kernel
         self.host_facts: bool = True
+        # the locale when none of LC_ALL, LC_CTYPE and LANG is set: True for C (bytes),
+        # as a shell started with none of them has (the CLI); False for UTF-8
+        self.default_bytes: bool = False
         self.stmt: Any = None  # the statement being run (an ast.Statement), for $LINENO
         # the session's umask once a script sets one (run/filemode.py); None: the process's
         self.umask: int | None = None
@@ -312,6 +323,7 @@ class State:
         s.getopts_pos = self.getopts_pos
         s.started = self.started
         s.host_facts = self.host_facts
+        s.default_bytes = self.default_bytes
         s.stmt = self.stmt
         s.umask = self.umask
         s.disabled = self.disabled
@@ -461,6 +473,19 @@ class State:
             raise ValueError(f"unknown compat mode {mode!r} (known: {', '.join(COMPAT_MODES)})")
         self.options.update(COMPAT_BASH_OPTIONS)
         self.shopt.difference_update(COMPAT_BASH_SHOPT_OFF)
+
+    def byte_locale(self) -> bool:
+        """Whether the shell's locale counts bytes, not characters: the first of LC_ALL,
+        LC_CTYPE and LANG set and not empty names a C/POSIX (or other one-byte) locale,
+        as bash reads its own variables, exported or not. Callers ask only for text that
+        is not ASCII, where the answer matters."""
+        for name in _LOCALE_VARS:
+            var = self.lookup(name)
+            if var is not None:
+                v = var.value
+                if type(v) is str and v:
+                    return is_byte_locale(v)
+        return self.default_bytes
 
     def is_set(self, name: str) -> bool:
         return self.get(name) is not None
