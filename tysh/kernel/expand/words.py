@@ -734,7 +734,11 @@ def _tilde_prefix(text: str, host: ExpandHost) -> tuple[str, str] | None:
     elif prefix == "-":
         v = host.lookup("OLDPWD")
     else:
-        return None
+        # `~name`: that user's home directory; a name nobody has stays literal
+        home_of = getattr(host, "user_home", None)
+        if home_of is None or "\\" in prefix:  # a quoted character keeps it literal
+            return None
+        v = home_of(prefix)
     if v is None:
         return None
     return to_text(v), rest

@@ -486,6 +486,25 @@ class Interpreter:
         return attr_letters(var.value, integer=var.integer, case=var.case,
                             readonly=var.readonly, exported=var.exported)
 
+    def user_home(self, name: str) -> str | None:
+        """`~name`: the home directory of the user `name`, None when there is none. On
+        the host (the CLI) the password database says; a sandbox never reads it: the
+        session's own user ($USER, else the neutral `user` whoami answers there) has
+        the session's $HOME, and no other user exists."""
+        st = self.state
+        if not st.host_facts:
+            user = self.lookup("USER")
+            if name != (to_text(user) if user is not None else "user"):
+                return None
+            home = self.lookup("HOME")
+            return None if home is None else to_text(home)
+        import pwd
+
+        try:
+            return pwd.getpwnam(name).pw_dir
+        except (KeyError, ValueError, UnicodeEncodeError):
+            return None
+
     def prompt_fact(self, key: str) -> str | None:
         """What a prompt escape shows (`${x@P}`): "user", "host", "uid", "tty", "j" (jobs),
         "!" (history number), "#" (command number). A sandboxed session shows neutral
