@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.errors import ExpansionError
-from tysh.kernel.base.values import byte_view, from_byte_view
+from tysh.kernel.base.values import AssocArray, array_get, byte_view, from_byte_view
 from tysh.kernel.syntax import ast
 from tysh.kernel.text import engine
 
@@ -85,7 +85,7 @@ def _unary(interp: Interpreter, op: str, word: ast.Word, neg: str = "") -> bool:
     if op == "-n":
         return text != ""
     if op == "-v":
-        return _var_is_set(interp, text)
+        return var_is_set(interp, text)
     if op == "-o":
         return text in interp.state.options
     from tysh.kernel.text.testexpr import UNARY
@@ -96,7 +96,10 @@ def _unary(interp: Interpreter, op: str, word: ast.Word, neg: str = "") -> bool:
     return bool(fn(_ctx(interp), text))
 
 
-def _var_is_set(interp: Interpreter, text: str) -> bool:
+def var_is_set(interp: Interpreter, text: str) -> bool:
+    """`-v NAME`, `-v NAME[KEY]`: whether the variable or element is set. An array's
+    name alone stands for its element 0 (`declare -a a` leaves `a` unset); the key of
+    an associative array is expanded (`'m[$k]'`), an index is arithmetic."""
     m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?", text, re.S)
     if m is None:
         return False
@@ -104,17 +107,18 @@ def _var_is_set(interp: Interpreter, text: str) -> bool:
     if m.group(2) is None:
         if isinstance(v, list):
             return bool(v) and v[0] is not None
+        if type(v) is AssocArray:
+            return "0" in v
         return v is not None
     key = m.group(2)
+    if type(v) is AssocArray:
+        return interp.subscript_text(key) in v
     if isinstance(v, dict):
         return key in v
     if isinstance(v, list):
         if key in ("@", "*"):
             return any(x is not None for x in v)
-        i = interp.eval_arith_text(key)
-        if i < 0:
-            i += len(v)
-        return 0 <= i < len(v) and v[i] is not None
+        return array_get(v, interp.eval_arith_text(key)) is not None
     return v is not None and key in ("0", "@", "*")
 
 

@@ -486,6 +486,15 @@ class Interpreter:
         return attr_letters(var.value, integer=var.integer, case=var.case,
                             readonly=var.readonly, exported=var.exported)
 
+    def var_is_set(self, name: str) -> bool:
+        """`test -v NAME` / `test -v 'NAME[KEY]'` (see cond.var_is_set)."""
+        from tysh.kernel.run.cond import var_is_set
+
+        try:
+            return var_is_set(self, name)
+        except ExpansionError:  # a subscript that is no arithmetic: not set
+            return False
+
     def user_home(self, name: str) -> str | None:
         """`~name`: the home directory of the user `name`, None when there is none. On
         the host (the CLI) the password database says; a sandbox never reads it: the

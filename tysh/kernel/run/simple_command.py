@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from tysh.kernel.base import stop
-from tysh.kernel.base.argv import Arg, Flag, Operand
+from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand
 from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.limits import NO_CHARGES, UNBOUNDED, Charges, MemoryLimitExceeded
@@ -136,7 +136,8 @@ def _dispatch(interp: Interpreter, cmd: ast.SimpleCommand, name: str, fn: Any,
     if cmd.arg_assigns and fn is None and tool is not None:
         return _declaration(interp, cmd, name, tool, args, fds)
     if cmd.redirects:
-        if name == "exec" and not args and fn is None:
+        if name == "exec" and fn is None and (not args or (
+                len(args) == 1 and type(args[0]) is DoubleDash)):  # `exec -- 3>&1` too
             return exec_redirects(interp, cmd, fds)
         return _redirected(interp, cmd, name, fn, tool, args, fds)
     if cmd.assigns:
