@@ -282,8 +282,8 @@ class Interpreter:
     def invoke(self, name: str, args: list[Arg], fds: Fds, *, functions: bool = True) -> int:
         return simple_command.invoke(self, name, args, fds, None, functions=functions)
 
-    def array_value(self, name: str, lit: ast.ArrayLit) -> Any:
-        return simple_command.array_value(self, name, lit)
+    def array_value(self, name: str, lit: ast.ArrayLit, merge: bool = False) -> Any:
+        return simple_command.array_value(self, name, lit, merge)
 
     def resolve(self, name: str) -> tuple[str, str]:
         """How a name would be described: (kind, detail) with kind "alias" "keyword"
