@@ -198,11 +198,11 @@ def _assign_text(sh: Session, var: Var, name: str, index: str | None, op: str,
     meter = sh.state.meter
     if lit is not None or (index is None and value[:1] == "(" and value[-1:] == ")"
                            and isinstance(var.value, (list, dict))):
-        merged = False
+        into = False
         if lit is not None:
             # `declare a+=([k]=v)`: keyed elements land in the array as it is
-            merged = op == "+=" and any(e.key is not None for e in lit.elements)
-            got = sh.array_value(name, lit, merged)
+            into = op == "+=" and any(e.key is not None for e in lit.elements)
+            got = sh.array_value(name, lit, into)
         else:
             # `declare -a a="(x y)"`: bash reads a quoted list into an array variable; its
             # words are taken as written, never expanded (no code is run from data)
@@ -223,7 +223,7 @@ def _assign_text(sh: Session, var: Var, name: str, index: str | None, op: str,
         if var.integer:
             items = [None if x is None else str(sh.eval_arith_text(to_text(x) or "0"))
                      for x in items]
-        if op != "+=" or var.value is None or merged:
+        if op != "+=" or var.value is None or into:
             var.value = items
             return
         cur = var.value if isinstance(var.value, list) else [var.value]
