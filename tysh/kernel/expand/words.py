@@ -410,7 +410,9 @@ class _Expander:
             return str(len(encode_text(t)))  # the C locale counts bytes
         op = pe.op
         if not op:
-            if raw is None and self.host.nounset:
+            if type(raw) is not str and (raw is None or isinstance(raw, (list, AssocArray))) and (
+                    self.host.nounset and _scalar_text(raw) is None):
+                # `$a` of an array is `${a[0]}`: unset when element 0 is
                 raise self.unbound(self.display_name(pe))
             return raw
         if op in _DEFAULT_OPS:
