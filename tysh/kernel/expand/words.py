@@ -97,6 +97,11 @@ class ExpandHost(Protocol):
         """Start `<(…)` / `>(…)`; the file name its word part becomes."""
         ...
 
+    def byte_locale(self) -> bool:
+        """Whether the locale (LC_ALL, LC_CTYPE, LANG) counts bytes: lengths, substrings
+        and patterns of text that is not ASCII work on its bytes then (C locale)."""
+        ...
+
 
 # Joins and results shorter than this are never checked against the memory budget:
 # the check costs a sum over the pieces, and short text cannot exhaust memory faster
@@ -250,8 +255,7 @@ _OCTET_OPS = frozenset(("#", "##", "%", "%%", "/", "//", "/#", "/%", ":", "^^", 
 
 def _octets(host: ExpandHost) -> bool:
     """Whether the host's locale counts bytes (asked only of text that is not ASCII)."""
-    f = getattr(host, "byte_locale", None)
-    return f is not None and bool(f())
+    return host.byte_locale()
 
 
 def _is_all_index(index: ast.Word | None) -> str | None:

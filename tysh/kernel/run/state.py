@@ -26,6 +26,7 @@ from tysh.kernel.base.values import (
     SparseList,
     array_end,
     is_byte_locale,
+    to_text,
 )
 
 OPTION_LETTERS = {
@@ -162,6 +163,9 @@ _DYNAMIC: dict[str, Callable[[State], str]] = {
 
 
 _LOCALE_VARS = ("LC_ALL", "LC_CTYPE", "LANG")  # bash's order of precedence
+# locale names already classified (is_byte_locale), dropped whole past a few dozen
+_BYTE_LOCALES: dict[str, bool] = {}
+_BYTE_LOCALES_MAX = 64
 
 _MAX_REFS = 8  # bash's limit on a chain of namerefs
 
@@ -478,14 +482,34 @@ class State:
         """Whether the shell's locale counts bytes, not characters: the first of LC_ALL,
         LC_CTYPE and LANG set and not empty names a C/POSIX (or other one-byte) locale,
         as bash reads its own variables, exported or not. Callers ask only for text that
-        is not ASCII, where the answer matters."""
-        for name in _LOCALE_VARS:
-            var = self.lookup(name)
-            if var is not None:
-                v = var.value
-                if type(v) is str and v:
-                    return is_byte_locale(v)
-        return self.default_bytes
+        is not ASCII, where the answer matters; it is read each time (no cache to keep
+        in step with every way a variable changes), kept cheap for that."""
+        frames = self.frames
+        if len(frames) == 1 and not self.refs:  # no function running: the globals
+            g = frames[0]
+            var = g.get("LC_ALL")
+            if var is None or not var.value:
+                var = g.get("LC_CTYPE")
+                if var is None or not var.value:
+                    var = g.get("LANG")
+                    if var is None or not var.value:
+                        return self.default_bytes
+        else:
+            for name in _LOCALE_VARS:
+                var = self.lookup(name)
+                if var is not None and var.value:
+                    break
+            else:
+                return self.default_bytes
+        v = var.value
+        if type(v) is not str:  # an array: its element 0 (an unset one reads as C)
+            v = to_text(v[0]) if isinstance(v, list) and v and v[0] is not None else "C"
+        known = _BYTE_LOCALES.get(v)
+        if known is None:
+            if len(_BYTE_LOCALES) >= _BYTE_LOCALES_MAX:
+                _BYTE_LOCALES.clear()
+            known = _BYTE_LOCALES[v] = is_byte_locale(v)
+        return known
 
     def is_set(self, name: str) -> bool:
         return self.get(name) is not None
