@@ -98,7 +98,7 @@ def printf(args: VerbatimArgs, ctx: Context) -> int | Outcome:
     from tysh.kernel.text.printf import format_printf
 
     # the C locale counts bytes (asked only when some text is not ASCII)
-    octets = not all(w.isascii() for w in words) and ctx.shell.byte_locale()
+    octets = not all(map(str.isascii, words)) and ctx.shell.byte_locale()
     res = format_printf(words[0], words[1:], octets)
     for msg in res.errors:
         ctx.error(msg)

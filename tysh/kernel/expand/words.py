@@ -555,17 +555,13 @@ class _Expander:
             msg = "parameter null or not set" if op == ":?" else "parameter not set"
         raise ExpansionError(f"{self.display_name(pe)}: {msg}", status=127, fatal=True)
 
-    def scalar_op(self, pe: ast.ParamExp, name: str, text: str) -> str:
-        op = pe.op
-        if op in _OCTET_OPS and not text.isascii() and _octets(self.host):
-            # the C locale: the operation runs on the text's bytes (values.byte_view)
-            return from_byte_view(self.text_op(pe, name, byte_view(text), True))
-        return self.text_op(pe, name, text, False)
-
-    def text_op(self, pe: ast.ParamExp, name: str, text: str, view: bool) -> str:
+    def scalar_op(self, pe: ast.ParamExp, name: str, text: str, view: bool = False) -> str:
         """A scalar operation on `text`; `view`: `text` is a byte view, and so must the
         pattern and replacement be."""
         op = pe.op
+        if not view and not text.isascii() and op in _OCTET_OPS and _octets(self.host):
+            # the C locale: the operation runs on the text's bytes (values.byte_view)
+            return from_byte_view(self.scalar_op(pe, name, byte_view(text), True))
         if op in ("#", "##"):
             return pattern.remove_prefix(text, self.pat(pe.arg, view), op == "##")
         if op in ("%", "%%"):
