@@ -22,8 +22,9 @@ def test_text_and_json_replace_invalid_bytes_with_u_fffd() -> None:
 def test_data_is_plain_json_for_structured_output(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("x")
     r = Kernel(str(tmp_path)).execute("ls")
-    assert r.data == ["a.txt"]
-    assert json.loads(json.dumps(r.json()))["data"] == ["a.txt"]
+    record = {"name": "a.txt", "path": "a.txt", "type": "file", "size": 1}
+    assert r.data == [record]
+    assert json.loads(json.dumps(r.json()))["data"] == [record]
 
 
 def test_jq_data_is_plain_json(tmp_path: Path) -> None:

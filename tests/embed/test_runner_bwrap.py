@@ -334,3 +334,79 @@ def test_a_failing_runner_hook_is_a_status_not_a_traceback(root: Path) -> None:
     r = k.execute("git status")
     assert r.code == 126
     assert r.err == "tysh: git: the runner failed: RuntimeError: worker unreachable\n"
+
+
+# ------------------------------------------------------------------ one /tmp
+
+@needs_bwrap
+def test_a_program_and_the_kernel_share_one_tmp(root: Path) -> None:
+    k = Kernel(str(root), allow_external=["python3"])
+    r = k.execute('t=$(mktemp); python3 -c "open(\'$t\',\'w\').write(\'x\')"; cat $t')
+    assert (r.code, r.out) == (0, "x"), r.err
+    r = k.execute("echo from-kernel > /tmp/k.txt; " + py('print(open("/tmp/k.txt").read())'))
+    assert r.out == "from-kernel\n\n", r.err
+    r = k.execute("mkdir -p /tmp/w && cd /tmp/w && " + py(
+        'import os; open("p.txt", "w").write("y"); print(os.getcwd())') + "; cat p.txt")
+    assert r.out == "/tmp/w\ny", r.err
+    assert not os.path.exists("/tmp/k.txt") and not os.path.exists("/tmp/w/p.txt")
+
+
+@needs_bwrap
+def test_the_shared_tmp_is_a_private_directory_removed_on_close(root: Path) -> None:
+    import gc
+
+    k = Kernel(str(root), allow_external=["python3"])
+    assert k.execute(py('open("/tmp/f", "w").write("z")')).code == 0
+    host = k.fs.host_dir()  # type: ignore[attr-defined]
+    assert host is not None and os.path.isfile(os.path.join(host, "f"))
+    if os.path.isdir("/dev/shm"):
+        assert host.startswith("/dev/shm/")
+    box = os.path.dirname(host)
+    assert os.stat(box).st_mode & 0o777 == 0o700
+    k.close()
+    assert not os.path.exists(box)
+    # used again after close(): a fresh, empty one; gone when the kernel is dropped
+    assert k.execute(py('import os; print(os.listdir("/tmp"))')).code == 0
+    box = os.path.dirname(k.fs.host_dir())  # type: ignore[attr-defined]
+    assert os.path.isdir(box)
+    del k
+    gc.collect()
+    assert not os.path.exists(box)
+
+
+@needs_bwrap
+def test_a_program_in_the_shared_tmp_runs_there(root: Path) -> None:
+    k = Kernel(str(root), allow_external=True)
+    r = k.execute("printf '#!/usr/bin/python3\\nimport os\\nprint(os.getcwd())\\n' > /tmp/tool.py;"
+                  " chmod +x /tmp/tool.py; cd /tmp && /tmp/tool.py")
+    assert (r.code, r.out) == (0, "/tmp\n"), r.err
+
+
+def test_without_programs_the_tmp_stays_in_memory(root: Path) -> None:
+    for k in (Kernel(str(root)), Kernel(str(root), allow_external=[]),
+              Kernel(str(root), allow_external=["python3"], runner="host")):
+        assert k.execute("echo x > /tmp/a && cat /tmp/a").out == "x\n"
+        assert k.fs.host_dir() is None  # type: ignore[attr-defined]
+
+
+@needs_bwrap
+def test_the_shared_tmp_serves_the_kernels_own_tools(root: Path) -> None:
+    k = Kernel(str(root), allow_external=["python3"])
+    r = k.execute('t=$(mktemp) && echo hi > "$t" && cat "$t" && cd /tmp && pwd && '
+                  "printf 'b\\na\\n' | sort -T /tmp && ls /tmp | wc -l && "
+                  f"echo data > /tmp/a && mv /tmp/a {root}/b && cat {root}/b && "
+                  "ln -s /tmp/c /tmp/l && echo via-link > /tmp/l && cat /tmp/c && "
+                  "find /tmp -name c")
+    assert r.code == 0, r.err
+    assert r.out == "hi\n/tmp\na\nb\n1\ndata\nvia-link\n/tmp/c\n"
+    assert k.execute("cat /tmp/../etc/passwd").code == 1
+
+
+@needs_bwrap
+def test_links_a_program_plants_in_the_shared_tmp_lead_nowhere_outside(root: Path) -> None:
+    k = Kernel(str(root), allow_external=["python3"])
+    r = k.execute(py('import os; os.symlink("/etc/passwd", "/tmp/evil"); '
+                     'os.symlink("/", "/tmp/top"); os.symlink("../../../..", "/tmp/up")')
+                  + "; cat /tmp/evil; cat /tmp/top/etc/passwd; ls /tmp/up/; echo done")
+    assert r.out == "done\n"
+    assert r.err.count("outside the sandbox") == 3, r.err

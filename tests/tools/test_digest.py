@@ -56,7 +56,7 @@ def test_check_reads_bsd_tag_lines(tmp_path: Path) -> None:
 def test_checksum_json_lists_file_and_hash(tmp_path: Path) -> None:
     write(tmp_path, "f", "")
     assert text_run(["md5sum", "--json", "f"], tmp_path).json() == [
-        {"file": "f", "hash": hashlib.md5(b"").hexdigest()}]
+        {"path": "f", "hash": hashlib.md5(b"").hexdigest()}]
 
 
 # -- cksum, sha224sum, sha384sum, b2sum --------------------------------------------------

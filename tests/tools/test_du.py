@@ -42,7 +42,7 @@ def test_du_summarize_total_and_json(tmp_path: Path) -> None:
     lines = r.text.splitlines()
     assert len(lines) == 2 and lines[1].endswith("\ttotal")
     got = text_run(["du", "--json", "-a", "-b", "t"], tmp_path).json()
-    assert {"path": "t/a", "bytes": 5000} in got
+    assert {"path": "t/a", "size": 5000} in got
 
 
 def test_du_missing_path_is_reported_status_1(tmp_path: Path) -> None:

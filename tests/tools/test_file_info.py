@@ -34,10 +34,11 @@ def test_stat_default_output_names_file_size_and_type(tmp_path: Path) -> None:
     assert out.startswith("  File: d\n  Size: ") and "directory" in out
 
 
-def test_stat_json_is_an_object_and_missing_file_fails(tmp_path: Path) -> None:
+def test_stat_json_is_a_list_of_file_records_and_missing_file_fails(tmp_path: Path) -> None:
     (tmp_path / "a").write_text("xy")
-    data = run(["stat", "--json", "a"], tmp_path).json()
-    assert data["size"] == 2 and data["type"] == "regular file" and data["name"] == "a"
+    [data] = run(["stat", "--json", "a"], tmp_path).json()
+    assert (data["path"], data["name"], data["type"], data["size"]) == ("a", "a", "file", 2)
+    assert data["description"] == "regular file"
     r = run(["stat", "nosuch"], tmp_path)
     assert r.code == 1 and "nosuch" in r.err
 

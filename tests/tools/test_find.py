@@ -164,9 +164,11 @@ def test_quit_stops_after_the_first_match(tmp_path: Path) -> None:
     assert lines(tmp_path, ".", "-type", "f", "-print", "-quit") == ["./a"]
 
 
-def test_json_gives_a_list_of_paths(tmp_path: Path) -> None:
+def test_json_gives_a_list_of_file_records(tmp_path: Path) -> None:
     tree(tmp_path, "a")
-    assert run(["find", ".", "--json"], tmp_path).json() == [".", "./a"]
+    got = run(["find", ".", "--json"], tmp_path).json()
+    assert [(r["path"], r["name"], r["type"]) for r in got] == [
+        (".", ".", "directory"), ("./a", "a", "file")]
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -40,9 +40,11 @@ def test_glob_no_match_names_the_pattern_and_exits_1(tmp_path: Path) -> None:
     assert "glob: no matches: *.nope" in r.err
 
 
-def test_glob_json_is_a_list_of_paths(tmp_path: Path) -> None:
+def test_glob_json_is_a_list_of_file_records(tmp_path: Path) -> None:
     make(tmp_path, "d/a", "d/b")
-    assert run(["glob", "--json", "d/*"], tmp_path).json() == ["d/a", "d/b"]
+    got = run(["glob", "--json", "d/*"], tmp_path).json()
+    assert [(r["path"], r["name"], r["type"]) for r in got] == [
+        ("d/a", "a", "file"), ("d/b", "b", "file")]
 
 
 def test_glob_declares_glob_passthrough() -> None:

@@ -175,15 +175,16 @@ def test_max_count_stops_reading_stdin(tmp_path: Path) -> None:
 def test_json_records_have_file_line_text(d: Path) -> None:
     code, out, _, data = run(d, ["grep", "ERROR", "log.txt"], json_mode=True)
     assert out == "" and code == 0
-    assert data == [{"file": "log.txt", "line": 3, "text": "ERROR failed"},
-                    {"file": "log.txt", "line": 5, "text": "ERROR timeout"}]
+    assert data == [{"path": "log.txt", "line": 3, "text": "ERROR failed"},
+                    {"path": "log.txt", "line": 5, "text": "ERROR timeout"}]
     json.dumps(data)
 
 
 def test_json_count_and_list(d: Path) -> None:
     assert run(d, ["grep", "-c", "x", "a.txt", "log.txt"], json_mode=True)[3] == [
-        {"file": "a.txt", "count": 1}, {"file": "log.txt", "count": 0}]
-    assert run(d, ["grep", "-l", "x", "a.txt", "log.txt"], json_mode=True)[3] == ["a.txt"]
+        {"path": "a.txt", "count": 1}, {"path": "log.txt", "count": 0}]
+    assert run(d, ["grep", "-l", "x", "a.txt", "log.txt"], json_mode=True)[3] == [
+        {"path": "a.txt"}]
 
 
 def test_operations_are_empty() -> None:
@@ -203,7 +204,7 @@ def test_perl_keep_out_prints_only_what_follows_backslash_k(tmp_path: Path) -> N
     # without -o the whole line is printed, as for any match; --json carries the kept part
     assert run(tmp_path, ["grep", "-P", r"port=\K\d+", "c.ini"])[:2] == (0, "port=80\n")
     assert run(tmp_path, ["grep", "-oP", r"port=\K\d+", "c.ini"], json_mode=True)[3] == [
-        {"file": "c.ini", "line": 2, "text": "80"}]
+        {"path": "c.ini", "line": 2, "text": "80"}]
     # an empty kept part prints nothing (GNU: the line matched, nothing to show)
     assert run(tmp_path, ["grep", "-oP", r"alpha\K", "c.ini"])[:2] == (0, "")
 

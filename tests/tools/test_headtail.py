@@ -88,7 +88,7 @@ def test_head_json_gives_lines_or_per_file_objects(tmp_path: Path) -> None:
     write(tmp_path, "a", "1\n2\n")
     assert run(["head", "--json", "-n1", "a"], tmp_path).json() == ["1"]
     assert run(["head", "--json", "-n1", "a", "a"], tmp_path).json() == [
-        {"file": "a", "lines": ["1"]}, {"file": "a", "lines": ["1"]}]
+        {"path": "a", "lines": ["1"]}, {"path": "a", "lines": ["1"]}]
 
 
 def test_tail_defaults_to_last_ten_lines(tmp_path: Path) -> None:

@@ -42,19 +42,25 @@ def record(required: dict[str, Any], optional: dict[str, Any] | None = None,
 LINES = array(STR)
 NAMES = array(STR)
 WC_COUNTS = {"lines": INT, "words": INT, "bytes": INT}
-WC_ONE = record(WC_COUNTS, {"file": STR})
-WC_MANY = array(record({**WC_COUNTS, "file": STR}, {"total": {"const": True}}), 3)
-HEAD_MANY = array(record({"file": STR, "lines": LINES}), 2)
-GREP_MATCH = array(record({"file": STR, "line": {"type": "integer", "minimum": 1},
+WC_ONE = record(WC_COUNTS)
+WC_PATHS = array(record({**WC_COUNTS, "path": STR}), 1)
+WC_MANY = array({"anyOf": [record({**WC_COUNTS, "path": STR}),
+                           record({**WC_COUNTS, "total": {"const": True}})]}, 3)
+HEAD_MANY = array(record({"path": STR, "lines": LINES}), 2)
+GREP_MATCH = array(record({"path": STR, "line": {"type": "integer", "minimum": 1},
                            "text": STR}))
-GREP_COUNT = array(record({"file": STR, "count": INT}))
+GREP_COUNT = array(record({"path": STR, "count": INT}))
+GREP_NAMES = array(record({"path": STR}))
 UNIQ_COUNT = array(record({"count": {"type": "integer", "minimum": 1}, "line": STR}))
-ENTRY_TYPE = {"enum": ["file", "directory", "symlink", "executable", "other"]}
-LS_ENTRY = record({"name": STR, "type": ENTRY_TYPE, "size": INT}, {"path": STR},
-                  closed=False)
-LS_LONG = record({"name": STR, "type": ENTRY_TYPE, "size": INT, "mode": STR,
-                  "mtime": {"type": "number"}}, closed=False)
-STAT = record({"name": STR, "type": STR, "size": INT, "mode": STR}, closed=False)
+ENTRY_TYPE = {"enum": ["file", "directory", "symlink", "fifo", "socket", "char", "block",
+                        "unknown"]}
+# the one file record (docs/embedding.md, "Typed values")
+FILE = record({"path": STR, "name": STR, "type": ENTRY_TYPE}, {"size": INT}, closed=False)
+LS_ENTRY = record({"path": STR, "name": STR, "type": ENTRY_TYPE, "size": INT}, closed=False)
+LS_LONG = record({"path": STR, "name": STR, "type": ENTRY_TYPE, "size": INT, "mode": STR,
+                  "permissions": STR, "mtime": {"type": "number"}}, closed=False)
+STAT = array(record({"path": STR, "name": STR, "type": ENTRY_TYPE, "size": INT,
+                     "mode": STR, "permissions": STR}, closed=False))
 PARAM = record({"name": STR, "param_type": STR}, closed=False)
 SCHEMA = record({"name": STR, "description": STR, "params": array(PARAM, 0)},
                 {"operations": array(STR)}, closed=False)
@@ -74,7 +80,7 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
              ("head --json -n 1 a.txt b.txt", HEAD_MANY, 0)],
     "tail": [("tail --json -n 2 a.txt", LINES, 0),
              ("tail --json -n 1 a.txt b.txt", HEAD_MANY, 0)],
-    "wc": [("wc --json a.txt", WC_ONE, 0), ("wc --json < a.txt", WC_ONE, 0),
+    "wc": [("wc --json a.txt", WC_PATHS, 0), ("wc --json < a.txt", WC_ONE, 0),
            ("wc --json a.txt b.txt", WC_MANY, 0)],
     "sort": [("sort --json a.txt", LINES, 0)],
     "uniq": [("uniq --json a.txt", LINES, 0), ("sort a.txt | uniq -c --json", UNIQ_COUNT, 0)],
@@ -89,8 +95,8 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
              ("grep --json b a.txt b.txt", GREP_MATCH, 0),
              ("grep -o --json b a.txt", GREP_MATCH, 0),
              ("grep -c --json b a.txt b.txt", GREP_COUNT, 0),
-             ("grep -l --json b a.txt b.txt", NAMES, 0),
-             ("grep -L --json b a.txt b.txt", NAMES, 0)],
+             ("grep -l --json b a.txt b.txt", GREP_NAMES, 0),
+             ("grep -L --json b a.txt b.txt", GREP_NAMES, 0)],
     "egrep": [("egrep -n --json 'a|c' a.txt", GREP_MATCH, 0)],
     "fgrep": [("fgrep -n --json 'a 1' a.txt", GREP_MATCH, 0)],
     "sed": [("sed --json s/a/A/ a.txt", LINES, 0)],
@@ -109,8 +115,8 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     # files
     "ls": [("ls --json", array(LS_ENTRY, 3), 0), ("ls --json d", array(LS_ENTRY, 2), 0),
            ("ls -l --json", array(LS_LONG, 3), 0)],
-    "find": [("find . -name '*.py' --json", NAMES, 0)],
-    "glob": [("glob --json '**/*.py'", NAMES, 0)],
+    "find": [("find . -name '*.py' --json", array(FILE), 0)],
+    "glob": [("glob --json '**/*.py'", array(FILE), 0)],
     "stat": [("stat --json a.txt", STAT, 0)],
     "basename": [("basename --json /x/b.txt .txt", {"const": "b"}, 0),
                  ("basename --json -a /x/b /y/c", array(STR, 2), 0)],
@@ -122,7 +128,7 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     "rmdir": [("rmdir --json d/e", EMPTY, 0)],
     "rm": [("rm --json b.txt", EMPTY, 0)],
     "patch": [("printf -- '--- b.txt\\n+++ b.txt\\n@@ -1 +1 @@\\n-x\\n+X\\n' | patch --json",
-               array(record({"file": STR, "status": STR, "hunks": array(record(
+               array(record({"path": STR, "status": STR, "hunks": array(record(
                    {"hunk": INT, "status": STR, "line": INT},
                    {"offset": {"type": "integer"}, "fuzz": INT}), 0)},
                    {"rejects": STR})), 0)],
@@ -138,12 +144,12 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
             ("cmp --json a.txt a.txt", record({"same": {"type": "boolean"}},
                                               {"byte": INT, "line": INT, "eof": STR}), 0),
             ("cmp --json -l a.txt b.txt", array(record({"byte": INT, "a": INT, "b": INT})), 1)],
-    "cksum": [("cksum --json a.txt", array(record({"file": STR, "crc": INT, "size": INT})), 0),
-              ("cksum --json -a sha256 a.txt", array(record({"file": STR, "hash": STR})), 0)],
-    **{n: [(f"{n} --json a.txt", array(record({"file": STR, "hash": STR})), 0)]
+    "cksum": [("cksum --json a.txt", array(record({"path": STR, "crc": INT, "size": INT})), 0),
+              ("cksum --json -a sha256 a.txt", array(record({"path": STR, "hash": STR})), 0)],
+    **{n: [(f"{n} --json a.txt", array(record({"path": STR, "hash": STR})), 0)]
        for n in ("sha224sum", "sha384sum", "b2sum")},
     "strings": [("strings --json -n 3 a.txt",
-                 array(record({"file": STR, "offset": INT, "string": STR})), 0)],
+                 array(record({"path": STR, "offset": INT, "string": STR})), 0)],
     "truncate": [("truncate --json -s 0 b.txt", EMPTY, 0)],
     # archive
     "gzip": [("gzip -k a.txt; gzip --json -l a.txt.gz",
@@ -153,11 +159,9 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
     "gunzip": [("gzip b.txt; gunzip --json b.txt.gz", EMPTY, 0)],
     "zcat": [("gzip -c b.txt > b.gz; zcat --json b.gz", STR, 0)],
     "tar": [("tar cf t.tar d; tar --json tf t.tar",
-             array(record({"name": STR,
-                           "type": {"enum": ["file", "directory", "symlink", "hardlink",
-                                             "other"]},
+             array(record({"path": STR, "name": STR, "type": ENTRY_TYPE,
                            "size": INT, "mode": STR, "mtime": {"type": "number"}},
-                          {"linkname": STR})), 0),
+                          {"target": STR})), 0),
             ("tar --json cf t.tar d", NAMES, 0),
             ("tar cf t.tar d; mkdir o; tar --json xf t.tar -C o", NAMES, 0)],
     # misc
@@ -222,9 +226,9 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
             {"old_start": INT, "old_count": INT, "new_start": INT, "new_count": INT,
              "lines": array(record({"tag": {"enum": ["-", "+", " "]}, "text": STR}))}))},
         {"binary": {"type": "boolean"}})), 1)],
-    **{n: [(f"{n} --json a.txt", array(record({"file": STR, "hash": STR})), 0)]
+    **{n: [(f"{n} --json a.txt", array(record({"path": STR, "hash": STR})), 0)]
        for n in ("md5sum", "sha1sum", "sha256sum", "sha512sum")},
-    "du": [("du --json -b d", array(record({"path": STR, "bytes": INT})), 0)],
+    "du": [("du --json -b d", array(record({"path": STR, "size": INT})), 0)],
     "mktemp": [("mktemp --json -p .", record({"path": STR}), 0)],
     "date": [("date --json -d @0", record({"epoch": INT, "iso": STR}), 0)],
     "which": [("which --json cat", array(record({"name": STR, "kind": STR,
@@ -311,13 +315,13 @@ def test_json_keeps_its_shape_when_a_file_is_missing(tmp_path: Path) -> None:
 def test_wc_json_counts_are_the_counts(tmp_path: Path) -> None:
     res = session(tmp_path).execute("wc --json a.txt b.txt")
     rows = json.loads(res.text_out())
-    assert rows[0] == {"file": "a.txt", "lines": 4, "words": 8, "bytes": 16}
+    assert rows[0] == {"path": "a.txt", "lines": 4, "words": 8, "bytes": 16}
     assert rows[-1]["total"] is True and rows[-1]["lines"] == 6
 
 
 def test_grep_json_gives_file_line_and_text(tmp_path: Path) -> None:
     res = session(tmp_path).execute("grep -n --json c a.txt")
-    assert json.loads(res.text_out()) == [{"file": "a.txt", "line": 4, "text": "c 3"}]
+    assert json.loads(res.text_out()) == [{"path": "a.txt", "line": 4, "text": "c 3"}]
 
 
 def test_tee_json_still_writes_its_files(tmp_path: Path) -> None:
@@ -455,7 +459,7 @@ def test_json_shapes_of_cmp_cksum_and_strings() -> None:
     assert json.loads(_run(k, "cmp --json c1 c1")[1]) == {"same": True}
     assert json.loads(_run(k, "cmp --json -l c1 c2")[1]) == [{"byte": 6, "a": 101, "b": 120}]
     assert json.loads(_run(k, "cksum --json c1")[1]) == [
-        {"file": "c1", "crc": 2475781078, "size": 8}]
+        {"path": "c1", "crc": 2475781078, "size": 8}]
     assert json.loads(_run(k, "strings --json -n 12 s")[1]) == [
-        {"file": "s", "offset": 20, "string": "longerstring"}]
-    assert json.loads(_run(k, "sha224sum --json c3")[1])[0]["file"] == "c3"
+        {"path": "s", "offset": 20, "string": "longerstring"}]
+    assert json.loads(_run(k, "sha224sum --json c3")[1])[0]["path"] == "c3"

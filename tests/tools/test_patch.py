@@ -45,7 +45,7 @@ def test_json_reports_each_file_and_hunk(kernel: Kernel, tmp_path: Path) -> None
     r = kernel.execute("patch --json -p1", FIX)
     assert r.code == 0
     [rec] = json.loads(r.out)
-    assert rec["file"] == "f.txt" and rec["status"] == "patched"
+    assert rec["path"] == "f.txt" and rec["status"] == "patched"
     assert rec["hunks"] == [{"hunk": 1, "status": "applied", "line": 2, "offset": 1,
                              "fuzz": 0}]
 

@@ -229,7 +229,8 @@ def test_tar_truncated_archive_is_reported_not_a_traceback() -> None:
 def test_tar_json_lists_members_as_records() -> None:
     res = _sandbox_tree().execute("tar cf a.tar d/sub; tar --json tf a.tar")
     rows = json.loads(res.out)
-    assert [r["name"] for r in rows] == ["d/sub", "d/sub/b.txt", "d/sub/c.o"]
+    assert [r["path"] for r in rows] == ["d/sub", "d/sub/b.txt", "d/sub/c.o"]
+    assert [r["name"] for r in rows] == ["sub", "b.txt", "c.o"]
     assert rows[1]["type"] == "file" and rows[1]["size"] == 5 and rows[0]["type"] == "directory"
     res = _sandbox_tree().execute("tar --json cf a.tar d/sub")
     assert json.loads(res.out) == ["d/sub/", "d/sub/b.txt", "d/sub/c.o"]

@@ -63,5 +63,5 @@ def test_wc_json_object_for_one_input(tmp_path: Path) -> None:
 def test_wc_json_list_with_total_for_several_files(tmp_path: Path) -> None:
     write(tmp_path, "a", "x\n")
     got = run(["wc", "--json", "-l", "a", "a"], tmp_path).json()
-    assert got == [{"file": "a", "lines": 1}, {"file": "a", "lines": 1},
-                   {"file": "total", "total": True, "lines": 2}]
+    assert got == [{"path": "a", "lines": 1}, {"path": "a", "lines": 1},
+                   {"total": True, "lines": 2}]

@@ -166,6 +166,51 @@ def _warm_up() -> None:
         pass
 
 
+def _interrupted_early(session: PromptSession[str]) -> bool:
+    """Whether Ctrl-C was typed after Enter but before the terminal left raw mode.
+
+    In raw mode Ctrl-C is a key, not a signal: one typed while prompt_toolkit finishes
+    the line is kept as type-ahead for the next prompt, or is still unread in the
+    terminal, and the command would run to its end. Such a Ctrl-C cancels the line, and
+    drops what was typed before it, as a terminal's interrupt flushes its input; keys
+    typed after it stay type-ahead for the next prompt."""
+    from prompt_toolkit.input.typeahead import get_typeahead, store_typeahead
+    from prompt_toolkit.keys import Keys
+
+    inp = session.input
+    keys = get_typeahead(inp)
+    unread = _unread_terminal_input()
+    if unread:
+        from prompt_toolkit.input.vt100_parser import Vt100Parser
+
+        parser = Vt100Parser(keys.append)
+        parser.feed(unread.decode("utf-8", "surrogateescape"))
+        parser.flush()
+    for i, key in enumerate(keys):
+        if key.key == Keys.ControlC:
+            store_typeahead(inp, keys[i + 1:])
+            return True
+    store_typeahead(inp, keys)
+    return False
+
+
+def _unread_terminal_input() -> bytes:
+    """The bytes typed on the terminal (fd 0) that nothing has read yet, without
+    waiting; b"" when there are none or stdin is not a terminal."""
+    import array
+    import fcntl
+    import termios
+
+    try:
+        if not os.isatty(0):
+            return b""
+        count = array.array("i", [0])
+        fcntl.ioctl(0, termios.FIONREAD, count)
+        return os.read(0, count[0]) if count[0] > 0 else b""
+    except OSError:
+        return b""
+
+
 def build_session(shell: Shell, history_file: str) -> PromptSession[str]:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
@@ -281,9 +326,17 @@ def main(allow_external: bool = True) -> int:
             continue
         except EOFError:
             break
-        if not text.strip():
-            continue
-        status = shell.run(text)
+        try:
+            if _interrupted_early(session):
+                status = kernel.state.last_status = 130
+                stdout.write(b"^C")  # raw mode did not echo it
+            elif not text.strip():
+                continue
+            else:
+                status = shell.run(text)
+        except KeyboardInterrupt:
+            # Ctrl-C in the moment the line starts, before the run took over SIGINT
+            status = kernel.state.last_status = 130
         if status == 130:
             stdout.write(b"\n")
         try:

@@ -262,3 +262,37 @@ def test_ctrl_c_interrupts_an_external_command(term: Term) -> None:
     assert term.status() == 130
     assert time.perf_counter() - t0 < 1.0
     assert "ok" in plain(term.run("echo ok"))
+
+
+def _interrupt_early(term: Term, delay: float) -> float:
+    """Type `sleep 10`, Enter, and Ctrl-C `delay` seconds after Enter (not waiting for
+    anything the shell draws): the seconds until the next prompt."""
+    term.child.send("sleep 10\r")
+    t0 = time.perf_counter()
+    time.sleep(delay)
+    term.child.sendintr()
+    term.child.expect_exact(PASTE_OFF, timeout=5)
+    term.child.expect_exact(PASTE_ON, timeout=5)
+    took = time.perf_counter() - t0
+    assert term.status() == 130
+    return took
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.2, 0.5])
+def test_ctrl_c_right_after_enter_cancels_the_first_command(tmp_path: Path,
+                                                            delay: float) -> None:
+    home = tmp_path / "home"
+    (home / "bin").mkdir(parents=True)
+    t = Term(tmp_path, home)
+    try:
+        assert _interrupt_early(t, delay) < 1.5
+        assert "ok" in plain(t.run("echo ok"))
+    finally:
+        t.close()
+
+
+def test_ctrl_c_right_after_enter_cancels_a_later_command(term: Term) -> None:
+    assert "hi" in plain(term.run("echo hi"))
+    for delay in (0.05, 0.2, 0.5, 0.0):
+        assert _interrupt_early(term, delay) < 1.5, delay
+    assert "ok" in plain(term.run("echo ok"))

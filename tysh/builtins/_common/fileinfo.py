@@ -36,6 +36,25 @@ def entry_type(st: FileStat) -> str:
     return "file"
 
 
+_JSON_TYPE = {
+    stat_mod.S_IFDIR: "directory", stat_mod.S_IFLNK: "symlink", stat_mod.S_IFREG: "file",
+    stat_mod.S_IFIFO: "fifo", stat_mod.S_IFSOCK: "socket", stat_mod.S_IFCHR: "char",
+    stat_mod.S_IFBLK: "block",
+}
+
+
+def file_type(st: FileStat) -> str:
+    """The `type` of a file record in every tool's JSON (docs/embedding.md, "Typed
+    values"): file, directory, symlink, fifo, socket, char, block or unknown."""
+    return _JSON_TYPE.get(stat_mod.S_IFMT(full_mode(st)), "unknown")
+
+
+def kind_type(kind: str) -> str:
+    """`type` from a directory entry's kind alone (no stat): file, directory, symlink,
+    or unknown for anything else."""
+    return kind if kind in ("file", "directory", "symlink") else "unknown"
+
+
 _TYPE_CHAR = {
     stat_mod.S_IFDIR: "d", stat_mod.S_IFLNK: "l", stat_mod.S_IFREG: "-",
     stat_mod.S_IFIFO: "p", stat_mod.S_IFSOCK: "s", stat_mod.S_IFCHR: "c",

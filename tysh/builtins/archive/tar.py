@@ -435,16 +435,20 @@ def _list_line(m: tarfile.TarInfo, verbose: bool) -> bytes:
     return line.encode("utf-8", "surrogateescape") + b"\n"
 
 
-_KINDS = {b"0": "file", b"\0": "file", b"5": "directory", b"2": "symlink", b"1": "hardlink"}
+# a member's type in the one file-record vocabulary (a hard link is a file, with a target)
+_KINDS = {b"0": "file", b"\0": "file", b"7": "file", b"1": "file", b"5": "directory",
+          b"2": "symlink", b"3": "char", b"4": "block", b"6": "fifo"}
 
 
 def _listing(run: _Run) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for m in run.listed:
-        row: dict[str, Any] = {"name": m.name, "type": _KINDS.get(m.type, "other"),
+        stripped = m.name.rstrip("/")
+        row: dict[str, Any] = {"path": m.name, "name": stripped.rsplit("/", 1)[-1] or "/",
+                               "type": _KINDS.get(m.type, "unknown"),
                                "size": m.size, "mode": f"{m.mode:04o}", "mtime": m.mtime}
         if m.issym() or m.islnk():
-            row["linkname"] = m.linkname
+            row["target"] = m.linkname
         rows.append(row)
     return rows
 

@@ -40,7 +40,7 @@ _PRINTABLE = bytes([9, *range(32, 127)])
     args=StringsArgs,
     description=(
         "print the printable character runs in files (GNU strings); --json gives "
-        '[{"file","offset","string"}]'
+        '[{"path","offset","string"}]'
     ),
     examples=[
         ("text inside a binary", "strings /bin/true | head"),
@@ -85,7 +85,7 @@ def strings(args: StringsArgs, ctx: Context) -> ToolReturn:
                 for m in runs.finditer(data, 0, cut):
                     text = m.group().decode("ascii")
                     if ctx.json:
-                        rows.append({"file": name, "offset": base + m.start(), "string": text})
+                        rows.append({"path": name, "offset": base + m.start(), "string": text})
                     else:
                         out.append(f"{prefix}{fmt.format(base + m.start())}{text}\n")
                 if out:

@@ -89,7 +89,7 @@ def _sum_files(args: SumArgs, ctx: Context, algo: str, tag: str, bits: int | Non
         if digest is None:
             code = 1
             continue
-        data.append({"file": name, "hash": digest})
+        data.append({"path": name, "hash": digest})
         out.append(sum_line(digest, name, shown_tag if tagged else None, args, end))
         if not ctx.json and len(out) > 64:
             ctx.write("".join(out))
@@ -97,7 +97,7 @@ def _sum_files(args: SumArgs, ctx: Context, algo: str, tag: str, bits: int | Non
     if ctx.json:
         return Outcome(code=code, output=OutputData.text("".join(out), rich_json=data))
     ctx.write("".join(out))
-    return code
+    return Outcome(code=code, output=OutputData.value(lambda: data))
 
 
 def _bits(ctx: Context, length: int, algo: str) -> int | None | str:
@@ -129,7 +129,7 @@ def _make(cmd: str, algo_key: str) -> Tool:
         cmd, kind="read",
         args=args_class,
         description=f"print or check {tag} checksums (GNU {cmd}); --json gives "
-                    '[{"file","hash"}]',
+                    '[{"path","hash"}]',
         examples=[
             ("checksum of a file", f"{cmd} release.tar.gz"),
             ("write and later verify a list", f"{cmd} *.iso > SUMS; {cmd} -c SUMS"),
@@ -147,7 +147,7 @@ b2sum = _make("b2sum", "blake2b")
     args=CksumArgs,
     description=(
         "POSIX CRC and size of files (GNU cksum 9), or with -a md5|sha1|sha256|… a tagged "
-        'digest; --json gives [{"file","crc","size"}] (with -a [{"file","hash"}])'
+        'digest; --json gives [{"path","crc","size"}] (with -a [{"path","hash"}])'
     ),
     examples=[
         ("CRC and byte count", "cksum file.bin"),
@@ -179,12 +179,12 @@ def cksum(args: CksumArgs, ctx: Context) -> ToolReturn:
             code = 1
             continue
         crc, size = got
-        rows.append({"file": name, "crc": crc, "size": size})
+        rows.append({"path": name, "crc": crc, "size": size})
         out.append(f"{crc} {size}{'' if not args.files else ' ' + name}\n")
     if ctx.json:
         return Outcome(code=code, output=OutputData.text("".join(out), rich_json=rows))
     ctx.write("".join(out))
-    return code
+    return Outcome(code=code, output=OutputData.value(lambda: rows))
 
 
 def _sniff(ctx: Context, files: tuple[str, ...]) -> str | None:

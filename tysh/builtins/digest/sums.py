@@ -78,7 +78,7 @@ def _make(cmd: str) -> Tool:
             if digest is None:
                 code = 1
                 continue
-            data.append({"file": name, "hash": digest})
+            data.append({"path": name, "hash": digest})
             out.append(sum_line(digest, name, tag_name if args.tag else None, args, end))
             if not ctx.json and len(out) > 64:
                 ctx.write("".join(out))
@@ -87,14 +87,14 @@ def _make(cmd: str) -> Tool:
             return Outcome(code=code, output=OutputData.text("".join(out), rich_json=data))
         if out:
             ctx.write("".join(out))
-        return code
+        return Outcome(code=code, output=OutputData.value(lambda: data))
 
     return tool(
         cmd, kind="read",
         args=SumArgs,
         description=(
             f"print or check {tag_name} checksums (GNU {cmd}); --json gives "
-            '[{"file","hash"}]'
+            '[{"path","hash"}]'
         ),
         examples=[
             ("checksum of a file", f"{cmd} release.tar.gz"),
@@ -172,16 +172,16 @@ def check_list(args: SumArgs, ctx: Context, cmd: str, algo: str, tag_name: str,
             got = _digest_of(ctx, algo, name)
             if got is None:
                 unreadable += 1
-                results.append({"file": name, "ok": False, "error": "open or read"})
+                results.append({"path": name, "ok": False, "error": "open or read"})
                 if not args.status:
                     out.append(f"{mark}{shown}: FAILED open or read\n")
             elif got != want:
                 mismatched += 1
-                results.append({"file": name, "ok": False})
+                results.append({"path": name, "ok": False})
                 if not args.status:
                     out.append(f"{mark}{shown}: FAILED\n")
             else:
-                results.append({"file": name, "ok": True})
+                results.append({"path": name, "ok": True})
                 if not (args.status or args.quiet):
                     out.append(f"{mark}{shown}: OK\n")
         if out and not ctx.json:

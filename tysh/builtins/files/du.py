@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 
@@ -152,7 +153,7 @@ def _join(d: str, name: str) -> str:
     args=DuArgs,
     description=(
         "estimate file space usage (GNU du; 1 KiB blocks by default); --json gives "
-        '[{"path","bytes"}]'
+        '[{"path","size"}] (size: the bytes counted, as the text shows them)'
     ),
     examples=[
         ("size of a directory, human readable", "du -sh build"),
@@ -174,13 +175,17 @@ def du(args: DuArgs, ctx: Context) -> ToolReturn:
     if args.total:
         run.rows.append(("total", run.grand))
     code = 1 if run.failed else 0
+    rows = run.rows
+
+    def value() -> list[dict[str, Any]]:
+        return [{"path": p, "size": n} for p, n in rows]
+
     if ctx.json:
-        data = [{"path": p, "bytes": n} for p, n in run.rows]
-        return Outcome(code=code, output=OutputData.text("", rich_json=data))
+        return Outcome(code=code, output=OutputData.text("", rich_json=value))
     fmt = _formatter(args)
     end = "\0" if args.null else "\n"
-    ctx.write("".join(f"{fmt(n)}\t{p}{end}" for p, n in run.rows))
-    return code
+    ctx.write("".join(f"{fmt(n)}\t{p}{end}" for p, n in rows))
+    return Outcome(code=code, output=OutputData.value(value))
 
 
 def _formatter(args: DuArgs) -> Callable[[int], str]:

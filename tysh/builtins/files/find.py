@@ -2,17 +2,26 @@
 
 The expression is parsed in `find_expr` (see there for why find is raw_argv). Output
 streams: paths are written as they are found (in sorted order per directory, so results
-are deterministic). `find … --json` prints the matched paths as one JSON array."""
+are deterministic). `find … --json` prints the files it reports as one JSON array of file records
+({"path","name","type","size"}), the value `r.data` holds with or without it."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from tysh.builtins.files.find_expr import FindError, FindPlan, Item, Runtime, parse_command
+from tysh.builtins.files.find_expr import (
+    FindError,
+    FindPlan,
+    Item,
+    Runtime,
+    item_record,
+    parse_command,
+)
+from tysh.kernel.base.values import encode_text, to_json_text
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
-from tysh.kernel.tools.tool import tool
+from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 
 def _walk(plan: FindPlan, rt: Runtime, item: Item,
@@ -88,7 +97,7 @@ def _walk(plan: FindPlan, rt: Runtime, item: Item,
     passthrough_options=["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
                      "-regex", "-iregex", "-lname", "-ilname"],
 )
-def find(args: Any, ctx: Context) -> int:
+def find(args: Any, ctx: Context) -> ToolReturn:
     rt = Runtime(ctx)
     try:
         plan = parse_command(list(args.positional), ctx, rt)
@@ -124,12 +133,14 @@ def find(args: Any, ctx: Context) -> int:
     for batch in rt.batches:
         batch.run()
     rt.close_sinks()
+    found = rt.found
     if plan.json:
-        text = "".join(rt.out)
         rt.out.clear()
-        paths = text.split("\n")[:-1] if text else []
-        ctx.stdout.write((json.dumps(paths, ensure_ascii=False) + "\n").encode(
-            "utf-8", "surrogateescape"))
-    else:
-        rt.flush()
-    return rt.status
+        records = [item_record(it) for it in found or ()]
+        ctx.stdout.write(encode_text(to_json_text(records) + "\n"))
+        return Outcome(code=rt.status, output=OutputData.value(lambda: records))
+    rt.flush()
+    if found is None:
+        return rt.status
+    return Outcome(code=rt.status,
+                   output=OutputData.value(lambda: [item_record(it) for it in found]))

@@ -22,8 +22,10 @@ from typing import IO, Any
 import attrs
 
 from tysh.builtins._common.fileinfo import (
+    file_type,
     full_mode,
     group_name,
+    kind_type,
     local_time,
     mode_string,
     user_name,
@@ -39,6 +41,23 @@ from tysh.kernel.tools.context import Context
 
 class FindError(Exception):
     """A usage error in find's expression (GNU exits 1 for these)."""
+
+
+# the most files a run without --json keeps for its typed value (r.data); past it the
+# value is None, and `find … --json` gives the whole list
+FOUND_CAP = 100_000
+
+
+def item_record(it: Item) -> dict[str, Any]:
+    """A found file in the one file-record layout: path as printed, name, type, and size
+    when the file can still be stat'ed (read when the value is first asked for, unless
+    the walk already had it)."""
+    st = it.stat()
+    rec: dict[str, Any] = {"path": it.path, "name": it.name,
+                           "type": file_type(st) if st is not None else kind_type(it.kind)}
+    if st is not None:
+        rec["size"] = st.size
+    return rec
 
 
 class Item:
@@ -90,6 +109,18 @@ class Runtime(MutableRecord):
     now: float = attrs.Factory(time.time)
     hold: bool = False  # --json: keep everything for one JSON document at the end
     sinks: dict[str, IO[bytes]] = attrs.Factory(dict)  # -fprint files by path
+    # the files printed to stdout, for find's typed value; None once past FOUND_CAP
+    # without --json (the text went out; the value would cost more than it is worth)
+    found: list[Item] | None = attrs.Factory(list)
+
+    def report(self, it: Item) -> None:
+        """Remember `it` for the typed value: a file this run printed to stdout."""
+        found = self.found
+        if found is not None:
+            if len(found) >= FOUND_CAP and not self.hold:
+                self.found = None
+            else:
+                found.append(it)
 
     def emit(self, text: str) -> None:
         self.out.append(text)
@@ -536,6 +567,8 @@ def _printf_pred(fmt: str, rt: Runtime, sink: Callable[[str], None] | None = Non
 
     def pred(it: Item) -> bool:
         out("".join(p if isinstance(p, str) else render(it, p) for p in parts))
+        if sink is None:
+            rt.report(it)
         return True
 
     return pred
@@ -826,6 +859,7 @@ class _Parser:
 
             def print_(it: Item) -> bool:
                 rt.emit(it.path + end)
+                rt.report(it)
                 return True
 
             return print_
@@ -839,6 +873,7 @@ class _Parser:
                             f"{mode_string(full_mode(st))} {st.nlink:>3} "
                             f"{user_name(st.uid):<8} {group_name(st.gid):<8} {st.size:>8} "
                             f"{it.path}\n")
+                    rt.report(it)
                 return True
 
             return ls_line
@@ -937,6 +972,7 @@ def parse_command(words: list[Any], ctx: Context, rt: Runtime) -> FindPlan:
         def with_print(it: Item) -> bool:
             if inner(it):
                 rt.emit(it.path + "\n")
+                rt.report(it)
             return True
 
         pred = with_print

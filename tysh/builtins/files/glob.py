@@ -13,9 +13,11 @@ lists exactly what an unquoted P expands to.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
-from tysh.builtins._common.fileinfo import entry_type
+from tysh.builtins._common.fileinfo import entry_type, file_type
 from tysh.kernel.base.record import Record
 from tysh.kernel.expand.glob import glob as expand_glob
 from tysh.kernel.expand.pattern import match
@@ -80,13 +82,22 @@ def glob(args: GlobArgs, ctx: Context) -> OutputData | Outcome:
                 seen.add(h)
                 found.append(h)
     nodes = []
+    records: list[dict[str, Any]] = []
     for h in found:
+        stripped = h.rstrip("/")
+        rec: dict[str, Any] = {"path": h, "name": stripped.rsplit("/", 1)[-1] or "/"}
         try:
-            kind = entry_type(ctx.fs.stat(ctx.path(h), follow=False))
+            st = ctx.fs.stat(ctx.path(h), follow=False)
         except FsError:
             kind = "file"
+            rec["type"] = "unknown"
+        else:
+            kind = entry_type(st)
+            rec["type"] = file_type(st)
+            rec["size"] = st.size
         nodes.append(OutputNode(name=h, entry_type=kind))
-    out = OutputData.nodes(nodes, rich_json=found)
+        records.append(rec)
+    out = OutputData.nodes(nodes, rich_json=records)
     if not args.patterns:
         ctx.error("missing pattern")
         return Outcome(code=2)

@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from tysh.builtins._common.fileinfo import (
+    file_type,
     full_mode,
     group_name,
     local_time,
@@ -345,9 +346,12 @@ def _unescape(fmt: str) -> str:
 
 
 def _json(ctx: Context, name: str, st: FileStat) -> dict[str, Any]:
+    stripped = name.rstrip("/")
     return {
-        "name": name,
-        "type": type_description(st),
+        "path": name,
+        "name": stripped.rsplit("/", 1)[-1] if stripped else "/",
+        "type": file_type(st),
+        "description": type_description(st),
         "size": st.size,
         "mode": format(st.mode & 0o7777, "04o"),
         "permissions": mode_string(full_mode(st)),
@@ -378,7 +382,7 @@ def stat(args: StatArgs, ctx: Context) -> int | OutputData | Outcome:
         ctx.error("missing operand")
         return 1
     status = 0
-    records: list[dict[str, Any]] = []
+    records: list[tuple[str, FileStat]] = []
     chunks: list[str] = []
     if args.printf is not None:
         fmt, end = _unescape(args.printf), ""
@@ -396,13 +400,8 @@ def stat(args: StatArgs, ctx: Context) -> int | OutputData | Outcome:
             ctx.error(f"cannot statx {q(f)}: {e.reason}")
             status = 1
             continue
-        if ctx.json:
-            records.append(_json(ctx, f, st))
-        else:
+        records.append((f, st))
+        if not ctx.json:
             chunks.append(_render(fmt, ctx, f, path, st) + end)
-    if ctx.json:
-        data: Any = records[0] if len(records) == 1 and len(args.files) == 1 else records
-        out = OutputData.text("".join(chunks), rich_json=data)
-        return Outcome(code=status, output=out)
-    ctx.write("".join(chunks))
-    return status
+    return Outcome(code=status, output=OutputData.text(
+        "".join(chunks), rich_json=lambda: [_json(ctx, f, st) for f, st in records]))

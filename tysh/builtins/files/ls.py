@@ -16,6 +16,7 @@ import attrs
 
 from tysh.builtins._common.fileinfo import (
     entry_type,
+    file_type,
     full_mode,
     group_name,
     human_size,
@@ -280,11 +281,12 @@ class _Lister:
         d: dict[str, Any] = {
             "name": e.name,
             "path": e.path[2:] if self.implicit and e.path.startswith("./") else e.path,
-            "type": entry_type(st) if st else "file",
+            "type": file_type(st) if st else "unknown",
             "size": st.size if st else 0,
         }
         if self.long and st is not None:
-            d["mode"] = mode_string(full_mode(st))
+            d["mode"] = format(st.mode & 0o7777, "04o")
+            d["permissions"] = mode_string(full_mode(st))
             d["links"] = st.nlink
             d["owner"] = str(st.uid) if self.a.numeric_uid_gid else user_name(st.uid)
             d["group"] = str(st.gid) if self.a.numeric_uid_gid else group_name(st.gid)
@@ -595,7 +597,7 @@ def ls(args: LsArgs, ctx: Context) -> OutputData | Outcome:
     headers = args.recursive or len(operands) > 1
     for d in dirs:
         lister.list_dir(d.name, d.abs, headers, d.st)
-    out = OutputData.nodes(lister.lines, rich_json=lister.entries if ctx.json else None)
+    out = OutputData.nodes(lister.lines, rich_json=lister.entries)
     if lister.status:
         return Outcome(code=lister.status, output=out)
     return out

@@ -510,7 +510,7 @@ class Run:
         a = self.a
         h = st.h
         somefailed = st.skip
-        record: dict[str, Any] = {"file": None, "hunks": [], "status": "skipped"}
+        record: dict[str, Any] = {"path": None, "hunks": [], "status": "skipped"}
         if not st.skip and not h.file_type:
             self.say(f"File {self.q(st.inname or '')}: can't change file type from "
                      f"0{h.modes[int(st.reverse)] & S_IFMT:o} to "
@@ -551,7 +551,7 @@ class Run:
             target = Target(self._input_lines(st), ignore_ws=a.ignore_whitespace,
                             defines=a.ifdef)
             self.target = target
-            record["file"] = outname
+            record["path"] = outname
             if not self.silent:
                 verb = "checking" if a.dry_run else "patching"
                 kind = "symbolic link" if h.file_type == S_IFLNK else "file"
@@ -655,8 +655,8 @@ class Run:
                     self.say("\n")
             else:
                 self.say("\n")
-        if record["file"] is None:
-            record["file"] = outname or st.inname
+        if record["path"] is None:
+            record["path"] = outname or st.inname
         if record["status"] == "skipped" and not st.skip:
             record["status"] = "failed" if failed else "checked" if a.dry_run else "patched"
         elif failed and record["status"] not in ("skipped",):

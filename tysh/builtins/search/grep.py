@@ -4,8 +4,9 @@ Patterns are translated once to a Python regex (see kernel.text.regex). The comm
 large blocks of lines: the regex engine scans the block and only the lines that match
 cost any Python work. Context (-A/-B/-C) and `--json` take a per-line path.
 
-`--json` gives `[{"file", "line", "text"}]` for matching lines (`text` is the match with
-`-o`); with `-c`, `[{"file", "count"}]`; with `-l`/`-L`, the list of file names.
+`--json` gives `[{"path", "line", "text"}]` for matching lines (`text` is the match with
+`-o`); with `-c`, `[{"path", "count"}]`; with `-l`/`-L`, `[{"path"}]` (the same value is
+`r.data` without `--json` for `-c`, `-l` and `-L`).
 """
 
 from __future__ import annotations
@@ -220,15 +221,13 @@ class _Grep:
         if self.quiet:
             return
         if self.count and not (self.list_yes or self.list_no):
-            if self.json:
-                self.records.append({"file": name, "count": selected})
-            else:
+            self.records.append({"path": name, "count": selected})
+            if not self.json:
                 pre = f"{name}{self.name_end or ':'}" if self.show_names else ""
                 self.ctx.write(f"{pre}{selected}\n")
         if (self.list_yes and selected) or (self.list_no and not selected):
-            if self.json:
-                self.records.append(name)
-            else:
+            self.records.append({"path": name})
+            if not self.json:
                 self.ctx.write(name + (self.name_end or "\n"))
 
     def prefix(self, name: str, sep: str) -> str:
@@ -553,9 +552,9 @@ class _Grep:
                 if mm.end() > mm.start(self.kg):
                     g = mm.group(self.kg)
                     g = g if self.text else g.decode("utf-8", "surrogateescape")
-                    self.records.append({"file": name, "line": lineno, "text": g})
+                    self.records.append({"path": name, "line": lineno, "text": g})
         else:
-            self.records.append({"file": name, "line": lineno, "text": line})
+            self.records.append({"path": name, "line": lineno, "text": line})
 
 
 def _patterns(args: GrepArgs, ctx: Context) -> tuple[list[str], list[str]] | str:
@@ -782,8 +781,13 @@ def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
     code = 0 if g.any_selected else 1
     if g.error and not (g.quiet and g.any_selected):
         code = 2
+    records = g.records
     if ctx.json:
-        return Outcome(code=code, output=OutputData(rich_json=g.records if g.records else []))
+        return Outcome(code=code, output=OutputData(rich_json=records))
+    if g.count or g.list_yes or g.list_no:
+        # per-file results cost one record a file: the typed value is kept; matching
+        # lines take the fast path, which builds no record (`--json` gives them)
+        return Outcome(code=code, output=OutputData.value(lambda: records))
     return code
 
 

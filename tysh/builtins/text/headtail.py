@@ -90,7 +90,7 @@ def _per_file_json(
     ctx: Context, files: tuple[str, ...], show: bool, run: Callable[[IO[bytes], IO[bytes]], None]
 ) -> ToolReturn:
     """Run the per-file body; `--json` gives an array of lines, or with several files
-    an array of {"file", "lines"}."""
+    an array of {"path", "lines"}."""
     status = InputStatus()
     if not ctx.json:
         headers = Headers(ctx, show)
@@ -108,7 +108,7 @@ def _per_file_json(
         per_file.append((display_name(name), split_lines_text(text)))
     data: object
     if show:
-        data = [{"file": name, "lines": lines} for name, lines in per_file]
+        data = [{"path": name, "lines": lines} for name, lines in per_file]
     else:
         data = [line for _, lines in per_file for line in lines]
     return Outcome(

@@ -201,8 +201,8 @@ _FIELDS = ("lines", "words", "chars", "bytes", "max_line_length")
     description=(
         "count lines, words, characters and bytes; --json gives "
         '{"lines","words","bytes"} (the selected counts; "chars", "max_line_length" with -m, -L) '
-        'for one input, or an array of such objects with "file" and a last '
-        '{"file":"total","total":true} entry for several'
+        'for standard input, or for files an array of such objects with "path" and a last '
+        '{"total":true} entry when a total is shown'
     ),
     examples=[
         ("count lines", "wc -l notes.txt"),
@@ -249,11 +249,16 @@ def wc(args: WcArgs, ctx: Context) -> ToolReturn:
         args.total == "auto" and len(names) > 1
     )
     code = 1 if status.failed else 0
+    named = bool(args.files)
+
+    def value() -> object:
+        return _value(sel, results, total, named, show_total)
+
     if ctx.json:
-        return Outcome(code=code, output=_json(sel, results, total, bool(args.files), show_total))
+        return Outcome(code=code, output=OutputData.text("", rich_json=value))
     if show_total:
         ctx.write(_row(sel, total, width, None if args.total == "only" else "total"))
-    return code
+    return Outcome(code=code, output=OutputData.value(value))
 
 
 def _values(sel: list[bool], c: Counts) -> list[int]:
@@ -281,33 +286,29 @@ def _width(sel: list[bool], sizes: list[int], only: bool) -> int:
     return max(minimum, len(str(regular)))
 
 
-def _json(
+def _value(
     sel: list[bool],
     results: list[tuple[str, Counts | None]],
     total: Counts,
     named: bool,
     show_total: bool,
-) -> OutputData:
+) -> object:
+    """The typed value: one object of counts for standard input alone, else a list of
+    {"path", counts…} records (and a last {"total": true, counts…} when the text shows
+    a total line)."""
     def obj(c: Counts) -> dict[str, object]:
         vals = [c.lines, c.words, c.chars, c.bytes, c.max_line]
         return {k: v for k, v, on in zip(_FIELDS, vals, sel, strict=True) if on}
 
-    entries: list[dict[str, object]] = []
-    for name, c in results:
-        if c is not None:
-            entries.append({"file": name, **obj(c)} if named else obj(c))
-    if len(results) == 1 and not show_total:
-        data: object = entries[0] if entries else {}
-    else:
-        if show_total:
-            entries.append({"file": "total", "total": True, **obj(total)})
-        data = entries
-    text = "".join(
-        " ".join(str(v) for v in _values(sel, c)) + (f" {name}" if named else "") + "\n"
-        for name, c in results
-        if c is not None
-    )
-    return OutputData.text(text, rich_json=data)
+    if not named and len(results) == 1:
+        c = results[0][1]
+        return obj(c) if c is not None else {}
+    entries: list[dict[str, object]] = [
+        {"path": name, **obj(c)} for name, c in results if c is not None
+    ]
+    if show_total:
+        entries.append({"total": True, **obj(total)})
+    return entries
 
 
 TOOLS = [wc]

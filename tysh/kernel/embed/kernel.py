@@ -83,7 +83,7 @@ from tysh.kernel.run.registry import Registry
 from tysh.kernel.run.state import NEUTRAL_PID, State, attach_census
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.parser import parse as parse_source
-from tysh.kernel.tools.output import ExecResult, plain_data
+from tysh.kernel.tools.output import ExecResult
 
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 # the sandboxed presets' time limit of one call, in seconds: long enough for a build or
@@ -952,7 +952,7 @@ class Kernel:
             code=code,
             out=raw if binary else raw.decode("utf-8", "surrogateescape"),
             err=err_text,
-            data=plain_data(self.interp.last_data),
+            data=self.interp.last_data,
             truncated=bool(over),
         )
 
@@ -968,16 +968,29 @@ def _external_policy(allow: bool | Iterable[str], runner: str | Callable[..., in
     from tysh.kernel.fs.overlay import OverlayFileSystem
     from tysh.kernel.run.sandbox import make_policy
 
+    scratch = None
     if isinstance(fs, ConfinedFileSystem):
         root: str | None = fs.root
+        from tysh.kernel.fs.scratch import ScratchFileSystem
+
+        if isinstance(fs, ScratchFileSystem):
+            scratch = fs
     elif isinstance(fs, LocalFileSystem):
         root = "/"
     elif isinstance(fs, OverlayFileSystem):
         root = "/"  # refused below: the overlay's writes must stay in memory
     else:
         root = None
-    return make_policy(allow, runner, sandboxed=type(fs) is not LocalFileSystem, root=root,
-                       network=network, overlay=isinstance(fs, OverlayFileSystem))
+    policy = make_policy(allow, runner, sandboxed=type(fs) is not LocalFileSystem, root=root,
+                         network=network, overlay=isinstance(fs, OverlayFileSystem))
+    if scratch is not None and policy is not None and policy.runner == "bwrap" \
+            and policy.refusal is None and (policy.allowed is None or policy.allowed):
+        # programs under bwrap get the kernel's own /tmp: a host directory, bound there
+        import attrs
+
+        scratch.use_host_dir()
+        policy = attrs.evolve(policy, scratch=scratch.host_dir)
+    return policy
 
 
 # the names Python's start-up gives LC_CTYPE when it finds the C locale (PEP 538)

@@ -7,15 +7,25 @@ folder of /tmp that leads to the root (it stays the host's: the root, or refused
 by this kernel only, and gone when it is cleared or the kernel is dropped. Everything
 else is the confined folder, as before. A rename or hard link between the two is
 refused as between two devices (`mv` copies instead); a symlink is resolved within the
-side that holds it. Files in this /tmp have no host path, so an external program does
-not see them (a sandboxed program gets a /tmp of its own)."""
+side that holds it.
+
+When programs may run under bwrap (`use_host_dir()`), this /tmp is instead a private
+host directory on a memory-backed filesystem (/dev/shm when present), created 0700 when
+/tmp is first used and removed by `clear_scratch()` or when the kernel is dropped: bwrap
+binds it at the program's /tmp, so the kernel and its programs share one /tmp. The
+kernel's own writes there are held to `max_bytes` (what the directory holds when a file
+is opened for writing, plus what the kernel writes); a program's are bounded by its
+file-size rlimit and the size of the memory filesystem, not by `max_bytes`."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import posixpath
-from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING
+import threading
+import weakref
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from tysh.kernel.fs.api import DirHandle, FileStat, FsError
 from tysh.kernel.fs.confined import ConfinedFileSystem
@@ -25,6 +35,135 @@ if TYPE_CHECKING:
 
 SCRATCH = "/tmp"
 EXDEV = "Invalid cross-device link"
+ENOSPC = "No space left on device"
+# where a host-backed /tmp is made: memory-backed on Linux (a tmpfs), else the host's
+# temporary directory
+MEMORY_DIRS = ("/dev/shm",)
+
+
+class HostScratch(ConfinedFileSystem):
+    """A private host directory served as the kernel's /tmp: kernel paths under /tmp
+    (and absolute symlink targets there) resolve beneath it, as a program under bwrap
+    sees them. `host` is the directory; `realpath` answers in kernel paths and
+    `real_os_path` in host paths."""
+
+    def __init__(self, host: str, max_bytes: int | None) -> None:
+        super().__init__(host)
+        self._spellings = (SCRATCH,)
+        self._prefixes = (SCRATCH + "/",)
+        self._roots = ((SCRATCH, SCRATCH + "/"),)
+        self.max_bytes = max_bytes
+        self.used = 0  # bytes below the directory, as last counted plus kernel writes
+        self._count_lock = threading.Lock()
+
+    def realpath(self, path: str) -> str:
+        real = super().realpath(path)
+        root = self.root
+        if real == root:
+            return SCRATCH
+        if real.startswith(root + "/"):
+            return SCRATCH + real[len(root):]
+        return real
+
+    def real_os_path(self, path: str) -> str | None:
+        return ConfinedFileSystem.realpath(self, path)
+
+    def recount(self) -> None:
+        """Count what the directory holds now (programs write there too)."""
+        total = 0
+        for top, _dirs, files in os.walk(self.root):
+            for name in files:
+                try:
+                    total += os.lstat(os.path.join(top, name)).st_size
+                except OSError:
+                    pass
+        self.used = total
+
+    def grow(self, n: int, path: str) -> None:
+        """Charge `n` more bytes the kernel writes; ENOSPC past `max_bytes`."""
+        with self._count_lock:
+            if self.max_bytes is not None and self.used + n > self.max_bytes:
+                raise FsError(path, ENOSPC)
+            self.used += n
+
+    def open(self, path: str, mode: str = "rb") -> IO[bytes]:
+        f = super().open(path, mode)
+        if self.max_bytes is None or mode in ("rb", "r"):
+            return f
+        self.recount()
+        return cast("IO[bytes]", _Counted(f, self, path))
+
+    @contextlib.contextmanager
+    def replace(self, path: str) -> Iterator[IO[bytes]]:
+        with super().replace(path) as f:
+            if self.max_bytes is None:
+                yield f
+            else:
+                self.recount()
+                yield cast("IO[bytes]", _Counted(f, self, path))
+
+
+class _Counted:
+    """A writer on a host-backed /tmp that charges each byte it adds to the file."""
+
+    def __init__(self, f: IO[bytes], scratch: HostScratch, path: str) -> None:
+        self._f = f
+        self._scratch = scratch
+        self._path = path
+        try:
+            self._end = os.fstat(f.fileno()).st_size
+        except (OSError, ValueError, AttributeError):
+            self._end = 0
+
+    def _reach(self, end: int) -> None:
+        if end > self._end:
+            self._scratch.grow(end - self._end, self._path)
+            self._end = end
+
+    def write(self, b: Any) -> int:
+        n = len(b) if type(b) is bytes else memoryview(b).nbytes
+        self._reach(self._f.tell() + n)
+        return self._f.write(b)
+
+    def truncate(self, size: int | None = None) -> int:
+        self._reach(self._f.tell() if size is None else size)
+        return self._f.truncate(size)
+
+    def __enter__(self) -> _Counted:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._f.close()
+
+    def writelines(self, lines: Iterable[Any]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self._f)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._f, name)
+
+
+def _make_host_dir() -> str:
+    """A fresh private directory (0700) holding `tmp` (1777, as /tmp is), on a memory
+    filesystem when there is one; returns the path of `tmp`."""
+    import tempfile
+
+    where = next((d for d in MEMORY_DIRS if os.path.isdir(d) and os.access(d, os.W_OK)),
+                 None)
+    box = tempfile.mkdtemp(prefix="tysh-tmp-", dir=where)
+    inner = os.path.join(box, "tmp")
+    os.mkdir(inner)
+    os.chmod(inner, 0o1777)
+    return inner
+
+
+def _remove_host_dir(inner: str) -> None:
+    import shutil
+
+    shutil.rmtree(os.path.dirname(inner), ignore_errors=True)
 
 
 class ScratchFileSystem(ConfinedFileSystem):
@@ -33,7 +172,11 @@ class ScratchFileSystem(ConfinedFileSystem):
     def __init__(self, root: str, max_bytes: int | None = None) -> None:
         super().__init__(root)
         self._max_bytes = max_bytes
-        self._scratch: MemoryFileSystem | None = None  # made when /tmp is first used
+        # made when /tmp is first used: in memory, or a host directory (use_host_dir)
+        self._scratch: MemoryFileSystem | HostScratch | None = None
+        self._host = False
+        self._remover: weakref.finalize[Any, Any] | None = None
+        self._making = threading.Lock()
         # a root inside /tmp keeps the host folder on its way out of the private /tmp:
         # `../out` from /tmp/a/root is the host's /tmp/a/out, refused as outside, never
         # a fresh name in memory that hides what is really there
@@ -41,14 +184,39 @@ class ScratchFileSystem(ConfinedFileSystem):
             f"{SCRATCH}/{s[len(SCRATCH) + 1:].split('/', 1)[0]}"
             for s in self._spellings if s.startswith(SCRATCH + "/"))
 
+    def use_host_dir(self) -> None:
+        """Serve /tmp from a private host directory, which programs run under bwrap see
+        as their /tmp (call before /tmp is first used)."""
+        if self._scratch is None:
+            self._host = True
+
+    def host_dir(self) -> str | None:
+        """The host directory behind /tmp (made now if need be), or None when /tmp is
+        held in memory."""
+        if not self._host:
+            return None
+        scratch = self.scratch
+        return scratch.root if isinstance(scratch, HostScratch) else None
+
     @property
-    def scratch(self) -> MemoryFileSystem:
+    def scratch(self) -> MemoryFileSystem | HostScratch:
         mem = self._scratch
         if mem is None:
-            mem = self._scratch = self._fresh()
+            with self._making:  # two pipeline stages touching /tmp first make one
+                mem = self._scratch
+                if mem is None:
+                    mem = self._scratch = self._fresh()
         return mem
 
-    def _fresh(self) -> MemoryFileSystem:
+    def _fresh(self) -> MemoryFileSystem | HostScratch:
+        if self._host:
+            inner = _make_host_dir()
+            # removed when this filesystem is dropped or the process exits, if
+            # clear_scratch() did not come first
+            self._remover = weakref.finalize(self, _remove_host_dir, inner)
+            host = HostScratch(inner, self._max_bytes)
+            host.set_checkpoint(self.checkpoint)
+            return host
         from tysh.kernel.fs.memory import MemoryFileSystem
 
         mem = MemoryFileSystem(max_bytes=self._max_bytes)
@@ -58,8 +226,11 @@ class ScratchFileSystem(ConfinedFileSystem):
         return mem
 
     def clear_scratch(self) -> None:
-        """Drop everything in /tmp (the kernel's close())."""
+        """Drop everything in /tmp (the kernel's close()); a host directory is removed."""
         self._scratch = None
+        remover, self._remover = self._remover, None
+        if remover is not None:
+            remover()
 
     def set_checkpoint(self, check: Callable[[], None]) -> None:
         super().set_checkpoint(check)
@@ -199,7 +370,7 @@ class ScratchFileSystem(ConfinedFileSystem):
 
     def real_os_path(self, path: str) -> str | None:
         if self.in_scratch(path):
-            return None
+            return self.scratch.real_os_path(path) if self._host else None
         return super().real_os_path(path)
 
     def contains(self, path: str) -> bool:

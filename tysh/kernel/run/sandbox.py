@@ -52,13 +52,14 @@ class ExternalPolicy:
     """`allowed`: None for every program, else names (matched against the command word)
     and absolute paths (matched against the program found). `runner`: "host", "bwrap"
     or a callable. `root`: the host directory bwrap binds read-write (the kernel's
-    root). `scratch`: the host directory a sandboxed program sees as /tmp (None: an
-    empty tmpfs). `refusal`: why no program may run here, or None."""
+    root). `scratch`: the host directory a sandboxed program sees as /tmp, or a function
+    that gives it (None: an empty tmpfs). `refusal`: why no program may run here, or None."""
 
     allowed: frozenset[str] | None
     runner: str | Runner
     root: str | None = None
-    scratch: str | None = None
+    # the host directory, or a function giving it (made on first use; None: a tmpfs)
+    scratch: str | Callable[[], str | None] | None = None
     network: bool = False
     refusal: str | None = None
 
@@ -100,7 +101,7 @@ def make_policy(
     *,
     sandboxed: bool,
     root: str | None,
-    scratch: str | None = None,
+    scratch: str | Callable[[], str | None] | None = None,
     network: bool = False,
     overlay: bool = False,
 ) -> ExternalPolicy | None:
@@ -263,6 +264,20 @@ def _mirror(path: str) -> tuple[str, list[str]]:
     if os.path.islink(path):
         return path, ["--symlink", os.readlink(path), path]
     return path, ["--ro-bind", path, path]
+
+
+def scratch_dir(policy: ExternalPolicy) -> str | None:
+    """The host directory a sandboxed program sees as /tmp (made now if need be)."""
+    scratch = policy.scratch
+    return scratch() if callable(scratch) else scratch
+
+
+def inside_path(host: str, scratch: str | None) -> str:
+    """The path a program under bwrap knows the host path `host` by: the same, except
+    below the scratch directory, which it sees at /tmp."""
+    if scratch is not None and _within(host, scratch):
+        return "/tmp" + host[len(scratch.rstrip("/")):]
+    return host
 
 
 def visible_inside(host: str, root: str | None) -> bool:

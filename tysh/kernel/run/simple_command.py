@@ -794,7 +794,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         res = apply_output_format(
             ExecResult(code=code, out=text, err=err, data=data, output=output), True, owns
         )
-        if not _render(interp, "json", res.data, stdout):
+        if not _render(interp, "json", res.raw_data, stdout):
             _write(stdout, res.out if isinstance(res.out, str) else res.text_out())
     elif output is not None:
         if not _render(interp, "output", output, stdout):
@@ -1002,18 +1002,22 @@ def _run_policy(interp: Interpreter, policy: Any, name: str, host: str, args: li
     if why_not is not None:
         interp.error(fds, f"tysh: {name}: {why_not}")
         return 126
-    if not sandbox.visible_inside(host, policy.root):
+    scratch = sandbox.scratch_dir(policy)
+    program = sandbox.inside_path(host, scratch)
+    if program == host and not sandbox.visible_inside(host, policy.root):
         interp.error(fds, f"tysh: {name}: cannot run: {host} is outside what the sandbox "
-                          "shows (the kernel's root, /usr, /bin, /lib)")
+                          "shows (the kernel's root, /tmp, /usr, /bin, /lib)")
         return 126
     where = interp.fs.real_os_path(st.cwd)
     if where is None:
         interp.error(fds, f"tysh: {name}: the current directory has no host path")
         return 126
+    # bwrap starts in the directory as the program sees it; run_external's own cwd
+    # (where bwrap itself starts) is the host's
+    full = sandbox.bwrap_argv(bwrap, program, argv, sandbox.inside_path(where, scratch),
+                              root=policy.root, scratch=scratch, network=policy.network)
     cwd = where
     timeout = _time_left(interp)
-    full = sandbox.bwrap_argv(bwrap, host, argv, cwd, root=policy.root,
-                              scratch=policy.scratch, network=policy.network)
     from tysh.kernel.run.external import run_external
 
     rlimits = sandbox.sandbox_rlimits(interp.limits, timeout, st.tables.rlimits)

@@ -6,6 +6,7 @@ redirects and `$(…)`, as JSON under `--json`, and as rich tables only on a ter
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -39,12 +40,20 @@ class OutputNode(Record):
 class OutputData(Record):
     headers: tuple[str, ...] | None = attrs.field(default=None, converter=_opt_tuple)
     root: tuple[OutputNode, ...] = attrs.field(default=(), converter=_tuple)
+    # the JSON form, or a function of no arguments that computes it when first asked
+    # (a tool's typed value in text mode, built only if someone reads it)
     rich_json: Any = None
 
     # -- constructors -------------------------------------------------------
     @classmethod
     def text(cls, s: str, rich_json: Any = None) -> OutputData:
         return cls(None, (OutputNode(text=s),), rich_json)
+
+    @classmethod
+    def value(cls, compute: Callable[[], Any]) -> OutputData:
+        """The typed value of a tool that wrote its text itself: no text of its own, and
+        `compute` runs only when the value is read (`r.data`, `$(…)` events)."""
+        return cls(None, (OutputNode(text=""),), compute)
 
     @classmethod
     def nodes(cls, nodes: list[OutputNode], rich_json: Any = None) -> OutputData:
@@ -100,8 +109,9 @@ class OutputData(Record):
         """The JSON form, first match wins: rich_json as given, simple text as a string,
         a table as a list of objects keyed by its headers, a tree as nested
         name/type/children objects, any other list as a list of labels."""
-        if self.rich_json is not None:
-            return to_json_value(self.rich_json)
+        rich = self.rich_json
+        if rich is not None:
+            return to_json_value(rich() if callable(rich) else rich)
         if self.is_simple_text():
             return self.root[0].text
         if self.headers is not None:
@@ -126,6 +136,9 @@ class OutputData(Record):
         return [n.label() for n in self.root]
 
 
+_UNSET: Any = object()
+
+
 def _one_newline(err: str) -> str:
     """`err` is empty or ends with exactly one newline."""
     if not err:
@@ -141,9 +154,19 @@ class ExecResult(MutableRecord):
     code: int = 0
     out: str | bytes = ""
     err: str = attrs.field(default="", converter=_one_newline)
-    data: Any = None
+    # the last command's typed value as the run left it (`data` gives it as plain JSON
+    # values, computed on first read: a run whose value nobody reads never builds it)
+    raw_data: Any = attrs.field(default=None, alias="data")
     output: OutputData | None = None
     truncated: bool = False
+    _plain: Any = attrs.field(default=_UNSET, init=False, eq=False, repr=False)
+
+    @property
+    def data(self) -> Any:
+        """The last command's typed value, as plain JSON values (see `plain_data`)."""
+        if self._plain is _UNSET:
+            self._plain = plain_data(self.raw_data)
+        return self._plain
 
     def text_out(self) -> str:
         if isinstance(self.out, bytes):
@@ -170,7 +193,7 @@ class ExecResult(MutableRecord):
             "code": self.code,
             "out": self.text(),
             "err": _safe_text(self.err),
-            "data": plain_data(self.data),
+            "data": self.data,
             "truncated": self.truncated,
         }
 
@@ -236,8 +259,8 @@ def apply_output_format(result: ExecResult, json: bool, owns_output: bool = Fals
         value = {"error": result.err.rstrip("\n"), "code": result.code}
     elif result.output is not None:
         value = result.output.to_json()
-    elif result.data is not None:
-        value = to_json_value(result.data)
+    elif result.raw_data is not None:
+        value = to_json_value(result.raw_data)
     else:
         value = result.out
     return ExecResult(
