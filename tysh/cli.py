@@ -243,7 +243,7 @@ def _run(
         positional = rest
 
     from tysh.kernel.base.limits import Limits
-    from tysh.kernel.embed.kernel import Kernel
+    from tysh.kernel.embed.kernel import Kernel, host_environment
     from tysh.kernel.run.state import ALL_OPTIONS, LETTER_OPTIONS
 
     limits = Limits(max_memory=max_memory)
@@ -253,10 +253,11 @@ def _run(
         from tysh.kernel.fs.local import LocalFileSystem
 
         kernel = Kernel(
-            cwd=os.getcwd(), env=dict(os.environ), allow_external=False,
+            cwd=os.getcwd(), env=host_environment(), allow_external=False,
             fs=LocalFileSystem(), arg0=arg0, args=positional, validate=False,
             limits=limits,
         )
+        kernel.state.default_bytes = True  # no locale variable: C, as bash
     if compat is not None:
         kernel.state.set_compat(compat)
     kernel.state.interactive = interactive

@@ -146,3 +146,15 @@ def test_dash_i_marks_the_shell_interactive_and_set_u_ends_only_the_line() -> No
     p = run("-i", "-c", 'case $- in *i*) echo interactive;; esac; test -o emacs && echo emacs\n'
             "set -u; echo $nope; echo same-line\necho next-line")
     assert p.stdout == b"interactive\nemacs\nnext-line\n" and p.returncode == 0
+
+
+def test_exit_with_too_many_arguments_goes_on_in_a_script_file_and_ends_a_dash_c(
+        tmp_path: Path) -> None:
+    script = "exit 7 8 9\necho status=$?\n"
+    f = tmp_path / "s.sh"
+    f.write_text(script)
+    for p in (run(str(f)), run(stdin=script.encode())):  # as bash: status 1, the script goes on
+        assert (p.returncode, p.stdout) == (0, b"status=1\n")
+        assert b"exit: too many arguments" in p.stderr
+    p = run("-c", script)
+    assert (p.returncode, p.stdout) == (1, b"")

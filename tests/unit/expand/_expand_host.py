@@ -39,6 +39,9 @@ class FakeHost:
     def nounset(self) -> bool:
         return self._nounset
 
+    def byte_locale(self) -> bool:
+        return False  # a UTF-8 locale: characters
+
     def lookup(self, name: str) -> Any:
         return self.vars.get(name)
 

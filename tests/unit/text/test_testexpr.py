@@ -27,6 +27,14 @@ class FakeShell:
     def get_var(self, name: str) -> Any:
         return self.vars.get(name)
 
+    def var_is_set(self, name: str) -> bool:
+        base, _, key = name.partition("[")
+        v = self.vars.get(base)
+        if not key:
+            return v is not None
+        key = key.rstrip("]")
+        return isinstance(v, list) and int(key) < len(v) or isinstance(v, dict) and key in v
+
 
 @pytest.fixture
 def ctx(tmp_path: Path) -> Context:

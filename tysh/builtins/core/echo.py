@@ -97,7 +97,9 @@ def printf(args: VerbatimArgs, ctx: Context) -> int | Outcome:
         return 2
     from tysh.kernel.text.printf import format_printf
 
-    res = format_printf(words[0], words[1:])
+    # the C locale counts bytes (asked only when some text is not ASCII)
+    octets = not all(map(str.isascii, words)) and ctx.shell.byte_locale()
+    res = format_printf(words[0], words[1:], octets)
     for msg in res.errors:
         ctx.error(msg)
     if var is not None:  # `printf -v NAME`: the text goes into the variable, as bash's

@@ -24,7 +24,14 @@ if TYPE_CHECKING:
       examples=[("build a command", "eval \"echo \\$$name\""),
                 ("run a stored command line", "eval \"$cmd\"")])
 def eval_(args: RawArgs, ctx: Context, sh: Session) -> int:
-    src = " ".join(texts(args.positional))
+    words = texts(args.positional)
+    if words and words[0] == "--":  # as bash: `eval -- "$code"`
+        words = words[1:]
+    elif words and words[0][:1] == "-" and len(words[0]) > 1:
+        err(ctx, f"{words[0][:2]}: invalid option")
+        ctx.error("usage: eval [arg ...]")
+        return 2
+    src = " ".join(words)
     if not src.strip():
         return 0
     from tysh.kernel.syntax.parser import parse

@@ -34,7 +34,7 @@ def exec_(args: RawArgs, ctx: Context, sh: Session) -> int:
             break
         if any(c not in "cl" for c in w[1:]) or "a" in w:
             err(ctx, f"{w}: invalid option")
-            ctx.error("exec: usage: exec [-cl] [-a name] [command [argument ...]] "
+            ctx.error("usage: exec [-cl] [-a name] [command [argument ...]] "
                       "[redirection ...]")
             return 2
     if not words:

@@ -35,7 +35,10 @@ def exit_(args: RawArgs, ctx: Context, sh: Session) -> int:
         raise ExitShell(2)
     if len(words) > 1:
         err(ctx, "too many arguments")
-        raise ExitShell(1)  # as bash: the script ends
+        st = sh.state
+        if st.invocation == "s" or st.tables.script_file is not None:
+            return 1  # as bash: a script from a file or stdin goes on
+        raise ExitShell(1)  # ... and a -c (or embedded) script ends
     raise ExitShell(n & 0xFF)
 
 

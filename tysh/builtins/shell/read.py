@@ -183,12 +183,13 @@ def _read_lines(stream: Any, raw: bool, ctx: Context) -> tuple[str, frozenset[in
 
 
 def _read_chars(stream: Any, delim: bytes | None, limit: int | None, raw: bool,
-                ctx: Context) -> tuple[str, frozenset[int], bool]:
+                ctx: Context, octets: bool = False) -> tuple[str, frozenset[int], bool]:
     """Up to `delim` (None: never, for -N) or `limit` characters, a byte at a time, as
     bash reads them: without -r a backslash quotes the next character (which counts as
     one and is never the delimiter), and a backslash-newline is dropped whatever the
     delimiter. Returns the text, the quoted characters' indexes, and whether the read
-    ended at the delimiter or the limit (not at the end of input)."""
+    ended at the delimiter or the limit (not at the end of input). `octets` (the C
+    locale): every byte counts as a character."""
     buf = bytearray()
     quoted: list[int] = []
     count = charged = 0
@@ -213,7 +214,7 @@ def _read_chars(stream: Any, delim: bytes | None, limit: int | None, raw: bool,
         buf += c
         count += 1
         lead = c[0]
-        if lead >= 0xC0:  # the rest of a UTF-8 character: one character, one count
+        if lead >= 0xC0 and not octets:  # the rest of a UTF-8 character: one character, one count
             more = 1 if lead < 0xE0 else 2 if lead < 0xF0 else 3
             buf += read1(more)
         if len(buf) - charged >= _PIECE:
@@ -259,7 +260,8 @@ def read(args: ReadArgs, ctx: Context, sh: Session) -> int:
         text, escaped, ok = _read_lines(stream, args.raw, ctx)
     else:
         text, escaped, ok = _read_chars(stream, None if args.exact is not None else delim,
-                                        limit, args.raw, ctx)
+                                        limit, args.raw, ctx,
+                                        limit is not None and st.byte_locale())
     ifs_v = st.get("IFS")
     ifs = " \t\n" if ifs_v is None else to_text(ifs_v)
     if args.array is not None and not NAME.match(args.array):

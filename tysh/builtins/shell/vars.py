@@ -198,8 +198,11 @@ def _assign_text(sh: Session, var: Var, name: str, index: str | None, op: str,
     meter = sh.state.meter
     if lit is not None or (index is None and value[:1] == "(" and value[-1:] == ")"
                            and isinstance(var.value, (list, dict))):
+        into = False
         if lit is not None:
-            got = sh.array_value(name, lit)
+            # `declare a+=([k]=v)`: keyed elements land in the array as it is
+            into = op == "+=" and any(e.key is not None for e in lit.elements)
+            got = sh.array_value(name, lit, into)
         else:
             # `declare -a a="(x y)"`: bash reads a quoted list into an array variable; its
             # words are taken as written, never expanded (no code is run from data)
@@ -214,13 +217,13 @@ def _assign_text(sh: Session, var: Var, name: str, index: str | None, op: str,
             old_d = var.value if op == "+=" and isinstance(var.value, dict) else {}
             var.value = AssocArray({**old_d, **got})
             return
-        items = list(got) if isinstance(got, list) else [got]
+        items = got.copy() if isinstance(got, list) else [got]  # a SparseList stays one
         if var.case:
             items = [x if type(x) is not str else convert_case(var.case, x) for x in items]
         if var.integer:
             items = [None if x is None else str(sh.eval_arith_text(to_text(x) or "0"))
                      for x in items]
-        if op != "+=" or var.value is None:
+        if op != "+=" or var.value is None or into:
             var.value = items
             return
         cur = var.value if isinstance(var.value, list) else [var.value]

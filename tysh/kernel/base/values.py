@@ -247,3 +247,46 @@ def clean_text(s: str) -> str:
         return s
     except UnicodeEncodeError:
         return encode_text(s).decode("utf-8", "surrogateescape")
+
+
+# -- the C locale's bytes ---------------------------------------------------------------
+# Under LC_ALL=C (LC_CTYPE, LANG) bash counts, slices and matches bytes, not characters.
+# Text is held as str (UTF-8, undecodable bytes surrogate-escaped); an operation in the
+# C locale runs on the text's byte view — one character per byte: ASCII bytes as
+# themselves, every byte from 0x80 up as its surrogate escape (U+DC80..U+DCFF), which no
+# class, case rule or `\w` takes for a letter, as in the C locale — and turns its result
+# back into text.
+
+
+def byte_view(s: str) -> str:
+    """`s` with one character per byte of its UTF-8 form (see above)."""
+    return encode_text(s).decode("ascii", "surrogateescape")
+
+
+def from_byte_view(v: str) -> str:
+    """Text from a byte view (bytes that form UTF-8 characters become those again)."""
+    return v.encode("ascii", "surrogateescape").decode("utf-8", "surrogateescape")
+
+
+def is_byte_locale(name: str) -> bool:
+    """Whether a locale name (a value of LC_ALL, LC_CTYPE or LANG) has one byte per
+    character: every name but those of a UTF-8 codeset (`C.UTF-8`, `en_US.utf8`,
+    `de_DE.UTF-8@euro`); tysh knows no other multibyte encoding."""
+    dot = name.find(".")
+    if dot < 0:
+        return True
+    codeset = name[dot + 1:].partition("@")[0].lower()
+    return codeset not in ("utf-8", "utf8")
+
+
+def starts_mid_character(s: str) -> bool:
+    """Whether `s` begins with a lone UTF-8 continuation byte (a piece of a character
+    cut in the C locale, `${x:1:1}` of `μ`): joined after its lead byte, the two must
+    become the character again (`mend`)."""
+    return "\udc80" <= s[:1] <= "\udcbf"
+
+
+def mend(s: str) -> str:
+    """`s` with the bytes of whole UTF-8 characters that were held apart (escaped one by
+    one) made those characters again: text is held in one form whatever its history."""
+    return encode_text(s).decode("utf-8", "surrogateescape")

@@ -242,7 +242,7 @@ class Kernel:
         """The real filesystem, the real environment and external commands (the CLI).
         External commands stay in the terminal's process group so editors and pagers
         keep the terminal; no memory budget unless `limits` sets one."""
-        env = dict(os.environ)
+        env = host_environment()
         env.update(kw.pop("env", None) or {})
         # bash's computed ids are its own, whatever the environment says
         for name in ("UID", "EUID", "PPID"):
@@ -255,6 +255,8 @@ class Kernel:
         k = cls(cwd=cwd or os.getcwd(), env=env, allow_external=True, fs=LocalFileSystem(), **kw)
         if "HOME" not in env:  # as bash, a shell started without HOME has none
             k.state.frames[0].pop("HOME", None)
+        # as bash: with none of LC_ALL, LC_CTYPE, LANG set, the locale is C (bytes)
+        k.state.default_bytes = True
         return k
 
     @classmethod
@@ -1020,6 +1022,31 @@ def _external_policy(allow: bool | Iterable[str], runner: str | Callable[..., in
         scratch.use_host_dir()
         policy = attrs.evolve(policy, scratch=scratch.host_dir)
     return policy
+
+
+# the names Python's start-up gives LC_CTYPE when it finds the C locale (PEP 538)
+_COERCED = ("C.UTF-8", "C.utf8", "UTF-8")
+
+
+def host_environment() -> dict[str, str]:
+    """The process's environment as the shell that started it set it: Python, started
+    in the C locale, sets LC_CTYPE to a UTF-8 locale (PEP 538) and turns on its UTF-8
+    mode; a shell started there is in the C locale (bash counts bytes), so that
+    LC_CTYPE is taken back out — or, when LANG names a UTF-8 locale and so only an
+    LC_CTYPE naming C can have been replaced, put back to C."""
+    import sys
+
+    env = dict(os.environ)
+    if (sys.flags.utf8_mode and env.get("LC_CTYPE") in _COERCED and "LC_ALL" not in env
+            and "PYTHONUTF8" not in env and env.get("PYTHONCOERCECLOCALE") != "0"):
+        from tysh.kernel.base.values import is_byte_locale
+
+        lang = env.get("LANG")
+        if lang and not is_byte_locale(lang):
+            env["LC_CTYPE"] = "C"
+        else:
+            del env["LC_CTYPE"]
+    return env
 
 
 def _mcp_hub(registry: Registry) -> Any:

@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 
 from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.values import byte_view
 from tysh.kernel.expand.pattern import (
     compile_pattern,
     has_magic,
@@ -44,16 +45,19 @@ class GlobOptions:
     globskipdots: bool = True
     extglob: bool = True
     ignore: tuple[str, ...] = ()
+    octets: bool = False  # the C locale: `?` and `[...]` match one byte of a name
 
     @classmethod
-    def of(cls, shopt: Collection[str], globignore: str | None = None) -> GlobOptions:
-        """The options of a shell whose `shopt` options on are `shopt`."""
+    def of(cls, shopt: Collection[str], globignore: str | None = None,
+           octets: bool = False) -> GlobOptions:
+        """The options of a shell whose `shopt` options on are `shopt` (`octets`: its
+        locale counts bytes)."""
         ignore = tuple(p for p in split_pattern(globignore or "", ":") if p)
         return cls(
             nullglob="nullglob" in shopt, failglob="failglob" in shopt,
             dotglob="dotglob" in shopt or bool(ignore), nocaseglob="nocaseglob" in shopt,
             globstar="globstar" in shopt, globskipdots="globskipdots" in shopt,
-            extglob="extglob" in shopt, ignore=ignore)
+            extglob="extglob" in shopt, ignore=ignore, octets=octets)
 
 
 DEFAULT = GlobOptions()  # a new tysh session's (State.shopt's defaults)
@@ -182,6 +186,9 @@ def glob(pat: str, fs: FileSystem, cwd: str, opts: GlobOptions = DEFAULT) -> lis
                     nxt.append((_join(shown, name), r))
         else:
             rx = compile_pattern(seg, opts.extglob, opts.nocaseglob)
+            # in the C locale a name that is not ASCII matches on its bytes
+            brx = compile_pattern(byte_view(seg), opts.extglob, opts.nocaseglob) if (
+                opts.octets) else None
             explicit_dot = _leading_dot(seg)
             dot_ok = explicit_dot or opts.dotglob
             dots = explicit_dot and not opts.globskipdots and not opts.ignore
@@ -192,7 +199,10 @@ def glob(pat: str, fs: FileSystem, cwd: str, opts: GlobOptions = DEFAULT) -> lis
                 for name in names:
                     if name[0] == "." and not dot_ok:
                         continue
-                    if rx.fullmatch(name) is None:
+                    if brx is not None and not name.isascii():
+                        if brx.fullmatch(byte_view(name)) is None:
+                            continue
+                    elif rx.fullmatch(name) is None:
                         continue
                     r = _join(real, name)
                     if not last and not lister.is_dir(r):

@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from tysh.kernel.base import stop
 from tysh.kernel.base.hints import Any
+from tysh.kernel.base.values import byte_view
 
 _POSIX_CLASSES = {
     "alpha": "a-zA-Z",
@@ -619,9 +620,13 @@ def has_magic(pattern: str, extglob: bool = True) -> bool:
     return False
 
 
-def match(pattern: str, text: str, *, extglob: bool = True, nocase: bool = False) -> bool:
+def match(pattern: str, text: str, *, extglob: bool = True, nocase: bool = False,
+          octets: bool = False) -> bool:
     """Whole-string match of `text` against a shell pattern (`nocase`: ignoring case,
-    as under `shopt -s nocasematch`)."""
+    as under `shopt -s nocasematch`; `octets`: `?` and `[...]` match one byte, as in
+    the C locale)."""
+    if octets and not (text.isascii() and pattern.isascii()):
+        pattern, text = byte_view(pattern), byte_view(text)
     if not has_magic(pattern, extglob):
         lit = unescape(pattern)
         return lit.lower() == text.lower() if nocase else lit == text

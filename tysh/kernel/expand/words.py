@@ -31,6 +31,11 @@ from tysh.kernel.base.values import (
     Value,
     array_get,
     array_items,
+    byte_view,
+    encode_text,
+    from_byte_view,
+    mend,
+    starts_mid_character,
     to_text,
 )
 from tysh.kernel.fs.api import FileSystem
@@ -101,6 +106,11 @@ class ExpandHost(Protocol):
         """Start `<(…)` / `>(…)`; the file name its word part becomes."""
         ...
 
+    def byte_locale(self) -> bool:
+        """Whether the locale (LC_ALL, LC_CTYPE, LANG) counts bytes: lengths, substrings
+        and patterns of text that is not ASCII work on its bytes then (C locale)."""
+        ...
+
 
 # Joins and results shorter than this are never checked against the memory budget:
 # the check costs a sum over the pieces, and short text cannot exhaust memory faster
@@ -119,6 +129,10 @@ def _join(pieces: list[str], host: ExpandHost, sep: str = "") -> str:
         if n > _CHECK_AT:
             host.need_memory(sum(map(sys.getsizeof, pieces)) + len(sep) * len(pieces),
                              "word expansion")
+        text = sep.join(pieces)
+        if not text.isascii() and any(map(starts_mid_character, pieces)):
+            return mend(text)  # bytes of one character cut apart and put together
+        return text
     return sep.join(pieces)
 
 
@@ -245,6 +259,16 @@ def _scalar_text(v: Any) -> str | None:
         x = v.get("0")
         return None if x is None else to_text(x)
     return to_text(v)
+
+
+# the operations that work on bytes in the C locale (substrings, patterns, case)
+_OCTET_OPS = frozenset(("#", "##", "%", "%%", "/", "//", "/#", "/%", ":", "^^", ",,", "^", ",",
+                        "@Q", "@U", "@L", "@u"))
+
+
+def _octets(host: ExpandHost) -> bool:
+    """Whether the host's locale counts bytes (asked only of text that is not ASCII)."""
+    return host.byte_locale()
 
 
 def _is_all_index(index: ast.Word | None) -> str | None:
@@ -398,10 +422,14 @@ class _Expander:
                 if self.host.nounset:
                     raise self.unbound(name)
                 return "0"
-            return str(len(t))
+            if t.isascii() or not _octets(self.host):
+                return str(len(t))
+            return str(len(encode_text(t)))  # the C locale counts bytes
         op = pe.op
         if not op:
-            if raw is None and self.host.nounset:
+            if type(raw) is not str and (raw is None or isinstance(raw, (list, AssocArray))) and (
+                    self.host.nounset and _scalar_text(raw) is None):
+                # `$a` of an array is `${a[0]}`: unset when element 0 is
                 raise self.unbound(self.display_name(pe))
             return raw
         if op in _DEFAULT_OPS:
@@ -540,19 +568,27 @@ class _Expander:
             msg = "parameter null or not set" if op == ":?" else "parameter not set"
         raise ExpansionError(f"{self.display_name(pe)}: {msg}", status=127, fatal=True)
 
-    def scalar_op(self, pe: ast.ParamExp, name: str, text: str) -> str:
+    def scalar_op(self, pe: ast.ParamExp, name: str, text: str, view: bool = False) -> str:
+        """A scalar operation on `text`; `view`: `text` is a byte view, and so must the
+        pattern and replacement be."""
         op = pe.op
+        if not view and not text.isascii() and op in _OCTET_OPS and _octets(self.host):
+            # the C locale: the operation runs on the text's bytes (values.byte_view)
+            return from_byte_view(self.scalar_op(pe, name, byte_view(text), True))
         if op in ("#", "##"):
-            return pattern.remove_prefix(text, self.pat(pe.arg), op == "##")
+            return pattern.remove_prefix(text, self.pat(pe.arg, view), op == "##")
         if op in ("%", "%%"):
-            return pattern.remove_suffix(text, self.pat(pe.arg), op == "%%")
+            return pattern.remove_suffix(text, self.pat(pe.arg, view), op == "%%")
         if op in ("/", "//", "/#", "/%"):
-            pat = self.pat(pe.arg)
+            pat = self.pat(pe.arg, view)
             if pat == "" and op in ("/", "//"):
                 return text
             nocase = getattr(self.host, "nocasematch", False)  # bash's rule: `/` only
-            return _checked(pattern.replace(text, pat, self.replacement(pe.arg2), op, nocase),
-                            self.host)
+            repl = self.replacement(pe.arg2)
+            if view:
+                repl = byte_view(repl) if isinstance(repl, str) else (
+                    pattern.ReplaceTemplate([byte_view(p) for p in repl.pieces]))
+            return _checked(pattern.replace(text, pat, repl, op, nocase), self.host)
         if op == ":":
             off, length = self.offsets(pe)
             n = len(text)
@@ -571,7 +607,7 @@ class _Expander:
                 return text[off:end]
             return text[off : off + length]
         if op in ("^^", ",,", "^", ","):
-            p = None if pe.arg is None else self.pat(pe.arg)
+            p = None if pe.arg is None else self.pat(pe.arg, view)
             return pattern.convert_case(text, op, p)
         if op == "@P":
             from tysh.kernel.expand.prompt import decode_escapes, prompt_word
@@ -619,8 +655,11 @@ class _Expander:
             sel = sel[:length]
         return _Multi(sel, star)
 
-    def pat(self, w: ast.Word | None) -> str:
-        return "" if w is None else expand_pattern(w, self.host)
+    def pat(self, w: ast.Word | None, view: bool = False) -> str:
+        if w is None:
+            return ""
+        p = expand_pattern(w, self.host)
+        return byte_view(p) if view else p
 
     def replacement(self, w: ast.Word | None) -> str | pattern.ReplaceTemplate:
         """The replacement of `${x/p/r}`: bash 5.2 puts the match where an unquoted `&` is."""
@@ -710,7 +749,11 @@ def _tilde_prefix(text: str, host: ExpandHost) -> tuple[str, str] | None:
     elif prefix == "-":
         v = host.lookup("OLDPWD")
     else:
-        return None
+        # `~name`: that user's home directory; a name nobody has stays literal
+        home_of = getattr(host, "user_home", None)
+        if home_of is None or "\\" in prefix:  # a quoted character keeps it literal
+            return None
+        v = home_of(prefix)
     if v is None:
         return None
     return to_text(v), rest
@@ -951,8 +994,9 @@ def _word_has_expansion(parts: Sequence[ast.WordPart]) -> bool:
 
 _ANSI_QUOTE = {"\a": "\\a", "\b": "\\b", "\x1b": "\\E", "\f": "\\f", "\n": "\\n",
                "\r": "\\r", "\t": "\\t", "\v": "\\v", "\\": "\\\\", "'": "\\'"}
-_CONTROL_CHAR = LazyRegex(r"[\x00-\x1f\x7f]")
-_ANSI_QUOTED = LazyRegex(r"[\x00-\x1f\x7f\\']")
+# control characters and bytes that are no UTF-8 (surrogate-escaped) need $'…'
+_CONTROL_CHAR = LazyRegex(r"[\x00-\x1f\x7f\udc80-\udcff]")
+_ANSI_QUOTED = LazyRegex(r"[\x00-\x1f\x7f\\'\udc80-\udcff]")
 
 
 def _transform(text: str, how: str) -> str:
@@ -961,7 +1005,7 @@ def _transform(text: str, how: str) -> str:
     if how == "Q":
         if _CONTROL_CHAR.search(text):
             return "$'" + _ANSI_QUOTED.sub(
-                lambda m: _ANSI_QUOTE.get(m.group(), f"\\{ord(m.group()):03o}"), text) + "'"
+                lambda m: _ANSI_QUOTE.get(m.group(), f"\\{ord(m.group()) & 0xFF:03o}"), text) + "'"
         return "'" + text.replace("'", "'\\''") + "'"
     if how == "E":
         from tysh.kernel.syntax.lexer import decode_ansi_c

@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.values import AssocArray, array_get, byte_view, from_byte_view
 from tysh.kernel.syntax import ast
 from tysh.kernel.text import engine
 
@@ -84,7 +85,7 @@ def _unary(interp: Interpreter, op: str, word: ast.Word, neg: str = "") -> bool:
     if op == "-n":
         return text != ""
     if op == "-v":
-        return _var_is_set(interp, text)
+        return var_is_set(interp, text)
     if op == "-o":
         return text in interp.state.options
     from tysh.kernel.text.testexpr import UNARY
@@ -95,7 +96,10 @@ def _unary(interp: Interpreter, op: str, word: ast.Word, neg: str = "") -> bool:
     return bool(fn(_ctx(interp), text))
 
 
-def _var_is_set(interp: Interpreter, text: str) -> bool:
+def var_is_set(interp: Interpreter, text: str) -> bool:
+    """`-v NAME`, `-v NAME[KEY]`: whether the variable or element is set. An array's
+    name alone stands for its element 0 (`declare -a a` leaves `a` unset); the key of
+    an associative array is expanded (`'m[$k]'`), an index is arithmetic."""
     m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?", text, re.S)
     if m is None:
         return False
@@ -103,17 +107,18 @@ def _var_is_set(interp: Interpreter, text: str) -> bool:
     if m.group(2) is None:
         if isinstance(v, list):
             return bool(v) and v[0] is not None
+        if type(v) is AssocArray:
+            return "0" in v
         return v is not None
     key = m.group(2)
+    if type(v) is AssocArray:
+        return interp.subscript_text(key) in v
     if isinstance(v, dict):
         return key in v
     if isinstance(v, list):
         if key in ("@", "*"):
             return any(x is not None for x in v)
-        i = interp.eval_arith_text(key)
-        if i < 0:
-            i += len(v)
-        return 0 <= i < len(v) and v[i] is not None
+        return array_get(v, interp.eval_arith_text(key)) is not None
     return v is not None and key in ("0", "@", "*")
 
 
@@ -127,7 +132,8 @@ def _binary(interp: Interpreter, e: ast.CondBinary, neg: str = "") -> bool:
         pat = interp.expand_pattern(e.right)
         if traced:
             _trace(interp, f"{neg}{_quote(left)} {op} {pat}")
-        hit = match(pat, left, nocase="nocasematch" in interp.state.shopt)
+        hit = match(pat, left, nocase="nocasematch" in interp.state.shopt,
+                    octets=not left.isascii() and interp.state.byte_locale())
         return hit if op != "!=" else not hit
     if op == "=~":
         if traced:
@@ -161,12 +167,16 @@ def _regex_source(interp: Interpreter, word: ast.Word) -> str:
 def _regex(interp: Interpreter, left: str, right: ast.Word) -> bool:
     source = _regex_source(interp, right)
     st = interp.state
+    octets = not left.isascii() and st.byte_locale()
+    if octets:  # the C locale: `.` and brackets match one byte
+        source, left = byte_view(source), byte_view(left)
     rx = _compile(source, "nocasematch" in st.shopt)
     m = rx.search(left)
     if m is None:
         st.set("BASH_REMATCH", [])
         return False
-    st.set("BASH_REMATCH", [m.group(0), *(g if g is not None else "" for g in m.groups())])
+    groups = [m.group(0), *(g if g is not None else "" for g in m.groups())]
+    st.set("BASH_REMATCH", [from_byte_view(g) for g in groups] if octets else groups)
     return True
 
 

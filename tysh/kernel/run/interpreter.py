@@ -305,8 +305,8 @@ class Interpreter:
     def invoke(self, name: str, args: list[Arg], fds: Fds, *, functions: bool = True) -> int:
         return simple_command.invoke(self, name, args, fds, None, functions=functions)
 
-    def array_value(self, name: str, lit: ast.ArrayLit) -> Any:
-        return simple_command.array_value(self, name, lit)
+    def array_value(self, name: str, lit: ast.ArrayLit, merge: bool = False) -> Any:
+        return simple_command.array_value(self, name, lit, merge)
 
     def resolve(self, name: str) -> tuple[str, str]:
         """How a name would be described: (kind, detail) with kind "alias" "keyword"
@@ -395,7 +395,13 @@ class Interpreter:
         from tysh.kernel.expand.glob import GlobOptions
 
         ignore = self.lookup("GLOBIGNORE")
-        return GlobOptions.of(self.state.shopt, to_text(ignore) if ignore is not None else None)
+        return GlobOptions.of(self.state.shopt, to_text(ignore) if ignore is not None else None,
+                              self.state.byte_locale())
+
+    def byte_locale(self) -> bool:
+        """Whether the locale (LC_ALL, LC_CTYPE, LANG) counts bytes: lengths, slices and
+        pattern matching of text that is not ASCII work on its bytes then."""
+        return self.state.byte_locale()
 
     @property
     def nocasematch(self) -> bool:
@@ -502,6 +508,34 @@ class Interpreter:
 
         return attr_letters(var.value, integer=var.integer, case=var.case,
                             readonly=var.readonly, exported=var.exported)
+
+    def var_is_set(self, name: str) -> bool:
+        """`test -v NAME` / `test -v 'NAME[KEY]'` (see cond.var_is_set)."""
+        from tysh.kernel.run.cond import var_is_set
+
+        try:
+            return var_is_set(self, name)
+        except ExpansionError:  # a subscript that is no arithmetic: not set
+            return False
+
+    def user_home(self, name: str) -> str | None:
+        """`~name`: the home directory of the user `name`, None when there is none. On
+        the host (the CLI) the password database says; a sandbox never reads it: the
+        session's own user ($USER, else the neutral `user` whoami answers there) has
+        the session's $HOME, and no other user exists."""
+        st = self.state
+        if not st.host_facts:
+            user = self.lookup("USER")
+            if name != (to_text(user) if user is not None else "user"):
+                return None
+            home = self.lookup("HOME")
+            return None if home is None else to_text(home)
+        import pwd
+
+        try:
+            return pwd.getpwnam(name).pw_dir
+        except (KeyError, ValueError, UnicodeEncodeError):
+            return None
 
     def prompt_fact(self, key: str) -> str | None:
         """What a prompt escape shows (`${x@P}`): "user", "host", "uid", "tty", "j" (jobs),
@@ -1359,11 +1393,13 @@ def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
     i = 0
     n = len(items)
     status = 0
+    octets = not text.isascii() and interp.state.byte_locale()
     while i < n:
         item = items[i]
         shopt = interp.state.shopt
         ext, nocase = "extglob" in shopt, "nocasematch" in shopt
-        if any(pattern.match(interp.expand_pattern(p), text, extglob=ext, nocase=nocase)
+        if any(pattern.match(interp.expand_pattern(p), text, extglob=ext, nocase=nocase,
+                             octets=octets)
                for p in item.patterns):
             while True:
                 status = interp.run_script(item.body, fds)

@@ -62,7 +62,7 @@ def _open(interp: Interpreter, target: str, mode: str, fds: Fds, op: str) -> IO[
         # `ulimit -n 3`: no descriptor is left beyond stdin, stdout and stderr
         raise RedirectError(f"tysh: {target}: Too many open files")
     try:
-        if op == ">" and "noclobber" in interp.state.options and fs.is_file(path):
+        if op in (">", "&>") and "noclobber" in interp.state.options and fs.is_file(path):
             raise RedirectError(f"tysh: {target}: cannot overwrite existing file")
         if mode == "r+b" and not fs.exists(path):
             fs.write_bytes(path, b"")

@@ -61,8 +61,9 @@ class Session(ShellAPI, Protocol):
         TyshSyntaxError or the expansion's error."""
         ...
 
-    def array_value(self, name: str, lit: ast.ArrayLit) -> Any:
-        """The value `name=(…)` stores for the literal `lit` (a list or a dict)."""
+    def array_value(self, name: str, lit: ast.ArrayLit, merge: bool = False) -> Any:
+        """The value `name=(…)` stores for the literal `lit` (a list or a dict); `merge`:
+        the array's elements with the literal's assigned into them (`name+=([k]=v)`)."""
         ...
 
     def parse(self, src: str) -> ast.Script: ...

@@ -11,7 +11,7 @@ import io
 from collections.abc import Sequence
 
 from tysh.kernel.base import stop
-from tysh.kernel.base.argv import Arg, Flag, Operand
+from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand
 from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.hints import cast
@@ -23,7 +23,17 @@ from tysh.kernel.base.limits import (
     MemoryLimitExceeded,
 )
 from tysh.kernel.base.streams import ABANDONED, CheckedBytesIO, Fds
-from tysh.kernel.base.values import AssocArray, encode_text, to_text
+from tysh.kernel.base.values import (
+    FAR_GAP,
+    AssocArray,
+    SparseList,
+    array_end,
+    array_get,
+    encode_text,
+    mend,
+    starts_mid_character,
+    to_text,
+)
 from tysh.kernel.bind.binder import BindError, word_value
 from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.expand.words import eval_arith_word, expand_args
@@ -141,7 +151,8 @@ def _dispatch(interp: Interpreter, cmd: ast.SimpleCommand, name: str, fn: Any,
     if cmd.arg_assigns and fn is None and tool is not None:
         return _declaration(interp, cmd, name, tool, args, fds)
     if cmd.redirects:
-        if name == "exec" and not args and fn is None:
+        if name == "exec" and fn is None and (not args or (
+                len(args) == 1 and type(args[0]) is DoubleDash)):  # `exec -- 3>&1` too
             return exec_redirects(interp, cmd, fds)
         return _redirected(interp, cmd, name, fn, tool, args, fds)
     if cmd.assigns:
@@ -342,15 +353,22 @@ def assignment_value(interp: Interpreter, a: ast.Assign) -> Any:
     """The value an assignment stores: a scalar (text or typed) or a list/dict."""
     v = a.value
     if isinstance(v, ast.ArrayLit):
-        return array_value(interp, a.name, v)
+        return array_value(interp, a.name, v, _merges(a, v))
     return interp.expand_value(v)
 
 
-def array_value(interp: Interpreter, name: str, lit: ast.ArrayLit) -> Any:
+def _merges(a: ast.Assign, lit: ast.ArrayLit) -> bool:
+    """`a+=([k]=v …)`: keyed elements land in the array as it is (not after its end)."""
+    return a.append and any(e.key is not None for e in lit.elements)
+
+
+def array_value(interp: Interpreter, name: str, lit: ast.ArrayLit, merge: bool = False) -> Any:
+    """The list or dict an array literal makes; `merge`: the array's current elements
+    with the literal's assigned into them (`a+=([k]=v)`). `[k]+=v` adds to element k."""
     cur = interp.state.get(name)
     keyed = any(e.key is not None for e in lit.elements)
     if isinstance(cur, dict):
-        out: dict[str, Any] = AssocArray()
+        out: dict[str, Any] = AssocArray(cur) if merge else AssocArray()
         if not keyed:
             # bash 5.1+: `m=(k1 v1 k2 v2)` pairs keys and values
             flat = [to_text(x) for x in interp.expand_list(tuple(e.value for e in lit.elements))]
@@ -359,25 +377,46 @@ def array_value(interp: Interpreter, name: str, lit: ast.ArrayLit) -> Any:
             return out
         for e in lit.elements:
             if e.key is not None:
-                out[interp.expand_word_text(e.key)] = interp.expand_value(e.value)
+                key = interp.expand_word_text(e.key)
+                val = interp.expand_value(e.value)
+                if e.append:
+                    val = to_text(out.get(key, "")) + to_text(val)
+                out[key] = val
             else:
                 for item in interp.expand_list((e.value,)):
                     out[str(len(out))] = item
         return out
     if not keyed:
         return interp.expand_list(tuple(e.value for e in lit.elements))
-    arr: list[Any] = []
-    idx = 0
+    base = cur if isinstance(cur, list) else [] if cur is None else [cur]
+    arr: list[Any] = base.copy() if merge else []
+    idx = array_end(arr)
+    if not merge:
+        idx = 0
     for e in lit.elements:
         if e.key is not None:
             idx = interp.eval_arith(e.key)
-            vals = [interp.expand_value(e.value)]
+            if idx < 0:
+                idx += array_end(arr)
+            val = interp.expand_value(e.value)
+            if e.append:
+                old = array_get(arr, idx) if idx >= 0 else None
+                val = (to_text(old) if old is not None else "") + to_text(val)
+            vals = [val]
         else:
             vals = interp.expand_list((e.value,))
         for val in vals:
-            if idx >= len(arr):
+            if idx < 0:
+                raise VarError(f"{name}[{idx}]: bad array subscript")
+            if idx < len(arr):
+                arr[idx] = val
+            elif type(arr) is SparseList or idx - len(arr) > FAR_GAP:
+                if type(arr) is not SparseList:  # far past the end: kept by index
+                    arr = SparseList(arr)
+                arr.far[idx] = val
+            else:
                 arr.extend([None] * (idx + 1 - len(arr)))
-            arr[idx] = val
+                arr[idx] = val
             idx += 1
     return arr
 
@@ -443,11 +482,14 @@ def do_assign(interp: Interpreter, a: ast.Assign, pre: Any = None) -> None:
             value = interp.eval_arith_text(to_text(value))
         if a.append:
             old = _get_index(cur, key)
-            value = (to_text(old) if old is not None else "") + to_text(value)
+            tail = to_text(value)
+            value = (to_text(old) if old is not None else "") + tail
+            if starts_mid_character(tail):
+                value = mend(value)  # the rest of a character cut apart in the C locale
         st.set_index(name, key, value)
         return
     if isinstance(value, (list, dict)) and isinstance(a.value, ast.ArrayLit):
-        if a.append:
+        if a.append and not _merges(a, a.value):
             st.append_values(name, value)
         else:
             st.set(name, value)
@@ -469,7 +511,10 @@ def do_assign(interp: Interpreter, a: ast.Assign, pre: Any = None) -> None:
             else:
                 cur.append(to_text(value))
             return
-        value = to_text(cur) + to_text(value)
+        tail = to_text(value)
+        value = to_text(cur) + tail
+        if "\udc80" <= tail[:1] <= "\udcbf":  # starts_mid_character, inlined: hot path
+            value = mend(value)  # the rest of a character cut apart in the C locale
     if var is not None and isinstance(var.value, list) and not isinstance(value, list):
         if var.readonly:
             raise VarError(f"{name}: readonly variable")

@@ -18,7 +18,14 @@ from collections.abc import Callable
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, UNBOUNDED, VAR_BYTES, Meter, value_size
 from tysh.kernel.base.record import Record, frozen
-from tysh.kernel.base.values import FAR_GAP, AssocArray, SparseList, array_end
+from tysh.kernel.base.values import (
+    FAR_GAP,
+    AssocArray,
+    SparseList,
+    array_end,
+    is_byte_locale,
+    to_text,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -157,6 +164,11 @@ _DYNAMIC: dict[str, Callable[[State], str]] = {
 }
 
 
+_LOCALE_VARS = ("LC_ALL", "LC_CTYPE", "LANG")  # bash's order of precedence
+# locale names already classified (is_byte_locale), dropped whole past a few dozen
+_BYTE_LOCALES: dict[str, bool] = {}
+_BYTE_LOCALES_MAX = 64
+
 _MAX_REFS = 8  # bash's limit on a chain of namerefs
 
 # bash's read-only computed variables (an embedder's `env` may still give them values)
@@ -248,6 +260,9 @@ class State:
         # whether $HOSTNAME/$UID/$EUID tell the host's (the CLI, on the host's own files)
         # or neutral values (a sandboxed kernel); set by the Kernel
         self.host_facts: bool = True
+        # the locale when none of LC_ALL, LC_CTYPE and LANG is set: True for C (bytes),
+        # as a shell started with none of them has (the CLI); False for UTF-8
+        self.default_bytes: bool = False
         self.stmt: Any = None  # the statement being run (an ast.Statement), for $LINENO
         # the session's umask once a script sets one (run/filemode.py); None: the process's
         self.umask: int | None = None
@@ -314,6 +329,7 @@ class State:
         s.getopts_pos = self.getopts_pos
         s.started = self.started
         s.host_facts = self.host_facts
+        s.default_bytes = self.default_bytes
         s.stmt = self.stmt
         s.umask = self.umask
         s.disabled = self.disabled
@@ -463,6 +479,39 @@ class State:
             raise ValueError(f"unknown compat mode {mode!r} (known: {', '.join(COMPAT_MODES)})")
         self.options.update(COMPAT_BASH_OPTIONS)
         self.shopt.difference_update(COMPAT_BASH_SHOPT_OFF)
+
+    def byte_locale(self) -> bool:
+        """Whether the shell's locale counts bytes, not characters: the first of LC_ALL,
+        LC_CTYPE and LANG set and not empty names a C/POSIX (or other one-byte) locale,
+        as bash reads its own variables, exported or not. Callers ask only for text that
+        is not ASCII, where the answer matters; it is read each time (no cache to keep
+        in step with every way a variable changes), kept cheap for that."""
+        frames = self.frames
+        if len(frames) == 1 and not self.refs:  # no function running: the globals
+            g = frames[0]
+            var = g.get("LC_ALL")
+            if var is None or not var.value:
+                var = g.get("LC_CTYPE")
+                if var is None or not var.value:
+                    var = g.get("LANG")
+                    if var is None or not var.value:
+                        return self.default_bytes
+        else:
+            for name in _LOCALE_VARS:
+                var = self.lookup(name)
+                if var is not None and var.value:
+                    break
+            else:
+                return self.default_bytes
+        v = var.value
+        if type(v) is not str:  # an array: its element 0 (an unset one reads as C)
+            v = to_text(v[0]) if isinstance(v, list) and v and v[0] is not None else "C"
+        known = _BYTE_LOCALES.get(v)
+        if known is None:
+            if len(_BYTE_LOCALES) >= _BYTE_LOCALES_MAX:
+                _BYTE_LOCALES.clear()
+            known = _BYTE_LOCALES[v] = is_byte_locale(v)
+        return known
 
     def is_set(self, name: str) -> bool:
         return self.get(name) is not None

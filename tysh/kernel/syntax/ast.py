@@ -147,10 +147,12 @@ class Word(Record):
 
 @frozen
 class ArrayElem(Record):
-    """One element of `a=( … )`; `key` is set for `[k]=v` elements."""
+    """One element of `a=( … )`; `key` is set for `[k]=v` elements, `append` for
+    `[k]+=v` (the value is added to the element's)."""
 
     value: Word
     key: Word | None = None
+    append: bool = False
 
 
 @frozen

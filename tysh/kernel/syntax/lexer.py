@@ -987,6 +987,10 @@ class Scanner:
                     value, p = self.scan_word(k + 2, M_WORD)
                     elems.append(ast.ArrayElem(value, key))
                     continue
+                if k < self.n and text.startswith("]+=", k):  # `[k]+=v`
+                    value, p = self.scan_word(k + 3, M_WORD)
+                    elems.append(ast.ArrayElem(value, key, True))
+                    continue
             word, q = self.scan_word(p, M_WORD)
             if q == p:
                 raise self.error(f"unexpected '{c}' in array literal", p)

@@ -189,8 +189,8 @@ def assign_source(a: ast.Assign) -> str:
 def _assign(a: ast.Assign) -> str:
     head = assign_head(a)
     if isinstance(a.value, ast.ArrayLit):
-        elems = [("" if e.key is None else "[" + _index(e.key) + "]=") + _word(e.value)
-                 for e in a.value.elements]
+        elems = [("" if e.key is None else "[" + _index(e.key) + ("]+=" if e.append else "]="))
+                 + _word(e.value) for e in a.value.elements]
         return head + "(" + " ".join(elems) + ")"
     return head + _word(a.value)
 

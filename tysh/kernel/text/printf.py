@@ -20,7 +20,7 @@ import attrs
 
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record
-from tysh.kernel.base.values import to_text
+from tysh.kernel.base.values import byte_view, from_byte_view, to_text
 
 _INT_MIN = -(1 << 63)
 _INT_MAX = (1 << 63) - 1
@@ -151,10 +151,11 @@ _FLOAT_RE = LazyRegex(
 class _State:
     """The argument cursor and the errors met so far, for one printf call."""
 
-    __slots__ = ("args", "errors", "index", "status")
+    __slots__ = ("args", "errors", "index", "status", "octets")
 
     def __init__(self, args: Sequence[Any]) -> None:
         self.args = args
+        self.octets = False  # the C locale: count bytes
         self.index = 0
         self.errors: list[str] = []
         self.status = 0
@@ -172,8 +173,13 @@ class _State:
 
 
 def _char_code(s: str) -> int | None:
+    """The value of a `'c` argument: the character's code point; a byte that is no
+    UTF-8 (held surrogate-escaped) gives that byte, as bash."""
     if s[:1] in ("'", '"'):
-        return ord(s[1]) if len(s) > 1 else 0
+        if len(s) < 2:
+            return 0
+        c = ord(s[1])
+        return c - 0xDC00 if 0xDC80 <= c <= 0xDCFF else c
     return None
 
 
@@ -320,6 +326,16 @@ def _pad(s: str, spec_flags: str, width: int) -> str:
     return s
 
 
+def _cut(arg: str, conv: str, flags: str, width: int, prec: int | None) -> str:
+    """A string conversion's text: `%c`'s first character, the precision's prefix,
+    padded to the width."""
+    if conv == "c":
+        arg = arg[:1] or "\0"  # bash writes a NUL for an empty or missing argument
+    elif prec is not None:
+        arg = arg[:prec]
+    return _pad(arg, flags, width)
+
+
 def _arg_text(v: Any) -> str:
     return v if type(v) is str else to_text(v)
 
@@ -351,13 +367,13 @@ def _convert(spec: Spec, st: _State) -> tuple[str, bool]:
         stop = False
         if conv == "b":
             arg, stop = expand_b_escapes(arg)
-        elif conv == "q":
-            arg = shell_quote(arg)
-        elif conv == "c":
-            arg = arg[:1] or "\0"  # bash writes a NUL for an empty or missing argument
-        if prec is not None and conv != "c":
-            arg = arg[:prec]
-        return _pad(arg, flags, width), stop
+        elif conv == "q":  # the C locale quotes every byte past ASCII
+            arg = shell_quote(byte_view(arg) if st.octets else arg)
+        if st.octets and not arg.isascii():  # the C locale: one byte is one character
+            return from_byte_view(_cut(byte_view(arg), conv, flags, width, prec)), stop
+        return _cut(arg, conv, flags, width, prec), stop
+    if st.octets and arg[:1] in "'\"" and not arg.isascii():
+        arg = byte_view(arg)  # `'é`: the value of its first byte
     if conv in "diuoxX":
         unsigned = conv not in "di"
         v = parse_int(arg, st, unsigned)
@@ -443,11 +459,13 @@ class PrintfResult(NamedTuple):
     status: int
 
 
-def format_printf(fmt: str, args: Sequence[Any]) -> PrintfResult:
+def format_printf(fmt: str, args: Sequence[Any], octets: bool = False) -> PrintfResult:
     """Apply a format to arguments as bash's printf does: reuse the format while
-    arguments remain, missing ones read as empty/zero, bad numbers report and go on."""
+    arguments remain, missing ones read as empty/zero, bad numbers report and go on.
+    `octets` (the C locale): widths, precisions, `%c` and a `'c` number count bytes."""
     items, consumes = parse_format(fmt)
     st = _State(args)
+    st.octets = octets
     out: list[str] = []
     append = out.append
     nargs = len(args)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import operator
 import os
-import re
 import stat as st
 from collections.abc import Callable, Sequence
 
@@ -135,25 +134,7 @@ def _terminal(ctx: Context, p: str) -> bool:
 
 
 def _var_set(ctx: Context, name: str) -> bool:
-    m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?", name)
-    if m is None:
-        return False
-    try:
-        v = ctx.shell.get_var(m.group(1))
-    except Exception:  # noqa: BLE001 - a lookup failure means "not set"
-        return False
-    if v is None or m.group(2) is None:
-        return v is not None
-    key = m.group(2)
-    if isinstance(v, list):
-        try:
-            i = int(key)
-        except ValueError:
-            return False
-        return -len(v) <= i < len(v) and v[i] is not None
-    if isinstance(v, dict):
-        return key in v
-    return key in ("0", "@", "*")
+    return ctx.shell.var_is_set(name)
 
 
 _OPTION_LETTERS = {

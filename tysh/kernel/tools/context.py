@@ -113,6 +113,17 @@ class ShellAPI(Protocol):
         """Whether the session runs programs from PATH."""
         ...
 
+    def var_is_set(self, name: str) -> bool:
+        """`test -v`: whether the variable `NAME` or the element `NAME[KEY]` is set (an
+        array's name alone is its element 0; a key is expanded as a subscript)."""
+        ...
+
+    def byte_locale(self) -> bool:
+        """Whether the shell's locale has one byte per character (`LC_ALL=C`: the first
+        of LC_ALL, LC_CTYPE, LANG set names no UTF-8 locale), where bash's builtins count
+        bytes; False for a UTF-8 locale, where they count characters."""
+        ...
+
     def find_external(self, name: str, path: str | None = None) -> str | None:
         """The host path of the program `name` along `path` (colon-separated, as $PATH;
         None: the session's $PATH), or None; found whether or not externals may run."""
