@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import _thread
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -144,3 +145,22 @@ def deep_recursion() -> Iterator[None]:
         yield
     finally:
         release_deep()
+
+
+# -- turns for the embedding process's other threads --------------------------------------
+
+TURN = 0.005  # the longest a run keeps the interpreter lock from other threads
+TURN_PAUSE = 1e-5
+turn_at = 0.0  # when the running shell next gives the other threads a turn
+
+
+def give_turn(now: float) -> None:
+    """Let the process's other threads run for a moment (called from the stop checks at
+    most every TURN seconds). A loop whose commands each release and retake the
+    interpreter lock briefly (a regex engine, small reads) retakes it before a waiting
+    thread wakes, and CPython's switch request never fires while the lock keeps
+    changing hands: the host's threads would starve. A real sleep hands the lock over."""
+    global turn_at
+    turn_at = now + TURN
+    if _thread._count():  # other Python threads exist
+        time.sleep(TURN_PAUSE)

@@ -18,7 +18,7 @@ import re
 import time
 from collections.abc import Callable
 
-from tysh.kernel.base import stop
+from tysh.kernel.base import stop, threads
 from tysh.kernel.base.argv import Arg
 from tysh.kernel.base.control import (
     BreakLoop,
@@ -180,9 +180,12 @@ class Interpreter:
             run_pending(self)
         if control.cancelled:
             raise Cancelled()
+        now = time.monotonic()
         d = self.deadline
-        if d is not None and time.monotonic() >= d:
+        if d is not None and now >= d:
             raise TimedOut()
+        if now >= threads.turn_at:
+            threads.give_turn(now)
 
     def run_argv(
         self,
@@ -948,9 +951,12 @@ class Interpreter:
             raise LimitExceeded(f"tysh: loop iteration limit exceeded ({cap})")
         if self.control.cancelled:
             raise Cancelled()
+        now = time.monotonic()
         d = self.deadline
-        if d is not None and time.monotonic() >= d:
+        if d is not None and now >= d:
             raise TimedOut()
+        if now >= threads.turn_at:
+            threads.give_turn(now)
 
     # ------------------------------------------------------------ jobs
     @property
