@@ -157,9 +157,9 @@ turn_at = 0.0  # when the running shell next gives the other threads a turn
 def give_turn(now: float) -> None:
     """Let the process's other threads run for a moment (called from the stop checks at
     most every TURN seconds). A loop whose commands each release and retake the
-    interpreter lock briefly (a regex engine, small reads) retakes it before a waiting
-    thread wakes, and CPython's switch request never fires while the lock keeps
-    changing hands: the host's threads would starve. A real sleep hands the lock over."""
+    interpreter lock for a few microseconds (RE2 searches, small reads) retakes it
+    before a waiting thread has woken, again and again: a host thread was measured
+    waiting over a second. A real sleep, however short, hands the lock over."""
     global turn_at
     turn_at = now + TURN
     if _thread._count():  # other Python threads exist
