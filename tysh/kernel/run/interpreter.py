@@ -789,13 +789,7 @@ class Interpreter:
                 self.state.last_status = status
                 return status
             status = self.run_command(cmds[0], fds)
-            st = self.state
-            st.last_status = status
-            ps = st.pipestatus  # never shared (copies and $PIPESTATUS build new lists)
-            if len(ps) == 1:
-                ps[0] = status
-            else:
-                st.pipestatus = [status]
+            self.state.lone_status(status)
             return status
         from tysh.kernel.run.pipeline import run_stages
 

@@ -97,13 +97,7 @@ def _command_name(word: ast.Word) -> str | None:
 def _finish(interp: Interpreter, status: int, pipeline: ast.Pipeline) -> int:
     """What the pipeline and and-or layers do after a lone command: `$?`, `$PIPESTATUS`,
     and a failure under `set -e` or an ERR trap."""
-    state = interp.state
-    state.last_status = status
-    ps = state.pipestatus  # never shared (copies and $PIPESTATUS build new lists)
-    if len(ps) == 1:
-        ps[0] = status
-    else:
-        state.pipestatus = [status]
+    interp.state.lone_status(status)
     if status and not interp.suppress_errexit:
         interp.failed(status, pipeline)
     return status
@@ -186,12 +180,7 @@ def _assignment_step(pipeline: ast.Pipeline,
                     _store(interp, a, v, fds)
         except ExpansionError as e:
             return _finish(interp, interp.fail_expansion(e, fds), pipeline)
-        state.last_status = 0  # _finish of a success
-        ps = state.pipestatus
-        if len(ps) == 1:
-            ps[0] = 0
-        else:
-            state.pipestatus = [0]
+        state.lone_status(0)  # _finish of a success
         return 0
 
     return step

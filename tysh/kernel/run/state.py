@@ -390,6 +390,17 @@ class State:
                 return v
         return None
 
+    def lone_status(self, status: int) -> None:
+        """`$?` and `$PIPESTATUS` after a command that ran alone (no pipe). The one-item
+        list is updated in place: it is never shared (copies and `$PIPESTATUS` build new
+        lists)."""
+        self.last_status = status
+        ps = self.pipestatus
+        if len(ps) == 1:
+            ps[0] = status
+        else:
+            self.pipestatus = [status]
+
     def get(self, name: str) -> Any:
         """The value of a variable or None when unset (specials included)."""
         v = self.lookup(name)
