@@ -252,36 +252,6 @@ class _Expand(list[Any]):
 _Reduce = tuple[int, str, Callable[[list[Any]], Any]]
 
 
-class _Sym:
-    """A grammar symbol as `_reducer` reads it (Lark's Terminal/NonTerminal shape)."""
-
-    __slots__ = ("name", "is_term")
-
-    def __init__(self, name: str, is_term: bool) -> None:
-        self.name = name
-        self.is_term = is_term
-
-
-class _RuleOptions:
-    __slots__ = ("expand1",)
-
-    def __init__(self, expand1: bool) -> None:
-        self.expand1 = expand1
-
-
-class _Rule:
-    """A grammar rule as `_reducer` reads it (Lark's Rule shape), rebuilt from the tables."""
-
-    __slots__ = ("origin", "alias", "expansion", "options")
-
-    def __init__(self, origin: str, alias: str | None, expand1: bool,
-                 expansion: list[tuple[str, bool]]) -> None:
-        self.origin = _Sym(origin, False)
-        self.alias = alias
-        self.options = _RuleOptions(expand1)
-        self.expansion = [_Sym(n, t) for n, t in expansion]
-
-
 # The layout of lalr_tables.py that this module reads (see tablegen.py).
 TABLES_FORMAT = 3
 _Spec = tuple[int, str, tuple[Any, ...], tuple[tuple[tuple[str, ...], tuple[int, ...]], ...],
@@ -301,31 +271,34 @@ class _Tables:
         builder = _Builder()
         reductions: list[_Reduce] = []
         for origin, alias, expand1, expansion in rule_specs:
-            rule = _Rule(origin, alias, expand1, list(expansion))
-            reductions.append((len(rule.expansion), origin, _reducer(rule, builder)))
+            reductions.append((len(expansion), origin,
+                               _reducer(origin, alias, expand1, expansion, builder)))
         rows: list[dict[str, Any]] = [{} for _ in states]
         for out, (syms, actions) in zip(rows, states, strict=True):
-            for sym, act in zip(syms, actions, strict=True):
-                out[sym] = rows[act] if act >= 0 else reductions[~act]
+            out.update(zip(syms, [rows[a] if a >= 0 else reductions[~a] for a in actions],
+                           strict=True))
         self.start: dict[str, Any] = rows[start]
         self.end: dict[str, Any] = rows[end]
 
 
-def _reducer(rule: Any, builder: _Builder) -> Callable[[list[Any]], Any]:
-    """The function that turns a rule's popped stack entries into its value."""
-    origin: str = rule.origin.name
+def _reducer(origin: str, alias: str | None, expand1: bool,
+             expansion: tuple[tuple[str, bool], ...], builder: _Builder,
+             ) -> Callable[[list[Any]], Any]:
+    """The function that turns a rule's popped stack entries into its value: the rule's
+    symbols are (name, is_terminal) pairs; an `_underscored` symbol is spliced or dropped,
+    as Lark's tree builder does."""
     keep: list[tuple[int, bool]] = []
-    for idx, sym in enumerate(rule.expansion):
-        if sym.is_term:
-            if not sym.name.startswith("_"):
+    for idx, (name, is_term) in enumerate(expansion):
+        if is_term:
+            if name[0] != "_":
                 keep.append((idx, False))
         else:
-            keep.append((idx, sym.name.startswith("_")))
-    splice = origin.startswith("_")
-    expand1 = bool(rule.options.expand1) and not rule.alias
+            keep.append((idx, name[0] == "_"))
+    splice = origin[0] == "_"
+    expand1 = expand1 and not alias
     callback: Callable[[list[Any]], Any] | None = (
-        None if splice else getattr(builder, rule.alias or origin, None))
-    size = len(rule.expansion)
+        None if splice else getattr(builder, alias or origin, None))
+    size = len(expansion)
     plain = not any(exp for _, exp in keep) and len(keep) == size
 
     if splice and keep and keep[0] == (0, True):
