@@ -157,6 +157,9 @@ _WORD_OPS = frozenset([":-", "-", ":+", "+"])
 _ATTR_OPS = frozenset(["@a", "@A", "@K", "@k"])  # transformations that need the variable  # the forms whose result may be their word
 _SPECIALS = frozenset("?$!-")
 _NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*")
+# The head of an argument shaped like an assignment (`PREFIX=~/x`, `a[1]=~`, `a+=~`),
+# whose value gets an assignment's tilde expansion, as bash gives it.
+_ASSIGN_HEAD = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 _NOTHING: Any = object()
 
 
@@ -1046,12 +1049,43 @@ def _word_variants(word: ast.Word, host: ExpandHost) -> tuple[list[tuple[ast.Wor
         variants = [tuple(word.parts)]
     tilde = False
     for i, parts in enumerate(variants):
-        if parts and type(parts[0]) is ast.Lit and parts[0].text[:1] == "~":
+        if not parts or type(parts[0]) is not ast.Lit:
+            continue
+        head = parts[0].text
+        if head[:1] == "~":
             t = _tilde(parts, host)
-            if t is not None:
-                variants[i] = t
-                tilde = True
+        elif "=" in head:
+            t = _assignment_arg_tildes(parts, head, host)
+        else:
+            continue
+        if t is not None:
+            variants[i] = t
+            tilde = True
     return variants, tilde
+
+
+def _assignment_arg_tildes(parts: tuple[ast.WordPart, ...], head: str, host: ExpandHost,
+                           ) -> tuple[ast.WordPart, ...] | None:
+    """`make PREFIX=~/x`, `export P=~:~/b`: an argument shaped like an assignment has its
+    value's tildes expanded as an assignment's are (after the `=` and after each `:`);
+    None when there is nothing to expand."""
+    if "~" not in head and not any(type(p) is ast.Lit and "~" in p.text
+                                   for p in parts[1:]):
+        return None
+    m = _ASSIGN_HEAD.match(head)
+    if m is None:
+        return None
+    value: tuple[ast.WordPart, ...] = parts[1:]
+    if m.end() < len(head):
+        value = (ast.Lit(head[m.end():]), *value)
+    if not value:
+        return None
+    new = _assign_tildes(value, host)
+    if type(new[0]) is ast.Lit and new[0].text[:1] == "~":
+        new = _tilde(new, host) or new
+    if new == value:
+        return None
+    return (ast.Lit(head[:m.end()]), *new)
 
 
 def _finish_arg(f: _Field, literal: bool, out: list[Arg], host: ExpandHost) -> None:
