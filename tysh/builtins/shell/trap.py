@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from tysh.kernel.run.session import Session
 
 _PSEUDO = {"EXIT": "EXIT", "0": "EXIT", "ERR": "ERR", "DEBUG": "DEBUG", "RETURN": "RETURN"}
-_USAGE = "trap: usage: trap [-lp] [[arg] signal_spec ...]"
+_USAGE = "usage: trap [-lp] [[arg] signal_spec ...]"
 
 
 def trap_key(spec: str) -> str | None:
