@@ -300,6 +300,26 @@ def test_recursive_search_reads_each_file_as_grep_on_that_file_does(tmp_path: Pa
             assert walked[2] == "".join(a[2] for a in alone), (p, walked)
 
 
+def test_a_walk_searches_files_around_a_subdirectory_in_sorted_order(tmp_path: Path) -> None:
+    """Files before a subdirectory, the subdirectory's tree, then the files after it, in
+    every output mode (files with no match write nothing, or their count, or their
+    name); --include filters the files of each directory alike."""
+    t = tmp_path / "t"
+    (t / "m" / "n").mkdir(parents=True)
+    for rel, text in {"a": "hit\n", "b.txt": "miss\n", "m/c": "hit\n", "m/n/d": "miss\n",
+                      "m/n/e.txt": "hit\n", "z": "hit\n", "y.txt": "hit\n"}.items():
+        (t / rel).write_text(text)
+    assert run(tmp_path, ["grep", "-r", "hit", "t"])[1] == (
+        "t/a:hit\nt/m/c:hit\nt/m/n/e.txt:hit\nt/y.txt:hit\nt/z:hit\n")
+    assert run(tmp_path, ["grep", "-rc", "hit", "t"])[1] == (
+        "t/a:1\nt/b.txt:0\nt/m/c:1\nt/m/n/d:0\nt/m/n/e.txt:1\nt/y.txt:1\nt/z:1\n")
+    assert run(tmp_path, ["grep", "-rL", "hit", "t"])[1] == "t/b.txt\nt/m/n/d\n"
+    assert run(tmp_path, ["grep", "-rl", "--include=*.txt", "hit", "t"])[1] == (
+        "t/m/n/e.txt\nt/y.txt\n")
+    code, out, _, _ = run(tmp_path, ["grep", "-rq", "hit", "t"])
+    assert (code, out) == (0, "")
+
+
 def test_recursive_output_and_error_messages_keep_their_order(tmp_path: Path) -> None:
     """A walk's lines are written in batches, but each message on stderr comes after the
     lines selected before it, as GNU grep's order is seen through `2>&1`."""
