@@ -280,7 +280,8 @@ def test_a_line_longer_than_the_memory_budget_ends_grep_not_the_host() -> None:
 def test_recursive_search_reads_each_file_as_grep_on_that_file_does(tmp_path: Path) -> None:
     """A tree walk reads small files whole: what it selects, counts and lists for each
     file is what grep on the file alone gives (unterminated last line, a NUL only in it,
-    no match at all, an empty file, a pattern matching the empty line)."""
+    no match at all, an empty file, a pattern matching the empty line; whole words,
+    any case, the first match only, a binary file read as text)."""
     t = tmp_path / "t"
     t.mkdir()
     files = {
@@ -289,10 +290,13 @@ def test_recursive_search_reads_each_file_as_grep_on_that_file_does(tmp_path: Pa
         "c": b"hay only\n",
         "d": b"",
         "e": b"\n\nneedle\n",
+        "f": b"needles\nNEEDLE\nna\xc3\xafve needle\nneedle_x\nxneedle needle\n",
+        "g": b"needle\nneedle\nhay\nneedle\n",
     }
     for name, data in files.items():
         (t / name).write_bytes(data)
-    for opts in ([], ["-c"], ["-l"], ["-L"], ["-v"], ["-n"], ["-o"], ["-x"]):
+    for opts in ([], ["-c"], ["-l"], ["-L"], ["-v"], ["-n"], ["-o"], ["-x"], ["-w"],
+                 ["-i"], ["-n", "-iw"], ["-m", "2"], ["-n", "-m", "1"], ["-a"], ["-Z"]):
         for p in ([*opts, "needle"], [*opts, ""], [*opts, "-e", "^$"]):
             walked = run(tmp_path, ["grep", "-r", *p, "t"])
             alone = [run(tmp_path, ["grep", "-H", *p, f"t/{n}"]) for n in files]

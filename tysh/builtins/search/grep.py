@@ -217,6 +217,9 @@ class _Grep:
         # and where a file with no match writes nothing either (no count, no -L name),
         # so that a walk is done with it after that one search
         self.pass_over = self.can_skip and not self.count and not self.list_no
+        # the output modes scan_whole writes: selected lines, numbered or not
+        self.plain_lines = (self.can_skip and not self.summary and not self.only
+                            and not self.ctx_given and not self.json and not self.offsets)
 
     def may_match(self, data: bytes) -> bool:
         """Whether any line of a file read whole (ending in a newline) may hold a match:
@@ -247,6 +250,9 @@ class _Grep:
         try:
             if self.ctx_given or self.json or self.offsets:
                 selected = self.scan_lines(f, name)
+            elif type(f) is bytes and self.plain_lines and f.endswith(b"\n") and (
+                    self.binary_ok or b"\0" not in f):
+                selected = self.scan_whole(f, name)
             elif not self.can_skip or type(f) is not bytes or not f.endswith(b"\n") \
                     or self.may_match(f):
                 selected = self.scan_blocks(f, name)
@@ -277,6 +283,47 @@ class _Grep:
         self.out.write(data.translate(_SWAP) if self.zero else data)
         if not self.walking:
             self.out.flush()
+
+    def scan_whole(self, data: bytes, name: str) -> int:
+        """scan_blocks' sparse scan of one block, for a text file read whole (ending in
+        a newline) whose selected lines are written as they are, numbered or not: the
+        search runs from the end of each matching line to the next match, and the file
+        costs no more set-up than that."""
+        comp = self.comp
+        hay = data.lower() if comp.lower else data
+        search = self.pre_search
+        last = len(data) - 1  # the final newline: a match there would be a phantom line
+        m = search(hay, 0, last)
+        if m is None:
+            return 0
+        verify = self.regex.search if comp.wrapped else None
+        pre = self.prefix(name, ":").encode("utf-8", "surrogateescape")
+        numbers = self.numbers
+        maxc = -1 if self.max is None else self.max
+        out: list[bytes] = []
+        selected = 0
+        lineno = 0  # newlines in data[:counted]
+        counted = 0
+        while m is not None:
+            s = m.start()
+            ls = data.rfind(b"\n", 0, s) + 1
+            le = data.find(b"\n", s)  # found: the match ends before the final newline
+            if verify is None or verify(data, ls, le) is not None:
+                selected += 1
+                if numbers:
+                    lineno += data.count(b"\n", counted, ls)
+                    counted = ls
+                    out.append(b"%s%d:%s" % (pre, lineno + 1, data[ls : le + 1]))
+                else:
+                    out.append(pre + data[ls : le + 1])
+                if selected == maxc:
+                    break
+            if le >= last:
+                break
+            m = search(hay, le + 1, last)
+        if out:
+            self.emit(b"".join(out))
+        return selected
 
     def scan_blocks(self, f: IO[bytes] | bytes, name: str) -> int:
         """The block-at-a-time scan for everything but context and JSON.
