@@ -72,20 +72,6 @@ def to_stat(path: str, st: os.stat_result) -> FileStat:
     )
 
 
-def entry_kind(e: os.DirEntry[str]) -> str | None:
-    """The kind of a scandir entry without following it (None when it vanished)."""
-    try:
-        if e.is_symlink():
-            return "symlink"
-        if e.is_dir(follow_symlinks=False):
-            return "directory"
-        if e.is_file(follow_symlinks=False):
-            return "file"
-    except OSError:
-        return None
-    return "other"
-
-
 def scan_stats(fd_or_path: int | str, base: str) -> list[tuple[str, FileStat]]:
     """(name, lstat) of each entry of an open directory (or a host path); entries that
     vanish meanwhile are left out. With an fd, each stat is relative to it."""
@@ -101,13 +87,24 @@ def scan_stats(fd_or_path: int | str, base: str) -> list[tuple[str, FileStat]]:
 
 
 def scan_kinds(fd_or_path: int | str) -> list[tuple[str, str]]:
-    """(name, kind) of each entry of an open directory (or a host path)."""
+    """(name, kind) of each entry of an open directory (or a host path), the kind not
+    following a link; entries that vanish meanwhile are left out."""
     out: list[tuple[str, str]] = []
     with os.scandir(fd_or_path) as it:
         for e in it:
-            kind = entry_kind(e)
-            if kind is not None:
-                out.append((e.name, kind))
+            # the three tests exclude each other (none follows a link): the commonest
+            # kind is asked first
+            try:
+                if e.is_file(follow_symlinks=False):
+                    out.append((e.name, "file"))
+                elif e.is_dir(follow_symlinks=False):
+                    out.append((e.name, "directory"))
+                elif e.is_symlink():
+                    out.append((e.name, "symlink"))
+                else:
+                    out.append((e.name, "other"))
+            except OSError:  # vanished meanwhile
+                continue
     return out
 
 
