@@ -296,7 +296,8 @@ def test_recursive_search_reads_each_file_as_grep_on_that_file_does(tmp_path: Pa
     for name, data in files.items():
         (t / name).write_bytes(data)
     for opts in ([], ["-c"], ["-l"], ["-L"], ["-v"], ["-n"], ["-o"], ["-x"], ["-w"],
-                 ["-i"], ["-n", "-iw"], ["-m", "2"], ["-n", "-m", "1"], ["-a"], ["-Z"]):
+                 ["-i"], ["-n", "-iw"], ["-m", "2"], ["-n", "-m", "1"], ["-a"], ["-Z"],
+                 ["-lw"], ["-Li"], ["-lI"], ["-lZ"]):
         for p in ([*opts, "needle"], [*opts, ""], [*opts, "-e", "^$"]):
             walked = run(tmp_path, ["grep", "-r", *p, "t"])
             alone = [run(tmp_path, ["grep", "-H", *p, f"t/{n}"]) for n in files]
@@ -322,6 +323,8 @@ def test_a_walk_searches_files_around_a_subdirectory_in_sorted_order(tmp_path: P
         "t/m/n/e.txt\nt/y.txt\n")
     code, out, _, _ = run(tmp_path, ["grep", "-rq", "hit", "t"])
     assert (code, out) == (0, "")
+    code, out, _, _ = run(tmp_path, ["grep", "-rq", "nowhere", "t"])
+    assert (code, out) == (1, "")
 
 
 def test_recursive_output_and_error_messages_keep_their_order(tmp_path: Path) -> None:

@@ -217,8 +217,11 @@ class _Grep:
         # and where a file with no match writes nothing either (no count, no -L name),
         # so that a walk is done with it after that one search
         self.pass_over = self.can_skip and not self.count and not self.list_no
-        # the output modes scan_whole writes: selected lines, numbered or not
-        self.plain_lines = (self.can_skip and not self.summary and not self.only
+        # -q, -l, -L: the first selected line settles a file
+        self.stop_first = self.quiet or self.list_yes or self.list_no
+        # the output modes scan_whole serves: selected lines, numbered or not, or the
+        # first one alone
+        self.plain_lines = (self.can_skip and not self.count and not self.only
                             and not self.ctx_given and not self.json and not self.offsets)
 
     def may_match(self, data: bytes) -> bool:
@@ -286,9 +289,9 @@ class _Grep:
 
     def scan_whole(self, data: bytes, name: str) -> int:
         """scan_blocks' sparse scan of one block, for a text file read whole (ending in
-        a newline) whose selected lines are written as they are, numbered or not: the
-        search runs from the end of each matching line to the next match, and the file
-        costs no more set-up than that."""
+        a newline) whose selected lines are written as they are, numbered or not, or
+        only looked for (-q, -l, -L): the search runs from the end of each matching line
+        to the next match, and the file costs no more set-up than that."""
         comp = self.comp
         hay = data.lower() if comp.lower else data
         search = self.pre_search
@@ -297,6 +300,7 @@ class _Grep:
         if m is None:
             return 0
         verify = self.regex.search if comp.wrapped else None
+        stop_first = self.stop_first
         pre = self.prefix(name, ":").encode("utf-8", "surrogateescape")
         numbers = self.numbers
         maxc = -1 if self.max is None else self.max
@@ -310,6 +314,8 @@ class _Grep:
             le = data.find(b"\n", s)  # found: the match ends before the final newline
             if verify is None or verify(data, ls, le) is not None:
                 selected += 1
+                if stop_first:
+                    break
                 if numbers:
                     lineno += data.count(b"\n", counted, ls)
                     counted = ls
@@ -347,7 +353,7 @@ class _Grep:
         if maxc == 0:
             return 0
         summary = self.summary
-        stop_first = self.quiet or self.list_yes or self.list_no
+        stop_first = self.stop_first
         fast_count = (
             self.count and not invert and maxc < 0 and comp.min_width > 0 and not stop_first
             and verify is None and not lower
@@ -543,7 +549,7 @@ class _Grep:
         offset = 0  # -b: the byte offset of the current line
         offsets = self.offsets
         summary = self.summary
-        stop_first = self.quiet or self.list_yes or self.list_no
+        stop_first = self.stop_first
         sep_ctx = self.ctx_given and self.group_sep is not None
         last_printed = 0  # the last line number written for this file
         out: list[str] = []
