@@ -280,7 +280,8 @@ def test_a_line_longer_than_the_memory_budget_ends_grep_not_the_host() -> None:
 def test_recursive_search_reads_each_file_as_grep_on_that_file_does(tmp_path: Path) -> None:
     """A tree walk reads small files whole: what it selects, counts and lists for each
     file is what grep on the file alone gives (unterminated last line, a NUL only in it,
-    no match at all, an empty file, a pattern matching the empty line)."""
+    no match at all, an empty file, a pattern matching the empty line; whole words,
+    any case, the first match only, a binary file read as text)."""
     t = tmp_path / "t"
     t.mkdir()
     files = {
@@ -289,15 +290,41 @@ def test_recursive_search_reads_each_file_as_grep_on_that_file_does(tmp_path: Pa
         "c": b"hay only\n",
         "d": b"",
         "e": b"\n\nneedle\n",
+        "f": b"needles\nNEEDLE\nna\xc3\xafve needle\nneedle_x\nxneedle needle\n",
+        "g": b"needle\nneedle\nhay\nneedle\n",
     }
     for name, data in files.items():
         (t / name).write_bytes(data)
-    for opts in ([], ["-c"], ["-l"], ["-L"], ["-v"], ["-n"], ["-o"], ["-x"]):
+    for opts in ([], ["-c"], ["-l"], ["-L"], ["-v"], ["-n"], ["-o"], ["-x"], ["-w"],
+                 ["-i"], ["-n", "-iw"], ["-m", "2"], ["-n", "-m", "1"], ["-a"], ["-Z"],
+                 ["-lw"], ["-Li"], ["-lI"], ["-lZ"]):
         for p in ([*opts, "needle"], [*opts, ""], [*opts, "-e", "^$"]):
             walked = run(tmp_path, ["grep", "-r", *p, "t"])
             alone = [run(tmp_path, ["grep", "-H", *p, f"t/{n}"]) for n in files]
             assert walked[1] == "".join(a[1] for a in alone), (p, walked)
             assert walked[2] == "".join(a[2] for a in alone), (p, walked)
+
+
+def test_a_walk_searches_files_around_a_subdirectory_in_sorted_order(tmp_path: Path) -> None:
+    """Files before a subdirectory, the subdirectory's tree, then the files after it, in
+    every output mode (files with no match write nothing, or their count, or their
+    name); --include filters the files of each directory alike."""
+    t = tmp_path / "t"
+    (t / "m" / "n").mkdir(parents=True)
+    for rel, text in {"a": "hit\n", "b.txt": "miss\n", "m/c": "hit\n", "m/n/d": "miss\n",
+                      "m/n/e.txt": "hit\n", "z": "hit\n", "y.txt": "hit\n"}.items():
+        (t / rel).write_text(text)
+    assert run(tmp_path, ["grep", "-r", "hit", "t"])[1] == (
+        "t/a:hit\nt/m/c:hit\nt/m/n/e.txt:hit\nt/y.txt:hit\nt/z:hit\n")
+    assert run(tmp_path, ["grep", "-rc", "hit", "t"])[1] == (
+        "t/a:1\nt/b.txt:0\nt/m/c:1\nt/m/n/d:0\nt/m/n/e.txt:1\nt/y.txt:1\nt/z:1\n")
+    assert run(tmp_path, ["grep", "-rL", "hit", "t"])[1] == "t/b.txt\nt/m/n/d\n"
+    assert run(tmp_path, ["grep", "-rl", "--include=*.txt", "hit", "t"])[1] == (
+        "t/m/n/e.txt\nt/y.txt\n")
+    code, out, _, _ = run(tmp_path, ["grep", "-rq", "hit", "t"])
+    assert (code, out) == (0, "")
+    code, out, _, _ = run(tmp_path, ["grep", "-rq", "nowhere", "t"])
+    assert (code, out) == (1, "")
 
 
 def test_recursive_output_and_error_messages_keep_their_order(tmp_path: Path) -> None:

@@ -286,6 +286,30 @@ def test_a_directory_handle_reads_small_files_whole_and_links_only_beneath_the_r
         assert _reason(lambda: d.read_small("none", 1 << 10)) == "No such file or directory"
 
 
+def test_a_directory_handle_s_batch_refuses_links_out_as_values_and_reads_on(
+        how: str, world: Any) -> None:
+    """DirHandle.read_files gives what read_small gives for each name: a link beneath
+    the root resolved and opened, one leading out refused — as an FsError value in its
+    place, the files after it still read."""
+    root, out = world
+    r = str(root)
+    (root / "a" / "in").symlink_to("b/f")
+    (root / "a" / "abs").symlink_to(out / "s")
+    (root / "a" / "rel").symlink_to("../../out/s")
+    fs = _fs(how, root)
+    with fs.open_dir(r + "/a") as d:
+        got = dict(d.read_files(["abs", "in", "rel", "g"], 1 << 10))
+    assert list(got) == ["abs", "in", "rel", "g"]
+    for name in ("abs", "rel"):
+        refused = got[name]
+        assert isinstance(refused, FsError) and refused.reason == DENIED
+    linked = got["in"]
+    assert not isinstance(linked, (bytes, FsError))
+    with linked:
+        assert linked.read() == b"inside"
+    assert got["g"] == b"in a"
+
+
 def test_a_file_swapped_for_a_link_out_is_never_read_through_a_directory_handle(
         how: str, world: Any) -> None:
     """A thread swaps a listed file for a link to a file outside while a handle on its

@@ -170,3 +170,33 @@ def test_opening_a_directory_to_read_is_refused_as_a_directory(kind: str,
     fs.mkdir(r + "/d")
     for p in (r + "/d", r + "/d/", r):
         assert _reason(lambda p=p: fs.open(p, "rb")) == "Is a directory", p
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_reading_a_directory_s_files_in_one_batch_gives_each_as_read_small_does(
+        kind: str, tmp_path: Path) -> None:
+    """DirHandle.read_files (grep -r's batch): each name in the order given, a file's
+    content (whole, or an open file to read it from: a larger one always is), and a
+    failure as its FsError value in its place, the names after it still read."""
+    fs, r = make(kind, tmp_path)
+    fs.write_bytes(r + "/small", b"one\n")
+    fs.write_bytes(r + "/big", b"x\n" * 100)
+    fs.write_bytes(r + "/empty", b"")
+    fs.mkdir(r + "/sub")
+    with fs.open_dir(r) as d:
+        got = list(d.read_files(["small", "none", "big", "sub", "empty"], 64))
+    assert [name for name, _ in got] == ["small", "none", "big", "sub", "empty"]
+    missing, big, sub = got[1][1], got[2][1], got[3][1]
+    assert isinstance(missing, FsError) and missing.reason == "No such file or directory"
+    assert missing.path == r + "/none"
+    assert isinstance(sub, FsError) and sub.reason == "Is a directory"
+    assert not isinstance(big, (bytes, FsError))
+    contents = []
+    for _name, value in (got[0], got[2], got[4]):
+        assert not isinstance(value, FsError)
+        if isinstance(value, bytes):
+            contents.append(value)
+        else:
+            with value:
+                contents.append(value.read())
+    assert contents == [b"one\n", b"x\n" * 100, b""]

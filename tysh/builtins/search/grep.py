@@ -210,18 +210,26 @@ class _Grep:
         # matches the empty string, hence every line)
         self.can_skip = (not self.invert and not self.text and not self.zero
                          and comp.min_width > 0 and (self.max is None or self.max > 0))
+        # the search may_match makes: the prefilter's, else the pattern's own (either
+        # runs a long subject window by window, as scan_blocks does)
+        self.pre_search: Any = (comp.prefilter if comp.prefilter is not None
+                                else self.regex).search
+        # and where a file with no match writes nothing either (no count, no -L name),
+        # so that a walk is done with it after that one search
+        self.pass_over = self.can_skip and not self.count and not self.list_no
+        # -q, -l, -L: the first selected line settles a file
+        self.stop_first = self.quiet or self.list_yes or self.list_no
+        # the output modes scan_whole serves: selected lines, numbered or not, or the
+        # first one alone
+        self.plain_lines = (self.can_skip and not self.count and not self.only
+                            and not self.ctx_given and not self.json and not self.offsets)
 
     def may_match(self, data: bytes) -> bool:
         """Whether any line of a file read whole (ending in a newline) may hold a match:
-        the searches scan_blocks starts with, over the same ranges on the same engines,
-        so a file with none is done without the rest of its work."""
-        comp = self.comp
-        pre_re = comp.prefilter if comp.prefilter is not None else self.regex
-        hay = data.lower() if comp.lower else data
-        for w, e, pat in engine.windows(pre_re, hay, 0, len(hay) - 1):
-            if pat.search(hay, w, e) is not None:
-                return True
-        return False
+        the search scan_blocks starts with, so a file with none is done without the rest
+        of its work."""
+        hay = data.lower() if self.comp.lower else data
+        return self.pre_search(hay, 0, len(hay) - 1) is not None
 
     # -- reporting ------------------------------------------------------------
     def fail(self, message: str) -> None:
@@ -245,6 +253,9 @@ class _Grep:
         try:
             if self.ctx_given or self.json or self.offsets:
                 selected = self.scan_lines(f, name)
+            elif type(f) is bytes and self.plain_lines and f.endswith(b"\n") and (
+                    self.binary_ok or b"\0" not in f):
+                selected = self.scan_whole(f, name)
             elif not self.can_skip or type(f) is not bytes or not f.endswith(b"\n") \
                     or self.may_match(f):
                 selected = self.scan_blocks(f, name)
@@ -276,6 +287,50 @@ class _Grep:
         if not self.walking:
             self.out.flush()
 
+    def scan_whole(self, data: bytes, name: str) -> int:
+        """scan_blocks' sparse scan of one block, for a text file read whole (ending in
+        a newline) whose selected lines are written as they are, numbered or not, or
+        only looked for (-q, -l, -L): the search runs from the end of each matching line
+        to the next match, and the file costs no more set-up than that."""
+        comp = self.comp
+        hay = data.lower() if comp.lower else data
+        search = self.pre_search
+        last = len(data) - 1  # the final newline: a match there would be a phantom line
+        m = search(hay, 0, last)
+        if m is None:
+            return 0
+        verify = self.regex.search if comp.wrapped else None
+        stop_first = self.stop_first
+        pre = self.prefix(name, ":").encode("utf-8", "surrogateescape")
+        numbers = self.numbers
+        maxc = -1 if self.max is None else self.max
+        out: list[bytes] = []
+        selected = 0
+        lineno = 0  # newlines in data[:counted]
+        counted = 0
+        while m is not None:
+            s = m.start()
+            ls = data.rfind(b"\n", 0, s) + 1
+            le = data.find(b"\n", s)  # found: the match ends before the final newline
+            if verify is None or verify(data, ls, le) is not None:
+                selected += 1
+                if stop_first:
+                    break
+                if numbers:
+                    lineno += data.count(b"\n", counted, ls)
+                    counted = ls
+                    out.append(b"%s%d:%s" % (pre, lineno + 1, data[ls : le + 1]))
+                else:
+                    out.append(pre + data[ls : le + 1])
+                if selected == maxc:
+                    break
+            if le >= last:
+                break
+            m = search(hay, le + 1, last)
+        if out:
+            self.emit(b"".join(out))
+        return selected
+
     def scan_blocks(self, f: IO[bytes] | bytes, name: str) -> int:
         """The block-at-a-time scan for everything but context and JSON.
 
@@ -298,7 +353,7 @@ class _Grep:
         if maxc == 0:
             return 0
         summary = self.summary
-        stop_first = self.quiet or self.list_yes or self.list_no
+        stop_first = self.stop_first
         fast_count = (
             self.count and not invert and maxc < 0 and comp.min_width > 0 and not stop_first
             and verify is None and not lower
@@ -494,7 +549,7 @@ class _Grep:
         offset = 0  # -b: the byte offset of the current line
         offsets = self.offsets
         summary = self.summary
-        stop_first = self.quiet or self.list_yes or self.list_no
+        stop_first = self.stop_first
         sep_ctx = self.ctx_given and self.group_sep is not None
         last_printed = 0  # the last line number written for this file
         out: list[str] = []
@@ -670,16 +725,18 @@ def _enter(g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str,
 def _walk(g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str) -> bool:
     """Search every file under a directory, honouring the filters, in sorted order; False
     when -q has its answer. Each directory is opened once (fs.open_dir) and its files
-    are read from it, a small one whole in one read. The walk keeps its own stack (one
-    open directory a level), not Python's. Devices, FIFOs and sockets met on the way are
-    skipped, as GNU's `-D read` reads only those named on the command line."""
+    are read from it, a small one whole in one read, a run of them in one batch. The
+    walk keeps its own stack (one open directory a level), not Python's. Devices, FIFOs
+    and sockets met on the way are skipped, as GNU's `-D read` reads only those named on
+    the command line."""
     fs = ctx.fs
     follow = args.dereference_recursive
     excluded = args.exclude_dir
+    named = bool(args.include or args.exclude)
     stack: list[_Frame] = []
     todo: tuple[str, str, tuple[tuple[int, int], ...]] | None = (root, shown, ())
     g.walking = True
-    searched = 0
+    run: list[str] = []  # files of the current directory met since its last subdirectory
     try:
         while True:
             if todo is not None:
@@ -691,6 +748,10 @@ def _walk(g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str) -> bool
                 return True
             d, entries, base_path, base, above = stack[-1]
             for name, kind in entries:
+                if kind == "file":
+                    if not named or _name_ok(args, name):
+                        run.append(name)
+                    continue
                 if kind == "symlink":
                     if not follow:
                         continue
@@ -698,23 +759,56 @@ def _walk(g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str) -> bool
                         kind = fs.stat(base_path + name).kind
                     except FsError:
                         kind = "file"  # a broken or refused link: opening it tells why
-                if kind == "directory":
-                    if not excluded or not any(fnmatch.fnmatchcase(name, p) for p in excluded):
-                        todo = (base_path + name, base + name, above)
-                        break
-                elif kind == "file" and _name_ok(args, name):
-                    _run_entry(g, d, base + name, name)
-                    if g.quiet and g.any_selected:
+                    if kind == "file":
+                        if not named or _name_ok(args, name):
+                            run.append(name)
+                        continue
+                if kind == "directory" and (
+                        not excluded or not any(fnmatch.fnmatchcase(name, p) for p in excluded)):
+                    # the files before it first, as sorted order has them
+                    if run and not _search_run(g, ctx, d, base, run):
                         return False
-                    searched += 1
-                    if not searched & 255:  # a cancel or a deadline stops a big directory
-                        ctx.shell.check_boundary()
+                    todo = (base_path + name, base + name, above)
+                    break
             else:
+                if run and not _search_run(g, ctx, d, base, run):
+                    return False
                 stack.pop()[0].close()
     finally:
         g.walking = False
         for frame in stack:
             frame[0].close()
+
+
+def _search_run(g: _Grep, ctx: Context, d: DirHandle, base: str, run: list[str]) -> bool:
+    """Search the files `run` names in the directory `d`, in order, and empty the list;
+    False when -q has its answer. A file read whole in which the search finds nothing
+    is done after that one search when it would write nothing (g.pass_over)."""
+    pass_over = g.pass_over
+    lower = g.comp.lower
+    pre_search = g.pre_search
+    searched = 0
+    try:
+        for name, got in d.read_files(run, READ_SIZE):
+            searched += 1
+            if not searched & 255:  # a cancel or a deadline stops a big directory
+                ctx.shell.check_boundary()
+            if isinstance(got, bytes):
+                if pass_over and got[-1:] == b"\n":
+                    hay = got.lower() if lower else got
+                    if pre_search(hay, 0, len(hay) - 1) is None:
+                        continue
+                _search_bytes(g, got, base + name)
+            elif isinstance(got, FsError):
+                g.fail(f"{base + name}: {got.reason}")
+                continue
+            else:
+                _search_file(g, got, base + name)
+            if g.quiet and g.any_selected:
+                return False
+    finally:
+        run.clear()
+    return True
 
 
 def _name_ok(args: GrepArgs, fname: str) -> bool:
@@ -730,16 +824,8 @@ def _operand_matches(name: str, globs: tuple[str, ...]) -> bool:
     return any(fnmatch.fnmatchcase(t, g) for g in globs for t in tails)
 
 
-def _run_entry(g: _Grep, d: DirHandle, shown: str, name: str) -> None:
-    """Search one file of a directory being walked."""
-    try:
-        got = d.read_small(name, READ_SIZE)
-    except FsError as e:
-        g.fail(f"{shown}: {e.reason}")
-        return
-    if not isinstance(got, bytes):
-        _search_file(g, got, shown)
-        return
+def _search_bytes(g: _Grep, got: bytes, shown: str) -> None:
+    """Search a file of a directory being walked, read whole."""
     try:
         g.search(got, shown)
     except OSError as e:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import posixpath
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.record import Record, frozen
@@ -96,6 +96,19 @@ class DirHandle:
         `limit` bytes, else the entry opened for reading as `open` opens it: a search
         over many small files then costs one open and one read each."""
         return self.open(name, "rb")
+
+    def read_files(self, names: Iterable[str], limit: int
+                   ) -> Iterator[tuple[str, bytes | IO[bytes] | FsError]]:
+        """Each entry of `names` in turn, as `read_small` gives it, or the FsError that
+        reading it met, as a value: a walk over many files makes one call per directory
+        rather than one per file, and one unreadable file does not end the batch. A
+        file object given is the caller's to close."""
+        for name in names:
+            try:
+                got: bytes | IO[bytes] | FsError = self.read_small(name, limit)
+            except FsError as e:
+                got = e
+            yield name, got
 
     def close(self) -> None:
         return None

@@ -11,7 +11,7 @@ import errno
 import os
 import posixpath
 import stat as stat_mod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from tysh.kernel.fs.api import (
     ENOTDIR,
@@ -72,20 +72,6 @@ def to_stat(path: str, st: os.stat_result) -> FileStat:
     )
 
 
-def entry_kind(e: os.DirEntry[str]) -> str | None:
-    """The kind of a scandir entry without following it (None when it vanished)."""
-    try:
-        if e.is_symlink():
-            return "symlink"
-        if e.is_dir(follow_symlinks=False):
-            return "directory"
-        if e.is_file(follow_symlinks=False):
-            return "file"
-    except OSError:
-        return None
-    return "other"
-
-
 def scan_stats(fd_or_path: int | str, base: str) -> list[tuple[str, FileStat]]:
     """(name, lstat) of each entry of an open directory (or a host path); entries that
     vanish meanwhile are left out. With an fd, each stat is relative to it."""
@@ -101,13 +87,24 @@ def scan_stats(fd_or_path: int | str, base: str) -> list[tuple[str, FileStat]]:
 
 
 def scan_kinds(fd_or_path: int | str) -> list[tuple[str, str]]:
-    """(name, kind) of each entry of an open directory (or a host path)."""
+    """(name, kind) of each entry of an open directory (or a host path), the kind not
+    following a link; entries that vanish meanwhile are left out."""
     out: list[tuple[str, str]] = []
     with os.scandir(fd_or_path) as it:
         for e in it:
-            kind = entry_kind(e)
-            if kind is not None:
-                out.append((e.name, kind))
+            # the three tests exclude each other (none follows a link): the commonest
+            # kind is asked first
+            try:
+                if e.is_file(follow_symlinks=False):
+                    out.append((e.name, "file"))
+                elif e.is_dir(follow_symlinks=False):
+                    out.append((e.name, "directory"))
+                elif e.is_symlink():
+                    out.append((e.name, "symlink"))
+                else:
+                    out.append((e.name, "other"))
+            except OSError:  # vanished meanwhile
+                continue
     return out
 
 
@@ -184,6 +181,53 @@ class FdDir(DirHandle):
             os.close(fd)
             return whole
         return wrap_fd(fd, "rb", self._base + name, self.fs.checkpoint)
+
+    def read_files(self, names: Iterable[str], limit: int
+                   ) -> Iterator[tuple[str, bytes | IO[bytes] | FsError]]:
+        # read_small's steps in one loop: per file, the system calls and little else
+        dfd = self.fd
+        base = self._base
+        sys_open, sys_read, sys_close, sys_fstat = os.open, os.read, os.close, os.fstat
+        for name in names:
+            got: bytes | IO[bytes] | FsError
+            if "/" in name or "\0" in name or name in ("", ".", ".."):
+                try:
+                    got = self.read_small(name, limit)
+                except FsError as e:
+                    got = e
+                yield name, got
+                continue
+            fd = -1
+            try:
+                fd = sys_open(name, _READ_ENTRY, dir_fd=dfd)
+                st = sys_fstat(fd)
+                size = st.st_size
+                if size <= limit and stat_mod.S_ISREG(st.st_mode):
+                    data = sys_read(fd, size + 1)
+                    # a file that grew since fstat is read as a stream from its start
+                    if len(data) <= size and not sys_read(fd, 1):
+                        got = data
+                    else:
+                        os.lseek(fd, 0, os.SEEK_SET)
+                        owned, fd = fd, -1  # wrap_fd's from here, closed on its failure
+                        got = wrap_fd(owned, "rb", base + name, self.fs.checkpoint)
+                else:
+                    owned, fd = fd, -1
+                    got = wrap_fd(owned, "rb", base + name, self.fs.checkpoint)
+            except OSError as e:
+                if e.errno == errno.ELOOP and fd < 0:  # a symlink: the filesystem resolves it
+                    try:
+                        got = self.fs.open(base + name, "rb")
+                    except FsError as fe:
+                        got = fe
+                else:
+                    got = FsError(base + name, reason(e))
+            except FsError as e:
+                got = e
+            finally:
+                if fd >= 0:
+                    sys_close(fd)
+            yield name, got
 
     def close(self) -> None:
         if self.fd >= 0:
