@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 
 def test_kernel_leaves_the_recursion_limit_and_thread_stack_size_alone() -> None:
@@ -30,7 +31,8 @@ def test_kernel_leaves_the_recursion_limit_and_thread_stack_size_alone() -> None
     assert done.returncode == 0, done.stderr[-2000:]
 
 
-def test_a_kept_background_job_still_recurses_deep_after_the_call_returns() -> None:
+def test_a_kept_background_job_still_recurses_deep_after_the_call_returns(
+        tmp_path: Path) -> None:
     code = textwrap.dedent("""
         import sys, time
         from tysh import Kernel
@@ -48,5 +50,5 @@ def test_a_kept_background_job_still_recurses_deep_after_the_call_returns() -> N
         assert sys.getrecursionlimit() == 1000, sys.getrecursionlimit()
     """)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
