@@ -47,9 +47,9 @@ def _run_stage(
 ) -> None:
     """Run one stage and close the pipe ends it owns, whatever happens."""
     status = 0
+    saved_check = stop.install(interp.check_boundary)  # this thread's run (kernel.base.stop)
     try:
-        with stop.checking(interp.check_boundary):  # this thread's run (kernel.base.stop)
-            status = interp.run_command(cmd, fds)
+        status = interp.run_command(cmd, fds)
         if own_out is not None:
             try:
                 own_out.flush()
@@ -89,6 +89,7 @@ def _run_stage(
             interp.error(fds, f"tysh: internal error: {e!r}")
             status = 70
     finally:
+        stop.install(saved_check)
         if own_out is not None:
             try:
                 own_out.close()
