@@ -4,6 +4,8 @@ as a stage writes more than a pipe holds; any other pipeline runs concurrently."
 
 from __future__ import annotations
 
+import io
+import os
 import threading
 import time
 from pathlib import Path
@@ -19,7 +21,10 @@ from tysh.kernel.run import pipeline
 
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The stage threads the pipelines start (their names)."""
+    """The stage threads the pipelines start (their names). The test process's own
+    threads (left by earlier tests, a test runner's) are not counted as a host's: the
+    tests here pin what runs in turn when the host has none."""
+    monkeypatch.setattr(pipeline, "_host_threads", lambda: False)
     names: list[str] = []
     real = pipeline.start_deep
 
@@ -55,7 +60,7 @@ def test_output_past_the_bound_streams_into_the_later_stages(
 
 
 def test_a_writer_that_ends_into_a_reader_that_read_nothing_ends_with_0(
-        kernel: Kernel) -> None:
+        kernel: Kernel, started: list[str]) -> None:
     r = kernel.execute("printf 'a\\nb\\nc\\n' | head -n 1; echo ${PIPESTATUS[@]}")
     assert r.out == "a\n0 0\n"
     r = kernel.execute("set -o pipefail; false | true; echo $?; true | false; echo $?; "
@@ -63,7 +68,7 @@ def test_a_writer_that_ends_into_a_reader_that_read_nothing_ends_with_0(
     assert r.out == "1\n1\n1 0 0\n"
 
 
-def test_a_stage_run_in_turn_is_a_subshell(kernel: Kernel) -> None:
+def test_a_stage_run_in_turn_is_a_subshell(kernel: Kernel, started: list[str]) -> None:
     r = kernel.execute('x=1; printf -v x %s 2 | cat; echo "$x"; '
                        ': ${y:=set} | cat; echo "[$y]"; '
                        'a=(p q); echo ${a[i++]} $((j++)) | cat; echo "[$i$j]"; '
@@ -74,7 +79,7 @@ def test_a_stage_run_in_turn_is_a_subshell(kernel: Kernel) -> None:
 
 
 def test_a_stage_that_only_reads_variables_sees_them_and_the_session_keeps_them(
-        kernel: Kernel) -> None:
+        kernel: Kernel, started: list[str]) -> None:
     r = kernel.execute('x=hello; f() { local l=in; echo "$x $l ${x^^} ${#x}" | tr a-z A-Z '
                        '| cat; }; f; echo "$x [${l-}]"; echo "$_"')
     assert r.out == "HELLO IN HELLO 5\nhello []\nhello []\n"
@@ -99,16 +104,13 @@ def test_stages_that_could_wait_on_something_else_run_concurrently(
     assert started
 
 
-def test_input_from_a_pipe_or_terminal_is_not_read_in_turn(tmp_path: Path) -> None:
+def test_input_from_a_pipe_or_terminal_is_not_read_in_turn(
+        tmp_path: Path, started: list[str]) -> None:
     k = Kernel(cwd=str(tmp_path))
     fds: dict[int, Any]
-    import os
-
     r, w = os.pipe()
     os.write(w, b"b\na\n")
     os.close(w)
-    import io
-
     out = io.BytesIO()
     with open(r, "rb") as stdin:
         fds = {0: stdin, 1: out, 2: io.BytesIO()}
@@ -119,7 +121,27 @@ def test_input_from_a_pipe_or_terminal_is_not_read_in_turn(tmp_path: Path) -> No
                                  .body.first.commands, fds)
 
 
-def test_cancel_stops_a_pipeline_run_in_turn(kernel: Kernel) -> None:
+def test_a_host_with_threads_of_its_own_gets_concurrent_stages(
+        kernel: Kernel, tmp_path: Path) -> None:
+    (tmp_path / "in.txt").write_text("b\na\n")
+    cmds = kernel.parse("cat in.txt | sort").statements[0].body.first.commands
+    fds = {0: io.BytesIO(), 1: io.BytesIO()}
+    stop = threading.Event()
+    host = threading.Thread(target=stop.wait, name="host-ticker")
+    host.start()
+    try:
+        assert pipeline._host_threads()
+        assert not pipeline._in_turn(kernel.interp, cmds, fds)
+        assert kernel.execute("cat in.txt | sort").out == "a\nb\n"
+    finally:
+        stop.set()
+        host.join()
+    # tysh's own threads (a background job's) are not the host's
+    r = kernel.execute("sleep 0.5 & cat in.txt | sort; wait")
+    assert r.out == "a\nb\n"
+
+
+def test_cancel_stops_a_pipeline_run_in_turn(kernel: Kernel, started: list[str]) -> None:
     timer = threading.Timer(0.3, kernel.cancel)
     timer.start()
     t0 = time.monotonic()
@@ -131,7 +153,7 @@ def test_cancel_stops_a_pipeline_run_in_turn(kernel: Kernel) -> None:
     assert time.monotonic() - t0 < 10
 
 
-def test_the_time_and_output_limits_hold_in_turn(tmp_path: Path) -> None:
+def test_the_time_and_output_limits_hold_in_turn(tmp_path: Path, started: list[str]) -> None:
     k = Kernel(cwd=str(tmp_path), limits=Limits(max_output_bytes=1000))
     r = k.execute("yes | grep -v y | head -n 1", timeout=0.5)
     assert r.code == 124
@@ -141,7 +163,7 @@ def test_the_time_and_output_limits_hold_in_turn(tmp_path: Path) -> None:
     assert r.code == 3 and r.truncated
 
 
-def test_events_see_every_stage_run_in_turn(tmp_path: Path) -> None:
+def test_events_see_every_stage_run_in_turn(tmp_path: Path, started: list[str]) -> None:
     seen: list[dict[str, Any]] = []
     k = Kernel(cwd=str(tmp_path), on_event=seen.append)
     r = k.execute("echo b a | tr ' ' '\\n' | sort | head -n 1")
@@ -155,6 +177,7 @@ def test_no_thread_for_the_later_stages_ends_the_script(
     def refuse(_t: threading.Thread) -> None:
         raise NoThread()
 
+    monkeypatch.setattr(pipeline, "_host_threads", lambda: False)
     monkeypatch.setattr(pipeline, "start_deep", refuse)
     r = kernel.execute("yes | head -n 1; echo after")
     assert r.code == 1
