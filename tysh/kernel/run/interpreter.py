@@ -144,6 +144,13 @@ class Interpreter:
             raise LimitExceeded("tysh: maximum subshell nesting exceeded")
         return Interpreter(self.state.copy(), *_inherited(self))
 
+    def fork_reading_variables(self) -> Interpreter:
+        """`fork()` for a command that never assigns a variable: the child reads the
+        session's variables in place instead of copies (State.copy_reading_variables)."""
+        if self.state.subshell >= self.limits.max_subshell_depth:
+            raise LimitExceeded("tysh: maximum subshell nesting exceeded")
+        return Interpreter(self.state.copy_reading_variables(), *_inherited(self))
+
     def parse(self, src: str) -> ast.Script:
         if self._parse is not None:
             return self._parse(src)

@@ -1,16 +1,29 @@
-"""Multi-stage pipelines: every stage runs concurrently on its own copy of the session.
+"""Multi-stage pipelines: every stage runs on its own copy of the session.
 
 Stages are joined by OS pipes, so in-process stages (threads) and external commands
 (subprocesses) interoperate and data streams with flat memory. When a reader finishes
 early its end of the pipe is closed and the writer gets EPIPE: an in-process writer sees
 BrokenPipeError and ends quietly with status 141, an external one dies of SIGPIPE
-(also 141) — so `seq 1 100000000 | head -n 1` returns at once."""
+(also 141) — so `seq 1 100000000 | head -n 1` returns at once.
+
+A pipeline of builtin filters (`cat f | sort | uniq | head` in an embedded kernel) first
+runs its stages one after another on the calling thread: a stage's output is held in
+memory and becomes the next stage's input, with no thread, pipe or lock handoff. What a
+stage holds is bounded (HELD_BYTES, what a pipe holds before its writer waits): the first
+write past it starts the later stages concurrently, joined by pipes, and the writer goes
+on into the first of those pipes, so an endless producer (`yes | head -n 1`) and large
+data stream exactly as they would from the start. Only stages that can wait on nothing
+but their input run in turn (the rule is `_judge` and `_in_turn`), and only when the
+embedding process has no threads of its own that this thread could keep waiting
+(`_host_threads`); any other pipeline runs concurrently from the start."""
 
 from __future__ import annotations
 
+import io
 import os
 import threading
-from typing import IO, TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from tysh.kernel.base import stop
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
@@ -35,9 +48,9 @@ def _run_stage(
 ) -> None:
     """Run one stage and close the pipe ends it owns, whatever happens."""
     status = 0
+    saved_check = stop.install(interp.check_boundary)  # this thread's run (kernel.base.stop)
     try:
-        with stop.checking(interp.check_boundary):  # this thread's run (kernel.base.stop)
-            status = interp.run_command(cmd, fds)
+        status = interp.run_command(cmd, fds)
         if own_out is not None:
             try:
                 own_out.flush()
@@ -77,6 +90,7 @@ def _run_stage(
             interp.error(fds, f"tysh: internal error: {e!r}")
             status = 70
     finally:
+        stop.install(saved_check)
         if own_out is not None:
             try:
                 own_out.close()
@@ -108,61 +122,427 @@ def _widen(fd: int) -> None:
 
 def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> list[int]:
     """Run `a | b | …`; returns each stage's status (for PIPESTATUS)."""
+    if _in_turn(interp, cmds, fds):
+        return _run_in_turn(interp, cmds, fds)
+    statuses = [0] * len(cmds)
+    threads, last = _concurrently(interp, cmds, fds, statuses, 0, None, last_here=True)
+    for t in threads:
+        t.join()
+    _take_result(interp, last)
+    return statuses
+
+
+def _take_result(interp: Interpreter, last: Interpreter | None) -> None:
+    """The pipeline's typed result is its last stage's."""
+    if last is not None:
+        interp.last_typed = last.last_typed
+        interp.last_data = last.last_data
+
+
+def _fork(interp: Interpreter, own_in: IO[bytes] | None) -> Interpreter:
+    """A stage's shell; `own_in` (the stage's end of its input pipe) is closed when
+    the fork fails, so the stage before it sees its reader gone."""
+    try:
+        sub = interp.fork()
+        sub.see_jobs_of(interp)
+    except BaseException:
+        close_quietly(own_in)
+        raise
+    return sub
+
+
+def _pipe(writer: Interpreter, reader: Interpreter) -> tuple[IO[bytes], IO[bytes]]:
+    """A pipe between two stages as (read end, write end). Both ends check for a cancel
+    or a deadline when the run has one, so an endless producer feeding a patient consumer
+    (`seq 1 1e12 | wc -l`) still stops."""
+    r, w = os.pipe()
+    _widen(w)
+    if writer.control.check_streams or writer.deadline is not None:
+        return CheckedReader(r, reader), CheckedWriter(w, PIPE_BUF_WRITE, writer)
+    return open(r, "rb"), open(w, "wb", buffering=PIPE_BUF_WRITE)  # noqa: SIM115
+
+
+def _concurrently(
+    interp: Interpreter,
+    cmds: Sequence[ast.Command],
+    fds: Fds,
+    statuses: list[int],
+    first: int,
+    stdin: IO[bytes] | None,
+    *,
+    last_here: bool,
+    feeder: IO[bytes] | None = None,
+) -> tuple[list[threading.Thread], Interpreter | None]:
+    """Start `cmds` (stages `first`… of the pipeline) together, joined by pipes; the
+    first reads `stdin` (the pipeline's own when None). The last stage runs on this
+    thread when `last_here`, else on a thread of its own. Returns the threads to join
+    and the last stage's shell (None when it never ran). `feeder` is the write end of
+    `stdin`'s pipe held by whoever feeds it: closed when a thread cannot start, so that
+    the stages already started see the end of their input and finish."""
     n = len(cmds)
-    statuses = [0] * n
     threads: list[threading.Thread] = []
-    prev_read: IO[bytes] | None = None
-    last_interp: Interpreter | None = None
+    prev_read = stdin
+    last: Interpreter | None = None
     for i, cmd in enumerate(cmds):
         stage_fds = dict(fds)
         own_in = prev_read
         own_out: IO[bytes] | None = None
         if own_in is not None:
             stage_fds[0] = own_in
-        try:
-            sub = interp.fork()
-            sub.see_jobs_of(interp)
-        except Exception:
-            close_quietly(own_in)
-            raise
+        sub = _fork(interp, own_in)
         if i < n - 1:
-            r, w = os.pipe()
-            _widen(w)
-            # the writer checks for a cancel or a deadline, so an endless producer
-            # feeding a patient consumer (`seq 1 1e12 | wc -l`) still stops
-            if sub.control.check_streams or sub.deadline is not None:
-                own_out = CheckedWriter(w, PIPE_BUF_WRITE, sub)
-                prev_read = CheckedReader(r, interp)
-            else:
-                own_out = open(w, "wb", buffering=PIPE_BUF_WRITE)  # noqa: SIM115
-                prev_read = open(r, "rb")  # noqa: SIM115
+            prev_read, own_out = _pipe(sub, interp)
             stage_fds[1] = own_out
         else:
             prev_read = None
-        if i == n - 1:
-            last_interp = sub
-            _run_stage(sub, cmd, stage_fds, own_in, own_out, statuses, i)
+            last = sub
+            if last_here:
+                _run_stage(sub, cmd, stage_fds, own_in, own_out, statuses, first + i)
+                break
+        t = threading.Thread(
+            target=_run_stage,
+            args=(sub, cmd, stage_fds, own_in, own_out, statuses, first + i),
+            daemon=True,
+            name="tysh-stage",
+        )
+        try:
+            start_deep(t)
+        except NoThread:
+            for end in (feeder, own_in, own_out, prev_read):
+                close_quietly(end)
+            for started in threads:
+                started.join()
+            raise
+        threads.append(t)
+    return threads, last
+
+
+# ---------------------------------------------------------------- stages in turn
+
+# the most a stage run in turn holds of its output before the later stages start
+# streaming: a pipe's default capacity, so a writer that would finish into a pipe nobody
+# reads (`printf 'a\nb\n' | head -n 1`, status 0 in bash) finishes here too
+HELD_BYTES = 1 << 16
+
+# builtin kinds that read their input and files, compute, write their output and end:
+# nothing in them waits on a clock, a terminal, a job or another command (kind
+# "execute" runs commands, "shell" holds the session's own builtins)
+_TURN_KINDS = frozenset({"read", "search", "compute", "list", "write"})
+# the session's builtins of that same sort
+_TURN_SHELL = frozenset({
+    "echo", "printf", "true", "false", ":", "yes", "pwd", "printenv", "test", "[",
+    "uname", "hostname", "whoami", "id", "nproc", "date", "type", "which",
+})
+# builtins that never read their standard input: a pipeline that starts with one runs
+# in turn whatever that input is (a terminal, a pipe another command feeds)
+_NO_INPUT = frozenset({
+    "echo", "printf", "true", "false", ":", "yes", "seq", "pwd", "printenv", "uname",
+    "hostname", "whoami", "id", "nproc", "date",
+})
+
+# syntax tree node id → (node, its stage's command name when its syntax allows running
+# in turn, else None, and whether it assigns no variable: see _assigns_nothing); the
+# entry holds the node, so an id is not reused while it lives
+_NAMES: dict[int, tuple[ast.Command, str | None, bool]] = {}
+# builtins run in turn that may assign a variable: `printf -v`, and `test -v`'s
+# subscripts, which are arithmetic (`[ -v 'a[i++]' ]`)
+_ASSIGNING = frozenset({"printf", "test", "["})
+
+
+def _in_turn(interp: Interpreter, cmds: Sequence[ast.Command], fds: Fds) -> bool:
+    """Whether the stages may run one after another on this thread. The pipeline's
+    input is in memory, or its first stage never reads it (a terminal or a pipe could
+    keep a stage waiting on a person or a writer); and each stage, by its syntax
+    (`_turn_name`) and by what its name means now, is a builtin of `_TURN_KINDS` or
+    `_TURN_SHELL` — not a function, not a name `enable -n` turned off."""
+    first = _turn_name(cmds[0])
+    if first is None or (first not in _NO_INPUT and not isinstance(fds.get(0), io.BytesIO)):
+        return False
+    if threading.active_count() > 1 and _host_threads():
+        return False
+    st = interp.state
+    functions = st.functions
+    disabled = st.disabled
+    builtin = interp.registry.builtin
+    for cmd in cmds:
+        name = _turn_name(cmd)
+        if name is None or name in functions or (disabled and name in disabled):
+            return False
+        tool = builtin(name)
+        if tool is None or not (tool.schema.kind in _TURN_KINDS or name in _TURN_SHELL):
+            return False
+    return True
+
+
+def _host_threads() -> bool:
+    """Whether a thread of the embedding process's own (any `threading` thread but this
+    one and tysh's, whose names start with "tysh-") is alive. Stages run in turn keep
+    this thread busy holding the interpreter lock; on a machine with more runnable
+    threads than cores the OS then takes it off its core for a tenth of a second or
+    more at a time, lock and all, and every other thread of the process waits with it
+    (a host thread ticking every 10 ms was measured waiting 0.1–0.3 s under a load of
+    12 on 2 cores, against under 0.1 s with concurrent stages, whose threads start and
+    block and so hand the lock over far more often). So with host threads about, a
+    pipeline runs concurrently."""
+    me = threading.current_thread()
+    return any(t is not me and not t.name.startswith("tysh-") for t in threading.enumerate())
+
+
+def _turn_name(cmd: ast.Command) -> str | None:
+    """`_judge(cmd)`, remembered per syntax tree node."""
+    return _judged(cmd)[1]
+
+
+def _judged(cmd: ast.Command) -> tuple[ast.Command, str | None, bool]:
+    hit = _NAMES.get(id(cmd))
+    if hit is None or hit[0] is not cmd:
+        if len(_NAMES) >= 4096:
+            _NAMES.clear()
+        name = _judge(cmd)
+        quiet = name is not None and name not in _ASSIGNING and all(
+            _assigns_nothing(w) for w in cast("ast.SimpleCommand", cmd).words)
+        hit = _NAMES[id(cmd)] = (cmd, name, quiet)
+    return hit
+
+
+def _stage_fork(interp: Interpreter, cmd: ast.Command, stdin: IO[bytes] | None) -> Interpreter:
+    """The shell a stage run in turn gets: one that reads the session's variables in
+    place when neither its words nor its command can assign one and no nameref could
+    turn a plain `$r` into arithmetic; else a full fork."""
+    if _judged(cmd)[2] and not interp.state.refs:
+        try:
+            sub = interp.fork_reading_variables()
+            sub.see_jobs_of(interp)
+        except BaseException:
+            close_quietly(stdin)
+            raise
+        return sub
+    return _fork(interp, stdin)
+
+
+def _judge(cmd: ast.Command) -> str | None:
+    """The literal command name of a simple command whose syntax lets it run in turn:
+    no prefix assignment, no command or process substitution in any word, no
+    redirection but a descriptor copy, /dev/null or a here-document or here-string
+    (none opens a file that could wait); and not a command that could run commands or
+    follow a file (`awk` with `system` or a pipe, `tail -f`). None otherwise."""
+    if type(cmd) is not ast.SimpleCommand or cmd.assigns or not cmd.words:
+        return None
+    parts = cmd.words[0].parts
+    if len(parts) != 1 or type(parts[0]) is not ast.Lit:
+        return None
+    name = parts[0].text
+    if not all(_runs_nothing(w) for w in cmd.words):
+        return None
+    if not all(_opens_nothing(r) for r in cmd.redirects):
+        return None
+    if name == "tail" and any(_may_follow(w) for w in cmd.words[1:]):
+        return None
+    if name == "awk" and any(_may_run(w) for w in cmd.words[1:]):
+        return None
+    return name
+
+
+def _runs_nothing(w: ast.Word | None) -> bool:
+    """Whether expanding the word runs no command."""
+    if w is None:
+        return True
+    for p in w.parts:
+        tp = type(p)
+        if tp is ast.Lit or tp is ast.Quoted:
+            continue
+        if tp is ast.DQ:
+            if not _runs_nothing(ast.Word(cast("ast.DQ", p).parts)):
+                return False
+        elif tp is ast.ParamExp:
+            pe = cast("ast.ParamExp", p)
+            if not (_runs_nothing(pe.index) and _runs_nothing(pe.arg)
+                    and _runs_nothing(pe.arg2)):
+                return False
+        elif tp is ast.ArithSub:
+            if not _runs_nothing(cast("ast.ArithSub", p).expr):
+                return False
+        else:  # a command or process substitution
+            return False
+    return True
+
+
+# `${…}` operators that assign nothing and evaluate no arithmetic (`${x:=v}` assigns,
+# `${x:i++:1}` counts, `${x@P}` may run a command substitution)
+_READING_OPS = frozenset({
+    "", ":-", "-", ":+", "+", ":?", "?", "#", "##", "%", "%%", "/", "//", "/#", "/%",
+    "^^", ",,", "^", ",", "@Q", "@E", "@U", "@L", "@u", "@a", "@A", "@K", "@k", "!*", "!@",
+})
+
+
+def _assigns_nothing(w: ast.Word | None) -> bool:
+    """Whether expanding the word can assign no variable: plain text and `$x`-style
+    expansions only — no arithmetic, no subscript (`${a[i++]}`), no indirection (the
+    name it finds may be `a[i++]`), no `${x:=v}`."""
+    if w is None:
+        return True
+    for p in w.parts:
+        tp = type(p)
+        if tp is ast.Lit or tp is ast.Quoted:
+            continue
+        if tp is ast.DQ:
+            if not _assigns_nothing(ast.Word(cast("ast.DQ", p).parts)):
+                return False
+        elif tp is ast.ParamExp:
+            pe = cast("ast.ParamExp", p)
+            if pe.index is not None or pe.indirect or pe.op not in _READING_OPS or not (
+                    _assigns_nothing(pe.arg) and _assigns_nothing(pe.arg2)):
+                return False
         else:
-            t = threading.Thread(
-                target=_run_stage,
-                args=(sub, cmd, stage_fds, own_in, own_out, statuses, i),
-                daemon=True,
-                name="tysh-stage",
-            )
+            return False
+    return True
+
+
+def _opens_nothing(r: ast.Redirect) -> bool:
+    """A redirection that opens nothing that could wait: a descriptor copy or close
+    (`2>&1`, `>&-`), /dev/null, or a here-document or here-string whose text runs no
+    command."""
+    target = r.target
+    if r.fd_var is not None:
+        return False
+    if isinstance(target, ast.HereDoc):
+        return _runs_nothing(target.body)
+    if r.op == "<<<":
+        return _runs_nothing(target)
+    text = target.literal_text()
+    if text is None:
+        return False
+    if r.op in (">&", "<&"):
+        return text == "-" or text.isdigit()
+    return r.op in (">", ">>", "<", "&>", "&>>", ">|") and text == "/dev/null"
+
+
+def _may_follow(w: ast.Word) -> bool:
+    """Whether a word of `tail` could ask it to follow a file (`-f`, `-F`, `--follow`,
+    `-n1f`, or a word only its expansion tells)."""
+    text = w.literal_text()
+    return text is None or (text.startswith("-") and ("f" in text or "F" in text))
+
+
+def _may_run(w: ast.Word) -> bool:
+    """Whether a word of `awk` could make it run a command (`system(…)`, `… | getline`,
+    `print | "cmd"`), or only its expansion tells."""
+    text = w.literal_text()
+    return text is None or "system" in text or "|" in text
+
+
+class _Held(io.BufferedIOBase):
+    """The output of a stage run in turn: held in memory as the next stage's input until
+    it would pass HELD_BYTES; then `spill()` starts the later stages and returns the pipe
+    that feeds them, and what was held and every later write go there. Writes stop at a
+    cancel or a deadline, as a pipe's do."""
+
+    def __init__(self, interp: Interpreter, spill: Callable[[], IO[bytes]]) -> None:
+        super().__init__()
+        self._interp = interp
+        self._control = interp.control
+        self._spill = spill
+        self._buf = bytearray()
+        self.pipe: IO[bytes] | None = None  # once spilled
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: Any) -> int:
+        pipe = self.pipe
+        if pipe is not None:
+            return pipe.write(b)
+        if self._control.cancelled or self._interp.deadline is not None:
+            self._interp.check_boundary()
+        if self.closed:
+            raise ValueError("write to closed file")
+        buf = self._buf
+        n = len(b) if type(b) is bytes else memoryview(b).nbytes
+        if len(buf) + n <= HELD_BYTES:
+            buf += b
+            return n
+        self.pipe = pipe = self._spill()
+        if buf:
+            held = bytes(buf)
+            self._buf = bytearray()
+            pipe.write(held)
+        return pipe.write(b)
+
+    def held(self) -> bytes:
+        return bytes(self._buf)
+
+    def flush(self) -> None:
+        if self.pipe is not None:
+            self.pipe.flush()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        try:
+            if self.pipe is not None:
+                self.pipe.close()
+        finally:
+            super().close()
+
+
+class _HeldInput(io.BytesIO):
+    """A held output as the next stage's input, read as the end of a pipe is: it cannot
+    seek (`wc` sizes its columns for a pipe, not a file)."""
+
+    def seekable(self) -> bool:
+        return False
+
+    def seek(self, _pos: int, _whence: int = 0) -> int:
+        raise io.UnsupportedOperation("seek")
+
+    def tell(self) -> int:
+        raise io.UnsupportedOperation("tell")
+
+
+def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> list[int]:
+    """Run the stages one after another on this thread (see the module docstring)."""
+    n = len(cmds)
+    statuses = [0] * n
+    stdin: IO[bytes] | None = None  # the pipeline's own, for the first stage
+    last: Interpreter | None = None
+    threads: list[threading.Thread] = []
+    refused: list[NoThread] = []
+    for i, cmd in enumerate(cmds):
+        stage_fds = dict(fds)
+        if stdin is not None:
+            stage_fds[0] = stdin
+        sub = _stage_fork(interp, cmd, stdin)
+        if i == n - 1:
+            last = sub
+            _run_stage(sub, cmd, stage_fds, stdin, None, statuses, i)
+            break
+
+        def spill(sub: Interpreter = sub, first: int = i + 1) -> IO[bytes]:
+            """Start stages `first`… concurrently, fed by a new pipe; its write end."""
+            nonlocal last
+            reader, writer = _pipe(sub, interp)
             try:
-                start_deep(t)
-            except NoThread:
-                # the stages already running see the end of their pipes and finish
-                close_quietly(own_in)
-                close_quietly(own_out)
-                close_quietly(prev_read)
-                for started in threads:
-                    started.join()
+                started, last = _concurrently(interp, cmds[first:], fds, statuses, first,
+                                              reader, last_here=False, feeder=writer)
+            except NoThread as e:
+                refused.append(e)
+                # the writing stage ends as at a reader gone; the script ends below
+                raise BrokenPipeError(32, "no thread for the rest of the pipeline") from None
+            except BaseException:
+                close_quietly(writer)
                 raise
-            threads.append(t)
-    for t in threads:
-        t.join()
-    if last_interp is not None:
-        interp.last_typed = last_interp.last_typed
-        interp.last_data = last_interp.last_data
+            threads.extend(started)
+            return writer
+
+        held = _Held(sub, spill)
+        stage_fds[1] = cast("IO[bytes]", held)
+        _run_stage(sub, cmd, stage_fds, stdin, cast("IO[bytes]", held), statuses, i)
+        if refused:  # the later stages could not start: the script ends, as at any limit
+            raise refused[0]
+        if held.pipe is not None:  # the later stages ran streaming
+            for t in threads:
+                t.join()
+            break
+        stdin = _HeldInput(held.held())
+    _take_result(interp, last)
     return statuses

@@ -302,11 +302,27 @@ class State:
     # -- copying -------------------------------------------------------------
     def copy(self) -> State:
         """An independent copy for a subshell or pipeline stage."""
-        s = State.__new__(State)
-        meter = s.meter = self.meter
+        s = self._copy_but_variables()
         s.frames = [{k: v.copy() for k, v in f.items()} for f in self.frames]
+        meter = s.meter
         if meter.cap < UNBOUNDED:
             _charge_copy(s, meter)
+        return s
+
+    def copy_reading_variables(self) -> State:
+        """A copy for a command that reads variables and never assigns one (a pipeline
+        stage run in turn, see run/pipeline.py): its frames are this state's own, not
+        copies, so it costs nothing per variable. Everything else is copied as by
+        `copy`. Whoever asks for it guarantees that nothing run on it assigns, unsets or
+        declares a variable while it lives."""
+        s = self._copy_but_variables()
+        s.frames = list(self.frames)
+        return s
+
+    def _copy_but_variables(self) -> State:
+        """`copy` without its `frames`, which the caller sets."""
+        s = State.__new__(State)
+        s.meter = self.meter
         s.functions = dict(self.functions)
         s.aliases = dict(self.aliases)
         s.options = set(self.options)

@@ -1,0 +1,202 @@
+"""Pipelines of builtin filters run their stages in turn on the calling thread, holding
+each stage's output in memory, and switch to concurrent stages joined by pipes as soon
+as a stage writes more than a pipe holds; any other pipeline runs concurrently."""
+
+from __future__ import annotations
+
+import io
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tysh.kernel.base.limits import Limits
+from tysh.kernel.base.threads import NoThread
+from tysh.kernel.embed.kernel import Kernel
+from tysh.kernel.run import pipeline
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The stage threads the pipelines start (their names). The test process's own
+    threads (left by earlier tests, a test runner's) are not counted as a host's: the
+    tests here pin what runs in turn when the host has none."""
+    monkeypatch.setattr(pipeline, "_host_threads", lambda: False)
+    names: list[str] = []
+    real = pipeline.start_deep
+
+    def spy(t: threading.Thread) -> None:
+        names.append(t.name)
+        real(t)
+
+    monkeypatch.setattr(pipeline, "start_deep", spy)
+    return names
+
+
+def test_builtin_filters_over_small_input_start_no_thread(
+        kernel: Kernel, tmp_path: Path, started: list[str]) -> None:
+    (tmp_path / "in.txt").write_text("pear\napple\nfig\napple\nkiwi\n")
+    r = kernel.execute("cat in.txt | sort | uniq | tr a-z A-Z | head -n 2; "
+                       "echo ${PIPESTATUS[@]}")
+    assert (r.code, r.out, r.err) == (0, "APPLE\nFIG\n0 0 0 0 0\n", "")
+    assert started == []
+
+
+def test_output_past_the_bound_streams_into_the_later_stages(
+        kernel: Kernel, started: list[str]) -> None:
+    r = kernel.execute("yes | head -n 2; echo ${PIPESTATUS[@]}")
+    assert (r.code, r.out) == (0, "y\ny\n141 0\n")
+    assert started == ["tysh-stage"]
+    r = kernel.execute("seq 1 200000 | sort -n | tail -n 1; echo ${PIPESTATUS[@]}")
+    assert (r.code, r.out) == (0, "200000\n0 0 0\n")
+    r = kernel.execute("yes | head -c 20 | wc -c; echo ${PIPESTATUS[@]}")
+    assert (r.code, r.out) == (0, "20\n141 0 0\n")
+    # the bound passed in a middle stage: the stages before it already ran in turn
+    r = kernel.execute("echo x | yes | tr y z | head -n 1; echo ${PIPESTATUS[@]}")
+    assert (r.code, r.out) == (0, "z\n0 141 141 0\n")
+
+
+def test_a_writer_that_ends_into_a_reader_that_read_nothing_ends_with_0(
+        kernel: Kernel, started: list[str]) -> None:
+    r = kernel.execute("printf 'a\\nb\\nc\\n' | head -n 1; echo ${PIPESTATUS[@]}")
+    assert r.out == "a\n0 0\n"
+    r = kernel.execute("set -o pipefail; false | true; echo $?; true | false; echo $?; "
+                       "false | true | true; echo ${PIPESTATUS[@]}")
+    assert r.out == "1\n1\n1 0 0\n"
+
+
+def test_a_stage_run_in_turn_is_a_subshell(kernel: Kernel, started: list[str]) -> None:
+    r = kernel.execute('x=1; printf -v x %s 2 | cat; echo "$x"; '
+                       ': ${y:=set} | cat; echo "[$y]"; '
+                       'a=(p q); echo ${a[i++]} $((j++)) | cat; echo "[$i$j]"; '
+                       'echo ${x:k++:1} | cat; echo "[$k]"; [ -v "a[m++]" ] | cat; echo "[$m]"')
+    assert r.out == "1\n[]\np 0\n[]\n1\n[]\n[]\n"
+    r = kernel.execute('declare -n r="a[n++]"; echo $r | cat; echo "[$n]"')
+    assert r.out == "p\n[]\n"
+
+
+def test_a_stage_that_only_reads_variables_sees_them_and_the_session_keeps_them(
+        kernel: Kernel, started: list[str]) -> None:
+    r = kernel.execute('x=hello; f() { local l=in; echo "$x $l ${x^^} ${#x}" | tr a-z A-Z '
+                       '| cat; }; f; echo "$x [${l-}]"; echo "$_"')
+    assert r.out == "HELLO IN HELLO 5\nhello []\nhello []\n"
+
+
+@pytest.mark.parametrize("script", [
+    "sleep 0 | cat",  # waits on a clock
+    "f() { cat; }; echo x | f",  # a function
+    "echo x | { cat; }",  # a compound command
+    "echo $(echo x) | cat",  # a command substitution
+    "echo x | tail -f /dev/null -n 1 --pid=1 | head -c 0",  # tail may follow
+    "echo x | tail -n1 $opt",  # tail's words known only when it runs
+    "echo x | awk '{ system(\"true\") }'",  # awk may run a command
+    "echo x | cat > out.txt",  # a redirection to a file
+    "echo x | x=1 cat",  # a prefix assignment
+    "echo x | xargs echo",  # a builtin that runs commands
+])
+def test_stages_that_could_wait_on_something_else_run_concurrently(
+        kernel: Kernel, started: list[str], script: str) -> None:
+    r = kernel.execute(script, timeout=10)
+    assert r.code == 0, r.err
+    assert started
+
+
+def test_input_from_a_pipe_or_terminal_is_not_read_in_turn(
+        tmp_path: Path, started: list[str]) -> None:
+    k = Kernel(cwd=str(tmp_path))
+    fds: dict[int, Any]
+    r, w = os.pipe()
+    os.write(w, b"b\na\n")
+    os.close(w)
+    out = io.BytesIO()
+    with open(r, "rb") as stdin:
+        fds = {0: stdin, 1: out, 2: io.BytesIO()}
+        assert not pipeline._in_turn(k.interp, k.parse("sort | cat").statements[0]
+                                     .body.first.commands, fds)
+        # a first stage that never reads its input runs in turn whatever that input is
+        assert pipeline._in_turn(k.interp, k.parse("echo a | cat").statements[0]
+                                 .body.first.commands, fds)
+
+
+def test_a_host_with_threads_of_its_own_gets_concurrent_stages(
+        kernel: Kernel, tmp_path: Path) -> None:
+    (tmp_path / "in.txt").write_text("b\na\n")
+    cmds = kernel.parse("cat in.txt | sort").statements[0].body.first.commands
+    fds = {0: io.BytesIO(), 1: io.BytesIO()}
+    stop = threading.Event()
+    host = threading.Thread(target=stop.wait, name="host-ticker")
+    host.start()
+    try:
+        assert pipeline._host_threads()
+        assert not pipeline._in_turn(kernel.interp, cmds, fds)
+        assert kernel.execute("cat in.txt | sort").out == "a\nb\n"
+    finally:
+        stop.set()
+        host.join()
+    # tysh's own threads (a background job's) are not the host's
+    r = kernel.execute("sleep 0.5 & cat in.txt | sort; wait")
+    assert r.out == "a\nb\n"
+
+
+def test_cancel_stops_a_pipeline_run_in_turn(kernel: Kernel, started: list[str]) -> None:
+    timer = threading.Timer(0.3, kernel.cancel)
+    timer.start()
+    t0 = time.monotonic()
+    try:
+        r = kernel.execute("yes | grep -v y | wc -l")
+    finally:
+        timer.cancel()
+    assert r.code == 130
+    assert time.monotonic() - t0 < 10
+
+
+def test_the_time_and_output_limits_hold_in_turn(tmp_path: Path, started: list[str]) -> None:
+    k = Kernel(cwd=str(tmp_path), limits=Limits(max_output_bytes=1000))
+    r = k.execute("yes | grep -v y | head -n 1", timeout=0.5)
+    assert r.code == 124
+    r = k.execute("yes | tr y z | cat")
+    assert r.code == 3 and r.truncated and r.out.startswith("z\nz\n")
+    r = k.execute("seq 1 1000 | tr 1 x | head -c 5000")
+    assert r.code == 3 and r.truncated
+
+
+def test_events_see_every_stage_run_in_turn(tmp_path: Path, started: list[str]) -> None:
+    seen: list[dict[str, Any]] = []
+    k = Kernel(cwd=str(tmp_path), on_event=seen.append)
+    r = k.execute("echo b a | tr ' ' '\\n' | sort | head -n 1")
+    assert (r.code, r.out) == (0, "a\n")
+    done = [e for e in seen if e.get("status") == "completed"]
+    assert len(done) == 4, seen
+
+
+def test_no_thread_for_the_later_stages_ends_the_script(
+        kernel: Kernel, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(_t: threading.Thread) -> None:
+        raise NoThread()
+
+    monkeypatch.setattr(pipeline, "_host_threads", lambda: False)
+    monkeypatch.setattr(pipeline, "start_deep", refuse)
+    r = kernel.execute("yes | head -n 1; echo after")
+    assert r.code == 1
+    assert "cannot start a thread" in r.err
+    assert "after" not in r.out
+    r = kernel.execute("echo small | cat")
+    assert (r.code, r.out) == (0, "small\n")
+
+
+def test_held_input_reads_as_a_pipe(kernel: Kernel, started: list[str]) -> None:
+    # GNU wc gives a pipe's counts 7-wide columns, a file's as wide as its size
+    r = kernel.execute("printf 'one two\\nthree\\n' | wc")
+    assert r.out == "      2       3      14\n"
+    assert started == []
+
+
+def test_here_documents_and_descriptor_copies_run_in_turn(
+        kernel: Kernel, started: list[str]) -> None:
+    r = kernel.execute("cat <<EOF | sort 2>&1 | tr a-z A-Z 2>/dev/null\nb\na\nEOF\n"
+                       "grep -c x <<< xx | cat")
+    assert (r.code, r.out) == (0, "A\nB\n1\n")
+    assert started == []
