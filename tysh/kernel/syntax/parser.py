@@ -167,7 +167,7 @@ def _read_one(tables: _Tables, scanner: Scanner, whole: bool
                 break
             if act is None:
                 raise _syntax_error(scanner, tok, stack, values)
-            size, origin, fn = act
+            size, origin, fn, _one = act
             s = values[-size:] if size else []
             if size:
                 del values[-size:]
@@ -193,7 +193,7 @@ def _ends(tables: _Tables, stack: list[dict[str, Any]]) -> bool:
         act = row.get("$END")
         if act is None:
             return False
-        size, origin, _fn = act
+        size, origin, _fn, _one = act
         if size:
             del stack[-size:]
         row = stack[-1][origin]
@@ -211,7 +211,7 @@ def _finish(tables: _Tables, stack: list[dict[str, Any]], values: list[Any],
         if act is None:
             end = len(scanner.text)
             raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
-        size, origin, fn = act
+        size, origin, fn, _one = act
         s = values[-size:] if size else []
         if size:
             del values[-size:]
@@ -248,8 +248,14 @@ class _Expand(list[Any]):
     __slots__ = ()
 
 
-# A reduction: (number of stack entries popped, the rule's nonterminal, its builder).
-_Reduce = tuple[int, str, Callable[[list[Any]], Any]]
+# A reduction: (number of stack entries popped, the rule's nonterminal, its builder, and
+# what the driver does in place of calling the builder on a slice of the value stack:
+# for a rule of one symbol, a function of that one value (SAME: the value stays as it
+# is); for a left-recursive repetition helper of two symbols, GROW (the second value is
+# appended to the first's list); else None).
+_Reduce = tuple[int, str, Callable[[list[Any]], Any], Any]
+_SAME: Any = object()
+_GROW: Any = object()
 
 
 class _Sym:
@@ -302,7 +308,7 @@ class _Tables:
         reductions: list[_Reduce] = []
         for origin, alias, expand1, expansion in rule_specs:
             rule = _Rule(origin, alias, expand1, list(expansion))
-            reductions.append((len(rule.expansion), origin, _reducer(rule, builder)))
+            reductions.append((len(rule.expansion), origin, *_reducer(rule, builder)))
         rows: list[dict[str, Any]] = [{} for _ in states]
         for out, (syms, actions) in zip(rows, states, strict=True):
             for sym, act in zip(syms, actions, strict=True):
@@ -311,8 +317,9 @@ class _Tables:
         self.end: dict[str, Any] = rows[end]
 
 
-def _reducer(rule: Any, builder: _Builder) -> Callable[[list[Any]], Any]:
-    """The function that turns a rule's popped stack entries into its value."""
+def _reducer(rule: Any, builder: _Builder) -> tuple[Callable[[list[Any]], Any], Any]:
+    """The function that turns a rule's popped stack entries into its value, and the
+    in-place form `_run` uses instead when there is one (see _Reduce)."""
     origin: str = rule.origin.name
     keep: list[tuple[int, bool]] = []
     for idx, sym in enumerate(rule.expansion):
@@ -328,6 +335,10 @@ def _reducer(rule: Any, builder: _Builder) -> Callable[[list[Any]], Any]:
     size = len(rule.expansion)
     plain = not any(exp for _, exp in keep) and len(keep) == size
 
+    def one(fn: Callable[[list[Any]], Any]) -> tuple[Callable[[list[Any]], Any], Any]:
+        """fn, and for a rule of one symbol its form taking that symbol's value."""
+        return fn, ((lambda v: fn([v])) if size == 1 else None)
+
     if splice and keep and keep[0] == (0, True):
         # Left-recursive repetition helper: grow the first child's list in place.
         rest = keep[1:]
@@ -339,7 +350,7 @@ def _reducer(rule: Any, builder: _Builder) -> Callable[[list[Any]], Any]:
                 acc.append(s[k])
                 return acc
 
-            return grow1
+            return grow1, (_GROW if size == 2 else None)
 
         def grow(s: list[Any]) -> Any:
             acc: _Expand = s[0]
@@ -350,7 +361,7 @@ def _reducer(rule: Any, builder: _Builder) -> Callable[[list[Any]], Any]:
                     acc.append(s[i])
             return acc
 
-        return grow
+        return grow, (_SAME if size == 1 and not rest else None)
 
     def filtered(s: list[Any]) -> list[Any]:
         out: list[Any] = []
@@ -363,30 +374,33 @@ def _reducer(rule: Any, builder: _Builder) -> Callable[[list[Any]], Any]:
 
     if splice:
         if plain:
-            return _Expand
+            return _Expand, ((lambda v: _Expand((v,))) if size == 1 else None)
         if not any(exp for _, exp in keep):
             picks = [i for i, _ in keep]
-            return lambda s: _Expand([s[i] for i in picks])
-        return lambda s: _Expand(filtered(s))
+            return one(lambda s: _Expand([s[i] for i in picks]))
+        return one(lambda s: _Expand(filtered(s)))
     if callback is None:
         # A `?rule` without a builder of its own (e.g. `?command`): always one child.
         if not expand1 or len(keep) != 1:
             raise AssertionError(f"tysh.lark rule {origin!r} has no builder method")
         only = keep[0][0]
-        return lambda s: s[only]
+        return (lambda s: s[only]), (_SAME if size == 1 else None)
     cb = callback
     if expand1:
         def maybe_inline(s: list[Any]) -> Any:
             c = s if plain else filtered(s)
             return c[0] if len(c) == 1 else cb(c)
 
-        return maybe_inline
+        return one(maybe_inline)
     if plain:
-        return cb
+        return one(cb)
     if not any(exp for _, exp in keep):
         picks = [i for i, _ in keep]
-        return lambda s: cb([s[i] for i in picks])
-    return lambda s: cb(filtered(s))
+        return one(lambda s: cb([s[i] for i in picks]))
+    if size == 1:
+        # one spliced helper: its list (which nothing else holds) is the children
+        return (lambda s: cb(filtered(s))), cb
+    return one(lambda s: cb(filtered(s)))
 
 
 def _get_tables() -> _Tables:
@@ -421,7 +435,17 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
                 break
             if act is None:
                 raise _syntax_error(scanner, tok, stack, values)
-            size, origin, fn = act
+            size, origin, fn, one = act
+            if one is not None:
+                if one is _GROW:
+                    v = values.pop()
+                    values[-1].append(v)
+                    del stack[-1]
+                elif one is not _SAME:
+                    values[-1] = one(values[-1])
+                row = stack[-2][origin]
+                stack[-1] = row
+                continue
             if size:
                 s = values[-size:]
                 del values[-size:]
@@ -437,7 +461,7 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
         if act is None:
             end = len(scanner.text)
             raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
-        size, origin, fn = act
+        size, origin, fn, _one = act
         if size:
             s = values[-size:]
             del values[-size:]
@@ -489,7 +513,7 @@ def _accepts(stack: list[dict[str, Any]], ttype: str) -> bool:
             return False
         if act.__class__ is dict:
             return True
-        size, origin, _fn = act
+        size, origin, _fn, _one = act
         if size:
             del stack[-size:]
         goto = stack[-1].get(origin)
