@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.hints import Any
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, frozen, replace
 from tysh.kernel.syntax import ast
@@ -28,7 +29,10 @@ from tysh.kernel.syntax.ast import AndOr, Pipeline, Script, SimpleCommand, State
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from tysh.kernel.syntax import lexer
     from tysh.kernel.syntax.lexer import Scanner, Tok
+else:  # loaded by the first parse: constructing a Kernel parses nothing
+    lexer = LazyModule(globals(), "lexer", "tysh.kernel.syntax.lexer")
 
 __all__ = ["parse", "read_commands", "is_incomplete", "TyshSyntaxError"]
 
@@ -87,14 +91,12 @@ def parse_uncached(src: str, aliases: Mapping[str, str] | None = None) -> ast.Sc
     garbage; the collector is paused for the parse of a big script. (The nodes hold no
     cycles, so nothing is left for the collector to find afterwards.)
     """
-    from tysh.kernel.syntax.lexer import Scanner, Source
-
-    source = Source(src, parse_scanner)
+    scanner = lexer.Scanner(lexer.Source(src, parse_scanner), aliases=aliases)
     if len(src) < _GC_PAUSE_THRESHOLD or not gc.isenabled():
-        return parse_scanner(Scanner(source, aliases=aliases))
+        return parse_scanner(scanner)
     gc.disable()
     try:
-        return parse_scanner(Scanner(source, aliases=aliases))
+        return parse_scanner(scanner)
     finally:
         gc.enable()
 
@@ -118,8 +120,7 @@ def read_commands(src: str, aliases: Callable[[], Mapping[str, str] | None]
     Each command is read from a window of the text that starts where it starts: its
     first line, doubled until the command is complete in it, so the cost of an alias
     expansion (a splice of the window) does not grow with the script."""
-    from tysh.kernel.syntax.lexer import Scanner, Source
-
+    Scanner, Source = lexer.Scanner, lexer.Source
     tables = _get_tables()
     n = len(src)
     pos = 0
