@@ -1124,6 +1124,12 @@ class Scanner:
     def scan_word(self, i: int, mode: int) -> tuple[ast.Word, int]:
         """Scan word parts from `i` until the mode's terminator; return the word and its end."""
         text = self.text
+        if mode == M_WORD:
+            # a word of ordinary characters only (a file name after `>`, most words in
+            # `[[ ]]`): one Lit, as the loop below would make it
+            m = _SIMPLE_WORD.match(text, i)
+            if m is not None:
+                return Word((_lit(m.group()),), self.src.pos(i)), m.end()
         n = self.n
         plain = _PLAIN[mode]
         stop = _STOP[mode]
