@@ -397,11 +397,23 @@ def _reducer(rule: Any, builder: _Builder) -> tuple[Callable[[list[Any]], Any], 
         return one(cb)
     if not any(exp for _, exp in keep):
         picks = [i for i, _ in keep]
-        return one(lambda s: cb([s[i] for i in picks]))
+        return one(_picker(cb, picks))
     if size == 1:
         # one spliced helper: its list (which nothing else holds) is the children
         return (lambda s: cb(filtered(s))), cb
     return one(lambda s: cb(filtered(s)))
+
+
+def _picker(cb: Callable[[list[Any]], Any], picks: list[int]) -> Callable[[list[Any]], Any]:
+    """A builder call on the children at `picks` (the others are punctuation), spelt out
+    for the commonest counts: `term_stmt` and the bracketed compound commands."""
+    if len(picks) == 1:
+        a = picks[0]
+        return lambda s: cb([s[a]])
+    if len(picks) == 2:
+        a, b = picks
+        return lambda s: cb([s[a], s[b]])
+    return lambda s: cb([s[i] for i in picks])
 
 
 def _get_tables() -> _Tables:
