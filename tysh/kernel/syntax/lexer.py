@@ -487,7 +487,11 @@ class Scanner:
                     or aliasing and self.alias_next):
                 i = self.i
                 if i < n and text[i] in " \t\\":
-                    i = self.i = _skip(_BLANKS, text, i)
+                    if text[i] == " ":  # (most often the one blank between two words)
+                        i += 1
+                    if i < n and text[i] in " \t\\":
+                        i = _skip(_BLANKS, text, i)
+                    self.i = i
                 m = None
                 if i < n:
                     c = text[i]
