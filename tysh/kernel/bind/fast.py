@@ -235,7 +235,7 @@ def make_fast(tool: Tool) -> FastFn | None:
     env: dict[str, Any] = {
         "memo": memo, "decode": _decoder(spell, node.shorts, memo),
         "Operand": Operand, "Flag": Flag, "DoubleDash": DoubleDash, "word_value": word_value,
-        "INVALID": INVALID, "SIMPLE": SIMPLE, "STR_ONLY": frozenset({str}),
+        "INVALID": INVALID, "SIMPLE": SIMPLE,
         "node": node, "tool": tool,
         "finish": finish, "_new": object.__new__, "Bound": bound_cls, "cls": cls,
         "_MISS": _MISS, "leaf": schema, "prog": node.prog, "EMPTY": frozenset(),
@@ -308,7 +308,9 @@ def make_fast(tool: Tool) -> FastFn | None:
                 src.append(f"    {loc} = named.get({pname!r}, {dflt})")
             continue
         # where the bound value is: the variadic's is the operand list itself
-        if p is var and node.only_variadic and not node.required and pname not in plain:
+        from_operands = p is var and node.only_variadic and not node.required \
+            and pname not in plain
+        if from_operands:  # (a list, when given)
             src.append(f"    {loc} = positional if positional else _MISS")
         elif p.positional:
             src.append(f"    {loc} = bound.get({pname!r}, _MISS)")
@@ -322,11 +324,16 @@ def make_fast(tool: Tool) -> FastFn | None:
             continue
         src.append("    else:")
         if pname in str_tuples:  # the general path's check: a list of str → a tuple
+            # (a loop: the lists are short, and a loop costs less than set-up of a
+            # `map` over them)
+            pad = "" if from_operands else "    "
+            if not from_operands:
+                src.append(f"        if type({loc}) is list:")
             src += [
-                f"        if type({loc}) is list:",
-                f"            if not STR_ONLY.issuperset(map(type, {loc})):",
-                "                return None",
-                f"            {loc} = tuple({loc})",
+                f"        {pad}for e in {loc}:",
+                f"        {pad}    if type(e) is not str:",
+                f"        {pad}        return None",
+                f"        {pad}{loc} = tuple({loc})",
             ]
             continue
         conv = fp.elem_conv

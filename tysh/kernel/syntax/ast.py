@@ -12,14 +12,17 @@ of a double-quoted region (so `"$@"` and `"${a[@]}"` can give one word per eleme
 
 from __future__ import annotations
 
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 
-# Every node is a `@frozen` record (see record.py): plain slotted classes whose `__eq__`,
+# Every node is a `@value_record` (see record.py): plain slotted classes whose `__eq__`,
 # `__hash__` and `__repr__` come once from `Record` and whose `__init__` is compiled on
-# first use, so the syntax tree neither imports attrs nor generates code at import.
+# first use, so the syntax tree neither imports attrs nor generates code at import. The
+# type checker sees them frozen; at run time their `__init__` stores each field as a
+# plain attribute, because the parser makes one or more nodes per token and a checked
+# store would cost each of them a call.
 
 
-@frozen
+@value_record
 class Pos(Record):
     line: int = 1
     col: int = 1
@@ -32,21 +35,21 @@ NOPOS = Pos(0, 0)
 # ---------------------------------------------------------------------------
 
 
-@frozen
+@value_record
 class Lit(Record):
     """Unquoted source text; `* ? [ { , } ~` keep their meaning here."""
 
     text: str
 
 
-@frozen
+@value_record
 class Quoted(Record):
     """Literal text: from '…', $'…' (already decoded), a backslash escape, or plain text inside "…"."""
 
     text: str
 
 
-@frozen
+@value_record
 class ParamExp(Record):
     """`$x`, `${x}` and every `${…}` operator form.
 
@@ -79,7 +82,7 @@ class ParamExp(Record):
     braced: bool = False
 
 
-@frozen
+@value_record
 class CmdSub(Record):
     """`$(…)` and `` `…` ``: the command's output, or the typed value a tool with typed
     substitution returns."""
@@ -88,7 +91,7 @@ class CmdSub(Record):
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class ArithSub(Record):
     """`$((…))`: `expr` holds the parts between the parentheses (like a DQ body);
     after expansion the text is evaluated as an arithmetic expression, as bash does."""
@@ -97,7 +100,7 @@ class ArithSub(Record):
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class ProcSub(Record):
     """`<(…)` (direction "<") or `>(…)` (">"): the body runs with its stdout (for "<") or
     stdin (for ">") on a pipe, and the part expands to a file name for the pipe's other
@@ -108,7 +111,7 @@ class ProcSub(Record):
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class DQ(Record):
     """A double-quoted region: its parts are Quoted, ParamExp, CmdSub and ArithSub."""
 
@@ -118,7 +121,7 @@ class DQ(Record):
 WordPart = Lit | Quoted | DQ | ParamExp | CmdSub | ArithSub | ProcSub
 
 
-@frozen
+@value_record
 class Word(Record):
     parts: tuple[WordPart, ...]
     pos: Pos = NOPOS
@@ -145,7 +148,7 @@ class Word(Record):
 # ---------------------------------------------------------------------------
 
 
-@frozen
+@value_record
 class ArrayElem(Record):
     """One element of `a=( … )`; `key` is set for `[k]=v` elements, `append` for
     `[k]+=v` (the value is added to the element's)."""
@@ -155,12 +158,12 @@ class ArrayElem(Record):
     append: bool = False
 
 
-@frozen
+@value_record
 class ArrayLit(Record):
     elements: tuple[ArrayElem, ...]
 
 
-@frozen
+@value_record
 class Assign(Record):
     """`name=value`, `name+=value`, `name[i]=value`, `name=( … )`."""
 
@@ -171,7 +174,7 @@ class Assign(Record):
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class HereDoc(Record):
     """Body of `<<WORD`: `quoted` delimiters give a literal body (one Quoted part);
     otherwise the body's parts are Quoted text and expansions as inside "…"."""
@@ -181,7 +184,7 @@ class HereDoc(Record):
     strip_tabs: bool = False
 
 
-@frozen
+@value_record
 class Redirect(Record):
     """`fd op target`.
 
@@ -205,7 +208,7 @@ class Redirect(Record):
 # ---------------------------------------------------------------------------
 
 
-@frozen
+@value_record
 class SimpleCommand(Record):
     """`A=1 cmd args >out`.
 
@@ -223,27 +226,27 @@ class SimpleCommand(Record):
     arg_assigns: tuple[tuple[int, Assign], ...] = ()
 
 
-@frozen
+@value_record
 class BraceGroup(Record):
     body: Script
     redirects: tuple[Redirect, ...] = ()
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class Subshell(Record):
     body: Script
     redirects: tuple[Redirect, ...] = ()
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class IfClause(Record):
     cond: Script
     body: Script
 
 
-@frozen
+@value_record
 class If(Record):
     clauses: tuple[IfClause, ...]  # the `if` clause then each `elif`
     else_body: Script | None = None
@@ -251,7 +254,7 @@ class If(Record):
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class While(Record):
     cond: Script
     body: Script
@@ -260,7 +263,7 @@ class While(Record):
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class For(Record):
     """`for var in items; do …; done`; items None means `for var` (over "$@")."""
 
@@ -271,7 +274,7 @@ class For(Record):
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class ArithFor(Record):
     """`for ((init; cond; step))`; each part is an arithmetic Word or None when empty."""
 
@@ -283,14 +286,14 @@ class ArithFor(Record):
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class CaseItem(Record):
     patterns: tuple[Word, ...]
     body: Script
     terminator: str = ";;"  # ";;", ";&" or ";;&"
 
 
-@frozen
+@value_record
 class Case(Record):
     word: Word
     items: tuple[CaseItem, ...]
@@ -301,38 +304,38 @@ class Case(Record):
 # `[[ … ]]` expressions ------------------------------------------------------
 
 
-@frozen
+@value_record
 class CondWord(Record):
     """A bare word inside `[[ ]]`: true when non-empty."""
 
     word: Word
 
 
-@frozen
+@value_record
 class CondUnary(Record):
     op: str  # "-f" "-d" "-e" "-z" "-n" "-r" "-w" "-x" "-s" "-L" "-h" "-v" …
     operand: Word
 
 
-@frozen
+@value_record
 class CondBinary(Record):
     op: str  # "==" "=" "!=" "=~" "<" ">" "-eq" "-ne" "-lt" "-le" "-gt" "-ge" "-nt" "-ot" "-ef"
     left: Word
     right: Word
 
 
-@frozen
+@value_record
 class CondNot(Record):
     operand: CondExpr
 
 
-@frozen
+@value_record
 class CondAnd(Record):
     left: CondExpr
     right: CondExpr
 
 
-@frozen
+@value_record
 class CondOr(Record):
     left: CondExpr
     right: CondExpr
@@ -341,7 +344,7 @@ class CondOr(Record):
 CondExpr = CondWord | CondUnary | CondBinary | CondNot | CondAnd | CondOr
 
 
-@frozen
+@value_record
 class CondCommand(Record):
     """`[[ … ]]`."""
 
@@ -350,7 +353,7 @@ class CondCommand(Record):
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class ArithCommand(Record):
     """`(( … ))`: status 0 when the value is non-zero."""
 
@@ -359,7 +362,7 @@ class ArithCommand(Record):
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class FunctionDef(Record):
     name: str
     body: Command  # a compound command (usually a BraceGroup)
@@ -385,7 +388,7 @@ Command = (
 # ---------------------------------------------------------------------------
 
 
-@frozen
+@value_record
 class Pipeline(Record):
     """`timed`: 0, or 1 for `time PIPELINE` and 2 for `time -p PIPELINE` (POSIX format)."""
 
@@ -395,7 +398,7 @@ class Pipeline(Record):
     timed: int = 0
 
 
-@frozen
+@value_record
 class AndOr(Record):
     """`p1 && p2 || p3`: `rest` holds ("&&" | "||", pipeline) pairs, left associative."""
 
@@ -404,14 +407,14 @@ class AndOr(Record):
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class Statement(Record):
     body: AndOr
     background: bool = False
     pos: Pos = NOPOS
 
 
-@frozen
+@value_record
 class Script(Record):
     statements: tuple[Statement, ...]
     pos: Pos = NOPOS

@@ -76,6 +76,11 @@ RESERVED: dict[str, str] = {
 _OPENS_COMMAND = frozenset({"IF", "_THEN", "_ELSE", "ELIF", "_DO", "WHILE", "UNTIL", "LBRACE", "BANG",
                             "TIME"})
 
+# The reserved words that only open or close a command (no state beyond that): `tokens`
+# reads them inline.
+_PLAIN_RESERVED = frozenset({"IF", "_THEN", "_ELSE", "ELIF", "_FI", "_DO", "_DONE", "WHILE",
+                             "UNTIL", "LBRACE", "_RBRACE", "BANG", "TIME"})
+
 _UNSUPPORTED_WORDS = {
     "select": "'select' is not supported: use a 'for' or 'while read' loop",
     "coproc": "'coproc' is not supported: use a pipeline or '&' and 'wait'",
@@ -99,6 +104,11 @@ COND_BINARY_OPS = frozenset(
 # Characters that may start something other than an ordinary word (digits: `2>file`).
 # (`{`: `{fd}>file`)
 _SLOW_START = frozenset(" \t\n#;|&()<>'\"\\$`0123456789{")
+# The operators and the newline that `tokens` reads inline in the ordinary state: the
+# two-character ones, and each one-character one with what would make it longer.
+_OP_START = frozenset("\n;|&")
+_TWO_OPS = {"&&": "AND_IF", "||": "OR_IF"}
+_ONE_OPS = {"\n": ("_NL", ""), ";": ("_SEMI", ";&"), "|": ("PIPE", "|&"), "&": ("_AMP", "&>")}
 # (`a<(cmd)` is one word: `<(` and `>(` continue it, and so does the `(` of an extended
 # pattern, `x@(a|b)`)
 _SIMPLE_WORD = LazyRegex(
@@ -465,19 +475,84 @@ class Scanner:
         unsupported = _UNSUPPORTED_WORDS
         decl_cmds = DECLARATION_COMMANDS
         next_tok = self._next
+        slow_start = _SLOW_START
+        op_start = _OP_START
+        two_ops = _TWO_OPS
+        one_ops = _ONE_OPS
+        plain_reserved = _PLAIN_RESERVED
+        opens_command = _OPENS_COMMAND
+        pos_types = _POS_TYPES
         while True:
             if not (self.heredocs or self.cond or self.pending or self.case_stack
                     or aliasing and self.alias_next):
                 i = self.i
                 if i < n and text[i] in " \t\\":
-                    i = self.i = _skip(_BLANKS, text, i)
-                m = simple(text, i) if i < n and text[i] not in _SLOW_START else None
+                    if text[i] == " ":  # (most often the one blank between two words)
+                        i += 1
+                    if i < n and text[i] in " \t\\":
+                        i = _skip(_BLANKS, text, i)
+                    self.i = i
+                m = None
+                if i < n:
+                    c = text[i]
+                    if c not in slow_start:
+                        m = simple(text, i)
+                    elif c in op_start:
+                        # `\n ; | & && ||` as _next and _operator read them in this state
+                        two = text[i:i + 2]
+                        ty = two_ops.get(two)
+                        if ty is not None:
+                            end = i + 2
+                        else:
+                            ty, longer = one_ops[c]
+                            end = i + 1
+                            if len(two) == 2 and two[1] in longer:
+                                ty = None  # `;;`, `;&`, `|&`, `&>`: the general path
+                        if ty is not None:
+                            self.cmd_pos = self.assign_ok = True
+                            self.decl = self.kw_only = self.no_reserved = False
+                            if ty == "_NL":
+                                # one _NL for a run of newlines, blank and comment lines
+                                self.i = _skip(_BLANK_LINES, text, end)
+                                yield ("_NL", "\n", i, end)
+                            else:
+                                self.i = end
+                                yield (ty, two[:end - i], i, end)
+                            continue
                 if m is not None:
                     lit = m.group()
                     end = m.end()
                     fast = True
                     if self.cmd_pos:
-                        if ((lit in reserved or lit in unsupported) and not self.no_reserved
+                        ty = reserved.get(lit)
+                        if ty in plain_reserved and not self.no_reserved \
+                                and not (aliasing and lit in aliasing):
+                            # a reserved word that only opens or closes a command, as
+                            # _word_token and _reserved read it here
+                            self.i = end
+                            if ty in opens_command:
+                                self.cmd_pos = self.assign_ok = True
+                                self.decl = self.kw_only = self.no_reserved = False
+                            else:
+                                self.cmd_pos = True
+                                self.assign_ok = False
+                                self.kw_only = True
+                            if ty in pos_types:
+                                if not cur_start <= i < cur_next:
+                                    if lazy:
+                                        cur_line, cur_start = self.src.line_at(i)
+                                        nl = text.find("\n", i)
+                                        cur_next = n + 1 if nl < 0 else nl + 1
+                                    else:
+                                        ln = bisect_right(line_starts, i)
+                                        cur_start = line_starts[ln - 1]
+                                        cur_next = line_starts[ln] if ln < nlines else n + 1
+                                        cur_line = ln + line_offset
+                                yield (ty, new_pos(cur_line, i - cur_start + 1), i, end)
+                            else:
+                                yield (ty, lit, i, end)
+                            continue
+                        if ((ty is not None or lit in unsupported) and not self.no_reserved
                                 or "=" in lit or self.kw_only
                                 or "[" in lit and lit[0] != "["
                                 or aliasing and lit in aliasing
@@ -1053,6 +1128,12 @@ class Scanner:
     def scan_word(self, i: int, mode: int) -> tuple[ast.Word, int]:
         """Scan word parts from `i` until the mode's terminator; return the word and its end."""
         text = self.text
+        if mode == M_WORD:
+            # a word of ordinary characters only (a file name after `>`, most words in
+            # `[[ ]]`): one Lit, as the loop below would make it
+            m = _SIMPLE_WORD.match(text, i)
+            if m is not None:
+                return Word((_lit(m.group()),), self.src.pos(i)), m.end()
         n = self.n
         plain = _PLAIN[mode]
         stop = _STOP[mode]

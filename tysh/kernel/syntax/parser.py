@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.hints import Any
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, frozen, replace
 from tysh.kernel.syntax import ast
@@ -28,7 +29,10 @@ from tysh.kernel.syntax.ast import AndOr, Pipeline, Script, SimpleCommand, State
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from tysh.kernel.syntax import lexer
     from tysh.kernel.syntax.lexer import Scanner, Tok
+else:  # loaded by the first parse: constructing a Kernel parses nothing
+    lexer = LazyModule(globals(), "lexer", "tysh.kernel.syntax.lexer")
 
 __all__ = ["parse", "read_commands", "is_incomplete", "TyshSyntaxError"]
 
@@ -87,14 +91,12 @@ def parse_uncached(src: str, aliases: Mapping[str, str] | None = None) -> ast.Sc
     garbage; the collector is paused for the parse of a big script. (The nodes hold no
     cycles, so nothing is left for the collector to find afterwards.)
     """
-    from tysh.kernel.syntax.lexer import Scanner, Source
-
-    source = Source(src, parse_scanner)
+    scanner = lexer.Scanner(lexer.Source(src, parse_scanner), aliases=aliases)
     if len(src) < _GC_PAUSE_THRESHOLD or not gc.isenabled():
-        return parse_scanner(Scanner(source, aliases=aliases))
+        return parse_scanner(scanner)
     gc.disable()
     try:
-        return parse_scanner(Scanner(source, aliases=aliases))
+        return parse_scanner(scanner)
     finally:
         gc.enable()
 
@@ -118,8 +120,7 @@ def read_commands(src: str, aliases: Callable[[], Mapping[str, str] | None]
     Each command is read from a window of the text that starts where it starts: its
     first line, doubled until the command is complete in it, so the cost of an alias
     expansion (a splice of the window) does not grow with the script."""
-    from tysh.kernel.syntax.lexer import Scanner, Source
-
+    Scanner, Source = lexer.Scanner, lexer.Source
     tables = _get_tables()
     n = len(src)
     pos = 0
@@ -167,7 +168,7 @@ def _read_one(tables: _Tables, scanner: Scanner, whole: bool
                 break
             if act is None:
                 raise _syntax_error(scanner, tok, stack, values)
-            size, origin, fn = act
+            size, origin, fn, _one = act
             s = values[-size:] if size else []
             if size:
                 del values[-size:]
@@ -193,7 +194,7 @@ def _ends(tables: _Tables, stack: list[dict[str, Any]]) -> bool:
         act = row.get("$END")
         if act is None:
             return False
-        size, origin, _fn = act
+        size, origin, _fn, _one = act
         if size:
             del stack[-size:]
         row = stack[-1][origin]
@@ -211,7 +212,7 @@ def _finish(tables: _Tables, stack: list[dict[str, Any]], values: list[Any],
         if act is None:
             end = len(scanner.text)
             raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
-        size, origin, fn = act
+        size, origin, fn, _one = act
         s = values[-size:] if size else []
         if size:
             del values[-size:]
@@ -248,8 +249,14 @@ class _Expand(list[Any]):
     __slots__ = ()
 
 
-# A reduction: (number of stack entries popped, the rule's nonterminal, its builder).
-_Reduce = tuple[int, str, Callable[[list[Any]], Any]]
+# A reduction: (number of stack entries popped, the rule's nonterminal, its builder, and
+# what the driver does in place of calling the builder on a slice of the value stack:
+# for a rule of one symbol, a function of that one value (SAME: the value stays as it
+# is); for a left-recursive repetition helper of two symbols, GROW (the second value is
+# appended to the first's list); else None).
+_Reduce = tuple[int, str, Callable[[list[Any]], Any], Any]
+_SAME: Any = object()
+_GROW: Any = object()
 
 
 # The layout of lalr_tables.py that this module reads (see tablegen.py).
@@ -272,7 +279,7 @@ class _Tables:
         reductions: list[_Reduce] = []
         for origin, alias, expand1, expansion in rule_specs:
             reductions.append((len(expansion), origin,
-                               _reducer(origin, alias, expand1, expansion, builder)))
+                               *_reducer(origin, alias, expand1, expansion, builder)))
         rows: list[dict[str, Any]] = [{} for _ in states]
         for out, (syms, actions) in zip(rows, states, strict=True):
             out.update(zip(syms, [rows[a] if a >= 0 else reductions[~a] for a in actions],
@@ -283,10 +290,11 @@ class _Tables:
 
 def _reducer(origin: str, alias: str | None, expand1: bool,
              expansion: tuple[tuple[str, bool], ...], builder: _Builder,
-             ) -> Callable[[list[Any]], Any]:
-    """The function that turns a rule's popped stack entries into its value: the rule's
-    symbols are (name, is_terminal) pairs; an `_underscored` symbol is spliced or dropped,
-    as Lark's tree builder does."""
+             ) -> tuple[Callable[[list[Any]], Any], Any]:
+    """The function that turns a rule's popped stack entries into its value, and the
+    in-place form `_run` uses instead when there is one (see _Reduce). The rule's symbols
+    are (name, is_terminal) pairs; an `_underscored` symbol is spliced or dropped, as
+    Lark's tree builder does."""
     keep: list[tuple[int, bool]] = []
     for idx, (name, is_term) in enumerate(expansion):
         if is_term:
@@ -301,6 +309,10 @@ def _reducer(origin: str, alias: str | None, expand1: bool,
     size = len(expansion)
     plain = not any(exp for _, exp in keep) and len(keep) == size
 
+    def one(fn: Callable[[list[Any]], Any]) -> tuple[Callable[[list[Any]], Any], Any]:
+        """fn, and for a rule of one symbol its form taking that symbol's value."""
+        return fn, ((lambda v: fn([v])) if size == 1 else None)
+
     if splice and keep and keep[0] == (0, True):
         # Left-recursive repetition helper: grow the first child's list in place.
         rest = keep[1:]
@@ -312,7 +324,7 @@ def _reducer(origin: str, alias: str | None, expand1: bool,
                 acc.append(s[k])
                 return acc
 
-            return grow1
+            return grow1, (_GROW if size == 2 else None)
 
         def grow(s: list[Any]) -> Any:
             acc: _Expand = s[0]
@@ -323,7 +335,7 @@ def _reducer(origin: str, alias: str | None, expand1: bool,
                     acc.append(s[i])
             return acc
 
-        return grow
+        return grow, (_SAME if size == 1 and not rest else None)
 
     def filtered(s: list[Any]) -> list[Any]:
         out: list[Any] = []
@@ -336,30 +348,45 @@ def _reducer(origin: str, alias: str | None, expand1: bool,
 
     if splice:
         if plain:
-            return _Expand
+            return _Expand, ((lambda v: _Expand((v,))) if size == 1 else None)
         if not any(exp for _, exp in keep):
             picks = [i for i, _ in keep]
-            return lambda s: _Expand([s[i] for i in picks])
-        return lambda s: _Expand(filtered(s))
+            return one(lambda s: _Expand([s[i] for i in picks]))
+        return one(lambda s: _Expand(filtered(s)))
     if callback is None:
         # A `?rule` without a builder of its own (e.g. `?command`): always one child.
         if not expand1 or len(keep) != 1:
             raise AssertionError(f"tysh.lark rule {origin!r} has no builder method")
         only = keep[0][0]
-        return lambda s: s[only]
+        return (lambda s: s[only]), (_SAME if size == 1 else None)
     cb = callback
     if expand1:
         def maybe_inline(s: list[Any]) -> Any:
             c = s if plain else filtered(s)
             return c[0] if len(c) == 1 else cb(c)
 
-        return maybe_inline
+        return one(maybe_inline)
     if plain:
-        return cb
+        return one(cb)
     if not any(exp for _, exp in keep):
         picks = [i for i, _ in keep]
-        return lambda s: cb([s[i] for i in picks])
-    return lambda s: cb(filtered(s))
+        return one(_picker(cb, picks))
+    if size == 1:
+        # one spliced helper: its list (which nothing else holds) is the children
+        return (lambda s: cb(filtered(s))), cb
+    return one(lambda s: cb(filtered(s)))
+
+
+def _picker(cb: Callable[[list[Any]], Any], picks: list[int]) -> Callable[[list[Any]], Any]:
+    """A builder call on the children at `picks` (the others are punctuation), spelt out
+    for the commonest counts: `term_stmt` and the bracketed compound commands."""
+    if len(picks) == 1:
+        a = picks[0]
+        return lambda s: cb([s[a]])
+    if len(picks) == 2:
+        a, b = picks
+        return lambda s: cb([s[a], s[b]])
+    return lambda s: cb([s[i] for i in picks])
 
 
 def _get_tables() -> _Tables:
@@ -394,7 +421,17 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
                 break
             if act is None:
                 raise _syntax_error(scanner, tok, stack, values)
-            size, origin, fn = act
+            size, origin, fn, one = act
+            if one is not None:
+                if one is _GROW:
+                    v = values.pop()
+                    values[-1].append(v)
+                    del stack[-1]
+                elif one is not _SAME:
+                    values[-1] = one(values[-1])
+                row = stack[-2][origin]
+                stack[-1] = row
+                continue
             if size:
                 s = values[-size:]
                 del values[-size:]
@@ -410,7 +447,7 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
         if act is None:
             end = len(scanner.text)
             raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
-        size, origin, fn = act
+        size, origin, fn, _one = act
         if size:
             s = values[-size:]
             del values[-size:]
@@ -462,7 +499,7 @@ def _accepts(stack: list[dict[str, Any]], ttype: str) -> bool:
             return False
         if act.__class__ is dict:
             return True
-        size, origin, _fn = act
+        size, origin, _fn, _one = act
         if size:
             del stack[-size:]
         goto = stack[-1].get(origin)
