@@ -53,6 +53,7 @@ else:  # loaded by the first word that needs arithmetic or a pattern
 __all__ = [
     "ExpandHost",
     "ExpansionError",
+    "arith_word_fn",
     "eval_arith_word",
     "expand_args",
     "expand_heredoc",
@@ -1293,42 +1294,46 @@ def eval_arith_word(word: ast.Word, host: ExpandHost) -> int:
     p = parts[0] if len(parts) == 1 else None
     if type(p) is ast.Quoted or type(p) is ast.Lit:
         return arith.evaluate(p.text, host)
+    return arith_word_fn(word)(host)
+
+
+# The evaluator of each arithmetic word of expansions, by the word's identity (the word
+# is held with it, so an entry's id is never another word's).
+_ARITH_WORDS: dict[int, tuple[ast.Word, Callable[[ExpandHost], int]]] = {}
+
+# how a template reads one expansion: `$1` by its index, `$x` by its name, another plain
+# parameter (`$#`, `$?`) by `_Expander.get`; anything else by the general expansion
+_READ_POS, _READ_VAR, _READ_GET, _READ_FULL = range(4)
+
+
+def arith_word_fn(word: ast.Word) -> Callable[[ExpandHost], int]:
+    """`eval_arith_word` of `word` as a function of the host, made once per word: a word
+    of text and `$x` expansions (`$(( $1 + 1 ))`) reads them and runs a template
+    compiled once for every plain number they may hold; any other word is expanded and
+    its text evaluated every time. For planners that evaluate a word many times."""
     got = _ARITH_WORDS.get(id(word))
-    plan = got[1] if got is not None and got[0] is word else _arith_plan(word)
-    if plan is None:
-        return arith.evaluate(expand_text(word, host), host)
-    pieces, params, fn = plan
-    ex = _Expander(host)
-    texts: list[str] = []
-    for q, plain in params:  # expanded left to right, as always
-        v = ex.get(q.name) if plain else None
-        texts.append(v if type(v) is str else ex.part_text(q, False))
-    numbers: list[int] = []
-    for t in texts:
-        n = arith.hole_number(t)
-        if n is None:  # not a plain number: the joined text is read as an expression
-            text = pieces[0] + "".join(
-                t + piece for t, piece in zip(texts, pieces[1:], strict=True))
-            return arith.evaluate(_checked(text, host), host)
-        numbers.append(n)
-    return arith.evaluate_template(fn, numbers, pieces, texts, host)
+    if got is not None and got[0] is word:
+        return got[1]
+    fn = _arith_fn(word)
+    if len(_ARITH_WORDS) > 2048:
+        _ARITH_WORDS.clear()
+    _ARITH_WORDS[id(word)] = (word, fn)
+    return fn
 
 
-# An arithmetic word of text and `$x` expansions (`$(( $1 + 1 ))`), by the word's
-# identity: its texts, its expansions (each with whether it is a plain `$x`, read
-# without the general expansion when its value is text) and the template compiled from
-# them (None: the word is expanded and its text evaluated every time). The word is held
-# with its plan, so an entry's id is never another word's.
-if TYPE_CHECKING:
-    _ArithPlan = tuple[tuple[str, ...], tuple[tuple[ast.ParamExp, bool], ...], arith.Fn]
-_ARITH_WORDS: dict[int, tuple[ast.Word, _ArithPlan | None]] = {}
+def _arith_fn(word: ast.Word) -> Callable[[ExpandHost], int]:
+    parts = word.parts
+    if len(parts) == 1 and (type(parts[0]) is ast.Quoted or type(parts[0]) is ast.Lit):
+        source = parts[0].text
 
+        def fixed(host: ExpandHost) -> int:
+            return arith.evaluate(source, host)
 
-def _arith_plan(word: ast.Word) -> _ArithPlan | None:
+        return fixed
     pieces = [""]
     params: list[ast.ParamExp] = []
-    plan: _ArithPlan | None = None
-    for p in word.parts:
+    template: arith.Fn | None = None
+    for p in parts:
         if type(p) is ast.Quoted or type(p) is ast.Lit and (
                 pieces[0] or params or p.text[:1] != "~"):  # (a leading `~` is a tilde)
             pieces[-1] += p.text
@@ -1338,13 +1343,52 @@ def _arith_plan(word: ast.Word) -> _ArithPlan | None:
         else:
             break
     else:
-        fn = arith.compile_template(pieces) if params else None
-        if fn is not None:
-            plan = (tuple(pieces), tuple((q, _plain_scalar(q)) for q in params), fn)
-    if len(_ARITH_WORDS) > 2048:
-        _ARITH_WORDS.clear()
-    _ARITH_WORDS[id(word)] = (word, plan)
-    return plan
+        template = arith.compile_template(pieces) if params else None
+    if template is None:
+        def general(host: ExpandHost) -> int:
+            return arith.evaluate(expand_text(word, host), host)
+
+        return general
+    fn = template
+    frozen_pieces = tuple(pieces)
+    readers = tuple(_reader(q) for q in params)
+
+    def templated(host: ExpandHost) -> int:
+        texts: list[str] = []
+        for how, key, q in readers:  # expanded left to right, as always
+            if how == _READ_POS:
+                pos = host.positional()
+                v: Any = pos[key] if key < len(pos) else None
+            elif how == _READ_VAR:
+                v = host.lookup(key)
+            elif how == _READ_GET:
+                v = _Expander(host).get(key)
+            else:
+                v = None
+            texts.append(v if type(v) is str else _Expander(host).part_text(q, False))
+        numbers: list[int] = []
+        for t in texts:
+            n = arith.hole_number(t)
+            if n is None:  # not a plain number: the joined text is read as an expression
+                text = frozen_pieces[0] + "".join(
+                    t + piece for t, piece in zip(texts, frozen_pieces[1:], strict=True))
+                return arith.evaluate(_checked(text, host), host)
+            numbers.append(n)
+        return arith.evaluate_template(fn, numbers, frozen_pieces, texts, host)
+
+    return templated
+
+
+def _reader(q: ast.ParamExp) -> tuple[int, Any, ast.ParamExp]:
+    """How a template reads the expansion `q` (see `_READ_POS`)."""
+    if not _plain_scalar(q):
+        return _READ_FULL, None, q
+    name = q.name
+    if name.isdigit() and name.isascii() and name != "0":
+        return _READ_POS, int(name) - 1, q
+    if _NAME.fullmatch(name) is not None:
+        return _READ_VAR, name, q
+    return _READ_GET, name, q
 
 
 def _assign_tildes(parts: tuple[ast.WordPart, ...], host: ExpandHost) -> tuple[ast.WordPart, ...]:

@@ -1291,7 +1291,7 @@ def _arith_part(word: ast.Word) -> tuple[str, Callable[[Interpreter], int]]:
     faults come reported)."""
     got = arith.fixed_text_fn(word)
     if got is None:
-        return "", lambda interp: expand.eval_arith_word(word, interp)
+        return "", expand.arith_word_fn(word)
     return got
 
 

@@ -24,7 +24,7 @@ from tysh.kernel.base.control import ExitShell
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.expand import arith
-from tysh.kernel.expand.words import eval_arith_word, plain_texts, plain_words
+from tysh.kernel.expand.words import arith_word_fn, plain_texts, plain_words
 from tysh.kernel.run.simple_command import do_assign, run_function, run_simple
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import walk
@@ -213,9 +213,11 @@ def _value(a: ast.Assign) -> Value | None:
     expr = p.expr
     got = arith.fixed_text_fn(expr) if _compiles(expr) else None
     if got is None:
+        evaluate = arith_word_fn(expr)
+
         def expanded(interp: Interpreter) -> str:
             try:
-                return arith.int_text(eval_arith_word(expr, interp))
+                return arith.int_text(evaluate(interp))
             except ExpansionError as e:
                 e.fatal = True  # as a `$((…))` anywhere else
                 raise
