@@ -18,7 +18,7 @@ answer for another script."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.control import ExitShell
 from tysh.kernel.base.errors import ExpansionError, VarError
@@ -116,6 +116,9 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
 
         return step
 
+    # the function last called here and its body's plan: a loop calls the same one
+    called: list[Any] = [None, None]
+
     def named(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
         """`f $i`, `[ $i -lt 10 ]`: a function, or a tool with a direct path
         (ToolDirect), gets its words' texts without the binder's classified arguments,
@@ -134,8 +137,10 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
                     interp.last_data = None
                     interp.cmdsub_status = None
                     state.last_arg = argv[-1] if argv else name  # `$_` in the function
-                    return _finish(interp, run_function(interp, fn, name, argv, fds),
-                                   pipeline)
+                    if fn is not called[0]:
+                        called[0], called[1] = fn, _body_plan(fn)
+                    return _finish(interp, run_function(interp, fn, name, argv, fds,
+                                                        called[1]), pipeline)
             elif not state.disabled:
                 tool = interp.registry.tool(name)
                 if tool is not None and tool.direct is not None:
@@ -151,6 +156,14 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
         return _finish(interp, run_simple(interp, cmd, fds), pipeline)
 
     return named
+
+
+def _body_plan(fn: ast.FunctionDef) -> Plan | None:
+    """The plan of a function's body when it is a `{ …; }` without redirections."""
+    body = fn.body
+    if type(body) is ast.BraceGroup and not body.redirects:
+        return plan(body.body)
+    return None
 
 
 def _assignment_step(pipeline: ast.Pipeline,
