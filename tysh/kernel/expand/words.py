@@ -1159,16 +1159,19 @@ def expand_args(
     return out
 
 
-# How `plain_words` plans a word: constant text, or the value of a variable (by name,
-# or a special/positional parameter), unquoted or double-quoted.
-_CONST, _VAR, _VAR_DQ, _PARAM, _PARAM_DQ = range(5)
-PlainWords = tuple[tuple[int, str], ...]
+# How `plain_words` plans the words: their texts, constant where a word is constant text
+# ("" where it is an expansion), and the expansions, each (its index, how it is read,
+# the parameter's name). An expansion is the value of a variable (by name) or of a
+# special or positional parameter, unquoted or double-quoted.
+_VAR, _VAR_DQ, _PARAM, _PARAM_DQ = range(4)
+PlainWords = tuple[tuple[str, ...], tuple[tuple[int, int, str], ...]]
 
 
 def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:
     """A plan for `plain_texts` when every word is constant text or a lone `$x` /
     `"$x"` (no operator, no subscript); None otherwise."""
-    out: list[tuple[int, str]] = []
+    texts: list[str] = []
+    holes: list[tuple[int, int, str]] = []
     for w in words:
         parts = w.parts
         if len(parts) != 1:
@@ -1176,7 +1179,7 @@ def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:
         p = parts[0]
         quoted = False
         if type(p) is ast.Lit and _LIVE.isdisjoint(p.text) or type(p) is ast.Quoted:
-            out.append((_CONST, p.text))
+            texts.append(p.text)
             continue
         if type(p) is ast.DQ and len(p.parts) == 1:
             p = p.parts[0]
@@ -1184,8 +1187,9 @@ def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:
         if type(p) is not ast.ParamExp or not _plain_scalar(p):
             return None
         named = _NAME.fullmatch(p.name) is not None
-        out.append(((_VAR if named else _PARAM) + quoted, p.name))
-    return tuple(out)
+        holes.append((len(texts), (_VAR if named else _PARAM) + quoted, p.name))
+        texts.append("")
+    return tuple(texts), tuple(holes)
 
 
 def plain_texts(plan: PlainWords, host: ExpandHost, split: bool) -> list[str] | None:
@@ -1194,17 +1198,16 @@ def plain_texts(plan: PlainWords, host: ExpandHost, split: bool) -> list[str] | 
     when a word needs the full expansion (which then reads the variables again: reading
     one has no effect). `split`: the host's `sh_word_split`. For functions and raw-argv
     commands such as `[`."""
-    out: list[str] = []
+    texts, holes = plan
+    out = list(texts)
     ifs_checked = False
-    for kind, text in plan:
-        if kind == _CONST:
-            out.append(text)
-            continue
-        v = host.lookup(text) if kind <= _VAR_DQ else _Expander(host).get(text)
+    gone = False
+    for i, kind, name in holes:
+        v = host.lookup(name) if kind <= _VAR_DQ else _Expander(host).get(name)
         if type(v) is not str:
             return None
+        out[i] = v
         if kind == _VAR_DQ or kind == _PARAM_DQ:
-            out.append(v)
             continue
         if split:
             if not ifs_checked:
@@ -1213,8 +1216,11 @@ def plain_texts(plan: PlainWords, host: ExpandHost, split: bool) -> list[str] | 
                 ifs_checked = True
             if not _SPLITS_OR_GLOBS.isdisjoint(v):
                 return None
-        if v:  # an empty unquoted expansion disappears
-            out.append(v)
+        if not v:
+            gone = True
+    if gone:  # an empty unquoted expansion disappears
+        empty = {i for i, kind, _ in holes if kind in (_VAR, _PARAM) and not out[i]}
+        return [t for i, t in enumerate(out) if i not in empty]
     return out
 
 

@@ -65,12 +65,12 @@ def _step(st: ast.Statement) -> Step | None:
     if any(type(n) is ast.ProcSub for n in walk(cmd)):
         return None  # its pipes are closed after the command: the general path does that
     if not cmd.words and not cmd.redirects and cmd.assigns:
-        assigns: list[tuple[ast.Assign, Value]] = []
+        assigns: list[tuple[str, ast.Assign, Value]] = []
         for a in cmd.assigns:
             value = _value(a)
             if value is None:
                 break
-            assigns.append((a, value))
+            assigns.append((a.name, a, value))
         else:
             return _assignment_step(pipeline, tuple(assigns))
     return _simple_step(cmd, pipeline)
@@ -167,7 +167,7 @@ def _body_plan(fn: ast.FunctionDef) -> Plan | None:
 
 
 def _assignment_step(pipeline: ast.Pipeline,
-                     assigns: tuple[tuple[ast.Assign, Value], ...]) -> Step:
+                     assigns: tuple[tuple[str, ast.Assign, Value], ...]) -> Step:
     """`x=$((x+i))`, `s=text`: the values computed by the planned functions and stored
     as `do_assign` stores them."""
 
@@ -181,11 +181,11 @@ def _assignment_step(pipeline: ast.Pipeline,
         interp.cmdsub_status = None
         state.last_arg = ""
         try:
-            for a, value in assigns:
+            for name, a, value in assigns:
                 v = value(interp)
                 frames = state.frames
-                var = (frames[0].get(a.name) if len(frames) == 1 and not state.refs
-                       else state.lookup(a.name))
+                var = (frames[0].get(name) if len(frames) == 1 and not state.refs
+                       else state.lookup(name))
                 if (var is not None and type(var.value) is str and not var.integer
                         and not var.readonly and not var.case):
                     var.value = v
