@@ -62,6 +62,7 @@ __all__ = [
     "expand_regex",
     "expand_text",
     "expand_value",
+    "plain_scalar",
 ]
 
 
@@ -161,7 +162,7 @@ _NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*")
 _NOTHING: Any = object()
 
 
-def _plain_scalar(pe: ast.ParamExp) -> bool:
+def plain_scalar(pe: ast.ParamExp) -> bool:
     """`$x` / `${x}` of a named variable: no operator, subscript, length or indirection."""
     return (
         not pe.op
@@ -1123,7 +1124,7 @@ def expand_args(
                 t = p.text  # type: ignore[union-attr]
                 out.append(_classify(t, True) if t else Operand("", True))
                 continue
-            elif tp is ast.ParamExp and _plain_scalar(p):  # type: ignore[arg-type]
+            elif tp is ast.ParamExp and plain_scalar(p):  # type: ignore[arg-type]
                 if bash is None:
                     bash = bool(getattr(host, "sh_word_split", False))
                 if not bash:
@@ -1143,7 +1144,7 @@ def expand_args(
             elif tp is ast.DQ and len(p.parts) == 1:  # type: ignore[union-attr]
                 # `"$x"`: the commonest expansion, without building fields.
                 q = p.parts[0]  # type: ignore[union-attr]
-                if type(q) is ast.ParamExp and _plain_scalar(q):
+                if type(q) is ast.ParamExp and plain_scalar(q):
                     v = _Expander(host).get(q.name)
                     if type(v) is str:
                         out.append(_classify(v, False))
@@ -1184,7 +1185,7 @@ def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:
         if type(p) is ast.DQ and len(p.parts) == 1:
             p = p.parts[0]
             quoted = True
-        if type(p) is not ast.ParamExp or not _plain_scalar(p):
+        if type(p) is not ast.ParamExp or not plain_scalar(p):
             return None
         named = _NAME.fullmatch(p.name) is not None
         holes.append((len(texts), (_VAR if named else _PARAM) + quoted, p.name))
@@ -1387,7 +1388,7 @@ def _arith_fn(word: ast.Word) -> Callable[[ExpandHost], int]:
 
 def _reader(q: ast.ParamExp) -> tuple[int, Any, ast.ParamExp]:
     """How a template reads the expansion `q` (see `_READ_POS`)."""
-    if not _plain_scalar(q):
+    if not plain_scalar(q):
         return _READ_FULL, None, q
     name = q.name
     if name.isdigit() and name.isascii() and name != "0":

@@ -6,7 +6,7 @@ the statement as `Interpreter.run_andor` would, or None where the general path r
 A statement gets a step when it is one simple command (not negated, not timed, not in
 the background): the step goes straight to the simple command without the and-or,
 pipeline and command layers. An assignment-only command of plain values (`x=$((x+i))`,
-`s=text`) gets a step that also evaluates and stores the values itself, with the
+`s=text`, `r=$1`) gets a step that also evaluates and stores the values itself, with the
 arithmetic compiled once.
 
 A step keeps every hook of the general path: while a trap is set (DEBUG, ERR) or
@@ -24,7 +24,7 @@ from tysh.kernel.base.control import ExitShell
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.expand import arith
-from tysh.kernel.expand.words import arith_word_fn, plain_texts, plain_words
+from tysh.kernel.expand.words import arith_word_fn, plain_scalar, plain_texts, plain_words
 from tysh.kernel.run.simple_command import do_assign, run_function, run_simple
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import walk
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 Step = Callable[["Interpreter", ast.Statement, Fds], int]
 Plan = tuple[tuple[ast.Statement, Step | None], ...]
-Value = Callable[["Interpreter"], str]
+Value = Callable[["Interpreter"], Any]
 
 _PLANS: dict[int, tuple[ast.Script, Plan]] = {}
 _MAX_PLANS = 4096
@@ -186,8 +186,8 @@ def _assignment_step(pipeline: ast.Pipeline,
                 frames = state.frames
                 var = (frames[0].get(name) if len(frames) == 1 and not state.refs
                        else state.lookup(name))
-                if (var is not None and type(var.value) is str and not var.integer
-                        and not var.readonly and not var.case):
+                if (var is not None and type(var.value) is str and type(v) is str
+                        and not var.integer and not var.readonly and not var.case):
                     var.value = v
                 else:
                     _store(interp, a, v, fds)
@@ -199,7 +199,7 @@ def _assignment_step(pipeline: ast.Pipeline,
     return step
 
 
-def _store(interp: Interpreter, a: ast.Assign, v: str, fds: Fds) -> None:
+def _store(interp: Interpreter, a: ast.Assign, v: Any, fds: Fds) -> None:
     """`do_assign` of a computed value; a refused store (a readonly variable) abandons
     the rest of the line, as bash does (the shell goes on)."""
     try:
@@ -211,7 +211,8 @@ def _store(interp: Interpreter, a: ast.Assign, v: str, fds: Fds) -> None:
 
 def _value(a: ast.Assign) -> Value | None:
     """How the value of a plain assignment is computed, as `do_assign` computes it
-    (`name=text`, `name=$((…))`); None for any other."""
+    (`name=text`, `name=$((…))`, `name=$x`, `name="$1"`: a text, or the typed value a
+    lone expansion keeps); None for any other."""
     if a.index is not None or a.append or type(a.value) is not ast.Word:
         return None
     parts = a.value.parts
@@ -221,6 +222,19 @@ def _value(a: ast.Assign) -> Value | None:
     if type(p) is ast.Quoted or type(p) is ast.Lit and "~" not in p.text:
         text = p.text
         return lambda interp: text
+    if type(p) is ast.DQ and len(p.parts) == 1:
+        p = p.parts[0]
+        if type(p) is not ast.ParamExp:
+            return None
+    if type(p) is ast.ParamExp:
+        if not plain_scalar(p):
+            return None  # an operator's word may run a command: its status is `$?`
+        word = a.value
+
+        def param(interp: Interpreter) -> Any:
+            return interp.expand_value(word)
+
+        return param
     if type(p) is not ast.ArithSub:
         return None
     expr = p.expr
