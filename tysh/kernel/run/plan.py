@@ -116,8 +116,9 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
 
         return step
 
-    # the function last called here and its body's plan: a loop calls the same one
-    called: list[Any] = [None, None]
+    # the function last called here with its body's plan (a loop calls the same one),
+    # replaced as one pair: pipeline stages on threads may share this step
+    called: list[tuple[ast.FunctionDef, Plan | None] | None] = [None]
 
     def named(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
         """`f $i`, `[ $i -lt 10 ]`: a function, or a tool with a direct path
@@ -137,10 +138,11 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
                     interp.last_data = None
                     interp.cmdsub_status = None
                     state.last_arg = argv[-1] if argv else name  # `$_` in the function
-                    if fn is not called[0]:
-                        called[0], called[1] = fn, _body_plan(fn)
+                    last = called[0]
+                    if last is None or last[0] is not fn:
+                        last = called[0] = (fn, _body_plan(fn))
                     return _finish(interp, run_function(interp, fn, name, argv, fds,
-                                                        called[1]), pipeline)
+                                                        last[1]), pipeline)
             elif not state.disabled:
                 tool = interp.registry.tool(name)
                 if tool is not None and tool.direct is not None:
