@@ -122,6 +122,35 @@ def test_a_name_that_becomes_a_function_is_called_as_one(k: Kernel) -> None:
     assert r.out == "1\nmine\n2\n"
 
 
+def test_a_function_redefined_in_a_loop_runs_its_new_body(k: Kernel) -> None:
+    r = k.execute("f() { echo one; }; for n in 1 2 3; do f $n; f() { echo \"$1 two\"; }; done")
+    assert r.out == "one\n2 two\n3 two\n"
+
+
+def test_the_commands_of_a_loop_import_nothing_per_iteration(
+        k: Kernel, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import run inside a function costs CPython 3.11 two formatted AttributeErrors
+    even when the module is loaded: more than a whole `[ $i -lt N ]`."""
+    import builtins
+
+    src = ("f() { r=$(( $1 + 1 )); s=$1; }; i=0\n"
+           "while [ $i -lt {n} ] && test $i -ge 0 && [[ $i == [0-9]* && $i -lt 99 ]]; do\n"
+           "  f $i; i=$((i+1)); (( i > 0 )); case $i in 1) ;; esac; done; echo $r")
+    assert k.execute(src.replace("{n}", "3")).out == "3\n"  # loads what the loop uses
+    seen: list[str] = []
+    real = builtins.__import__
+
+    def spy(name: str, *a: Any, **kw: Any) -> Any:
+        seen.append(name)
+        return real(name, *a, **kw)
+
+    monkeypatch.setattr(builtins, "__import__", spy)
+    k.execute(src.replace("{n}", "2"))
+    few = len(seen)
+    assert k.execute(src.replace("{n}", "40")).out == "40\n"
+    assert len(seen) - few <= few, seen[few:]
+
+
 TEMPLATES = ["$a + 1", " $a*$b ", "$a-$b", "x$a", "1$a", "$a$b", "$a#1", "-$a", "!$a",
              "$a ? $b : 7", "$a / $b", "$a % $b", "($a) << $b", "y = $a, y + $b",
              "$a ** $b", "a[$b] + $a", "$a++", "++$a", "$a,$b", "$b"]

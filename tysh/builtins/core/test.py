@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.kernel.base.values import to_json_text
+from tysh.kernel.text.testexpr import BINARY, TestError, evaluate, plain_truth
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Outcome, Tool, tool
 
 
 def _run_test(argv: list[str], ctx: Context, json_ok: bool = False) -> int | Outcome:
-    from tysh.kernel.text.testexpr import BINARY, TestError, evaluate
-
     # `test --json EXPR`: the answer as JSON (`true`/`false`, also the typed value) with
     # the usual status; `--json` stays an operand where bash reads it as one (alone, or
     # before a binary operator: `test --json = "$x"`)
@@ -35,8 +34,6 @@ def _run_test(argv: list[str], ctx: Context, json_ok: bool = False) -> int | Out
 def _direct_test(argv: list[str]) -> int | None:
     """`test`'s status without a Context when the expression is one `plain_truth`
     decides (None: the tool runs as usual; `--json` always does)."""
-    from tysh.kernel.text.testexpr import plain_truth
-
     if argv and argv[0] == "--json":
         return None
     got = plain_truth(argv)
@@ -46,8 +43,6 @@ def _direct_test(argv: list[str]) -> int | None:
 def _direct_bracket(argv: list[str]) -> int | None:
     """`[`'s status without a Context, as `_direct_test` (a missing `]` runs the tool,
     which reports it)."""
-    from tysh.kernel.text.testexpr import plain_truth
-
     if not argv or argv[-1] != "]":
         return None
     got = plain_truth(argv, len(argv) - 1)

@@ -53,6 +53,7 @@ else:  # loaded by the first word that needs arithmetic or a pattern
 __all__ = [
     "ExpandHost",
     "ExpansionError",
+    "arith_word_fn",
     "eval_arith_word",
     "expand_args",
     "expand_heredoc",
@@ -61,6 +62,7 @@ __all__ = [
     "expand_regex",
     "expand_text",
     "expand_value",
+    "plain_scalar",
 ]
 
 
@@ -163,7 +165,7 @@ _ASSIGN_HEAD = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
 _NOTHING: Any = object()
 
 
-def _plain_scalar(pe: ast.ParamExp) -> bool:
+def plain_scalar(pe: ast.ParamExp) -> bool:
     """`$x` / `${x}` of a named variable: no operator, subscript, length or indirection."""
     return (
         not pe.op
@@ -1156,7 +1158,7 @@ def expand_args(
                 t = p.text  # type: ignore[union-attr]
                 out.append(_classify(t, True) if t else Operand("", True))
                 continue
-            elif tp is ast.ParamExp and _plain_scalar(p):  # type: ignore[arg-type]
+            elif tp is ast.ParamExp and plain_scalar(p):  # type: ignore[arg-type]
                 if bash is None:
                     bash = bool(getattr(host, "sh_word_split", False))
                 if not bash:
@@ -1176,7 +1178,7 @@ def expand_args(
             elif tp is ast.DQ and len(p.parts) == 1:  # type: ignore[union-attr]
                 # `"$x"`: the commonest expansion, without building fields.
                 q = p.parts[0]  # type: ignore[union-attr]
-                if type(q) is ast.ParamExp and _plain_scalar(q):
+                if type(q) is ast.ParamExp and plain_scalar(q):
                     v = _Expander(host).get(q.name)
                     if type(v) is str:
                         out.append(_classify(v, False))
@@ -1192,16 +1194,19 @@ def expand_args(
     return out
 
 
-# How `plain_words` plans a word: constant text, or the value of a variable (by name,
-# or a special/positional parameter), unquoted or double-quoted.
-_CONST, _VAR, _VAR_DQ, _PARAM, _PARAM_DQ = range(5)
-PlainWords = tuple[tuple[int, str], ...]
+# How `plain_words` plans the words: their texts, constant where a word is constant text
+# ("" where it is an expansion), and the expansions, each (its index, how it is read,
+# the parameter's name). An expansion is the value of a variable (by name) or of a
+# special or positional parameter, unquoted or double-quoted.
+_VAR, _VAR_DQ, _PARAM, _PARAM_DQ = range(4)
+PlainWords = tuple[tuple[str, ...], tuple[tuple[int, int, str], ...]]
 
 
 def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:
     """A plan for `plain_texts` when every word is constant text or a lone `$x` /
     `"$x"` (no operator, no subscript); None otherwise."""
-    out: list[tuple[int, str]] = []
+    texts: list[str] = []
+    holes: list[tuple[int, int, str]] = []
     for w in words:
         parts = w.parts
         if len(parts) != 1:
@@ -1209,16 +1214,17 @@ def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:
         p = parts[0]
         quoted = False
         if type(p) is ast.Lit and _LIVE.isdisjoint(p.text) or type(p) is ast.Quoted:
-            out.append((_CONST, p.text))
+            texts.append(p.text)
             continue
         if type(p) is ast.DQ and len(p.parts) == 1:
             p = p.parts[0]
             quoted = True
-        if type(p) is not ast.ParamExp or not _plain_scalar(p):
+        if type(p) is not ast.ParamExp or not plain_scalar(p):
             return None
         named = _NAME.fullmatch(p.name) is not None
-        out.append(((_VAR if named else _PARAM) + quoted, p.name))
-    return tuple(out)
+        holes.append((len(texts), (_VAR if named else _PARAM) + quoted, p.name))
+        texts.append("")
+    return tuple(texts), tuple(holes)
 
 
 def plain_texts(plan: PlainWords, host: ExpandHost, split: bool) -> list[str] | None:
@@ -1227,17 +1233,16 @@ def plain_texts(plan: PlainWords, host: ExpandHost, split: bool) -> list[str] | 
     when a word needs the full expansion (which then reads the variables again: reading
     one has no effect). `split`: the host's `sh_word_split`. For functions and raw-argv
     commands such as `[`."""
-    out: list[str] = []
+    texts, holes = plan
+    out = list(texts)
     ifs_checked = False
-    for kind, text in plan:
-        if kind == _CONST:
-            out.append(text)
-            continue
-        v = host.lookup(text) if kind <= _VAR_DQ else _Expander(host).get(text)
+    gone = False
+    for i, kind, name in holes:
+        v = host.lookup(name) if kind <= _VAR_DQ else _Expander(host).get(name)
         if type(v) is not str:
             return None
+        out[i] = v
         if kind == _VAR_DQ or kind == _PARAM_DQ:
-            out.append(v)
             continue
         if split:
             if not ifs_checked:
@@ -1246,8 +1251,11 @@ def plain_texts(plan: PlainWords, host: ExpandHost, split: bool) -> list[str] | 
                 ifs_checked = True
             if not _SPLITS_OR_GLOBS.isdisjoint(v):
                 return None
-        if v:  # an empty unquoted expansion disappears
-            out.append(v)
+        if not v:
+            gone = True
+    if gone:  # an empty unquoted expansion disappears
+        empty = {i for i, kind, _ in holes if kind in (_VAR, _PARAM) and not out[i]}
+        return [t for i, t in enumerate(out) if i not in empty]
     return out
 
 
@@ -1327,42 +1335,46 @@ def eval_arith_word(word: ast.Word, host: ExpandHost) -> int:
     p = parts[0] if len(parts) == 1 else None
     if type(p) is ast.Quoted or type(p) is ast.Lit:
         return arith.evaluate(p.text, host)
+    return arith_word_fn(word)(host)
+
+
+# The evaluator of each arithmetic word of expansions, by the word's identity (the word
+# is held with it, so an entry's id is never another word's).
+_ARITH_WORDS: dict[int, tuple[ast.Word, Callable[[ExpandHost], int]]] = {}
+
+# how a template reads one expansion: `$1` by its index, `$x` by its name, another plain
+# parameter (`$#`, `$?`) by `_Expander.get`; anything else by the general expansion
+_READ_POS, _READ_VAR, _READ_GET, _READ_FULL = range(4)
+
+
+def arith_word_fn(word: ast.Word) -> Callable[[ExpandHost], int]:
+    """`eval_arith_word` of `word` as a function of the host, made once per word: a word
+    of text and `$x` expansions (`$(( $1 + 1 ))`) reads them and runs a template
+    compiled once for every plain number they may hold; any other word is expanded and
+    its text evaluated every time. For planners that evaluate a word many times."""
     got = _ARITH_WORDS.get(id(word))
-    plan = got[1] if got is not None and got[0] is word else _arith_plan(word)
-    if plan is None:
-        return arith.evaluate(expand_text(word, host), host)
-    pieces, params, fn = plan
-    ex = _Expander(host)
-    texts: list[str] = []
-    for q, plain in params:  # expanded left to right, as always
-        v = ex.get(q.name) if plain else None
-        texts.append(v if type(v) is str else ex.part_text(q, False))
-    numbers: list[int] = []
-    for t in texts:
-        n = arith.hole_number(t)
-        if n is None:  # not a plain number: the joined text is read as an expression
-            text = pieces[0] + "".join(
-                t + piece for t, piece in zip(texts, pieces[1:], strict=True))
-            return arith.evaluate(_checked(text, host), host)
-        numbers.append(n)
-    return arith.evaluate_template(fn, numbers, pieces, texts, host)
+    if got is not None and got[0] is word:
+        return got[1]
+    fn = _arith_fn(word)
+    if len(_ARITH_WORDS) > 2048:
+        _ARITH_WORDS.clear()
+    _ARITH_WORDS[id(word)] = (word, fn)
+    return fn
 
 
-# An arithmetic word of text and `$x` expansions (`$(( $1 + 1 ))`), by the word's
-# identity: its texts, its expansions (each with whether it is a plain `$x`, read
-# without the general expansion when its value is text) and the template compiled from
-# them (None: the word is expanded and its text evaluated every time). The word is held
-# with its plan, so an entry's id is never another word's.
-if TYPE_CHECKING:
-    _ArithPlan = tuple[tuple[str, ...], tuple[tuple[ast.ParamExp, bool], ...], arith.Fn]
-_ARITH_WORDS: dict[int, tuple[ast.Word, _ArithPlan | None]] = {}
+def _arith_fn(word: ast.Word) -> Callable[[ExpandHost], int]:
+    parts = word.parts
+    if len(parts) == 1 and (type(parts[0]) is ast.Quoted or type(parts[0]) is ast.Lit):
+        source = parts[0].text
 
+        def fixed(host: ExpandHost) -> int:
+            return arith.evaluate(source, host)
 
-def _arith_plan(word: ast.Word) -> _ArithPlan | None:
+        return fixed
     pieces = [""]
     params: list[ast.ParamExp] = []
-    plan: _ArithPlan | None = None
-    for p in word.parts:
+    template: arith.Fn | None = None
+    for p in parts:
         if type(p) is ast.Quoted or type(p) is ast.Lit and (
                 pieces[0] or params or p.text[:1] != "~"):  # (a leading `~` is a tilde)
             pieces[-1] += p.text
@@ -1372,13 +1384,52 @@ def _arith_plan(word: ast.Word) -> _ArithPlan | None:
         else:
             break
     else:
-        fn = arith.compile_template(pieces) if params else None
-        if fn is not None:
-            plan = (tuple(pieces), tuple((q, _plain_scalar(q)) for q in params), fn)
-    if len(_ARITH_WORDS) > 2048:
-        _ARITH_WORDS.clear()
-    _ARITH_WORDS[id(word)] = (word, plan)
-    return plan
+        template = arith.compile_template(pieces) if params else None
+    if template is None:
+        def general(host: ExpandHost) -> int:
+            return arith.evaluate(expand_text(word, host), host)
+
+        return general
+    fn = template
+    frozen_pieces = tuple(pieces)
+    readers = tuple(_reader(q) for q in params)
+
+    def templated(host: ExpandHost) -> int:
+        texts: list[str] = []
+        for how, key, q in readers:  # expanded left to right, as always
+            if how == _READ_POS:
+                pos = host.positional()
+                v: Any = pos[key] if key < len(pos) else None
+            elif how == _READ_VAR:
+                v = host.lookup(key)
+            elif how == _READ_GET:
+                v = _Expander(host).get(key)
+            else:
+                v = None
+            texts.append(v if type(v) is str else _Expander(host).part_text(q, False))
+        numbers: list[int] = []
+        for t in texts:
+            n = arith.hole_number(t)
+            if n is None:  # not a plain number: the joined text is read as an expression
+                text = frozen_pieces[0] + "".join(
+                    t + piece for t, piece in zip(texts, frozen_pieces[1:], strict=True))
+                return arith.evaluate(_checked(text, host), host)
+            numbers.append(n)
+        return arith.evaluate_template(fn, numbers, frozen_pieces, texts, host)
+
+    return templated
+
+
+def _reader(q: ast.ParamExp) -> tuple[int, Any, ast.ParamExp]:
+    """How a template reads the expansion `q` (see `_READ_POS`)."""
+    if not plain_scalar(q):
+        return _READ_FULL, None, q
+    name = q.name
+    if name.isdigit() and name.isascii() and name != "0":
+        return _READ_POS, int(name) - 1, q
+    if _NAME.fullmatch(name) is not None:
+        return _READ_VAR, name, q
+    return _READ_GET, name, q
 
 
 def _assign_tildes(parts: tuple[ast.WordPart, ...], host: ExpandHost) -> tuple[ast.WordPart, ...]:

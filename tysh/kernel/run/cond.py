@@ -12,12 +12,19 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.values import AssocArray, array_get, byte_view, from_byte_view
 from tysh.kernel.syntax import ast
 from tysh.kernel.text import engine
 
 if TYPE_CHECKING:
+    from tysh.kernel.expand import pattern
     from tysh.kernel.run.interpreter import Interpreter
+    from tysh.kernel.text import testexpr
+else:  # loaded by the first `==` or test operator (an import in a function that runs
+    # on every evaluation costs more than the comparison itself)
+    pattern = LazyModule(globals(), "pattern", "tysh.kernel.expand.pattern")
+    testexpr = LazyModule(globals(), "testexpr", "tysh.kernel.text.testexpr")
 
 _INT_OPS = {
     "-eq": lambda a, b: a == b,
@@ -88,9 +95,7 @@ def _unary(interp: Interpreter, op: str, word: ast.Word, neg: str = "") -> bool:
         return var_is_set(interp, text)
     if op == "-o":
         return text in interp.state.options
-    from tysh.kernel.text.testexpr import UNARY
-
-    fn = UNARY.get(op)
+    fn = testexpr.UNARY.get(op)
     if fn is None:
         raise ExpansionError(f"{op}: unary operator expected", status=2)
     return bool(fn(_ctx(interp), text))
@@ -127,12 +132,10 @@ def _binary(interp: Interpreter, e: ast.CondBinary, neg: str = "") -> bool:
     left = interp.expand_word_text(e.left)
     traced = "xtrace" in interp.state.options
     if op in ("==", "=", "!="):
-        from tysh.kernel.expand.pattern import match
-
         pat = interp.expand_pattern(e.right)
         if traced:
             _trace(interp, f"{neg}{_quote(left)} {op} {pat}")
-        hit = match(pat, left, nocase="nocasematch" in interp.state.shopt,
+        hit = pattern.match(pat, left, nocase="nocasematch" in interp.state.shopt,
                     octets=not left.isascii() and interp.state.byte_locale())
         return hit if op != "!=" else not hit
     if op == "=~":
@@ -149,9 +152,7 @@ def _binary(interp: Interpreter, e: ast.CondBinary, neg: str = "") -> bool:
     f = _INT_OPS.get(op)
     if f is not None:
         return bool(f(interp.eval_arith_text(left or "0"), interp.eval_arith_text(right or "0")))
-    from tysh.kernel.text.testexpr import BINARY
-
-    fn = BINARY.get(op)
+    fn = testexpr.BINARY.get(op)
     if fn is None:
         raise ExpansionError(f"{op}: binary operator expected", status=2)
     return bool(fn(_ctx(interp), left, right))

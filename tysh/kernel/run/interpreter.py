@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 
     from tysh.kernel.expand import arith, pattern
     from tysh.kernel.expand.glob import GlobOptions
+    from tysh.kernel.run import cond
     from tysh.kernel.run.filemode import MaskedFileSystem
     from tysh.kernel.run.jobs import JobControl, JobTable
     from tysh.kernel.run.plan import Plan
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
 else:  # loaded by the first arithmetic or `case` that runs
     arith = LazyModule(globals(), "arith", "tysh.kernel.expand.arith")
     pattern = LazyModule(globals(), "pattern", "tysh.kernel.expand.pattern")
+    cond = LazyModule(globals(), "cond", "tysh.kernel.run.cond")  # by the first `[[ … ]]`
 
 __all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
 
@@ -1298,7 +1300,7 @@ def _arith_part(word: ast.Word) -> tuple[str, Callable[[Interpreter], int]]:
     faults come reported)."""
     got = arith.fixed_text_fn(word)
     if got is None:
-        return "", lambda interp: expand.eval_arith_word(word, interp)
+        return "", expand.arith_word_fn(word)
     return got
 
 
@@ -1422,9 +1424,7 @@ def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
 
 
 def _run_cond(interp: Interpreter, node: ast.CondCommand, fds: Fds) -> int:
-    from tysh.kernel.run.cond import eval_cond  # [[ … ]] loads it on first use
-
-    return 0 if eval_cond(interp, node.expr) else 1
+    return 0 if cond.eval_cond(interp, node.expr) else 1
 
 
 def _run_arith(interp: Interpreter, node: ast.ArithCommand, fds: Fds) -> int:

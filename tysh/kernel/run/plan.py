@@ -6,7 +6,7 @@ the statement as `Interpreter.run_andor` would, or None where the general path r
 A statement gets a step when it is one simple command (not negated, not timed, not in
 the background): the step goes straight to the simple command without the and-or,
 pipeline and command layers. An assignment-only command of plain values (`x=$((x+i))`,
-`s=text`) gets a step that also evaluates and stores the values itself, with the
+`s=text`, `r=$1`) gets a step that also evaluates and stores the values itself, with the
 arithmetic compiled once.
 
 A step keeps every hook of the general path: while a trap is set (DEBUG, ERR) or
@@ -18,13 +18,13 @@ answer for another script."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.control import ExitShell
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.expand import arith
-from tysh.kernel.expand.words import eval_arith_word, plain_texts, plain_words
+from tysh.kernel.expand.words import arith_word_fn, plain_scalar, plain_texts, plain_words
 from tysh.kernel.run.simple_command import do_assign, run_function, run_simple
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import walk
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 Step = Callable[["Interpreter", ast.Statement, Fds], int]
 Plan = tuple[tuple[ast.Statement, Step | None], ...]
-Value = Callable[["Interpreter"], str]
+Value = Callable[["Interpreter"], Any]
 
 _PLANS: dict[int, tuple[ast.Script, Plan]] = {}
 _MAX_PLANS = 4096
@@ -65,12 +65,12 @@ def _step(st: ast.Statement) -> Step | None:
     if any(type(n) is ast.ProcSub for n in walk(cmd)):
         return None  # its pipes are closed after the command: the general path does that
     if not cmd.words and not cmd.redirects and cmd.assigns:
-        assigns: list[tuple[ast.Assign, Value]] = []
+        assigns: list[tuple[str, ast.Assign, Value]] = []
         for a in cmd.assigns:
             value = _value(a)
             if value is None:
                 break
-            assigns.append((a, value))
+            assigns.append((a.name, a, value))
         else:
             return _assignment_step(pipeline, tuple(assigns))
     return _simple_step(cmd, pipeline)
@@ -116,6 +116,10 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
 
         return step
 
+    # the function last called here with its body's plan (a loop calls the same one),
+    # replaced as one pair: pipeline stages on threads may share this step
+    called: list[tuple[ast.FunctionDef, Plan | None] | None] = [None]
+
     def named(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
         """`f $i`, `[ $i -lt 10 ]`: a function, or a tool with a direct path
         (ToolDirect), gets its words' texts without the binder's classified arguments,
@@ -134,8 +138,11 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
                     interp.last_data = None
                     interp.cmdsub_status = None
                     state.last_arg = argv[-1] if argv else name  # `$_` in the function
-                    return _finish(interp, run_function(interp, fn, name, argv, fds),
-                                   pipeline)
+                    last = called[0]
+                    if last is None or last[0] is not fn:
+                        last = called[0] = (fn, _body_plan(fn))
+                    return _finish(interp, run_function(interp, fn, name, argv, fds,
+                                                        last[1]), pipeline)
             elif not state.disabled:
                 tool = interp.registry.tool(name)
                 if tool is not None and tool.direct is not None:
@@ -153,8 +160,16 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
     return named
 
 
+def _body_plan(fn: ast.FunctionDef) -> Plan | None:
+    """The plan of a function's body when it is a `{ …; }` without redirections."""
+    body = fn.body
+    if type(body) is ast.BraceGroup and not body.redirects:
+        return plan(body.body)
+    return None
+
+
 def _assignment_step(pipeline: ast.Pipeline,
-                     assigns: tuple[tuple[ast.Assign, Value], ...]) -> Step:
+                     assigns: tuple[tuple[str, ast.Assign, Value], ...]) -> Step:
     """`x=$((x+i))`, `s=text`: the values computed by the planned functions and stored
     as `do_assign` stores them."""
 
@@ -168,13 +183,13 @@ def _assignment_step(pipeline: ast.Pipeline,
         interp.cmdsub_status = None
         state.last_arg = ""
         try:
-            for a, value in assigns:
+            for name, a, value in assigns:
                 v = value(interp)
                 frames = state.frames
-                var = (frames[0].get(a.name) if len(frames) == 1 and not state.refs
-                       else state.lookup(a.name))
-                if (var is not None and type(var.value) is str and not var.integer
-                        and not var.readonly and not var.case):
+                var = (frames[0].get(name) if len(frames) == 1 and not state.refs
+                       else state.lookup(name))
+                if (var is not None and type(var.value) is str and type(v) is str
+                        and not var.integer and not var.readonly and not var.case):
                     var.value = v
                 else:
                     _store(interp, a, v, fds)
@@ -186,7 +201,7 @@ def _assignment_step(pipeline: ast.Pipeline,
     return step
 
 
-def _store(interp: Interpreter, a: ast.Assign, v: str, fds: Fds) -> None:
+def _store(interp: Interpreter, a: ast.Assign, v: Any, fds: Fds) -> None:
     """`do_assign` of a computed value; a refused store (a readonly variable) abandons
     the rest of the line, as bash does (the shell goes on)."""
     try:
@@ -198,7 +213,8 @@ def _store(interp: Interpreter, a: ast.Assign, v: str, fds: Fds) -> None:
 
 def _value(a: ast.Assign) -> Value | None:
     """How the value of a plain assignment is computed, as `do_assign` computes it
-    (`name=text`, `name=$((…))`); None for any other."""
+    (`name=text`, `name=$((…))`, `name=$x`, `name="$1"`: a text, or the typed value a
+    lone expansion keeps); None for any other."""
     if a.index is not None or a.append or type(a.value) is not ast.Word:
         return None
     parts = a.value.parts
@@ -208,14 +224,29 @@ def _value(a: ast.Assign) -> Value | None:
     if type(p) is ast.Quoted or type(p) is ast.Lit and "~" not in p.text:
         text = p.text
         return lambda interp: text
+    if type(p) is ast.DQ and len(p.parts) == 1:
+        p = p.parts[0]
+        if type(p) is not ast.ParamExp:
+            return None
+    if type(p) is ast.ParamExp:
+        if not plain_scalar(p):
+            return None  # an operator's word may run a command: its status is `$?`
+        word = a.value
+
+        def param(interp: Interpreter) -> Any:
+            return interp.expand_value(word)
+
+        return param
     if type(p) is not ast.ArithSub:
         return None
     expr = p.expr
     got = arith.fixed_text_fn(expr) if _compiles(expr) else None
     if got is None:
+        evaluate = arith_word_fn(expr)
+
         def expanded(interp: Interpreter) -> str:
             try:
-                return arith.int_text(eval_arith_word(expr, interp))
+                return arith.int_text(evaluate(interp))
             except ExpansionError as e:
                 e.fatal = True  # as a `$((…))` anywhere else
                 raise

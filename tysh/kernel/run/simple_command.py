@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
     from tysh.kernel.run.interpreter import Interpreter
+    from tysh.kernel.run.plan import Plan
     from tysh.kernel.run.session import Session
     from tysh.kernel.tools.schema import ToolSchema
     from tysh.kernel.tools.tool import Tool
@@ -649,10 +650,13 @@ def call_function(
 
 
 def run_function(
-    interp: Interpreter, fn: ast.FunctionDef, name: str, argv: list[str], fds: Fds
+    interp: Interpreter, fn: ast.FunctionDef, name: str, argv: list[str], fds: Fds,
+    steps: Plan | None = None,
 ) -> int:
     """Call a shell function with `argv` as its positional parameters: a new scope, the
-    call stack (`FUNCNAME`, `BASH_LINENO`, `BASH_SOURCE`) grown by one frame."""
+    call stack (`FUNCNAME`, `BASH_LINENO`, `BASH_SOURCE`) grown by one frame. `steps`:
+    the planned statements of the body, a `{ …; }` without redirections, when the
+    caller holds them (run/plan.py)."""
     st = interp.state
     depth = st.func_depth
     if depth >= interp.limits.max_function_depth:
@@ -674,8 +678,8 @@ def run_function(
     st.loop_depth = 0
     body = fn.body
     try:
-        if type(body) is ast.BraceGroup and not body.redirects:
-            status = _run_group(interp, body, fds)
+        if steps is not None or type(body) is ast.BraceGroup and not body.redirects:
+            status = _run_group(interp, body, steps, fds)
         else:
             status = interp.run_command(body, fds)
     except ReturnFromFunction as r:
@@ -693,12 +697,16 @@ def run_function(
     return status
 
 
-def _run_group(interp: Interpreter, group: ast.BraceGroup, fds: Fds) -> int:
+def _run_group(interp: Interpreter, group: ast.Command, steps: Plan | None,
+               fds: Fds) -> int:
     """`interp.run_command` of a `{ …; }` without redirections (a function's usual
-    body), without the command layer's dispatch."""
+    body), without the command layer's dispatch; `steps`: its statements planned."""
     interp.cur_fds = fds
     mark = len(interp.procsubs)
     try:
+        if steps is not None:
+            return interp.run_steps(steps, fds)
+        assert type(group) is ast.BraceGroup
         return interp.run_script(group.body, fds)
     except ExpansionError as e:
         return interp.fail_expansion(e, fds)

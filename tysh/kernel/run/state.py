@@ -387,8 +387,12 @@ class State:
         if self.refs:
             name = self.resolve(name)
         frames = self.frames
-        if len(frames) == 1:
+        n = len(frames)
+        if n == 1:
             return frames[0].get(name)
+        if n == 2:  # in a function called from the top level
+            v = frames[1].get(name)
+            return v if v is not None else frames[0].get(name)
         for f in reversed(frames):
             v = f.get(name)
             if v is not None:
