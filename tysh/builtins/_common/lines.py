@@ -225,12 +225,13 @@ class Kept:
     def mark(self) -> int:
         return len(self.buf) if self.buf is not None else 0
 
-    def text(self, start: int = 0, end: int | None = None) -> str | None:
-        """The kept bytes (a slice of them) as text, invalid bytes as U+FFFD as under
-        `--json`; None past the cap."""
+    def text(self, start: int = 0, end: int | None = None,
+             errors: str = "replace") -> str | None:
+        """The kept bytes (a slice of them) as text, invalid bytes as U+FFFD (or as the
+        tool's `--json` decodes them); None past the cap."""
         if self.buf is None:
             return None
-        return self.buf[start:end].decode("utf-8", "replace")
+        return self.buf[start:end].decode("utf-8", errors)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
