@@ -586,7 +586,7 @@ def diff(args: DiffArgs, ctx: Context) -> ToolReturn:
     data = run.data
     if ctx.json:
         return Outcome(code=run.status, output=OutputData.text("", rich_json=data))
-    if sum(len(d["hunks"]) for d in data) > VALUE_ITEMS:  # type: ignore[arg-type]
+    if sum(len(d["hunks"]) for d in data) > VALUE_ITEMS:  # type: ignore[misc, arg-type]
         return run.status  # too many hunks for a value: none is kept
     return Outcome(code=run.status, output=OutputData.value(lambda: data))
 

@@ -259,7 +259,8 @@ class _Grep:
         selected = 0
         copy: _CopyReader | None = None
         if self.kept is not None and type(f) is not bytes:
-            f = copy = _CopyReader(f, VALUE_BYTES - self.kept_bytes)  # type: ignore[assignment]
+            copy = _CopyReader(f, VALUE_BYTES - self.kept_bytes)  # type: ignore[arg-type]
+            f = copy  # type: ignore[assignment]
         try:
             if self.ctx_given or self.json or self.offsets:
                 selected = self.scan_lines(f, name)

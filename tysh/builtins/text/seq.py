@@ -194,9 +194,9 @@ def seq(args: SeqArgs, ctx: Context) -> ToolReturn:
     def value() -> list[int | float] | None:
         # the numbers again, not a copy kept while writing: nothing is held for a run
         # whose value nobody reads, and a sequence past VALUE_ITEMS has none
-        again = (_int_range(first, step, last) if all_int
-                 else _decimals(first, step, last))
-        some = list(itertools.islice(again, VALUE_ITEMS + 1))
+        again: range | Iterator[Decimal] = (_int_range(first, step, last) if all_int
+                                            else _decimals(first, step, last))
+        some: list[int | Decimal] = list(itertools.islice(again, VALUE_ITEMS + 1))
         if len(some) > VALUE_ITEMS:
             return None
         return [int(v) if all_int else float(v) for v in some]
