@@ -5,8 +5,9 @@ large blocks of lines: the regex engine scans the block and only the lines that 
 cost any Python work. Context (-A/-B/-C) and `--json` take a per-line path.
 
 `--json` gives `[{"path", "line", "text"}]` for matching lines (`text` is the match with
-`-o`); with `-c`, `[{"path", "count"}]`; with `-l`/`-L`, `[{"path"}]` (the same value is
-`r.data` without `--json` for `-c`, `-l` and `-L`).
+`-o`); with `-c`, `[{"path", "count"}]`; with `-l`/`-L`, `[{"path"}]`. The same value is
+`r.data` without `--json`: the matching lines' records are made when it is read, by the
+`--json` scan over the inputs kept for it (see `_Grep.keep`).
 """
 
 from __future__ import annotations

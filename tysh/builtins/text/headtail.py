@@ -427,7 +427,10 @@ def _run(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> ToolReturn:
     if not head and not ctx.json and isinstance(body, functools.partial) \
             and body.keywords.get("n") == 0 \
             and body.func in (_tail_bytes, _tail_lines):
-        return 0  # GNU: tail -n 0 (not +0) outputs nothing at all, so opens nothing
+        # GNU: tail -n 0 (not +0) outputs nothing at all, so opens nothing; its value
+        # is no lines
+        return Outcome(0, OutputData.value(lambda: _lines_value(
+            [(display_name(n), []) for n in files or ("-",)], show)))
     return _per_file_json(ctx, files, show, body)
 
 
