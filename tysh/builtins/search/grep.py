@@ -204,7 +204,7 @@ class _Grep:
         # of them) to number their lines when the value is read; None once they would
         # not fit (the value is then absent)
         self.kept: list[tuple[str, bytes]] | None = (
-            [] if not self.json and not self.summary_of(args) else None)
+            [] if not self.json and not _summary(args) else None)
         self.kept_bytes = 0
         self.any_selected = False
         self.error = False
@@ -219,13 +219,6 @@ class _Grep:
         # matches the empty string, hence every line)
         self.can_skip = (not self.invert and not self.text and not self.zero
                          and comp.min_width > 0 and (self.max is None or self.max > 0))
-
-    @staticmethod
-    def summary_of(args: GrepArgs) -> bool:
-        """Whether only a status, counts or names are written (their records are the
-        value, made as they are written)."""
-        return bool(args.quiet or args.files_with_matches or args.files_without_match
-                    or args.count)
 
     def may_match(self, data: bytes) -> bool:
         """Whether any line of a file read whole (ending in a newline) may hold a match:
@@ -661,6 +654,13 @@ def _patterns(args: GrepArgs, ctx: Context) -> tuple[list[str], list[str]] | str
             return "usage"
         pats.extend(operands.pop(0).split("\n"))
     return pats, operands
+
+
+def _summary(args: GrepArgs) -> bool:
+    """Whether only a status, counts or names are written (their records are the value,
+    made as they are written)."""
+    return bool(args.quiet or args.files_with_matches or args.files_without_match
+                or args.count)
 
 
 def _kind(args: GrepArgs) -> Kind:
