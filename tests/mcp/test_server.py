@@ -63,8 +63,9 @@ def test_shell_keeps_variables_functions_and_cwd_across_calls(remote: Remote) ->
     assert not first.is_error
     r = remote.call(lambda c: c.call_tool("shell", {"script": "echo $v; f 1; cat deep.txt"}))
     assert text(r) == "kept\nf:1\ndeep\n"
+    # the last command's typed value: cat's lines
     assert r.structured_content == {"code": 0, "out": "kept\nf:1\ndeep\n", "err": "",
-                                    "data": None, "truncated": False}
+                                    "data": ["deep"], "truncated": False}
     remote.call(lambda c: c.call_tool("shell", {"script": "cd .."}))
 
 

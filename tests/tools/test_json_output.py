@@ -150,7 +150,7 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
        for n in ("sha224sum", "sha384sum", "b2sum")},
     "strings": [("strings --json -n 3 a.txt",
                  array(record({"path": STR, "offset": INT, "string": STR})), 0)],
-    "truncate": [("truncate --json -s 0 b.txt", EMPTY, 0)],
+    "truncate": [("truncate --json -s 0 b.txt", array(record({"path": STR, "size": INT})), 0)],
     # archive
     "gzip": [("gzip -k a.txt; gzip --json -l a.txt.gz",
               array(record({"compressed": INT, "uncompressed": INT, "ratio": {"type": "number"},
@@ -162,8 +162,8 @@ SHAPES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
              array(record({"path": STR, "name": STR, "type": ENTRY_TYPE,
                            "size": INT, "mode": STR, "mtime": {"type": "number"}},
                           {"target": STR})), 0),
-            ("tar --json cf t.tar d", NAMES, 0),
-            ("tar cf t.tar d; mkdir o; tar --json xf t.tar -C o", NAMES, 0)],
+            ("tar --json cf t.tar d", array(record({"path": STR})), 0),
+            ("tar cf t.tar d; mkdir o; tar --json xf t.tar -C o", array(record({"path": STR})), 0)],
     # misc
     "readlink": [("readlink --json -f a.txt", STR, 0)],
     "shuf": [("shuf --json b.txt", LINES, 0), ("shuf --json -i 1-3", NUMBERS, 0)],

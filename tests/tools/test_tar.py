@@ -233,7 +233,8 @@ def test_tar_json_lists_members_as_records() -> None:
     assert [r["name"] for r in rows] == ["sub", "b.txt", "c.o"]
     assert rows[1]["type"] == "file" and rows[1]["size"] == 5 and rows[0]["type"] == "directory"
     res = _sandbox_tree().execute("tar --json cf a.tar d/sub")
-    assert json.loads(res.out) == ["d/sub/", "d/sub/b.txt", "d/sub/c.o"]
+    assert json.loads(res.out) == [{"path": "d/sub/"}, {"path": "d/sub/b.txt"},
+                                   {"path": "d/sub/c.o"}]
 
 
 # -- against GNU tar --------------------------------------------------------------------

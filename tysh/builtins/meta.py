@@ -134,8 +134,10 @@ def tools(args: ToolsArgs, ctx: Context) -> int | Outcome:
                 ctx.error(f"{n}: no such tool")
                 status = 1
     rows: list[list[Any]] = [[n, known[n].schema.description] for n in names]
-    rich: Any = [known[n].schema.to_json() for n in names] if ctx.json else None
-    return Outcome(status, OutputData.table(["name", "description"], rows, rich_json=rich))
+    # the schemas, with or without --json (built when the value is first read)
+    return Outcome(status, OutputData.table(
+        ["name", "description"], rows,
+        rich_json=lambda: [known[n].schema.to_json() for n in names]))
 
 
 # -- type ------------------------------------------------------------------------------------

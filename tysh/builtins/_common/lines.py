@@ -185,13 +185,80 @@ def split_lines_text(text: str) -> list[str]:
     return lines
 
 
+# What a tool keeps of its own output for its typed value in text mode (`r.data`
+# without `--json`): at most this many bytes, the default `max_output_bytes`, so a value
+# never holds more than a harness would see of the text. Past it the value is absent
+# (None), as a partial value would read as the whole (docs/embedding.md, "Typed values").
+VALUE_BYTES = 1 << 20
+# The most items a value computed rather than kept (`seq`'s numbers) may hold; past it the
+# value is absent as above.
+VALUE_ITEMS = 100_000
+
+
+class Kept:
+    """A tool's stdout that passes every write through and keeps a copy of the first
+    VALUE_BYTES, for the typed value a text-mode run still has; past that it keeps
+    nothing more and `over` is True. `mark()` gives the offset where the next write
+    lands, so a tool can split the copy at file boundaries."""
+
+    __slots__ = ("stream", "buf", "over")
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.buf: bytearray | None = bytearray()
+        self.over = False
+
+    def write(self, b: Any) -> int:
+        n: int = self.stream.write(b)
+        buf = self.buf
+        if buf is not None:
+            if len(buf) + len(b) > VALUE_BYTES:
+                self.buf = None
+                self.over = True
+            else:
+                buf += b
+        return n
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def mark(self) -> int:
+        return len(self.buf) if self.buf is not None else 0
+
+    def text(self, start: int = 0, end: int | None = None,
+             errors: str = "replace") -> str | None:
+        """The kept bytes (a slice of them) as text, invalid bytes as U+FFFD (or as the
+        tool's `--json` decodes them); None past the cap."""
+        if self.buf is None:
+            return None
+        return self.buf[start:end].decode("utf-8", errors)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def kept_value(kept: Kept, shape: Callable[[str], object] | None = None) -> OutputData:
+    """The typed value of a tool that wrote through `kept`: the lines it wrote (or
+    `shape` of its text), computed when first read; None past the cap."""
+    def value() -> object:
+        text = kept.text()
+        if text is None:
+            return None
+        return shape(text) if shape is not None else split_lines_text(text)
+
+    return OutputData.value(value)
+
+
 def lines_json(
     ctx: Context, body: Callable[[Context], int], shape: Callable[[str], object] | None = None
 ) -> ToolReturn:
-    """Run a line-oriented tool body; under `--json` capture its text and return it as an
-    array of lines (or `shape(text)`), otherwise let it stream to stdout."""
+    """Run a line-oriented tool body; its typed value is an array of the lines it wrote
+    (or `shape(text)`). Under `--json` the text is captured and replaced by that value;
+    otherwise it streams to stdout and a bounded copy (`Kept`) gives the value."""
     if not ctx.json:
-        return body(ctx)
+        kept = Kept(ctx.stdout)
+        code = body(ctx.evolve(stdout=kept))
+        return Outcome(code=code, output=kept_value(kept, shape))
     buf = HeldBuffer(ctx)
     code = body(ctx.evolve(stdout=buf))
     raw = buf.getvalue()

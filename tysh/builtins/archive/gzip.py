@@ -315,8 +315,10 @@ def _main(args: GzipArgs, ctx: Context, decompress: bool = False,
             _do_path(run, name, ctx.path(name), top=True)
     if mode == "list" and len(files) > 1 and not ctx.json:
         _list_line(run, run.totals[0], run.totals[1], run.totals[2], "(totals)")
-    if ctx.json and mode == "list":
-        return Outcome(code=run.status, output=OutputData.text("", rich_json=run.listed))
+    if mode == "list":
+        listed = run.listed
+        return Outcome(code=run.status, output=OutputData.text("", rich_json=listed)
+                       if ctx.json else OutputData.value(lambda: listed))
     return run.status
 
 
@@ -382,11 +384,10 @@ def _decompress_to(run: _Run, shown: str, src: Any, dst: IO[bytes] | None) -> _S
     sizes = _Sizes(size, counted.count, (heads[0].length if heads else 10) + 8)
     if run.mode == "list":
         name = shown if shown == "stdin" else (_strip_suffix(run, shown) or shown)
-        if run.ctx.json:
-            run.listed.append({"compressed": counted.count, "uncompressed": size,
-                               "ratio": round(_ratio(counted.count, size, sizes.header), 1),
-                               "name": name})
-        else:
+        run.listed.append({"compressed": counted.count, "uncompressed": size,
+                           "ratio": round(_ratio(counted.count, size, sizes.header), 1),
+                           "name": name})
+        if not run.ctx.json:
             _list_line(run, counted.count, size, sizes.header, name)
         run.totals[0] += counted.count
         run.totals[1] += size

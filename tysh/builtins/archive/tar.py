@@ -23,6 +23,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
+from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import CHUNK
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import MutableRecord, Record
@@ -122,7 +123,8 @@ def _usage(ctx: Context, message: str) -> int:
     args=TarArgs,
     operations=["fs.create", "fs.overwrite"],
     description="create, list or extract tar archives, gzipped with -z (GNU tar); --json "
-                '-t gives [{"name","type","size","mode","mtime"}], -c/-x the member names',
+                '-t gives [{"path","name","type","size","mode","mtime"}], -c/-x one '
+                '{"path"} per member',
     examples=[
         ("archive a directory, gzipped", "tar czf project.tgz project"),
         ("list an archive in detail", "tar tvf project.tgz"),
@@ -147,10 +149,18 @@ def tar(args: TarArgs, ctx: Context) -> ToolReturn:
         run.say(_FAILED)
         code = 2
     if ctx.json:
-        if args.list:
-            return Outcome(code=code, output=OutputData.text("", rich_json=_listing(run)))
-        return Outcome(code=code, output=OutputData.text("", rich_json=run.names))
-    return code
+        return Outcome(code=code, output=OutputData.text("", rich_json=_value(run)))
+    if len(run.names) > VALUE_ITEMS:
+        return code  # too many members for a value: none is kept
+    return Outcome(code=code, output=OutputData.value(lambda: _value(run)))
+
+
+def _value(run: _Run) -> list[dict[str, Any]]:
+    """-t: the listing's file records; -c/-x: one {"path"} per member written, the name
+    as -v shows it."""
+    if run.args.list:
+        return _listing(run)
+    return [{"path": name} for name in run.names]
 
 
 # ------------------------------------------------------------------ names and patterns

@@ -28,6 +28,7 @@ import math
 import re
 from typing import Any
 
+from tysh.builtins._common.lines import Kept
 from tysh.builtins.awk.compile import Compiler
 from tysh.builtins.awk.format import AwkFormatError
 from tysh.builtins.awk.lex import AwkSyntaxError, unescape
@@ -338,22 +339,33 @@ def run_awk(ctx: Context, words: list[str]) -> int:
         return 2
     json_mode = ctx.json
     real_out = ctx.stdout
-    if json_mode:
-        ctx.stdout = io.BytesIO()
+    # --json: the text is captured and becomes the value; otherwise it streams out and a
+    # bounded copy gives the same value
+    kept = Kept(real_out)
+    ctx.stdout = io.BytesIO() if json_mode else kept  # type: ignore[assignment]
     try:
         status = _execute(ctx, pycode, consts, comp, operands, fs, assigns)
     finally:
-        if json_mode:
-            buf = ctx.stdout
-            ctx.stdout = real_out
+        buf = ctx.stdout
+        ctx.stdout = real_out
     if json_mode:
         assert isinstance(buf, io.BytesIO)
         text = buf.getvalue().decode("utf-8", "surrogateescape")
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        return Outcome(code=status, output=OutputData(rich_json=lines))  # type: ignore[return-value]
-    return status
+        return Outcome(code=status, output=OutputData(rich_json=_lines(text)))  # type: ignore[return-value]
+
+    def value() -> list[str] | None:
+        text = kept.text(errors="surrogateescape")
+        return None if text is None else _lines(text)
+
+    return Outcome(code=status, output=OutputData.value(value))  # type: ignore[return-value]
+
+
+def _lines(text: str) -> list[str]:
+    """The lines written, without their newlines."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def _execute(ctx: Context, pycode: Any, consts: dict[str, Any], comp: Compiler,

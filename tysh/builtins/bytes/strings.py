@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import CHUNK, is_stdin
 from tysh.kernel.base.record import Record
 from tysh.kernel.fs.api import FsError
@@ -84,10 +85,11 @@ def strings(args: StringsArgs, ctx: Context) -> ToolReturn:
                 out: list[str] = []
                 for m in runs.finditer(data, 0, cut):
                     text = m.group().decode("ascii")
-                    if ctx.json:
-                        rows.append({"path": name, "offset": base + m.start(), "string": text})
-                    else:
+                    if not ctx.json:
                         out.append(f"{prefix}{fmt.format(base + m.start())}{text}\n")
+                        if len(rows) > VALUE_ITEMS:
+                            continue  # too many for a value (it is absent): none kept
+                    rows.append({"path": name, "offset": base + m.start(), "string": text})
                 if out:
                     ctx.write("".join(out))
                 carry = data[cut:]
@@ -102,7 +104,9 @@ def strings(args: StringsArgs, ctx: Context) -> ToolReturn:
                 f.close()
     if ctx.json:
         return Outcome(code=code, output=OutputData.text("", rich_json=rows))
-    return code
+    if len(rows) > VALUE_ITEMS:
+        return code
+    return Outcome(code=code, output=OutputData.value(lambda: rows))
 
 
 TOOLS = [strings]

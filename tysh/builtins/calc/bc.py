@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from tysh.builtins._common.cancel import checkpoint
+from tysh.builtins._common.lines import Kept
 from tysh.builtins._common.operands import InputStatus, iter_inputs
 from tysh.builtins.calc import bigint
 from tysh.builtins.calc.bcnum import (
@@ -784,7 +785,8 @@ class BcArgs(Record):
 def bc(args: BcArgs, ctx: Context) -> ToolReturn:
     import sys
 
-    interp = _Interp(ctx, args.mathlib)
+    kept = None if ctx.json else Kept(ctx.stdout)
+    interp = _Interp(ctx if kept is None else ctx.evolve(stdout=kept), args.mathlib)
     status = InputStatus()
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20000))
@@ -801,10 +803,19 @@ def bc(args: BcArgs, ctx: Context) -> ToolReturn:
         interp.flush()
         sys.setrecursionlimit(old_limit)
     code = 1 if status.failed else 0
-    if ctx.json:
-        lines = "".join(interp.json_text).replace("\\\n", "").splitlines()
-        return Outcome(code, OutputData.text("", rich_json=lines))
-    return code
+    if kept is None:
+        return Outcome(code, OutputData.text("", rich_json=_lines("".join(interp.json_text))))
+
+    def value() -> list[str] | None:
+        text = kept.text(errors="surrogateescape")
+        return None if text is None else _lines(text)
+
+    return Outcome(code, OutputData.value(value))
+
+
+def _lines(text: str) -> list[str]:
+    """The lines bc printed, long numbers joined again (no `\\` line breaks)."""
+    return text.replace("\\\n", "").splitlines()
 
 
 TOOLS = [bc]

@@ -242,12 +242,17 @@ def expr(args: _Words, ctx: Context) -> ToolReturn:
         return e.status
     status = 1 if _null(v) else 0
     text = _text(v)
-    if ctx.json:  # a number when the text is one as written (`007` stays a string)
-        # (past 4,000 digits a string: Python's JSON encoder can't write such an int)
-        canonical = _INTEGER.fullmatch(text) and len(text) < 4000 and text == itos(stoi(text))
-        return Outcome(status, OutputData.text(text, rich_json=stoi(text) if canonical else text))
+    if ctx.json:
+        return Outcome(status, OutputData.text(text, rich_json=_value(text)))
     ctx.stdout.write(text.encode("utf-8", "surrogateescape") + b"\n")
-    return status
+    return Outcome(status, OutputData.value(lambda: _value(text)))
+
+
+def _value(text: str) -> int | str:
+    """A number when the text is one as written (`007` stays a string); past 4,000
+    digits a string, as Python's JSON encoder cannot write such an int."""
+    canonical = _INTEGER.fullmatch(text) and len(text) < 4000 and text == itos(stoi(text))
+    return stoi(text) if canonical else text
 
 
 TOOLS = [expr]

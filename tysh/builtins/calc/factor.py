@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 import attrs
 
 from tysh.builtins._common.cancel import checkpoint
+from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import iter_lines
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record
@@ -154,10 +155,11 @@ def factor(args: FactorArgs, ctx: Context) -> ToolReturn:
             return
         n = int(digits or "0")
         fs = factorize(n, lambda: checkpoint(ctx))
-        if ctx.json:
-            rows.append({"number": n, "factors": fs})
-        else:
+        if not ctx.json:
             ctx.stdout.write(f"{n}:{''.join(f' {p}' for p in fs)}\n".encode())
+            if len(rows) > VALUE_ITEMS:
+                return  # too many for a value (it is absent): none are kept
+        rows.append({"number": n, "factors": fs})
 
     if args.numbers:
         for w in args.numbers:
@@ -169,7 +171,9 @@ def factor(args: FactorArgs, ctx: Context) -> ToolReturn:
             ctx.stdout.flush()
     if ctx.json:
         return Outcome(status, OutputData.text("", rich_json=rows))
-    return status
+    if len(rows) > VALUE_ITEMS:
+        return status
+    return Outcome(status, OutputData.value(lambda: rows))
 
 
 TOOLS = [factor]

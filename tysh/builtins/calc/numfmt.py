@@ -14,6 +14,7 @@ from decimal import Decimal
 import attrs
 
 from tysh.builtins._common.fileinfo import q
+from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import iter_lines
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record
@@ -289,10 +290,11 @@ def numfmt(args: NumfmtArgs, ctx: Context) -> ToolReturn:
                 out.append(part)
                 values.append(part)
         text = sep.join(out) + rest
-        if ctx.json:
-            rows.append(values[0] if len(values) == 1 else values)
-        else:
+        if not ctx.json:
             ctx.stdout.write(text.encode("utf-8", "surrogateescape") + b"\n")
+            if len(rows) > VALUE_ITEMS:
+                return True  # too many for a value (it is absent): none are kept
+        rows.append(values[0] if len(values) == 1 else values)
         return True
 
     if args.numbers:
@@ -310,7 +312,9 @@ def numfmt(args: NumfmtArgs, ctx: Context) -> ToolReturn:
                 break
     if ctx.json:
         return Outcome(status, OutputData.text("", rich_json=rows))
-    return status
+    if len(rows) > VALUE_ITEMS:
+        return status
+    return Outcome(status, OutputData.value(lambda: rows))
 
 
 TOOLS = [numfmt]

@@ -9,6 +9,7 @@ from typing import IO, Any
 
 import attrs
 
+from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import CHUNK, InputStatus, is_stdin, open_input
 from tysh.kernel.base.record import Record
 from tysh.kernel.fs.api import FsError
@@ -147,8 +148,7 @@ def cmp(args: CmpArgs, ctx: Context) -> ToolReturn:
                 return 2
             streams.append(f)
         if names[0] == names[1] and skips[0] == skips[1] and not is_stdin(names[0]):
-            return Outcome(code=0, output=OutputData.text("", rich_json={"same": True})) \
-                if ctx.json else 0
+            return _result(ctx, 0, {"same": True})
         for k in (0, 1):
             _skip(streams[k], skips[k], streams[k] is ctx.stdin)
         return _compare(args, ctx, names, streams, limit, _width(ctx, names, skips, limit))
@@ -226,31 +226,33 @@ def _compare(args: CmpArgs, ctx: Context, names: list[str], streams: list[IO[byt
                     ctx.error(f"EOF on {short} after byte {pos}")
                 else:
                     ctx.error(f"EOF on {short} after byte {pos}, line {line - last_nl}")
-            if ctx.json:
-                data: Any = diffs if args.verbose else {
-                    "same": False, "eof": short, "byte": pos}
-                return Outcome(code=1, output=OutputData.text("", rich_json=data))
-            return 1
+            return _result(ctx, 1, diffs if args.verbose else {
+                "same": False, "eof": short, "byte": pos})
         if not a:
             break
+    return _result(ctx, code, diffs if args.verbose else {"same": True})
+
+
+def _result(ctx: Context, code: int, data: Any) -> ToolReturn:
+    """The outcome with its typed value: as the output under `--json`, beside the text
+    otherwise (none for more differences than a value keeps)."""
     if ctx.json:
-        return Outcome(code=code, output=OutputData.text(
-            "", rich_json=diffs if args.verbose else {"same": True}))
-    return code
+        return Outcome(code=code, output=OutputData.text("", rich_json=data))
+    if isinstance(data, list) and len(data) > VALUE_ITEMS:
+        return code
+    return Outcome(code=code, output=OutputData.value(lambda: data))
 
 
 def _first(args: CmpArgs, ctx: Context, names: list[str], byte: int, line: int,
            x: int, y: int) -> ToolReturn:
-    if ctx.json:
-        return Outcome(code=1, output=OutputData.text(
-            "", rich_json={"same": False, "byte": byte, "line": line}))
-    if args.silent:
-        return 1
+    data = {"same": False, "byte": byte, "line": line}
+    if ctx.json or args.silent:
+        return _result(ctx, 1, data)
     msg = f"{names[0]} {names[1]} differ: byte {byte}, line {line}"
     if args.print_bytes:
         msg += f" is {x:3o} {show_byte(x)} {y:3o} {show_byte(y)}"
     ctx.write(msg + "\n")
-    return 1
+    return _result(ctx, 1, data)
 
 
 TOOLS = [cmp]

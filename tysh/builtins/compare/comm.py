@@ -14,7 +14,7 @@ from typing import IO, Any
 import attrs
 
 from tysh.builtins._common.fileinfo import q
-from tysh.builtins._common.lines import slurp
+from tysh.builtins._common.lines import VALUE_ITEMS, slurp
 from tysh.builtins._common.operands import InputStatus, iter_lines, open_all
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import MutableRecord, Record
@@ -136,6 +136,9 @@ def _compare(args: CommArgs, ctx: Context, streams: list[IO[bytes]],
     rows: list[dict[str, Any]] = []
     out: list[bytes] = []
     as_json = ctx.json
+    # text mode: the lines written with their column, for the typed value (at most
+    # VALUE_ITEMS of them; past that none)
+    kept: list[tuple[int, bytes]] | None = []
     while cur[0] is not None or cur[1] is not None:
         a, b = cur
         if a is None:
@@ -155,6 +158,11 @@ def _compare(args: CommArgs, ctx: Context, streams: list[IO[bytes]],
                              "line": line.decode("utf-8", "surrogateescape")})
             else:
                 out.append(prefix[col] + line + delim)
+                if kept is not None:
+                    if len(kept) < VALUE_ITEMS:
+                        kept.append((col + 1, line))
+                    else:
+                        kept = None
                 if len(out) >= _FLUSH:
                     ctx.stdout.write(b"".join(out))
                     out.clear()
@@ -183,5 +191,13 @@ def _compare(args: CommArgs, ctx: Context, streams: list[IO[bytes]],
         code = 1
     if as_json:
         return Outcome(code=code, output=OutputData.text("", rich_json=rows))
-    return code
+    if kept is None:
+        return code
+    done = kept
+
+    def value() -> list[dict[str, Any]]:
+        return [{"column": col, "line": line.decode("utf-8", "surrogateescape")}
+                for col, line in done]
+
+    return Outcome(code=code, output=OutputData.value(value))
 TOOLS = [comm]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import attrs
 
 from tysh.builtins._common.fileinfo import local_time
+from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import is_stdin
 from tysh.builtins.compare.diffseq import Change, diff_changes
 from tysh.kernel.base.record import MutableRecord, Record
@@ -567,7 +568,8 @@ def diff(args: DiffArgs, ctx: Context) -> ToolReturn:
     if na == nb == "-":  # GNU: standard input against itself is the same file
         if args.report_identical_files:
             ctx.write("Files - and - are identical\n")
-        return Outcome(code=0, output=OutputData.text("", rich_json=[])) if ctx.json else 0
+        return Outcome(code=0, output=OutputData.text("", rich_json=[]) if ctx.json
+                       else OutputData.value(list))
     if ka is None and not (args.new_file and kb is not None):
         run.trouble(f"{na}: No such file or directory")
     elif kb is None and not (args.new_file and ka is not None):
@@ -581,9 +583,12 @@ def diff(args: DiffArgs, ctx: Context) -> ToolReturn:
     else:
         run.files(na, nb, ka is None, kb is None)
     run.flush()
+    data = run.data
     if ctx.json:
-        return Outcome(code=run.status, output=OutputData.text("", rich_json=run.data))
-    return run.status
+        return Outcome(code=run.status, output=OutputData.text("", rich_json=data))
+    if sum(len(d["hunks"]) for d in data) > VALUE_ITEMS:  # type: ignore[misc, arg-type]
+        return run.status  # too many hunks for a value: none is kept
+    return Outcome(code=run.status, output=OutputData.value(lambda: data))
 
 
 def _base(name: str) -> str:

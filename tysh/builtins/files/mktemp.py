@@ -125,7 +125,7 @@ def mktemp(args: MktempArgs, ctx: Context) -> ToolReturn:
         if ctx.json:
             return Outcome(output=OutputData.text(name + "\n", rich_json={"path": name}))
         ctx.write(name + "\n")
-        return 0
+        return Outcome(output=OutputData.value({"path": name}.copy))
     return fail(f"failed to create file via template {q(last)}: File exists")
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from tysh.builtins._common.fileinfo import full_mode, mode_string
+from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.kernel.base.record import MutableRecord, Record
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
@@ -280,8 +281,8 @@ def tree(args: TreeArgs, ctx: Context) -> ToolReturn:
     report: dict[str, Any] = {"type": "report", "directories": run.dirs}
     if not args.dirs_only:
         report["files"] = run.files
+    data = roots if args.noreport else [*roots, report]
     if ctx.json:
-        data = roots if args.noreport else [*roots, report]
         return Outcome(code=code, output=OutputData.text("", rich_json=data))
     if not args.noreport:
         d = "directory" if run.dirs == 1 else "directories"
@@ -291,7 +292,9 @@ def tree(args: TreeArgs, ctx: Context) -> ToolReturn:
         run.lines.append("")
         run.lines.append(tail)
     ctx.write("".join(line + "\n" for line in run.lines))
-    return code
+    if run.dirs + run.files > VALUE_ITEMS:
+        return code  # too many entries for a value: none is kept
+    return Outcome(code=code, output=OutputData.value(lambda: data))
 
 
 TOOLS = [tree]

@@ -103,6 +103,7 @@ def truncate(args: TruncateArgs, ctx: Context) -> ToolReturn:
             ctx.error(f"cannot stat {q(args.reference)}: {e.reason}")
             return 1
     code = 0
+    done: list[dict[str, object]] = []  # the files resized: {"path", "size"}
     for name in args.files:
         path = ctx.path(name)
         try:
@@ -127,6 +128,7 @@ def truncate(args: TruncateArgs, ctx: Context) -> ToolReturn:
             continue
         try:
             _resize(ctx, path, exists, current, target)
+            done.append({"path": name, "size": target})
         except FsError as e:
             ctx.error(f"cannot open {q(name)} for writing: {e.reason}")
             code = 1
@@ -135,8 +137,8 @@ def truncate(args: TruncateArgs, ctx: Context) -> ToolReturn:
                       f"{os.strerror(e.errno or 0)}")
             code = 1
     if ctx.json:
-        return Outcome(code=code, output=OutputData.text(""))
-    return code
+        return Outcome(code=code, output=OutputData.text("", rich_json=done))
+    return Outcome(code=code, output=OutputData.value(lambda: done))
 
 
 def _target(op: str, n: int, size: int) -> int:

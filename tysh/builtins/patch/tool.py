@@ -106,9 +106,10 @@ def patch(args: PatchArgs, ctx: Context) -> int | Outcome:
         ctx.stderr.write(f"patch: **** {e.message}\n".encode("utf-8", "surrogateescape"))
         status = 2
     run.flush_messages()
+    records = run.records  # one per file patched, in both modes
     if ctx.json:
-        return Outcome(status, OutputData.text("", rich_json=run.records))
-    return status
+        return Outcome(status, OutputData.text("", rich_json=records))
+    return Outcome(status, OutputData.value(lambda: records))
 
 
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"

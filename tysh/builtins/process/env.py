@@ -82,10 +82,10 @@ def env(args: RawArgs, ctx: Context) -> int | Outcome:
             return Outcome(0, OutputData.text("", rich_json=environ))
         if as_json:  # `--json` reaches a raw_argv tool as a word
             ctx.write(to_json_text(environ) + "\n")
-            return 0
-        end = "\0" if nul else "\n"
-        ctx.write("".join(f"{k}={v}{end}" for k, v in environ.items()))
-        return 0
+        else:
+            end = "\0" if nul else "\n"
+            ctx.write("".join(f"{k}={v}{end}" for k, v in environ.items()))
+        return Outcome(0, OutputData.value(lambda: environ))
     if nul:
         return _env_usage(ctx, "cannot specify --null (-0) with command")
     return ctx.shell.run_argv(command, ctx.stdin, ctx.stdout, ctx.stderr, env=environ)

@@ -108,7 +108,7 @@ def nice(args: RawArgs, ctx: Context) -> int | Outcome:
         if as_json:
             return Outcome(0, OutputData.text("0\n", rich_json=0))
         ctx.write("0\n")
-        return 0
+        return Outcome(0, OutputData.value(lambda: 0))
     return ctx.shell.run_argv(command, ctx.stdin, ctx.stdout, ctx.stderr)
 
 

@@ -5,19 +5,22 @@ large blocks of lines: the regex engine scans the block and only the lines that 
 cost any Python work. Context (-A/-B/-C) and `--json` take a per-line path.
 
 `--json` gives `[{"path", "line", "text"}]` for matching lines (`text` is the match with
-`-o`); with `-c`, `[{"path", "count"}]`; with `-l`/`-L`, `[{"path"}]` (the same value is
-`r.data` without `--json` for `-c`, `-l` and `-L`).
+`-o`); with `-c`, `[{"path", "count"}]`; with `-l`/`-L`, `[{"path"}]`. The same value is
+`r.data` without `--json`: the matching lines' records are made when it is read, by the
+`--json` scan over the inputs kept for it (see `_Grep.keep`).
 """
 
 from __future__ import annotations
 
 import collections
 import fnmatch
+import io
 from collections.abc import Iterator
 from typing import IO, Any, Literal
 
 import attrs
 
+from tysh.builtins._common.lines import VALUE_BYTES, VALUE_ITEMS
 from tysh.builtins._common.operands import is_stdin
 from tysh.kernel.base.record import Record
 from tysh.kernel.fs.api import DirHandle, FsError
@@ -197,6 +200,12 @@ class _Grep:
         self.before = args.before_context if args.before_context is not None else ctxn
         self.json = ctx.json
         self.records: list[Any] = []
+        # text mode, matching lines: the inputs that had any, kept (at most VALUE_BYTES
+        # of them) to number their lines when the value is read; None once they would
+        # not fit (the value is then absent)
+        self.kept: list[tuple[str, bytes]] | None = (
+            [] if not self.json and not _summary(args) else None)
+        self.kept_bytes = 0
         self.any_selected = False
         self.error = False
         self.last_group_end: int | None = None  # for "--" separators between context groups
@@ -250,6 +259,10 @@ class _Grep:
     def search(self, f: IO[bytes] | bytes, name: str) -> None:
         """Scan one input and write what GNU grep writes for it."""
         selected = 0
+        copy: _CopyReader | None = None
+        if self.kept is not None and type(f) is not bytes:
+            copy = _CopyReader(f, VALUE_BYTES - self.kept_bytes)  # type: ignore[arg-type]
+            f = copy  # type: ignore[assignment]
         try:
             if self.ctx_given or self.json or self.offsets:
                 selected = self.scan_lines(f, name)
@@ -263,6 +276,8 @@ class _Grep:
             selected = stop.args[0] if stop.args else 1
         if selected:
             self.any_selected = True
+            if self.kept is not None:
+                self.keep(name, f if copy is None else copy.copied())  # type: ignore[arg-type]
         if self.quiet:
             return
         if self.count and not (self.list_yes or self.list_no):
@@ -274,6 +289,29 @@ class _Grep:
             self.records.append({"path": name})
             if not self.json:
                 self.ctx.write(name + (self.name_end or "\n"))
+
+    def keep(self, name: str, data: bytes | None) -> None:
+        """Keep an input that had selected lines for the value (None: its copy did not
+        fit), or give the value up once the inputs would pass VALUE_BYTES."""
+        if data is None or self.kept_bytes + len(data) > VALUE_BYTES:
+            self.kept = None
+            return
+        self.kept_bytes += len(data)
+        self.kept.append((name, data))  # type: ignore[union-attr]
+
+    def value(self, inputs: list[tuple[str, bytes]]) -> list[Any] | None:
+        """The records `--json` gives, made by its own scan over the inputs kept (so
+        they are the same); None past VALUE_ITEMS records."""
+        self.json = True
+        self.records = []
+        for name, data in inputs:
+            try:
+                self.scan_lines(data, name)
+            except _Stop:
+                pass
+            if len(self.records) > VALUE_ITEMS:
+                return None
+        return self.records
 
     def prefix(self, name: str, sep: str) -> str:
         return name + (self.name_end or sep) if self.show_names else ""
@@ -673,6 +711,13 @@ def _patterns(args: GrepArgs, ctx: Context) -> tuple[list[str], list[str]] | str
     return pats, operands
 
 
+def _summary(args: GrepArgs) -> bool:
+    """Whether only a status, counts or names are written (their records are the value,
+    made as they are written)."""
+    return bool(args.quiet or args.files_with_matches or args.files_without_match
+                or args.count)
+
+
 def _kind(args: GrepArgs) -> Kind:
     if args.fixed_strings:
         return "fixed"
@@ -964,10 +1009,54 @@ def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
     if ctx.json:
         return Outcome(code=code, output=OutputData(rich_json=records))
     if g.count or g.list_yes or g.list_no:
-        # per-file results cost one record a file: the typed value is kept; matching
-        # lines take the fast path, which builds no record (`--json` gives them)
+        # per-file results cost one record a file: the typed value is kept
         return Outcome(code=code, output=OutputData.value(lambda: records))
-    return code
+    inputs = g.kept
+    if inputs is None or g.quiet:
+        return code
+    # matching lines: the fast scan counts no line numbers, so the value numbers them
+    # when first read, by the `--json` scan over the inputs kept; the run keeps no
+    # stream of the command's (a binary file's notice goes nowhere then)
+    quiet = io.BytesIO()
+    g.ctx = ctx.evolve(stdin=quiet, stdout=quiet, stderr=quiet)
+    g.out = quiet
+    g.walking = False
+    return Outcome(code=code, output=OutputData.value(lambda: g.value(inputs)))
+
+
+class _CopyReader:
+    """An input stream that keeps a copy of what grep reads from it, up to `room`
+    bytes; past that it keeps nothing (`copied()` is None)."""
+
+    __slots__ = ("f", "room", "parts")
+
+    def __init__(self, f: IO[bytes], room: int) -> None:
+        self.f = f
+        self.room = room
+        self.parts: list[bytes] | None = []
+
+    def read1(self, n: int = -1) -> bytes:
+        read = getattr(self.f, "read1", self.f.read)
+        return self._keep(read(n))
+
+    def read(self, n: int = -1) -> bytes:
+        return self._keep(self.f.read(n))
+
+    def _keep(self, chunk: bytes) -> bytes:
+        parts = self.parts
+        if parts is not None and chunk:
+            self.room -= len(chunk)
+            if self.room < 0:
+                self.parts = None
+            else:
+                parts.append(chunk)
+        return chunk
+
+    def copied(self) -> bytes | None:
+        return None if self.parts is None else b"".join(self.parts)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.f, name)
 
 
 TOOLS = [grep]

@@ -19,6 +19,7 @@ from typing import IO
 
 import attrs
 
+from tysh.builtins._common.lines import Kept
 from tysh.builtins._common.operands import is_stdin
 from tysh.builtins.sed import compile as sed_compile
 from tysh.builtins.sed.compile import CompiledScript
@@ -173,7 +174,11 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
     json_lines: list[str] | None = [] if ctx.json else None
     quit_code: int | None = None  # the `q`/`Q` exit code, once one ran: no more files
     sep = "\0" if args.null_data else "\n"
-    sink: IO[bytes] = io.BytesIO() if json_lines is not None else ctx.stdout
+    # text mode: a bounded copy of what is written gives the typed value (not with -i,
+    # whose output goes to the files)
+    kept = None if json_lines is not None or args.in_place else Kept(ctx.stdout)
+    sink: IO[bytes] = (io.BytesIO() if json_lines is not None
+                       else ctx.stdout if kept is None else kept)  # type: ignore[assignment]
     stdout = Output(sink, sep)  # one stream over all files, -s or not, as GNU's
     # `w` files are opened once for the run; /dev/stdout is the real output even with -i
     wfiles = {name: WFile(None, stdout.parts, sep) for name in ("/dev/stdout", "-")}
@@ -221,12 +226,9 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
             code = quit_code or 0
             if json_lines is not None:
                 assert isinstance(sink, io.BytesIO)
-                text = sink.getvalue().decode("utf-8", "surrogateescape")
-                lines = text.split("\n")
-                if lines and lines[-1] == "":
-                    lines.pop()
                 final = 2 if status[0] and not code else code
-                return Outcome(code=final, output=OutputData(rich_json=lines))
+                return Outcome(code=final, output=OutputData(
+                    rich_json=_lines(sink.getvalue().decode("utf-8", "surrogateescape"))))
     except (SedError, RegexError) as e:
         stdout.flush()  # what the files before a fatal error gave is written, as GNU's
         ctx.error(e.message)
@@ -237,9 +239,23 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
     finally:
         for f in wfiles.values():
             f.close()
-    if quit_code:
-        return quit_code
-    return 2 if status[0] else 0
+    code = quit_code or (2 if status[0] else 0)
+    if kept is None:
+        return code
+
+    def value() -> list[str] | None:
+        text = kept.text(errors="surrogateescape")
+        return None if text is None else _lines(text)
+
+    return Outcome(code=code, output=OutputData.value(value))
+
+
+def _lines(text: str) -> list[str]:
+    """The lines written, without their newlines."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def _compile(script: str, cmds: list[Cmd], args: SedArgs,

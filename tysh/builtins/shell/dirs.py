@@ -309,7 +309,7 @@ def popd(args: RawArgs, ctx: Context, sh: Session) -> int:
       description="show the directory stack (-v numbered, -l without ~, -c clears it); "
                   "--json gives the list",
       examples=[("numbered", "dirs -v"), ("forget the saved directories", "dirs -c")])
-def dirs(args: RawArgs, ctx: Context, sh: Session) -> int:
+def dirs(args: RawArgs, ctx: Context, sh: Session) -> int | OutputData:
     words, as_json = _json_wanted(texts(args.positional))
     long = lines = numbered = clear = False
     index: str | None = None
@@ -351,9 +351,11 @@ def dirs(args: RawArgs, ctx: Context, sh: Session) -> int:
         from tysh.kernel.base.values import to_json_text
 
         ctx.write(to_json_text(entries) + "\n")
-        return 0
-    _print_stack(ctx, sh, long=long, lines=lines, numbered=numbered)
-    return 0
+    else:
+        _print_stack(ctx, sh, long=long, lines=lines, numbered=numbered)
+    from tysh.kernel.tools.output import OutputData
+
+    return OutputData.value(lambda: entries)  # the stack, with or without `--json`
 
 
 TOOLS: list[Tool] = [cd, pwd, pushd, popd, dirs]

@@ -121,8 +121,8 @@ def jobs(args: JobsArgs, ctx: Context, sh: Session) -> int | Outcome:
         listed = chosen
     if args.stopped and not args.running:
         listed = []
+    rows = [_job_record(j, table.marker(j)) for j in listed]  # as they are now
     if ctx.json:
-        rows = [_job_record(j, table.marker(j)) for j in listed]
         return Outcome(status, OutputData.text("", rich_json=rows))
     out: list[str] = []
     for j in listed:
@@ -135,7 +135,7 @@ def jobs(args: JobsArgs, ctx: Context, sh: Session) -> int | Outcome:
             out.append(f"[{j.number}]{table.marker(j)}  {j.state_text():<24s}"
                        f"{j.command}{' &' if j.running else ''}\n")
     ctx.write("".join(out))
-    return status
+    return Outcome(status, OutputData.value(lambda: rows))
 
 
 def _job_record(j: Job, marker: str) -> dict[str, Any]:

@@ -264,7 +264,7 @@ def date(args: DateArgs, ctx: Context) -> ToolReturn:
     if ctx.json:
         return Outcome(output=OutputData.text(text, rich_json=rich))
     ctx.write(text)
-    return 0
+    return Outcome(output=OutputData.value(lambda: rich))
 
 
 def _show(ts: int, ns: int, fmt: str, zone: tzinfo | None,
@@ -312,8 +312,10 @@ def _date_file(name: str, fmt: str, now_ns: int, zone: tzinfo | None,
             ctx.write(shown[0])
         texts.append(shown[0])
         riches.append(shown[1])
-    if ctx.json and status == 0:
+    if status:
+        return status
+    if ctx.json:
         return Outcome(output=OutputData.text("".join(texts), rich_json=riches))
-    return status
+    return Outcome(output=OutputData.value(lambda: riches))
 
 TOOLS = [date]

@@ -179,7 +179,7 @@ def id_(args: IdArgs, ctx: Context) -> ToolReturn:
     if ctx.json:
         return Outcome(code=status, output=OutputData.text(text, rich_json=data))
     ctx.write(text)
-    return status
+    return Outcome(code=status, output=OutputData.value(lambda: data))
 
 
 @attrs.frozen(repr=False, eq=False)
@@ -211,7 +211,7 @@ def tty(args: TtyArgs, ctx: Context) -> ToolReturn:
     if ctx.json:
         return Outcome(code=status, output=OutputData.text(text, rich_json={"tty": name}))
     ctx.write(text)
-    return status
+    return Outcome(code=status, output=OutputData.value(lambda: {"tty": name}))
 
 
 TOOLS = [id_, tty]

@@ -19,6 +19,11 @@ def _value(data: Any, code: int = 0) -> Outcome:
     return Outcome(code=code, output=OutputData.text("", rich_json=data))
 
 
+def _written(data: Any, code: int = 0) -> Outcome:
+    """The result of a tool that wrote its text: the value `--json` gives."""
+    return Outcome(code=code, output=OutputData.value(lambda: data))
+
+
 # ------------------------------------------------------------------------ yes
 
 @attrs.frozen(repr=False, eq=False)
@@ -67,13 +72,13 @@ def printenv(args: PrintenvArgs, ctx: Context) -> ToolReturn:
         if ctx.json:
             return _value(env)
         ctx.write("".join(f"{k}={v}{end}" for k, v in env.items()))
-        return 0
+        return _written(env)
     found = {n: env[n] for n in names if n in env and "=" not in n}
     code = 0 if len(found) == len(set(names)) else 1
     if ctx.json:
         return _value(found, code)
     ctx.write("".join(env[n] + end for n in names if n in found))
-    return code
+    return _written(found, code)
 
 
 # ------------------------------------------------------------------------ nproc
@@ -112,7 +117,7 @@ def nproc(args: NprocArgs, ctx: Context) -> ToolReturn:
     if ctx.json:
         return _value(n)
     ctx.write(f"{n}\n")
-    return 0
+    return _written(n)
 
 
 # ------------------------------------------------------------------------ uname
@@ -179,7 +184,7 @@ def uname(args: UnameArgs, ctx: Context) -> ToolReturn:
     if a.operating_system or a.all:
         fields.append(info["os"])
     ctx.write(" ".join(fields) + "\n")
-    return 0
+    return _written(info)
 
 
 # ------------------------------------------------------------------------ whoami, hostname
@@ -225,7 +230,7 @@ def whoami(args: NoArgs, ctx: Context) -> ToolReturn:
     if ctx.json:
         return _value(name)
     ctx.write(name + "\n")
-    return 0
+    return _written(name)
 
 
 @attrs.frozen(repr=False, eq=False)
@@ -255,7 +260,7 @@ def hostname(args: HostnameArgs, ctx: Context) -> ToolReturn:
     if ctx.json:
         return _value(name)
     ctx.write(name + "\n")
-    return 0
+    return _written(name)
 
 
 TOOLS = [yes, printenv, nproc, uname, whoami, hostname]

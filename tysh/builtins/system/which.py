@@ -94,7 +94,7 @@ def which(args: WhichArgs, ctx: Context) -> ToolReturn:
     if ctx.json:
         return Outcome(code=status, output=OutputData.text("", rich_json=rows))
     ctx.write("".join(out))
-    return status
+    return Outcome(code=status, output=OutputData.value(lambda: rows))
 
 
 TOOLS = [which]

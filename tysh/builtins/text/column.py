@@ -10,11 +10,12 @@ is not padded. Widths are display widths (wide characters count 2)."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-from tysh.builtins._common.lines import slurp_text
+from tysh.builtins._common.lines import VALUE_ITEMS, slurp_text
 from tysh.builtins._common.operands import InputStatus, iter_inputs
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record
@@ -154,17 +155,27 @@ def column(args: ColumnArgs, ctx: Context) -> ToolReturn:
             ctx.error("invalid separator: empty string")
             return 1
         rows = [_cells(ln, args.separator) for ln in lines]
-        if ctx.json:
-            data: Any = rows if names is None else [
+        def value() -> Any:
+            return rows if names is None else [
                 {names[i] if i < len(names) else str(i + 1): c for i, c in enumerate(r)}
                 for r in rows]
-            return Outcome(code=code, output=OutputData.text("", rich_json=data))
+
+        if ctx.json:
+            return Outcome(code=code, output=OutputData.text("", rich_json=value()))
         ctx.write(table(([names] if names else []) + rows, args.output_separator))
-        return code
+        return _valued(code, rows, value)
     if ctx.json:
         return Outcome(code=code, output=OutputData.text("", rich_json=lines))
     ctx.write(fill(lines, args.output_width, args.fillrows))
-    return code
+    return _valued(code, lines, lambda: lines)
+
+
+def _valued(code: int, rows: list[Any], value: Callable[[], Any]) -> ToolReturn:
+    """The text-mode result: the value `--json` gives, unless there are more rows than
+    a value keeps."""
+    if len(rows) > VALUE_ITEMS:
+        return code
+    return Outcome(code=code, output=OutputData.value(value))
 
 
 TOOLS = [column]

@@ -59,7 +59,7 @@ def envsubst(args: EnvsubstArgs, ctx: Context) -> ToolReturn:
         if ctx.json:
             return Outcome(code=0, output=OutputData.text(text, rich_json=names))
         ctx.write(text)
-        return 0
+        return Outcome(code=0, output=OutputData.value(lambda: names))
     env = ctx.shell.exported_env()
     only = set(_names(args.shell_format[0])) if args.shell_format else None
     values = {k.encode("utf-8", "surrogateescape"): v.encode("utf-8", "surrogateescape")

@@ -20,6 +20,7 @@ import attrs
 from tysh.builtins._common.lines import (
     BIG,
     Headers,
+    Kept,
     chunks,
     display_name,
     line_batches,
@@ -86,6 +87,13 @@ def _resolve(
     return Count(10, False, ""), files
 
 
+def _lines_value(per_file: list[tuple[str, list[str]]], show: bool) -> object:
+    """The lines written, or with headers shown one {"path", "lines"} per file."""
+    if show:
+        return [{"path": name, "lines": lines} for name, lines in per_file]
+    return [line for _, lines in per_file for line in lines]
+
+
 def _per_file_json(
     ctx: Context, files: tuple[str, ...], show: bool, run: Callable[[IO[bytes], IO[bytes]], None]
 ) -> ToolReturn:
@@ -93,11 +101,27 @@ def _per_file_json(
     an array of {"path", "lines"}."""
     status = InputStatus()
     if not ctx.json:
-        headers = Headers(ctx, show)
+        # the text streams out; a bounded copy, split at each file's start, gives the
+        # same value `--json` builds
+        kept = Kept(ctx.stdout)
+        headers = Headers(ctx.evolve(stdout=kept), show)
+        spans: list[tuple[str, int, int]] = []
         for name, f in iter_inputs(ctx, files, status):
             headers.emit(name)
-            run(f, ctx.stdout)
-        return 1 if status.failed else 0
+            start = kept.mark()
+            run(f, kept)  # type: ignore[arg-type]
+            spans.append((display_name(name), start, kept.mark()))
+
+        def value() -> object:
+            per: list[tuple[str, list[str]]] = []
+            for name, start, end in spans:
+                text = kept.text(start, end)
+                if text is None:
+                    return None
+                per.append((name, split_lines_text(text)))
+            return _lines_value(per, show)
+
+        return Outcome(code=1 if status.failed else 0, output=OutputData.value(value))
     per_file: list[tuple[str, list[str]]] = []
     texts: list[str] = []
     for name, f in iter_inputs(ctx, files, status):
@@ -106,11 +130,7 @@ def _per_file_json(
         text = buf.getvalue().decode("utf-8", "replace")
         texts.append((f"==> {display_name(name)} <==\n" if show else "") + text)
         per_file.append((display_name(name), split_lines_text(text)))
-    data: object
-    if show:
-        data = [{"path": name, "lines": lines} for name, lines in per_file]
-    else:
-        data = [line for _, lines in per_file for line in lines]
+    data = _lines_value(per_file, show)
     return Outcome(
         code=1 if status.failed else 0,
         output=OutputData.text("\n".join(texts), rich_json=data),
@@ -407,7 +427,10 @@ def _run(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> ToolReturn:
     if not head and not ctx.json and isinstance(body, functools.partial) \
             and body.keywords.get("n") == 0 \
             and body.func in (_tail_bytes, _tail_lines):
-        return 0  # GNU: tail -n 0 (not +0) outputs nothing at all, so opens nothing
+        # GNU: tail -n 0 (not +0) outputs nothing at all, so opens nothing; its value
+        # is no lines
+        return Outcome(0, OutputData.value(lambda: _lines_value(
+            [(display_name(n), []) for n in files or ("-",)], show)))
     return _per_file_json(ctx, files, show, body)
 
 

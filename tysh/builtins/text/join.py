@@ -17,7 +17,7 @@ from typing import IO
 import attrs
 
 from tysh.builtins._common.fileinfo import q
-from tysh.builtins._common.lines import slurp
+from tysh.builtins._common.lines import VALUE_ITEMS, slurp
 from tysh.builtins._common.operands import InputStatus, iter_lines, open_all
 from tysh.kernel.base.record import MutableRecord, Record
 from tysh.kernel.tools.context import Context
@@ -256,7 +256,14 @@ def join(args: JoinArgs, ctx: Context) -> ToolReturn:
         code = 1
     if ctx.json:
         return Outcome(code=code, output=OutputData.text("", rich_json=out.rows))
-    return code
+
+    def value() -> list[list[str]] | None:
+        kept = out.kept
+        if kept is None:
+            return None
+        return [[p.decode("utf-8", "surrogateescape") for p in parts] for parts in kept]
+
+    return Outcome(code=code, output=OutputData.value(value))
 
 
 @attrs.define(repr=False, eq=False)
@@ -272,6 +279,8 @@ class _Output(MutableRecord):
     eol: bytes
     autocount: list[int] = attrs.field(factory=lambda: [0, 0])
     rows: list[list[str]] = attrs.field(factory=list)
+    # text mode: the rows written, as long as there are at most VALUE_ITEMS of them
+    kept: list[list[bytes]] | None = attrs.field(factory=list)
     buf: list[bytes] = attrs.field(factory=list)
 
     def field(self, line: Line | None, n: int) -> bytes:
@@ -298,6 +307,14 @@ class _Output(MutableRecord):
         if self.ctx.json:
             self.rows.append([p.decode("utf-8", "surrogateescape") for p in parts])
             return
+        kept = self.kept
+        if kept is not None:
+            # the fields as they are, for the typed value (the text alone cannot be
+            # split back when a filler holds the separator)
+            if len(kept) < VALUE_ITEMS:
+                kept.append(parts)
+            else:
+                self.kept = None
         sep = b" " if self.tab is None else self.tab
         self.buf.append(sep.join(parts) + self.eol)
         if len(self.buf) >= _FLUSH:

@@ -8,6 +8,7 @@ fractional digits among FIRST and INCREMENT."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from decimal import Context as DecimalContext
@@ -15,6 +16,7 @@ from decimal import Decimal, InvalidOperation
 
 import attrs
 
+from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.kernel.base.record import Record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -188,9 +190,21 @@ def seq(args: SeqArgs, ctx: Context) -> ToolReturn:
         text = args.separator.join(_render(v, prec, all_int, fmt, width) for v in data)
         return Outcome(0, OutputData.text(text + "\n" if data else "", rich_json=data))
     sep = args.separator
+
+    def value() -> list[int | float] | None:
+        # the numbers again, not a copy kept while writing: nothing is held for a run
+        # whose value nobody reads, and a sequence past VALUE_ITEMS has none
+        again: range | Iterator[Decimal] = (_int_range(first, step, last) if all_int
+                                            else _decimals(first, step, last))
+        some: list[int | Decimal] = list(itertools.islice(again, VALUE_ITEMS + 1))
+        if len(some) > VALUE_ITEMS:
+            return None
+        return [int(v) if all_int else float(v) for v in some]
+
+    done = Outcome(0, OutputData.value(value))
     if isinstance(values, range) and fmt is None and not width:
         _write_ints(ctx, values, sep)
-        return 0
+        return done
     started = False
     block: list[str] = []
     for v in values:
@@ -204,7 +218,7 @@ def seq(args: SeqArgs, ctx: Context) -> ToolReturn:
         started = True
     if started:
         ctx.write("\n")
-    return 0
+    return done
 
 
 def _write_ints(ctx: Context, r: range, sep: str) -> None:

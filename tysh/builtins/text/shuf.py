@@ -12,7 +12,7 @@ from typing import IO
 
 import attrs
 
-from tysh.builtins._common.lines import slurp
+from tysh.builtins._common.lines import VALUE_ITEMS, slurp
 from tysh.builtins._common.operands import (
     InputStatus,
     open_input,
@@ -175,11 +175,18 @@ def _emit(args: ShufArgs, ctx: Context, picked: list[bytes | int],
             return 1
         out = b""
     if ctx.json:
-        data = [v if isinstance(v, int) else v.decode("utf-8", "surrogateescape") for v in picked]
         return Outcome(code=0, output=OutputData.text(
-            out.decode("utf-8", "surrogateescape"), rich_json=data if args.output is None else ""))
+            out.decode("utf-8", "surrogateescape"),
+            rich_json=_value(picked) if args.output is None else ""))
     ctx.stdout.write(out)
-    return 0
+    if args.output is not None or len(picked) > VALUE_ITEMS:
+        return 0
+    return Outcome(code=0, output=OutputData.value(lambda: _value(picked)))
+
+
+def _value(picked: list[bytes | int]) -> list[int | str]:
+    """The lines picked (numbers under -i), in the order written."""
+    return [v if isinstance(v, int) else v.decode("utf-8", "surrogateescape") for v in picked]
 
 
 def _forever(ctx: Context, lines: list[bytes] | range, rng: random.Random, delim: bytes) -> int:

@@ -5,6 +5,7 @@ key (skip fields, skip chars, check chars, fold case) is built once."""
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 from collections.abc import Callable
@@ -12,7 +13,7 @@ from typing import IO, Any
 
 import attrs
 
-from tysh.builtins._common.lines import line_batches, split_lines_text
+from tysh.builtins._common.lines import Kept, kept_value, line_batches, split_lines_text
 from tysh.builtins._common.operands import InputStatus, open_input, open_output
 from tysh.builtins.text.sort_keys import skip_fields_re
 from tysh.kernel.base.record import MutableRecord, Record
@@ -235,6 +236,8 @@ def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
             out = sink
         elif ctx.json:
             out = io.BytesIO()
+        else:
+            out = kept = Kept(ctx.stdout)  # type: ignore[assignment]
         _uniq_stream(args, f, out, json_rows, ctx)
     finally:
         if f is not ctx.stdin:
@@ -245,7 +248,24 @@ def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
         text = out.getvalue().decode("utf-8", "replace")
         data = json_rows if args.count else split_lines_text(text)
         return Outcome(code=0, output=OutputData.text(text, rich_json=data))
+    if sink is None:
+        sep = "\0" if args.zero_terminated else "\n"
+        return Outcome(code=0, output=kept_value(
+            kept, functools.partial(_count_rows, sep) if args.count else None))
     return 0
+
+
+def _count_rows(sep: str, text: str) -> list[dict[str, Any]]:
+    """`uniq -c`'s value read back from its text: a count right-aligned in seven
+    columns, a space, the line."""
+    rows = text.split(sep)
+    if rows[-1] == "":
+        rows.pop()
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        n, _, line = row.lstrip(" ").partition(" ")
+        out.append({"count": int(n), "line": line})
+    return out
 
 
 TOOLS = [uniq]
