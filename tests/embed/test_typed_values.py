@@ -253,3 +253,45 @@ def test_a_value_over_the_cap_is_absent_and_kept_memory_is_bounded(tmp_path: Pat
         assert r.data is None, script
     # nothing on the order of the input (9 MiB, and 27 MiB through the pipe) is held
     assert max(peaks) < 6 * VALUE_BYTES, peaks
+
+
+def test_only_the_last_stage_of_a_pipeline_is_told_its_value_can_be_read(
+        tmp_path: Path) -> None:
+    import attrs
+
+    from tysh import Context, param, tool
+
+    seen: list[tuple[str, bool]] = []
+
+    @attrs.frozen(kw_only=True)
+    class MarkArgs:
+        label: str = param(positional=True, help="a label")
+
+    @tool("mark", args=MarkArgs, description="note whether the value can be read")
+    def mark(args: MarkArgs, ctx: Context) -> int:
+        seen.append((args.label, ctx.keeps_value))
+        ctx.stdout.write(ctx.stdin.read())
+        return 0
+
+    k = _tree(tmp_path)
+    k.register(mark)
+    assert k.execute("echo x | mark a | mark b | { mark c; } | mark d").code == 0
+    assert sorted(seen) == [("a", False), ("b", False), ("c", False), ("d", True)]
+    seen.clear()
+    k.execute("mark alone </dev/null; yes | head -c 200000 | mark big | mark last")
+    assert sorted(seen) == [("alone", True), ("big", False), ("last", True)]
+
+
+def test_a_tool_told_its_value_cannot_be_read_copies_nothing() -> None:
+    import io
+
+    from tysh.builtins._common.lines import Kept
+
+    out = io.BytesIO()
+    kept = Kept(out, keep=False)
+    kept.write(b"a\nb\n")
+    assert out.getvalue() == b"a\nb\n"
+    assert kept.buf is None and kept.text() is None
+    kept = Kept(out)
+    kept.write(b"c\n")
+    assert kept.text() == "c\n"

@@ -199,14 +199,15 @@ class Kept:
     """A tool's stdout that passes every write through and keeps a copy of the first
     VALUE_BYTES, for the typed value a text-mode run still has; past that it keeps
     nothing more and `over` is True. `mark()` gives the offset where the next write
-    lands, so a tool can split the copy at file boundaries."""
+    lands, so a tool can split the copy at file boundaries. With `keep` False (nobody
+    can read the value: `ctx.keeps_value`) nothing is copied and the value is None."""
 
     __slots__ = ("stream", "buf", "over")
 
-    def __init__(self, stream: IO[bytes]) -> None:
+    def __init__(self, stream: IO[bytes], keep: bool = True) -> None:
         self.stream = stream
-        self.buf: bytearray | None = bytearray()
-        self.over = False
+        self.buf: bytearray | None = bytearray() if keep else None
+        self.over = not keep
 
     def write(self, b: Any) -> int:
         n: int = self.stream.write(b)
@@ -256,6 +257,8 @@ def lines_json(
     (or `shape(text)`). Under `--json` the text is captured and replaced by that value;
     otherwise it streams to stdout and a bounded copy (`Kept`) gives the value."""
     if not ctx.json:
+        if not ctx.keeps_value:
+            return body(ctx)
         kept = Kept(ctx.stdout)
         code = body(ctx.evolve(stdout=kept))
         return Outcome(code=code, output=kept_value(kept, shape))

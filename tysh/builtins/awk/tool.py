@@ -341,7 +341,7 @@ def run_awk(ctx: Context, words: list[str]) -> int:
     real_out = ctx.stdout
     # --json: the text is captured and becomes the value; otherwise it streams out and a
     # bounded copy gives the same value
-    kept = Kept(real_out)
+    kept = Kept(real_out, ctx.keeps_value)
     ctx.stdout = io.BytesIO() if json_mode else kept  # type: ignore[assignment]
     try:
         status = _execute(ctx, pycode, consts, comp, operands, fs, assigns)

@@ -785,7 +785,7 @@ class BcArgs(Record):
 def bc(args: BcArgs, ctx: Context) -> ToolReturn:
     import sys
 
-    kept = None if ctx.json else Kept(ctx.stdout)
+    kept = None if ctx.json else Kept(ctx.stdout, ctx.keeps_value)
     interp = _Interp(ctx if kept is None else ctx.evolve(stdout=kept), args.mathlib)
     status = InputStatus()
     old_limit = sys.getrecursionlimit()

@@ -204,7 +204,7 @@ class _Grep:
         # of them) to number their lines when the value is read; None once they would
         # not fit (the value is then absent)
         self.kept: list[tuple[str, bytes]] | None = (
-            [] if not self.json and not _summary(args) else None)
+            [] if not self.json and not _summary(args) and ctx.keeps_value else None)
         self.kept_bytes = 0
         self.any_selected = False
         self.error = False

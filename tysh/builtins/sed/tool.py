@@ -176,7 +176,7 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
     sep = "\0" if args.null_data else "\n"
     # text mode: a bounded copy of what is written gives the typed value (not with -i,
     # whose output goes to the files)
-    kept = None if json_lines is not None or args.in_place else Kept(ctx.stdout)
+    kept = None if json_lines is not None or args.in_place else Kept(ctx.stdout, ctx.keeps_value)
     sink: IO[bytes] = (io.BytesIO() if json_lines is not None
                        else ctx.stdout if kept is None else kept)  # type: ignore[assignment]
     stdout = Output(sink, sep)  # one stream over all files, -s or not, as GNU's

@@ -103,7 +103,7 @@ def _per_file_json(
     if not ctx.json:
         # the text streams out; a bounded copy, split at each file's start, gives the
         # same value `--json` builds
-        kept = Kept(ctx.stdout)
+        kept = Kept(ctx.stdout, ctx.keeps_value)
         headers = Headers(ctx.evolve(stdout=kept), show)
         spans: list[tuple[str, int, int]] = []
         for name, f in iter_inputs(ctx, files, status):

@@ -237,7 +237,7 @@ def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
         elif ctx.json:
             out = io.BytesIO()
         else:
-            out = kept = Kept(ctx.stdout)  # type: ignore[assignment]
+            out = kept = Kept(ctx.stdout, ctx.keeps_value)  # type: ignore[assignment]
         _uniq_stream(args, f, out, json_rows, ctx)
     finally:
         if f is not ctx.stdin:

@@ -84,7 +84,7 @@ class Interpreter:
 
     __slots__ = ("state", "registry", "fs", "allow_external", "limits", "control", "_parse",
                  "suppress_errexit", "cur_fds", "source_depth", "deadline", "host_signals",
-                 "events", "externals", "last_data", "last_typed", "cmdsub_status", "_jobs",
+                 "events", "externals", "keeps_value", "last_data", "last_typed", "cmdsub_status", "_jobs",
                  "_masked", "running_traps", "exec_opened", "procsubs", "decl_arrays")
 
     def __init__(
@@ -103,6 +103,7 @@ class Interpreter:
         host_signals: bool = False,
         events: Any = None,
         externals: Any = None,
+        keeps_value: bool = True,
     ) -> None:
         self.state = state
         self.registry = registry
@@ -122,6 +123,9 @@ class Interpreter:
         # which programs may run and how (sandbox.ExternalPolicy); None: every program,
         # on the host, when `allow_external`
         self.externals = externals
+        # False in a pipeline stage before the last, whose commands' typed values nobody
+        # can read: tools skip the copy of their output they would keep for one
+        self.keeps_value = keeps_value
         self.last_data: Any = None
         self.last_typed = False
         self.cmdsub_status: int | None = None

@@ -191,6 +191,7 @@ def _concurrently(
             stage_fds[0] = own_in
         sub = _fork(interp, own_in)
         if i < n - 1:
+            sub.keeps_value = False
             prev_read, own_out = _pipe(sub, interp)
             stage_fds[1] = own_out
         else:
@@ -516,6 +517,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -
             last = sub
             _run_stage(sub, cmd, stage_fds, stdin, None, statuses, i)
             break
+        sub.keeps_value = False
 
         def spill(sub: Interpreter = sub, first: int = i + 1) -> IO[bytes]:
             """Start stages `first`… concurrently, fed by a new pipe; its write end."""

@@ -770,6 +770,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         False,
         tuple(targs.path),
         Charges(meter) if meter.cap < UNBOUNDED else NO_CHARGES,
+        interp.keeps_value,
     )
     # code deep in the tool (a regex engine's slices, a worker process) stops on the
     # same check as the tool's own checkpoints

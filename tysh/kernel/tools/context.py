@@ -176,6 +176,9 @@ class Context(MutableRecord):
     # what this command charges to the kernel's memory budget (released by the kernel
     # when the command ends)
     charges: Charges = NO_CHARGES
+    # whether this command's typed value can be read (False in a pipeline stage before
+    # the last): a tool that copies its output for its value skips the copy when not
+    keeps_value: bool = True
 
     @property
     def cwd(self) -> str:
