@@ -344,8 +344,10 @@ def _judge(cmd: ast.Command) -> str | None:
     return name
 
 
-def _runs_nothing(w: ast.Word | None) -> bool:
-    """Whether expanding the word runs no command."""
+def _word_passes(w: ast.Word | None, param_ok: Callable[[ast.ParamExp], bool],
+                 arith_ok: Callable[[ast.ArithSub], bool]) -> bool:
+    """Whether every expansion in the word passes its check: plain text always does, a
+    double-quoted part by its own parts, a command or process substitution never."""
     if w is None:
         return True
     for p in w.parts:
@@ -353,19 +355,29 @@ def _runs_nothing(w: ast.Word | None) -> bool:
         if tp is ast.Lit or tp is ast.Quoted:
             continue
         if tp is ast.DQ:
-            if not _runs_nothing(ast.Word(cast("ast.DQ", p).parts)):
-                return False
+            ok = _word_passes(ast.Word(cast("ast.DQ", p).parts), param_ok, arith_ok)
         elif tp is ast.ParamExp:
-            pe = cast("ast.ParamExp", p)
-            if not (_runs_nothing(pe.index) and _runs_nothing(pe.arg)
-                    and _runs_nothing(pe.arg2)):
-                return False
+            ok = param_ok(cast("ast.ParamExp", p))
         elif tp is ast.ArithSub:
-            if not _runs_nothing(cast("ast.ArithSub", p).expr):
-                return False
+            ok = arith_ok(cast("ast.ArithSub", p))
         else:  # a command or process substitution
+            ok = False
+        if not ok:
             return False
     return True
+
+
+def _runs_nothing(w: ast.Word | None) -> bool:
+    """Whether expanding the word runs no command."""
+    return _word_passes(w, _param_runs_nothing, _arith_runs_nothing)
+
+
+def _param_runs_nothing(pe: ast.ParamExp) -> bool:
+    return _runs_nothing(pe.index) and _runs_nothing(pe.arg) and _runs_nothing(pe.arg2)
+
+
+def _arith_runs_nothing(a: ast.ArithSub) -> bool:
+    return _runs_nothing(a.expr)
 
 
 # `${…}` operators that assign nothing and evaluate no arithmetic (`${x:=v}` assigns,
@@ -380,23 +392,12 @@ def _assigns_nothing(w: ast.Word | None) -> bool:
     """Whether expanding the word can assign no variable: plain text and `$x`-style
     expansions only — no arithmetic, no subscript (`${a[i++]}`), no indirection (the
     name it finds may be `a[i++]`), no `${x:=v}`."""
-    if w is None:
-        return True
-    for p in w.parts:
-        tp = type(p)
-        if tp is ast.Lit or tp is ast.Quoted:
-            continue
-        if tp is ast.DQ:
-            if not _assigns_nothing(ast.Word(cast("ast.DQ", p).parts)):
-                return False
-        elif tp is ast.ParamExp:
-            pe = cast("ast.ParamExp", p)
-            if pe.index is not None or pe.indirect or pe.op not in _READING_OPS or not (
-                    _assigns_nothing(pe.arg) and _assigns_nothing(pe.arg2)):
-                return False
-        else:
-            return False
-    return True
+    return _word_passes(w, _param_assigns_nothing, lambda a: False)
+
+
+def _param_assigns_nothing(pe: ast.ParamExp) -> bool:
+    return (pe.index is None and not pe.indirect and pe.op in _READING_OPS
+            and _assigns_nothing(pe.arg) and _assigns_nothing(pe.arg2))
 
 
 def _opens_nothing(r: ast.Redirect) -> bool:
