@@ -139,11 +139,12 @@ def _take_result(interp: Interpreter, last: Interpreter | None) -> None:
         interp.last_data = last.last_data
 
 
-def _fork(interp: Interpreter, own_in: IO[bytes] | None) -> Interpreter:
-    """A stage's shell; `own_in` (the stage's end of its input pipe) is closed when
-    the fork fails, so the stage before it sees its reader gone."""
+def _fork(interp: Interpreter, own_in: IO[bytes] | None, sharing: bool = False) -> Interpreter:
+    """A stage's shell (`sharing`: one that reads the session's variables in place);
+    `own_in` (the stage's end of its input pipe) is closed when the fork fails, so the
+    stage before it sees its reader gone."""
     try:
-        sub = interp.fork()
+        sub = interp.fork_reading_variables() if sharing else interp.fork()
         sub.see_jobs_of(interp)
     except BaseException:
         close_quietly(own_in)
@@ -310,15 +311,7 @@ def _stage_fork(interp: Interpreter, cmd: ast.Command, stdin: IO[bytes] | None) 
     """The shell a stage run in turn gets: one that reads the session's variables in
     place when neither its words nor its command can assign one and no nameref could
     turn a plain `$r` into arithmetic; else a full fork."""
-    if _judged(cmd)[2] and not interp.state.refs:
-        try:
-            sub = interp.fork_reading_variables()
-            sub.see_jobs_of(interp)
-        except BaseException:
-            close_quietly(stdin)
-            raise
-        return sub
-    return _fork(interp, stdin)
+    return _fork(interp, stdin, _judged(cmd)[2] and not interp.state.refs)
 
 
 def _judge(cmd: ast.Command) -> str | None:

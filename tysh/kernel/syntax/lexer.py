@@ -381,6 +381,20 @@ _P_CASE_IN = 4
 _P_FUNC_NAME = 5
 
 
+def _line_span(src: Source, text: str, n: int, lazy: bool, line_offset: int,
+               i: int) -> tuple[int, int, int]:
+    """The line holding offset `i` as the token loop caches it: its number, where it
+    starts and where the next one starts (past the scanner's end `n` for the last).
+    `lazy`: the line starts are found as needed (alias text was spliced into `text`)."""
+    if lazy:
+        line, start = src.line_at(i)
+        nl = text.find("\n", i)
+        return line, start, n + 1 if nl < 0 else nl + 1
+    starts = src.line_starts
+    ln = bisect_right(starts, i)
+    return ln + line_offset, starts[ln - 1], starts[ln] if ln < len(starts) else n + 1
+
+
 class Scanner:
     """Scans one token stream: a whole script, or the body of a `$( )` (`nested`).
 
@@ -461,8 +475,6 @@ class Scanner:
         text = self.text
         n = self.n
         simple = _SIMPLE_WORD.match
-        line_starts = self.src.line_starts
-        nlines = len(line_starts)
         line_offset = self.src.line_offset
         cur_start = cur_next = 0
         cur_line = 0
@@ -539,15 +551,8 @@ class Scanner:
                                 self.kw_only = True
                             if ty in pos_types:
                                 if not cur_start <= i < cur_next:
-                                    if lazy:
-                                        cur_line, cur_start = self.src.line_at(i)
-                                        nl = text.find("\n", i)
-                                        cur_next = n + 1 if nl < 0 else nl + 1
-                                    else:
-                                        ln = bisect_right(line_starts, i)
-                                        cur_start = line_starts[ln - 1]
-                                        cur_next = line_starts[ln] if ln < nlines else n + 1
-                                        cur_line = ln + line_offset
+                                    cur_line, cur_start, cur_next = _line_span(
+                                        self.src, text, n, lazy, line_offset, i)
                                 yield (ty, new_pos(cur_line, i - cur_start + 1), i, end)
                             else:
                                 yield (ty, lit, i, end)
@@ -567,15 +572,8 @@ class Scanner:
                     if fast:
                         self.i = end
                         if not cur_start <= i < cur_next:
-                            if lazy:
-                                cur_line, cur_start = self.src.line_at(i)
-                                nl = text.find("\n", i)
-                                cur_next = n + 1 if nl < 0 else nl + 1
-                            else:
-                                ln = bisect_right(line_starts, i)
-                                cur_start = line_starts[ln - 1]
-                                cur_next = line_starts[ln] if ln < nlines else n + 1
-                                cur_line = ln + line_offset
+                            cur_line, cur_start, cur_next = _line_span(
+                                self.src, text, n, lazy, line_offset, i)
                         node = lit_cache.get(lit)
                         if node is None:
                             node = _lit(lit)
