@@ -95,3 +95,19 @@ def test_importing_a_public_name_leaves_the_collector_as_it_was(enabled: bool) -
                        timeout=120)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == str(enabled)
+
+
+def test_no_builtin_module_loads_attrs(tmp_path: Path) -> None:
+    # every builtin declares its args as a tysh record: a run that uses only tysh's own
+    # tools never pays for attrs (an embedder's attrs args class still works)
+    code = ("import pkgutil, importlib, sys\n"
+            "import tysh.builtins as b\n"
+            "for m in pkgutil.walk_packages(b.__path__, 'tysh.builtins.'):\n"
+            "    importlib.import_module(m.name)\n"
+            "from tysh import Kernel\n"
+            "Kernel().execute('printf \"b\\\\na\\\\n\" | sort | wc -l; seq 3 | grep 2')\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('attr', 'attrs')))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=tmp_path, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"

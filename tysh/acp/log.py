@@ -15,8 +15,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import attrs
-
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
 from tysh.kernel.tools.kinds import ACP_KINDS, ACP_LABELS, label_of, normal_kind
 
 ENVELOPE_KEY = "x.ai/tool"
@@ -25,8 +24,8 @@ _STATUSES = frozenset(("pending", "in_progress", "completed", "failed"))
 _FIELDS = ("title", "status", "kind", "rawInput", "rawOutput", "locations", "content")
 
 
-@attrs.frozen
-class Envelope:
+@frozen
+class Envelope(Record):
     """The tool-identity envelope as read: version 1, every required key of its type."""
 
     name: str
@@ -56,8 +55,8 @@ class Envelope:
                         input=inp if isinstance(inp, dict) else None)
 
 
-@attrs.define
-class ToolCall:
+@mutable
+class ToolCall(MutableRecord):
     """One call as merged so far; every field may still be missing."""
 
     id: str
@@ -66,9 +65,9 @@ class ToolCall:
     acp_kind: str | None = None
     raw_input: Any = None
     raw_output: Any = None
-    locations: list[str] = attrs.Factory(list)
-    content: list[Any] = attrs.Factory(list)
-    envelope_data: dict[str, Any] = attrs.Factory(dict)
+    locations: list[str] = field(factory=list)
+    content: list[Any] = field(factory=list)
+    envelope_data: dict[str, Any] = field(factory=dict)
     started: bool = False  # its `tool_call` was seen
 
     @property
@@ -168,9 +167,9 @@ class ToolCallLog:
             call = self.calls[call_id] = ToolCall(id=call_id)
         if kind == "tool_call":
             call.started = True
-        for field in _FIELDS:
-            if field in update:
-                _merge(call, field, update[field])
+        for name in _FIELDS:
+            if name in update:
+                _merge(call, name, update[name])
         meta = update.get("_meta")
         if isinstance(meta, dict):
             env = meta.get(ENVELOPE_KEY)

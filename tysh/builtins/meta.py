@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from tysh.builtins._common.names import describe
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import encode_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -52,7 +50,7 @@ def _render(schema: ToolSchema, path: list[str], node: ToolSchema) -> str:
 
 # -- help ------------------------------------------------------------------------------------
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class HelpArgs(Record):
     topic: tuple[str, ...] = param(
         positional=True, default=(), help="a tool name, then subcommand names"
@@ -108,7 +106,7 @@ def help_(args: HelpArgs, ctx: Context) -> int | Outcome:
 
 # -- tools -----------------------------------------------------------------------------------
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ToolsArgs(Record):
     names: tuple[str, ...] = param(
         positional=True, default=(), help="only these tools (default: every tool)"
@@ -142,7 +140,7 @@ def tools(args: ToolsArgs, ctx: Context) -> int | Outcome:
 
 # -- type ------------------------------------------------------------------------------------
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class TypeArgs(Record):
     names: tuple[str, ...] = param(positional=True, default=(), help="command names")
     kind: bool = param(

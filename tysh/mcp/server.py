@@ -25,7 +25,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-import attrs
+from tysh.kernel.base.record import Record, frozen
 
 if TYPE_CHECKING:
     from tysh.kernel.embed.kernel import Kernel
@@ -67,8 +67,8 @@ _TICK = 0.25  # how often a running call looks for a client that went away
 _TICKS_PER_PROGRESS = 4  # a progress notification every second
 
 
-@attrs.frozen
-class Options:
+@frozen
+class Options(Record):
     """What `tysh mcp` was asked to serve."""
 
     root: str

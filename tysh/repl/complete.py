@@ -18,12 +18,11 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-import attrs
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from tysh.kernel.base.paths import join
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.repl.lex import scan
 
 if TYPE_CHECKING:
@@ -40,7 +39,7 @@ _KEYWORDS = ("if", "then", "else", "elif", "fi", "for", "while", "until", "do", 
              "case", "esac", "function", "in")
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Candidate(Record):
     """One completion: the text that replaces the current word, and what to show."""
 
@@ -49,7 +48,7 @@ class Candidate(Record):
     meta: str = ""
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Context(Record):
     """Where the cursor is: the current (partial) word, and the command it belongs to."""
 

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import re
 
-import attrs
-
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 
 # Token types after which the next word names a command.
 _OPENS = frozenset({
@@ -40,7 +38,7 @@ _WORD_PIECES = re.compile(
 _DQ_VARS = re.compile(r"\$\{[^}]*\}?|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|\$\(")
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Span(Record):
     """`text[start:end]` has style `kind` (command, keyword, option, string, variable,
     operator, redirect, assign, comment, word, incomplete, error)."""
@@ -50,7 +48,7 @@ class Span(Record):
     kind: str
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Word(Record):
     """A word as the scanner saw it, and whether it stands where a command name goes."""
 
@@ -60,7 +58,7 @@ class Word(Record):
     command: bool
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Scan(Record):
     spans: tuple[Span, ...]
     words: tuple[Word, ...]

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import attrs
+import pytest
 from fixtures_schemas import HeadArgs
 
-from tysh.kernel.bind.binder import classify
+from tysh.kernel.bind.binder import BindError, classify
 from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.tools.params import param, reflect_params
 from tysh.kernel.tools.tool import tool
@@ -62,7 +63,7 @@ def test_type_hints_agree_with_typing_for_every_builtin_args_class() -> None:
     import typing
 
     from tysh.builtins import all_builtins
-    from tysh.kernel.tools.params import type_hints
+    from tysh.kernel.tools.params import args_fields, type_hints
 
     seen = 0
     todo = list(all_builtins())
@@ -70,8 +71,82 @@ def test_type_hints_agree_with_typing_for_every_builtin_args_class() -> None:
         t = todo.pop()
         todo.extend(t.children.values())
         cls = t.args_class
-        if cls is None or not attrs.has(cls):
+        if cls is None or args_fields(cls) is None:
             continue
         assert type_hints(cls) == typing.get_type_hints(cls), t.name
         seen += 1
     assert seen > 40
+
+
+def _twins() -> tuple[type, type]:
+    """The same args declared as a tysh record and as an attrs class."""
+    from tysh.kernel.base.record import Record, frozen
+
+    @frozen
+    class R(Record):
+        word: str = param(aliases=["-w"], help="the word")
+        count: int = param(1, aliases=["-c"], min=0)
+        mode: Literal["a", "b"] = param("a", aliases=["-m"])
+        files: tuple[str, ...] = param(positional=True, default=())
+        tags: list[str] = param(factory=list, aliases=["-t"])
+        quiet: bool = param(False, aliases=["-q"])
+
+    @attrs.frozen
+    class A:
+        word: str = param(aliases=["-w"], help="the word")
+        count: int = param(1, aliases=["-c"], min=0)
+        mode: Literal["a", "b"] = param("a", aliases=["-m"])
+        files: tuple[str, ...] = param(positional=True, default=())
+        tags: list[str] = param(factory=list, aliases=["-t"])
+        quiet: bool = param(False, aliases=["-q"])
+
+    return R, A
+
+
+def test_a_record_args_class_reflects_and_binds_as_its_attrs_twin() -> None:
+    rec, att = _twins()
+    assert reflect_params(rec) == reflect_params(att)
+    tr, ta = tool("t", args=rec)(_noop), tool("t", args=att)(_noop)
+    names = [p.name for p in reflect_params(rec)]
+    for argv in (["-w", "x"], ["-qw", "x", "-c", "3", "f", "g"], ["-t", "a", "-tb", "-w", "y"],
+                 ["--mode=b", "--word", "z", "--", "-f"]):
+        r = bind_and_convert(tr, classify(argv))[2]
+        a = bind_and_convert(ta, classify(argv))[2]
+        assert type(r) is rec
+        assert {n: getattr(r, n) for n in names} == attrs.asdict(a)
+    for argv in (["-c", "3"], ["-w", "x", "-c", "-1"], ["-w", "x", "-m", "c"]):
+        with pytest.raises(BindError) as from_record:
+            bind_and_convert(tr, classify(argv))
+        with pytest.raises(BindError) as from_attrs:
+            bind_and_convert(ta, classify(argv))
+        assert str(from_record.value) == str(from_attrs.value)
+
+
+def test_a_record_args_class_makes_each_factory_default_afresh() -> None:
+    rec, _ = _twins()
+    one, two = rec(word="a"), rec(word="b")
+    assert one.tags == [] and one.tags is not two.tags
+    assert (one.count, one.mode, one.files, one.quiet) == (1, "a", (), False)
+
+
+def test_param_declares_a_record_field_without_loading_attrs() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from tysh.kernel.base.record import Record, frozen\n"
+        "from tysh.kernel.tools.params import param, reflect_params\n"
+        "@frozen\n"
+        "class R(Record):\n"
+        "    s: str = param(aliases=['-s'])\n"
+        "    n: int = param(2)\n"
+        "    t: list[str] = param(factory=list)\n"
+        "print([(p.name, p.required) for p in reflect_params(R)], R(s='a').n, R(s='a').t,\n"
+        "      'attrs' in sys.modules)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split("\n")[0] == \
+        "[('s', True), ('n', False), ('t', False)] 2 [] False"

@@ -8,9 +8,8 @@ import re
 import time
 from datetime import UTC, datetime, timedelta, tzinfo
 
-import attrs
-
 from tysh.builtins._common.fileinfo import named_zone
+from tysh.kernel.base.record import MutableRecord, mutable
 
 
 class BadDate(ValueError):
@@ -57,8 +56,8 @@ _TOKEN = re.compile(r"\s*(?:([+-]\s*\d+|\d+)([.,]\d+)?|(a\.?m\.?|p\.?m\.?)(?![a-
                     r"([a-z]+)\.?|(\S))")
 
 
-@attrs.define
-class _Tok:
+@mutable
+class _Tok(MutableRecord):
     """One lexeme: a number (`num`, with its sign shown in `signed`), a word, or a mark."""
 
     kind: str  # "num", "word", "mark"
@@ -91,8 +90,8 @@ def _tokens(s: str) -> list[_Tok]:
     return out
 
 
-@attrs.define
-class _Parsed:
+@mutable
+class _Parsed(MutableRecord):
     """What the items said; None where an item was absent (GNU's *_seen counts)."""
 
     year: tuple[int, int] | None = None  # (value, digits)

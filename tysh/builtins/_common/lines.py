@@ -11,9 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-import attrs
-
-from tysh.kernel.base.record import MutableRecord
+from tysh.kernel.base.record import MutableRecord, mutable
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.tool import Outcome, ToolReturn
@@ -35,7 +33,7 @@ def chunks(f: IO[bytes], size: int = BIG) -> Iterator[bytes]:
         yield chunk
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class LineSplit(MutableRecord):
     """Iterates the complete lines (without terminator), one list per chunk read; once
     drained, `rest` holds a final unterminated line (b"" if the stream ended with one).
@@ -157,7 +155,7 @@ def display_name(name: str) -> str:
     return "standard input" if name == "-" else name
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class Headers(MutableRecord):
     """`==> NAME <==` headers between files, a blank line before all but the first."""
 

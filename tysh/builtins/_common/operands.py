@@ -8,10 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import IO, TypeVar
 
-import attrs
-
 from tysh.builtins._common.lines import LineSplit
-from tysh.kernel.base.record import MutableRecord
+from tysh.kernel.base.record import MutableRecord, mutable
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 
@@ -105,7 +103,7 @@ def rewrites_input(ctx: Context, name: str, inputs: tuple[str, ...] | list[str])
     return False
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class InputStatus(MutableRecord):
     """Whether any operand failed to open, for the tool's exit status."""
 

@@ -13,11 +13,9 @@ import time
 from collections.abc import Iterator
 from typing import IO, Any
 
-import attrs
-
 from tysh.builtins._common.operands import CHUNK, is_stdin
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable, replace
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -36,7 +34,7 @@ _TAR_SUFFIXES = {".tgz": ".tar", ".taz": ".tar"}
 OK, ERROR, WARNING = 0, 1, 2
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class GzipArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(),
                                    help="files to (de)compress; none or - is stdin")
@@ -60,7 +58,7 @@ class GzipArgs(Record):
     best: bool = param(default=False, help="compress better (-9)")
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _Run(MutableRecord):
     """One invocation's settings and its accumulated exit status."""
 
@@ -70,8 +68,8 @@ class _Run(MutableRecord):
     to_stdout: bool
     level: int
     status: int = OK
-    listed: list[dict[str, Any]] = attrs.field(factory=list)
-    totals: list[int] = attrs.field(factory=lambda: [0, 0, 0])  # GNU keeps the last header size
+    listed: list[dict[str, Any]] = field(factory=list)
+    totals: list[int] = field(factory=lambda: [0, 0, 0])  # GNU keeps the last header size
 
     def fail(self, message: str) -> None:
         _say(self.ctx, message)
@@ -157,7 +155,7 @@ class Corrupt(Exception):
     """A member is truncated or fails its check; the message is GNU's wording."""
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Header(Record):
     name: bytes | None
     mtime: int
@@ -280,7 +278,7 @@ def _level_and_files(args: GzipArgs) -> tuple[GzipArgs, int, list[str]]:
                     flags[_LETTERS[c]] = True
         else:
             files.append(w)
-    return (attrs.evolve(args, **flags) if flags else args), level, files
+    return (replace(args, **flags) if flags else args), level, files
 
 
 def _mode(args: GzipArgs, decompress: bool) -> str:
@@ -354,7 +352,7 @@ def _do_stdin(run: _Run) -> None:
     _decompress_to(run, "stdin", ctx.stdin, ctx.stdout if run.mode == "decompress" else None)
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class _Sizes(Record):
     """What one decompression read and wrote, for -l and -v."""
 

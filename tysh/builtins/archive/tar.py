@@ -21,12 +21,10 @@ import time
 from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-import attrs
-
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import CHUNK
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable, replace
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -44,7 +42,7 @@ _FAILED = "Exiting with failure status due to previous errors"
 _FATAL = "Error is not recoverable: exiting now"
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class TarArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(),
                                    help="files to archive, or members to list or extract")
@@ -71,14 +69,14 @@ class TarArgs(Record):
                                        help="extract permissions exactly (no umask)")
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _Run(MutableRecord):
     ctx: Context
     args: TarArgs
     failed: bool = False
-    warned: set[str] = attrs.field(factory=set)
-    names: list[str] = attrs.field(factory=list)  # what --json reports
-    listed: list[Any] = attrs.field(factory=list)  # the TarInfo of each member -t listed
+    warned: set[str] = field(factory=set)
+    names: list[str] = field(factory=list)  # what --json reports
+    listed: list[Any] = field(factory=list)  # the TarInfo of each member -t listed
 
     def say(self, message: str) -> None:
         self.ctx.stderr.write(f"tar: {message}\n".encode("utf-8", "surrogateescape"))
@@ -109,7 +107,7 @@ def _old_style(args: TarArgs) -> TarArgs:
         else:
             changes[_FLAG_LETTERS[c]] = True
     changes["files"] = tuple(rest)
-    return attrs.evolve(args, **changes)
+    return replace(args, **changes)
 
 
 def _usage(ctx: Context, message: str) -> int:
@@ -463,14 +461,14 @@ def _listing(run: _Run) -> list[dict[str, Any]]:
     return rows
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _Extractor(MutableRecord):
     """Writes members under `target`; directory times and symlinks wait for the end."""
 
     run: _Run
     target: str
-    dir_times: list[tuple[str, int, int]] = attrs.field(factory=list)
-    links: list[tuple[str, str, str]] = attrs.field(factory=list)
+    dir_times: list[tuple[str, int, int]] = field(factory=list)
+    links: list[tuple[str, str, str]] = field(factory=list)
 
     def _dest(self, m: tarfile.TarInfo) -> tuple[str, str] | None:
         run = self.run

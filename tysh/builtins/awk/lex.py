@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import re
 
-import attrs
-
 from tysh.kernel.base.errors import TyshError
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 
 
 class AwkSyntaxError(TyshError):
     status = 2
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Tok(Record):
     kind: str  # NAME FUNC_NAME BUILTIN NUMBER STRING ERE NEWLINE EOF, a keyword, an operator
     value: str

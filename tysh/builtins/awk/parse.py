@@ -10,28 +10,26 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from tysh.builtins.awk.lex import AwkSyntaxError, Tok, tokenize
-from tysh.kernel.base.record import MutableRecord
+from tysh.kernel.base.record import MutableRecord, field, mutable
 
 Node = tuple[Any, ...]
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class Func(MutableRecord):
     name: str
     params: list[str]
     body: list[Node]
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class Program(MutableRecord):
-    begin: list[list[Node]] = attrs.Factory(list)
-    end: list[list[Node]] = attrs.Factory(list)
+    begin: list[list[Node]] = field(factory=list)
+    end: list[list[Node]] = field(factory=list)
     # (pattern or None, range end pattern or None, action or None for "print")
-    rules: list[tuple[Node | None, Node | None, list[Node] | None]] = attrs.Factory(list)
-    funcs: dict[str, Func] = attrs.Factory(dict)
+    rules: list[tuple[Node | None, Node | None, list[Node] | None]] = field(factory=list)
+    funcs: dict[str, Func] = field(factory=dict)
 
 
 _ASSIGN = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "^=", "**="})

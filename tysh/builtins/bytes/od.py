@@ -11,17 +11,15 @@ import math
 import struct
 from collections.abc import Callable, Iterator
 
-import attrs
-
 from tysh.builtins._common.operands import CHUNK, InputStatus, open_input
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class OdArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="input files; - is stdin")
     address_radix: str = param(default="o", aliases=["-A"],
@@ -69,8 +67,8 @@ class OdError(Exception):
     """A bad option value, reported as GNU words it."""
 
 
-@attrs.frozen
-class Spec:
+@frozen
+class Spec(Record):
     """One output format: kind letter (x o u d f c a), element size, printed width."""
 
     kind: str

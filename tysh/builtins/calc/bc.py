@@ -13,8 +13,6 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import attrs
-
 from tysh.builtins._common.cancel import checkpoint
 from tysh.builtins._common.lines import Kept
 from tysh.builtins._common.operands import InputStatus, iter_inputs
@@ -38,7 +36,7 @@ from tysh.builtins.calc.bcnum import (
 )
 from tysh.builtins.calc.bigint import stoi
 from tysh.kernel.base import stop
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import encode_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -761,7 +759,7 @@ def run_program(interp: _Interp, text: str, source: str) -> bool:
     return True
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class BcArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(),
                                    help="program files, run before stdin")

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import attrs
-
 from tysh.builtins.calc import bigint
 from tysh.builtins.calc.bigint import itos
 from tysh.kernel.base import stop
+from tysh.kernel.base.record import Record, frozen
 
 DIGITS = "0123456789ABCDEF"  # a digit's value is its index, up to base 16
 
@@ -20,14 +19,14 @@ class BcRuntime(Exception):
     """A runtime error: the rest of the line is skipped."""
 
 
-@attrs.frozen
-class Num:
+@frozen
+class Num(Record):
     """n / 10**s: bc's number, exact, with its scale."""
 
     n: int
     s: int
 
-    def __attrs_post_init__(self) -> None:
+    def __post_init__(self) -> None:
         if self.n.bit_length() > bigint.MAX_BITS:
             raise BcRuntime(str(bigint.TooLarge()))
 

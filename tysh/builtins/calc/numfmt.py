@@ -11,13 +11,11 @@ from __future__ import annotations
 import decimal
 from decimal import Decimal
 
-import attrs
-
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import iter_lines
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -38,7 +36,7 @@ class NumError(Exception):
     """An input that is not a number (subject to --invalid)."""
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class NumfmtArgs(Record):
     numbers: tuple[str, ...] = param(positional=True, default=(),
                                      help="numbers to convert (default: stdin lines)")
@@ -57,7 +55,7 @@ class NumfmtArgs(Record):
     grouping: bool = param(default=False, help="group digits (no effect in the C locale)")
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class _Spec(Record):
     to: str
     from_: str

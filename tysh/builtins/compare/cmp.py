@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-import attrs
-
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import CHUNK, InputStatus, is_stdin, open_input
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -19,7 +17,7 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CmpArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(),
                                    help="FILE1 [FILE2 [SKIP1 [SKIP2]]]; - is stdin")

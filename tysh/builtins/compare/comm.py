@@ -11,13 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO, Any
 
-import attrs
-
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp
 from tysh.builtins._common.operands import InputStatus, iter_lines, open_all
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -27,7 +25,7 @@ _FLUSH = 2048
 _COLUMN_FLAGS = LazyRegex(r"-[123]+")
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CommArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="FILE1 FILE2 (- is stdin)")
     # -1 -2 -3 (and bundles like -12) reach the tool as operands, as numeric options do
@@ -58,13 +56,13 @@ def _lines(ctx: Context, f: IO[bytes], delim: bytes) -> Iterator[bytes]:
     yield from parts
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _Order(MutableRecord):
     """GNU's order check: on (always, or after the first unpairable line) and per file once."""
 
     mode: str  # "default" "on" "off"
     seen_unpairable: bool = False
-    warned: list[bool] = attrs.field(factory=lambda: [False, False])
+    warned: list[bool] = field(factory=lambda: [False, False])
 
     def check(self, ctx: Context, prev: bytes, cur: bytes, which: int) -> bool:
         """Report disorder; True when comm must stop now (--check-order)."""

@@ -13,13 +13,11 @@ import re
 import time
 from collections.abc import Sequence
 
-import attrs
-
 from tysh.builtins._common.fileinfo import local_time
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import is_stdin
 from tysh.builtins.compare.diffseq import Change, diff_changes
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -30,7 +28,7 @@ _NO_NL = b"\\ No newline at end of file\n"
 _SPACE_RUN = re.compile(rb"[ \t\v\f\r]+")
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class DiffArgs(Record):
     paths: tuple[str, ...] = param(positional=True, default=(),
                                    help="FILE1 FILE2 (files or directories; - is stdin)")
@@ -76,15 +74,15 @@ class _Trouble(Exception):
     """A file that cannot be read: reported, status 2."""
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _Run(MutableRecord):
     args: DiffArgs
     ctx: Context
     context: int | None  # context width of -u/-c; None: normal format
     switches: str
     style: str = "normal"  # "normal", "unified" or "context"
-    out: list[bytes] = attrs.field(factory=list)
-    data: list[dict[str, object]] = attrs.field(factory=list)
+    out: list[bytes] = field(factory=list)
+    data: list[dict[str, object]] = field(factory=list)
     status: int = 0
     stdin: tuple[bytes, float] | None = None  # read once: `diff - /dev/stdin` is one file
 

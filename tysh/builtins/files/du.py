@@ -12,11 +12,9 @@ import fnmatch
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
 from tysh.builtins._common.fileinfo import human_size, q
 from tysh.builtins.files.info import is_link
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable, replace
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -24,7 +22,7 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class DuArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files or directories (default .)")
     summarize: bool = param(default=False, aliases=["-s"], help="display only a total for each argument")
@@ -54,13 +52,13 @@ class DuArgs(Record):
 human = human_size  # du's -h/--si rendering: GNU's, shared with ls
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _Du(MutableRecord):
     args: DuArgs
     ctx: Context
     apparent: bool
-    seen: set[tuple[int, int]] = attrs.field(factory=set)
-    rows: list[tuple[str, int]] = attrs.field(factory=list)
+    seen: set[tuple[int, int]] = field(factory=set)
+    rows: list[tuple[str, int]] = field(factory=list)
     failed: bool = False
     grand: int = 0  # every counted file once: the -c total, whatever -S shows
     on_host: bool | None = None  # whether the filesystem's files have host blocks
@@ -168,7 +166,7 @@ def du(args: DuArgs, ctx: Context) -> ToolReturn:
     if args.summarize and args.max_depth == 0:
         ctx.error("warning: summarizing is the same as using --max-depth=0")
     if "-0" in args.files:  # `-0` is a dash and a digit: the binder hands it over as an operand
-        args = attrs.evolve(args, files=tuple(f for f in args.files if f != "-0"), null=True)
+        args = replace(args, files=tuple(f for f in args.files if f != "-0"), null=True)
     run = _Du(args, ctx, args.apparent_size or args.bytes)
     for name in args.files or (".",):
         run.walk(name, ctx.path(name), 0)

@@ -19,8 +19,6 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
-import attrs
-
 from tysh.builtins._common.fileinfo import (
     file_type,
     full_mode,
@@ -32,7 +30,7 @@ from tysh.builtins._common.fileinfo import (
 )
 from tysh.builtins._common.operands import open_output
 from tysh.builtins.files.timestamps import parse_date
-from tysh.kernel.base.record import MutableRecord
+from tysh.kernel.base.record import MutableRecord, field, mutable
 from tysh.kernel.base.values import to_text
 from tysh.kernel.expand.pattern import has_magic, translate, unescape
 from tysh.kernel.fs.api import DirHandle, FileStat, FsError
@@ -105,22 +103,22 @@ class Item:
 Pred = Callable[[Item], bool]
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class Runtime(MutableRecord):
     """Mutable state shared by the compiled predicates and the walker."""
 
     ctx: Context
-    out: list[str] = attrs.Factory(list)
+    out: list[str] = field(factory=list)
     out_size: int = 0
     status: int = 0
     quit: bool = False
-    batches: list[ExecBatch] = attrs.Factory(list)
-    now: float = attrs.Factory(time.time)
+    batches: list[ExecBatch] = field(factory=list)
+    now: float = field(factory=time.time)
     hold: bool = False  # --json: keep everything for one JSON document at the end
-    sinks: dict[str, IO[bytes]] = attrs.Factory(dict)  # -fprint files by path
+    sinks: dict[str, IO[bytes]] = field(factory=dict)  # -fprint files by path
     # the files printed to stdout, for find's typed value; None once past FOUND_CAP
     # without --json (the text went out; the value would cost more than it is worth)
-    found: list[Item] | None = attrs.Factory(list)
+    found: list[Item] | None = field(factory=list)
 
     def report(self, it: Item) -> None:
         """Remember `it` for the typed value: a file this run printed to stdout."""
@@ -180,14 +178,14 @@ class Runtime(MutableRecord):
             return 1
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class ExecBatch(MutableRecord):
     """`-exec CMD {} +`: paths gathered and run in batches."""
 
     before: list[str]
     after: list[str]
     rt: Runtime
-    paths: list[str] = attrs.Factory(list)
+    paths: list[str] = field(factory=list)
     size: int = 0
 
     LIMIT = 100_000
@@ -208,7 +206,7 @@ class ExecBatch(MutableRecord):
             self.rt.status = 1
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class FindPlan(MutableRecord):
     starts: list[str]
     pred: Pred

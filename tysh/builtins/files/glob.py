@@ -15,10 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from tysh.builtins._common.fileinfo import entry_type, file_type
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.expand.glob import glob as expand_glob
 from tysh.kernel.expand.pattern import match
 from tysh.kernel.fs.api import FsError
@@ -51,7 +49,7 @@ def excluded(path: str, patterns: tuple[str, ...]) -> bool:
     return False
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class GlobArgs(Record):
     patterns: tuple[str, ...] = param(default=(), positional=True, help="glob patterns (`**` for any depth)")
     exclude: tuple[str, ...] = param(default=(), help="drop matches whose path or a component matches")

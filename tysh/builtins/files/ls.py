@@ -12,8 +12,6 @@ import fnmatch
 import stat as stat_mod
 from typing import Any
 
-import attrs
-
 from tysh.builtins._common.fileinfo import (
     entry_type,
     file_type,
@@ -27,7 +25,7 @@ from tysh.builtins._common.fileinfo import (
     q,
     user_name,
 )
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen, replace
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData, OutputNode
@@ -37,7 +35,7 @@ from tysh.kernel.tools.tool import Outcome, tool
 SIX_MONTHS = 365.2425 * 24 * 3600 / 2
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class LsArgs(Record):
     paths: tuple[str, ...] = param(default=(), positional=True, help="files or directories")
     all: bool = param(default=False, aliases=["-a"], help="include entries starting with .")
@@ -92,7 +90,7 @@ class LsArgs(Record):
                              help="print each file's allocated size in KiB")
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class _Entry(Record):
     name: str  # what is printed
     path: str  # the displayed path (for --json)
@@ -104,10 +102,10 @@ class _Entry(Record):
 class _Lister:
     def __init__(self, args: LsArgs, ctx: Context) -> None:
         if args.no_sort_all:
-            args = attrs.evolve(args, all=True, unsorted=True)
+            args = replace(args, all=True, unsorted=True)
         style = args.indicator_style
         if style is not None:
-            args = attrs.evolve(args, classify=args.classify or style in ("classify", "file-type"),
+            args = replace(args, classify=args.classify or style in ("classify", "file-type"),
                                 slash=args.slash or style == "slash")
         self.file_type = style == "file-type"  # -F without the `*` for executables
         self.a = args
@@ -542,7 +540,7 @@ def _digit_bundles(args: LsArgs) -> LsArgs:
             flags.update({_LETTER_FIELD[c]: True for c in p[1:]})
         else:
             paths.append(p)
-    return attrs.evolve(args, paths=tuple(paths), **flags)
+    return replace(args, paths=tuple(paths), **flags)
 
 
 @tool(

@@ -10,10 +10,8 @@ from __future__ import annotations
 import secrets
 import string
 
-import attrs
-
 from tysh.builtins._common.fileinfo import q
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -25,7 +23,7 @@ _DEFAULT = "tmp.XXXXXXXXXX"
 _ATTEMPTS = 100
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class MktempArgs(Record):
     template: tuple[str, ...] = param(
         positional=True, default=(),

@@ -6,12 +6,10 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Iterator
 
-import attrs
-
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins.files.chmod import parse_mode
 from tysh.builtins.files.timestamps import parse_date, parse_stamp
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import encode_text
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
@@ -64,7 +62,7 @@ def _inside(child: str, parent: str) -> bool:
 # mkdir / rmdir
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class MkdirArgs(Record):
     dirs: tuple[str, ...] = param(default=(), positional=True, help="directories to create")
     parents: bool = param(default=False, aliases=["-p"], help="make parents; no error if existing")
@@ -171,7 +169,7 @@ def _make_parents_by_name(ctx: Context, comps: list[str], display: str) -> list[
     return made
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class RmdirArgs(Record):
     dirs: tuple[str, ...] = param(default=(), positional=True, help="empty directories")
     parents: bool = param(default=False, aliases=["-p"], help="also remove each parent given")
@@ -220,7 +218,7 @@ def rmdir(args: RmdirArgs, ctx: Context) -> int:
 # rm
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class RmArgs(Record):
     files: tuple[str, ...] = param(default=(), positional=True, help="files to remove")
     recursive: bool = param(default=False, aliases=["-r", "-R"], help="remove directories and their contents")
@@ -363,7 +361,7 @@ def rm(args: RmArgs, ctx: Context) -> int:
 # cp / mv
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CpArgs(Record):
     sources: tuple[str, ...] = param(default=(), positional=True, help="files to copy")
     dest: str | None = param(default=None, positional=True, help="target file or directory")
@@ -385,7 +383,7 @@ class CpArgs(Record):
     no_target_directory: bool = param(default=False, aliases=["-T"], help="treat DEST as a file")
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class MvArgs(Record):
     sources: tuple[str, ...] = param(default=(), positional=True, help="files to move")
     dest: str | None = param(default=None, positional=True, help="target name or directory")
@@ -733,7 +731,7 @@ def mv(args: MvArgs, ctx: Context) -> int:
 # touch / ln
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class TouchArgs(Record):
     files: tuple[str, ...] = param(default=(), positional=True, help="files to touch")
     no_create: bool = param(default=False, aliases=["-c"], help="do not create missing files")
@@ -796,7 +794,7 @@ def touch(args: TouchArgs, ctx: Context) -> int:
     return status
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class LnArgs(Record):
     targets: tuple[str, ...] = param(default=(), positional=True, help="what the links point to")
     link_name: str | None = param(default=None, positional=True, help="the link, or a directory")

@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import posixpath
 
-import attrs
-
 from tysh.builtins._common.filenames import quotef
 from tysh.builtins.files.info import is_link, write_names
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ReadlinkArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="file names")
     canonicalize: bool = param(default=False, aliases=["-f"],

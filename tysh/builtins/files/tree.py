@@ -13,11 +13,9 @@ import fnmatch
 import stat as stat_mod
 from typing import Any
 
-import attrs
-
 from tysh.builtins._common.fileinfo import full_mode, mode_string
 from tysh.builtins._common.lines import VALUE_ITEMS
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -28,7 +26,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 _TEE, _ELL, _BAR, _GAP = "├── ", "└── ", "│\u00a0\u00a0 ", "    "
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class TreeArgs(Record):
     dirs: tuple[str, ...] = param(positional=True, default=(), help="directories to list (default .)")
     all: bool = param(default=False, aliases=["-a"], help="list hidden entries too (not . and ..)")
@@ -62,7 +60,7 @@ def _escape(name: str) -> str:
                    c.encode("utf-8", "surrogateescape")) for c in name)
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class _Entry(Record):
     name: str
     path: str
@@ -101,16 +99,16 @@ def _suffix(st: FileStat | None) -> str:
     return "*" if st.kind == "file" and st.executable else ""
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _Tree(MutableRecord):
     args: TreeArgs
     ctx: Context
     patterns: list[str]
-    keep: list[str] = attrs.field(factory=list)  # -P: files must match one of these
+    keep: list[str] = field(factory=list)  # -P: files must match one of these
     glyphs: tuple[str, str, str, str] = (_TEE, _ELL, _BAR, _GAP)
     dirs: int = 0
     files: int = 0
-    lines: list[str] = attrs.field(factory=list)
+    lines: list[str] = field(factory=list)
 
     def ignored(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, p) for p in self.patterns)

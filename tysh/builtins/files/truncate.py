@@ -12,11 +12,9 @@ import os
 import re
 from typing import IO
 
-import attrs
-
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.operands import CHUNK
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -24,7 +22,7 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class TruncateArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to resize")
     size: str | None = param(default=None, aliases=["-s"],

@@ -9,9 +9,7 @@ only when the session runs external commands; an embedder connects its own serve
 
 from __future__ import annotations
 
-import attrs
-
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.context import Context, ToolServerError, ToolServers
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -35,7 +33,7 @@ def _servers(ctx: Context) -> ToolServers | None:
     return hub
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ConnectArgs(Record):
     name: str = param(positional=True, help="the command the server's tools become")
     command: tuple[str, ...] = param(
@@ -73,7 +71,7 @@ def connect(args: ConnectArgs, ctx: Context) -> int:
     return 0
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ListArgs(Record):
     pass
 
@@ -88,7 +86,7 @@ def list_(args: ListArgs, ctx: Context) -> int | Outcome:
     return Outcome(0, OutputData.table(["name", "server", "tools"], rows, rich_json=rich))
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class DisconnectArgs(Record):
     name: str = param(positional=True, help="a connected server's command name")
 

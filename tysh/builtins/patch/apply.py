@@ -9,17 +9,16 @@ are bytes; the last one may lack its newline."""
 
 from __future__ import annotations
 
-import attrs
-
 from tysh.builtins.patch.parse import Hunk, PatchFatal
+from tysh.kernel.base.record import MutableRecord, field, mutable
 
 
-@attrs.define(slots=True)
-class Target:
+@mutable
+class Target(MutableRecord):
     """One file being patched: its input lines and the output built so far."""
 
     lines: list[bytes]
-    out: list[bytes] = attrs.field(factory=list)  # chunks of output
+    out: list[bytes] = field(factory=list)  # chunks of output
     last_frozen: int = 0  # input lines already copied out or consumed
     in_offset: int = 0  # where hunks are found, relative to where they say
     out_offset: int = 0  # lines the applied hunks added (negative: removed)

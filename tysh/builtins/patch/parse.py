@@ -16,7 +16,7 @@ import enum
 import re
 from collections.abc import Callable
 
-import attrs
+from tysh.kernel.base.record import MutableRecord, field, mutable
 
 OLD, NEW, INDEX = 0, 1, 2
 
@@ -42,8 +42,8 @@ class PatchFatal(Exception):  # noqa: N818 — GNU's word for an error that stop
         self.message = message
 
 
-@attrs.define(slots=True)
-class Hunk:
+@mutable
+class Hunk(MutableRecord):
     """One hunk: `old` and `new` are (mark, line) lists; a line keeps its newline
     unless the diff marked it incomplete. `first`/`newfirst` are GNU's (an insertion
     counts from the line after the one it follows)."""
@@ -68,8 +68,8 @@ class Hunk:
         )
 
 
-@attrs.define(slots=True)
-class Header:
+@mutable
+class Header(MutableRecord):
     """What the lines before one file's hunks say."""
 
     diff_type: DiffType
@@ -78,9 +78,9 @@ class Header:
     stamp: list[int]  # -1: none or unreadable, 0: the epoch (no such file), 1: a date
     says_nonexistent: list[int]  # per side: 0 exists, 1 exists and maybe empty, 2 absent
     git: bool = False
-    modes: list[int] = attrs.field(factory=lambda: [0, 0])
-    rename: list[bool] = attrs.field(factory=lambda: [False, False])
-    copy: list[bool] = attrs.field(factory=lambda: [False, False])
+    modes: list[int] = field(factory=lambda: [0, 0])
+    rename: list[bool] = field(factory=lambda: [False, False])
+    copy: list[bool] = field(factory=lambda: [False, False])
     file_type: int = S_IFREG
     start: int = 0  # index of the first line of the diff proper
     start_line: int = 0  # its line number, for messages
@@ -199,8 +199,8 @@ def date_stamp(text: bytes) -> int:
     return 0 if -25 * 3600 < secs < 26 * 3600 else 1
 
 
-@attrs.define(slots=True)
-class Name:
+@mutable
+class Name(MutableRecord):
     """A name read from a header line: None when absent, `/dev/null` or unusable."""
 
     name: bytes | None

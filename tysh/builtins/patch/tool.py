@@ -7,8 +7,6 @@ from __future__ import annotations
 import posixpath
 from typing import IO, Any
 
-import attrs
-
 from tysh.builtins.patch.apply import Target, reject_context, reject_unified
 from tysh.builtins.patch.parse import (
     INDEX,
@@ -22,7 +20,7 @@ from tysh.builtins.patch.parse import (
     PatchFatal,
     Reader,
 )
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import MutableRecord, Record, frozen, mutable
 from tysh.kernel.base.values import encode_text
 from tysh.kernel.fs.api import FileSystem, FsError
 from tysh.kernel.tools.context import Context
@@ -34,7 +32,7 @@ S_IFLNK = 0o120000
 S_IFDIR = 0o040000
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class PatchArgs(Record):
     files: tuple[str, ...] = param((), positional=True,
                                    help="ORIGFILE [PATCHFILE]: the file to patch, and the patch")
@@ -929,8 +927,8 @@ _TYPE_NAMES = {DiffType.UNIFIED: "a unified diff", DiffType.CONTEXT: "a context 
                DiffType.NORMAL: "a normal diff", DiffType.GIT_BINARY: "a git binary diff"}
 
 
-@attrs.define(slots=True)
-class State:
+@mutable
+class State(MutableRecord):
     """One file's patch as it goes: which file, which direction, whether to skip."""
 
     h: Header

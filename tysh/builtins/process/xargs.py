@@ -20,11 +20,9 @@ import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
-import attrs
-
 from tysh.builtins._common.lines import line_batches
 from tysh.kernel.base.limits import LimitExceeded
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
 from tysh.kernel.base.threads import start_deep
 from tysh.kernel.base.values import to_text
 from tysh.kernel.fs.api import FsError
@@ -42,7 +40,7 @@ class QuoteError(Exception):
     pass
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class XargsOptions(Record):
     command: tuple[str, ...] = ("echo",)
     max_args: int | None = None
@@ -376,7 +374,7 @@ def shell_quote(word: str) -> str:
 
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _Runner(MutableRecord):
     ctx: Context
     opts: XargsOptions
@@ -385,9 +383,9 @@ class _Runner(MutableRecord):
     ran: bool = False
 
     slots: threading.Semaphore | None = None  # -P N: free places for running commands
-    jobs: list[threading.Thread] = attrs.field(factory=list)
+    jobs: list[threading.Thread] = field(factory=list)
     stop: int | None = None  # set by a parallel command that ends the run
-    lock: threading.Lock = attrs.field(factory=threading.Lock)
+    lock: threading.Lock = field(factory=threading.Lock)
 
     def run(self, argv: list[str]) -> int | None:
         """Run one command; an exit status for xargs when it must stop now. Under -P the

@@ -5,19 +5,18 @@ reader, and scripts that check stderr break on it). Messages are grep's own (`gr
 
 from __future__ import annotations
 
-import attrs
-
 from tysh.builtins.search.grep import GrepArgs, check_grep, grep
+from tysh.kernel.base.record import replace
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, ToolReturn, tool
 
 
 def _check_e(args: GrepArgs) -> list[str]:
-    return check_grep(attrs.evolve(args, extended_regexp=True))
+    return check_grep(replace(args, extended_regexp=True))
 
 
 def _check_f(args: GrepArgs) -> list[str]:
-    return check_grep(attrs.evolve(args, fixed_strings=True))
+    return check_grep(replace(args, fixed_strings=True))
 
 
 def _as_grep(args: GrepArgs, ctx: Context, flag: str) -> ToolReturn:
@@ -25,8 +24,8 @@ def _as_grep(args: GrepArgs, ctx: Context, flag: str) -> ToolReturn:
     run = grep.func
     assert run is not None
     if flag == "-E":
-        return run(attrs.evolve(args, extended_regexp=True), ctx)
-    return run(attrs.evolve(args, fixed_strings=True), ctx)
+        return run(replace(args, extended_regexp=True), ctx)
+    return run(replace(args, fixed_strings=True), ctx)
 
 
 @tool("egrep", kind="search", paths=["operands"], script_params=["regexp", "file"], args=GrepArgs, check=_check_e,

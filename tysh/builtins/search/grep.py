@@ -18,11 +18,9 @@ import io
 from collections.abc import Iterator
 from typing import IO, Any, Literal
 
-import attrs
-
 from tysh.builtins._common.lines import VALUE_BYTES, VALUE_ITEMS
 from tysh.builtins._common.operands import is_stdin
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.fs.api import DirHandle, FsError
 from tysh.kernel.text import engine
 from tysh.kernel.text.regex import (
@@ -43,7 +41,7 @@ _SAMPLE = 1 << 15  # bytes of a block whose newlines estimate its line count
 STDIN_LABEL = "(standard input)"
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class GrepArgs(Record):
     operands: tuple[str, ...] = param(
         positional=True, default=(), help="PATTERN (unless -e/-f) then FILEs"

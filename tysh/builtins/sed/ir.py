@@ -10,17 +10,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import attrs
-
 from tysh.kernel.base.errors import TyshError
-from tysh.kernel.base.record import MutableRecord
+from tysh.kernel.base.record import MutableRecord, mutable
 
 
 class SedError(TyshError):
     """A script or runtime error; the message is GNU's wording."""
 
 
-@attrs.define(slots=True, repr=False, eq=False)
+@mutable
 class Addr(MutableRecord):
     kind: str  # line last re zero step plus tilde
     num: int = 0
@@ -31,7 +29,7 @@ class Addr(MutableRecord):
     rx: re.Pattern[str] | None = None  # compiled at parse time; None for `//`
 
 
-@attrs.define(slots=True, eq=False)
+@mutable
 class Cmd:
     name: str
     a1: Addr | None = None
@@ -47,7 +45,7 @@ class Cmd:
     ytab: dict[int, str] | None = None
 
 
-@attrs.define(slots=True, repr=False, eq=False)
+@mutable
 class Sub(MutableRecord):
     regex: str | None
     icase: bool

@@ -17,8 +17,6 @@ import posixpath
 from collections.abc import Generator
 from typing import IO
 
-import attrs
-
 from tysh.builtins._common.lines import Kept
 from tysh.builtins._common.operands import is_stdin
 from tysh.builtins.sed import compile as sed_compile
@@ -28,7 +26,7 @@ from tysh.builtins.sed.interp import Quit, ScriptRunner
 from tysh.builtins.sed.ir import Cmd, SedError
 from tysh.builtins.sed.parse import Parser
 from tysh.builtins.sed.streams import Input, Output, WFile
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen, replace
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.text.regex import RegexError
 from tysh.kernel.tools.context import Context
@@ -37,7 +35,7 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, tool
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class SedArgs(Record):
     operands: tuple[str, ...] = param(
         positional=True, default=(), help="SCRIPT (unless -e/-f) then FILEs"
@@ -159,7 +157,7 @@ def sed(args: SedArgs, ctx: Context) -> int | Outcome:
     # GNU 4.9: a first script beginning `#n` is -n, whatever follows on its line
     quiet = args.quiet or script.startswith("#n")
     if quiet != args.quiet:
-        args = attrs.evolve(args, quiet=True)
+        args = replace(args, quiet=True)
     extended = args.regexp_extended
     try:
         cmds = Parser(script, bounds, extended).parse()

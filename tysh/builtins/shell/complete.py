@@ -18,10 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import command_fds, err
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable, replace
 from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
@@ -72,8 +71,8 @@ SHOPTS = ("autocd assoc_expand_once cdable_vars cdspell checkhash checkjobs chec
 SPECIAL_NAMES = {"D": "-D", "E": "-E", "I": "-I"}  # the default, empty and initial specs
 
 
-@attrs.frozen
-class CompSpec:
+@frozen
+class CompSpec(Record):
     """What `complete` stored for a name."""
 
     actions: tuple[str, ...] = ()
@@ -114,14 +113,14 @@ def _specs(sh: Session) -> dict[str, CompSpec]:
 # -------------------------------------------------------------------- option parsing
 
 
-@attrs.define
-class Parsed:
+@mutable
+class Parsed(MutableRecord):
     spec: CompSpec
     names: list[str]
     print_: bool = False
     remove: bool = False
-    special: list[str] = attrs.field(factory=list)  # -D -E -I
-    options_off: set[str] = attrs.field(factory=set)  # compopt +o
+    special: list[str] = field(factory=list)  # -D -E -I
+    options_off: set[str] = field(factory=set)  # compopt +o
 
 
 _TAKES = {"o": "option", "A": "action", "G": "glob", "W": "words", "P": "prefix",
@@ -308,7 +307,7 @@ def compopt(args: RawArgs, ctx: Context, sh: Session) -> int:
             err(ctx, f"{_shown(n)}: no completion specification")
             status = 1
             continue
-        specs[n] = attrs.evolve(spec, options=(spec.options | on) - off)
+        specs[n] = replace(spec, options=(spec.options | on) - off)
     sh.state.retable(completions=specs)
     return status
 
@@ -325,8 +324,8 @@ class CompError(Exception):
         self.message = message
 
 
-@attrs.define
-class Invocation:
+@mutable
+class Invocation(MutableRecord):
     """One completion: the word being completed and the command line around it."""
 
     ctx: Context
@@ -338,7 +337,7 @@ class Invocation:
     point: int  # COMP_POINT
     word: str  # the word being completed
     prev: str  # the word before it
-    options: set[str] = attrs.field(factory=set)  # what compopt left
+    options: set[str] = field(factory=set)  # what compopt left
 
 
 def generate(env: Invocation, spec: CompSpec, fallback: bool = True) -> list[str]:
@@ -688,8 +687,8 @@ def _run_command(env: Invocation, command: str) -> list[str]:
 # -------------------------------------------------------------------- the REPL's side
 
 
-@attrs.frozen
-class Completions:
+@frozen
+class Completions(Record):
     """What a spec gave the REPL: the candidates and the options in force."""
 
     matches: tuple[str, ...]

@@ -12,11 +12,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import NAME, err
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -85,7 +83,7 @@ def signal_name(num: int) -> str | None:
 
 # -- jobs ------------------------------------------------------------------------------------
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class JobsArgs(Record):
     specs: tuple[str, ...] = param((), positional=True,
                                    help="job specs (%1, %%, %+, %-, %name); all jobs by default")
@@ -159,7 +157,7 @@ def _jobs_execute(args: JobsArgs, ctx: Context, sh: Session) -> int:
 
 # -- wait ------------------------------------------------------------------------------------
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class WaitArgs(Record):
     ids: tuple[str, ...] = param((), positional=True,
                                  help="pids ($!) or job specs (%1); all jobs by default")
@@ -407,7 +405,7 @@ def _signal_job(ctx: Context, job: Job, sig: int) -> bool:
 
 # -- disown ----------------------------------------------------------------------------------
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class DisownArgs(Record):
     specs: tuple[str, ...] = param((), positional=True,
                                    help="job specs or pids; the current job by default")

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from tysh.builtins.shell.common import NAME, err
 from tysh.kernel.base.errors import VarError
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
@@ -18,7 +16,7 @@ if TYPE_CHECKING:
     from tysh.kernel.run.session import Session
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ReadArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="variables to fill (default REPLY)")
     raw: bool = param(False, aliases=["-r"], help="backslashes are literal")
@@ -291,7 +289,7 @@ def read(args: ReadArgs, ctx: Context, sh: Session) -> int:
     return 0 if ok else 1
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class MapfileArgs(Record):
     array: str = param("MAPFILE", positional=True, help="the array to fill (default MAPFILE)")
     strip: bool = param(False, aliases=["-t"], help="remove the delimiter from each line")

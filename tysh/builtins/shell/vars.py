@@ -10,12 +10,10 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from tysh.builtins.shell.common import NAME, err
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, value_size
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import AssocArray, to_text
 from tysh.kernel.expand.declared import attr_letters, declare_value
 from tysh.kernel.run.state import READONLY_DYNAMIC, Var, convert_case
@@ -55,7 +53,7 @@ def _print_declares(ctx: Context, sh: Session, which: Callable[[Var], bool]) -> 
     return 0
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class DeclareArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="NAME or NAME=VALUE")
     array: bool = param(False, aliases=["-a"], help="indexed array")
@@ -319,7 +317,7 @@ def typeset(args: DeclareArgs, ctx: Context, sh: Session) -> int:
     return _declare(ctx, sh, args, local=True)
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class LocalArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="NAME or NAME=VALUE")
     array: bool = param(False, aliases=["-a"], help="indexed array")
@@ -346,7 +344,7 @@ def local(args: LocalArgs, ctx: Context, sh: Session) -> int:
     return _declare(ctx, sh, d, local=True)
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ExportArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="NAME or NAME=VALUE")
     unexport: bool = param(False, aliases=["-n"], help="remove the export attribute")
@@ -388,7 +386,7 @@ def export(args: ExportArgs, ctx: Context, sh: Session) -> int:
     return status
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ReadonlyArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="NAME or NAME=VALUE")
     array: bool = param(False, aliases=["-a"], help="indexed array")
@@ -406,7 +404,7 @@ def readonly(args: ReadonlyArgs, ctx: Context, sh: Session) -> int:
     return _declare(ctx, sh, d, local=False)
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class UnsetArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="variables (or NAME[KEY]) to unset")
     variables: bool = param(False, aliases=["-v"], help="names are variables (the default)")

@@ -15,12 +15,10 @@ import time
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
-import attrs
-
 from tysh.builtins._common.dates import BadDate, datetime_at, parse_date
 from tysh.builtins._common.fileinfo import named_zone
 from tysh.builtins._common.operands import InputStatus, open_input
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen, replace
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -38,7 +36,7 @@ _RFC3339 = {"date": "%Y-%m-%d", "seconds": "%Y-%m-%d %H:%M:%S%:z",
             "ns": "%Y-%m-%d %H:%M:%S.%N%:z"}
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class DateArgs(Record):
     format: tuple[str, ...] = param(positional=True, default=(), help="+FORMAT (strftime-style)")
     date: str | None = param(default=None, aliases=["-d"],
@@ -211,7 +209,7 @@ def date(args: DateArgs, ctx: Context) -> ToolReturn:
                                       ("seconds", args.iso_seconds), ("ns", args.iso_ns),
                                       ("date", args.iso_date)) if on), None)
     if iso_word is not None:
-        args = attrs.evolve(args, iso_8601=iso_word)
+        args = replace(args, iso_8601=iso_word)
     fmts = list(args.format)
     if len(fmts) > 1 or (fmts and not fmts[0].startswith("+")):
         bad = fmts[1] if len(fmts) > 1 and fmts[0].startswith("+") else fmts[0]

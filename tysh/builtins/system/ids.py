@@ -10,9 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import attrs
-
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -22,7 +20,7 @@ NEUTRAL_USER = "user"
 NEUTRAL_ID = 1000
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Ids(Record):
     """One identity: user and group ids with their names (None when unnamed)."""
 
@@ -96,7 +94,7 @@ def _lookup(ctx: Context, who: str | None) -> Ids | None:
                pw.pw_gid, tuple((g, _group_name(g)) for g in gids))
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class IdArgs(Record):
     users: tuple[str, ...] = param(positional=True, default=(), help="user name or ID")
     user: bool = param(default=False, aliases=["-u"], help="print only the effective user ID")
@@ -182,7 +180,7 @@ def id_(args: IdArgs, ctx: Context) -> ToolReturn:
     return Outcome(code=status, output=OutputData.value(lambda: data))
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class TtyArgs(Record):
     silent: bool = param(default=False, aliases=["-s", "--quiet"],
                          help="print nothing, only return the status")

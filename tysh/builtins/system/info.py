@@ -6,9 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import attrs
-
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -26,7 +24,7 @@ def _written(data: Any, code: int = 0) -> Outcome:
 
 # ------------------------------------------------------------------------ yes
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class YesArgs(Record):
     words: tuple[str, ...] = param(positional=True, default=(), help="the line to repeat (default y)")
 
@@ -49,7 +47,7 @@ def yes(args: YesArgs, ctx: Context) -> ToolReturn:
 
 # ------------------------------------------------------------------------ printenv
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class PrintenvArgs(Record):
     names: tuple[str, ...] = param(positional=True, default=(), help="variables to print (default all)")
     null: bool = param(default=False, aliases=["-0"], help="end each output line with NUL, not newline")
@@ -83,7 +81,7 @@ def printenv(args: PrintenvArgs, ctx: Context) -> ToolReturn:
 
 # ------------------------------------------------------------------------ nproc
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class NprocArgs(Record):
     all: bool = param(default=False, help="print the number of installed processors")
     ignore: int = param(default=0, help="exclude up to N processing units, if possible", min=0,
@@ -126,7 +124,7 @@ def nproc(args: NprocArgs, ctx: Context) -> ToolReturn:
 NEUTRAL_RELEASE = "6.0.0-tysh"
 NEUTRAL_VERSION = "#1 SMP tysh"
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class UnameArgs(Record):
     all: bool = param(default=False, aliases=["-a"],
                       help="all the information below, omitting -p and -i when unknown")
@@ -189,7 +187,7 @@ def uname(args: UnameArgs, ctx: Context) -> ToolReturn:
 
 # ------------------------------------------------------------------------ whoami, hostname
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class NoArgs(Record):
     pass
 
@@ -233,7 +231,7 @@ def whoami(args: NoArgs, ctx: Context) -> ToolReturn:
     return _written(name)
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class HostnameArgs(Record):
     name: tuple[str, ...] = param(positional=True, default=(),
                                   help="(refused: tysh's hostname only prints the name)")

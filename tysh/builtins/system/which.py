@@ -11,17 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from tysh.builtins._common.names import quote_alias
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class WhichArgs(Record):
     names: tuple[str, ...] = param(positional=True, default=(), help="command names to look up")
     all: bool = param(default=False, aliases=["-a"],

@@ -5,11 +5,9 @@ from __future__ import annotations
 import re
 from typing import IO, Protocol
 
-import attrs
-
 from tysh.builtins._common.lines import LineSplit, chunks, lines_json, slurp
 from tysh.builtins._common.operands import InputStatus, iter_inputs, open_output
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, frozen, mutable
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.text.regex import RegexError, translate
 from tysh.kernel.tools.context import Context
@@ -19,7 +17,7 @@ from tysh.kernel.tools.tool import ToolReturn, tool
 # ---------------------------------------------------------------------------- cat
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CatArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     number: bool = param(default=False, aliases=["-n"], help="number all output lines")
@@ -64,7 +62,7 @@ def _caret(m: re.Match[bytes]) -> bytes:
     return _CARET[m.group()[0]]
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _CatState(MutableRecord):
     """Numbering and squeezing carry across files, as GNU cat's do."""
 
@@ -187,7 +185,7 @@ def cat(args: CatArgs, ctx: Context) -> ToolReturn:
 # ---------------------------------------------------------------------------- tac
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class TacArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     separator: str = param(
@@ -292,7 +290,7 @@ def tac(args: TacArgs, ctx: Context) -> ToolReturn:
 # ---------------------------------------------------------------------------- rev
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class RevArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
 
@@ -326,7 +324,7 @@ def rev(args: RevArgs, ctx: Context) -> ToolReturn:
 # ---------------------------------------------------------------------------- tee
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class TeeArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to write")
     append: bool = param(default=False, aliases=["-a"], help="append to the files, do not overwrite")

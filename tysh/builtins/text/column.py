@@ -13,12 +13,10 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp_text
 from tysh.builtins._common.operands import InputStatus, iter_inputs
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -28,7 +26,7 @@ _TAB = 8
 _BLANKS = LazyRegex(r"[ \t]+")
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ColumnArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="input files (default stdin)")
     table: bool = param(default=False, aliases=["-t"], help="make a table: split lines into cells")

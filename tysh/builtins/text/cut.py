@@ -11,11 +11,9 @@ import re
 from collections.abc import Iterator
 from typing import IO
 
-import attrs
-
 from tysh.builtins._common.lines import line_batches, lines_json
 from tysh.builtins._common.operands import InputStatus, iter_inputs, open_input
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
@@ -59,13 +57,13 @@ def parse_list(text: str, what: str) -> list[tuple[int, int]]:
     return merged
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class Selector(MutableRecord):
     """Selected 0-based runs [start, end) for a sequence of length n, cached per n."""
 
     ranges: list[tuple[int, int]]
     complement: bool
-    cache: dict[int, list[tuple[int, int]]] = attrs.field(factory=dict)
+    cache: dict[int, list[tuple[int, int]]] = field(factory=dict)
 
     def runs(self, n: int) -> list[tuple[int, int]]:
         got = self.cache.get(n)
@@ -87,7 +85,7 @@ class Selector(MutableRecord):
         return sel
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class CutArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     fields: str | None = param(default=None, aliases=["-f"], help="select these fields (LIST)")
@@ -265,7 +263,7 @@ def parse_delims(text: str) -> list[bytes]:
     return out
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class PasteArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to join; - is stdin")
     delimiters: str = param(

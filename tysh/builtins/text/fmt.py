@@ -13,10 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO
 
-import attrs
-
 from tysh.builtins._common.operands import InputStatus, iter_inputs, iter_lines
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, frozen, mutable
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
@@ -48,7 +46,7 @@ def _ragged(n: int) -> int:
     return _short(n) // 2
 
 
-@attrs.define(slots=True, repr=False, eq=False)
+@mutable
 class Word(MutableRecord):
     text: bytes
     space: int = 1
@@ -61,7 +59,7 @@ class Word(MutableRecord):
     line_length: int = 0
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class FmtArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="input files (default stdin)")
     width: str | None = param(default=None, aliases=["-w"], help="maximum line width (default 75)")
@@ -77,7 +75,7 @@ class FmtArgs(Record):
                                help="keep the indentation of the first two lines")
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _Fmt(MutableRecord):
     """GNU fmt's reader and formatter state, one instance per run (state carries across
     files, as GNU's globals do)."""

@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO
 
-import attrs
-
 from tysh.builtins._common.operands import CHUNK, InputStatus, iter_inputs
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
@@ -48,7 +46,7 @@ def _usage(ctx: Context, message: str) -> int:
 
 # ------------------------------------------------------------------------ fold
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class FoldArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="input files (default stdin)")
     width: str | None = param(default=None, aliases=["-w"], help="use WIDTH columns (default 80)")
@@ -153,7 +151,7 @@ def fold(args: FoldArgs, ctx: Context) -> ToolReturn:
 
 # ------------------------------------------------------------------------ tab stops
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Stops(Record):
     """Tab stops: every `size` columns, or the explicit ascending `stops`."""
 
@@ -229,7 +227,7 @@ def _split_obsolete(args_files: tuple[str, ...]) -> tuple[list[str], list[str]]:
     return files, specs
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ExpandArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="input files (default stdin)")
     tabs: tuple[str, ...] = param(default=(), aliases=["-t"],
@@ -285,7 +283,7 @@ def expand(args: ExpandArgs, ctx: Context) -> ToolReturn:
     return 1 if status.failed else 0
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class UnexpandArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="input files (default stdin)")
     all: bool = param(default=False, aliases=["-a"], help="convert all blanks, not just leading ones")

@@ -15,8 +15,6 @@ import re
 from collections.abc import Callable
 from typing import IO
 
-import attrs
-
 from tysh.builtins._common.lines import (
     BIG,
     Headers,
@@ -28,14 +26,14 @@ from tysh.builtins._common.lines import (
     split_lines_text,
 )
 from tysh.builtins._common.operands import InputStatus, iter_inputs
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Count(Record):
     """What to select: `n` lines (or bytes) from the start (`from_start`) or the end.
 
@@ -190,7 +188,7 @@ def _head_all_but_bytes(f: IO[bytes], out: IO[bytes], n: int) -> None:
             held = held[cut:]
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class HeadArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     lines: str | None = param(
@@ -322,7 +320,7 @@ def _tail_from_byte(f: IO[bytes], out: IO[bytes], n: int) -> None:
         out.write(chunk)
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class TailArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     lines: str | None = param(

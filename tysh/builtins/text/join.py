@@ -14,12 +14,10 @@ import re
 from collections.abc import Iterator
 from typing import IO
 
-import attrs
-
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp
 from tysh.builtins._common.operands import InputStatus, iter_lines, open_all
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -29,7 +27,7 @@ _BLANKS = re.compile(rb"[ \t]+")
 _FLUSH = 2048
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class JoinArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="FILE1 FILE2 (- is stdin)")
     field_1: str | None = param(default=None, aliases=["-1"], help="join on this field of FILE1")
@@ -54,7 +52,7 @@ class JoinArgs(Record):
                                   help="lines end with NUL, not newline")
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Line(Record):
     text: bytes
     fields: list[bytes]
@@ -64,7 +62,7 @@ class _Disorder(Exception):
     """--check-order found an unsorted line: join stops."""
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _Join(MutableRecord):
     """GNU join's state: the two inputs, what was last read from each, order warnings."""
 
@@ -75,9 +73,9 @@ class _Join(MutableRecord):
     keys: list[int]  # 0-based join fields
     fold: bool
     mode: str  # "default" "on" "off"
-    prev: list[Line | None] = attrs.field(factory=lambda: [None, None])
-    line_no: list[int] = attrs.field(factory=lambda: [0, 0])
-    warned: list[bool] = attrs.field(factory=lambda: [False, False])
+    prev: list[Line | None] = field(factory=lambda: [None, None])
+    line_no: list[int] = field(factory=lambda: [0, 0])
+    warned: list[bool] = field(factory=lambda: [False, False])
     seen_unpairable: bool = False
 
     def split(self, text: bytes) -> list[bytes]:
@@ -266,7 +264,7 @@ def join(args: JoinArgs, ctx: Context) -> ToolReturn:
     return Outcome(code=code, output=OutputData.value(value))
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _Output(MutableRecord):
     """GNU's prjoin: the output line for a pair (None for the missing side)."""
 
@@ -277,11 +275,11 @@ class _Output(MutableRecord):
     empty: str | None
     tab: bytes | None
     eol: bytes
-    autocount: list[int] = attrs.field(factory=lambda: [0, 0])
-    rows: list[list[str]] = attrs.field(factory=list)
+    autocount: list[int] = field(factory=lambda: [0, 0])
+    rows: list[list[str]] = field(factory=list)
     # text mode: the rows written, as long as there are at most VALUE_ITEMS of them
-    kept: list[list[bytes]] | None = attrs.field(factory=list)
-    buf: list[bytes] = attrs.field(factory=list)
+    kept: list[list[bytes]] | None = field(factory=list)
+    buf: list[bytes] = field(factory=list)
 
     def field(self, line: Line | None, n: int) -> bytes:
         filler = b"" if self.empty is None else self.empty.encode("utf-8", "surrogateescape")

@@ -14,10 +14,8 @@ from collections.abc import Iterator
 from decimal import Context as DecimalContext
 from decimal import Decimal, InvalidOperation
 
-import attrs
-
 from tysh.builtins._common.lines import VALUE_ITEMS
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -26,7 +24,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 BLOCK = 4096
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class SeqArgs(Record):
     numbers: tuple[str, ...] = param(
         positional=True, default=(), help="LAST, FIRST LAST or FIRST INCREMENT LAST"
@@ -44,7 +42,7 @@ _NUM_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _FMT_RE = re.compile(r"%[-+ #0']*\d*(?:\.\d*)?L?[aAeEfFgG]")
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class _Operand(Record):
     value: Decimal
     precision: int  # fractional digits as written

@@ -10,8 +10,6 @@ from __future__ import annotations
 import random
 from typing import IO
 
-import attrs
-
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp
 from tysh.builtins._common.operands import (
     InputStatus,
@@ -20,7 +18,7 @@ from tysh.builtins._common.operands import (
     rewrites_input,
 )
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -31,7 +29,7 @@ _RANGE = LazyRegex(r"(\d+)-(\d+)")
 _BLOCK = 4096
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class ShufArgs(Record):
     operands: tuple[str, ...] = param(positional=True, default=(),
                                       help="FILE (default stdin), or with -e the lines")

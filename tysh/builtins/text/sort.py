@@ -19,8 +19,6 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
 from tysh.builtins._common.lines import LINE_BYTES, chunks, lines_json
 from tysh.builtins._common.operands import (
     InputStatus,
@@ -42,14 +40,14 @@ from tysh.builtins.text.sort_keys import (
     numeric_values,
     parse_key,
 )
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen, replace
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class SortArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to sort; - is stdin")
     numeric_sort: bool = param(default=False, aliases=["-n"], help="compare by numeric value")
@@ -137,7 +135,7 @@ def _tab(sep: str | None) -> bytes | None:
     return raw
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class _Plan(Record):
     """How to order lines: a key function (None: the bytes themselves), the direction,
     and the key that defines equality for -u and -c."""
@@ -158,7 +156,7 @@ def _plan(a: SortArgs) -> _Plan:
     rev = a.reverse
     last_resort = not (a.stable or a.unique)
     if not keys:
-        whole = attrs.evolve(gopts, reverse=rev)
+        whole = replace(gopts, reverse=rev)
         if whole == KeyOpts(reverse=rev):
             return _Plan(None, rev, None)
         keys = [KeySpec(0, 0, None, 0, whole)]

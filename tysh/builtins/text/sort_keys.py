@@ -13,10 +13,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-import attrs
-
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen, replace
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -28,7 +26,7 @@ class SortKeyError(Exception):
     """A bad -k or -t argument; the message is GNU's wording."""
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class KeyOpts(Record):
     kind: str = ""  # "" (text), "n", "g", "h", "M", "V"
     fold: bool = False
@@ -43,7 +41,7 @@ class KeyOpts(Record):
         return self == KeyOpts()
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class KeySpec(Record):
     start_field: int  # 0-based fields to skip before the key
     start_char: int  # 0-based byte offset in the start field
@@ -85,7 +83,7 @@ def _opts_from_letters(letters: str, spec: str, at_end: bool, base: KeyOpts) -> 
     for c in letters:
         if c not in ORDER_LETTERS:
             raise SortKeyError(f"invalid field specification '{spec}'")
-    return attrs.evolve(
+    return replace(
         base,
         kind=kinds[0] if kinds else base.kind,
         fold=base.fold or "f" in letters,
@@ -399,7 +397,7 @@ def make_converter(opts: KeyOpts) -> Callable[[bytes], Any] | None:
         return general_value
     if opts.kind in ("h", "V") and (opts.fold or opts.dictionary or opts.nonprinting):
         # GNU folds (-f: `1e3` becomes 1 exa under -h) and filters the key, then compares
-        text = make_converter(attrs.evolve(opts, kind=""))
+        text = make_converter(replace(opts, kind=""))
         value = human_value if opts.kind == "h" else version_value
         assert text is not None
         return lambda s: value(text(s))

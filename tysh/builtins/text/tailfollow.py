@@ -18,14 +18,12 @@ import select
 from collections.abc import Callable, Iterator
 from typing import IO
 
-import attrs
-
 from tysh.builtins._common.cancel import interruptible_sleep
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.filenames import quotef
 from tysh.builtins._common.lines import BIG, Headers
 from tysh.builtins._common.operands import InputStatus, open_input
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen, mutable
 from tysh.kernel.base.streams import fileno_of
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.fs.local import LocalFileSystem
@@ -37,7 +35,7 @@ CANCELLED = 130
 MIN_SLEEP = 0.001  # `-s 0` would spin; GNU does, but the machine is shared
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class FollowSpec(Record):
     """How to follow: by name (re-open on rotation) or descriptor, retrying missing
     files, the poll interval in seconds and the writer whose death ends the loop."""
@@ -48,7 +46,7 @@ class FollowSpec(Record):
     pid: int | None = None
 
 
-@attrs.define(eq=False)
+@mutable
 class Watch:
     """One operand being followed: where reading stopped and what the file was."""
 

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import re
 
-import attrs
-
 from tysh.builtins._common.lines import chunks, lines_json
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
@@ -150,7 +148,7 @@ def expand(
     return out, fills
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class TrArgs(Record):
     sets: tuple[str, ...] = param(positional=True, default=(), help="SET1 [SET2]")
     complement: bool = param(default=False, aliases=["-c", "-C"], help="use the complement of SET1")
@@ -163,7 +161,7 @@ class TrArgs(Record):
     )
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class _Plan(Record):
     table: bytes | None
     delete: bytes

@@ -11,12 +11,10 @@ import itertools
 from collections.abc import Callable
 from typing import IO, Any
 
-import attrs
-
 from tysh.builtins._common.lines import Kept, kept_value, line_batches, split_lines_text
 from tysh.builtins._common.operands import InputStatus, open_input, open_output
 from tysh.builtins.text.sort_keys import skip_fields_re
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, frozen, mutable
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -24,7 +22,7 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class UniqArgs(Record):
     operands: tuple[str, ...] = param(
         positional=True, default=(), help="INPUT (- is stdin) and an optional OUTPUT file"
@@ -90,7 +88,7 @@ class _Prefixes(dict[int, bytes]):
         return text
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _Run(MutableRecord):
     """The run still open at the end of a batch: its key, first line and length."""
 

@@ -12,11 +12,9 @@ import re
 import unicodedata
 from typing import IO, Literal
 
-import attrs
-
 from tysh.builtins._common.lines import chunks
 from tysh.builtins._common.operands import InputStatus, open_input
-from tysh.kernel.base.record import MutableRecord, Record
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -32,7 +30,7 @@ _TEXT_TRANSPARENT = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\udc80-\udcff]")
 _ASCII_WS = frozenset(b" \t\n\r\x0b\x0c")
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class Counts(MutableRecord):
     lines: int = 0
     words: int = 0
@@ -67,16 +65,16 @@ def _display_width(line: str) -> int:
     return col
 
 
-@attrs.define(repr=False, eq=False)
+@mutable
 class _Counter(MutableRecord):
     """Counts one stream incrementally; words and -L carry state across chunks."""
 
     want_words: bool
     want_chars: bool
     want_max: bool
-    c: Counts = attrs.field(factory=Counts)
+    c: Counts = field(factory=Counts)
     in_word: bool = False
-    decoder: codecs.IncrementalDecoder = attrs.field(
+    decoder: codecs.IncrementalDecoder = field(
         factory=lambda: codecs.getincrementaldecoder("utf-8")("surrogateescape")
     )
     line_tail: str = ""
@@ -134,7 +132,7 @@ class _Counter(MutableRecord):
         return self.c
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class WcArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to count; - is stdin")
     lines: bool = param(default=False, aliases=["-l"], help="print the newline counts")

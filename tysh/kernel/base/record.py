@@ -13,7 +13,9 @@ hashed by its fields, shown as `Name(field=value, …)`. Fields declared `eq=Fal
 syntax tree, Limits, schemas, results): no attrs at all, an `__init__` compiled only when
 the class is first instantiated (or the class's own, for one that converts or checks its
 arguments), and `obj.evolve(…)` (or `replace(obj, …)`) in place of `attrs.evolve`; `@mutable` makes the same records
-with assignable fields."""
+with assignable fields. `field(factory=…, metadata=…)` declares a default made afresh per
+instance and data for reflection (every builtin's args class is such a record, its
+fields made by `param()`), and `as_plain` is `attrs.asdict`."""
 
 from __future__ import annotations
 
@@ -117,6 +119,71 @@ def _frozen_delattr(self: object, name: str) -> None:
     raise FrozenRecordError(f"cannot delete field {name!r} of a frozen {type(self).__name__}")
 
 
+class Field:
+    """A field declared with more than a plain default: a `factory` called afresh for each
+    instance (a list, a lock), and `metadata` for whoever reflects the class (a tool's
+    param spellings). Made by `field()`; the class decorator reads and removes it."""
+
+    __slots__ = ("default", "factory", "metadata")
+
+    def __init__(self, default: Any, factory: Any, metadata: Any) -> None:
+        self.default = default
+        self.factory = factory
+        self.metadata = metadata
+
+
+class _Factory:
+    """The default of a field made by a factory: called once per instance."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Any) -> None:
+        self.make = make
+
+
+NO_DEFAULT: Any = type("NoDefault", (), {"__repr__": lambda self: "NO_DEFAULT"})()
+# the metadata key under which an attrs field carries the record Field it stands for
+FIELD_KEY = "tysh.record.field"
+
+
+def field(*, default: Any = NO_DEFAULT, factory: Any = None,
+          metadata: dict[str, Any] | None = None) -> Any:
+    """A record field with a default made afresh per instance (`factory=list`), or with
+    metadata; `field()` alone is a required field."""
+    return Field(default, factory, dict(metadata or {}))
+
+
+def _field_spec(value: object) -> Field | None:
+    """The Field a class attribute declares, if it declares one: a `field()`, or an attrs
+    field that carries one (what `param()` gives inside a class declared while attrs is
+    loaded)."""
+    if type(value) is Field:
+        return value
+    metadata = getattr(value, "metadata", None)
+    if isinstance(metadata, dict) and FIELD_KEY in metadata:
+        spec: Field = metadata[FIELD_KEY]
+        return spec
+    return None
+
+
+def field_metadata(cls: type) -> dict[str, dict[str, Any]]:
+    """Each field's metadata (empty for a field declared without), by name."""
+    meta: dict[str, dict[str, Any]] = cls.__record_meta__  # type: ignore[attr-defined]
+    return meta
+
+
+def field_default(cls: type, name: str) -> tuple[bool, Any, Any]:
+    """(required, default, factory) of a record field: the default is NO_DEFAULT when the
+    field is required or made by its factory."""
+    defaults: dict[str, Any] = cls.__record_defaults__  # type: ignore[attr-defined]
+    if name not in defaults:
+        return True, NO_DEFAULT, None
+    d = defaults[name]
+    if type(d) is _Factory:
+        return False, NO_DEFAULT, d.make
+    return False, d, None
+
+
 def _reduce(self: Any) -> tuple[Any, tuple[Any, ...]]:
     return type(self), tuple(getattr(self, n) for n in self.__record_fields__)
 
@@ -167,7 +234,13 @@ def _generic_init(cls: Any, self: Any, args: tuple[Any, ...], kwargs: dict[str, 
                         f"{'s' if len(missing) > 1 else ''}: "
                         + ", ".join(repr(n) for n in missing))
     for n in names:
-        _slot(cls, n).__set__(self, values[n] if n in values else defaults[n])
+        if n in values:
+            v = values[n]
+        else:
+            v = defaults[n]
+            if type(v) is _Factory:
+                v = v.make()
+        _slot(cls, n).__set__(self, v)
     if getattr(cls, "__post_init__", None) is not None:
         self.__post_init__()
 
@@ -188,7 +261,12 @@ def _compile_init(cls: Any) -> Any:
     body: list[str] = []
     enforced = cls.__dict__.get("__setattr__") is _frozen_setattr
     for n in names:
-        if n in defaults:
+        if n in defaults and type(defaults[n]) is _Factory:
+            env["_MAKE"] = _Factory
+            env[f"_f_{n}"] = defaults[n].make
+            params.append(f"{n}=_MAKE")
+            body.append(f"    if {n} is _MAKE:\n        {n} = _f_{n}()")
+        elif n in defaults:
             env[f"_d_{n}"] = defaults[n]
             params.append(f"{n}=_d_{n}")
         else:
@@ -216,8 +294,21 @@ def _frozen(cls: type[_T], enforce: bool = True) -> type[_T]:
     if any(n.startswith("__") for n in own):
         raise TypeError(f"{cls.__name__}: a record field may not start with '__'")
     names = inherited + own
-    defaults = {**getattr(cls, "__record_defaults__", {}),
-                **{n: cls.__dict__[n] for n in own if n in cls.__dict__}}
+    defaults = dict(getattr(cls, "__record_defaults__", {}))
+    metadata = dict(getattr(cls, "__record_meta__", {}))
+    declared = [n for n in own if n in cls.__dict__]
+    for n in declared:
+        value = cls.__dict__[n]
+        spec = _field_spec(value)
+        if spec is None:
+            defaults[n] = value
+            continue
+        if spec.metadata:
+            metadata[n] = spec.metadata
+        if spec.factory is not None:
+            defaults[n] = _Factory(spec.factory)
+        elif spec.default is not NO_DEFAULT:
+            defaults[n] = spec.default
     seen_default = False
     for n in names:
         if n in defaults:
@@ -225,10 +316,11 @@ def _frozen(cls: type[_T], enforce: bool = True) -> type[_T]:
         elif seen_default:
             raise TypeError(f"{cls.__name__}: field {n!r} without a default follows one with")
     ns = {k: v for k, v in cls.__dict__.items()
-          if k not in defaults and k not in ("__dict__", "__weakref__")}
+          if k not in declared and k not in ("__dict__", "__weakref__")}
     ns["__slots__"] = own
     ns["__record_fields__"] = names
     ns["__record_defaults__"] = defaults
+    ns["__record_meta__"] = metadata
     ns["__match_args__"] = names
     # a class may write its own __init__ (to convert its arguments): it takes the fields
     # as parameters of the same names in the same order, and sets a frozen record's
@@ -250,7 +342,7 @@ def _frozen(cls: type[_T], enforce: bool = True) -> type[_T]:
 if TYPE_CHECKING:
     from typing import dataclass_transform
 
-    @dataclass_transform(frozen_default=True, eq_default=False)
+    @dataclass_transform(frozen_default=True, eq_default=False, field_specifiers=(field,))
     def frozen(cls: type[_T]) -> type[_T]:
         """See the definition below."""
 else:
@@ -264,7 +356,7 @@ else:
 
 
 if TYPE_CHECKING:
-    @dataclass_transform(eq_default=False)
+    @dataclass_transform(eq_default=False, field_specifiers=(field,))
     def mutable(cls: type[_T]) -> type[_T]:
         """See the definition below."""
 else:
@@ -275,7 +367,7 @@ else:
 
 
 if TYPE_CHECKING:
-    @dataclass_transform(frozen_default=True, eq_default=False)
+    @dataclass_transform(frozen_default=True, eq_default=False, field_specifiers=(field,))
     def value_record(cls: type[_T]) -> type[_T]:
         """See the definition below."""
 else:
@@ -296,6 +388,19 @@ def record_fields(cls: type) -> tuple[tuple[str, str], ...]:
     """(name, annotation text) of each field of a `frozen` record class, in order."""
     ann: dict[str, Any] = cls.__dict__.get("__annotations__", {})
     return tuple((n, str(ann[n])) for n in cls.__record_fields__)  # type: ignore[attr-defined]
+
+
+def as_plain(value: Any) -> Any:
+    """A record as plain data for `json.dumps`: each record a dict of its fields, each
+    tuple, list or set a list, recursively (`attrs.asdict` with recurse)."""
+    fields = getattr(type(value), "__record_fields__", None)
+    if fields is not None:
+        return {n: as_plain(getattr(value, n)) for n in fields}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [as_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: as_plain(v) for k, v in value.items()}
+    return value
 
 
 def replace(obj: _T, **changes: Any) -> _T:

@@ -24,9 +24,8 @@ from tysh.kernel.bind.binder import (
     finish,
 )
 from tysh.kernel.tools.params import (
-    META_KEY,
-    ParamMeta,
     annotation_type,
+    args_fields,
     element_type,
     reflect_params,
     strip_optional,
@@ -50,7 +49,7 @@ __all__ = [
 
 
 class FieldPlan:
-    """How one attrs field is filled from its param's bound value."""
+    """How one field of an args class is filled from its param's bound value."""
 
     __slots__ = ("field", "param", "shape", "elem_conv", "elem_expected", "label")
 
@@ -80,16 +79,13 @@ class ClassPlan:
     def __init__(self, cls: type) -> None:
         hints = type_hints(cls)
         params = {p.name: p for p in reflect_params(cls)}
-        # an args class is an attrs class, reflected through typing: neither is loaded
-        # for a run that binds no typed tool
+        # an args class is reflected through typing, which is not loaded for a run that
+        # binds no typed tool
         import typing
 
-        import attrs
-
         fields: dict[str, FieldPlan] = {}
-        for f in attrs.fields(cls):
-            meta: ParamMeta = f.metadata.get(META_KEY, ParamMeta())
-            pname = meta.name or f.name
+        for f in args_fields(cls) or ():
+            pname = f.meta.name or f.name
             tp = hints.get(f.name, str)
             ps = params.get(pname)
             elem_conv = None

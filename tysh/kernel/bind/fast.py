@@ -2,7 +2,7 @@
 and the binder specialised per tool that serves the common, error-free command line.
 
 `bind_and_convert` is on every command's path, so for a flat typed tool (no
-subcommands, not raw/verbatim, no map_positionals) with an attrs args class, this module
+subcommands, not raw/verbatim, no map_positionals) with a typed args class, this module
 compiles — once per tool — a function that binds the words, distributes the operands and
 builds the args instance, with the tool's spelling table, its fields' defaults and
 conversions and its slot setters hard-coded in generated source.
@@ -41,8 +41,11 @@ if TYPE_CHECKING:
     from typing import Any
 
     from tysh.kernel.bind import convert
-else:  # the general binder and typed conversion: loaded by the first tool that needs them
+    from tysh.kernel.tools import params
+else:  # the general binder, typed conversion and args reflection: loaded by the first
+    # tool that needs them
     convert = LazyModule(globals(), "convert", "tysh.kernel.bind.convert")
+    params = LazyModule(globals(), "params", "tysh.kernel.tools.params")
 
 __all__ = ["FastFn", "bind_and_convert", "make_fast"]
 
@@ -209,11 +212,8 @@ def make_fast(tool: Tool) -> FastFn | None:
     if (cls is None or schema.subcommands or schema.raw_argv or schema.map_positionals
             or schema.arg_binding is not ArgBinding.TYPED):
         return None
-    import attrs  # only a typed tool's args class is an attrs class
-
-    try:
-        fields = attrs.fields(cls)
-    except (TypeError, attrs.exceptions.NotAnAttrsClassError):
+    fields = params.args_fields(cls)
+    if fields is None:
         return None
     node: CompiledNode = compiled(schema)
     plan = convert.class_plan(cls)
@@ -272,7 +272,7 @@ def make_fast(tool: Tool) -> FastFn | None:
         by_param[var.name] = var
     plain, str_tuples = plan.plain, plan.str_tuples
     fast_ctor = _slot_setters(cls, fields)
-    if any(not f.init for f in fields):
+    if any(not f.init_name for f in fields):
         return None
     kw: list[str] = []
     for k, f in enumerate(fields):
@@ -285,16 +285,13 @@ def make_fast(tool: Tool) -> FastFn | None:
         pname = fp.param
         loc = f"v{k}"
         kw.append(loc)
-        d = f.default
-        if d is attrs.NOTHING:
+        if f.required:
             dflt = None
-        elif isinstance(d, attrs.Factory):  # type: ignore[arg-type]
-            if d.takes_self:
-                return None
-            env[f"factory{k}"] = d.factory
+        elif f.factory is not None:
+            env[f"factory{k}"] = f.factory
             dflt = f"factory{k}()"
         else:
-            env[f"default{k}"] = d
+            env[f"default{k}"] = f.default
             dflt = f"default{k}"
         flag = p.kind == 0 or p.optional  # a bool: set by a bare spelling
         if pname in plain and fp.field == pname and dflt is not None \
@@ -357,7 +354,7 @@ def make_fast(tool: Tool) -> FastFn | None:
             env[f"set{k}"] = setter
             src.append(f"    set{k}(o, v{k})")
     else:
-        args_src = ", ".join(f"{f.alias}={loc}" for f, loc in zip(fields, kw, strict=True))
+        args_src = ", ".join(f"{f.init_name}={loc}" for f, loc in zip(fields, kw, strict=True))
         src += [
             "    try:",
             f"        o = cls({args_src})",
@@ -373,18 +370,16 @@ def make_fast(tool: Tool) -> FastFn | None:
     return fn
 
 
-def _slot_setters(cls: type, fields: Sequence[Any]) -> list[Callable[[Any, Any], None]] | None:
-    """The slot setters that build an instance without attrs' __init__, when that is
-    exactly equivalent: slotted, every field a plain init argument with no validator,
-    converter or alias, and no init hooks. None otherwise (the class is called)."""
-    if (hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__")
-            or set(getattr(cls, "__slots__", ())) - {"__weakref__"} != {f.name for f in fields}):
-        return None
+def _slot_setters(cls: type, fields: Sequence[params.ArgField]) -> list[Callable[[Any, Any], None]] | None:
+    """The slot setters that build an instance without calling the class, when that is
+    exactly equivalent: every field a slot its __init__ fills with the argument as given
+    (no validator, converter, alias or init hook). None otherwise (the class is called)."""
     setters = []
     for f in fields:
-        member = cls.__dict__.get(f.name)
-        if (f.validator is not None or f.converter is not None or not f.init
-                or f.alias != f.name or not isinstance(member, types.MemberDescriptorType)):
+        if not f.plain:
+            return None
+        member = next((c.__dict__[f.name] for c in cls.__mro__ if f.name in c.__dict__), None)
+        if not isinstance(member, types.MemberDescriptorType):
             return None
         setters.append(member.__set__)
     return setters

@@ -73,7 +73,7 @@ from tysh.kernel.base.limits import (
     check_timeout,
 )
 from tysh.kernel.base.streams import CheckedBytesIO, Fds, flush_quietly
-from tysh.kernel.base.threads import hold_deep, release_deep
+from tysh.kernel.base.threads import deep_recursion, hold_deep, release_deep
 from tysh.kernel.base.values import clean_text, encode_text
 from tysh.kernel.fs.api import INVALID_NUL, FileSystem
 from tysh.kernel.fs.local import LocalFileSystem
@@ -331,20 +331,23 @@ class Kernel:
         if policy is not None and not every:
             def unknown(name: str) -> str:
                 return str(policy.refused(name)).removeprefix("tysh: ")
-        return validate_script(
-            script,
-            self.resolve_kind,
-            allow_external=every,
-            known_functions=set(self.state.functions),
-            unknown=unknown,
-        )
+        with deep_recursion():  # the checks recurse once per level of nesting
+            return validate_script(
+                script,
+                self.resolve_kind,
+                allow_external=every,
+                known_functions=set(self.state.functions),
+                unknown=unknown,
+            )
 
     def plan(self, src: str) -> list[Any]:
         """What the script would run, one `StatementPlan` per statement; nothing runs.
         Raises TyshSyntaxError for a script that does not parse."""
         from tysh.kernel.embed.plan import plan_script
 
-        return plan_script(self.parse(src), self.resolve_kind, set(self.state.functions))
+        script = self.parse(src)
+        with deep_recursion():  # the plan recurses once per level of nesting
+            return plan_script(script, self.resolve_kind, set(self.state.functions))
 
     def resolve_kind(self, name: str) -> tuple[str | None, Any]:
         """What a command name means now: (kind, target) with kind one of
@@ -1017,10 +1020,8 @@ def _external_policy(allow: bool | Iterable[str], runner: str | Callable[..., in
     if scratch is not None and policy is not None and policy.runner == "bwrap" \
             and policy.refusal is None and (policy.allowed is None or policy.allowed):
         # programs under bwrap get the kernel's own /tmp: a host directory, bound there
-        import attrs
-
         scratch.use_host_dir()
-        policy = attrs.evolve(policy, scratch=scratch.host_dir)
+        policy = policy.evolve(scratch=scratch.host_dir)
     return policy
 
 

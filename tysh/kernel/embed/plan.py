@@ -11,9 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, as_plain, frozen
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import children, static_word
 
@@ -29,7 +27,7 @@ _MAPFILE_VALUE_OPTS = frozenset("dnOsuCc")
 _ASSIGNING_OPS = frozenset({":=", "="})
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class PlannedCommand(Record):
     """One command: `args` holds each argument's fixed text, or None where it is
     computed at run time (an expansion, a glob). `kind` is "function" "builtin" "tool"
@@ -45,7 +43,7 @@ class PlannedCommand(Record):
     in_substitution: bool = False
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class PlannedRedirect(Record):
     """`op` as written (">" ">>" "<" "<<" …); `target` is the fixed file name or fd,
     None when computed or a here-document."""
@@ -59,7 +57,7 @@ class PlannedRedirect(Record):
     in_substitution: bool = False
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class StatementPlan(Record):
     line: int
     col: int
@@ -71,7 +69,7 @@ class StatementPlan(Record):
 
     def to_json(self) -> dict[str, Any]:
         """Plain dicts, lists, strings, numbers and None: ready for `json.dumps`."""
-        return attrs.asdict(self, recurse=True)
+        return as_plain(self)  # type: ignore[no-any-return]
 
 
 Resolver = Callable[[str], tuple[str | None, Any]]

@@ -17,9 +17,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from typing import Any
 
-import attrs
-
 from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import byte_view
 from tysh.kernel.expand.pattern import (
     compile_pattern,
@@ -32,8 +31,8 @@ from tysh.kernel.fs.api import FileSystem, FsError
 
 __all__ = ["DEFAULT", "GlobOptions", "expand", "glob", "no_match_message"]
 
-@attrs.frozen
-class GlobOptions:
+@frozen
+class GlobOptions(Record):
     """The shell options a glob reads (see the module doc); `ignore` holds GLOBIGNORE's
     patterns."""
 

@@ -17,8 +17,7 @@ import threading
 import time
 from typing import IO, Any
 
-import attrs
-
+from tysh.kernel.base.record import field, mutable
 from tysh.kernel.fs.api import FileStat, FileSystem, FsError, check_name, names_dir
 
 ENOENT = "No such file or directory"
@@ -33,13 +32,13 @@ EINVAL = "Invalid argument"
 MAX_LINKS = 40
 
 
-@attrs.define(eq=False)
+@mutable
 class Node:
     kind: str  # "file" "directory" "symlink"
     mode: int
     mtime: float
     data: bytes = b""
-    children: dict[str, Node] = attrs.field(factory=dict)
+    children: dict[str, Node] = field(factory=dict)
     target: str = ""
     ino: int = 0
     # removed (or replaced by a rename) while a writer may still hold it open: what is

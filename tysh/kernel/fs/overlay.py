@@ -12,9 +12,7 @@ import posixpath
 from collections.abc import Callable
 from typing import IO
 
-import attrs
-
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.fs.api import (
     ENOTDIR,
     FileStat,
@@ -27,7 +25,7 @@ from tysh.kernel.fs.confined import DENIED
 from tysh.kernel.fs.memory import EEXIST, ENOENT, MemoryFileSystem
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Change(Record):
     kind: str  # "added" "modified" "deleted"
     path: str

@@ -15,8 +15,7 @@ import stat
 import threading
 from typing import IO, TYPE_CHECKING, Any, cast
 
-import attrs
-
+from tysh.kernel.base.record import mutable
 from tysh.kernel.base.streams import NULL_IO, Fds, close_quietly
 from tysh.kernel.base.threads import start_deep
 from tysh.kernel.fs.api import FileStat, FileSystem, FsError
@@ -26,7 +25,7 @@ if TYPE_CHECKING:
     from tysh.kernel.syntax import ast
 
 
-@attrs.define(eq=False, repr=False)
+@mutable
 class ProcSub:
     """One substitution: its name, the command's end of the pipe, the body's thread."""
 

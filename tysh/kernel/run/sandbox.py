@@ -23,9 +23,8 @@ import subprocess
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
-import attrs
-
 from tysh.kernel.base.limits import Limits
+from tysh.kernel.base.record import Record, frozen
 
 # callable(argv, cwd, env, stdin, stdout, stderr, limits) -> status
 Runner = Callable[[list[str], str, dict[str, str], IO[bytes], IO[bytes], IO[bytes], Limits],
@@ -47,8 +46,8 @@ ETC_PARTIAL: dict[str, Callable[[str], bool]] = {
 }
 
 
-@attrs.frozen
-class ExternalPolicy:
+@frozen
+class ExternalPolicy(Record):
     """`allowed`: None for every program, else names (matched against the command word)
     and absolute paths (matched against the program found). `runner`: "host", "bwrap"
     or a callable. `root`: the host directory bwrap binds read-write (the kernel's

@@ -27,7 +27,7 @@ import math
 from re import _constants as C  # type: ignore[attr-defined,unused-ignore]
 from typing import Any
 
-import attrs
+from tysh.kernel.base.record import Record, frozen
 
 MAXREPEAT = C.MAXREPEAT
 SMALL_COUNT = 64  # a repeat bound up to this is a constant; above it, up to n passes
@@ -65,8 +65,8 @@ class _Risky(Exception):
     """The pattern can backtrack exponentially."""
 
 
-@attrs.frozen
-class Cost:
+@frozen
+class Cost(Record):
     """What `re` can cost on a pattern (see the module doc)."""
 
     risky: bool

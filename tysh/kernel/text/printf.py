@@ -16,10 +16,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-import attrs
-
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import byte_view, from_byte_view, to_text
 
 _INT_MIN = -(1 << 63)
@@ -248,7 +246,7 @@ def parse_float(s: str, st: _State) -> float:
 
 # -- the format ---------------------------------------------------------------------------
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Spec(Record):
     """One `%` conversion: flags, width and precision (`*` = from an argument)."""
 
@@ -264,7 +262,7 @@ class Spec(Record):
         return self.conv == "s" and not (self.flags or self.width) and self.precision is None
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class FormatError(Record):
     """A conversion bash rejects; output stops there with status 1."""
 

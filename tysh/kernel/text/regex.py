@@ -24,10 +24,8 @@ import re
 import warnings
 from typing import Literal
 
-import attrs
-
 from tysh.kernel.base.errors import TyshError
-from tysh.kernel.base.record import Record
+from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.text import engine
 
 Mode = Literal["line", "sedline", "space", "space_m"]
@@ -42,7 +40,7 @@ class RegexError(TyshError):
     status = 2
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Translated(Record):
     source: str  # the Python pattern
     groups: int  # capturing groups it defines
@@ -558,7 +556,7 @@ def translate_kind(pattern: str, kind: Kind, mode: Mode = "line", offset: int = 
     return translate(pattern, extended=kind == "ere", mode=mode, group_offset=offset)
 
 
-@attrs.frozen(repr=False, eq=False)
+@frozen
 class Compiled(Record):
     regex: engine.Pattern  # re.Pattern's interface, on the engine kernel.text.engine chose
     text: bool  # True: match decoded text (str); False: raw bytes

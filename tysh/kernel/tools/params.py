@@ -9,7 +9,16 @@ from __future__ import annotations
 
 import sys
 
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import (
+    FIELD_KEY,
+    NO_DEFAULT,
+    Record,
+    field,
+    field_default,
+    field_metadata,
+    frozen,
+)
+from tysh.kernel.base.record import is_record as is_record_class
 from tysh.kernel.tools.schema import ParamSchema
 
 TYPE_CHECKING = False
@@ -18,8 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 META_KEY = "tysh"
-# `param()` without a default: a required field (attrs.NOTHING, without importing attrs
-# until a tool declares its args)
+# `param()` without a default: a required field
 REQUIRED: Any = type("Required", (), {"__repr__": lambda self: "REQUIRED"})()
 
 
@@ -58,7 +66,8 @@ def param(
     range_error: str | None = None,
     glob_passthrough: bool = False,
 ) -> Any:
-    """An attrs field carrying the param's spellings and help.
+    """A field of an args class carrying the param's spellings and help: a record field
+    (`@frozen` over `Record`), or an attrs field in an attrs class.
 
     `aliases` are extra spellings (`-n`, `--count`); `param_type` overrides the type read
     from the annotation (e.g. "path"); `name` overrides the canonical name;
@@ -83,13 +92,87 @@ def param(
         range_error=range_error,
         glob_passthrough=glob_passthrough,
     )
+    spec = field(default=NO_DEFAULT if default is REQUIRED else default, factory=factory,
+                 metadata={META_KEY: meta})
+    if "attrs" in sys.modules:
+        # attrs is loaded wherever an attrs class is being declared (its decorator is
+        # evaluated before the class body): give attrs its own field, carrying the record
+        # field too, so the same declaration also serves a record
+        import attrs
+
+        metadata = {META_KEY: meta, FIELD_KEY: spec}
+        if factory is not None:
+            return attrs.field(factory=factory, metadata=metadata)
+        if default is REQUIRED:
+            return attrs.field(metadata=metadata)
+        return attrs.field(default=default, metadata=metadata)
+    return spec
+
+
+class ArgField:
+    """One field of an args class as the binder reads it, whether the class is a tysh
+    record or an attrs class."""
+
+    __slots__ = ("name", "meta", "required", "default", "factory", "init_name", "plain")
+
+    def __init__(self, name: str, meta: ParamMeta, required: bool, default: Any,
+                 factory: Any, init_name: str, plain: bool) -> None:
+        self.name = name
+        self.meta = meta
+        self.required = required
+        self.default = default  # REQUIRED when required or made by factory
+        self.factory = factory
+        self.init_name = init_name  # the __init__ parameter that fills it
+        self.plain = plain  # the __init__ stores the argument as it is, nothing else
+
+
+_FIELDS: dict[type, tuple[ArgField, ...] | None] = {}
+
+
+def args_fields(cls: type) -> tuple[ArgField, ...] | None:
+    """The fields of an args class in declaration order, or None when cls is neither a
+    tysh record nor an attrs class. A record is read without attrs, which stays unloaded
+    for a run that uses only tysh's own tools."""
+    if cls in _FIELDS:
+        return _FIELDS[cls]
+    out: tuple[ArgField, ...] | None
+    if is_record_class(cls):
+        metas = field_metadata(cls)
+        checks = getattr(cls, "__post_init__", None) is None \
+            and not cls.__record_own_init__  # type: ignore[attr-defined]
+        fields = []
+        for n in cls.__record_fields__:  # type: ignore[attr-defined]
+            required, default, factory = field_default(cls, n)
+            fields.append(ArgField(
+                n, metas.get(n, {}).get(META_KEY) or ParamMeta(), required,
+                REQUIRED if default is NO_DEFAULT else default, factory, n, checks))
+        out = tuple(fields)
+    elif "attrs" in sys.modules and sys.modules["attrs"].has(cls):
+        out = _attrs_fields(cls)
+    else:
+        out = None
+    _FIELDS[cls] = out
+    return out
+
+
+def _attrs_fields(cls: type) -> tuple[ArgField, ...]:
     import attrs
 
-    if default is REQUIRED:
-        default = attrs.NOTHING
-    if factory is not None:
-        return attrs.field(factory=factory, metadata={META_KEY: meta})
-    return attrs.field(default=default, metadata={META_KEY: meta})
+    hooks = hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__")
+    out = []
+    for f in attrs.fields(cls):
+        d = f.default
+        factory = None
+        if isinstance(d, attrs.Factory):  # type: ignore[arg-type]
+            factory = (lambda d=d: d.factory(None)) if d.takes_self else d.factory
+            d = REQUIRED
+        required = d is attrs.NOTHING
+        plain = (not hooks and f.init and f.validator is None and f.converter is None
+                 and f.alias == f.name)
+        out.append(ArgField(
+            f.name, f.metadata.get(META_KEY, ParamMeta()), required,
+            REQUIRED if required else d, factory, f.alias if f.init else "", plain))
+    return tuple(out)
 
 
 def strip_optional(tp: Any) -> tuple[Any, bool]:
@@ -168,13 +251,11 @@ def type_hints(cls: type) -> dict[str, Any]:
 
 
 def reflect_params(cls: type) -> tuple[ParamSchema, ...]:
-    """The ParamSchemas of an attrs args class, in declaration order."""
-    import attrs
-
+    """The ParamSchemas of an args class, in declaration order."""
     hints = type_hints(cls)
     out: list[ParamSchema] = []
-    for f in attrs.fields(cls):
-        meta: ParamMeta = f.metadata.get(META_KEY, ParamMeta())
+    for f in args_fields(cls) or ():
+        meta = f.meta
         tp = hints.get(f.name, str)
         ptype, choices = annotation_type(tp)
         repeatable = meta.repeatable
@@ -189,13 +270,10 @@ def reflect_params(cls: type) -> tuple[ParamSchema, ...]:
             choices = meta.choices
             if meta.param_type != "bool":  # a bool with choices: a flag with optional `=WORD`
                 ptype = "choice"
-        required = f.default is attrs.NOTHING
+        required = f.required
         default: Any = None
         if not required:
-            d = f.default
-            factory = getattr(d, "factory", None)
-            if factory is not None and type(d).__name__ == "Factory":
-                d = factory()
+            d = f.factory() if f.factory is not None else f.default
             default = list(d) if isinstance(d, tuple) else d
             if default == [] or (ptype == "bool" and default is False):
                 default = None if default == [] else default
