@@ -4,7 +4,7 @@ budget, ok. Each line is measured side by side with its reference in the same ru
 single-script benchmarks beside this file (startup.py, lang.py, fs_walk.py, bind.py,
 parse.py) give more detail on each.
 
-    .venv/bin/python bench/all.py [--quick]
+    .venv/bin/python bench/all.py [--quick] [--only cold,warm,loops,fs,memory,bind,parse]
 
 --quick takes fewer runs (a smoke test of the script, not a measurement). Exits 1 when
 a budget is not met. Needs bash and GNU grep on PATH for the whole-process references.
@@ -270,6 +270,8 @@ def parse(repeat: int) -> list[Row]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="few runs: check the script works")
+    ap.add_argument("--only", default="", metavar="STEPS",
+                    help="comma-separated steps to run (cold,warm,loops,fs,memory,bind,parse)")
     a = ap.parse_args()
     q = a.quick
     steps: list[tuple[str, Callable[[], list[Row]]]] = [
@@ -281,6 +283,18 @@ def main() -> int:
         ("bind", lambda: bind(3 if q else 15, 200 if q else 1000)),
         ("parse", lambda: parse(1 if q else 5)),
     ]
+    if a.only:
+        wanted = a.only.split(",")
+        steps = [(n, f) for n, f in steps if n.split()[0] in wanted]
+    from tysh.kernel.base.cache import cache_dir
+
+    if cache_dir() is None:
+        # a user's machine has ~/.cache, where tysh keeps the code it generates (the
+        # tools' fast binders) as Python keeps .pyc files; a machine without one (a
+        # container's root) would time a compile on every start: give the runs one
+        cache = tempfile.mkdtemp(prefix="tysh-bench-cache-")
+        os.environ["TYSH_CACHE_DIR"] = cache
+        print(f"(no ~/.cache: tysh's code cache is {cache})", file=sys.stderr)
     rows: list[Row] = []
     t0 = time.perf_counter()
     for name, step in steps:

@@ -49,14 +49,18 @@ def cache_dir() -> str | None:
 def compile_cached(src: str, filename: str) -> Any:
     """compile(src, filename), kept here between processes, so code generated at start-up
     (the parser's node constructors, the tools' fast binders) is compiled once per
-    machine rather than once per start. One entry per filename; it holds its source and
-    is used only for exactly that source and this interpreter's bytecode."""
+    machine rather than once per start. One entry per filename and source; it holds its
+    source and is used only for exactly that source and this interpreter's bytecode."""
     import marshal
+    import zlib
 
     d = cache_dir()
     slug = "".join(c if c.isalnum() else "-" for c in filename).strip("-")
+    # the source's checksum in the name: two versions of tysh (or a tool's two shapes)
+    # sharing the directory keep an entry each instead of replacing each other's
+    crc = zlib.crc32(src.encode("utf-8", "surrogatepass"))
     path = None if d is None else os.path.join(
-        d, f"code-{slug}-{sys.implementation.cache_tag}.marshal")
+        d, f"code-{slug}-{crc:08x}-{sys.implementation.cache_tag}.marshal")
     if path is not None:
         try:
             with open(path, "rb") as f:

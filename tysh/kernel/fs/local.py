@@ -167,8 +167,10 @@ class FdDir(DirHandle):
             if stat_mod.S_ISREG(st.st_mode) and size <= limit:
                 data = os.read(fd, size + 1)
                 # read to the end as any reader does: a file that grew meanwhile is read
-                # as a stream from its start instead
-                if len(data) <= size and not os.read(fd, 1):
+                # as a stream from its start instead. A read of size + 1 that gives the
+                # size fstat gave stopped at the end (a regular file's read is short
+                # only there); one that gives less is checked with one more read.
+                if len(data) == size or len(data) < size and not os.read(fd, 1):
                     whole = data
                 else:
                     os.lseek(fd, 0, os.SEEK_SET)
@@ -205,7 +207,8 @@ class FdDir(DirHandle):
                 if size <= limit and stat_mod.S_ISREG(st.st_mode):
                     data = sys_read(fd, size + 1)
                     # a file that grew since fstat is read as a stream from its start
-                    if len(data) <= size and not sys_read(fd, 1):
+                    # (the end is checked as read_small checks it)
+                    if len(data) == size or len(data) < size and not sys_read(fd, 1):
                         got = data
                     else:
                         os.lseek(fd, 0, os.SEEK_SET)
