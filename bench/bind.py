@@ -3,7 +3,9 @@
 tysh is measured end to end as the kernel does it: classify the words, bind them against
 the schema and build the typed args instance. argparse is measured with `parse_args` and
 with `parse_intermixed_args` (options may follow operands; plain `parse_args` cannot bind
-`a -c 10 b`), click with `main(..., standalone_mode=False)`.
+`a -c 10 b`), click with `main(..., standalone_mode=False)`. The args class is declared as
+tysh's own tools declare theirs (a record); the last column binds the same spec into an
+embedder's attrs class.
 
     .venv/bin/python bench/bind.py [--rounds N] [--calls N] [--wall]
 
@@ -30,6 +32,7 @@ from typing import Any
 import attrs
 import click
 
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.bind.binder import classify
 from tysh.kernel.bind.fast import bind_and_convert
 from tysh.kernel.tools.params import param
@@ -38,8 +41,22 @@ from tysh.kernel.tools.tool import tool
 VECTORS = ["-n 5 a.txt b.txt", "-qn5 x", "--lines=3 f", "a -c 10 b"]
 
 
+@value_record
+class HeadArgs(Record):
+    """Declared as tysh's own tools declare their args."""
+
+    files: tuple[str, ...] = param(positional=True, default=())
+    lines: int = param(default=10, aliases=["-n"])
+    bytes: int | None = param(default=None, aliases=["-c"])
+    quiet: bool = param(default=False, aliases=["-q"])
+    verbose: bool = param(default=False, aliases=["-v"])
+
+
 @attrs.frozen
-class HeadArgs:
+class AttrsHeadArgs:
+    """The same args as an embedder's attrs class (its instances are filled through
+    attrs' frozen slots)."""
+
     files: tuple[str, ...] = param(positional=True, default=())
     lines: int = param(default=10, aliases=["-n"])
     bytes: int | None = param(default=None, aliases=["-c"])
@@ -49,6 +66,11 @@ class HeadArgs:
 
 @tool("head", args=HeadArgs, description="output the first part of files")
 def head_tool(args: HeadArgs, ctx: Any) -> int:
+    return 0
+
+
+@tool("head", args=AttrsHeadArgs, description="output the first part of files")
+def attrs_head_tool(args: AttrsHeadArgs, ctx: Any) -> int:
     return 0
 
 
@@ -121,7 +143,7 @@ def main() -> int:
         assert (inst.files, inst.lines, inst.bytes, inst.quiet) == (
             files, lines, bytes_, quiet), v
 
-    names = ["tysh", "argparse", "intermix", "click"]
+    names = ["tysh", "argparse", "intermix", "click", "attrs"]
     runs: dict[str, dict[str, list[float]]] = {v: {k: [] for k in names} for v in VECTORS}
     n = opts.calls
     for _ in range(opts.rounds):  # interleaved: every binder sees the same machine load
@@ -129,19 +151,20 @@ def main() -> int:
             words = v.split()
             fns: dict[str, Callable[[], Any]] = {
                 "tysh": partial(_tysh, tool_, words),
+                "attrs": partial(_tysh, attrs_head_tool, words),
                 "intermix": partial(parser.parse_intermixed_args, words),
                 "click": partial(click_head.main, words, standalone_mode=False),
             }
             if plain_ok(words):
                 fns["argparse"] = partial(parser.parse_args, words)
             for k, fn in fns.items():
-                calls = n if k == "tysh" else max(1, n // 10)
+                calls = n if k in ("tysh", "attrs") else max(1, n // 10)
                 runs[v][k].append(per_call_us(fn, calls, timer))
 
     print(f"timer: {'wall clock' if opts.wall else 'thread CPU time'}, "
           f"{opts.rounds} interleaved rounds; µs per call, min (median)")
     print(f"{'vector':<18}{'tysh':>14}{'argparse':>15}{'intermix':>15}{'click':>15}"
-          f"{'× parse':>14}{'× click':>14}")
+          f"{'× parse':>14}{'× click':>14}{'attrs class':>16}")
     failed = []
 
     def stat(xs: list[float]) -> tuple[float, float]:
@@ -149,12 +172,13 @@ def main() -> int:
 
     for vi, v in enumerate(VECTORS):
         r = runs[v]
-        t, a, im, c = (stat(r[x]) for x in names)
+        t, a, im, c, at = (stat(r[x]) for x in names)
         ra = (a[0] / t[0], a[1] / t[1])
         rc = (c[0] / t[0], c[1] / t[1])
         print(f"{v:<18}{t[0]:>6.2f} ({t[1]:>5.2f}){a[0]:>7.1f} ({a[1]:>5.1f})"
               f"{im[0]:>7.1f} ({im[1]:>5.1f}){c[0]:>7.1f} ({c[1]:>5.1f})"
-              f"{ra[0]:>6.1f} ({ra[1]:>5.1f}){rc[0]:>6.1f} ({rc[1]:>5.1f})")
+              f"{ra[0]:>6.1f} ({ra[1]:>5.1f}){rc[0]:>6.1f} ({rc[1]:>5.1f})"
+              f"{at[0]:>8.2f} ({at[1]:>5.2f})")
         if vi < 3 and not ra[0] >= 5:
             failed.append(f"{v!r}: {ra[0]:.1f}× argparse parse_args (budget 5×)")
         if not rc[0] >= 20:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tysh.builtins._common.names import describe
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import encode_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -50,7 +50,7 @@ def _render(schema: ToolSchema, path: list[str], node: ToolSchema) -> str:
 
 # -- help ------------------------------------------------------------------------------------
 
-@frozen
+@value_record
 class HelpArgs(Record):
     topic: tuple[str, ...] = param(
         positional=True, default=(), help="a tool name, then subcommand names"
@@ -106,7 +106,7 @@ def help_(args: HelpArgs, ctx: Context) -> int | Outcome:
 
 # -- tools -----------------------------------------------------------------------------------
 
-@frozen
+@value_record
 class ToolsArgs(Record):
     names: tuple[str, ...] = param(
         positional=True, default=(), help="only these tools (default: every tool)"
@@ -140,7 +140,7 @@ def tools(args: ToolsArgs, ctx: Context) -> int | Outcome:
 
 # -- type ------------------------------------------------------------------------------------
 
-@frozen
+@value_record
 class TypeArgs(Record):
     names: tuple[str, ...] = param(positional=True, default=(), help="command names")
     kind: bool = param(

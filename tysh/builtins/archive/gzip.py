@@ -15,7 +15,15 @@ from typing import IO, Any
 
 from tysh.builtins._common.operands import CHUNK, is_stdin
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable, replace
+from tysh.kernel.base.record import (
+    MutableRecord,
+    Record,
+    field,
+    frozen,
+    mutable,
+    replace,
+    value_record,
+)
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -34,7 +42,7 @@ _TAR_SUFFIXES = {".tgz": ".tar", ".taz": ".tar"}
 OK, ERROR, WARNING = 0, 1, 2
 
 
-@frozen
+@value_record
 class GzipArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(),
                                    help="files to (de)compress; none or - is stdin")

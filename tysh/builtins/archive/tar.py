@@ -24,7 +24,7 @@ from typing import IO, TYPE_CHECKING, Any
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import CHUNK
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable, replace
+from tysh.kernel.base.record import MutableRecord, Record, field, mutable, replace, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -42,7 +42,7 @@ _FAILED = "Exiting with failure status due to previous errors"
 _FATAL = "Error is not recoverable: exiting now"
 
 
-@frozen
+@value_record
 class TarArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(),
                                    help="files to archive, or members to list or extract")

@@ -12,14 +12,14 @@ import struct
 from collections.abc import Callable, Iterator
 
 from tysh.builtins._common.operands import CHUNK, InputStatus, open_input
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
 
 
-@frozen
+@value_record
 class OdArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="input files; - is stdin")
     address_radix: str = param(default="o", aliases=["-A"],

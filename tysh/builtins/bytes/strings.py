@@ -11,7 +11,7 @@ from typing import Any
 
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import CHUNK, is_stdin
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -19,7 +19,7 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 
-@frozen
+@value_record
 class StringsArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to scan; - is stdin")
     bytes: int = param(default=4, aliases=["-n"], help="show runs of at least MIN-LEN chars", min=1,

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import IO
 
 from tysh.builtins._common.operands import CHUNK, InputStatus, open_input, open_output
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import encode_text
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -18,7 +18,7 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
 
 
-@frozen
+@value_record
 class XxdArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(),
                                    help="INFILE (default stdin) and OUTFILE (default stdout)")

@@ -36,7 +36,7 @@ from tysh.builtins.calc.bcnum import (
 )
 from tysh.builtins.calc.bigint import stoi
 from tysh.kernel.base import stop
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import encode_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -759,7 +759,7 @@ def run_program(interp: _Interp, text: str, source: str) -> bool:
     return True
 
 
-@frozen
+@value_record
 class BcArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(),
                                    help="program files, run before stdin")

@@ -21,7 +21,7 @@ from tysh.builtins._common.cancel import checkpoint
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import iter_lines
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -122,7 +122,7 @@ def factorize(n: int, tick: Callable[[], None] = lambda: None) -> list[int]:
     return sorted(out)
 
 
-@frozen
+@value_record
 class FactorArgs(Record):
     numbers: tuple[str, ...] = param(positional=True, default=(),
                                      help="positive integers (default: the words of stdin)")

@@ -15,7 +15,7 @@ from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import iter_lines
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -36,7 +36,7 @@ class NumError(Exception):
     """An input that is not a number (subject to --invalid)."""
 
 
-@frozen
+@value_record
 class NumfmtArgs(Record):
     numbers: tuple[str, ...] = param(positional=True, default=(),
                                      help="numbers to convert (default: stdin lines)")

@@ -9,7 +9,7 @@ from typing import IO, Any
 
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import CHUNK, InputStatus, is_stdin, open_input
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -17,7 +17,7 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 
-@frozen
+@value_record
 class CmpArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(),
                                    help="FILE1 [FILE2 [SKIP1 [SKIP2]]]; - is stdin")

@@ -15,7 +15,7 @@ from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp
 from tysh.builtins._common.operands import InputStatus, iter_lines, open_all
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
+from tysh.kernel.base.record import MutableRecord, Record, field, mutable, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -25,7 +25,7 @@ _FLUSH = 2048
 _COLUMN_FLAGS = LazyRegex(r"-[123]+")
 
 
-@frozen
+@value_record
 class CommArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="FILE1 FILE2 (- is stdin)")
     # -1 -2 -3 (and bundles like -12) reach the tool as operands, as numeric options do

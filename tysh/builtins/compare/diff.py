@@ -17,7 +17,7 @@ from tysh.builtins._common.fileinfo import local_time
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import is_stdin
 from tysh.builtins.compare.diffseq import Change, diff_changes
-from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
+from tysh.kernel.base.record import MutableRecord, Record, field, mutable, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -28,7 +28,7 @@ _NO_NL = b"\\ No newline at end of file\n"
 _SPACE_RUN = re.compile(rb"[ \t\v\f\r]+")
 
 
-@frozen
+@value_record
 class DiffArgs(Record):
     paths: tuple[str, ...] = param(positional=True, default=(),
                                    help="FILE1 FILE2 (files or directories; - is stdin)")

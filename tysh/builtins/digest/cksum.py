@@ -13,7 +13,7 @@ from typing import IO
 
 from tysh.builtins._common.operands import CHUNK, read_operand
 from tysh.builtins.digest.sums import SumArgs, check_list, sum_line
-from tysh.kernel.base.record import frozen
+from tysh.kernel.base.record import value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -57,14 +57,14 @@ def _hash(f: IO[bytes], algo: str, bits: int | None) -> str:
     return h.hexdigest()
 
 
-@frozen
+@value_record
 class B2Args(SumArgs):
     length: int = param(default=0, aliases=["-l"],
                         help="digest length in bits (a multiple of 8, at most 512)",
                         min=0, max=512, range_error="invalid length: '{value}'")
 
 
-@frozen
+@value_record
 class CksumArgs(SumArgs):
     algorithm: str = param(default="crc", aliases=["-a"],
                            choices=["crc", "md5", "sha1", "sha224", "sha256", "sha384",

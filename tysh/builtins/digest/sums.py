@@ -13,7 +13,7 @@ import re
 from typing import IO, Any
 
 from tysh.builtins._common.operands import CHUNK, InputStatus, open_input, read_operand
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -26,7 +26,7 @@ _ESC = {"\\": "\\\\", "\n": "\\n", "\r": "\\r"}
 _UNESC = re.compile(r"\\(.)")
 
 
-@frozen
+@value_record
 class SumArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to hash; - is stdin")
     check: bool = param(default=False, aliases=["-c"],
@@ -207,7 +207,7 @@ def _warn(ctx: Context, n: int, one: str, many: str, what: str) -> None:
 md5sum, sha1sum, sha256sum, sha512sum = (_make(c) for c in _ALGOS)
 
 
-@frozen
+@value_record
 class Base64Args(Record):
     file: tuple[str, ...] = param(positional=True, default=(), help="input file; - is stdin")
     decode: bool = param(default=False, aliases=["-d"], help="decode data")

@@ -14,7 +14,7 @@ from typing import Any
 
 from tysh.builtins._common.fileinfo import human_size, q
 from tysh.builtins.files.info import is_link
-from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable, replace
+from tysh.kernel.base.record import MutableRecord, Record, field, mutable, replace, value_record
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -22,7 +22,7 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 
-@frozen
+@value_record
 class DuArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files or directories (default .)")
     summarize: bool = param(default=False, aliases=["-s"], help="display only a total for each argument")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from tysh.builtins._common.fileinfo import entry_type, file_type
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.expand.glob import glob as expand_glob
 from tysh.kernel.expand.pattern import match
 from tysh.kernel.fs.api import FsError
@@ -49,7 +49,7 @@ def excluded(path: str, patterns: tuple[str, ...]) -> bool:
     return False
 
 
-@frozen
+@value_record
 class GlobArgs(Record):
     patterns: tuple[str, ...] = param(default=(), positional=True, help="glob patterns (`**` for any depth)")
     exclude: tuple[str, ...] = param(default=(), help="drop matches whose path or a component matches")

@@ -17,7 +17,7 @@ from tysh.builtins._common.fileinfo import (
     type_description,
     user_name,
 )
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -63,7 +63,7 @@ def dir_name(name: str) -> str:
     return d or "/"
 
 
-@frozen
+@value_record
 class BasenameArgs(Record):
     names: tuple[str, ...] = param(default=(), positional=True, help="NAME [SUFFIX], or names with -a/-s")
     multiple: bool = param(default=False, aliases=["-a"], help="every operand is a NAME")
@@ -94,7 +94,7 @@ def basename(args: BasenameArgs, ctx: Context) -> int | Outcome:
     return write_names(ctx, [base_name(n, suffix) for n in names], end, 0)
 
 
-@frozen
+@value_record
 class DirnameArgs(Record):
     names: tuple[str, ...] = param(default=(), positional=True, help="file names")
     zero: bool = param(default=False, aliases=["-z"], help="end each output line with NUL")
@@ -118,7 +118,7 @@ def dirname(args: DirnameArgs, ctx: Context) -> int | Outcome:
 # realpath
 
 
-@frozen
+@value_record
 class RealpathArgs(Record):
     paths: tuple[str, ...] = param(default=(), positional=True, help="file names")
     canonicalize_existing: bool = param(default=False, aliases=["-e"], help="every component must exist")
@@ -220,7 +220,7 @@ _DIRECTIVE = re.compile(r"%([-#0 +']*)(\d*)(?:\.(\d+))?([HL][dr]|[a-zA-Z%])")
 _ESC = {"n": "\n", "t": "\t", "\\": "\\", "0": "\0", "a": "\a", "r": "\r", '"': '"'}
 
 
-@frozen
+@value_record
 class StatArgs(Record):
     files: tuple[str, ...] = param(default=(), positional=True, help="files to describe")
     format: str | None = param(default=None, aliases=["-c"], help="format with %n %s %F %a %A %U %G %Y …; newline added")

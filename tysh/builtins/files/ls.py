@@ -25,7 +25,7 @@ from tysh.builtins._common.fileinfo import (
     q,
     user_name,
 )
-from tysh.kernel.base.record import Record, frozen, replace
+from tysh.kernel.base.record import Record, frozen, replace, value_record
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData, OutputNode
@@ -35,7 +35,7 @@ from tysh.kernel.tools.tool import Outcome, tool
 SIX_MONTHS = 365.2425 * 24 * 3600 / 2
 
 
-@frozen
+@value_record
 class LsArgs(Record):
     paths: tuple[str, ...] = param(default=(), positional=True, help="files or directories")
     all: bool = param(default=False, aliases=["-a"], help="include entries starting with .")

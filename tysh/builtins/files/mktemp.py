@@ -11,7 +11,7 @@ import secrets
 import string
 
 from tysh.builtins._common.fileinfo import q
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -23,7 +23,7 @@ _DEFAULT = "tmp.XXXXXXXXXX"
 _ATTEMPTS = 100
 
 
-@frozen
+@value_record
 class MktempArgs(Record):
     template: tuple[str, ...] = param(
         positional=True, default=(),

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins.files.chmod import parse_mode
 from tysh.builtins.files.timestamps import parse_date, parse_stamp
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import encode_text
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
@@ -62,7 +62,7 @@ def _inside(child: str, parent: str) -> bool:
 # mkdir / rmdir
 
 
-@frozen
+@value_record
 class MkdirArgs(Record):
     dirs: tuple[str, ...] = param(default=(), positional=True, help="directories to create")
     parents: bool = param(default=False, aliases=["-p"], help="make parents; no error if existing")
@@ -169,7 +169,7 @@ def _make_parents_by_name(ctx: Context, comps: list[str], display: str) -> list[
     return made
 
 
-@frozen
+@value_record
 class RmdirArgs(Record):
     dirs: tuple[str, ...] = param(default=(), positional=True, help="empty directories")
     parents: bool = param(default=False, aliases=["-p"], help="also remove each parent given")
@@ -218,7 +218,7 @@ def rmdir(args: RmdirArgs, ctx: Context) -> int:
 # rm
 
 
-@frozen
+@value_record
 class RmArgs(Record):
     files: tuple[str, ...] = param(default=(), positional=True, help="files to remove")
     recursive: bool = param(default=False, aliases=["-r", "-R"], help="remove directories and their contents")
@@ -361,7 +361,7 @@ def rm(args: RmArgs, ctx: Context) -> int:
 # cp / mv
 
 
-@frozen
+@value_record
 class CpArgs(Record):
     sources: tuple[str, ...] = param(default=(), positional=True, help="files to copy")
     dest: str | None = param(default=None, positional=True, help="target file or directory")
@@ -383,7 +383,7 @@ class CpArgs(Record):
     no_target_directory: bool = param(default=False, aliases=["-T"], help="treat DEST as a file")
 
 
-@frozen
+@value_record
 class MvArgs(Record):
     sources: tuple[str, ...] = param(default=(), positional=True, help="files to move")
     dest: str | None = param(default=None, positional=True, help="target name or directory")
@@ -731,7 +731,7 @@ def mv(args: MvArgs, ctx: Context) -> int:
 # touch / ln
 
 
-@frozen
+@value_record
 class TouchArgs(Record):
     files: tuple[str, ...] = param(default=(), positional=True, help="files to touch")
     no_create: bool = param(default=False, aliases=["-c"], help="do not create missing files")
@@ -794,7 +794,7 @@ def touch(args: TouchArgs, ctx: Context) -> int:
     return status
 
 
-@frozen
+@value_record
 class LnArgs(Record):
     targets: tuple[str, ...] = param(default=(), positional=True, help="what the links point to")
     link_name: str | None = param(default=None, positional=True, help="the link, or a directory")

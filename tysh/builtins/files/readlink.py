@@ -10,14 +10,14 @@ import posixpath
 
 from tysh.builtins._common.filenames import quotef
 from tysh.builtins.files.info import is_link, write_names
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
 
 
-@frozen
+@value_record
 class ReadlinkArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="file names")
     canonicalize: bool = param(default=False, aliases=["-f"],

@@ -15,7 +15,7 @@ from typing import Any
 
 from tysh.builtins._common.fileinfo import full_mode, mode_string
 from tysh.builtins._common.lines import VALUE_ITEMS
-from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable, value_record
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -26,7 +26,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 _TEE, _ELL, _BAR, _GAP = "├── ", "└── ", "│\u00a0\u00a0 ", "    "
 
 
-@frozen
+@value_record
 class TreeArgs(Record):
     dirs: tuple[str, ...] = param(positional=True, default=(), help="directories to list (default .)")
     all: bool = param(default=False, aliases=["-a"], help="list hidden entries too (not . and ..)")

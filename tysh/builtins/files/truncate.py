@@ -14,7 +14,7 @@ from typing import IO
 
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.operands import CHUNK
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -22,7 +22,7 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 
-@frozen
+@value_record
 class TruncateArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to resize")
     size: str | None = param(default=None, aliases=["-s"],

@@ -29,7 +29,7 @@ from tysh.builtins._common.lines import slurp
 from tysh.builtins._common.operands import STDIN_DEVICES
 from tysh.builtins.json.format import JsonWriter
 from tysh.kernel.base import worker
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
@@ -51,7 +51,7 @@ CHUNK = 1 << 16
 MAX_DATA = 100_000  # output values kept for typed substitution
 
 
-@frozen
+@value_record
 class JqArgs(Record):
     filter: str | None = param(default=None, positional=True, help="the jq program ('.' if omitted)")
     files: tuple[str, ...] = param(default=(), positional=True, help="JSON input files (stdin if none)")

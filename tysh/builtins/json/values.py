@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tysh.builtins._common.lines import slurp_text
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import to_json_text, to_text, type_name
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
@@ -86,7 +86,7 @@ def _lines(items: list[Any]) -> str:
     return "".join(to_text(x) + "\n" for x in items)
 
 
-@frozen
+@value_record
 class FromJsonArgs(Record):
     text: Any = param(default=None, positional=True, help="JSON text (stdin if omitted)")
 
@@ -114,7 +114,7 @@ def fromjson(args: FromJsonArgs, ctx: Context) -> Outcome:
     return Outcome(data=data)
 
 
-@frozen
+@value_record
 class ToJsonArgs(Record):
     value: Any = param(default=None, positional=True, help="a value (stdin text if omitted)")
     pretty: bool = param(default=False, aliases=["-p"], help="indent by two spaces")
@@ -135,7 +135,7 @@ def tojson(args: ToJsonArgs, ctx: Context) -> Outcome:
     return Outcome(data=text)
 
 
-@frozen
+@value_record
 class ValueArgs(Record):
     value: Any = param(default=None, positional=True, help="a value or JSON text (stdin if omitted)")
 
@@ -183,7 +183,7 @@ def values(args: ValueArgs, ctx: Context) -> Outcome:
     return _members(args, ctx, "values", lambda v: list(v.values()), list)
 
 
-@frozen
+@value_record
 class TypeofArgs(Record):
     value: Any = param(positional=True, help="any value")
     json: bool = param(default=False, aliases=["-j"], help="parse a text operand as JSON first")
@@ -209,7 +209,7 @@ def typeof(args: TypeofArgs, ctx: Context) -> Outcome:
     return Outcome(data=name)
 
 
-@frozen
+@value_record
 class SplitArgs(Record):
     operands: tuple[str, ...] = param(default=(), positional=True, help="TEXT [SEP]; stdin if no TEXT")
     delimiter: str | None = param(default=None, aliases=["-d"], help="the separator; every operand is a TEXT")

@@ -9,7 +9,7 @@ only when the session runs external commands; an embedder connects its own serve
 
 from __future__ import annotations
 
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context, ToolServerError, ToolServers
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -33,7 +33,7 @@ def _servers(ctx: Context) -> ToolServers | None:
     return hub
 
 
-@frozen
+@value_record
 class ConnectArgs(Record):
     name: str = param(positional=True, help="the command the server's tools become")
     command: tuple[str, ...] = param(
@@ -86,7 +86,7 @@ def list_(args: ListArgs, ctx: Context) -> int | Outcome:
     return Outcome(0, OutputData.table(["name", "server", "tools"], rows, rich_json=rich))
 
 
-@frozen
+@value_record
 class DisconnectArgs(Record):
     name: str = param(positional=True, help="a connected server's command name")
 

@@ -20,7 +20,7 @@ from tysh.builtins.patch.parse import (
     PatchFatal,
     Reader,
 )
-from tysh.kernel.base.record import MutableRecord, Record, frozen, mutable
+from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
 from tysh.kernel.base.values import encode_text
 from tysh.kernel.fs.api import FileSystem, FsError
 from tysh.kernel.tools.context import Context
@@ -32,7 +32,7 @@ S_IFLNK = 0o120000
 S_IFDIR = 0o040000
 
 
-@frozen
+@value_record
 class PatchArgs(Record):
     files: tuple[str, ...] = param((), positional=True,
                                    help="ORIGFILE [PATCHFILE]: the file to patch, and the patch")

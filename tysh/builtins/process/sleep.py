@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from tysh.builtins._common.cancel import interruptible_sleep
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Tool, tool
@@ -22,7 +22,7 @@ def parse_duration(text: str) -> float | None:
     return float(m.group(1)) * _UNIT[m.group(2).lower()]
 
 
-@frozen
+@value_record
 class SleepArgs(Record):
     durations: tuple[str, ...] = param(
         positional=True, default=(), help="NUMBER[smhd]; several are added up"

@@ -20,7 +20,7 @@ from typing import IO, Any, Literal
 
 from tysh.builtins._common.lines import VALUE_BYTES, VALUE_ITEMS
 from tysh.builtins._common.operands import is_stdin
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import DirHandle, FsError
 from tysh.kernel.text import engine
 from tysh.kernel.text.regex import (
@@ -41,7 +41,7 @@ _SAMPLE = 1 << 15  # bytes of a block whose newlines estimate its line count
 STDIN_LABEL = "(standard input)"
 
 
-@frozen
+@value_record
 class GrepArgs(Record):
     operands: tuple[str, ...] = param(
         positional=True, default=(), help="PATTERN (unless -e/-f) then FILEs"

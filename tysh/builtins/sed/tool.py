@@ -26,7 +26,7 @@ from tysh.builtins.sed.interp import Quit, ScriptRunner
 from tysh.builtins.sed.ir import Cmd, SedError
 from tysh.builtins.sed.parse import Parser
 from tysh.builtins.sed.streams import Input, Output, WFile
-from tysh.kernel.base.record import Record, frozen, replace
+from tysh.kernel.base.record import Record, replace, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.text.regex import RegexError
 from tysh.kernel.tools.context import Context
@@ -35,7 +35,7 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, tool
 
 
-@frozen
+@value_record
 class SedArgs(Record):
     operands: tuple[str, ...] = param(
         positional=True, default=(), help="SCRIPT (unless -e/-f) then FILEs"

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err, missing_reason
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from tysh.kernel.tools.output import OutputData
 
 
-@frozen
+@value_record
 class CdArgs(Record):
     dirs: tuple[str, ...] = param((), positional=True,
                                   help="the directory (default $HOME; - is $OLDPWD)")
@@ -116,7 +116,7 @@ def change_dir(ctx: Context, sh: Session, target: str, *, physical: bool = False
     return path
 
 
-@frozen
+@value_record
 class PwdArgs(Record):
     ignored: tuple[str, ...] = param((), positional=True, help="ignored, as bash ignores them")
     logical: bool = param(False, aliases=["-L"], help="the logical path (default)")

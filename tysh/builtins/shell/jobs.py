@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import NAME, err
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -83,7 +83,7 @@ def signal_name(num: int) -> str | None:
 
 # -- jobs ------------------------------------------------------------------------------------
 
-@frozen
+@value_record
 class JobsArgs(Record):
     specs: tuple[str, ...] = param((), positional=True,
                                    help="job specs (%1, %%, %+, %-, %name); all jobs by default")
@@ -157,7 +157,7 @@ def _jobs_execute(args: JobsArgs, ctx: Context, sh: Session) -> int:
 
 # -- wait ------------------------------------------------------------------------------------
 
-@frozen
+@value_record
 class WaitArgs(Record):
     ids: tuple[str, ...] = param((), positional=True,
                                  help="pids ($!) or job specs (%1); all jobs by default")
@@ -405,7 +405,7 @@ def _signal_job(ctx: Context, job: Job, sig: int) -> bool:
 
 # -- disown ----------------------------------------------------------------------------------
 
-@frozen
+@value_record
 class DisownArgs(Record):
     specs: tuple[str, ...] = param((), positional=True,
                                    help="job specs or pids; the current job by default")

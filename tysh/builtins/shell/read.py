@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from tysh.builtins.shell.common import NAME, err
 from tysh.kernel.base.errors import VarError
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from tysh.kernel.run.session import Session
 
 
-@frozen
+@value_record
 class ReadArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="variables to fill (default REPLY)")
     raw: bool = param(False, aliases=["-r"], help="backslashes are literal")
@@ -289,7 +289,7 @@ def read(args: ReadArgs, ctx: Context, sh: Session) -> int:
     return 0 if ok else 1
 
 
-@frozen
+@value_record
 class MapfileArgs(Record):
     array: str = param("MAPFILE", positional=True, help="the array to fill (default MAPFILE)")
     strip: bool = param(False, aliases=["-t"], help="remove the delimiter from each line")

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from tysh.builtins.shell.common import command_fds, err, missing_reason
 from tysh.kernel.base.control import ReturnFromFunction
 from tysh.kernel.base.paths import join
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from tysh.kernel.run.session import Session
 
 
-@frozen
+@value_record
 class SourceArgs(Record):
     file: str = param(positional=True, help="the script to run in this shell")
     args: tuple[str, ...] = param((), positional=True, help="its positional parameters")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from tysh.builtins.shell.common import NAME, err
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, value_size
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import AssocArray, to_text
 from tysh.kernel.expand.declared import attr_letters, declare_value
 from tysh.kernel.run.state import READONLY_DYNAMIC, Var, convert_case
@@ -53,7 +53,7 @@ def _print_declares(ctx: Context, sh: Session, which: Callable[[Var], bool]) -> 
     return 0
 
 
-@frozen
+@value_record
 class DeclareArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="NAME or NAME=VALUE")
     array: bool = param(False, aliases=["-a"], help="indexed array")
@@ -317,7 +317,7 @@ def typeset(args: DeclareArgs, ctx: Context, sh: Session) -> int:
     return _declare(ctx, sh, args, local=True)
 
 
-@frozen
+@value_record
 class LocalArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="NAME or NAME=VALUE")
     array: bool = param(False, aliases=["-a"], help="indexed array")
@@ -344,7 +344,7 @@ def local(args: LocalArgs, ctx: Context, sh: Session) -> int:
     return _declare(ctx, sh, d, local=True)
 
 
-@frozen
+@value_record
 class ExportArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="NAME or NAME=VALUE")
     unexport: bool = param(False, aliases=["-n"], help="remove the export attribute")
@@ -386,7 +386,7 @@ def export(args: ExportArgs, ctx: Context, sh: Session) -> int:
     return status
 
 
-@frozen
+@value_record
 class ReadonlyArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="NAME or NAME=VALUE")
     array: bool = param(False, aliases=["-a"], help="indexed array")
@@ -404,7 +404,7 @@ def readonly(args: ReadonlyArgs, ctx: Context, sh: Session) -> int:
     return _declare(ctx, sh, d, local=False)
 
 
-@frozen
+@value_record
 class UnsetArgs(Record):
     names: tuple[str, ...] = param((), positional=True, help="variables (or NAME[KEY]) to unset")
     variables: bool = param(False, aliases=["-v"], help="names are variables (the default)")

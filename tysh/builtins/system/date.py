@@ -18,7 +18,7 @@ from typing import Any
 from tysh.builtins._common.dates import BadDate, datetime_at, parse_date
 from tysh.builtins._common.fileinfo import named_zone
 from tysh.builtins._common.operands import InputStatus, open_input
-from tysh.kernel.base.record import Record, frozen, replace
+from tysh.kernel.base.record import Record, replace, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -36,7 +36,7 @@ _RFC3339 = {"date": "%Y-%m-%d", "seconds": "%Y-%m-%d %H:%M:%S%:z",
             "ns": "%Y-%m-%d %H:%M:%S.%N%:z"}
 
 
-@frozen
+@value_record
 class DateArgs(Record):
     format: tuple[str, ...] = param(positional=True, default=(), help="+FORMAT (strftime-style)")
     date: str | None = param(default=None, aliases=["-d"],

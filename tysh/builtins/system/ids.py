@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -94,7 +94,7 @@ def _lookup(ctx: Context, who: str | None) -> Ids | None:
                pw.pw_gid, tuple((g, _group_name(g)) for g in gids))
 
 
-@frozen
+@value_record
 class IdArgs(Record):
     users: tuple[str, ...] = param(positional=True, default=(), help="user name or ID")
     user: bool = param(default=False, aliases=["-u"], help="print only the effective user ID")
@@ -180,7 +180,7 @@ def id_(args: IdArgs, ctx: Context) -> ToolReturn:
     return Outcome(code=status, output=OutputData.value(lambda: data))
 
 
-@frozen
+@value_record
 class TtyArgs(Record):
     silent: bool = param(default=False, aliases=["-s", "--quiet"],
                          help="print nothing, only return the status")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -24,7 +24,7 @@ def _written(data: Any, code: int = 0) -> Outcome:
 
 # ------------------------------------------------------------------------ yes
 
-@frozen
+@value_record
 class YesArgs(Record):
     words: tuple[str, ...] = param(positional=True, default=(), help="the line to repeat (default y)")
 
@@ -47,7 +47,7 @@ def yes(args: YesArgs, ctx: Context) -> ToolReturn:
 
 # ------------------------------------------------------------------------ printenv
 
-@frozen
+@value_record
 class PrintenvArgs(Record):
     names: tuple[str, ...] = param(positional=True, default=(), help="variables to print (default all)")
     null: bool = param(default=False, aliases=["-0"], help="end each output line with NUL, not newline")
@@ -81,7 +81,7 @@ def printenv(args: PrintenvArgs, ctx: Context) -> ToolReturn:
 
 # ------------------------------------------------------------------------ nproc
 
-@frozen
+@value_record
 class NprocArgs(Record):
     all: bool = param(default=False, help="print the number of installed processors")
     ignore: int = param(default=0, help="exclude up to N processing units, if possible", min=0,
@@ -124,7 +124,7 @@ def nproc(args: NprocArgs, ctx: Context) -> ToolReturn:
 NEUTRAL_RELEASE = "6.0.0-tysh"
 NEUTRAL_VERSION = "#1 SMP tysh"
 
-@frozen
+@value_record
 class UnameArgs(Record):
     all: bool = param(default=False, aliases=["-a"],
                       help="all the information below, omitting -p and -i when unknown")
@@ -231,7 +231,7 @@ def whoami(args: NoArgs, ctx: Context) -> ToolReturn:
     return _written(name)
 
 
-@frozen
+@value_record
 class HostnameArgs(Record):
     name: tuple[str, ...] = param(positional=True, default=(),
                                   help="(refused: tysh's hostname only prints the name)")

@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from tysh.builtins._common.names import quote_alias
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 
-@frozen
+@value_record
 class WhichArgs(Record):
     names: tuple[str, ...] = param(positional=True, default=(), help="command names to look up")
     all: bool = param(default=False, aliases=["-a"],

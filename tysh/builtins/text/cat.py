@@ -7,7 +7,7 @@ from typing import IO, Protocol
 
 from tysh.builtins._common.lines import LineSplit, chunks, lines_json, slurp
 from tysh.builtins._common.operands import InputStatus, iter_inputs, open_output
-from tysh.kernel.base.record import MutableRecord, Record, frozen, mutable
+from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.text.regex import RegexError, translate
 from tysh.kernel.tools.context import Context
@@ -17,7 +17,7 @@ from tysh.kernel.tools.tool import ToolReturn, tool
 # ---------------------------------------------------------------------------- cat
 
 
-@frozen
+@value_record
 class CatArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     number: bool = param(default=False, aliases=["-n"], help="number all output lines")
@@ -185,7 +185,7 @@ def cat(args: CatArgs, ctx: Context) -> ToolReturn:
 # ---------------------------------------------------------------------------- tac
 
 
-@frozen
+@value_record
 class TacArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     separator: str = param(
@@ -290,7 +290,7 @@ def tac(args: TacArgs, ctx: Context) -> ToolReturn:
 # ---------------------------------------------------------------------------- rev
 
 
-@frozen
+@value_record
 class RevArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
 
@@ -324,7 +324,7 @@ def rev(args: RevArgs, ctx: Context) -> ToolReturn:
 # ---------------------------------------------------------------------------- tee
 
 
-@frozen
+@value_record
 class TeeArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to write")
     append: bool = param(default=False, aliases=["-a"], help="append to the files, do not overwrite")

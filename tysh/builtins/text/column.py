@@ -16,7 +16,7 @@ from typing import Any
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp_text
 from tysh.builtins._common.operands import InputStatus, iter_inputs
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -26,7 +26,7 @@ _TAB = 8
 _BLANKS = LazyRegex(r"[ \t]+")
 
 
-@frozen
+@value_record
 class ColumnArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="input files (default stdin)")
     table: bool = param(default=False, aliases=["-t"], help="make a table: split lines into cells")

@@ -13,7 +13,7 @@ from typing import IO
 
 from tysh.builtins._common.lines import line_batches, lines_json
 from tysh.builtins._common.operands import InputStatus, iter_inputs, open_input
-from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
+from tysh.kernel.base.record import MutableRecord, Record, field, mutable, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
@@ -85,7 +85,7 @@ class Selector(MutableRecord):
         return sel
 
 
-@frozen
+@value_record
 class CutArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     fields: str | None = param(default=None, aliases=["-f"], help="select these fields (LIST)")
@@ -263,7 +263,7 @@ def parse_delims(text: str) -> list[bytes]:
     return out
 
 
-@frozen
+@value_record
 class PasteArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to join; - is stdin")
     delimiters: str = param(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from tysh.builtins._common.operands import iter_lines
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -18,7 +18,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 _REF = re.compile(rb"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
-@frozen
+@value_record
 class EnvsubstArgs(Record):
     shell_format: tuple[str, ...] = param(
         positional=True, default=(),

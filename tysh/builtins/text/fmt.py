@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import IO
 
 from tysh.builtins._common.operands import InputStatus, iter_inputs, iter_lines
-from tysh.kernel.base.record import MutableRecord, Record, frozen, mutable
+from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
@@ -59,7 +59,7 @@ class Word(MutableRecord):
     line_length: int = 0
 
 
-@frozen
+@value_record
 class FmtArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="input files (default stdin)")
     width: str | None = param(default=None, aliases=["-w"], help="maximum line width (default 75)")

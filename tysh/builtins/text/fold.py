@@ -12,7 +12,7 @@ from typing import IO
 
 from tysh.builtins._common.operands import CHUNK, InputStatus, iter_inputs
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
@@ -46,7 +46,7 @@ def _usage(ctx: Context, message: str) -> int:
 
 # ------------------------------------------------------------------------ fold
 
-@frozen
+@value_record
 class FoldArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="input files (default stdin)")
     width: str | None = param(default=None, aliases=["-w"], help="use WIDTH columns (default 80)")
@@ -227,7 +227,7 @@ def _split_obsolete(args_files: tuple[str, ...]) -> tuple[list[str], list[str]]:
     return files, specs
 
 
-@frozen
+@value_record
 class ExpandArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="input files (default stdin)")
     tabs: tuple[str, ...] = param(default=(), aliases=["-t"],
@@ -283,7 +283,7 @@ def expand(args: ExpandArgs, ctx: Context) -> ToolReturn:
     return 1 if status.failed else 0
 
 
-@frozen
+@value_record
 class UnexpandArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="input files (default stdin)")
     all: bool = param(default=False, aliases=["-a"], help="convert all blanks, not just leading ones")

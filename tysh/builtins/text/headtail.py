@@ -26,7 +26,7 @@ from tysh.builtins._common.lines import (
     split_lines_text,
 )
 from tysh.builtins._common.operands import InputStatus, iter_inputs
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -188,7 +188,7 @@ def _head_all_but_bytes(f: IO[bytes], out: IO[bytes], n: int) -> None:
             held = held[cut:]
 
 
-@frozen
+@value_record
 class HeadArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     lines: str | None = param(
@@ -320,7 +320,7 @@ def _tail_from_byte(f: IO[bytes], out: IO[bytes], n: int) -> None:
         out.write(chunk)
 
 
-@frozen
+@value_record
 class TailArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     lines: str | None = param(

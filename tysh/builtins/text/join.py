@@ -17,7 +17,7 @@ from typing import IO
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp
 from tysh.builtins._common.operands import InputStatus, iter_lines, open_all
-from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
+from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -27,7 +27,7 @@ _BLANKS = re.compile(rb"[ \t]+")
 _FLUSH = 2048
 
 
-@frozen
+@value_record
 class JoinArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="FILE1 FILE2 (- is stdin)")
     field_1: str | None = param(default=None, aliases=["-1"], help="join on this field of FILE1")

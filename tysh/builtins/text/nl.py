@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from tysh.builtins._common.lines import line_batches, lines_json
 from tysh.builtins._common.operands import InputStatus, iter_inputs
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
@@ -32,7 +32,7 @@ def bre_to_python(bre: str) -> str:
     return "".join(out)
 
 
-@frozen
+@value_record
 class NlArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to read; - is stdin")
     body_numbering: str = param(

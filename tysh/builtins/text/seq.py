@@ -15,7 +15,7 @@ from decimal import Context as DecimalContext
 from decimal import Decimal, InvalidOperation
 
 from tysh.builtins._common.lines import VALUE_ITEMS
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -24,7 +24,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 BLOCK = 4096
 
 
-@frozen
+@value_record
 class SeqArgs(Record):
     numbers: tuple[str, ...] = param(
         positional=True, default=(), help="LAST, FIRST LAST or FIRST INCREMENT LAST"

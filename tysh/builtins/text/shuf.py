@@ -18,7 +18,7 @@ from tysh.builtins._common.operands import (
     rewrites_input,
 )
 from tysh.kernel.base.lazyre import LazyRegex
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -29,7 +29,7 @@ _RANGE = LazyRegex(r"(\d+)-(\d+)")
 _BLOCK = 4096
 
 
-@frozen
+@value_record
 class ShufArgs(Record):
     operands: tuple[str, ...] = param(positional=True, default=(),
                                       help="FILE (default stdin), or with -e the lines")

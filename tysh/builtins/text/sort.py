@@ -40,14 +40,14 @@ from tysh.builtins.text.sort_keys import (
     numeric_values,
     parse_key,
 )
-from tysh.kernel.base.record import Record, frozen, replace
+from tysh.kernel.base.record import Record, frozen, replace, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
 
 
-@frozen
+@value_record
 class SortArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to sort; - is stdin")
     numeric_sort: bool = param(default=False, aliases=["-n"], help="compare by numeric value")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from tysh.builtins._common.lines import chunks, lines_json
-from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
@@ -148,7 +148,7 @@ def expand(
     return out, fills
 
 
-@frozen
+@value_record
 class TrArgs(Record):
     sets: tuple[str, ...] = param(positional=True, default=(), help="SET1 [SET2]")
     complement: bool = param(default=False, aliases=["-c", "-C"], help="use the complement of SET1")

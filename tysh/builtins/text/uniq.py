@@ -14,7 +14,7 @@ from typing import IO, Any
 from tysh.builtins._common.lines import Kept, kept_value, line_batches, split_lines_text
 from tysh.builtins._common.operands import InputStatus, open_input, open_output
 from tysh.builtins.text.sort_keys import skip_fields_re
-from tysh.kernel.base.record import MutableRecord, Record, frozen, mutable
+from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -22,7 +22,7 @@ from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 
-@frozen
+@value_record
 class UniqArgs(Record):
     operands: tuple[str, ...] = param(
         positional=True, default=(), help="INPUT (- is stdin) and an optional OUTPUT file"

@@ -14,7 +14,7 @@ from typing import IO, Literal
 
 from tysh.builtins._common.lines import chunks
 from tysh.builtins._common.operands import InputStatus, open_input
-from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
+from tysh.kernel.base.record import MutableRecord, Record, field, mutable, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -132,7 +132,7 @@ class _Counter(MutableRecord):
         return self.c
 
 
-@frozen
+@value_record
 class WcArgs(Record):
     files: tuple[str, ...] = param(positional=True, default=(), help="files to count; - is stdin")
     lines: bool = param(default=False, aliases=["-l"], help="print the newline counts")
