@@ -6,6 +6,8 @@ internal and may move. The names load on first use, so `import tysh` (and with i
 
 from __future__ import annotations
 
+import sys
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tysh.acp.log import ToolCall as ToolCall
@@ -111,7 +113,6 @@ def __getattr__(name: str) -> object:
     if module is None:
         raise AttributeError(f"module 'tysh' has no attribute {name!r}")
     import gc
-    import importlib
 
     # Loading the kernel creates tens of thousands of objects that live as long as the
     # process (classes, functions, tables); the cyclic collector would walk them again
@@ -124,10 +125,16 @@ def __getattr__(name: str) -> object:
     paused = gc.isenabled()
     gc.disable()
     try:
-        found = importlib.import_module(module)
+        # (`__import__` and sys.modules rather than the importlib package, which is
+        # itself a few milliseconds of start-up)
+        __import__(module)
+        found = sys.modules[module]
         # a public name may be a module itself (`values`), loaded on first use like the rest
-        value = getattr(found, name) if hasattr(found, name) \
-            else importlib.import_module(f"{module}.{name}")
+        if hasattr(found, name):
+            value = getattr(found, name)
+        else:
+            __import__(f"{module}.{name}")
+            value = sys.modules[f"{module}.{name}"]
     finally:
         gc.freeze()
         gc.unfreeze()

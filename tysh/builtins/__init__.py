@@ -6,7 +6,7 @@ here; `tests/unit/builtins/test_table.py` fails when a tool is missing from the 
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -90,7 +90,8 @@ def module_tools(module: str) -> dict[str, Tool]:
     if found is None:
         from tysh.kernel.tools.tool import Tool
 
-        mod = importlib.import_module(f"tysh.builtins.{module}")
+        __import__(f"tysh.builtins.{module}")  # not importlib: a start-up cost of its own
+        mod = sys.modules[f"tysh.builtins.{module}"]
         found = {v.name: v for v in vars(mod).values() if isinstance(v, Tool)}
         _by_module[module] = found
     return found

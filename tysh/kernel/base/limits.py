@@ -13,13 +13,13 @@ import _thread
 import io
 import os
 import sys
-import weakref
 from collections.abc import Callable
 
 from tysh.kernel.base.control import ExitShell
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import AssocArray, SparseList
+from tysh.kernel.base.weak import WeakMembers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -212,7 +212,7 @@ class Meter:
         self.census: Callable[[], int] | None = None
         self._lock = _thread.allocate_lock()
         # the live sessions (weakly held) a census walks
-        self.sessions: weakref.WeakSet[Any] = weakref.WeakSet()
+        self.sessions = WeakMembers()
 
     @property
     def limited(self) -> bool:

@@ -6,9 +6,9 @@ dict, so restoring after a command is just dropping it."""
 from __future__ import annotations
 
 import io
-import weakref
 
 from tysh.kernel.base.hints import Protocol, cast
+from tysh.kernel.base.weak import WeakMembers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def fileno_of(stream: IO[bytes] | None) -> int | None:
 
 # pipes whose reader went away while a program's output was still in the buffer: the
 # program ended (status 141); the bytes left behind are nobody's to report again
-ABANDONED: weakref.WeakSet[Any] = weakref.WeakSet()
+ABANDONED = WeakMembers()
 
 
 def flush_quietly(stream: IO[bytes] | None) -> None:

@@ -348,7 +348,7 @@ def make_fast(tool: Tool) -> FastFn | None:
             src.append(f"        {loc} = shape{k}({loc})")
         else:
             src.append("        pass")
-    if fast_ctor is not None and cls.__setattr__ is object.__setattr__ \
+    if fast_ctor is not None and getattr(cls, "__setattr__", None) is object.__setattr__ \
             and all(f.name.isidentifier() and not f.name.startswith("__") for f in fields):
         # a class that lets its slots be assigned (a value record, frozen to the type
         # checker only): plain stores, the cheapest way to fill a slot

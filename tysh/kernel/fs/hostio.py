@@ -14,16 +14,19 @@ import contextlib
 import errno
 import io
 import os
-import select
 import stat as stat_mod
 import time
 from collections.abc import Callable, Iterator
 
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.fs.api import FsError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import select
     from typing import IO, Any
+else:  # only a FIFO waits on poll: loaded when the first one is opened
+    select = LazyModule(globals(), "select", "select")
 
 Checkpoint = Callable[[], None]
 

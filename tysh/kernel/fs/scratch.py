@@ -23,18 +23,21 @@ import _thread
 import contextlib
 import os
 import posixpath
-import weakref
 from collections.abc import Callable, Iterable, Iterator
 
 from tysh.kernel.base.hints import cast
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.fs.api import DirHandle, FileStat, FsError
 from tysh.kernel.fs.confined import ConfinedFileSystem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import weakref
     from typing import IO, Any
 
     from tysh.kernel.fs.memory import MemoryFileSystem
+else:  # a finalizer only for a scratch directory made on the host
+    weakref = LazyModule(globals(), "weakref", "weakref")
 
 SCRATCH = "/tmp"
 EXDEV = "Invalid cross-device link"
