@@ -27,3 +27,32 @@ class LazyModule:
 
     def __repr__(self) -> str:
         return f"<module {self._module!r}, not yet imported>"
+
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from contextlib import AbstractContextManager
+    from typing import ParamSpec, TypeVar
+
+    _P = ParamSpec("_P")
+    _T = TypeVar("_T")
+
+
+def contextmanager(fn: Callable[_P, Iterator[_T]]) -> Callable[_P, AbstractContextManager[_T]]:
+    """`contextlib.contextmanager`, with contextlib imported at the first call rather than
+    where the function is defined: a module whose rarely used method is a generator
+    context manager (`fs.replace`) no longer loads contextlib with it at start-up."""
+    made: list[Callable[_P, AbstractContextManager[_T]]] = []
+
+    def call(*args: _P.args, **kwargs: _P.kwargs) -> AbstractContextManager[_T]:
+        if not made:
+            import contextlib
+
+            made.append(contextlib.contextmanager(fn))
+        return made[0](*args, **kwargs)
+
+    call.__name__ = fn.__name__
+    call.__qualname__ = fn.__qualname__
+    call.__doc__ = fn.__doc__
+    call.__module__ = fn.__module__
+    return call

@@ -8,8 +8,7 @@ nested commands (awk's `system()`, `xargs`) see their own and restore the outer 
 from __future__ import annotations
 
 import _thread
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 
 class _Local(_thread._local):
@@ -39,11 +38,18 @@ def install(fn: Callable[[], None] | None) -> Callable[[], None] | None:
     return saved
 
 
-@contextmanager
-def checking(fn: Callable[[], None]) -> Iterator[None]:
-    """Make `fn` this thread's stop check for the duration of the block."""
-    saved = install(fn)
-    try:
-        yield
-    finally:
-        _local.check = saved
+class checking:  # noqa: N801 — used as `with stop.checking(fn):`, a function's name
+    """Make `fn` this thread's stop check for the duration of the block (a class rather
+    than a contextlib generator: contextlib stays out of start-up)."""
+
+    __slots__ = ("_fn", "_saved")
+
+    def __init__(self, fn: Callable[[], None]) -> None:
+        self._fn = fn
+        self._saved: Callable[[], None] | None = None
+
+    def __enter__(self) -> None:
+        self._saved = install(self._fn)
+
+    def __exit__(self, *exc: object) -> None:
+        _local.check = self._saved

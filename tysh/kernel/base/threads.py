@@ -16,8 +16,6 @@ from __future__ import annotations
 import _thread
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from tysh.kernel.base.limits import LimitExceeded
 
@@ -136,14 +134,16 @@ def release_deep() -> None:
             _depth_saved = None
 
 
-@contextmanager
-def deep_recursion() -> Iterator[None]:
+class deep_recursion:  # noqa: N801 — used as `with deep_recursion():`
     """Hold the recursion limit at DEEP_RECURSION (or the host's, if higher) while the
     block runs; the host's value comes back when the last holder leaves."""
-    hold_deep()
-    try:
-        yield
-    finally:
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        hold_deep()
+
+    def __exit__(self, *exc: object) -> None:
         release_deep()
 
 

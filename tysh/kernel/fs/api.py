@@ -9,12 +9,12 @@ on anything else the operation fails with `Not a directory`, as the host kernel 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import posixpath
 from collections.abc import Callable, Iterable, Iterator
 
 from tysh.kernel.base.errors import TyshError
+from tysh.kernel.base.lazymod import contextmanager
 from tysh.kernel.base.record import Record, frozen
 
 TYPE_CHECKING = False
@@ -274,7 +274,7 @@ class FileSystem:
         with self.open(path, "ab" if append else "wb") as f:
             f.write(data)
 
-    @contextlib.contextmanager
+    @contextmanager
     def replace(self, path: str) -> Iterator[IO[bytes]]:
         """Give `path` a whole new content without risking the old one (`sed -i`,
         `sort -o` onto its input): the block writes a temporary file beside it, which
@@ -303,16 +303,20 @@ class FileSystem:
             try:
                 yield f
             except BaseException:
-                with contextlib.suppress(Exception):
+                try:
                     f.close()
+                except Exception:
+                    pass
                 raise
             f.close()  # a write error held in the buffer surfaces here
             if old_mode is not None:
                 self.chmod(tmp, old_mode)
             self.rename(tmp, path)
         except BaseException:
-            with contextlib.suppress(FsError):
+            try:
                 self.remove(tmp)
+            except FsError:
+                pass
             raise
 
     def _lexists(self, path: str) -> bool:

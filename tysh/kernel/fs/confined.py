@@ -17,13 +17,13 @@ be opened and stat'ed."""
 from __future__ import annotations
 
 import _thread
-import contextlib
 import errno
 import os
 import posixpath
 import stat as stat_mod
 from collections.abc import Iterator
 
+from tysh.kernel.base.lazymod import contextmanager
 from tysh.kernel.fs.api import (
     ENOTDIR,
     DirHandle,
@@ -660,7 +660,7 @@ class ConfinedFileSystem(LocalFileSystem):
     def real_os_path(self, path: str) -> str | None:
         return self.realpath(path)
 
-    @contextlib.contextmanager
+    @contextmanager
     def replace(self, path: str) -> Iterator[IO[bytes]]:
         comps = self._comps(path)
         old_mode = replace_check(self, path)

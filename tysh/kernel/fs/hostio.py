@@ -10,7 +10,6 @@ Three things every host file a script opens needs, whatever resolved it:
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import io
 import os
@@ -18,7 +17,7 @@ import stat as stat_mod
 import time
 from collections.abc import Callable, Iterator
 
-from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazymod import LazyModule, contextmanager
 from tysh.kernel.fs.api import FsError
 
 TYPE_CHECKING = False
@@ -199,7 +198,7 @@ def temp_beside(dirfd: int, name: str, path: str) -> tuple[int, str]:
     raise FsError(path, "File exists")
 
 
-@contextlib.contextmanager
+@contextmanager
 def replace_in(dirfd: int, name: str, path: str, old_mode: int | None,
                checkpoint: Checkpoint) -> Iterator[IO[bytes]]:
     """FileSystem.replace for a host directory held open: the temporary file is made,
@@ -213,8 +212,10 @@ def replace_in(dirfd: int, name: str, path: str, old_mode: int | None,
             f.flush()  # a write error held in the buffer surfaces here
             os.fchmod(f.fileno(), 0o644 if old_mode is None else old_mode)
         except BaseException:
-            with contextlib.suppress(Exception):
+            try:
                 f.close()
+            except Exception:
+                pass
             raise
         f.close()
         try:
@@ -222,6 +223,8 @@ def replace_in(dirfd: int, name: str, path: str, old_mode: int | None,
         except OSError as e:
             raise FsError(path, reason(e)) from None
     except BaseException:
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(tmp, dir_fd=dirfd)
+        except OSError:
+            pass
         raise

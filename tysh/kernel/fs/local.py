@@ -6,13 +6,13 @@ write failures are error values."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import posixpath
 import stat as stat_mod
 from collections.abc import Iterable, Iterator
 
+from tysh.kernel.base.lazymod import contextmanager
 from tysh.kernel.fs.api import (
     ENOTDIR,
     INVALID_NUL,
@@ -429,7 +429,7 @@ class LocalFileSystem(FileSystem):
     def real_os_path(self, path: str) -> str | None:
         return path
 
-    @contextlib.contextmanager
+    @contextmanager
     def replace(self, path: str) -> Iterator[IO[bytes]]:
         check_name(path)
         old_mode = replace_check(self, path)

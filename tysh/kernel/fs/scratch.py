@@ -20,13 +20,12 @@ file-size rlimit and the size of the memory filesystem, not by `max_bytes`."""
 from __future__ import annotations
 
 import _thread
-import contextlib
 import os
 import posixpath
 from collections.abc import Callable, Iterable, Iterator
 
 from tysh.kernel.base.hints import cast
-from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazymod import LazyModule, contextmanager
 from tysh.kernel.fs.api import DirHandle, FileStat, FsError
 from tysh.kernel.fs.confined import ConfinedFileSystem
 
@@ -99,7 +98,7 @@ class HostScratch(ConfinedFileSystem):
         self.recount()
         return cast("IO[bytes]", _Counted(f, self, path))
 
-    @contextlib.contextmanager
+    @contextmanager
     def replace(self, path: str) -> Iterator[IO[bytes]]:
         with super().replace(path) as f:
             if self.max_bytes is None:
@@ -382,7 +381,7 @@ class ScratchFileSystem(ConfinedFileSystem):
     def contains(self, path: str) -> bool:
         return self.in_scratch(path) or super().contains(path)
 
-    @contextlib.contextmanager
+    @contextmanager
     def replace(self, path: str) -> Iterator[IO[bytes]]:
         if self.in_scratch(path):
             with self.scratch.replace(path) as f:

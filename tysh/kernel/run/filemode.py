@@ -10,12 +10,12 @@ process umask applies, as it always did): nothing is paid until a script asks.""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import posixpath
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
+from tysh.kernel.base.lazymod import contextmanager
 from tysh.kernel.fs.api import FileStat, FileSystem, FsError
 
 
@@ -113,7 +113,7 @@ class MaskedFileSystem(FileSystem):
                 pass
         return made
 
-    @contextlib.contextmanager
+    @contextmanager
     def replace(self, path: str) -> Iterator[IO[bytes]]:
         existed = self.inner.exists(path)
         with self.inner.replace(path) as f:
