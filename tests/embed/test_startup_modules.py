@@ -111,3 +111,19 @@ def test_no_builtin_module_loads_attrs(tmp_path: Path) -> None:
                        cwd=tmp_path, timeout=120)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "[]"
+
+
+def test_typed_tools_reflect_their_args_without_typing(tmp_path: Path) -> None:
+    # a typed tool's first use reflects its args class; typing (a tenth of a cold start)
+    # stays unloaded for that
+    code = ("import sys\n"
+            "from tysh import Kernel\n"
+            "k = Kernel()\n"
+            "r = k.execute('printf \"a\\\\n\" > f; grep -c a f; wc -l f; head -n 1 f; "
+            "sort -r f; cut -c1 f; tail -n1 f; cat -n f; uniq f')\n"
+            "assert r.code == 0, r\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('typing', 'attrs')))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=tmp_path, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"

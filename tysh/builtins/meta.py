@@ -7,8 +7,6 @@ functions show up exactly as the interpreter would run them.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tysh.builtins._common.names import describe
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import encode_text
@@ -17,6 +15,10 @@ from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.schema import ToolSchema
 from tysh.kernel.tools.tool import Outcome, Tool, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _tools_by_name(ctx: Context) -> dict[str, Tool]:

@@ -10,10 +10,13 @@ import stat as stat_mod
 import time
 from datetime import UTC, datetime, tzinfo
 from functools import lru_cache
-from typing import Any
 
 from tysh.kernel.fs.api import FileStat
 from tysh.kernel.tools.context import Context
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def q(name: str) -> str:

@@ -9,12 +9,15 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Iterator
-from typing import IO, Any
 
 from tysh.kernel.base.record import MutableRecord, mutable
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.tool import Outcome, ToolReturn
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 # Reads large enough that the per-call cost vanishes (GNU cat reads 128 KiB), small enough
 # that the chunks in flight in a pipeline (each stage's read, the copy it writes) stay a

@@ -6,17 +6,21 @@ so input that is not UTF-8 passes through unchanged."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import IO, TypeVar
 
 from tysh.builtins._common.lines import LineSplit
 from tysh.kernel.base.record import MutableRecord, mutable
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, TypeVar
+
+    T = TypeVar("T")
+
 IS_DIR = "Is a directory"
 
 CHUNK = 1 << 16
-T = TypeVar("T")
 
 # How GNU words a file that cannot be opened, for the tools that do not use the plain
 # `TOOL: NAME: reason` ({q} is the quoted name, as coreutils quotes it).

@@ -11,7 +11,6 @@ from __future__ import annotations
 import struct
 import time
 from collections.abc import Iterator
-from typing import IO, Any
 
 from tysh.builtins._common.operands import CHUNK, is_stdin
 from tysh.kernel.base.lazyre import LazyRegex
@@ -29,6 +28,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 _LEVEL = LazyRegex(r"-[1-9][1-9cdfklnNqrtv]*")
 _LETTERS = {"c": "stdout", "d": "decompress", "f": "force", "k": "keep", "l": "list",

@@ -19,7 +19,6 @@ from __future__ import annotations
 import posixpath
 import time
 from collections.abc import Iterator
-from typing import IO, TYPE_CHECKING, Any
 
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import CHUNK
@@ -30,6 +29,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 if TYPE_CHECKING:
     import tarfile

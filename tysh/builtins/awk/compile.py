@@ -15,11 +15,14 @@ Whether a name is an array is decided statically (subscripted, `in`, `for-in`,
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from tysh.builtins.awk import format as awk_format
 from tysh.builtins.awk.lex import AwkSyntaxError
 from tysh.builtins.awk.parse import Func, Node, Program
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SPECIAL_SCALARS = {
     "NR": "n", "FNR": "n", "NF": "n", "FS": "v", "OFS": "s", "ORS": "s", "RS": "s",

@@ -11,10 +11,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from tysh.builtins.awk.values import StrNum, tonum
 from tysh.kernel.base.errors import TyshError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class AwkFormatError(TyshError):

@@ -8,9 +8,8 @@ list a bare `>` is a redirection (the `no_gt` flag), and `(a, b)` is a grouped l
 
 from __future__ import annotations
 
-from typing import Any
-
 from tysh.builtins.awk.lex import AwkSyntaxError, Tok, tokenize
+from tysh.kernel.base.hints import Any
 from tysh.kernel.base.record import MutableRecord, field, mutable
 
 Node = tuple[Any, ...]

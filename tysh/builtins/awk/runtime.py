@@ -19,7 +19,6 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import IO, Any
 
 from tysh.builtins.awk.format import sprintf as _sprintf
 from tysh.builtins.awk.values import (
@@ -38,6 +37,10 @@ from tysh.kernel.fs.api import FsError
 from tysh.kernel.text import engine
 from tysh.kernel.text.regex import RegexError, compile_text
 from tysh.kernel.tools.context import Context
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 CHUNK = 1 << 16
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import io
 import math
 import re
-from typing import Any
 
 from tysh.builtins._common.lines import Kept
 from tysh.builtins.awk.compile import Compiler
@@ -56,6 +55,10 @@ from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.tool import Outcome, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _USAGE = "usage: awk [-F fs][-v var=value][prog | -f progfile][file ...]"

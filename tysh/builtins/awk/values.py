@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+
+from tysh.kernel.base.hints import Any
 
 
 class StrNum(str):

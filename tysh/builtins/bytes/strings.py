@@ -7,7 +7,6 @@ is read in chunks; a run crossing a chunk boundary is carried over."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import CHUNK, is_stdin
@@ -17,6 +16,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @value_record

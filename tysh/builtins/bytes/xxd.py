@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import IO
 
 from tysh.builtins._common.operands import CHUNK, InputStatus, open_input, open_output
 from tysh.kernel.base.record import Record, value_record
@@ -16,6 +15,10 @@ from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 
 @value_record

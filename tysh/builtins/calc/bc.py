@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from tysh.builtins._common.cancel import checkpoint
 from tysh.builtins._common.lines import Kept
@@ -36,6 +35,7 @@ from tysh.builtins.calc.bcnum import (
 )
 from tysh.builtins.calc.bigint import stoi
 from tysh.kernel.base import stop
+from tysh.kernel.base.hints import Any
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import encode_text
 from tysh.kernel.tools.context import Context

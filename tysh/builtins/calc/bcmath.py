@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import decimal
 from decimal import Decimal
-from typing import Any
 
 from tysh.builtins.calc.bcnum import BcRuntime, Num
 from tysh.kernel.base import stop
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 LOCAL_PREC = 1000  # digits of precision computed in this process
 

@@ -12,15 +12,19 @@ number out of range."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
 
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins.calc.bigint import MAX_BITS, TooLarge, itos, stoi
+from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.values import to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _INTEGER = LazyRegex(r"-?[0-9]+")
 _NULL = LazyRegex(r"-?0*")

@@ -5,8 +5,6 @@ Status 0 when equal, 1 when they differ (or one is a prefix of the other: `EOF o
 
 from __future__ import annotations
 
-from typing import IO, Any
-
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import CHUNK, InputStatus, is_stdin, open_input
 from tysh.kernel.base.record import Record, value_record
@@ -15,6 +13,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 
 @value_record

@@ -9,7 +9,6 @@ Both inputs are read incrementally and output is written in blocks."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import IO, Any
 
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp
@@ -20,6 +19,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 _FLUSH = 2048
 _COLUMN_FLAGS = LazyRegex(r"-[123]+")

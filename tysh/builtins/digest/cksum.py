@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from typing import IO
 
 from tysh.builtins._common.operands import CHUNK, read_operand
 from tysh.builtins.digest.sums import SumArgs, check_list, sum_line
@@ -19,6 +18,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, Tool, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 _REVERSE = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
 

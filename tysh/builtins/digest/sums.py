@@ -10,7 +10,6 @@ from __future__ import annotations
 import binascii
 import hashlib
 import re
-from typing import IO, Any
 
 from tysh.builtins._common.operands import CHUNK, InputStatus, open_input, read_operand
 from tysh.kernel.base.record import Record, value_record
@@ -19,6 +18,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, Tool, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 _ALGOS = {"md5sum": ("md5", "MD5", 32), "sha1sum": ("sha1", "SHA1", 40),
           "sha256sum": ("sha256", "SHA256", 64), "sha512sum": ("sha512", "SHA512", 128)}

@@ -10,13 +10,16 @@ masked by the session's umask (`ctx.shell.umask`; 022 where none is given)."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from tysh.builtins._common.fileinfo import mode_string, q
 from tysh.kernel.base.values import to_text
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 UMASK = 0o022
 _OCTAL = re.compile(r"[0-7]{1,4}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable
-from typing import Any
 
 from tysh.builtins._common.fileinfo import human_size, q
 from tysh.builtins.files.info import is_link
@@ -20,6 +19,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @value_record

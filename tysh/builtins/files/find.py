@@ -7,8 +7,6 @@ are deterministic). `find … --json` prints the files it reports as one JSON ar
 
 from __future__ import annotations
 
-from typing import Any
-
 from tysh.builtins.files.find_expr import (
     FindError,
     FindPlan,
@@ -22,6 +20,10 @@ from tysh.kernel.fs.api import DirHandle, FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # directory levels a walk holds open (one fd each); deeper ones are looked up by path
 _HELD = 64

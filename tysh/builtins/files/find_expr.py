@@ -17,7 +17,6 @@ import re
 import stat as stat_mod
 import time
 from collections.abc import Callable
-from typing import IO, Any
 
 from tysh.builtins._common.fileinfo import (
     file_type,
@@ -35,6 +34,10 @@ from tysh.kernel.base.values import to_text
 from tysh.kernel.expand.pattern import has_magic, translate, unescape
 from tysh.kernel.fs.api import DirHandle, FileStat, FsError
 from tysh.kernel.tools.context import Context
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 
 class FindError(Exception):

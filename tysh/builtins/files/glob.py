@@ -13,8 +13,6 @@ lists exactly what an unquoted P expands to.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tysh.builtins._common.fileinfo import entry_type, file_type
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.expand.glob import glob as expand_glob
@@ -24,6 +22,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData, OutputNode
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _seg_match(ps: list[str], xs: list[str]) -> bool:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from typing import Any
 
 from tysh.builtins._common.fileinfo import (
     file_type,
@@ -23,6 +22,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # ---------------------------------------------------------------------------------------
 # basename / dirname

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import fnmatch
 import stat as stat_mod
-from typing import Any
 
 from tysh.builtins._common.fileinfo import (
     entry_type,
@@ -31,6 +30,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData, OutputNode
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SIX_MONTHS = 365.2425 * 24 * 3600 / 2
 

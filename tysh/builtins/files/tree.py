@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import fnmatch
 import stat as stat_mod
-from typing import Any
 
 from tysh.builtins._common.fileinfo import full_mode, mode_string
 from tysh.builtins._common.lines import VALUE_ITEMS
@@ -21,6 +20,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # tree draws the continuing bar with two no-break spaces, and so do we (byte-exact)
 _TEE, _ELL, _BAR, _GAP = "├── ", "└── ", "│\u00a0\u00a0 ", "    "

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-from typing import IO
 
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.operands import CHUNK
@@ -20,6 +19,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 
 @value_record

@@ -23,7 +23,6 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterator
-from typing import IO, Any
 
 from tysh.builtins._common.lines import slurp
 from tysh.builtins._common.operands import STDIN_DEVICES
@@ -34,6 +33,10 @@ from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 _WS = re.compile(r"[ \t\n\r\ufeff]*")
 _USES_INPUT = re.compile(r"\binputs?\b")

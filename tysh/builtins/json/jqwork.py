@@ -6,7 +6,10 @@ Requests and replies are JSON; compiled programs are kept per (program, variable
 from __future__ import annotations
 
 import json
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _progs: dict[str, Any] = {}
 

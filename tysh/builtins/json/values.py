@@ -15,7 +15,6 @@ import math
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
 
 from tysh.builtins._common.lines import slurp_text
 from tysh.kernel.base.record import Record, value_record
@@ -23,6 +22,10 @@ from tysh.kernel.base.values import to_json_text, to_text, type_name
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _WS = re.compile(r"\s*")
 

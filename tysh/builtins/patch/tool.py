@@ -5,7 +5,6 @@ what it may see). `--json` gives one record per file patched."""
 from __future__ import annotations
 
 import posixpath
-from typing import IO, Any
 
 from tysh.builtins.patch.apply import Target, reject_context, reject_unified
 from tysh.builtins.patch.parse import (
@@ -27,6 +26,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, Tool, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 S_IFLNK = 0o120000
 S_IFDIR = 0o040000

@@ -18,7 +18,6 @@ import itertools
 import re
 import threading
 from collections.abc import Iterator
-from typing import IO, Any
 
 from tysh.builtins._common.lines import line_batches
 from tysh.kernel.base.limits import LimitExceeded
@@ -28,6 +27,10 @@ from tysh.kernel.base.values import to_text
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 DEFAULT_MAX_CHARS = 128 * 1024
 

@@ -16,7 +16,6 @@ import collections
 import fnmatch
 import io
 from collections.abc import Iterator
-from typing import IO, Any, Literal
 
 from tysh.builtins._common.lines import VALUE_BYTES, VALUE_ITEMS
 from tysh.builtins._common.operands import is_stdin
@@ -26,7 +25,6 @@ from tysh.kernel.text import engine
 from tysh.kernel.text.regex import (
     KEEP_OUT,
     Compiled,
-    Kind,
     RegexError,
     compile_patterns,
     validate,
@@ -35,6 +33,12 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any, Literal
+
+    from tysh.kernel.text.regex import Kind
 
 READ_SIZE = 1 << 18
 _SAMPLE = 1 << 15  # bytes of a block whose newlines estimate its line count

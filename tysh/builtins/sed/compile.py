@@ -20,13 +20,16 @@ import functools
 import re
 from collections.abc import Callable
 from types import CodeType
-from typing import Any
 
 from tysh.builtins.sed.interp import Quit, ScriptRunner, escape_l, expand_case, z_text
 from tysh.builtins.sed.ir import Addr, Cmd
 from tysh.builtins.sed.streams import Input
 from tysh.kernel.text import engine
 from tysh.kernel.text.regex import RegexError, compile_patterns, min_width
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SUPPORTED = frozenset("pdsyaic=qQlzF{}#:")
 ENABLED = True  # off: every script runs in the interpreter (tests compare the two)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import IO, Any
 
 from tysh.builtins.sed import streams
 from tysh.builtins.sed.interp import expand_case
@@ -13,6 +12,10 @@ from tysh.builtins.sed.ir import Cmd
 from tysh.builtins.sed.streams import Output
 from tysh.kernel.text import engine
 from tysh.kernel.text.regex import RegexError, compile_patterns
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 
 def block_function(cmds: list[Cmd], quiet: bool, null_data: bool,

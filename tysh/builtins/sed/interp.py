@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from tysh.builtins._common.operands import open_output
 from tysh.builtins.sed.ir import Addr, Cmd, SedError, Sub
@@ -15,6 +14,10 @@ from tysh.builtins.sed.streams import Input, Output, WFile
 from tysh.kernel.base import stop
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Quit(Exception):

@@ -8,10 +8,13 @@ runner resets for its stream.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.record import MutableRecord, mutable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class SedError(TyshError):

@@ -5,10 +5,12 @@ Regular expressions are compiled here, once, so a bad one is a parse error as in
 
 from __future__ import annotations
 
-from typing import Any
-
 from tysh.builtins.sed.ir import Addr, Cmd, SedError, Sub
 from tysh.kernel.text.regex import NUMERIC_ESCAPES, RegexError, compile_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Parser:

@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import IO
 
 from tysh.kernel.base.values import encode_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 READ_SIZE = 1 << 18
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import io
 import posixpath
 from collections.abc import Generator
-from typing import IO
 
 from tysh.builtins._common.lines import Kept
 from tysh.builtins._common.operands import is_stdin
@@ -33,6 +32,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 
 @value_record

@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins._common.names import describe, quote_alias
 from tysh.builtins.shell.common import command_fds, err
 from tysh.kernel.run.session import BASH_BUILTINS, DEFAULT_PATH
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

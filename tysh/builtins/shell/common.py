@@ -3,10 +3,12 @@ a path cannot be used, and the descriptors a command they run gets."""
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING, Any
-
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.tools.context import Context
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

@@ -16,7 +16,6 @@ them with a leading `!`), -P and -S are added, `-o plusdirs` adds directories, a
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
 
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import command_fds, err
@@ -24,6 +23,10 @@ from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutabl
 from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

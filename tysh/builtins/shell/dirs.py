@@ -4,8 +4,6 @@ the working directory ($DIRSTACK)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err, missing_reason
 from tysh.kernel.base.record import Record, value_record
@@ -13,6 +11,8 @@ from tysh.kernel.base.values import to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Tool, tool
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

@@ -8,13 +8,13 @@ runs from where it was found until PATH changes."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err
 from tysh.kernel.base.values import to_json_text, to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

@@ -7,14 +7,14 @@ nothing in a sandbox is replaced, so exec reaches exactly what CMD alone would."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import command_fds, err
 from tysh.kernel.base.argv import classify
 from tysh.kernel.base.control import ExitShell
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

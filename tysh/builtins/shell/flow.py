@@ -5,13 +5,14 @@ the exceptions of kernel/base/control.py. Their operands may look like options (
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

@@ -3,13 +3,13 @@ position inside a word of bundled options is kept in the session between calls).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err
 from tysh.kernel.base.values import to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

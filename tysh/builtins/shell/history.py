@@ -6,12 +6,12 @@ history is the terminal's (prompt_toolkit's), not this list."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

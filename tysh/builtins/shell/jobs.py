@@ -10,7 +10,6 @@ as bash does."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
 
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import NAME, err
@@ -19,6 +18,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, Tool, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Job, Session

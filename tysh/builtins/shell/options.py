@@ -4,7 +4,6 @@ parameters). Both take raw argv: `set -- -x` and `set +o` are position-sensitive
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
 
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err
@@ -13,6 +12,10 @@ from tysh.kernel.expand.declared import declare_value
 from tysh.kernel.run.state import ALL_OPTIONS, LETTER_OPTIONS
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from tysh.builtins.shell.common import NAME, err
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.record import Record, value_record
@@ -11,6 +9,10 @@ from tysh.kernel.base.values import to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Tool, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

@@ -11,13 +11,16 @@ may not raise a soft one either. `times` reports the process's CPU time."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
 
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err
 from tysh.kernel.base.values import to_json_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tysh.builtins.shell.common import command_fds, err, missing_reason
 from tysh.kernel.base.control import ReturnFromFunction
 from tysh.kernel.base.paths import join
@@ -12,6 +10,8 @@ from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Tool, tool
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

@@ -5,13 +5,13 @@ A trap's text runs in the same sandboxed interpreter as the script itself."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err
 from tysh.kernel.base.signals import listing, signal_name, signal_number
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import time
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import Any
 
 from tysh.builtins._common.dates import BadDate, datetime_at, parse_date
 from tysh.builtins._common.fileinfo import named_zone
@@ -24,6 +23,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",

@@ -8,13 +8,16 @@ environment) — the rule whoami and hostname follow (utils_sys._session_or_host
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NEUTRAL_USER = "user"
 NEUTRAL_ID = 1000

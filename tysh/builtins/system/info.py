@@ -4,13 +4,16 @@ the host, read-only (hostname never sets the name)."""
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _value(data: Any, code: int = 0) -> Outcome:

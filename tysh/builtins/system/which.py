@@ -9,14 +9,16 @@ answer comes from `ctx.shell.resolve`, the same lookup `type` and `command -v` u
 
 from __future__ import annotations
 
-from typing import Any
-
 from tysh.builtins._common.names import quote_alias
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @value_record

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import re
-from typing import IO, Protocol
 
 from tysh.builtins._common.lines import LineSplit, chunks, lines_json, slurp
 from tysh.builtins._common.operands import InputStatus, iter_inputs, open_output
+from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.text.regex import RegexError, translate
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 # ---------------------------------------------------------------------------- cat
 

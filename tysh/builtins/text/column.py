@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from typing import Any
 
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp_text
 from tysh.builtins._common.operands import InputStatus, iter_inputs
@@ -21,6 +20,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _TAB = 8
 _BLANKS = LazyRegex(r"[ \t]+")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from typing import IO
 
 from tysh.builtins._common.lines import line_batches, lines_json
 from tysh.builtins._common.operands import InputStatus, iter_inputs, open_input
@@ -17,6 +16,10 @@ from tysh.kernel.base.record import MutableRecord, Record, field, mutable, value
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 INF = 1 << 62
 

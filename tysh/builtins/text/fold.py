@@ -8,7 +8,6 @@ follow GNU's byte-by-byte rules. Input streams in blocks of whole lines."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import IO
 
 from tysh.builtins._common.operands import CHUNK, InputStatus, iter_inputs
 from tysh.kernel.base.lazyre import LazyRegex
@@ -16,6 +15,10 @@ from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 _OBSOLETE_WIDTH = LazyRegex(r"-\d+")
 _OBSOLETE_TABS = LazyRegex(r"-\d+(?:,\d+)*")

@@ -13,7 +13,6 @@ import functools
 import io
 import re
 from collections.abc import Callable
-from typing import IO
 
 from tysh.builtins._common.lines import (
     BIG,
@@ -31,6 +30,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 
 @frozen

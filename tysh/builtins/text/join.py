@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import IO
 
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp
@@ -22,6 +21,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 _BLANKS = re.compile(rb"[ \t]+")
 _FLUSH = 2048

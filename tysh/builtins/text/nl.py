@@ -5,14 +5,18 @@ body or footer section, prints as an empty line and restarts the numbering (unle
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
 
 from tysh.builtins._common.lines import line_batches, lines_json
 from tysh.builtins._common.operands import InputStatus, iter_inputs
+from tysh.kernel.base.hints import Any
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
 
 
 def bre_to_python(bre: str) -> str:

@@ -8,7 +8,6 @@ permutation differs from GNU's for the same file (GNU draws its own way from the
 from __future__ import annotations
 
 import random
-from typing import IO
 
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp
 from tysh.builtins._common.operands import (
@@ -24,6 +23,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 _RANGE = LazyRegex(r"(\d+)-(\d+)")
 _BLOCK = 4096

@@ -17,7 +17,6 @@ import heapq
 import itertools
 import os
 from collections.abc import Callable
-from typing import Any
 
 from tysh.builtins._common.lines import LINE_BYTES, chunks, lines_json
 from tysh.builtins._common.operands import (
@@ -45,6 +44,10 @@ from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @value_record

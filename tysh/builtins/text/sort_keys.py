@@ -11,10 +11,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
 
+from tysh.kernel.base.hints import cast
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, frozen, replace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from decimal import Decimal

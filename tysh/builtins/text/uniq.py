@@ -9,7 +9,6 @@ import functools
 import io
 import itertools
 from collections.abc import Callable
-from typing import IO, Any
 
 from tysh.builtins._common.lines import Kept, kept_value, line_batches, split_lines_text
 from tysh.builtins._common.operands import InputStatus, open_input, open_output
@@ -20,6 +19,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 
 @value_record

@@ -10,7 +10,6 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
-from typing import IO, Literal
 
 from tysh.builtins._common.lines import chunks
 from tysh.builtins._common.operands import InputStatus, open_input
@@ -20,6 +19,10 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Literal
 
 # ASCII bytes that are neither word characters nor separators (not printable, not space)
 _ASCII_TRANSPARENT = bytes([*range(0, 9), *range(14, 32), 127])

@@ -28,9 +28,12 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
-from typing import IO, Any
 
 from tysh.kernel.base import stop
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 SLICE = 0.05  # seconds between two looks at the stop check while waiting
 MEMORY_LIMIT = 1 << 30  # address space of one child (RLIMIT_AS)

@@ -7,7 +7,6 @@ How each field of an args class is filled is reflected once per class into a
 
 from __future__ import annotations
 
-import collections.abc
 from collections.abc import Callable, Sequence
 
 from tysh.kernel.base.values import to_text
@@ -27,9 +26,12 @@ from tysh.kernel.tools.params import (
     annotation_type,
     args_fields,
     element_type,
+    is_sequence_origin,
     reflect_params,
     strip_optional,
+    type_args,
     type_hints,
+    type_origin,
 )
 
 TYPE_CHECKING = False
@@ -79,10 +81,6 @@ class ClassPlan:
     def __init__(self, cls: type) -> None:
         hints = type_hints(cls)
         params = {p.name: p for p in reflect_params(cls)}
-        # an args class is reflected through typing, which is not loaded for a run that
-        # binds no typed tool
-        import typing
-
         fields: dict[str, FieldPlan] = {}
         for f in args_fields(cls) or ():
             pname = f.meta.name or f.name
@@ -103,20 +101,18 @@ class ClassPlan:
         self.str_tuples: frozenset[str] = frozenset(
             n for n, fp in fields.items()
             if fp.field == n and fp.elem_conv in (None, CONVERTERS["string"])
-            and typing.get_origin(hints.get(n)) is tuple
-            and typing.get_args(hints.get(n)) == (str, Ellipsis))
+            and type_origin(hints.get(n)) is tuple
+            and type_args(hints.get(n)) == (str, Ellipsis))
 
 
 def _shaper(tp: Any) -> Callable[[Any], Any] | None:
     """A function giving a bound list the container type of the annotation (tuple/list),
     recursively for `tuple[tuple[str, str], ...]`; None when nothing needs doing."""
-    import typing
-
     tp, _ = strip_optional(tp)
-    origin = typing.get_origin(tp)
+    origin = type_origin(tp)
     if tp is tuple or tp is list:
         origin = tp
-    if origin not in (tuple, list, typing.Sequence, collections.abc.Sequence):
+    if not is_sequence_origin(origin):
         return None
     inner_tp = element_type(tp)
     inner = _shaper(inner_tp)

@@ -3,10 +3,12 @@ back as the same value, with the attribute letters in bash's order."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.values import array_items, assoc_items, to_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["attr_letters", "declare_value", "dq"]
 

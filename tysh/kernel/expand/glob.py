@@ -15,7 +15,6 @@ under nullglob, and otherwise stays as written (bash's default).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from typing import Any
 
 from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.base.record import Record, frozen
@@ -28,6 +27,10 @@ from tysh.kernel.expand.pattern import (
     unescape,
 )
 from tysh.kernel.fs.api import FileSystem, FsError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["DEFAULT", "GlobOptions", "expand", "glob", "no_match_message"]
 

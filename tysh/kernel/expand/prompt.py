@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.values import to_text
 from tysh.kernel.syntax import ast
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from tysh.kernel.expand.words import ExpandHost

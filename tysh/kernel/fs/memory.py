@@ -15,10 +15,13 @@ import io
 import posixpath
 import threading
 import time
-from typing import IO, Any
 
 from tysh.kernel.base.record import field, mutable
 from tysh.kernel.fs.api import FileStat, FileSystem, FsError, check_name, names_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 ENOENT = "No such file or directory"
 ENOTDIR = "Not a directory"

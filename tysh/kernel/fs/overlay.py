@@ -10,7 +10,6 @@ from __future__ import annotations
 import difflib
 import posixpath
 from collections.abc import Callable
-from typing import IO
 
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.fs.api import (
@@ -23,6 +22,10 @@ from tysh.kernel.fs.api import (
 )
 from tysh.kernel.fs.confined import DENIED
 from tysh.kernel.fs.memory import EEXIST, ENOENT, MemoryFileSystem
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 
 @frozen

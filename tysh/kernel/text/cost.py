@@ -25,9 +25,12 @@ from __future__ import annotations
 
 import math
 from re import _constants as C  # type: ignore[attr-defined,unused-ignore]
-from typing import Any
 
 from tysh.kernel.base.record import Record, frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAXREPEAT = C.MAXREPEAT
 SMALL_COUNT = 64  # a repeat bound up to this is a constant; above it, up to n passes

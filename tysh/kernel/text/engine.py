@@ -41,12 +41,16 @@ import warnings
 from collections.abc import Callable, Iterator
 from re import _constants as C  # type: ignore[attr-defined,unused-ignore]
 from re import _parser  # type: ignore[attr-defined,unused-ignore]
-from typing import Any, Literal
 
 from tysh.kernel.base import stop
+from tysh.kernel.base.hints import Any
 from tysh.kernel.text import cost
 
-EngineName = Literal["re", "bounded", "re2", "regex"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    EngineName = Literal["re", "bounded", "re2", "regex"]
 
 MAXREPEAT = C.MAXREPEAT
 RE2_MAX_REPEAT = 1000  # RE2 refuses larger counts

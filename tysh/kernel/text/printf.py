@@ -14,11 +14,14 @@ import math
 import re
 import time
 from collections.abc import Sequence
-from typing import Any, NamedTuple
 
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import byte_view, from_byte_view, to_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _INT_MIN = -(1 << 63)
 _INT_MAX = (1 << 63) - 1
@@ -451,7 +454,8 @@ def _hex_float(f: float, prec: int | None) -> str:
     return f"{sign}0x{lead:x}{'.' + frac if frac else ''}p{exp:+d}"
 
 
-class PrintfResult(NamedTuple):
+@frozen
+class PrintfResult(Record):
     text: str
     errors: tuple[str, ...]
     status: int

@@ -22,14 +22,17 @@ from __future__ import annotations
 import functools
 import re
 import warnings
-from typing import Literal
 
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.text import engine
 
-Mode = Literal["line", "sedline", "space", "space_m"]
-Kind = Literal["bre", "ere", "fixed", "perl"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Mode = Literal["line", "sedline", "space", "space_m"]
+    Kind = Literal["bre", "ere", "fixed", "perl"]
 
 DUP_MAX = 32767
 

@@ -8,7 +8,10 @@ consumer of event streams (tysh.acp) reads the same table."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 # tysh kind -> (ACP ToolKind, label)
 KINDS: Final[dict[str, tuple[str, str]]] = {

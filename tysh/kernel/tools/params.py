@@ -8,6 +8,7 @@ the binder's (`bind.convert`)."""
 from __future__ import annotations
 
 import sys
+import types
 
 from tysh.kernel.base.record import (
     FIELD_KEY,
@@ -175,15 +176,80 @@ def _attrs_fields(cls: type) -> tuple[ArgField, ...]:
     return tuple(out)
 
 
+class LiteralOf:
+    """`Literal["a", "b"]` as read from a tysh args class's annotation, without typing
+    (see `type_hints`)."""
+
+    __slots__ = ("__args__",)
+
+    def __init__(self, values: tuple[Any, ...]) -> None:
+        self.__args__ = values
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is LiteralOf and other.__args__ == self.__args__
+
+    def __hash__(self) -> int:
+        return hash(self.__args__)
+
+
+class _LiteralForm:
+    """What `Literal` names when an annotation of a tysh args class is evaluated in a
+    module that imports it only for the type checker."""
+
+    __slots__ = ()
+
+    def __getitem__(self, values: Any) -> LiteralOf:
+        return LiteralOf(values if type(values) is tuple else (values,))
+
+
+# names an args class's annotations may use that its module imports from typing only
+# for the type checker: evaluated without loading typing (`Any` reads as no constraint)
+_ANNOTATION_NAMES: dict[str, Any] = {"Literal": _LiteralForm(), "Any": object}
+
+
+def type_origin(tp: Any) -> Any:
+    """typing.get_origin for the annotations args classes use, without typing: the
+    container of a generic alias (`tuple` of `tuple[str, ...]`), types.UnionType for
+    `X | None`, typing's own form for typing's objects (Literal, Union, Sequence)."""
+    if type(tp) is LiteralOf:
+        return LiteralOf
+    if type(tp) is types.UnionType:
+        return types.UnionType
+    return getattr(tp, "__origin__", None)
+
+
+def type_args(tp: Any) -> tuple[Any, ...]:
+    """typing.get_args for the same annotations."""
+    args: tuple[Any, ...] = getattr(tp, "__args__", ())
+    return args if type(args) is tuple else ()
+
+
+def _is_union(origin: Any) -> bool:
+    if origin is types.UnionType:
+        return True
+    typing = sys.modules.get("typing")  # typing.Union only exists where typing is loaded
+    return typing is not None and origin is typing.Union
+
+
+def _is_literal(origin: Any) -> bool:
+    if origin is LiteralOf:
+        return True
+    typing = sys.modules.get("typing")
+    return typing is not None and origin is typing.Literal
+
+
+def is_sequence_origin(origin: Any) -> bool:
+    """Whether a generic alias's origin is a list, tuple or Sequence."""
+    if origin in (list, tuple):
+        return True
+    abc = sys.modules.get("collections.abc")
+    return abc is not None and origin is abc.Sequence
+
+
 def strip_optional(tp: Any) -> tuple[Any, bool]:
     """`X | None` → (X, True); any other annotation → (it, False)."""
-    import types
-    import typing  # loaded only when a tool's args class is reflected
-    from typing import Union
-
-    origin = typing.get_origin(tp)
-    if origin in (Union, types.UnionType):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
+    if _is_union(type_origin(tp)):
+        args = [a for a in type_args(tp) if a is not type(None)]
         if len(args) == 1:
             return args[0], True
     return tp, False
@@ -191,9 +257,6 @@ def strip_optional(tp: Any) -> tuple[Any, bool]:
 
 def annotation_type(tp: Any) -> tuple[str, tuple[str, ...]]:
     """The schema's (param_type, choices) for a field's annotation."""
-    import typing
-    from typing import Literal
-
     tp, _ = strip_optional(tp)
     if tp is bool:
         return "bool", ()
@@ -203,20 +266,18 @@ def annotation_type(tp: Any) -> tuple[str, tuple[str, ...]]:
         return "float", ()
     if tp is str:
         return "string", ()
-    origin = typing.get_origin(tp)
-    if origin is Literal:
-        return "choice", tuple(str(a) for a in typing.get_args(tp))
-    if origin in (list, tuple, typing.Sequence) or tp in (list, tuple):
+    origin = type_origin(tp)
+    if _is_literal(origin):
+        return "choice", tuple(str(a) for a in type_args(tp))
+    if is_sequence_origin(origin) or tp in (list, tuple):
         return "array", ()
     return "any", ()
 
 
 def element_type(tp: Any) -> Any:
     """The element annotation of a sequence annotation (`tuple[int, ...]` → int)."""
-    import typing
-
     tp, _ = strip_optional(tp)
-    args = [a for a in typing.get_args(tp) if a is not Ellipsis]
+    args = [a for a in type_args(tp) if a is not Ellipsis]
     return args[0] if args else str
 
 
@@ -225,15 +286,16 @@ _EVALUATED: dict[tuple[str, str], Any] = {}
 
 
 def type_hints(cls: type) -> dict[str, Any]:
-    """`typing.get_type_hints` for an args class, once per class, each distinct annotation
-    string evaluated once per tysh module: get_type_hints compiles every string afresh,
-    and the args classes repeat a handful of types over and over (grep's 30 fields)."""
-    import typing
-
+    """`typing.get_type_hints` for an args class, once per class. For tysh's own classes
+    each distinct annotation string is evaluated once per module, in the module's
+    namespace with `Literal` and `Any` supplied when the module imports them only for
+    the type checker, so reflecting a tool's args never loads typing (a tenth of a
+    cold start); another class is left to typing's own rules."""
     hints = _HINTS.get(cls)
     if hints is None and not cls.__module__.startswith("tysh."):
-        # A user's class may live in an exec'd namespace or refer to local names: leave
-        # those to typing's own rules.
+        # A user's class may live in an exec'd namespace or refer to local names
+        import typing
+
         hints = _HINTS[cls] = typing.get_type_hints(cls)
     if hints is None:
         hints = {}
@@ -243,7 +305,8 @@ def type_hints(cls: type) -> dict[str, Any]:
                 if isinstance(ann, str):
                     key = (module, ann)
                     if key not in _EVALUATED:
-                        _EVALUATED[key] = eval(ann, vars(sys.modules[module]), dict(vars(klass)))
+                        space = {**_ANNOTATION_NAMES, **vars(sys.modules[module])}
+                        _EVALUATED[key] = eval(ann, space, dict(vars(klass)))
                     ann = _EVALUATED[key]
                 hints[name] = ann
         _HINTS[cls] = hints
