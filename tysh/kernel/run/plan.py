@@ -17,10 +17,11 @@ answer for another script."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tysh.kernel.base.control import ExitShell
+from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.expand import arith
@@ -38,6 +39,8 @@ Value = Callable[["Interpreter"], Any]
 
 _PLANS: dict[int, tuple[ast.Script, Plan]] = {}
 _MAX_PLANS = 4096
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def plan(script: ast.Script) -> Plan:
@@ -73,7 +76,14 @@ def _step(st: ast.Statement) -> Step | None:
             assigns.append((a.name, a, value))
         else:
             return _assignment_step(pipeline, tuple(assigns))
-    return _simple_step(cmd, pipeline)
+    step = _simple_step(cmd, pipeline)
+    name = _command_name(cmd.words[0]) if (
+        cmd.words and not cmd.assigns and not cmd.redirects) else None
+    if name == "local":
+        return _local_step(cmd, pipeline, step) or step
+    if name == "return" and not cmd.arg_assigns:
+        return _return_step(cmd, step) or step
+    return step
 
 
 # what makes a first word more than a name: a glob, a brace or a tilde
@@ -276,3 +286,130 @@ def _compiles(word: ast.Word) -> bool:
     except ExpansionError:
         return False
     return True
+
+
+def _builtin_runs(interp: Interpreter, name: str) -> bool:
+    """Whether the command `name` runs its builtin as the general path would run it,
+    unwatched: no function or disabling hides it, and no trap, `set -x` or tool-call
+    listener needs to see it."""
+    state = interp.state
+    return (not state.traps and interp.events is None and "xtrace" not in state.options
+            and name not in state.functions and name not in state.disabled
+            and interp.registry.builtin(name) is not None)
+
+
+def _local_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline, general: Step) -> Step | None:
+    """`local r=$1 n=0 x`: each name made local and given its text as the builtin
+    does, when every argument is a name or `name=value` of a plain value (a text or
+    `$x`); any other shape is not planned. At run time the general path takes over,
+    before anything changed, unless the values are texts and the names need nothing
+    but a store (`State.plain_local`)."""
+    assigned = dict(cmd.arg_assigns)
+    items: list[tuple[str, Value | None]] = []
+    for i, w in enumerate(cmd.words[1:], 1):
+        a = assigned.get(i)
+        if a is None:
+            text = _command_name(w)
+            if text is None or _NAME.fullmatch(text) is None:
+                return None
+            items.append((text, None))
+            continue
+        value = _quiet_value(a)
+        if value is None:
+            return None
+        items.append((a.name, value))
+    names = tuple(items)
+    if not names:
+        return None
+    last_name, last_value = names[-1]
+
+    def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        state = interp.state
+        if not state.func_depth or not _builtin_runs(interp, "local"):
+            return general(interp, st, fds)
+        interp.cur_fds = fds
+        try:
+            texts: list[Any] = [None if value is None else value(interp) for _, value in names]
+        except ExpansionError as e:
+            return _finish(interp, interp.fail_expansion(e, fds), pipeline)
+        for (name, value), text in zip(names, texts, strict=True):
+            if value is not None and type(text) is not str or not state.plain_local(name):
+                return general(interp, st, fds)
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
+        export = "allexport" in state.options
+        for (name, value), text in zip(names, texts, strict=True):
+            if value is None:
+                state.declare_local(name)
+            else:
+                state.set_local(name, text, export)
+        last = texts[-1]
+        state.last_arg = last_name if last_value is None else f"{last_name}={last}"
+        state.lone_status(0)  # _finish of a success
+        return 0
+
+    return step
+
+
+def _quiet_value(a: ast.Assign) -> Value | None:
+    """`_value` of an assignment whose value has no effect to compute: a text or a
+    plain `$x` (never $RANDOM, whose every reading draws a number), so a planned
+    command may compute it and still hand the command to the general path."""
+    if a.index is not None or a.append or type(a.value) is not ast.Word:
+        return None
+    parts = a.value.parts
+    if not parts:
+        return lambda interp: ""
+    p = parts[0]
+    if len(parts) == 1 and type(p) is ast.DQ and len(p.parts) == 1:
+        p = p.parts[0]
+    if len(parts) != 1 or type(p) is ast.ArithSub:
+        return None
+    if type(p) is ast.ParamExp:
+        if not plain_scalar(p) or p.name in _DRAWN:
+            return None
+        name = p.name
+        # its value as `interp.lookup` reads it; anything but text (unset, an array,
+        # a typed value) is for the general path, whose expansion says what it is
+        return lambda interp: interp.lookup(name)
+    return _value(a)
+
+
+# the variables whose reading changes what the next reading gives
+_DRAWN = frozenset({"RANDOM", "SRANDOM"})
+
+# a plain number, as `return` reads its operand (after stripping blanks)
+_STATUS = re.compile(r"[-+]?[0-9]+")
+
+
+def _return_step(cmd: ast.SimpleCommand, general: Step) -> Step | None:
+    """`return`, `return 1`, `return $s`: in a function, the ReturnFromFunction the
+    builtin raises, without binding or a Context; an operand that is no number, more
+    than one, or `return` outside a function takes the general path (which says why)."""
+    words = plain_words(cmd.words[1:])
+    if words is None or len(words[0]) > 1:
+        return None
+
+    def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        state = interp.state
+        if not state.func_depth or not _builtin_runs(interp, "return"):
+            return general(interp, st, fds)
+        argv = plain_texts(words, interp, "sh_word_split" in state.options)
+        if argv is None:
+            return general(interp, st, fds)
+        if argv:
+            text = argv[0]
+            if _STATUS.fullmatch(text.strip()) is None:
+                return general(interp, st, fds)
+            status = int(text.strip()) & 0xFF
+        else:
+            status = state.last_status
+        interp.cur_fds = fds
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
+        state.last_arg = argv[-1] if argv else "return"
+        raise ReturnFromFunction(status)
+
+    return step

@@ -724,6 +724,46 @@ class State:
             frame[name] = var
         return var
 
+    def plain_local(self, name: str) -> bool:
+        """Whether `local NAME=TEXT` in the running function comes down to `set_local`:
+        no nameref anywhere, the function's own frame innermost, and a variable there
+        (or the one a new local starts from) holding text or nothing, with no attribute;
+        a readonly global, which the builtin refuses to copy, is not. Changes nothing,
+        so a planned `local` can hand any other case to the builtin."""
+        frames = self.frames
+        frame = frames[-1]
+        if self.refs or len(frames) < 2 or type(frame) is not dict:
+            return False
+        var = frame.get(name)
+        if var is None:
+            var = self.lookup(name)
+            if var is None:
+                return True
+            if var.readonly and var is frames[0].get(name):
+                return False
+            if not isinstance(self._target(name), TempFrame):
+                return True  # a new local starts unset
+            # ... or with the value of a prefix assignment holding the name
+        return not (var.readonly or var.integer or var.case or var.nameref) and (
+            var.value is None or type(var.value) is str)
+
+    def set_local(self, name: str, text: str, export: bool) -> None:
+        """`local NAME=TEXT` where `plain_local(name)` said so: the builtin's store of a
+        text, without its checks (`export`: under `set -a`)."""
+        frame = self.frames[-1]
+        var = frame.get(name)
+        if var is None:
+            if isinstance(self._target(name), TempFrame):
+                var = self.declare_local(name)
+            else:
+                var = frame[name] = Var(None)
+        if export:
+            var.exported = True
+        meter = self.meter
+        if meter.cap < UNBOUNDED:
+            meter.admit(value_size(text), name)
+        var.value = text
+
     def unset(self, name: str, *, ref: bool = False) -> None:
         """`unset name` (what a nameref stands for; `ref`: `unset -n`, the nameref)."""
         if self.refs and not ref:
