@@ -32,6 +32,8 @@ from tysh.kernel.syntax.walk import walk
 
 if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter
+    from tysh.kernel.run.registry import Registry
+    from tysh.kernel.tools.tool import Tool
 
 Step = Callable[["Interpreter", ast.Statement, Fds], int]
 Plan = tuple[tuple[ast.Statement, Step | None], ...]
@@ -129,6 +131,9 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
     # the function last called here with its body's plan (a loop calls the same one),
     # replaced as one pair: pipeline stages on threads may share this step
     called: list[tuple[ast.FunctionDef, Plan | None] | None] = [None]
+    # the builtin the name resolved to in the registry it was looked up in: a registry
+    # never changes its builtins, and a builtin comes before a registered tool
+    found: list[tuple[Registry, Tool] | None] = [None]
 
     def named(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
         """`f $i`, `[ $i -lt 10 ]`: a function, or a tool with a direct path
@@ -154,7 +159,14 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
                     return _finish(interp, run_function(interp, fn, name, argv, fds,
                                                         last[1]), pipeline)
             elif not state.disabled:
-                tool = interp.registry.tool(name)
+                registry = interp.registry
+                known = found[0]
+                if known is not None and known[0] is registry:
+                    tool: Tool | None = known[1]
+                else:
+                    tool = registry.tool(name)
+                    if tool is not None and tool is registry.builtin(name):
+                        found[0] = (registry, tool)
                 if tool is not None and tool.direct is not None:
                     argv = plain_texts(words, interp, "sh_word_split" in state.options)
                     got = None if argv is None else tool.direct(argv)
@@ -303,7 +315,7 @@ def _local_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline, general: Step) -
     does, when every argument is a name or `name=value` of a plain value (a text or
     `$x`); any other shape is not planned. At run time the general path takes over,
     before anything changed, unless the values are texts and the names need nothing
-    but a store (`State.plain_local`)."""
+    but a store (`State.local_text`)."""
     assigned = dict(cmd.arg_assigns)
     items: list[tuple[str, Value | None]] = []
     for i, w in enumerate(cmd.words[1:], 1):
@@ -322,30 +334,58 @@ def _local_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline, general: Step) -
     if not names:
         return None
     last_name, last_value = names[-1]
+    if len(names) == 1 and last_value is not None:
+        return _one_local_step(last_name, last_value, pipeline, general)
 
     def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
         state = interp.state
         if not state.func_depth or not _builtin_runs(interp, "local"):
             return general(interp, st, fds)
         interp.cur_fds = fds
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
         try:
             texts: list[Any] = [None if value is None else value(interp) for _, value in names]
         except ExpansionError as e:
             return _finish(interp, interp.fail_expansion(e, fds), pipeline)
-        for (name, value), text in zip(names, texts, strict=True):
-            if value is not None and type(text) is not str or not state.plain_local(name):
-                return general(interp, st, fds)
-        interp.last_typed = False
-        interp.last_data = None
-        interp.cmdsub_status = None
         export = "allexport" in state.options
+        for (name, value), text in zip(names, texts, strict=True):
+            if value is not None and type(text) is not str or not state.local_text(
+                    name, "" if text is None else text, export, store=False):
+                return general(interp, st, fds)
         for (name, value), text in zip(names, texts, strict=True):
             if value is None:
                 state.declare_local(name)
-            else:
-                state.set_local(name, text, export)
+            elif not state.local_text(name, text, export):
+                raise AssertionError(f"local {name}: the store checked a moment ago failed")
         last = texts[-1]
         state.last_arg = last_name if last_value is None else f"{last_name}={last}"
+        state.lone_status(0)  # _finish of a success
+        return 0
+
+    return step
+
+
+def _one_local_step(name: str, value: Value, pipeline: ast.Pipeline, general: Step) -> Step:
+    """`_local_step` of the commonest `local r=$1`: one name with a value."""
+
+    def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        state = interp.state
+        if not state.func_depth or not _builtin_runs(interp, "local"):
+            return general(interp, st, fds)
+        interp.cur_fds = fds
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
+        try:
+            text = value(interp)
+        except ExpansionError as e:
+            return _finish(interp, interp.fail_expansion(e, fds), pipeline)
+        if type(text) is not str or not state.local_text(
+                name, text, "allexport" in state.options):
+            return general(interp, st, fds)
+        state.last_arg = f"{name}={text}"
         state.lone_status(0)  # _finish of a success
         return 0
 
@@ -369,9 +409,17 @@ def _quiet_value(a: ast.Assign) -> Value | None:
     if type(p) is ast.ParamExp:
         if not plain_scalar(p) or p.name in _DRAWN:
             return None
-        name = p.name
         # its value as `interp.lookup` reads it; anything but text (unset, an array,
         # a typed value) is for the general path, whose expansion says what it is
+        name = p.name
+        if name.isdigit() and name.isascii() and name != "0":
+            k = int(name) - 1
+
+            def positional(interp: Interpreter) -> str | None:
+                pos = interp.state.positional
+                return pos[k] if k < len(pos) else None
+
+            return positional
         return lambda interp: interp.lookup(name)
     return _value(a)
 
@@ -390,6 +438,11 @@ def _return_step(cmd: ast.SimpleCommand, general: Step) -> Step | None:
     words = plain_words(cmd.words[1:])
     if words is None or len(words[0]) > 1:
         return None
+    texts, holes = words
+    if texts and not holes:  # `return 1`: its number read once
+        if _STATUS.fullmatch(texts[0].strip()) is None:
+            return None
+        return _fixed_return_step(int(texts[0].strip()) & 0xFF, texts[0], general)
 
     def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
         state = interp.state
@@ -410,6 +463,23 @@ def _return_step(cmd: ast.SimpleCommand, general: Step) -> Step | None:
         interp.last_data = None
         interp.cmdsub_status = None
         state.last_arg = argv[-1] if argv else "return"
+        raise ReturnFromFunction(status)
+
+    return step
+
+
+def _fixed_return_step(status: int, text: str, general: Step) -> Step:
+    """`_return_step` of `return N`, N a number written in the script."""
+
+    def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        state = interp.state
+        if not state.func_depth or not _builtin_runs(interp, "return"):
+            return general(interp, st, fds)
+        interp.cur_fds = fds
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
+        state.last_arg = text
         raise ReturnFromFunction(status)
 
     return step
