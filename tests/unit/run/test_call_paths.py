@@ -45,6 +45,10 @@ SCRIPTS = [
     'f() { return 1 2; }; f; echo "two $?"',
     'return 5; echo "top return $?"',
     'f() { return 3; }; g() { f; echo "g $? $_"; }; g',
+    'f() { return 3; }; g() { f; }; g; echo "$? $_"; g && echo no',
+    'f() { echo in; return; }; g() { false; f; }; g; echo "$?"',
+    'f() { if [ "$1" ]; then return 1; fi; return 2; }; f x; echo $?; f; echo $?',
+    'f() { while :; do return 4; done; }; f; echo $?',
     # hooks: set -e, set -u, xtrace, traps, the call stack
     'set -e; f() { return 1; }; f || echo caught; f; echo unreached',
     'set -e; f() { local r=$1; false; echo no; }; f 1; echo unreached',
@@ -85,7 +89,12 @@ def unplanned(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 @pytest.mark.parametrize("src", SCRIPTS)
-def test_planned_and_general_paths_agree(tmp_path: Path, unplanned: Any, src: str) -> None:
+@pytest.mark.parametrize("where", ["top", "loop"])
+def test_planned_and_general_paths_agree(tmp_path: Path, unplanned: Any, src: str,
+                                         where: str) -> None:
+    """`loop`: the script inside a loop, where every call site is planned too."""
+    if where == "loop":
+        src = f"for _ in 1; do\n{src}\ndone"
     planned = _run(tmp_path, src)
     unplanned()
     assert planned == _run(tmp_path, src)

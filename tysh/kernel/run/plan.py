@@ -57,7 +57,9 @@ def plan(script: ast.Script) -> Plan:
     return made
 
 
-def _step(st: ast.Statement) -> Step | None:
+def _step(st: ast.Statement, last_of_body: bool = False) -> Step | None:
+    """The step of one statement, or None; `last_of_body`: the statement ends a
+    function's body (a `return` there gives its status back instead of raising)."""
     if st.background:
         return None
     body = st.body
@@ -84,7 +86,7 @@ def _step(st: ast.Statement) -> Step | None:
     if name == "local":
         return _local_step(cmd, pipeline, step) or step
     if name == "return" and not cmd.arg_assigns:
-        return _return_step(cmd, step) or step
+        return _return_step(cmd, step, last_of_body) or step
     return step
 
 
@@ -183,11 +185,28 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
 
 
 def _body_plan(fn: ast.FunctionDef) -> Plan | None:
-    """The plan of a function's body when it is a `{ …; }` without redirections."""
+    """The plan of a function's body when it is a `{ …; }` without redirections, for
+    a planned call: `plan`'s, with a `return` that ends the body giving its status
+    back as the body's, which is what the call makes of the ReturnFromFunction the
+    general path raises (cached by the body's identity, apart from `plan`'s)."""
     body = fn.body
-    if type(body) is ast.BraceGroup and not body.redirects:
-        return plan(body.body)
-    return None
+    if type(body) is not ast.BraceGroup or body.redirects:
+        return None
+    script = body.body
+    got = _BODIES.get(id(script))
+    if got is not None and got[0] is script:
+        return got[1]
+    steps = plan(script)
+    if steps:
+        st = steps[-1][0]
+        steps = (*steps[:-1], (st, _step(st, last_of_body=True)))
+    if len(_BODIES) >= _MAX_PLANS:
+        _BODIES.clear()
+    _BODIES[id(script)] = (script, steps)
+    return steps
+
+
+_BODIES: dict[int, tuple[ast.Script, Plan]] = {}
 
 
 def _assignment_step(pipeline: ast.Pipeline,
@@ -431,7 +450,7 @@ _DRAWN = frozenset({"RANDOM", "SRANDOM"})
 _STATUS = re.compile(r"[-+]?[0-9]+")
 
 
-def _return_step(cmd: ast.SimpleCommand, general: Step) -> Step | None:
+def _return_step(cmd: ast.SimpleCommand, general: Step, last: bool) -> Step | None:
     """`return`, `return 1`, `return $s`: in a function, the ReturnFromFunction the
     builtin raises, without binding or a Context; an operand that is no number, more
     than one, or `return` outside a function takes the general path (which says why)."""
@@ -442,7 +461,7 @@ def _return_step(cmd: ast.SimpleCommand, general: Step) -> Step | None:
     if texts and not holes:  # `return 1`: its number read once
         if _STATUS.fullmatch(texts[0].strip()) is None:
             return None
-        return _fixed_return_step(int(texts[0].strip()) & 0xFF, texts[0], general)
+        return _fixed_return_step(int(texts[0].strip()) & 0xFF, texts[0], general, last)
 
     def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
         state = interp.state
@@ -463,12 +482,14 @@ def _return_step(cmd: ast.SimpleCommand, general: Step) -> Step | None:
         interp.last_data = None
         interp.cmdsub_status = None
         state.last_arg = argv[-1] if argv else "return"
+        if last:  # the body ends here: its status is the call's
+            return status
         raise ReturnFromFunction(status)
 
     return step
 
 
-def _fixed_return_step(status: int, text: str, general: Step) -> Step:
+def _fixed_return_step(status: int, text: str, general: Step, last: bool) -> Step:
     """`_return_step` of `return N`, N a number written in the script."""
 
     def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
@@ -480,6 +501,8 @@ def _fixed_return_step(status: int, text: str, general: Step) -> Step:
         interp.last_data = None
         interp.cmdsub_status = None
         state.last_arg = text
+        if last:  # the body ends here: its status is the call's
+            return status
         raise ReturnFromFunction(status)
 
     return step
