@@ -110,6 +110,10 @@ LOOPS = [
     ("shell-function loop, 10,000 calls",
      "f() { r=$(( $1 + 1 )); }; i=0; while [ $i -lt 10000 ]; do f $i; i=$((i+1)); done; "
      "echo $r"),
+    ("shell-function loop, local and return, 10,000 calls",
+     "f() { local r=$1; return 0; }; i=0; while [ $i -lt 10000 ]; do f $i; i=$((i+1)); done"),
+    ("shell-function loop, echo >/dev/null, 10,000 calls",
+     "f() { echo $1 >/dev/null; }; i=0; while [ $i -lt 10000 ]; do f $i; i=$((i+1)); done"),
 ]
 
 

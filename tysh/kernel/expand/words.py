@@ -1393,6 +1393,8 @@ def _arith_fn(word: ast.Word) -> Callable[[ExpandHost], int]:
     fn = template
     frozen_pieces = tuple(pieces)
     readers = tuple(_reader(q) for q in params)
+    if len(readers) == 1 and readers[0][0] in (_READ_POS, _READ_VAR):
+        return _one_hole(fn, frozen_pieces, readers[0])
 
     def templated(host: ExpandHost) -> int:
         texts: list[str] = []
@@ -1418,6 +1420,28 @@ def _arith_fn(word: ast.Word) -> Callable[[ExpandHost], int]:
         return arith.evaluate_template(fn, numbers, frozen_pieces, texts, host)
 
     return templated
+
+
+def _one_hole(fn: arith.Fn, pieces: tuple[str, ...],
+              reader: tuple[int, Any, ast.ParamExp]) -> Callable[[ExpandHost], int]:
+    """`templated` of a template with one `$1` or `$x` hole (`$(( $1 + 1 ))`), without
+    its lists."""
+    how, key, q = reader
+    first, rest = pieces
+
+    def one_hole(host: ExpandHost) -> int:
+        if how == _READ_POS:
+            pos = host.positional()
+            v: Any = pos[key] if key < len(pos) else None
+        else:
+            v = host.lookup(key)
+        t = v if type(v) is str else _Expander(host).part_text(q, False)
+        n = arith.hole_number(t)
+        if n is None:  # not a plain number: the joined text is read as an expression
+            return arith.evaluate(_checked(first + t + rest, host), host)
+        return arith.evaluate_template(fn, [n], pieces, (t,), host)
+
+    return one_hole
 
 
 def _reader(q: ast.ParamExp) -> tuple[int, Any, ast.ParamExp]:

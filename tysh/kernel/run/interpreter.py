@@ -1225,6 +1225,9 @@ def _run_while(interp: Interpreter, node: ast.While, fds: Fds) -> int:
     st.loop_depth += 1
     count = 0
     cond, body = _plan(node.cond), _plan(node.body)
+    # a condition of one planned command (`[ $i -lt 10 ]`) has its step called here,
+    # with what run_steps does around it
+    cond_st, cond_step = cond[0] if len(cond) == 1 else (None, None)
     until = node.until
     control = interp.control
     cap = interp.limits.max_loop_iterations
@@ -1238,7 +1241,14 @@ def _run_while(interp: Interpreter, node: ast.While, fds: Fds) -> int:
                 interp.check_iteration(count)
             interp.suppress_errexit += 1
             try:
-                c = interp.run_steps(cond, fds)
+                if cond_step is None:
+                    c = interp.run_steps(cond, fds)
+                else:
+                    assert cond_st is not None
+                    st.stmt = cond_st
+                    if control.cancelled or interp.deadline is not None or control.pending:
+                        interp.check_boundary()
+                    c = cond_step(interp, cond_st, fds)
             except BreakLoop as b:
                 if b.levels > 1:
                     b.levels -= 1
@@ -1323,6 +1333,9 @@ def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
     step: Callable[[Interpreter], int] | None = None
     cond_text = step_text = ""
     body = _plan(node.body)
+    # a body of one planned command (`x=$((x+i))`) has its step called here, with what
+    # run_steps does around it
+    body_st, body_step = body[0] if len(body) == 1 else (None, None)
     control = interp.control
     cap = interp.limits.max_loop_iterations
     if cap is None:
@@ -1342,7 +1355,14 @@ def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:
                 except arith.ArithError as e:
                     raise arith.as_expansion_error(cond_text, e) from None
             try:
-                status = interp.run_steps(body, fds)
+                if body_step is None:
+                    status = interp.run_steps(body, fds)
+                else:
+                    assert body_st is not None
+                    st.stmt = body_st
+                    if control.cancelled or interp.deadline is not None or control.pending:
+                        interp.check_boundary()
+                    status = body_step(interp, body_st, fds)
             except BreakLoop as b:
                 if b.levels > 1:
                     b.levels -= 1

@@ -17,10 +17,11 @@ answer for another script."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tysh.kernel.base.control import ExitShell
+from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.expand import arith
@@ -31,6 +32,8 @@ from tysh.kernel.syntax.walk import walk
 
 if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter
+    from tysh.kernel.run.registry import Registry
+    from tysh.kernel.tools.tool import Tool
 
 Step = Callable[["Interpreter", ast.Statement, Fds], int]
 Plan = tuple[tuple[ast.Statement, Step | None], ...]
@@ -38,6 +41,8 @@ Value = Callable[["Interpreter"], Any]
 
 _PLANS: dict[int, tuple[ast.Script, Plan]] = {}
 _MAX_PLANS = 4096
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def plan(script: ast.Script) -> Plan:
@@ -52,7 +57,9 @@ def plan(script: ast.Script) -> Plan:
     return made
 
 
-def _step(st: ast.Statement) -> Step | None:
+def _step(st: ast.Statement, last_of_body: bool = False) -> Step | None:
+    """The step of one statement, or None; `last_of_body`: the statement ends a
+    function's body (a `return` there gives its status back instead of raising)."""
     if st.background:
         return None
     body = st.body
@@ -73,7 +80,14 @@ def _step(st: ast.Statement) -> Step | None:
             assigns.append((a.name, a, value))
         else:
             return _assignment_step(pipeline, tuple(assigns))
-    return _simple_step(cmd, pipeline)
+    step = _simple_step(cmd, pipeline)
+    name = _command_name(cmd.words[0]) if (
+        cmd.words and not cmd.assigns and not cmd.redirects) else None
+    if name == "local":
+        return _local_step(cmd, pipeline, step) or step
+    if name == "return" and not cmd.arg_assigns:
+        return _return_step(cmd, step, last_of_body) or step
+    return step
 
 
 # what makes a first word more than a name: a glob, a brace or a tilde
@@ -119,6 +133,9 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
     # the function last called here with its body's plan (a loop calls the same one),
     # replaced as one pair: pipeline stages on threads may share this step
     called: list[tuple[ast.FunctionDef, Plan | None] | None] = [None]
+    # the builtin the name resolved to in the registry it was looked up in: a registry
+    # never changes its builtins, and a builtin comes before a registered tool
+    found: list[tuple[Registry, Tool] | None] = [None]
 
     def named(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
         """`f $i`, `[ $i -lt 10 ]`: a function, or a tool with a direct path
@@ -144,7 +161,14 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
                     return _finish(interp, run_function(interp, fn, name, argv, fds,
                                                         last[1]), pipeline)
             elif not state.disabled:
-                tool = interp.registry.tool(name)
+                registry = interp.registry
+                known = found[0]
+                if known is not None and known[0] is registry:
+                    tool: Tool | None = known[1]
+                else:
+                    tool = registry.tool(name)
+                    if tool is not None and tool is registry.builtin(name):
+                        found[0] = (registry, tool)
                 if tool is not None and tool.direct is not None:
                     argv = plain_texts(words, interp, "sh_word_split" in state.options)
                     got = None if argv is None else tool.direct(argv)
@@ -161,11 +185,28 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
 
 
 def _body_plan(fn: ast.FunctionDef) -> Plan | None:
-    """The plan of a function's body when it is a `{ …; }` without redirections."""
+    """The plan of a function's body when it is a `{ …; }` without redirections, for
+    a planned call: `plan`'s, with a `return` that ends the body giving its status
+    back as the body's, which is what the call makes of the ReturnFromFunction the
+    general path raises (cached by the body's identity, apart from `plan`'s)."""
     body = fn.body
-    if type(body) is ast.BraceGroup and not body.redirects:
-        return plan(body.body)
-    return None
+    if type(body) is not ast.BraceGroup or body.redirects:
+        return None
+    script = body.body
+    got = _BODIES.get(id(script))
+    if got is not None and got[0] is script:
+        return got[1]
+    steps = plan(script)
+    if steps:
+        st = steps[-1][0]
+        steps = (*steps[:-1], (st, _step(st, last_of_body=True)))
+    if len(_BODIES) >= _MAX_PLANS:
+        _BODIES.clear()
+    _BODIES[id(script)] = (script, steps)
+    return steps
+
+
+_BODIES: dict[int, tuple[ast.Script, Plan]] = {}
 
 
 def _assignment_step(pipeline: ast.Pipeline,
@@ -276,3 +317,192 @@ def _compiles(word: ast.Word) -> bool:
     except ExpansionError:
         return False
     return True
+
+
+def _builtin_runs(interp: Interpreter, name: str) -> bool:
+    """Whether the command `name` runs its builtin as the general path would run it,
+    unwatched: no function or disabling hides it, and no trap, `set -x` or tool-call
+    listener needs to see it."""
+    state = interp.state
+    return (not state.traps and interp.events is None and "xtrace" not in state.options
+            and name not in state.functions and name not in state.disabled
+            and interp.registry.builtin(name) is not None)
+
+
+def _local_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline, general: Step) -> Step | None:
+    """`local r=$1 n=0 x`: each name made local and given its text as the builtin
+    does, when every argument is a name or `name=value` of a plain value (a text or
+    `$x`); any other shape is not planned. At run time the general path takes over,
+    before anything changed, unless the values are texts and the names need nothing
+    but a store (`State.local_text`)."""
+    assigned = dict(cmd.arg_assigns)
+    items: list[tuple[str, Value | None]] = []
+    for i, w in enumerate(cmd.words[1:], 1):
+        a = assigned.get(i)
+        if a is None:
+            text = _command_name(w)
+            if text is None or _NAME.fullmatch(text) is None:
+                return None
+            items.append((text, None))
+            continue
+        value = _quiet_value(a)
+        if value is None:
+            return None
+        items.append((a.name, value))
+    names = tuple(items)
+    if not names:
+        return None
+    last_name, last_value = names[-1]
+    if len(names) == 1 and last_value is not None:
+        return _one_local_step(last_name, last_value, pipeline, general)
+
+    def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        state = interp.state
+        if not state.func_depth or not _builtin_runs(interp, "local"):
+            return general(interp, st, fds)
+        interp.cur_fds = fds
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
+        try:
+            texts: list[Any] = [None if value is None else value(interp) for _, value in names]
+        except ExpansionError as e:
+            return _finish(interp, interp.fail_expansion(e, fds), pipeline)
+        export = "allexport" in state.options
+        for (name, value), text in zip(names, texts, strict=True):
+            if value is not None and type(text) is not str or not state.local_text(
+                    name, "" if text is None else text, export, store=False):
+                return general(interp, st, fds)
+        for (name, value), text in zip(names, texts, strict=True):
+            if value is None:
+                state.declare_local(name)
+            elif not state.local_text(name, text, export):
+                raise AssertionError(f"local {name}: the store checked a moment ago failed")
+        last = texts[-1]
+        state.last_arg = last_name if last_value is None else f"{last_name}={last}"
+        state.lone_status(0)  # _finish of a success
+        return 0
+
+    return step
+
+
+def _one_local_step(name: str, value: Value, pipeline: ast.Pipeline, general: Step) -> Step:
+    """`_local_step` of the commonest `local r=$1`: one name with a value."""
+
+    def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        state = interp.state
+        if not state.func_depth or not _builtin_runs(interp, "local"):
+            return general(interp, st, fds)
+        interp.cur_fds = fds
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
+        try:
+            text = value(interp)
+        except ExpansionError as e:
+            return _finish(interp, interp.fail_expansion(e, fds), pipeline)
+        if type(text) is not str or not state.local_text(
+                name, text, "allexport" in state.options):
+            return general(interp, st, fds)
+        state.last_arg = f"{name}={text}"
+        state.lone_status(0)  # _finish of a success
+        return 0
+
+    return step
+
+
+def _quiet_value(a: ast.Assign) -> Value | None:
+    """`_value` of an assignment whose value has no effect to compute: a text or a
+    plain `$x` (never $RANDOM, whose every reading draws a number), so a planned
+    command may compute it and still hand the command to the general path."""
+    if a.index is not None or a.append or type(a.value) is not ast.Word:
+        return None
+    parts = a.value.parts
+    if not parts:
+        return lambda interp: ""
+    p = parts[0]
+    if len(parts) == 1 and type(p) is ast.DQ and len(p.parts) == 1:
+        p = p.parts[0]
+    if len(parts) != 1 or type(p) is ast.ArithSub:
+        return None
+    if type(p) is ast.ParamExp:
+        if not plain_scalar(p) or p.name in _DRAWN:
+            return None
+        # its value as `interp.lookup` reads it; anything but text (unset, an array,
+        # a typed value) is for the general path, whose expansion says what it is
+        name = p.name
+        if name.isdigit() and name.isascii() and name != "0":
+            k = int(name) - 1
+
+            def positional(interp: Interpreter) -> str | None:
+                pos = interp.state.positional
+                return pos[k] if k < len(pos) else None
+
+            return positional
+        return lambda interp: interp.lookup(name)
+    return _value(a)
+
+
+# the variables whose reading changes what the next reading gives
+_DRAWN = frozenset({"RANDOM", "SRANDOM"})
+
+# a plain number, as `return` reads its operand (after stripping blanks)
+_STATUS = re.compile(r"[-+]?[0-9]+")
+
+
+def _return_step(cmd: ast.SimpleCommand, general: Step, last: bool) -> Step | None:
+    """`return`, `return 1`, `return $s`: in a function, the ReturnFromFunction the
+    builtin raises, without binding or a Context; an operand that is no number, more
+    than one, or `return` outside a function takes the general path (which says why)."""
+    words = plain_words(cmd.words[1:])
+    if words is None or len(words[0]) > 1:
+        return None
+    texts, holes = words
+    if texts and not holes:  # `return 1`: its number read once
+        if _STATUS.fullmatch(texts[0].strip()) is None:
+            return None
+        return _fixed_return_step(int(texts[0].strip()) & 0xFF, texts[0], general, last)
+
+    def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        state = interp.state
+        if not state.func_depth or not _builtin_runs(interp, "return"):
+            return general(interp, st, fds)
+        argv = plain_texts(words, interp, "sh_word_split" in state.options)
+        if argv is None:
+            return general(interp, st, fds)
+        if argv:
+            text = argv[0]
+            if _STATUS.fullmatch(text.strip()) is None:
+                return general(interp, st, fds)
+            status = int(text.strip()) & 0xFF
+        else:
+            status = state.last_status
+        interp.cur_fds = fds
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
+        state.last_arg = argv[-1] if argv else "return"
+        if last:  # the body ends here: its status is the call's
+            return status
+        raise ReturnFromFunction(status)
+
+    return step
+
+
+def _fixed_return_step(status: int, text: str, general: Step, last: bool) -> Step:
+    """`_return_step` of `return N`, N a number written in the script."""
+
+    def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        state = interp.state
+        if not state.func_depth or not _builtin_runs(interp, "return"):
+            return general(interp, st, fds)
+        interp.cur_fds = fds
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
+        state.last_arg = text
+        if last:  # the body ends here: its status is the call's
+            return status
+        raise ReturnFromFunction(status)
+
+    return step

@@ -724,6 +724,42 @@ class State:
             frame[name] = var
         return var
 
+    def local_text(self, name: str, text: str, export: bool, store: bool = True) -> bool:
+        """`local NAME=TEXT` in the running function, when it needs nothing but a store:
+        no nameref anywhere, the function's own frame innermost, and NAME there a
+        variable of text (or nothing) with no attribute, or new and neither a readonly
+        global (which the builtin refuses to copy) nor held by a prefix assignment
+        (whose value it would take over). False, with nothing changed, for any other
+        case: the builtin decides those. `export`: under `set -a`; `store=False` only
+        answers whether the store would be made."""
+        frames = self.frames
+        frame = frames[-1]
+        if self.refs or len(frames) < 2 or type(frame) is not dict:
+            return False
+        var = frame.get(name)
+        if var is None:
+            for f in reversed(frames):
+                held = f.get(name)
+                if held is not None:
+                    if held.readonly and f is frames[0] or isinstance(f, TempFrame):
+                        return False
+                    break
+            if not store:
+                return True
+            var = frame[name] = Var(None)
+        elif var.readonly or var.integer or var.case or var.nameref or not (
+                var.value is None or type(var.value) is str):
+            return False
+        elif not store:
+            return True
+        if export:
+            var.exported = True
+        meter = self.meter
+        if meter.cap < UNBOUNDED:
+            meter.admit(value_size(text), name)
+        var.value = text
+        return True
+
     def unset(self, name: str, *, ref: bool = False) -> None:
         """`unset name` (what a nameref stands for; `ref`: `unset -n`, the nameref)."""
         if self.refs and not ref:

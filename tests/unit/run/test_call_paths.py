@@ -1,0 +1,141 @@
+"""The planned `local`, `return` and function calls (run/plan.py) give what the general
+path gives: the same output, messages and status for every script here, traced,
+trapped, under `set -e`/`-u`, and where the plan hands a command back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tysh import Kernel
+from tysh.kernel.base.limits import Limits
+from tysh.kernel.run import plan as plan_mod
+
+SCRIPTS = [
+    # local: values, bare names, dynamic scope, `$_`, status
+    'f() { local r=$1 x y="$2" z=; echo "r=$r x=${x-unset} y=$y z=[$z] _=$_"; }; f a "b c"; '
+    'echo "$? ${r-none}"',
+    'g() { local a=1; h; echo "g a=$a"; }; h() { echo "h a=$a"; local a=2; echo "h a=$a"; }\n'
+    'a=0; g; echo "top a=$a"',
+    'f() { local a=1 a=2 b=$a; echo "$a $b"; }; a=0; f',
+    'f() { local x; x=5; echo $x; }; x=top; f; echo $x',
+    'f() { local p=$# q=$? s="$0"; echo "$p $q $s"; }; false; f 1 2',
+    # what the builtin decides: readonly, attributes, namerefs, set -a, prefix values
+    'readonly R=1; k() { local R=2; echo "k $? R=$R"; }; k',
+    'm() { local -i n=5; local n=7+1; echo "n=$n"; }; m',
+    'm() { local -u s; local s=abc; echo $s; }; m',
+    'm() { local a=(1 2); local a=x; echo "${a[@]}"; }; m',
+    'm() { local -n r=t; local r=v; echo "$t"; }; t=0; m',
+    'p() { local v=$v; echo "p v=$v"; }; v=outer; v=call p; echo "v=$v"',
+    'set -a; q() { local e=1; env | grep "^e="; }; q',
+    'local x=1; echo "$?"',
+    'f() { local 1x=2 -; echo "$?"; }; f',
+    'f() { local r=$RANDOM; [ -n "$r" ] && echo drawn; }; RANDOM=7; f; echo $RANDOM',
+    'f() { local r=$undefined_var; echo "[$r]"; }; f',
+    'f() { local r=$a; echo "$r"; }; a=(x y); f',
+    # return: statuses, $?, operands the builtin refuses, outside a function
+    'f() { (exit 4); return; }; f; echo "ret $?"',
+    'f() { return 300; }; f; echo $?',
+    'f() { return " 7"; }; f; echo $?',
+    'f() { return -1; }; f; echo $?',
+    'f() { s=9; return $s; echo no; }; f; echo $?',
+    'f() { return x; }; f; echo "bad $?"',
+    'f() { return 1 2; }; f; echo "two $?"',
+    'return 5; echo "top return $?"',
+    'f() { return 3; }; g() { f; echo "g $? $_"; }; g',
+    'f() { return 3; }; g() { f; }; g; echo "$? $_"; g && echo no',
+    'f() { echo in; return; }; g() { false; f; }; g; echo "$?"',
+    'f() { if [ "$1" ]; then return 1; fi; return 2; }; f x; echo $?; f; echo $?',
+    'f() { while :; do return 4; done; }; f; echo $?',
+    # hooks: set -e, set -u, xtrace, traps, the call stack
+    'set -e; f() { return 1; }; f || echo caught; f; echo unreached',
+    'set -e; f() { local r=$1; false; echo no; }; f 1; echo unreached',
+    'set -u; f() { local w=$9; echo "u $w"; }; f; echo after',
+    'set -u; f() { local w=${9}; return $w; }; f 3; echo $?',
+    'set -x; f() { local r=$1; return 2; }; f a; echo $?',
+    "trap 'echo err $?' ERR; f() { local r=1; return 3; }; f; echo $?",
+    "set -E; trap 'echo err $?' ERR; f() { local r=1; return 3; }; f; echo $?",
+    "trap 'echo debug' DEBUG; f() { local r=1; return 0; }; f",
+    "set -T; trap 'echo debug' DEBUG; f() { local r=1; return 0; }; f",
+    'f() { local r=$1; caller 0; echo "${FUNCNAME[*]} ${BASH_LINENO[*]}"; return 0; }\n'
+    'g() { f x; }\ng',
+    'f() { local r=1; return 0; }; declare -F; declare -F f',
+    'f() { local n=$1; [ $n -le 0 ] && return 0; f $((n - 1)); echo $n; return 0; }; f 3',
+    'local() { echo "my local $*"; }; f() { local a=1; }; f',
+    'return() { echo "my return"; }; f() { return 4; echo after; }; f; echo $?',
+    'enable -n local; f() { local a=1; echo $?; }; f',
+    'f() { local r=$1; return 0; }; i=0; while [ $i -lt 5 ]; do f $i; i=$((i+1)); done; '
+    'echo "$? ${r-unset}"',
+]
+
+
+def _run(tmp_path: Path, src: str, **kw: Any) -> tuple[int, str, str]:
+    r = Kernel(cwd=str(tmp_path), **kw).execute(src)
+    return r.code, r.out, r.err
+
+
+@pytest.fixture
+def unplanned(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Run with no statement planned: every command takes the general path."""
+
+    def general() -> None:
+        monkeypatch.setattr(plan_mod, "_step", lambda st: None)
+        plan_mod._PLANS.clear()
+
+    yield general
+    plan_mod._PLANS.clear()
+
+
+@pytest.mark.parametrize("src", SCRIPTS)
+@pytest.mark.parametrize("where", ["top", "loop"])
+def test_planned_and_general_paths_agree(tmp_path: Path, unplanned: Any, src: str,
+                                         where: str) -> None:
+    """`loop`: the script inside a loop, where every call site is planned too."""
+    if where == "loop":
+        src = f"for _ in 1; do\n{src}\ndone"
+    planned = _run(tmp_path, src)
+    unplanned()
+    assert planned == _run(tmp_path, src)
+
+
+def test_planned_paths_agree_under_a_memory_cap(tmp_path: Path, unplanned: Any) -> None:
+    src = 'f() { local r=$1; echo ${#r}; }; f "$(printf "%0500d" 0)"'
+    planned = _run(tmp_path, src, limits=Limits(max_memory=20_000_000))
+    unplanned()
+    assert planned == _run(tmp_path, src, limits=Limits(max_memory=20_000_000))
+    assert planned[1] == "500\n"
+
+
+def test_the_function_depth_limit_holds_with_local_and_return(tmp_path: Path) -> None:
+    k = Kernel(cwd=str(tmp_path), limits=Limits(max_function_depth=20))
+    r = k.execute("f() { local n=$1; f $(( n + 1 )); return 0; }; f 0")
+    assert r.code != 0 and "maximum function nesting exceeded (20)" in r.err
+
+
+def test_plain_local_and_return_do_not_run_their_builtins(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tysh.builtins.shell import flow, vars
+
+    calls: list[str] = []
+    declare, texts = vars._declare, flow.texts
+
+    def spy_declare(*a: Any, **kw: Any) -> Any:
+        calls.append("local")
+        return declare(*a, **kw)
+
+    def spy_texts(*a: Any, **kw: Any) -> Any:
+        calls.append("return")
+        return texts(*a, **kw)
+
+    monkeypatch.setattr(vars, "_declare", spy_declare)
+    monkeypatch.setattr(flow, "texts", spy_texts)
+    k = Kernel(cwd=str(tmp_path))
+    src = ('f() { local r=$1 s; s=$r; return 0; }; i=0\n'
+           'while [ $i -lt 20 ]; do f $i; i=$((i+1)); done; echo "$r $s"')
+    assert k.execute(src).out == " \n"
+    assert calls == []
+    # a local the builtin must decide still reaches it
+    assert k.execute("f() { local -i n=1; local n=2+3; echo $n; }; f").out == "5\n"
+    assert calls == ["local", "local"]
