@@ -433,16 +433,17 @@ class CappedOutput(io.BytesIO):
 
     # set per instance only once the output passes its limit (see write)
     _tail: bytearray
+    # what a new stream starts with, as class attributes: two are made for every
+    # execute(), so the constructor sets only what differs per stream
+    total = 0
+    over = False
+    check: Callable[[], None] | None = None  # see streams.CheckedBytesIO
 
     def __init__(self, limit: int) -> None:
-        # one made per stream of every execute(): as little work as can be
         self.limit = limit = limit if limit > 0 else 0
-        self.total = 0
-        self.over = False
         # past this many bytes written every write raises BrokenPipeError
         self.stop_at = OVERRUN_FACTOR * limit + OVERRUN_BYTES
         self._lock = _thread.allocate_lock()
-        self.check: Callable[[], None] | None = None  # see streams.CheckedBytesIO
 
     @property
     def head_cap(self) -> int:
@@ -486,10 +487,12 @@ class CappedOutput(io.BytesIO):
     def result(self) -> bytes:
         """What was kept: everything, or head + marker + tail when over the limit —
         cut at line ends when a line end is near, so no line is shown half."""
-        with self._lock:
-            head = super().getvalue()
-            if not self.over:
+        if not self.over:
+            head = io.BytesIO.getvalue(self)
+            if not self.over:  # `over` never goes back: `head` is all that was written
                 return head
+        with self._lock:
+            head = io.BytesIO.getvalue(self)
             tail = bytes(self._tail[len(self._tail) - self.tail_cap :]) if self.tail_cap else b""
         cut = head.rfind(b"\n")
         if cut >= len(head) // 2:
