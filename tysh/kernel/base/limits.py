@@ -458,7 +458,9 @@ class CappedOutput(io.BytesIO):
         if check is not None:
             check()
         n = len(b)
-        with self._lock:
+        lock = self._lock
+        lock.acquire()  # (a `with` costs twice as much, and every write of a run takes it)
+        try:
             if self.total > self.stop_at:
                 # far past the limit: the writer is stopped as by a reader that went
                 # away; nothing more it writes would be shown, and it might never end
@@ -468,16 +470,18 @@ class CappedOutput(io.BytesIO):
                 if self.total <= self.limit:
                     return io.BytesIO.write(self, b)
                 self.over = True
-                kept = super().getvalue() + bytes(b)
-                super().seek(0)
-                super().truncate()
+                kept = io.BytesIO.getvalue(self) + bytes(b)
+                self.seek(0)
+                self.truncate()
                 head_cap = self.head_cap
-                super().write(kept[:head_cap])
+                io.BytesIO.write(self, kept[:head_cap])
                 self._tail = bytearray(kept[head_cap:])
             else:
                 self._tail += b
             if len(self._tail) > 2 * self.tail_cap + (1 << 16):
                 del self._tail[: len(self._tail) - self.tail_cap]
+        finally:
+            lock.release()
         return n
 
     @property

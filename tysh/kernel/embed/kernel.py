@@ -514,7 +514,8 @@ class Kernel:
         call (see `_reset_then`). Never raises for anything in the script (see the
         table); a script that is neither `str` nor `bytes` (bytes are read as UTF-8,
         other bytes kept) is a programming error: TypeError."""
-        src = _script_text(src, "execute")
+        if type(src) is not str or not src.isascii():  # ASCII text is clean as it is
+            src = _script_text(src, "execute")
         return self._call(self._reset_then if reset else self._run_src, src, stdin, cwd, env,
                           timeout, binary)
 

@@ -42,6 +42,8 @@ from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.run.state import CallFrame, TempFrame, Var
 from tysh.kernel.syntax import ast
 from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.tool import Outcome, Tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,7 +53,6 @@ if TYPE_CHECKING:
     from tysh.kernel.run.plan import Plan
     from tysh.kernel.run.session import Session
     from tysh.kernel.tools.schema import ToolSchema
-    from tysh.kernel.tools.tool import Tool
 
 _SPECIAL_NAME_CHARS = frozenset("*?[{~")
 _NO_WORDS: frozenset[int] = frozenset()
@@ -891,9 +892,6 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
     elif type(ret) is int:
         code, output, data = ret, None, None
     else:
-        from tysh.kernel.tools.output import OutputData
-        from tysh.kernel.tools.tool import Outcome
-
         if isinstance(ret, OutputData):
             code, output, data = 0, ret, None
         elif isinstance(ret, Outcome):
