@@ -817,9 +817,9 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         interp.files() if not interp.procsubs and len(fds) <= 3 else _procsub_fs(interp, fds),
         interp,
         as_json,
-        _isatty(stdout),
+        False if isinstance(stdout, io.BytesIO) else _isatty(stdout),
         False,
-        tuple(targs.path),
+        tuple(targs.path) if targs.path else (),
         Charges(meter) if meter.cap < UNBOUNDED else NO_CHARGES,
         interp.keeps_value,
     )
