@@ -59,15 +59,15 @@ class Shell:
         interp.last_typed = False
         exits: list[int] = []
 
-        def body() -> int:
+        def body(_: None, fds: Fds) -> int:
             try:
-                return int(interp.run_script(script, self.fds))
+                return int(interp.run_script(script, fds))
             except ExitShell as e:
                 exits.append(e.status)
                 raise
 
         try:
-            status = k._guard(body, self.fds)  # noqa: SLF001 — the kernel's own safety net
+            status = k._guard(body, None, self.fds)  # noqa: SLF001 — the kernel's own safety net
         except KeyboardInterrupt:
             status = st.last_status = 130
         if exits:

@@ -86,6 +86,32 @@ def test_copy_is_independent() -> None:
     assert s.get("b") is None
 
 
+def test_a_copy_shares_no_mutable_field_but_the_read_only_ones() -> None:
+    """A fork takes every field over at once and then copies the mutable ones: a field
+    added to State without a copy of its own would be shared with the parent, which
+    this catches (the meter and the tables are shared on purpose)."""
+    k = Kernel.isolated()
+    k.execute("f() { :; }; alias ll='ls -l'; set -- a b; trap '' USR1; trap 'echo' ERR; "
+              "set -E; false; f")
+    parent = k.state
+    parent.comp_options = {"nospace"}
+    shared = {"meter", "tables", "disabled"}
+    for child in (parent.copy(), parent.copy_reading_variables()):
+        assert "comp_options" not in child.__dict__
+        assert child.subshell == parent.subshell + 1
+        assert child.traps == {"SIGUSR1": "", "ERR": "echo"}
+        assert child.traps_shown == parent.traps
+        containers = [n for n, v in child.__dict__.items()
+                      if isinstance(v, (list, dict, set, bytearray))]
+        assert {"functions", "options", "positional", "traps"} <= set(containers)
+        for name in containers:
+            if name not in shared and name != "frames":
+                assert getattr(child, name) is not getattr(parent, name), name
+    assert parent.copy().frames is not parent.frames
+    assert parent.copy().frames[0] is not parent.frames[0]
+    assert parent.copy_reading_variables().frames[0] is parent.frames[0]
+
+
 def test_special_parameters() -> None:
     s = State("/", {})
     s.positional = ["a", "b"]

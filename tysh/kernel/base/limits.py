@@ -433,16 +433,17 @@ class CappedOutput(io.BytesIO):
 
     # set per instance only once the output passes its limit (see write)
     _tail: bytearray
+    # what a new stream starts with, as class attributes: two are made for every
+    # execute(), so the constructor sets only what differs per stream
+    total = 0
+    over = False
+    check: Callable[[], None] | None = None  # see streams.CheckedBytesIO
 
     def __init__(self, limit: int) -> None:
-        # one made per stream of every execute(): as little work as can be
         self.limit = limit = limit if limit > 0 else 0
-        self.total = 0
-        self.over = False
         # past this many bytes written every write raises BrokenPipeError
         self.stop_at = OVERRUN_FACTOR * limit + OVERRUN_BYTES
         self._lock = _thread.allocate_lock()
-        self.check: Callable[[], None] | None = None  # see streams.CheckedBytesIO
 
     @property
     def head_cap(self) -> int:
@@ -457,7 +458,9 @@ class CappedOutput(io.BytesIO):
         if check is not None:
             check()
         n = len(b)
-        with self._lock:
+        lock = self._lock
+        lock.acquire()  # (a `with` costs twice as much, and every write of a run takes it)
+        try:
             if self.total > self.stop_at:
                 # far past the limit: the writer is stopped as by a reader that went
                 # away; nothing more it writes would be shown, and it might never end
@@ -467,16 +470,18 @@ class CappedOutput(io.BytesIO):
                 if self.total <= self.limit:
                     return io.BytesIO.write(self, b)
                 self.over = True
-                kept = super().getvalue() + bytes(b)
-                super().seek(0)
-                super().truncate()
+                kept = io.BytesIO.getvalue(self) + bytes(b)
+                self.seek(0)
+                self.truncate()
                 head_cap = self.head_cap
-                super().write(kept[:head_cap])
+                io.BytesIO.write(self, kept[:head_cap])
                 self._tail = bytearray(kept[head_cap:])
             else:
                 self._tail += b
             if len(self._tail) > 2 * self.tail_cap + (1 << 16):
                 del self._tail[: len(self._tail) - self.tail_cap]
+        finally:
+            lock.release()
         return n
 
     @property
@@ -486,10 +491,12 @@ class CappedOutput(io.BytesIO):
     def result(self) -> bytes:
         """What was kept: everything, or head + marker + tail when over the limit —
         cut at line ends when a line end is near, so no line is shown half."""
-        with self._lock:
-            head = super().getvalue()
-            if not self.over:
+        if not self.over:
+            head = io.BytesIO.getvalue(self)
+            if not self.over:  # `over` never goes back: `head` is all that was written
                 return head
+        with self._lock:
+            head = io.BytesIO.getvalue(self)
             tail = bytes(self._tail[len(self._tail) - self.tail_cap :]) if self.tail_cap else b""
         cut = head.rfind(b"\n")
         if cut >= len(head) // 2:

@@ -110,19 +110,23 @@ def hold_deep() -> None:
     """Raise the recursion limit to DEEP_RECURSION (unless the host's is higher) for
     one more holder; every call is matched by one `release_deep()`."""
     global _depth_users, _depth_saved
-    with _depth_lock:
+    _depth_lock.acquire()  # (not `with`: every execute() comes here, and `with` costs more)
+    try:
         if _depth_users == 0:
             current = sys.getrecursionlimit()
             _depth_saved = current if current < DEEP_RECURSION else None
             if _depth_saved is not None:
                 sys.setrecursionlimit(DEEP_RECURSION)
         _depth_users += 1
+    finally:
+        _depth_lock.release()
 
 
 def release_deep() -> None:
     """One holder leaves; the host's limit comes back when the last one does."""
     global _depth_users, _depth_saved
-    with _depth_lock:
+    _depth_lock.acquire()
+    try:
         _depth_users -= 1
         if _depth_users == 0 and _depth_saved is not None:
             # left alone if the host changed it meanwhile
@@ -132,6 +136,8 @@ def release_deep() -> None:
                 except RecursionError:  # pragma: no cover — deeper than the old limit
                     pass
             _depth_saved = None
+    finally:
+        _depth_lock.release()
 
 
 class deep_recursion:  # noqa: N801 — used as `with deep_recursion():`

@@ -514,12 +514,10 @@ class Kernel:
         call (see `_reset_then`). Never raises for anything in the script (see the
         table); a script that is neither `str` nor `bytes` (bytes are read as UTF-8,
         other bytes kept) is a programming error: TypeError."""
-        src = _script_text(src, "execute")
-        if reset:
-            return self._call(lambda fds: self._reset_then(src, fds), stdin, cwd, env,
-                              timeout, binary)
-        return self._call(lambda fds: self._run_src(src, fds), stdin, cwd, env, timeout,
-                          binary)
+        if type(src) is not str or not src.isascii():  # ASCII text is clean as it is
+            src = _script_text(src, "execute")
+        return self._call(self._reset_then if reset else self._run_src, src, stdin, cwd, env,
+                          timeout, binary)
 
     def _reset_then(self, src: str, fds: Fds) -> int:
         """`execute(reset=True)`: the session's options (`set -e -u -x -o pipefail`,
@@ -556,13 +554,14 @@ class Kernel:
         name = clean_text(name)
         words = [clean_text(a) if isinstance(a, str) else a for a in argv]
 
-        def body(fds: Fds) -> int:
+        def body(_: None, fds: Fds) -> int:
             interp = self.interp
             interp.cur_fds = fds
             interp.last_data = None
-            return self._guard(lambda: invoke(interp, name, classify(words), fds, None), fds)
+            return self._guard(lambda w, f: invoke(interp, name, classify(w), f, None), words,
+                               fds)
 
-        return self._call(body, stdin, cwd, env, timeout, binary)
+        return self._call(body, None, stdin, cwd, env, timeout, binary)
 
     def execute_json(
         self,
@@ -590,14 +589,14 @@ class Kernel:
         words = t.json_argv(args, path, json_output)
         from tysh.kernel.run.simple_command import invoke
 
-        def body(fds: Fds) -> int:
+        def body(_: None, fds: Fds) -> int:
             interp = self.interp
             interp.cur_fds = fds
             interp.last_data = None
             return self._guard(
-                lambda: invoke(interp, name, words, fds, None, functions=False), fds)
+                lambda w, f: invoke(interp, name, w, f, None, functions=False), words, fds)
 
-        return self._call(body, stdin, None, None, timeout, False)
+        return self._call(body, None, stdin, None, None, timeout, False)
 
     async def aexecute(
         self,
@@ -619,9 +618,7 @@ class Kernel:
         src = _script_text(src, "aexecute")
         loop = asyncio.get_running_loop()
         call = functools.partial(
-            self._call, lambda fds: self._run_src(src, fds), stdin, cwd, env, timeout, binary,
-            ticket,
-        )
+            self._call, self._run_src, src, stdin, cwd, env, timeout, binary, ticket)
         fut = loop.run_in_executor(None, call)
         try:
             return await asyncio.shield(fut)
@@ -646,7 +643,7 @@ class Kernel:
         try:
             self._owner = _thread.get_ident()
             self.control.reset()
-            return self._limited(lambda f: self._run_src(src, f, ends=True), fds, timeout)
+            return self._limited(self._run_src_to_end, src, fds, timeout)
         finally:
             self._owner = None
             self._busy.release()
@@ -655,7 +652,7 @@ class Kernel:
         interp = self.interp
         interp.last_data = None
         interp.last_typed = False
-        return self._guard(lambda: interp.run_toplevel(script, fds), fds, ends)
+        return self._guard(interp.run_toplevel, script, fds, ends)
 
     # ---------------------------------------------------------------- internals
     def _run_src(self, src: str, fds: Fds, ends: bool = False) -> int:
@@ -663,37 +660,41 @@ class Kernel:
         `set -n` reads the rest of this script without running it; it ends with the
         script, as bash ignores it in a shell that takes more input, so a session is
         never left unable to run anything."""
+        interp = self.interp
         try:
-            return self._run_src_once(src, fds, ends)
+            if interp.reads_by_command(src):
+                interp.last_data = None
+                interp.last_typed = False
+                check = self._refuse if self.validate_first else None
+                return self._guard(lambda s, f: interp.run_commands(s, f, check), src, fds,
+                                   ends)
+            try:
+                script = parse_source(src)
+            except TyshSyntaxError as e:
+                _write(fds.get(2), e.format() + "\n")
+                self.state.last_status = 2
+                return 2
+            except RecursionError:
+                _write(fds.get(2), NESTS_TOO_DEEPLY + "\n")
+                self.state.last_status = 2
+                return 2
+            except Exception as e:  # noqa: BLE001 — never a traceback
+                _write(fds.get(2), f"tysh: internal error: {type(e).__name__}: {e}\n")
+                return INTERNAL_FAULT
+            if self.validate_first:
+                refused = self._refuse(script, fds)
+                if refused is not None:
+                    self.state.last_status = refused
+                    return refused
+            interp.last_data = None
+            interp.last_typed = False
+            return self._guard(interp.run_toplevel, script, fds, ends)
         finally:
             self.state.options.discard("noexec")
 
-    def _run_src_once(self, src: str, fds: Fds, ends: bool) -> int:
-        interp = self.interp
-        if interp.reads_by_command(src):
-            interp.last_data = None
-            interp.last_typed = False
-            check = self._refuse if self.validate_first else None
-            return self._guard(lambda: interp.run_commands(src, fds, check), fds, ends)
-        try:
-            script = self.parse(src)
-        except TyshSyntaxError as e:
-            _write(fds.get(2), e.format() + "\n")
-            self.state.last_status = 2
-            return 2
-        except RecursionError:
-            _write(fds.get(2), NESTS_TOO_DEEPLY + "\n")
-            self.state.last_status = 2
-            return 2
-        except Exception as e:  # noqa: BLE001 — never a traceback
-            _write(fds.get(2), f"tysh: internal error: {type(e).__name__}: {e}\n")
-            return INTERNAL_FAULT
-        if self.validate_first:
-            refused = self._refuse(script, fds)
-            if refused is not None:
-                self.state.last_status = refused
-                return refused
-        return self.run_script(script, fds, ends=ends)
+    def _run_src_to_end(self, src: str, fds: Fds) -> int:
+        """`_run_src` of a script the shell ends with (the CLI's `run`)."""
+        return self._run_src(src, fds, ends=True)
 
     def _refuse(self, script: ast.Script, fds: Fds) -> int | None:
         """Refuse a script with certain problems before any of it runs: every problem
@@ -741,7 +742,8 @@ class Kernel:
 
     def _call(
         self,
-        body: Callable[[Fds], int],
+        body: Callable[[Any, Fds], int],
+        arg: Any,
         stdin: bytes | str,
         cwd: str | None,
         env: dict[str, str] | None,
@@ -749,62 +751,58 @@ class Kernel:
         binary: bool,
         ticket: _Ticket | None = None,
     ) -> ExecResult:
-        """One `execute`: refuse when busy, capture the streams under the output limit,
-        apply the per-call cwd/env, run under the time limit, build the result."""
+        """One `execute`, `body(arg, fds)`: refuse when busy, capture the streams under
+        the output limit, apply the per-call cwd/env, run under the time limit, build the
+        result."""
         if timeout is not None:
             check_timeout(timeout)
-        if not self._busy.acquire(blocking=False):
-            return ExecResult(code=BUSY, err=self._busy_message())
+        if not self._busy.acquire(False):
+            return ExecResult(BUSY, "", self._busy_message())
         try:
             self._owner = _thread.get_ident()
-            if ticket is None:
-                self.control.reset()
-            else:
+            control = self.control
+            if ticket is not None:
                 with self._ticket_lock:
-                    self.control.reset()
+                    control.reset()
                     ticket.running = True
                     if ticket.cancelled:
-                        self.control.cancelled = True
-            if isinstance(stdin, str):
+                        control.cancelled = True
+            elif control.cancelled or control.pending or control.int_trap_ran:
+                control.reset()  # a cancel or signal sent between calls is dropped
+            if type(stdin) is not bytes and isinstance(stdin, str):
                 stdin = encode_text(stdin)
             interp = self.interp
             cap = self.limits.max_output_bytes
             out: CappedOutput | CheckedBytesIO
+            err: CappedOutput | io.BytesIO
             if cap is not None:
                 out = CappedOutput(cap)
                 out.check = interp.check_boundary
+                err = CappedOutput(cap)
             else:
                 out = CheckedBytesIO(interp, self.meter if self.meter.limited else None)
-            err = CappedOutput(cap) if cap is not None else io.BytesIO()
+                err = io.BytesIO()
             fds: Fds = {0: io.BytesIO(stdin), 1: out, 2: err}
             interp.last_data = None
-            if cwd is None and not env:
+            restore = _nothing if cwd is None and not env else self._override(cwd, env)
+            if isinstance(restore, str):
+                _write(err, restore + "\n")
+                code = 2
+            else:
                 try:
-                    code = self._limited(body, fds, timeout)
+                    code = self._limited(body, arg, fds, timeout)
                 finally:
                     if isinstance(out, CappedOutput):
                         out.check = None
                     else:
                         out.interp = None
-            else:
-                restore = self._override(cwd, env)
-                if isinstance(restore, str):
-                    _write(err, restore + "\n")
-                    code = 2
-                else:
-                    try:
-                        code = self._limited(body, fds, timeout)
-                    finally:
-                        if isinstance(out, CappedOutput):
-                            out.check = None
-                        else:
-                            out.interp = None
-                        restore()
+                    restore()
+            if not isinstance(out, CheckedBytesIO):
+                return self._result(code, out, err, binary)
             try:
                 return self._result(code, out, err, binary)
             finally:
-                if isinstance(out, CheckedBytesIO):
-                    out.release()
+                out.release()
         finally:
             if ticket is not None:
                 with self._ticket_lock:
@@ -812,17 +810,18 @@ class Kernel:
             self._owner = None
             self._busy.release()
 
-    def _limited(self, body: Callable[[Fds], int], fds: Fds, timeout: float | None) -> int:
-        """Run under the time limit; turn a passed deadline or a cancel into 124 / 130."""
+    def _limited(self, body: Callable[[Any, Fds], int], arg: Any, fds: Fds,
+                 timeout: float | None) -> int:
+        """Run `body(arg, fds)` under the time limit; turn a passed deadline or a cancel
+        into 124 / 130."""
         secs = timeout if timeout is not None else self.limits.timeout
-        if secs is not None:
-            secs = check_timeout(secs)
+        if secs is not None and not (type(secs) is float and secs < _INF):
+            secs = check_timeout(secs)  # `inf` is no limit; an int becomes a float
         interp = self.interp
-        deadline = time.monotonic() + secs if secs is not None else None
-        interp.deadline = deadline
+        deadline = interp.deadline = time.monotonic() + secs if secs is not None else None
         hold_deep()
         try:
-            code = body(fds)
+            code = body(arg, fds)
         finally:
             release_deep()
             interp.deadline = None
@@ -876,10 +875,11 @@ class Kernel:
 
         return undo
 
-    def _guard(self, fn: Any, fds: Fds, ends: bool = False) -> int:
-        """Run `fn`, turning whatever it raises into a status and a message. When the
-        shell ends (`exit`, `set -e`, a cancel; or the script's end when `ends`), its
-        INT trap (for a cancel) and EXIT trap run first."""
+    def _guard(self, fn: Callable[[Any, Fds], int], arg: Any, fds: Fds,
+               ends: bool = False) -> int:
+        """Run `fn(arg, fds)`, turning whatever it raises into a status and a message.
+        When the shell ends (`exit`, `set -e`, a cancel; or the script's end when
+        `ends`), its INT trap (for a cancel) and EXIT trap run first."""
         interp = self.interp
         st = self.state
         frames, func_depth, loop_depth, calls = (
@@ -889,7 +889,7 @@ class Kernel:
         saved_check = stop.install(interp.check_boundary)
         try:
             try:
-                status = int(fn())
+                status = int(fn(arg, fds))
             except ExitShell as e:
                 if not st.traps:
                     raise
@@ -938,9 +938,16 @@ class Kernel:
             if len(st.func_names) > calls:
                 del st.func_names[calls:], st.call_lines[calls:], st.call_files[calls:]
             interp.suppress_errexit = 0
-            interp.close_exec_files()
-            flush_quietly(fds.get(1))
-            flush_quietly(fds.get(2))
+            if interp.exec_opened:
+                interp.close_exec_files()
+            # `exec >file` may have put a file in the table (execute()'s own in-memory
+            # streams need no flush)
+            stream = fds.get(1)
+            if type(stream) is not CappedOutput:
+                flush_quietly(stream)
+            stream = fds.get(2)
+            if type(stream) is not CappedOutput:
+                flush_quietly(stream)
         st.last_status = status
         return status
 
@@ -962,34 +969,40 @@ class Kernel:
         finally:
             control.cancelled = True
 
-    def _result(self, code: int, out: io.BytesIO, err: io.BytesIO, binary: bool) -> ExecResult:
-        raw = out.result() if type(out) is CappedOutput else out.getvalue()
-        if type(err) is CappedOutput:
+    def _result(self, code: int, out: CappedOutput | CheckedBytesIO,
+                err: CappedOutput | io.BytesIO, binary: bool) -> ExecResult:
+        # the streams that passed the output limit
+        out_cut = err_cut = None
+        if isinstance(out, CappedOutput):
+            raw = out.result()
+            if out.over:
+                out_cut = out
+        else:
+            raw = out.getvalue()
+        if isinstance(err, CappedOutput):
             err_raw = err.result()
-            over = [s for s in (out, err) if type(s) is CappedOutput and s.over] \
-                if err.over or type(out) is CappedOutput and out.over else _NOT_OVER
+            if err.over:
+                err_cut = err
         else:
             err_raw = err.getvalue()
-            over = _NOT_OVER
         err_text = err_raw.decode("utf-8", "surrogateescape") if err_raw else ""
-        if over and code not in _KEEP_CODE:
-            omitted = sum(s.omitted for s in over)
+        cut = out_cut or err_cut
+        if cut is not None and code not in _KEEP_CODE:
+            omitted = sum(s.omitted for s in (out_cut, err_cut) if s is not None)
             err_text = err_text.rstrip("\n") + ("\n" if err_text else "") + (
-                f"tysh: output limit of {over[0].limit} bytes exceeded ({omitted} bytes "
+                f"tysh: output limit of {cut.limit} bytes exceeded ({omitted} bytes "
                 f"omitted; the script's own status was {code})"
             )
             code = OUTPUT_TRUNCATED
             self.state.last_status = code
-        if err_text:
-            err_text = err_text.rstrip("\n") + "\n"
         return ExecResult(
-            code=code,
-            out=raw if binary else raw.decode("utf-8", "surrogateescape"),
-            err=err_text,
-            data=self.interp.last_data,
-            truncated=bool(over),
+            code,
+            raw if binary else raw.decode("utf-8", "surrogateescape"),
+            err_text,
+            self.interp.last_data,
+            None,
+            cut is not None,
         )
-
 
 def _external_policy(allow: bool | Iterable[str], runner: str | Callable[..., int] | None,
                      fs: FileSystem, network: bool) -> Any:
@@ -1059,7 +1072,7 @@ def _mcp_hub(registry: Registry) -> Any:
 
 
 _NO_NAMES: frozenset[str] = frozenset()
-_NOT_OVER: list[CappedOutput] = []
+_INF = float("inf")
 _CHECKED_MAX = 64
 
 # a fault, a time limit or a cancel says more than "the output was long"

@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 
     from tysh.kernel.expand import arith, pattern
     from tysh.kernel.expand.glob import GlobOptions
-    from tysh.kernel.run import cond
+    from tysh.kernel.run import cond, pipeline
     from tysh.kernel.run.filemode import MaskedFileSystem
     from tysh.kernel.run.jobs import JobControl, JobTable
     from tysh.kernel.run.plan import Plan
@@ -68,6 +68,8 @@ else:  # loaded by the first arithmetic or `case` that runs
     arith = LazyModule(globals(), "arith", "tysh.kernel.expand.arith")
     pattern = LazyModule(globals(), "pattern", "tysh.kernel.expand.pattern")
     cond = LazyModule(globals(), "cond", "tysh.kernel.run.cond")  # by the first `[[ … ]]`
+    # by the first pipeline (it loads `threading`)
+    pipeline = LazyModule(globals(), "pipeline", "tysh.kernel.run.pipeline")
 
 __all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
 
@@ -804,8 +806,6 @@ class Interpreter:
             status = self.run_command(cmds[0], fds)
             self.state.lone_status(status)
             return status
-        from tysh.kernel.run.pipeline import run_stages
-
         if self.events is not None:
             self.events.hint(cmds)
         if self.state.traps:
@@ -816,7 +816,7 @@ class Interpreter:
         if p.negated:
             self.suppress_errexit += 1
         try:
-            statuses = run_stages(self, cmds, fds)
+            statuses = pipeline.run_stages(self, cmds, fds)
         finally:
             if p.negated:
                 self.suppress_errexit -= 1

@@ -257,8 +257,8 @@ def _in_turn(interp: Interpreter, cmds: Sequence[ast.Command], fds: Fds) -> bool
     keep a stage waiting on a person or a writer); and each stage, by its syntax
     (`_turn_name`) and by what its name means now, is a builtin of `_TURN_KINDS` or
     `_TURN_SHELL` — not a function, not a name `enable -n` turned off."""
-    first = _turn_name(cmds[0])
-    if first is None or (first not in _NO_INPUT and not isinstance(fds.get(0), io.BytesIO)):
+    names = _stage_names(cmds)
+    if names is None or (names[0] not in _NO_INPUT and not isinstance(fds.get(0), io.BytesIO)):
         return False
     if threading.active_count() > 1 and _host_threads():
         return False
@@ -266,14 +266,33 @@ def _in_turn(interp: Interpreter, cmds: Sequence[ast.Command], fds: Fds) -> bool
     functions = st.functions
     disabled = st.disabled
     builtin = interp.registry.builtin
-    for cmd in cmds:
-        name = _turn_name(cmd)
-        if name is None or name in functions or (disabled and name in disabled):
+    for name in names:
+        if name in functions or (disabled and name in disabled):
             return False
         tool = builtin(name)
         if tool is None or not (tool.schema.kind in _TURN_KINDS or name in _TURN_SHELL):
             return False
     return True
+
+
+# a pipeline's commands (by id) → (the commands, each stage's `_turn_name` when every
+# stage has one, else None); the entry holds the commands, so an id is not reused while
+# it lives
+_STAGES: dict[int, tuple[Sequence[ast.Command], tuple[str, ...] | None]] = {}
+
+
+def _stage_names(cmds: Sequence[ast.Command]) -> tuple[str, ...] | None:
+    """Each stage's `_turn_name`, or None when a stage has none; remembered per
+    pipeline."""
+    hit = _STAGES.get(id(cmds))
+    if hit is not None and hit[0] is cmds:
+        return hit[1]
+    names = [_turn_name(c) for c in cmds]
+    got = None if None in names else tuple(cast("list[str]", names))
+    if len(_STAGES) >= 4096:
+        _STAGES.clear()
+    _STAGES[id(cmds)] = (cmds, got)
+    return got
 
 
 def _host_threads() -> bool:

@@ -42,6 +42,8 @@ from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.run.state import CallFrame, TempFrame, Var
 from tysh.kernel.syntax import ast
 from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.tool import Outcome, Tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,7 +53,6 @@ if TYPE_CHECKING:
     from tysh.kernel.run.plan import Plan
     from tysh.kernel.run.session import Session
     from tysh.kernel.tools.schema import ToolSchema
-    from tysh.kernel.tools.tool import Tool
 
 _SPECIAL_NAME_CHARS = frozenset("*?[{~")
 _NO_WORDS: frozenset[int] = frozenset()
@@ -80,61 +81,106 @@ def arg_text(a: Arg) -> str:
     return "--"
 
 
+# syntax tree node id → (node, its command name, arguments and `$_` when every word is
+# constant text, else None); the entry holds the node, so an id is not reused while it
+# lives
+_CONSTANT: dict[int, tuple[ast.SimpleCommand, tuple[str, tuple[Arg, ...], str] | None]] = {}
+# the characters that make a literal word more than its text (expand_args' rule)
+_LIVE = frozenset("{*?[(~\\")
+
+
+def _constant(interp: Interpreter, cmd: ast.SimpleCommand
+              ) -> tuple[str, tuple[Arg, ...], str] | None:
+    """The command name, arguments and `$_` of a command whose words are all constant
+    text (plain or quoted, nothing to expand, no assignment, redirection or declaration
+    argument): they never change, so they are worked out once per syntax node."""
+    hit = _CONSTANT.get(id(cmd))
+    if hit is not None and hit[0] is cmd:
+        return hit[1]
+    words = cmd.words
+    got = None
+    if words and not cmd.assigns and not cmd.redirects and not cmd.arg_assigns and all(
+            len(w.parts) == 1 and (type(w.parts[0]) is ast.Quoted or type(
+                w.parts[0]) is ast.Lit and _LIVE.isdisjoint(w.parts[0].text))
+            for w in words):
+        name = cast("ast.Lit | ast.Quoted", words[0].parts[0]).text
+        args = tuple(expand_args(words[1:], interp))
+        got = (name, args, arg_text(args[-1]) if args else name)
+    if len(_CONSTANT) >= 4096:
+        _CONSTANT.clear()
+    _CONSTANT[id(cmd)] = (cmd, got)
+    return got
+
+
 def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     interp.last_typed = False
     interp.last_data = None
     interp.cmdsub_status = None
-    words = cmd.words
-    try:
-        if not words:
-            return _assignments_only(interp, cmd, fds)
-        # the command name: the first word that expands to something
-        i = 0
-        n = len(words)
-        pre: list[Arg] = []
-        name: str | None = None
-        while i < n:
-            w = words[i]
-            i += 1
-            lit = _literal_name(w)
-            if lit is not None:
-                name = lit
-                break
-            got = expand_args((w,), interp)
-            if got:
-                name = arg_text(got[0])
-                pre = list(got[1:])
-                break
-        if name is None:
-            # every word expanded to nothing: like an assignment-only command
-            return _assignments_only(interp, cmd, fds)
-        st = interp.state
+    st = interp.state
+    known = _constant(interp, cmd)
+    if known is not None:
+        name, fixed, last = known
         fn = st.functions.get(name)
         tool: Tool | None = None
         if fn is None:
             tool = interp.registry.tool(name)
             if st.disabled and name in st.disabled:  # `enable -n NAME`
                 tool = interp.registry.registered.get(name)
-        rest = words[i:]
-        if rest:
-            assign_words = frozenset(k - i for k, _ in cmd.arg_assigns if k >= i) if (
-                cmd.arg_assigns) else _NO_WORDS
-            if tool is None:
-                more = expand_args(rest, interp, assign_words=assign_words)
-            elif tool.schema.glob_passthrough:
-                more = expand_args(rest, interp, glob_passthrough=True,
-                                   assign_words=assign_words)
+        args = list(fixed)
+    else:
+        words = cmd.words
+        try:
+            if not words:
+                return _assignments_only(interp, cmd, fds)
+            # the command name: the first word that expands to something
+            i = 0
+            n = len(words)
+            pre: list[Arg] = []
+            name_: str | None = None
+            while i < n:
+                w = words[i]
+                i += 1
+                lit = _literal_name(w)
+                if lit is not None:
+                    name_ = lit
+                    break
+                got = expand_args((w,), interp)
+                if got:
+                    name_ = arg_text(got[0])
+                    pre = list(got[1:])
+                    break
+            if name_ is None:
+                # every word expanded to nothing: like an assignment-only command
+                return _assignments_only(interp, cmd, fds)
+            name = name_
+            fn = st.functions.get(name)
+            tool = None
+            if fn is None:
+                tool = interp.registry.tool(name)
+                if st.disabled and name in st.disabled:  # `enable -n NAME`
+                    tool = interp.registry.registered.get(name)
+            rest = words[i:]
+            if rest:
+                assign_words = frozenset(k - i for k, _ in cmd.arg_assigns if k >= i) if (
+                    cmd.arg_assigns) else _NO_WORDS
+                if tool is None:
+                    more = expand_args(rest, interp, assign_words=assign_words)
+                elif tool.schema.glob_passthrough:
+                    more = expand_args(rest, interp, glob_passthrough=True,
+                                       assign_words=assign_words)
+                else:
+                    patterns = _unglobbed(tool.schema)
+                    more = (_expand_with_patterns(rest, interp, patterns, assign_words)
+                            if patterns else expand_args(rest, interp,
+                                                         assign_words=assign_words))
+                args = pre + more if pre else more
             else:
-                patterns = _unglobbed(tool.schema)
-                more = (_expand_with_patterns(rest, interp, patterns, assign_words) if patterns
-                        else expand_args(rest, interp, assign_words=assign_words))
-            args = pre + more if pre else more
-        else:
-            args = pre
-    except ExpansionError as e:
-        return interp.fail_expansion(e, fds)
+                args = pre
+        except ExpansionError as e:
+            return interp.fail_expansion(e, fds)
+        last = arg_text(args[-1]) if args else name
 
-    st.last_arg = arg_text(args[-1]) if args else name
+    st.last_arg = last
     if "xtrace" in st.options:
         _trace(interp, cmd, name, args, fds)
     if interp.events is not None:
@@ -142,6 +188,11 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
 
         return observed(interp, cmd, name, fn, tool, args, fds,
                         lambda f: _dispatch(interp, cmd, name, fn, tool, args, f))
+    if known is not None:  # no declaration, redirection or assignment to apply
+        if fn is not None:
+            return call_function(interp, fn, name, args, fds)
+        if tool is not None:
+            return call_tool(interp, tool, name, args, fds)
     return _dispatch(interp, cmd, name, fn, tool, args, fds)
 
 
@@ -766,9 +817,9 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         interp.files() if not interp.procsubs and len(fds) <= 3 else _procsub_fs(interp, fds),
         interp,
         as_json,
-        _isatty(stdout),
+        False if isinstance(stdout, io.BytesIO) else _isatty(stdout),
         False,
-        tuple(targs.path),
+        tuple(targs.path) if targs.path else (),
         Charges(meter) if meter.cap < UNBOUNDED else NO_CHARGES,
         interp.keeps_value,
     )
@@ -841,9 +892,6 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
     elif type(ret) is int:
         code, output, data = ret, None, None
     else:
-        from tysh.kernel.tools.output import OutputData
-        from tysh.kernel.tools.tool import Outcome
-
         if isinstance(ret, OutputData):
             code, output, data = 0, ret, None
         elif isinstance(ret, Outcome):

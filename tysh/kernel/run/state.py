@@ -320,50 +320,36 @@ class State:
         return s
 
     def _copy_but_variables(self) -> State:
-        """`copy` without its `frames`, which the caller sets."""
+        """`copy` without its `frames`, which the caller sets. Every field is taken over
+        as it is in one step (a fork is made per pipeline stage and `$(…)`), then each
+        mutable one gets a copy of its own; `tests/unit/run/test_state.py` pins that no
+        container but the read-only ones is shared."""
         s = State.__new__(State)
-        s.meter = self.meter
+        d = s.__dict__
+        d.update(self.__dict__)
+        d.pop("comp_options", None)  # a completion's options are never inherited
         s.functions = dict(self.functions)
         s.aliases = dict(self.aliases)
         s.options = set(self.options)
         s.shopt = set(self.shopt)
         s.positional = list(self.positional)
-        s.arg0 = self.arg0
-        s.cwd = self.cwd
-        s.last_status = self.last_status
-        s.last_bg_pid = self.last_bg_pid
-        s.pid = self.pid
-        s.func_depth = self.func_depth
-        s.loop_depth = self.loop_depth
         s.subshell = self.subshell + 1
         s.func_names = list(self.func_names)
         s.call_lines = list(self.call_lines)
         s.call_files = list(self.call_files)
         s.func_files = dict(self.func_files)
         s.pipestatus = list(self.pipestatus)
-        s.getopts_ind = self.getopts_ind
-        s.getopts_pos = self.getopts_pos
-        s.started = self.started
-        s.host_facts = self.host_facts
-        s.default_bytes = self.default_bytes
-        s.stmt = self.stmt
-        s.umask = self.umask
-        s.disabled = self.disabled
-        s.tables = self.tables
         # a subshell resets the traps it does not ignore; ERR stays with `set -E`, DEBUG
         # and RETURN with `set -T`
-        keep = {k: v for k, v in self.traps.items() if v == "" or (
-            k == "ERR" and "errtrace" in self.options) or (
-            k in ("DEBUG", "RETURN") and "functrace" in self.options)}
-        s.traps = keep
-        s.traps_shown = dict(self.traps) if self.traps else None
-        s.invocation = self.invocation
-        s.trap_line = self.trap_line
-        s.last_arg = self.last_arg
-        s.xtrace_level = self.xtrace_level
-        s.commands_run = self.commands_run
-        s.refs = self.refs
-        s.interactive = self.interactive
+        traps = self.traps
+        if traps:
+            s.traps = {k: v for k, v in traps.items() if v == "" or (
+                k == "ERR" and "errtrace" in self.options) or (
+                k in ("DEBUG", "RETURN") and "functrace" in self.options)}
+            s.traps_shown = dict(traps)
+        else:
+            s.traps = {}
+            s.traps_shown = None
         s.key_text = s.key_index = None  # the fork's interpreter sets its own
         return s
 
