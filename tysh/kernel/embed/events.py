@@ -9,9 +9,12 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.tools.output import ExecResult
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from tysh.kernel.embed.kernel import Kernel

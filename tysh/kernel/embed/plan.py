@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
+from tysh.kernel.base.hints import Any
 from tysh.kernel.base.record import Record, as_plain, frozen
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import children, static_word

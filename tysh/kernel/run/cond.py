@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import io
 import re
-from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.values import AssocArray, array_get, byte_view, from_byte_view
 from tysh.kernel.syntax import ast
 from tysh.kernel.text import engine
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from tysh.kernel.expand import pattern

@@ -13,15 +13,19 @@ import itertools
 import secrets
 import threading
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Any
 
 from tysh.kernel.base.argv import Arg, Flag, Operand
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from tysh.kernel.base.hints import Any
 from tysh.kernel.base.limits import Cancelled, TimedOut
 from tysh.kernel.base.streams import Fds, NullIO
 from tysh.kernel.base.values import to_json_value, to_text
 from tysh.kernel.syntax import ast
 from tysh.kernel.tools.kinds import acp_kind_of, kind_from_operations, label_of, normal_kind
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter

@@ -13,9 +13,13 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Any, cast
 
+from tysh.kernel.base.hints import cast
 from tysh.kernel.base.streams import Fds, NullIO, fileno_of, flush_quietly
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 if TYPE_CHECKING:
     from tysh.kernel.base.limits import RunControl

@@ -13,10 +13,13 @@ from __future__ import annotations
 import functools
 import posixpath
 from collections.abc import Callable, Iterator
-from typing import IO, Any
 
 from tysh.kernel.base.lazymod import contextmanager
 from tysh.kernel.fs.api import FileStat, FileSystem, FsError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 
 @functools.cache

@@ -22,10 +22,13 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.limits import RunControl
 from tysh.kernel.base.threads import deep_recursion
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     import subprocess

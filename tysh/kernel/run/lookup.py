@@ -8,10 +8,10 @@ turns it off. bash's own builtins (cd, echo, printf, …) are reported as builti
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tysh.kernel.base.values import to_text
 from tysh.kernel.run.registry import search_path
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter

@@ -23,13 +23,17 @@ import io
 import os
 import threading
 from collections.abc import Callable, Sequence
-from typing import IO, TYPE_CHECKING, Any, cast
 
 from tysh.kernel.base import stop
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from tysh.kernel.base.hints import cast
 from tysh.kernel.base.streams import CheckedReader, CheckedWriter, Fds, close_quietly
 from tysh.kernel.base.threads import NoThread, start_deep
 from tysh.kernel.syntax import ast
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter

@@ -19,16 +19,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
+from tysh.kernel.base.hints import Any
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.expand import arith
 from tysh.kernel.expand.words import arith_word_fn, plain_scalar, plain_texts, plain_words
 from tysh.kernel.run.simple_command import do_assign, run_function, run_simple
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import walk
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter

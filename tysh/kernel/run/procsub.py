@@ -13,12 +13,16 @@ from __future__ import annotations
 import os
 import stat
 import threading
-from typing import IO, TYPE_CHECKING, Any, cast
 
+from tysh.kernel.base.hints import cast
 from tysh.kernel.base.record import mutable
 from tysh.kernel.base.streams import NULL_IO, Fds, close_quietly
 from tysh.kernel.base.threads import start_deep
 from tysh.kernel.fs.api import FileStat, FileSystem, FsError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter

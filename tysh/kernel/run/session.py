@@ -8,13 +8,15 @@ read and change its state, run scripts and call other tools; such a tool says so
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 # the shell API's Protocol as context.py has it (a plain class at run time)
 from tysh.kernel.base.hints import Protocol
 from tysh.kernel.run.lookup import BASH_BUILTINS as BASH_BUILTINS
 from tysh.kernel.run.lookup import DEFAULT_PATH as DEFAULT_PATH
 from tysh.kernel.tools.context import ShellAPI
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from tysh.kernel.base.argv import Arg

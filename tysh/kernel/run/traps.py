@@ -13,11 +13,12 @@ statement boundary, as bash runs a trap after the current command."""
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
 
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.base.values import to_text
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter

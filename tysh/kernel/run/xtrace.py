@@ -3,10 +3,10 @@ that the line could be pasted back into a shell, as bash prints it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.streams import Fds
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter
