@@ -319,14 +319,14 @@ def _reducer(origin: str, alias: str | None, expand1: bool,
             k = rest[0][0]
 
             def grow1(s: list[Any]) -> Any:
-                acc: _Expand = s[0]
+                acc: list[Any] = s[0]
                 acc.append(s[k])
                 return acc
 
             return grow1, (_GROW if size == 2 else None)
 
         def grow(s: list[Any]) -> Any:
-            acc: _Expand = s[0]
+            acc: list[Any] = s[0]
             for i, exp in rest:
                 if exp:
                     acc.extend(s[i])
