@@ -113,6 +113,23 @@ _ONE_OPS = {"\n": ("_NL", ""), ";": ("_SEMI", ";&"), "|": ("PIPE", "|&"), "&": (
 # pattern, `x@(a|b)`)
 _SIMPLE_WORD = LazyRegex(
     r"[^ \t\n|&;()<>'\"\\$`]++(?=[ \t\n|&;)]|(?<![?*+@!])\(|[<>](?!\()|\Z)")
+# A word of plain runs, '…', "…" holding only text and `$name`/`${name}`, and
+# `$name`/`${name}`, ending where every word ends: what `tokens` reads inline beyond
+# the plain words (`_quick_parts` splits it into parts as scan_word would).
+_QUICK_WORD = LazyRegex(
+    r"(?:[^ \t\n|&;()<>'\"\\$`]++|'[^']*+'"
+    r'|"(?:[^"\\$`]++|\$(?:[A-Za-z_][A-Za-z0-9_]*+|\{[A-Za-z_][A-Za-z0-9_]*+\}))*+"'
+    r"|\$(?:[A-Za-z_][A-Za-z0-9_]*+|\{[A-Za-z_][A-Za-z0-9_]*+\}))++"
+    r"(?=[ \t\n|&;)]|[<>](?!\()|\Z)")
+_QUICK_SEGMENT = LazyRegex(
+    r"""([^'"$]+)|'([^']*)'|"([^"]*)"|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
+# Inside "…" of such a word: text, $name, ${name}.
+_QUICK_DQ_SEGMENT = LazyRegex(
+    r"""([^$]+)|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
+# A redirection to a plain word (`>out`, `2>&1`, `< in`), read inline by `tokens`: the
+# fd, the operator, and the target (which ends as a plain word ends).
+_QUICK_REDIR = LazyRegex(
+    r"([0-9]?)(>>|>&|>|<&|<)[ \t]*([^ \t\n|&;()<>'\"\\$`]+)(?=[ \t\n|&;)]|\Z)")
 _BLANK_LINES = LazyRegex(r"(?:[ \t]*(?:#[^\n]*)?\n)*")
 _BLANKS = LazyRegex(r"(?:[ \t]+|\\\n)*")
 _COMMENT_TO_EOL = LazyRegex(r"[^\n]*")
@@ -494,6 +511,10 @@ class Scanner:
         plain_reserved = _PLAIN_RESERVED
         opens_command = _OPENS_COMMAND
         pos_types = _POS_TYPES
+        quick_start = "'\"$"
+        redir_start = "<>0123456789{"
+        quick_redir = _QUICK_REDIR.match
+        quick_word = _QUICK_WORD.match
         while True:
             if not (self.heredocs or self.cond or self.pending or self.case_stack
                     or aliasing and self.alias_next):
@@ -505,10 +526,41 @@ class Scanner:
                         i = _skip(_BLANKS, text, i)
                     self.i = i
                 m = None
+                quick = False
                 if i < n:
                     c = text[i]
                     if c not in slow_start:
                         m = simple(text, i)
+                        quick = m is None
+                    elif c in quick_start:
+                        quick = True
+                    elif c in redir_start:
+                        # `>out`, `2>&1`, `< in`, as _next and _redirect read them
+                        rm = quick_redir(text, i)
+                        if rm is not None:
+                            if self.cmd_pos and not self.kw_only:
+                                self.no_reserved = True
+                            end = rm.end()
+                            self.i = end
+                            if not cur_start <= i < cur_next:
+                                cur_line, cur_start, cur_next = _line_span(
+                                    self.src, text, n, lazy, line_offset, i)
+                            fd_text, op, target = rm.groups()
+                            node = lit_cache.get(target)
+                            if node is None:
+                                node = _lit(target)
+                            j = rm.start(3)
+                            yield ("REDIR", Redirect(
+                                op, new_word((node,), new_pos(cur_line, j - cur_start + 1)),
+                                int(fd_text) if fd_text else None,
+                                new_pos(cur_line, i - cur_start + 1)), i, end)
+                            continue
+                        if c in "0123456789{":
+                            # a word such as `5` or `{a,b}`, unless a redirection
+                            # (`5>x`, `{fd}>x`) starts here
+                            m = simple(text, i)
+                            if m is not None and text[m.end():m.end() + 1] in ("<", ">"):
+                                m = None
                     elif c in op_start:
                         # `\n ; | & && ||` as _next and _operator read them in this state
                         two = text[i:i + 2]
@@ -579,6 +631,24 @@ class Scanner:
                             node = _lit(lit)
                         yield ("WORD", new_word((node,), new_pos(cur_line, i - cur_start + 1)), i, end)
                         continue
+                elif quick:
+                    # a word with quotes or `$name` in it (not one that may be an
+                    # assignment), as _word_token and scan_word read it
+                    qm = quick_word(text, i)
+                    if qm is not None:
+                        end = qm.end()
+                        if not ((self.assign_ok or self.decl)
+                                and ("=" in text[i:end] or "[" in text[i:end])):
+                            if self.cmd_pos:
+                                self.cmd_pos = self.assign_ok = self.kw_only = False
+                                self.no_reserved = False
+                            self.i = end
+                            if not cur_start <= i < cur_next:
+                                cur_line, cur_start, cur_next = _line_span(
+                                    self.src, text, n, lazy, line_offset, i)
+                            yield ("WORD", new_word(_quick_parts(text, i, end),
+                                                    new_pos(cur_line, i - cur_start + 1)), i, end)
+                            continue
             tok = next_tok()
             if aliasing and self.text is not text:  # an alias was expanded: the text changed
                 text = self.text
@@ -1644,6 +1714,41 @@ def _skip(pattern: LazyRegex, text: str, i: int) -> int:
     m = pattern.match(text, i)
     assert m is not None
     return m.end()
+
+
+def _quick_parts(text: str, i: int, end: int) -> tuple[ast.WordPart, ...]:
+    """The parts of the word `_QUICK_WORD` matched at `i`..`end`, as scan_word makes them
+    (adjacent single-quoted strings make one Quoted)."""
+    parts: list[ast.WordPart] = []
+    for m in _QUICK_SEGMENT.finditer(text, i, end):
+        k = m.lastindex
+        if k == 1:
+            parts.append(Lit(m.group(1)))
+        elif k == 2:
+            q = m.group(2)
+            if parts and parts[-1].__class__ is Quoted:
+                q = parts.pop().text + q  # type: ignore[union-attr]
+            parts.append(Quoted(q))
+        elif k == 3:
+            body = m.group(3)
+            if "$" not in body:
+                parts.append(DQ((Quoted(body),) if body else ()))
+                continue
+            inner: list[ast.WordPart] = []
+            for d in _QUICK_DQ_SEGMENT.finditer(body):
+                k = d.lastindex
+                if k == 1:
+                    inner.append(Quoted(d.group(1)))
+                elif k == 2:
+                    inner.append(ParamExp(d.group(2)))
+                else:
+                    inner.append(ParamExp(d.group(3), None, False, False, "", None, None, True))
+            parts.append(DQ(tuple(inner)))
+        elif k == 4:
+            parts.append(ParamExp(m.group(4)))
+        else:
+            parts.append(ParamExp(m.group(5), None, False, False, "", None, None, True))
+    return tuple(parts)
 
 
 _LIT_CACHE: dict[str, ast.Lit] = {}

@@ -243,10 +243,9 @@ def is_incomplete(src: str) -> bool:
     return False
 
 
-class _Expand(list[Any]):
-    """The children of an `_inlined` rule or a repetition helper, spliced into the parent."""
-
-    __slots__ = ()
+# The children of an `_inlined` rule or a repetition helper, spliced into the parent: a
+# plain list (a literal `[v]` is the cheapest thing to build), which no builder keeps.
+_Expand = list
 
 
 # A reduction: (number of stack entries popped, the rule's nonterminal, its builder, and
@@ -320,14 +319,14 @@ def _reducer(origin: str, alias: str | None, expand1: bool,
             k = rest[0][0]
 
             def grow1(s: list[Any]) -> Any:
-                acc: _Expand = s[0]
+                acc: list[Any] = s[0]
                 acc.append(s[k])
                 return acc
 
             return grow1, (_GROW if size == 2 else None)
 
         def grow(s: list[Any]) -> Any:
-            acc: _Expand = s[0]
+            acc: list[Any] = s[0]
             for i, exp in rest:
                 if exp:
                     acc.extend(s[i])
@@ -348,11 +347,12 @@ def _reducer(origin: str, alias: str | None, expand1: bool,
 
     if splice:
         if plain:
-            return _Expand, ((lambda v: _Expand((v,))) if size == 1 else None)
+            # (the driver hands a builder a fresh list of the popped values: it is the list)
+            return (lambda s: s), ((lambda v: [v]) if size == 1 else None)
         if not any(exp for _, exp in keep):
             picks = [i for i, _ in keep]
-            return one(lambda s: _Expand([s[i] for i in picks]))
-        return one(lambda s: _Expand(filtered(s)))
+            return one(lambda s: [s[i] for i in picks])
+        return one(filtered)
     if callback is None:
         # A `?rule` without a builder of its own (e.g. `?command`): always one child.
         if not expand1 or len(keep) != 1:
@@ -367,7 +367,9 @@ def _reducer(origin: str, alias: str | None, expand1: bool,
 
         return one(maybe_inline)
     if plain:
-        return one(cb)
+        # a builder's own form for one child, when it has one, saves wrapping it in a list
+        direct = getattr(builder, f"{alias or origin}_one", None) if size == 1 else None
+        return (cb, direct) if direct is not None else one(cb)
     if not any(exp for _, exp in keep):
         picks = [i for i, _ in keep]
         return one(_picker(cb, picks))
@@ -447,7 +449,19 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
         if act is None:
             end = len(scanner.text)
             raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
-        size, origin, fn, _one = act
+        size, origin, fn, one = act
+        if one is not None:
+            if one is _GROW:
+                v = values.pop()
+                values[-1].append(v)
+                del stack[-1]
+            elif one is not _SAME:
+                values[-1] = one(values[-1])
+            row = stack[-2][origin]
+            if row is end_state:
+                return values[-1]
+            stack[-1] = row
+            continue
         if size:
             s = values[-size:]
             del values[-size:]
@@ -582,7 +596,27 @@ def _with_redirects(cmd: ast.Command, redirects: tuple[ast.Redirect, ...]) -> as
 
 
 class _Builder:
-    """Rule callbacks, named after the rules (or their `-> alias`) in tysh.lark."""
+    """Rule callbacks, named after the rules (or their `-> alias`) in tysh.lark. A
+    `name_one` method, where there is one, builds the rule's node from its one child for
+    a form of the rule that has one symbol (the driver calls it in place, no list made)."""
+
+    @staticmethod
+    def start_one(stmts: tuple[ast.Statement, ...]) -> ast.Script:
+        return Script(stmts, stmts[0].pos if stmts else ast.NOPOS)
+
+    compound_list_one = case_body_one = start_one
+
+    @staticmethod
+    def stmt_list_one(ao: ast.AndOr) -> tuple[ast.Statement, ...]:
+        return (Statement(ao, False, ao.pos),)
+
+    @staticmethod
+    def and_or_one(first: ast.Pipeline) -> ast.AndOr:
+        return AndOr(first, (), first.pos)
+
+    @staticmethod
+    def pipeline_one(cmd: ast.Command) -> ast.Pipeline:
+        return Pipeline((cmd,), False, cmd.pos)
 
     def start(self, c: list[Any]) -> ast.Script:
         return _script(c[0] if c else ())
