@@ -97,6 +97,14 @@ def test_importing_a_public_name_leaves_the_collector_as_it_was(enabled: bool) -
     assert p.stdout.strip() == str(enabled)
 
 
+def _python(code: str, cwd: Path) -> str:
+    """What `python -c code` prints, run in a fresh interpreter."""
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=cwd, timeout=120)
+    assert p.returncode == 0, p.stderr
+    return p.stdout.strip()
+
+
 def test_no_builtin_module_loads_attrs(tmp_path: Path) -> None:
     # every builtin declares its args as a tysh record: a run that uses only tysh's own
     # tools never pays for attrs (an embedder's attrs args class still works)
@@ -107,10 +115,7 @@ def test_no_builtin_module_loads_attrs(tmp_path: Path) -> None:
             "from tysh import Kernel\n"
             "Kernel().execute('printf \"b\\\\na\\\\n\" | sort | wc -l; seq 3 | grep 2')\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('attr', 'attrs')))")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       cwd=tmp_path, timeout=120)
-    assert p.returncode == 0, p.stderr
-    assert p.stdout.strip() == "[]"
+    assert _python(code, tmp_path) == "[]"
 
 
 def test_typed_tools_reflect_their_args_without_typing(tmp_path: Path) -> None:
@@ -123,7 +128,4 @@ def test_typed_tools_reflect_their_args_without_typing(tmp_path: Path) -> None:
             "sort -r f; cut -c1 f; tail -n1 f; cat -n f; uniq f')\n"
             "assert r.code == 0, r\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('typing', 'attrs')))")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       cwd=tmp_path, timeout=120)
-    assert p.returncode == 0, p.stderr
-    assert p.stdout.strip() == "[]"
+    assert _python(code, tmp_path) == "[]"

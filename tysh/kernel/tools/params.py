@@ -283,6 +283,7 @@ def element_type(tp: Any) -> Any:
 
 _HINTS: dict[type, dict[str, Any]] = {}
 _EVALUATED: dict[tuple[str, str], Any] = {}
+_SPACES: dict[str, dict[str, Any]] = {}  # a module's names for its annotations, once
 
 
 def type_hints(cls: type) -> dict[str, Any]:
@@ -305,7 +306,10 @@ def type_hints(cls: type) -> dict[str, Any]:
                 if isinstance(ann, str):
                     key = (module, ann)
                     if key not in _EVALUATED:
-                        space = {**_ANNOTATION_NAMES, **vars(sys.modules[module])}
+                        space = _SPACES.get(module)
+                        if space is None:
+                            space = _SPACES[module] = {**_ANNOTATION_NAMES,
+                                                       **vars(sys.modules[module])}
                         _EVALUATED[key] = eval(ann, space, dict(vars(klass)))
                     ann = _EVALUATED[key]
                 hints[name] = ann
