@@ -153,28 +153,29 @@ def _read_one(tables: _Tables, scanner: Scanner, whole: bool
               ) -> tuple[ast.Script, int] | None:
     """The first complete command of the scanner's text and how much of the text (before
     any alias expansion) it took, or None when the text ends first and is not `whole`."""
+    rows, reductions = tables.rows, tables.reductions
     start = tables.start
-    stack: list[dict[str, Any]] = [start]
+    stack: list[_Row] = [start]
     values: list[Any] = []
     row = start
     for tok in scanner.tokens():
         ttype = tok[0]
         while True:
             act = row.get(ttype)
-            if act.__class__ is dict:
-                row = act
+            if act is None:
+                raise _syntax_error(scanner, tok, stack, values)
+            if act >= 0:
+                row = rows[act]
                 stack.append(row)
                 values.append(tok)
                 break
-            if act is None:
-                raise _syntax_error(scanner, tok, stack, values)
-            size, origin, fn, _one = act
+            size, origin, fn, _one = reductions[act]
             s = values[-size:] if size else []
             if size:
                 del values[-size:]
                 del stack[-size:]
             values.append(fn(s))
-            row = stack[-1][origin]
+            row = rows[stack[-1][origin]]
             stack.append(row)
         # a newline ends the command when the parser is at the top level, and the
         # newline is the script's own (not one inside an alias's text)
@@ -186,7 +187,7 @@ def _read_one(tables: _Tables, scanner: Scanner, whole: bool
     return _finish(tables, stack, values, scanner), len(scanner.src.text) - scanner.shift
 
 
-def _ends(tables: _Tables, stack: list[dict[str, Any]]) -> bool:
+def _ends(tables: _Tables, stack: list[_Row]) -> bool:
     """Whether the input could end where the parser stands (a complete command)."""
     stack = list(stack)
     row = stack[-1]
@@ -194,16 +195,16 @@ def _ends(tables: _Tables, stack: list[dict[str, Any]]) -> bool:
         act = row.get("$END")
         if act is None:
             return False
-        size, origin, _fn, _one = act
+        size, origin, _fn, _one = tables.reductions[act]
         if size:
             del stack[-size:]
-        row = stack[-1][origin]
+        row = tables.rows[stack[-1][origin]]
         if row is tables.end:
             return True
         stack.append(row)
 
 
-def _finish(tables: _Tables, stack: list[dict[str, Any]], values: list[Any],
+def _finish(tables: _Tables, stack: list[_Row], values: list[Any],
             scanner: Scanner) -> ast.Script:
     """The reductions at the end of the input: the script read so far."""
     row = stack[-1]
@@ -212,13 +213,13 @@ def _finish(tables: _Tables, stack: list[dict[str, Any]], values: list[Any],
         if act is None:
             end = len(scanner.text)
             raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
-        size, origin, fn, _one = act
+        size, origin, fn, _one = tables.reductions[act]
         s = values[-size:] if size else []
         if size:
             del values[-size:]
             del stack[-size:]
         value = fn(s)
-        row = stack[-1][origin]
+        row = tables.rows[stack[-1][origin]]
         if row is tables.end:
             assert isinstance(value, ast.Script)
             return value
@@ -259,82 +260,44 @@ _GROW: Any = object()
 
 
 # The layout of lalr_tables.py that this module reads (see tablegen.py).
-TABLES_FORMAT = 3
-_Spec = tuple[int, str, tuple[Any, ...], tuple[tuple[tuple[str, ...], tuple[int, ...]], ...],
-              int, int]
+TABLES_FORMAT = 4
+_Recipe = tuple[str, str, str, int, tuple[Any, ...]]
+_Row = dict[str, int]
+_Spec = tuple[int, str, tuple[_Recipe, ...], tuple[_Row, ...], int, int]
 
 
 class _Tables:
-    """The grammar's LALR(1) tables, re-keyed for the driver loop in `_run`.
+    """The grammar's LALR(1) tables as the driver loop in `_run` reads them.
 
-    Each state is a dict from terminal or nonterminal name to either the next state's own
-    dict (a shift, or a goto after a reduction) or a _Reduce. Linking states directly
-    saves an index per step; builders are resolved per rule once, here.
+    Each state (row) is a dict from terminal or nonterminal name to an action: n ≥ 0
+    shifts (or, after a reduction, goes) to `rows[n]`; n < 0 reduces by `reductions[n]`
+    (the rules in reverse order, so the negative number indexes it as it is). The rows
+    are the generated module's own dicts, used as they are: loading the tables builds
+    one reduction per rule and nothing per table entry.
     """
 
     def __init__(self, spec: _Spec) -> None:
-        _, _, rule_specs, states, start, end = spec
+        _, _, recipes, states, start, end = spec
         builder = _Builder()
         reductions: list[_Reduce] = []
-        for origin, alias, expand1, expansion in rule_specs:
-            reductions.append((len(expansion), origin,
-                               *_reducer(origin, alias, expand1, expansion, builder)))
-        rows: list[dict[str, Any]] = [{} for _ in states]
-        for out, (syms, actions) in zip(rows, states, strict=True):
-            out.update(zip(syms, [rows[a] if a >= 0 else reductions[~a] for a in actions],
-                           strict=True))
-        self.start: dict[str, Any] = rows[start]
-        self.end: dict[str, Any] = rows[end]
+        for recipe in reversed(recipes):
+            reductions.append((recipe[3], recipe[0], *_reducer(recipe, builder)))
+        self.rows: tuple[_Row, ...] = states
+        self.reductions: list[_Reduce] = reductions
+        self.start: _Row = states[start]
+        self.end: _Row = states[end]
 
 
-def _reducer(origin: str, alias: str | None, expand1: bool,
-             expansion: tuple[tuple[str, bool], ...], builder: _Builder,
+def _reducer(recipe: _Recipe, builder: _Builder
              ) -> tuple[Callable[[list[Any]], Any], Any]:
     """The function that turns a rule's popped stack entries into its value, and the
-    in-place form `_run` uses instead when there is one (see _Reduce). The rule's symbols
-    are (name, is_terminal) pairs; an `_underscored` symbol is spliced or dropped, as
-    Lark's tree builder does."""
-    keep: list[tuple[int, bool]] = []
-    for idx, (name, is_term) in enumerate(expansion):
-        if is_term:
-            if name[0] != "_":
-                keep.append((idx, False))
-        else:
-            keep.append((idx, name[0] == "_"))
-    splice = origin[0] == "_"
-    expand1 = expand1 and not alias
-    callback: Callable[[list[Any]], Any] | None = (
-        None if splice else getattr(builder, alias or origin, None))
-    size = len(expansion)
-    plain = not any(exp for _, exp in keep) and len(keep) == size
+    in-place form `_run` uses instead when there is one (see _Reduce), made from the
+    rule's recipe (tablegen.rule_recipe says what its kinds and kept children are)."""
+    origin, name, kind, size, keep = recipe
 
     def one(fn: Callable[[list[Any]], Any]) -> tuple[Callable[[list[Any]], Any], Any]:
         """fn, and for a rule of one symbol its form taking that symbol's value."""
         return fn, ((lambda v: fn([v])) if size == 1 else None)
-
-    if splice and keep and keep[0] == (0, True):
-        # Left-recursive repetition helper: grow the first child's list in place.
-        rest = keep[1:]
-        if len(rest) == 1 and not rest[0][1]:
-            k = rest[0][0]
-
-            def grow1(s: list[Any]) -> Any:
-                acc: list[Any] = s[0]
-                acc.append(s[k])
-                return acc
-
-            return grow1, (_GROW if size == 2 else None)
-
-        def grow(s: list[Any]) -> Any:
-            acc: list[Any] = s[0]
-            for i, exp in rest:
-                if exp:
-                    acc.extend(s[i])
-                else:
-                    acc.append(s[i])
-            return acc
-
-        return grow, (_SAME if size == 1 and not rest else None)
 
     def filtered(s: list[Any]) -> list[Any]:
         out: list[Any] = []
@@ -345,41 +308,60 @@ def _reducer(origin: str, alias: str | None, expand1: bool,
                 out.append(s[i])
         return out
 
-    if splice:
-        if plain:
-            # (the driver hands a builder a fresh list of the popped values: it is the list)
-            return (lambda s: s), ((lambda v: [v]) if size == 1 else None)
-        if not any(exp for _, exp in keep):
-            picks = [i for i, _ in keep]
-            return one(lambda s: [s[i] for i in picks])
+    if kind == "grow1":
+        k = keep[0]
+
+        def grow1(s: list[Any]) -> Any:
+            acc: list[Any] = s[0]
+            acc.append(s[k])
+            return acc
+
+        return grow1, (_GROW if size == 2 else None)
+    if kind == "grow":
+        def grow(s: list[Any]) -> Any:
+            acc: list[Any] = s[0]
+            for i, exp in keep:
+                if exp:
+                    acc.extend(s[i])
+                else:
+                    acc.append(s[i])
+            return acc
+
+        return grow, (_SAME if size == 1 and not keep else None)
+    if kind == "splice_all":
+        # (the driver hands a builder a fresh list of the popped values: it is the list)
+        return (lambda s: s), ((lambda v: [v]) if size == 1 else None)
+    if kind == "splice_pick":
+        return one(lambda s: [s[i] for i in keep])
+    if kind == "splice_filter":
         return one(filtered)
+    callback: Callable[[list[Any]], Any] | None = getattr(builder, name, None)
     if callback is None:
         # A `?rule` without a builder of its own (e.g. `?command`): always one child.
-        if not expand1 or len(keep) != 1:
+        if kind != "inline" or (len(keep) if keep else size) != 1:
             raise AssertionError(f"tysh.lark rule {origin!r} has no builder method")
-        only = keep[0][0]
+        only = keep[0][0] if keep else 0
         return (lambda s: s[only]), (_SAME if size == 1 else None)
     cb = callback
-    if expand1:
+    if kind == "inline":
         def maybe_inline(s: list[Any]) -> Any:
-            c = s if plain else filtered(s)
+            c = filtered(s) if keep else s
             return c[0] if len(c) == 1 else cb(c)
 
         return one(maybe_inline)
-    if plain:
+    if kind == "plain":
         # a builder's own form for one child, when it has one, saves wrapping it in a list
-        direct = getattr(builder, f"{alias or origin}_one", None) if size == 1 else None
+        direct = getattr(builder, f"{name}_one", None) if size == 1 else None
         return (cb, direct) if direct is not None else one(cb)
-    if not any(exp for _, exp in keep):
-        picks = [i for i, _ in keep]
-        return one(_picker(cb, picks))
+    if kind == "pick":
+        return one(_picker(cb, keep))
     if size == 1:
         # one spliced helper: its list (which nothing else holds) is the children
         return (lambda s: cb(filtered(s))), cb
     return one(lambda s: cb(filtered(s)))
 
 
-def _picker(cb: Callable[[list[Any]], Any], picks: list[int]) -> Callable[[list[Any]], Any]:
+def _picker(cb: Callable[[list[Any]], Any], picks: tuple[int, ...]) -> Callable[[list[Any]], Any]:
     """A builder call on the children at `picks` (the others are punctuation), spelt out
     for the commonest counts: `term_stmt` and the bracketed compound commands."""
     if len(picks) == 1:
@@ -409,21 +391,22 @@ def _get_tables() -> _Tables:
 
 def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
     """The LALR(1) shift/reduce loop over Lark's tables (as lark.parsers.lalr_parser does)."""
-    stack: list[dict[str, Any]] = [tables.start]
+    rows, reductions = tables.rows, tables.reductions
+    stack: list[_Row] = [tables.start]
     values: list[Any] = []
     row = tables.start
     for tok in tokens:
         ttype = tok[0]
         while True:
             act = row.get(ttype)
-            if act.__class__ is dict:
-                row = act
+            if act is None:
+                raise _syntax_error(scanner, tok, stack, values)
+            if act >= 0:
+                row = rows[act]
                 stack.append(row)
                 values.append(tok)
                 break
-            if act is None:
-                raise _syntax_error(scanner, tok, stack, values)
-            size, origin, fn, one = act
+            size, origin, fn, one = reductions[act]
             if one is not None:
                 if one is _GROW:
                     v = values.pop()
@@ -431,7 +414,7 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
                     del stack[-1]
                 elif one is not _SAME:
                     values[-1] = one(values[-1])
-                row = stack[-2][origin]
+                row = rows[stack[-2][origin]]
                 stack[-1] = row
                 continue
             if size:
@@ -441,7 +424,7 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
             else:
                 s = []
             values.append(fn(s))
-            row = stack[-1][origin]
+            row = rows[stack[-1][origin]]
             stack.append(row)
     end_state = tables.end
     while True:
@@ -449,7 +432,7 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
         if act is None:
             end = len(scanner.text)
             raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
-        size, origin, fn, one = act
+        size, origin, fn, one = reductions[act]
         if one is not None:
             if one is _GROW:
                 v = values.pop()
@@ -457,7 +440,7 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
                 del stack[-1]
             elif one is not _SAME:
                 values[-1] = one(values[-1])
-            row = stack[-2][origin]
+            row = rows[stack[-2][origin]]
             if row is end_state:
                 return values[-1]
             stack[-1] = row
@@ -469,7 +452,7 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
         else:
             s = []
         value = fn(s)
-        row = stack[-1][origin]
+        row = rows[stack[-1][origin]]
         if row is end_state:
             return value
         stack.append(row)
@@ -501,7 +484,7 @@ _OPENERS: dict[str, tuple[str, tuple[str, ...]]] = {
 _OPENING = frozenset({"_THEN", "_DO", "_IN"})
 
 
-def _accepts(stack: list[dict[str, Any]], ttype: str) -> bool:
+def _accepts(tables: _Tables, stack: list[_Row], ttype: str) -> bool:
     """Whether the parser, in the state `stack` leaves it, would shift a `ttype` token:
     its reductions are replayed on a copy of the state stack (the LALR tables' merged
     lookaheads alone would also name words only some other context accepts)."""
@@ -511,27 +494,28 @@ def _accepts(stack: list[dict[str, Any]], ttype: str) -> bool:
         act = row.get(ttype)
         if act is None:
             return False
-        if act.__class__ is dict:
+        if act >= 0:
             return True
-        size, origin, _fn, _one = act
+        size, origin, _fn, _one = tables.reductions[act]
         if size:
             del stack[-size:]
         goto = stack[-1].get(origin)
         if goto is None:
             return False
-        row = goto
+        row = tables.rows[goto]
         stack.append(row)
 
 
-def _expected(scanner: Scanner, stack: list[dict[str, Any]], values: list[Any]) -> str:
+def _expected(scanner: Scanner, stack: list[_Row], values: list[Any]) -> str:
     """`: expected 'done' to close 'for' at 1:1` for the innermost compound command
     left open where the error is, or "" outside any."""
+    tables = _get_tables()
     for v in reversed(values):
         if v.__class__ is not tuple or v[0] not in _OPENERS:
             continue
         shown, continuations = _OPENERS[v[0]]
         for term in continuations:
-            if _accepts(stack, term):
+            if _accepts(tables, stack, term):
                 line, col = scanner.src.line_col(v[2])
                 how = "for" if term in _OPENING else "to close"
                 return f": expected {_SHOWN[term]} {how} '{shown}' at {line}:{col}"
@@ -540,7 +524,7 @@ def _expected(scanner: Scanner, stack: list[dict[str, Any]], values: list[Any]) 
     return ""
 
 
-def _syntax_error(scanner: Scanner, tok: Tok, stack: list[dict[str, Any]],
+def _syntax_error(scanner: Scanner, tok: Tok, stack: list[_Row],
                   values: list[Any]) -> TyshSyntaxError:
     ttype, _value, start, end = tok
     want = _expected(scanner, stack, values)

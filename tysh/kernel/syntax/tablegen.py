@@ -54,20 +54,19 @@ def build_lark(grammar: str | None = None) -> Lark:
 
 def spec_from_lark(lark: Lark, grammar: str) -> tuple[Any, ...]:
     """The tables as plain data, canonically numbered:
-    (format, grammar digest, rules, states, start state, end state), where a rule is
-    (origin, alias, expand1, ((symbol, is_terminal), …)) and states[k] is
-    (symbols, actions): action n ≥ 0 shifts (or goes) to state n, n < 0 reduces by rule ~n.
-    States are numbered breadth first from the start state, symbols in sorted order;
-    rules in the grammar's order."""
+    (format, grammar digest, rules, states, start state, end state), where a rule is the
+    recipe `rule_recipe` gives and states[k] is a dict from symbol to action: n ≥ 0
+    shifts (or goes) to state n, n < 0 reduces by rule ~n. States are numbered breadth
+    first from the start state, symbols in sorted order; rules in the grammar's order."""
     from lark.parsers.lalr_analysis import Shift
 
     table = lark.parser.parser.parser.parse_table
     rule_index = {rule: k for k, rule in enumerate(lark.rules)}
     # plain str throughout: Lark names some generated rules with Tokens (a str subclass)
     rules = tuple(
-        (str(r.origin.name), None if r.alias is None else str(r.alias),
-         bool(r.options.expand1),
-         tuple((str(sym.name), bool(sym.is_term)) for sym in r.expansion))
+        rule_recipe(str(r.origin.name), None if r.alias is None else str(r.alias),
+                    bool(r.options.expand1),
+                    tuple((str(sym.name), bool(sym.is_term)) for sym in r.expansion))
         for r in lark.rules
     )
     start = table.start_states["start"]
@@ -85,14 +84,62 @@ def spec_from_lark(lark: Lark, grammar: str) -> tuple[Any, ...]:
     states = []
     for state in order:
         row = table.states[state]
-        syms = tuple(sorted(row))
-        acts = []
-        for sym in syms:
+        acts: dict[str, int] = {}
+        for sym in sorted(row):
             action, arg = row[sym]
-            acts.append(number[arg] if action is Shift else ~rule_index[arg])
-        states.append((tuple(str(s) for s in syms), tuple(acts)))
+            acts[str(sym)] = number[arg] if action is Shift else ~rule_index[arg]
+        states.append(acts)
     return (TABLES_FORMAT, grammar_digest(grammar), rules, tuple(states), 0,
             number[table.end_states["start"]])
+
+
+def rule_recipe(origin: str, alias: str | None, expand1: bool,
+                expansion: tuple[tuple[str, bool], ...]) -> tuple[Any, ...]:
+    """How the parser builds a rule's value, decided here once rather than at every
+    start-up: (origin, builder name, kind, number of symbols, kept children).
+
+    The rule's symbols are (name, is_terminal) pairs; an `_underscored` symbol is
+    spliced (a nonterminal) or dropped (a terminal), as Lark's tree builder does. The
+    kept children are indexes into the popped symbols; for the kinds that splice some of
+    them they are (index, spliced) pairs. The kinds:
+
+    - grow1, grow: a left-recursive repetition helper; the first child's list grows by
+      the one kept child (grow1) or by the kept children (grow);
+    - splice_all, splice_pick, splice_filter: a helper whose value is the list of its
+      children: all of them, the kept ones, or the kept ones with helpers spliced in;
+    - inline: a `?rule`: its one child stands for it, more go to the builder (all the
+      children, or the kept ones with helpers spliced in);
+    - plain, pick, filter: the builder called on all, the kept, or the spliced
+      children."""
+    keep: list[tuple[int, bool]] = []
+    for idx, (name, is_term) in enumerate(expansion):
+        if not is_term:
+            keep.append((idx, name[0] == "_"))
+        elif name[0] != "_":
+            keep.append((idx, False))
+    size = len(expansion)
+    spliced = any(exp for _, exp in keep)
+    plain = not spliced and len(keep) == size
+    name = alias or origin
+    picks = tuple(i for i, _ in keep)
+    if origin[0] == "_":
+        if keep and keep[0] == (0, True):
+            rest = keep[1:]
+            if len(rest) == 1 and not rest[0][1]:
+                return (origin, name, "grow1", size, (rest[0][0],))
+            return (origin, name, "grow", size, tuple(rest))
+        if plain:
+            return (origin, name, "splice_all", size, ())
+        if not spliced:
+            return (origin, name, "splice_pick", size, picks)
+        return (origin, name, "splice_filter", size, tuple(keep))
+    if expand1 and not alias:
+        return (origin, name, "inline", size, () if plain else tuple(keep))
+    if plain:
+        return (origin, name, "plain", size, ())
+    if not spliced:
+        return (origin, name, "pick", size, picks)
+    return (origin, name, "filter", size, tuple(keep))
 
 
 def module_source(spec: tuple[Any, ...]) -> str:
@@ -108,7 +155,7 @@ def module_source(spec: tuple[Any, ...]) -> str:
         "RULES = (",
         *(f"    {r!r}," for r in rules),
         ")",
-        "STATES = (",
+        "STATES: tuple[dict[str, int], ...] = (",
         *(f"    {s!r}," for s in states),
         ")",
         f"START = {start!r}",
