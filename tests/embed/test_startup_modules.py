@@ -21,11 +21,15 @@ import pytest
 
 PINS = Path(__file__).parent / "startup_modules"
 
+# (json is imported after the workload: it loads re, enum and functools itself, which
+# would hide a workload that loads them)
 _PROBE = """
-import json, sys
+import sys
 before = set(sys.modules)
 {body}
-print(json.dumps(sorted(set(sys.modules) - before)))
+added = sorted(set(sys.modules) - before)
+import json
+print(json.dumps(added))
 """
 
 WORKLOADS = {
