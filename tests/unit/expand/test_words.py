@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import reference
 
+from tysh import Kernel
 from tysh.kernel.base.argv import DOUBLE_DASH, Flag, Operand
 from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.expand.words import (
@@ -534,3 +536,17 @@ def test_quoted_variable_holding_option_or_double_dash_is_classified() -> None:
     h = host(vars={"o": "-v", "dd": "--", "t": "text"})
     got = expand_args([W(DQ(P("o"))), W(DQ(P("dd"))), W(DQ(P("t"))), W(P("t"))], h)
     assert got == [Flag("-v"), DOUBLE_DASH, Operand("text", False), Operand("text", False)]
+
+
+@pytest.mark.parametrize("ifs", ["]", "^", "-", "\\\\", "[", "a-c", "x^", "1", ".*", " -",
+                                 "\\t]", "é", "é: ", "\\n\\\\d", "w"])
+def test_ifs_of_any_characters_splits_as_bash(ifs: str, tmp_path: Path) -> None:
+    # each IFS character stands for itself in the delimiter pattern, whatever it means
+    # to a regular expression (`]`, `^`, `-`, `\`, a digit, a letter)
+    script = (f"IFS=$'{ifs}'; x=$'a]b^c-d\\\\e[f1g.h*i j\\tk\\nl\\\\dm wéx:y  z'; "
+              "for w in $x; do printf '<%s>' \"$w\"; done; echo")
+    got = Kernel(cwd=str(tmp_path)).execute(script)
+    want = reference.run_bash(script, tmp_path)
+    if want is not None:
+        assert (got.code, got.out) == (want.code, want.text)
+    assert got.code == 0 and got.out.startswith("<")

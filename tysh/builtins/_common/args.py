@@ -3,13 +3,12 @@ as text."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.values import to_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 

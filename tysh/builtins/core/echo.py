@@ -6,14 +6,15 @@ shell, so its body does as little as it can."""
 
 from __future__ import annotations
 
-import re
-
 from tysh.builtins._common.args import VerbatimArgs, texts
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.tool import Outcome, Tool, tool
 
-_ECHO_OPT = re.compile(r"-[neE]+").fullmatch
+
+def _is_option(word: str) -> bool:
+    """`-n`, `-e`, `-E` or a cluster of them (`-neE`): what bash's echo reads as options."""
+    return len(word) > 1 and word[0] == "-" and not word[1:].strip("neE")
 
 
 @tool(
@@ -29,11 +30,11 @@ def echo(args: VerbatimArgs, ctx: Context) -> int | Outcome:
     escapes = False
     if words:
         first = words[0]
-        if type(first) is str and first[:1] == "-" and _ECHO_OPT(first):
+        if type(first) is str and first[:1] == "-" and _is_option(first):
             optional = args.flag_words  # a glob result named `-n` is never an option
             i = 0
             for w in words:
-                if i not in optional or not _ECHO_OPT(w):
+                if i not in optional or not _is_option(w):
                     break
                 for c in w[1:]:
                     if c == "n":

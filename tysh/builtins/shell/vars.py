@@ -6,11 +6,9 @@ session's `decl_arrays`, so it is expanded as bash does."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-
 from tysh.builtins.shell.common import NAME, err
 from tysh.kernel.base.errors import VarError
+from tysh.kernel.base.lazyre import DOTALL, LazyRegex
 from tysh.kernel.base.limits import SLOT_BYTES, value_size
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import AssocArray, to_text
@@ -23,14 +21,15 @@ from tysh.kernel.tools.tool import Tool, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
-if TYPE_CHECKING:
     from tysh.kernel.run.session import Session
     from tysh.kernel.syntax import ast
 
-_REF_TARGET = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?\Z", re.S)
-_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?(\+?=)(.*)\Z", re.S)
+_REF_TARGET = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?\Z", DOTALL)
+_ASSIGN = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?(\+?=)(.*)\Z", DOTALL)
+_ELEMENT = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]", DOTALL)
 
 
 def _attr_flags(v: Var) -> str:
@@ -272,7 +271,7 @@ def _assign_text(sh: Session, var: Var, name: str, index: str | None, op: str,
     var.value = v
 
 
-_COMPOUND_ITEM = re.compile(r"""\s*(?:\[([^\]]*)\]=)?("(?:[^"\\]|\\.)*"|'[^']*'|[^\s]+)""", re.S)
+_COMPOUND_ITEM = LazyRegex(r"""\s*(?:\[([^\]]*)\]=)?("(?:[^"\\]|\\.)*"|'[^']*'|[^\s]+)""", DOTALL)
 
 
 def _split_compound(text: str, sh: Session, assoc: bool) -> list[Any] | dict[str, Any]:
@@ -424,7 +423,7 @@ def unset(args: UnsetArgs, ctx: Context, sh: Session) -> int:
         if args.functions:
             st.functions.pop(n, None)
             continue
-        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]", n, re.S)
+        m = _ELEMENT.fullmatch(n)
         try:
             if m is not None:
                 cur = st.get(m.group(1))

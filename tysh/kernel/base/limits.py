@@ -13,7 +13,6 @@ import _thread
 import io
 import os
 import sys
-from collections.abc import Callable
 
 from tysh.kernel.base.control import ExitShell
 from tysh.kernel.base.errors import TyshError
@@ -24,6 +23,7 @@ from tysh.kernel.base.weak import WeakMembers
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import subprocess
+    from collections.abc import Callable
     from typing import Any
 
 DEFAULT_OUTPUT_BYTES = 1 << 20

@@ -8,7 +8,10 @@ nested commands (awk's `system()`, `xargs`) see their own and restore the outer 
 from __future__ import annotations
 
 import _thread
-from collections.abc import Callable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 class _Local(_thread._local):

@@ -8,8 +8,6 @@ its words with dict lookups and no per-call setup.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from tysh.kernel.base.argv import DOUBLE_DASH, Arg, DoubleDash, Flag, Operand, classify
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.values import to_json_text, to_text
@@ -17,6 +15,7 @@ from tysh.kernel.tools.schema import ArgBinding, ParamSchema, ToolSchema
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
 
 __all__ = [

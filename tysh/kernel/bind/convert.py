@@ -7,8 +7,6 @@ How each field of an args class is filled is reflected once per class into a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from tysh.kernel.base.values import to_text
 from tysh.kernel.bind.binder import (
     CONVERTERS,
@@ -36,6 +34,7 @@ from tysh.kernel.tools.params import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from tysh.kernel.tools.tool import Tool

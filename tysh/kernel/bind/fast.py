@@ -17,9 +17,6 @@ always safe.
 
 from __future__ import annotations
 
-import types
-from collections.abc import Callable, Sequence
-
 from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand, classify
 from tysh.kernel.base.cache import compile_cached
 from tysh.kernel.base.lazymod import LazyModule
@@ -38,18 +35,28 @@ from tysh.kernel.tools.tool import Tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from tysh.kernel.bind import convert
     from tysh.kernel.tools import params
+
+    FastFn = Callable[[Sequence[Arg]], tuple[ToolArgs, Tool, Any] | None]
 else:  # the general binder, typed conversion and args reflection: loaded by the first
     # tool that needs them
     convert = LazyModule(globals(), "convert", "tysh.kernel.bind.convert")
     params = LazyModule(globals(), "params", "tysh.kernel.tools.params")
 
-__all__ = ["FastFn", "bind_and_convert", "make_fast"]
+__all__ = ["bind_and_convert", "make_fast"]
 
-FastFn = Callable[[Sequence[Arg]], "tuple[ToolArgs, Tool, Any] | None"]
+
+class _Slotted:
+    __slots__ = ("slot",)
+
+
+# the type of a `__slots__` field on its class (types.MemberDescriptorType, named without
+# loading `types`)
+_SlotMember = type(_Slotted.slot)  # type: ignore[attr-defined,unused-ignore]
 
 _MISS: Any = object()
 # conversion results that may be shared between calls: immutable scalars
@@ -385,7 +392,7 @@ def _slot_setters(cls: type, fields: Sequence[params.ArgField]) -> list[Callable
         if not f.plain:
             return None
         member = next((c.__dict__[f.name] for c in cls.__mro__ if f.name in c.__dict__), None)
-        if not isinstance(member, types.MemberDescriptorType):
+        if not isinstance(member, _SlotMember):
             return None
         setters.append(member.__set__)
     return setters

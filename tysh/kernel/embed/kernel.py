@@ -49,7 +49,6 @@ import _thread
 import io
 import os
 import time
-from collections.abc import Callable, Iterable
 
 from tysh.builtins import all_builtins, get_builtin
 from tysh.kernel.base import stop
@@ -86,6 +85,7 @@ from tysh.kernel.tools.output import ExecResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from typing import IO, Any
 
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"

@@ -16,8 +16,6 @@ fails before (under `set -e`) is not taken into account: its problem is still an
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.hints import Any
 from tysh.kernel.base.record import Record, frozen
@@ -47,9 +45,13 @@ class Problem(Record):
                 "kind": self.kind, "code": self.code, "severity": self.severity}
 
 
-# (kind, tool) for a command name: kind is "function" "builtin" "tool" "external" or
-# None when nothing of that name exists.
-Resolver = Callable[[str], tuple[str | None, Any]]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    # (kind, tool) for a command name: kind is "function" "builtin" "tool" "external"
+    # or None when nothing of that name exists.
+    Resolver = Callable[[str], tuple[str | None, Any]]
 
 LOOP_TYPES = (ast.While, ast.For, ast.ArithFor)
 SOURCE_COMMANDS = frozenset({"source", "."})

@@ -15,16 +15,14 @@ unset holes of a sparse array), associative arrays and records are dicts.
 
 from __future__ import annotations
 
-import re
 import sys
-from collections.abc import Callable, Sequence
-from functools import lru_cache
 
 from tysh.kernel.base.argv import DOUBLE_DASH, Arg, Flag, Operand, looks_like_flag
 from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.lazymod import LazyModule
-from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.base.lazyre import DOTALL, LazyRegex, compile_pattern
+from tysh.kernel.base.memo import bounded_memo
 from tysh.kernel.base.values import (
     AssocArray,
     SparseList,
@@ -43,6 +41,8 @@ from tysh.kernel.syntax import ast
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from tysh.kernel.expand import arith, pattern
@@ -162,6 +162,9 @@ _NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*")
 # The head of an argument shaped like an assignment (`PREFIX=~/x`, `a[1]=~`, `a+=~`),
 # whose value gets an assignment's tilde expansion, as bash gives it.
 _ASSIGN_HEAD = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+# `a[k]`, and a name with or without a subscript: what `${!ref}` may name
+_ELEMENT_REF = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]", DOTALL)
+_NAME_OR_ELEMENT = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?", DOTALL)
 _NOTHING: Any = object()
 
 
@@ -405,7 +408,7 @@ class _Expander:
                 return ""
             if ref in ("@", "*"):
                 return _Multi(list(self.host.positional()), ref == "*")
-            m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]", ref, re.DOTALL)
+            m = _ELEMENT_REF.fullmatch(ref)
             if m is not None and m.group(2) in ("@", "*"):
                 # `d='a[@]'; "${!d}"`: every element, as "${a[@]}" gives them
                 whole = ast.ParamExp(m.group(1), ast.Word((ast.Quoted(m.group(2)),)))
@@ -461,7 +464,7 @@ class _Expander:
             ref = _scalar_text(self.get(name)) or ""
             if not ref:
                 return ""
-            m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?", ref, re.DOTALL)
+            m = _NAME_OR_ELEMENT.fullmatch(ref)
             if m is None:
                 raise ExpansionError(f"{ref}: invalid variable name", status=1, fatal=True)
             name = m.group(1)
@@ -788,16 +791,23 @@ def _tilde(parts: tuple[ast.WordPart, ...], host: ExpandHost) -> tuple[ast.WordP
 # ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=16)
+@bounded_memo(16)
 def _ifs_regex(ifs: str) -> tuple[re.Pattern[str], frozenset[str]]:
     """The delimiter regex for IFS splitting and IFS's non-blank characters."""
-    ws = re.escape("".join(c for c in ifs if c in " \t\n"))
+    ws = _class_escape("".join(c for c in ifs if c in " \t\n"))
     other = "".join(c for c in ifs if c not in " \t\n")
     if not other:
-        return re.compile(f"[{ws}]+"), frozenset()
-    hard = f"[{re.escape(other)}]"
+        return compile_pattern(f"[{ws}]+"), frozenset()
+    hard = f"[{_class_escape(other)}]"
     src = f"[{ws}]*{hard}[{ws}]*|[{ws}]+" if ws else hard
-    return re.compile(src), frozenset(other)
+    return compile_pattern(src), frozenset(other)
+
+
+def _class_escape(chars: str) -> str:
+    """`chars` written to stand for themselves inside a regex's `[…]`: each character
+    other than a letter, digit or `_` behind a backslash (which `re` reads as that
+    character), the rest as they are (a backslash before those could mean `\\d`)."""
+    return "".join(c if c.isalnum() or c == "_" else "\\" + c for c in chars)
 
 
 class _Builder:
@@ -1534,6 +1544,8 @@ def expand_pattern(word: ast.Word, host: ExpandHost) -> str:
 def expand_regex(word: ast.Word, host: ExpandHost) -> str:
     """Regex text for `[[ =~ ]]`: unquoted parts are regex syntax, quoted parts match
     literally (bash quotes them)."""
+    import re
+
     return _escaped_text(word.parts, host, re.escape)
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Callable, Iterable, Iterator
 
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.lazymod import contextmanager
@@ -19,6 +18,7 @@ from tysh.kernel.base.record import Record, frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
     from typing import IO
 
 

@@ -21,7 +21,6 @@ import errno
 import os
 import posixpath
 import stat as stat_mod
-from collections.abc import Iterator
 
 from tysh.kernel.base.lazymod import contextmanager
 from tysh.kernel.fs.api import (
@@ -42,11 +41,14 @@ from tysh.kernel.fs.local import (
     scan_stats,
     to_stat,
 )
-from tysh.kernel.fs.openat2 import Openat2, resolver
+from tysh.kernel.fs.openat2 import resolver
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import IO
+
+    from tysh.kernel.fs.openat2 import Openat2
 
 DENIED = "Permission denied (outside the sandbox)"
 ALLOWED_OUTSIDE = frozenset({"/dev/null"})

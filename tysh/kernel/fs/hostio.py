@@ -15,7 +15,6 @@ import io
 import os
 import stat as stat_mod
 import time
-from collections.abc import Callable, Iterator
 
 from tysh.kernel.base.lazymod import LazyModule, contextmanager
 from tysh.kernel.fs.api import FsError
@@ -23,11 +22,12 @@ from tysh.kernel.fs.api import FsError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import select
+    from collections.abc import Callable, Iterator
     from typing import IO, Any
+
+    Checkpoint = Callable[[], None]
 else:  # only a FIFO waits on poll: loaded when the first one is opened
     select = LazyModule(globals(), "select", "select")
-
-Checkpoint = Callable[[], None]
 
 # how long one wait on a FIFO lasts before the checkpoint runs again (milliseconds)
 SLICE_MS = 50

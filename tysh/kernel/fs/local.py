@@ -10,7 +10,6 @@ import errno
 import os
 import posixpath
 import stat as stat_mod
-from collections.abc import Iterable, Iterator
 
 from tysh.kernel.base.lazymod import contextmanager
 from tysh.kernel.fs.api import (
@@ -27,6 +26,7 @@ from tysh.kernel.fs.hostio import mode_flags, open_fifo_writer, reason, replace_
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
     from typing import IO, NoReturn
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)

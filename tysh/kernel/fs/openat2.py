@@ -11,7 +11,12 @@ from __future__ import annotations
 import _thread
 import os
 import sys
-from collections.abc import Callable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Openat2 = Callable[[int, str, int, int], int]
 
 RESOLVE_NO_MAGICLINKS = 0x02
 RESOLVE_BENEATH = 0x08
@@ -19,8 +24,6 @@ RESOLVE_BENEATH = 0x08
 # the syscall number is the same on every Linux architecture (added after the tables
 # were unified)
 SYS_OPENAT2 = 437
-
-Openat2 = Callable[[int, str, int, int], int]
 
 _lock = _thread.allocate_lock()
 _fn: Openat2 | None = None

@@ -22,7 +22,6 @@ from __future__ import annotations
 import _thread
 import os
 import posixpath
-from collections.abc import Callable, Iterable, Iterator
 
 from tysh.kernel.base.hints import cast
 from tysh.kernel.base.lazymod import LazyModule, contextmanager
@@ -32,6 +31,7 @@ from tysh.kernel.fs.confined import ConfinedFileSystem
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import weakref
+    from collections.abc import Callable, Iterable, Iterator
     from typing import IO, Any
 
     from tysh.kernel.fs.memory import MemoryFileSystem

@@ -8,13 +8,12 @@ tables with the `test` builtin so the two never disagree."""
 from __future__ import annotations
 
 import io
-import re
 
 from tysh.kernel.base.errors import ExpansionError
 from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazyre import DOTALL, IGNORECASE, LazyRegex
 from tysh.kernel.base.values import AssocArray, array_get, byte_view, from_byte_view
 from tysh.kernel.syntax import ast
-from tysh.kernel.text import engine
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,11 +22,15 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:
     from tysh.kernel.expand import pattern
     from tysh.kernel.run.interpreter import Interpreter
-    from tysh.kernel.text import testexpr
-else:  # loaded by the first `==` or test operator (an import in a function that runs
-    # on every evaluation costs more than the comparison itself)
+    from tysh.kernel.text import engine, testexpr
+else:  # loaded by the first `==`, `=~` or test operator (an import in a function that
+    # runs on every evaluation costs more than the comparison itself)
     pattern = LazyModule(globals(), "pattern", "tysh.kernel.expand.pattern")
     testexpr = LazyModule(globals(), "testexpr", "tysh.kernel.text.testexpr")
+    engine = LazyModule(globals(), "engine", "tysh.kernel.text.engine")
+
+# `-v` operands: a name, or a name and a subscript
+_VAR_REF = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?", DOTALL)
 
 _INT_OPS = {
     "-eq": lambda a, b: a == b,
@@ -108,7 +111,7 @@ def var_is_set(interp: Interpreter, text: str) -> bool:
     """`-v NAME`, `-v NAME[KEY]`: whether the variable or element is set. An array's
     name alone stands for its element 0 (`declare -a a` leaves `a` unset); the key of
     an associative array is expanded (`'m[$k]'`), an index is arithmetic."""
-    m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?", text, re.S)
+    m = _VAR_REF.fullmatch(text)
     if m is None:
         return False
     v = interp.state.get(m.group(1))
@@ -193,7 +196,9 @@ def _compile(source: str, nocase: bool = False) -> Any:
     rx = _cache.get((source, nocase))
     if rx is not None:
         return rx
-    flags = re.IGNORECASE if nocase else 0
+    import re
+
+    flags = IGNORECASE if nocase else 0
     try:
         from tysh.kernel.text.regex import translate
 

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import operator
 import os
-import re
 import time
-from collections.abc import Callable
 
 from tysh.kernel.base import stop, threads
 from tysh.kernel.base.argv import Arg
@@ -28,7 +26,7 @@ from tysh.kernel.base.control import (
 )
 from tysh.kernel.base.errors import ExpansionError, TyshError
 from tysh.kernel.base.lazymod import LazyModule
-from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.base.lazyre import DOTALL, LazyRegex
 from tysh.kernel.base.limits import (
     NESTS_TOO_DEEPLY,
     UNBOUNDED,
@@ -55,6 +53,7 @@ from tysh.kernel.syntax import ast
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import IO, Any
 
     from tysh.kernel.expand import arith, pattern
@@ -74,7 +73,8 @@ else:  # loaded by the first arithmetic or `case` that runs
 __all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
 
 _NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_SUBSCRIPTED = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]\Z", re.S)
+_SUBSCRIPTED = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)\[(.+)\]\Z", DOTALL)
+_ELEMENT_REF = LazyRegex(r"([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]", DOTALL)
 
 
 class Interpreter:
@@ -1080,7 +1080,7 @@ _inherited = operator.attrgetter(*Interpreter.__slots__[1:Interpreter.__slots__.
 
 def _ref_element(target: str) -> tuple[str | None, str]:
     """`a[k]` as ("a", "k"); (None, "") for text of another shape."""
-    m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]", target, re.DOTALL)
+    m = _ELEMENT_REF.fullmatch(target)
     return (m.group(1), m.group(2)) if m is not None else (None, "")
 
 

@@ -17,12 +17,10 @@ answer for another script."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-
 from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.hints import Any
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.expand import arith
 from tysh.kernel.expand.words import arith_word_fn, plain_scalar, plain_texts, plain_words
@@ -33,18 +31,20 @@ from tysh.kernel.syntax.walk import walk
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tysh.kernel.run.interpreter import Interpreter
     from tysh.kernel.run.registry import Registry
     from tysh.kernel.tools.tool import Tool
 
-Step = Callable[["Interpreter", ast.Statement, Fds], int]
-Plan = tuple[tuple[ast.Statement, Step | None], ...]
-Value = Callable[["Interpreter"], Any]
+    Step = Callable[[Interpreter, ast.Statement, Fds], int]
+    Plan = tuple[tuple[ast.Statement, Step | None], ...]
+    Value = Callable[[Interpreter], Any]
 
 _PLANS: dict[int, tuple[ast.Script, Plan]] = {}
 _MAX_PLANS = 4096
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def plan(script: ast.Script) -> Plan:
@@ -449,7 +449,7 @@ def _quiet_value(a: ast.Assign) -> Value | None:
 _DRAWN = frozenset({"RANDOM", "SRANDOM"})
 
 # a plain number, as `return` reads its operand (after stripping blanks)
-_STATUS = re.compile(r"[-+]?[0-9]+")
+_STATUS = LazyRegex(r"[-+]?[0-9]+")
 
 
 def _return_step(cmd: ast.SimpleCommand, general: Step, last: bool) -> Step | None:

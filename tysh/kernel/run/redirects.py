@@ -7,7 +7,6 @@ resolved without touching it, so they work in a sandbox too."""
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
 
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.streams import NULL_IO, Fds
@@ -16,6 +15,7 @@ from tysh.kernel.syntax import ast
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import IO
 
     from tysh.kernel.run.interpreter import Interpreter

@@ -9,12 +9,12 @@ only when the kernel allows external commands."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
 
 from tysh.kernel.base.paths import join
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from typing import IO, Any
 
     from tysh.kernel.fs.api import FileSystem

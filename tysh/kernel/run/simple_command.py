@@ -8,7 +8,6 @@ no detour: no temporary frame, no copy of the fd table, no thread."""
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
 
 from tysh.kernel.base import stop
 from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand
@@ -47,6 +46,7 @@ from tysh.kernel.tools.tool import Outcome, Tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import IO, Any
 
     from tysh.kernel.run.interpreter import Interpreter

@@ -13,7 +13,6 @@ import operator
 import os
 import sys
 import time
-from collections.abc import Callable
 
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, UNBOUNDED, VAR_BYTES, Meter, value_size
@@ -29,6 +28,7 @@ from tysh.kernel.base.values import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 OPTION_LETTERS = {

@@ -20,18 +20,18 @@ per-character Python work is limited to quotes, `$` and operators.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Mapping
 
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.hints import Any
-from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.base.lazyre import DOTALL, LazyRegex
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.ast import DQ, Assign, Lit, ParamExp, Pos, Quoted, Redirect, Word
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable, Iterator, Mapping
     from typing import Literal, overload
 
 # ---------------------------------------------------------------------------
@@ -140,10 +140,10 @@ _REDIR_OP = LazyRegex(r"([0-9]*)(&>>|&>|<<<|<<-|<<|<>|<&|<|>>|>&|>\||>)")
 _FD_VAR = LazyRegex(r"\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])")
 _OPERATOR = LazyRegex(r";;&|;;|;&|;|\|\||\|&|\||&&|&|\(|\)")
 _FUNC_PARENS = LazyRegex(r"[ \t]*\([ \t]*\)")
-_ANSI_BODY = LazyRegex(r"(?:[^'\\]|\\.)*'", re.S)
+_ANSI_BODY = LazyRegex(r"(?:[^'\\]|\\.)*'", DOTALL)
 _ANSI_ESCAPE = LazyRegex(
     r"\\(?:x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})|([0-7]{1,3})|c(.)|(.))",
-    re.S,
+    DOTALL,
 )
 _ANSI_SIMPLE = {
     "n": "\n",

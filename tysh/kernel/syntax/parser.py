@@ -15,20 +15,21 @@ same function bodies and `-c` strings over and over.
 from __future__ import annotations
 
 import _thread
-import functools
 import gc
-from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.hints import Any
 from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.base.memo import bounded_memo
 from tysh.kernel.base.record import Record, frozen, replace
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.ast import AndOr, Pipeline, Script, SimpleCommand, Statement
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Mapping
+
     from tysh.kernel.syntax import lexer
     from tysh.kernel.syntax.lexer import Scanner, Tok
 else:  # loaded by the first parse: constructing a Kernel parses nothing
@@ -101,10 +102,10 @@ def parse_uncached(src: str, aliases: Mapping[str, str] | None = None) -> ast.Sc
         gc.enable()
 
 
-_parse_cached = functools.lru_cache(maxsize=512)(parse_uncached)
+_parse_cached = bounded_memo(512)(parse_uncached)
 
 
-@functools.lru_cache(maxsize=64)
+@bounded_memo(64)
 def _parse_aliased(src: str, aliases: tuple[tuple[str, str], ...]) -> ast.Script:
     return parse_uncached(src, dict(aliases))
 
@@ -249,12 +250,13 @@ def is_incomplete(src: str) -> bool:
 _Expand = list
 
 
-# A reduction: (number of stack entries popped, the rule's nonterminal, its builder, and
-# what the driver does in place of calling the builder on a slice of the value stack:
-# for a rule of one symbol, a function of that one value (SAME: the value stays as it
-# is); for a left-recursive repetition helper of two symbols, GROW (the second value is
-# appended to the first's list); else None).
-_Reduce = tuple[int, str, Callable[[list[Any]], Any], Any]
+if TYPE_CHECKING:
+    # A reduction: (number of stack entries popped, the rule's nonterminal, its builder,
+    # and what the driver does in place of calling the builder on a slice of the value
+    # stack: for a rule of one symbol, a function of that one value (SAME: the value
+    # stays as it is); for a left-recursive repetition helper of two symbols, GROW (the
+    # second value is appended to the first's list); else None).
+    _Reduce = tuple[int, str, Callable[[list[Any]], Any], Any]
 _SAME: Any = object()
 _GROW: Any = object()
 

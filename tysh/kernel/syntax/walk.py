@@ -4,13 +4,12 @@ recursion limit) and with the field names of each node type looked up once."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from tysh.kernel.base.record import is_record, record_fields
 from tysh.kernel.syntax import ast
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 # every node class of the syntax tree (positions excluded)

@@ -6,13 +6,12 @@ redirects and `$(…)`, as JSON under `--json`, and as rich tables only on a ter
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-
 from tysh.kernel.base.record import MutableRecord, Record, frozen
 from tysh.kernel.base.values import b64encode, to_json_value, to_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 _set = object.__setattr__

@@ -8,7 +8,6 @@ the binder's (`bind.convert`)."""
 from __future__ import annotations
 
 import sys
-import types
 
 from tysh.kernel.base.record import (
     FIELD_KEY,
@@ -202,6 +201,9 @@ class _LiteralForm:
         return LiteralOf(values if type(values) is tuple else (values,))
 
 
+# the type of `X | None` (types.UnionType, named without loading `types`)
+UnionType = type(int | None)
+
 # names an args class's annotations may use that its module imports from typing only
 # for the type checker: evaluated without loading typing (`Any` reads as no constraint)
 _ANNOTATION_NAMES: dict[str, Any] = {"Literal": _LiteralForm(), "Any": object}
@@ -209,12 +211,12 @@ _ANNOTATION_NAMES: dict[str, Any] = {"Literal": _LiteralForm(), "Any": object}
 
 def type_origin(tp: Any) -> Any:
     """typing.get_origin for the annotations args classes use, without typing: the
-    container of a generic alias (`tuple` of `tuple[str, ...]`), types.UnionType for
+    container of a generic alias (`tuple` of `tuple[str, ...]`), UnionType for
     `X | None`, typing's own form for typing's objects (Literal, Union, Sequence)."""
     if type(tp) is LiteralOf:
         return LiteralOf
-    if type(tp) is types.UnionType:
-        return types.UnionType
+    if type(tp) is UnionType:
+        return UnionType
     return getattr(tp, "__origin__", None)
 
 
@@ -225,7 +227,7 @@ def type_args(tp: Any) -> tuple[Any, ...]:
 
 
 def _is_union(origin: Any) -> bool:
-    if origin is types.UnionType:
+    if origin is UnionType:
         return True
     typing = sys.modules.get("typing")  # typing.Union only exists where typing is loaded
     return typing is not None and origin is typing.Union

@@ -7,22 +7,71 @@ held as tuples so schemas can be shared between threads and cached by identity.
 
 from __future__ import annotations
 
-import enum
-import functools
-from collections.abc import Iterable, Mapping, Sequence
-
+from tysh.kernel.base.memo import bounded_memo
 from tysh.kernel.base.record import Record, frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from typing import Any, ClassVar
 
 PARAM_TYPES = ("string", "int", "float", "bool", "array", "path", "choice", "any")
 
 
-class ArgBinding(enum.Enum):
-    TYPED = "typed"
-    VERBATIM = "verbatim"
+class _Enumeration(type):
+    """What makes ArgBinding's class iterable over its members, as an Enum's is."""
+
+    _members: tuple[ArgBinding, ...]
+
+    def __iter__(cls) -> Iterator[ArgBinding]:
+        return iter(cls._members)
+
+    def __len__(cls) -> int:
+        return len(cls._members)
+
+
+class ArgBinding(metaclass=_Enumeration):
+    """How a tool's words bind: `typed` (against its parameters; the default) or
+    `verbatim` (as they are). An enumeration with Enum's surface — `ArgBinding.TYPED`,
+    `ArgBinding("verbatim")`, `.name`, `.value`, iteration, identity — written as a plain
+    class because importing `enum` is a twentieth of a `tysh -c 'echo hi'`."""
+
+    __slots__ = ("name", "value")
+    name: str
+    value: str
+    TYPED: ClassVar[ArgBinding]
+    VERBATIM: ClassVar[ArgBinding]
+
+    def __new__(cls, value: object) -> ArgBinding:
+        """The member with this value (or this member itself)."""
+        for member in ArgBinding._members:
+            if member is value or member.value == value:
+                return member
+        raise ValueError(f"{value!r} is not a valid ArgBinding")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot change {self!r}")
+
+    def __repr__(self) -> str:
+        return f"<ArgBinding.{self.name}: {self.value!r}>"
+
+    def __str__(self) -> str:
+        return f"ArgBinding.{self.name}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return ArgBinding, (self.value,)
+
+
+def _binding(name: str, value: str) -> ArgBinding:
+    member = object.__new__(ArgBinding)
+    object.__setattr__(member, "name", name)
+    object.__setattr__(member, "value", value)
+    return member
+
+
+ArgBinding.TYPED = _binding("TYPED", "typed")
+ArgBinding.VERBATIM = _binding("VERBATIM", "verbatim")
+ArgBinding._members = (ArgBinding.TYPED, ArgBinding.VERBATIM)
 
 
 _set = object.__setattr__
@@ -262,7 +311,7 @@ def with_owned_output(schema: ToolSchema) -> ToolSchema:
     )
 
 
-@functools.lru_cache(maxsize=256)
+@bounded_memo(256)
 def _unglobbed_options(s: ToolSchema) -> frozenset[str]:
     spellings = [sp for p in s.params if p.glob_passthrough for sp in p.spellings()]
     return frozenset((*spellings, *s.passthrough_options))
@@ -358,7 +407,7 @@ def schema_from_json(data: Mapping[str, Any] | str) -> ToolSchema:
         import json
 
         data = json.loads(data)
-        assert isinstance(data, Mapping)
+        assert isinstance(data, dict)
     return ToolSchema(
         name=data["name"],
         description=data.get("description", ""),

@@ -6,9 +6,6 @@ an instance of the leaf's args class and calls the function with it and a Contex
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
-
 from tysh.kernel.base.hints import Any
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.tools.output import OutputData
@@ -27,20 +24,26 @@ class Outcome(Record):
 # What a tool function may return: a status, structured output (status 0), an Outcome,
 # or None (status 0).
 ToolReturn = int | OutputData | Outcome | None
-# `func(args, ctx)`; a tool declared with session=True is `func(args, ctx, session)`
-ToolFunc = Callable[..., ToolReturn]
-# A tool's checks of its bound arguments before anything runs (`Kernel.validate`): one
-# message per problem, as the tool itself would print it; certain problems only.
-ToolCheck = Callable[[Any], list[str]]
-# A raw_argv tool's shortcut for the commonest calls (`[ $i -lt 10 ]`): given the words
-# as text (as the tool's own `texts` makes them), the status the tool would return when
-# it would write nothing and needs no Context, else None (the tool then runs as usual).
-# It must have no effect: the tool may run after it.
-ToolDirect = Callable[[list[str]], int | None]
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
 
+    # `func(args, ctx)`; a tool declared with session=True is `func(args, ctx, session)`
+    ToolFunc = Callable[..., ToolReturn]
+    # A tool's checks of its bound arguments before anything runs (`Kernel.validate`):
+    # one message per problem, as the tool itself would print it; certain problems only.
+    ToolCheck = Callable[[Any], list[str]]
+    # A raw_argv tool's shortcut for the commonest calls (`[ $i -lt 10 ]`): given the
+    # words as text (as the tool's own `texts` makes them), the status the tool would
+    # return when it would write nothing and needs no Context, else None (the tool then
+    # runs as usual). It must have no effect: the tool may run after it.
+    ToolDirect = Callable[[list[str]], int | None]
+
+# a read-only dict view (types.MappingProxyType, named without loading `types`)
+_MappingProxy = type(type.__dict__)
 # a leaf's children: none, and read-only (a default every Tool shares)
-NO_CHILDREN: Mapping[str, Any] = MappingProxyType({})
+NO_CHILDREN: Mapping[str, Any] = _MappingProxy({})
 
 
 @frozen
