@@ -154,3 +154,27 @@ def test_fast_binder_never_shares_a_mutable_value_between_calls() -> None:
     a = bind_and_convert(t, classify(["-x", "a"]))[2]
     b = bind_and_convert(t, classify(["-x", "a"]))[2]
     assert a == b and a.name is not b.name
+
+
+@pytest.mark.parametrize("line", ["a b", "", "-n 3", "-- -x y"])
+def test_fast_bound_operands_are_the_general_binders_when_read_and_stay_assignable(
+        line: str) -> None:
+    # a variadic-only tool's `bound` is made on first read: the same dict of the same
+    # operands, not shared with the operand list, and replaceable like any slot
+    args = classify(line.split())
+    ta = bind_and_convert(HEAD, args)[0]
+    want = bind_and_convert_general(HEAD, args)[0]
+    assert ta.bound == want.bound
+    assert ta.bound is ta.bound
+    for v in ta.bound.values():
+        assert v is not ta.positional
+    ta.bound = {"files": ["z"]}
+    assert ta.bound == {"files": ["z"]} and ta.value_of("files") == ["z"]
+
+
+@given(st.lists(st.sampled_from(["a", "-", "--", "-n", "5", "--x", "-q", "b c", "-1"]),
+                max_size=6))
+def test_classify_gives_what_classifying_each_word_alone_gives(words: list[str]) -> None:
+    got = classify(words)
+    assert got == [classify([w])[0] for w in words]
+    assert classify(words) == got

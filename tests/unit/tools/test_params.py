@@ -159,3 +159,59 @@ def test_param_declares_a_record_field_without_loading_attrs() -> None:
     assert p.returncode == 0, p.stderr
     assert p.stdout.split("\n")[0] == \
         "[('s', True), ('n', False), ('t', False)] 2 [] False"
+
+
+def _annotations_of_builtins() -> list[tuple[str, str, type]]:
+    import sys
+
+    from tysh.builtins import BUILTINS, get_builtin
+
+    out = []
+    for name in sorted(BUILTINS):
+        t = get_builtin(name)
+        cls = getattr(t, "args_class", None) if t is not None else None
+        if cls is None:
+            continue
+        for klass in cls.__mro__:
+            for ann in klass.__dict__.get("__annotations__", {}).values():
+                if isinstance(ann, str):
+                    out.append((ann, klass.__module__, klass))
+    assert out and all(m in sys.modules for _, m, _ in out)
+    return out
+
+
+def test_annotations_read_without_compiling_are_what_eval_gives() -> None:
+    import sys
+
+    from tysh.kernel.tools.params import _ANNOTATION_NAMES, _UNREAD, read_annotation
+
+    for ann, module, klass in _annotations_of_builtins():
+        space = {**_ANNOTATION_NAMES, **vars(sys.modules[module])}
+        got = read_annotation(ann, space, dict(vars(klass)))
+        assert got is not _UNREAD, ann
+        assert got == eval(ann, space, dict(vars(klass))), ann  # noqa: S307
+
+
+@pytest.mark.parametrize("text", ["list[int", "int]", "1 + 2", "lambda: 0", "f(x)",
+                                  "a.__class__", "'a\\'b'", "int | ", "", "Nope",
+                                  "dict[str, int] | None", "tuple[str, ...]", "'x'"])
+def test_an_annotation_the_reader_cannot_read_is_left_to_eval(text: str) -> None:
+    from tysh.kernel.tools.params import _UNREAD, read_annotation
+
+    space: dict[str, Any] = {"__builtins__": __builtins__}
+    got = read_annotation(text, space, {})
+    if got is _UNREAD:
+        return
+    assert got == eval(text, space, {})  # noqa: S307
+
+
+def test_param_meta_is_built_by_its_own_init_as_the_fields_declare_it() -> None:
+    from tysh.kernel.tools.params import ParamMeta
+
+    m = ParamMeta(aliases=("-n",), help="h", consumes=2, minimum=1)
+    assert (m.aliases, m.help, m.consumes, m.minimum, m.maximum, m.positional) == (
+        ("-n",), "h", 2, 1, None, False)
+    assert m == ParamMeta(("-n",), "h", False, False, 2, minimum=1)
+    assert m.evolve(help="g").help == "g"
+    with pytest.raises(AttributeError):
+        m.help = "x"  # type: ignore[misc]

@@ -832,7 +832,9 @@ def _search_run(g: _Grep, ctx: Context, d: DirHandle, base: str, run: list[str])
     False when -q has its answer. A file read whole in which the search finds nothing
     is done after that one search when it would write nothing (g.pass_over)."""
     pass_over = g.pass_over
-    may_match = g.may_match
+    # may_match, inline: most files of a tree are passed over after this one search
+    lower = g.comp.lower
+    pre_search = g.pre_search
     searched = 0
     try:
         for name, got in d.read_files(run, READ_SIZE):
@@ -840,8 +842,10 @@ def _search_run(g: _Grep, ctx: Context, d: DirHandle, base: str, run: list[str])
             if not searched & 255:  # a cancel or a deadline stops a big directory
                 ctx.shell.check_boundary()
             if isinstance(got, bytes):
-                if pass_over and got[-1:] == b"\n" and not may_match(got):
-                    continue
+                if pass_over and got[-1:] == b"\n":
+                    hay = got.lower() if lower else got
+                    if pre_search(hay, 0, len(hay) - 1) is None:
+                        continue
                 _search_bytes(g, got, base + name)
             elif isinstance(got, FsError):
                 g.fail(f"{base + name}: {got.reason}")

@@ -77,11 +77,17 @@ _SEEN: dict[str, Arg] = {}
 def classify(argv: list[str]) -> list[Arg]:
     """Classify plain strings (for `execute_argv` and tests): every word is literal."""
     seen = _SEEN
-    try:
-        return [seen[w] for w in argv]  # every word seen before: the common case
-    except KeyError:
-        pass
     out: list[Arg] = []
+    # every word seen before is the common case: a plain loop of lookups (a
+    # comprehension would be a second function call)
+    for w in argv:
+        a = seen.get(w)
+        if a is None:
+            break
+        out.append(a)
+    else:
+        return out
+    out = []
     append = out.append
     for w in argv:
         a = seen.get(w)

@@ -84,7 +84,8 @@ def fast(args):
         if tp is not Flag:
             if tp is not DoubleDash:
                 return None
-            positional.extend([word_value(b) for b in it])
+            for b in it:
+                positional.append(b.value if type(b) is Operand else word_value(b))
             break
         if a.value is not None:
             return None
@@ -235,9 +236,17 @@ def make_fast(tool: Tool) -> FastFn | None:
     shared: dict[str, Any] = {
         "__slots__": (), "leaf": schema, "words": None, "help": False, "prog": node.prog,
         "flag_words": frozenset(),
+        # made as `Bound()` with every slot set by the generated code: an instance
+        # made through the type's own call costs less than `object.__new__(Bound)`
+        "__init__": object.__init__,
     }
     if node.lift_json:
         shared["json"] = False
+    var = node.variadic
+    lazy_bound = node.only_variadic and not node.required
+    if lazy_bound:
+        assert var is not None
+        shared["bound"] = _variadic_bound(var.name)
     bound_cls = type(f"ToolArgs_{schema.name}", (ToolArgs,), shared)
     env: dict[str, Any] = {
         "memo": memo, "decode": _decoder(spell, node.shorts, memo),
@@ -250,7 +259,7 @@ def make_fast(tool: Tool) -> FastFn | None:
     src = _loop_source()
     # after the loop: the ToolArgs exactly as `_bind_typed` builds it
     src += [
-        "    ta = _new(Bound)",
+        "    ta = Bound()",
         "    ta.positional = positional",
         "    ta.named = named",
         "    ta.flags = flags",
@@ -258,14 +267,7 @@ def make_fast(tool: Tool) -> FastFn | None:
     ]
     if not node.lift_json:
         src.append("    ta.json = 'json' in flags")
-    var = node.variadic
-    if node.only_variadic and not node.required:
-        assert var is not None
-        src += [
-            f"    bound = {{{var.name!r}: positional[:]}} if positional else {{}}",
-            "    ta.bound = bound",
-        ]
-    else:
+    if not lazy_bound:
         src += [
             "    viol = []",
             "    finish(node, ta, -1, viol)",
@@ -381,6 +383,29 @@ def make_fast(tool: Tool) -> FastFn | None:
     exec(code, env)
     fn: FastFn = env["fast"]
     return fn
+
+
+_BOUND_SLOT: Any = ToolArgs.__dict__["bound"]
+
+
+def _variadic_bound(name: str) -> property:
+    """`ToolArgs.bound` of a tool whose only positional is its variadic one: the operand
+    list under that param's name (`finish`'s rule), made when first read. The operands
+    are all a run of such a tool reads; `bound` is for the binder's other readers (the
+    events log, an embedder), so the common run never builds it."""
+
+    def get(self: ToolArgs) -> dict[str, Any]:
+        try:
+            got: dict[str, Any] = _BOUND_SLOT.__get__(self, ToolArgs)
+        except AttributeError:
+            got = {name: self.positional[:]} if self.positional else {}
+            _BOUND_SLOT.__set__(self, got)
+        return got
+
+    def set_(self: ToolArgs, value: dict[str, Any]) -> None:
+        _BOUND_SLOT.__set__(self, value)
+
+    return property(get, set_)
 
 
 def _slot_setters(cls: type, fields: Sequence[params.ArgField]) -> list[Callable[[Any, Any], None]] | None:

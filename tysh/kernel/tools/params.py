@@ -7,6 +7,7 @@ the binder's (`bind.convert`)."""
 
 from __future__ import annotations
 
+import builtins
 import sys
 
 from tysh.kernel.base.record import (
@@ -46,6 +47,30 @@ class ParamMeta(Record):
     maximum: int | float | None = None
     range_error: str | None = None
     glob_passthrough: bool = False
+
+    def __init__(self, aliases: tuple[str, ...] = (), help: str = "",  # noqa: A002
+                 positional: bool = False, repeatable: bool = False, consumes: int = 1,
+                 choices: tuple[str, ...] = (), param_type: str | None = None,
+                 name: str | None = None, optional_value: bool = False,
+                 minimum: int | float | None = None, maximum: int | float | None = None,
+                 range_error: str | None = None, glob_passthrough: bool = False) -> None:
+        # written out rather than compiled from the fields (record._compile_init): a
+        # tool module declares dozens of params at import, and a compile there would be
+        # the first of the process, the dearest
+        put = object.__setattr__
+        put(self, "aliases", aliases)
+        put(self, "help", help)
+        put(self, "positional", positional)
+        put(self, "repeatable", repeatable)
+        put(self, "consumes", consumes)
+        put(self, "choices", choices)
+        put(self, "param_type", param_type)
+        put(self, "name", name)
+        put(self, "optional_value", optional_value)
+        put(self, "minimum", minimum)
+        put(self, "maximum", maximum)
+        put(self, "range_error", range_error)
+        put(self, "glob_passthrough", glob_passthrough)
 
 
 def param(
@@ -288,6 +313,102 @@ _EVALUATED: dict[tuple[str, str], Any] = {}
 _SPACES: dict[str, dict[str, Any]] = {}  # a module's names for its annotations, once
 
 
+_UNREAD: Any = object()
+_PUNCT = frozenset("[],|")
+
+
+def _annotation_tokens(text: str) -> list[str] | None:
+    """Names, quoted strings, `...` and the punctuation `[],|` of an annotation; None
+    for anything else."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == " ":
+            i += 1
+        elif c in _PUNCT:
+            out.append(c)
+            i += 1
+        elif text.startswith("...", i):
+            out.append("...")
+            i += 3
+        elif c in "'\"":
+            end = text.find(c, i + 1)
+            if end < 0 or "\\" in text[i:end]:
+                return None
+            out.append(text[i:end + 1])
+            i = end + 1
+        else:
+            j = i
+            while j < n and (text[j].isalnum() or text[j] in "_."):
+                j += 1
+            if j == i or not text[i:j].replace(".", "_").isidentifier():
+                return None
+            out.append(text[i:j])
+            i = j
+    return out
+
+
+def read_annotation(text: str, space: dict[str, Any], local: dict[str, Any]) -> Any:
+    """What `eval(text, space, local)` gives for an annotation made of (dotted) names,
+    string literals, `...`, subscripts and `|` unions — every args class's kind —
+    without compiling it (a process's first compile costs more than a small tool's
+    whole run); _UNREAD for any other text, which is then evaluated."""
+    toks = _annotation_tokens(text)
+    if not toks:
+        return _UNREAD
+    pos = 0
+
+    def union() -> Any:
+        nonlocal pos
+        value = primary()
+        while pos < len(toks) and toks[pos] == "|":
+            pos += 1
+            value = value | primary()
+        return value
+
+    def primary() -> Any:
+        nonlocal pos
+        if pos >= len(toks):
+            raise ValueError(text)
+        tok = toks[pos]
+        pos += 1
+        if tok == "...":
+            return ...
+        if tok[0] in "'\"":
+            return tok[1:-1]
+        if tok in _PUNCT:
+            raise ValueError(text)
+        head, *attrs = tok.split(".")
+        if head in local:
+            value = local[head]
+        elif head in space:
+            value = space[head]
+        elif head == "None":
+            value = None
+        else:
+            value = vars(builtins)[head]
+        for a in attrs:
+            value = getattr(value, a)
+        if pos < len(toks) and toks[pos] == "[":
+            pos += 1
+            items = [union()]
+            while pos < len(toks) and toks[pos] == ",":
+                pos += 1
+                items.append(union())
+            if pos >= len(toks) or toks[pos] != "]":
+                raise ValueError(text)
+            pos += 1
+            value = value[items[0] if len(items) == 1 else tuple(items)]
+        return value
+
+    try:
+        value = union()
+    except Exception:  # noqa: BLE001 - eval then gives the answer, or Python's error
+        return _UNREAD
+    return value if pos == len(toks) else _UNREAD
+
+
 def type_hints(cls: type) -> dict[str, Any]:
     """`typing.get_type_hints` for an args class, once per class. For tysh's own classes
     each distinct annotation string is evaluated once per module, in the module's
@@ -312,7 +433,9 @@ def type_hints(cls: type) -> dict[str, Any]:
                         if space is None:
                             space = _SPACES[module] = {**_ANNOTATION_NAMES,
                                                        **vars(sys.modules[module])}
-                        _EVALUATED[key] = eval(ann, space, dict(vars(klass)))
+                        local = dict(vars(klass))
+                        got = read_annotation(ann, space, local)
+                        _EVALUATED[key] = eval(ann, space, local) if got is _UNREAD else got
                     ann = _EVALUATED[key]
                 hints[name] = ann
         _HINTS[cls] = hints

@@ -1,0 +1,101 @@
+"""A directory's batch read (`read_files`, what `grep -r` reads a tree with) gives for
+each name what `read_small`, the one-file path, gives: the same bytes for a small
+regular file, a stream of the same content otherwise, the same error."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tysh.kernel.fs.api import FsError
+from tysh.kernel.fs.confined import ConfinedFileSystem
+from tysh.kernel.fs.local import LocalFileSystem
+
+
+def _answer(got: Any) -> tuple[str, Any]:
+    if isinstance(got, FsError):
+        return "error", got.reason
+    if isinstance(got, bytes):
+        return "bytes", got
+    try:
+        return "stream", got.read()
+    finally:
+        got.close()
+
+
+def _both(fs: Any, root: str, names: list[str], limit: int) -> tuple[list[Any], list[Any]]:
+    with fs.open_dir(root) as d:
+        batch = [(n, _answer(g)) for n, g in d.read_files(names, limit)]
+        one = []
+        for n in names:
+            try:
+                one.append((n, _answer(d.read_small(n, limit))))
+            except FsError as e:
+                one.append((n, ("error", e.reason)))
+    return batch, one
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=6), st.integers(0, 24))
+def test_a_batch_read_gives_each_file_as_reading_it_alone_does(
+        tmp_path_factory: Any, sizes: list[int], limit: int) -> None:
+    root = tmp_path_factory.mktemp("rf")
+    names = [f"f{i}" for i in range(len(sizes))]
+    for n, size in zip(names, sizes, strict=True):
+        (root / n).write_bytes(b"x\n\xff" * size)
+    for fs in (LocalFileSystem(), ConfinedFileSystem(str(root))):
+        batch, one = _both(fs, str(root), names, limit)
+        assert batch == one
+        for (_, (kind, data)), size in zip(batch, sizes, strict=True):
+            assert data == b"x\n\xff" * size
+            assert kind == ("bytes" if 3 * size <= limit else "stream")
+
+
+@pytest.mark.parametrize("size", [0, 1, (1 << 16) - 1, 1 << 16, (1 << 16) + 1, 200_000])
+def test_files_about_the_first_read_s_size_are_read_whole_as_alone(
+        tmp_path: Path, size: int) -> None:
+    (tmp_path / "f").write_bytes(b"a" * size)
+    batch, one = _both(LocalFileSystem(), str(tmp_path), ["f"], 1 << 18)
+    assert batch == one == [("f", ("bytes", b"a" * size))]
+
+
+def test_links_fifos_missing_and_unreadable_entries_read_as_alone(tmp_path: Path) -> None:
+    (tmp_path / "t").write_bytes(b"target\n")
+    os.symlink("t", tmp_path / "link")
+    os.symlink("nowhere", tmp_path / "broken")
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "locked").write_bytes(b"secret\n")
+    os.chmod(tmp_path / "locked", 0)
+    names = ["link", "broken", "gone", "dir", "locked", "t"]
+    for fs in (LocalFileSystem(), ConfinedFileSystem(str(tmp_path))):
+        batch, one = _both(fs, str(tmp_path), names, 1 << 18)
+        assert batch == one
+        # a FIFO with no writer: read as alone (a stream, at its end at once)
+        w = os.open(tmp_path / "fifo", os.O_RDWR | os.O_NONBLOCK)
+        try:
+            os.write(w, b"piped\n")
+            with fs.open_dir(str(tmp_path)) as d:
+                [(_, got)] = list(d.read_files(["fifo"], 1 << 18))
+                assert not isinstance(got, (bytes, FsError))
+                assert got.read(6) == b"piped\n"
+                got.close()
+        finally:
+            os.close(w)
+
+
+def test_a_file_that_reads_short_is_read_to_its_end(tmp_path: Path) -> None:
+    # /proc files say size 0 and give a page or so a read: the batch reads on to the end
+    proc = "/proc/self"
+    if not os.path.exists(f"{proc}/maps"):
+        pytest.skip("no /proc")
+    fs = LocalFileSystem()
+    with fs.open_dir(proc) as d:
+        [(_, got)] = list(d.read_files(["maps"], 1 << 18))
+        kind, data = _answer(got)
+    assert data.endswith(b"\n") and b"[stack]" in data
