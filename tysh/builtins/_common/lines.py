@@ -7,9 +7,8 @@ decoding (with surrogateescape) happens only where characters matter."""
 from __future__ import annotations
 
 import io
-import re
-from collections.abc import Callable, Iterator
 
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import MutableRecord, mutable
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -17,6 +16,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from typing import IO, Any
 
 # Reads large enough that the per-call cost vanishes (GNU cat reads 128 KiB), small enough
@@ -136,7 +136,7 @@ class HeldBuffer(io.BytesIO):
 _POWERS = {"K": 1, "k": 1, "M": 2, "m": 2, "G": 3, "T": 4, "P": 5, "E": 6, "Z": 7, "Y": 8}
 # GNU's xstrtoumax suffixes for head/tail: b (512), or a power letter alone or with iB
 # (binary, 1024**p) or with B (decimal, 1000**p); only k and m may be lower case
-_COUNT_RE = re.compile(r"(\d+)(?:(b)|([KkMmGTPEZY])(B|iB)?)?")
+_COUNT_RE = LazyRegex(r"(\d+)(?:(b)|([KkMmGTPEZY])(B|iB)?)?")
 
 
 def parse_count(text: str) -> int | None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import collections
 import functools
 import io
-import re
 from collections.abc import Callable
 
 from tysh.builtins._common.lines import (
@@ -25,6 +24,7 @@ from tysh.builtins._common.lines import (
     split_lines_text,
 )
 from tysh.builtins._common.operands import InputStatus, iter_inputs
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
@@ -62,8 +62,8 @@ def _parse_spec(ctx: Context, text: str, in_bytes: bool) -> Count | None:
 
 
 MAX_COUNT = (1 << 63) - 1
-_HEAD_OBSOLETE = re.compile(r"-(\d+)([bkm]?)([cl]?)")
-_TAIL_OBSOLETE = re.compile(r"([-+])(\d*)([bkm]?)([cl]?)")
+_HEAD_OBSOLETE = LazyRegex(r"-(\d+)([bkm]?)([cl]?)")
+_TAIL_OBSOLETE = LazyRegex(r"([-+])(\d*)([bkm]?)([cl]?)")
 _OBS_MULT = {"": 1, "b": 512, "k": 1024, "m": 1024 * 1024}
 
 

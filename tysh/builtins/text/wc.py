@@ -8,11 +8,11 @@ requested counts are computed, so `wc -l` over a large file runs at memory speed
 from __future__ import annotations
 
 import codecs
-import re
-import unicodedata
 
 from tysh.builtins._common.lines import chunks
 from tysh.builtins._common.operands import InputStatus, open_input
+from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import MutableRecord, Record, field, mutable, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -22,14 +22,17 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import unicodedata
     from typing import IO, Literal
+else:  # only -L on text that is not ASCII measures widths
+    unicodedata = LazyModule(globals(), "unicodedata", "unicodedata")
 
 # ASCII bytes that are neither word characters nor separators (not printable, not space)
 _ASCII_TRANSPARENT = bytes([*range(0, 9), *range(14, 32), 127])
 # bytes that never start a character: continuations and invalid lead bytes
 _NOT_CHAR_START = bytes([*range(0x80, 0xC2), *range(0xF5, 0x100)])
 # in decoded text: controls (C0 but blanks, DEL, C1) and undecodable bytes
-_TEXT_TRANSPARENT = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\udc80-\udcff]")
+_TEXT_TRANSPARENT = LazyRegex("[\x00-\x08\x0e-\x1f\x7f-\x9f\udc80-\udcff]")
 _ASCII_WS = frozenset(b" \t\n\r\x0b\x0c")
 
 
