@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
-from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.syntax import ast
@@ -357,15 +357,28 @@ class _LValue:
         if sub is None:
 
             def set_var(h: ArithHost, v: int) -> None:
-                h.assign(name, int_text(v))
+                try:
+                    h.assign(name, int_text(v))
+                except VarError as e:
+                    raise _refused(e) from None
 
             return set_var
 
         def set_elem(h: ArithHost, v: int) -> None:
             _, key = _elem_key(h, name, sub, raw)
-            h.assign_index(name, key, str(v))
+            try:
+                h.assign_index(name, key, str(v))
+            except VarError as e:
+                raise _refused(e) from None
 
         return set_elem
+
+
+def _refused(e: VarError) -> ExpansionError:
+    """A store the shell refused (a readonly variable) as the fault of the expression:
+    `((z++))` fails with status 1 and the script goes on, and `$((z++))` abandons its
+    line as any other fault of `$((…))` does, as in bash."""
+    return ExpansionError(e.message, status=1)
 
 
 # Operators whose closures read plain variables and numbers inline (`i < 100`, `x + i`):
@@ -418,7 +431,10 @@ def _fused_post(name: str, delta: int) -> Fn:
         v = h.lookup(name)
         a = (_INTS.get(v) if type(v) is str else None) or _var_value(h, name, v)
         n = a + delta
-        h.assign(name, int_text(n if _MIN <= n <= _MAX else wrap(n)))
+        try:
+            h.assign(name, int_text(n if _MIN <= n <= _MAX else wrap(n)))
+        except VarError as e:
+            raise _refused(e) from None
         return a
 
     return post

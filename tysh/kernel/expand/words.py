@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from tysh.kernel.base.argv import DOUBLE_DASH, Arg, Flag, Operand, looks_like_flag
-from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.lazyre import LazyRegex
@@ -557,15 +557,18 @@ class _Expander:
             text = self.word_text(pe.arg)
             if name[0].isdigit() or name in _SPECIALS or name in ("@", "*", "#"):
                 raise ExpansionError(f"${name}: cannot assign in this way", status=1, fatal=True)
-            if pe.index is not None and _is_all_index(pe.index) is None:
-                v = self.get(name)
-                if isinstance(v, dict):
-                    key: str | int = expand_text(pe.index, self.host)
+            try:
+                if pe.index is not None and _is_all_index(pe.index) is None:
+                    v = self.get(name)
+                    if isinstance(v, dict):
+                        key: str | int = expand_text(pe.index, self.host)
+                    else:
+                        key = arith.evaluate(expand_text(pe.index, self.host), self.host)
+                    self.host.assign_index(name, key, text)
                 else:
-                    key = arith.evaluate(expand_text(pe.index, self.host), self.host)
-                self.host.assign_index(name, key, text)
-            else:
-                self.host.assign(name, text)
+                    self.host.assign(name, text)
+            except VarError as e:  # a readonly variable: bash abandons the line
+                raise ExpansionError(e.message, status=1, fatal=True) from None
             return text
         # "?"
         msg = self.word_text(pe.arg)

@@ -43,7 +43,7 @@ from tysh.kernel.base.paths import abspath
 from tysh.kernel.base.record import replace
 from tysh.kernel.base.streams import NULL_IO, CheckedBytesIO, Fds, flush_quietly
 from tysh.kernel.base.threads import start_deep
-from tysh.kernel.base.values import encode_text, to_text
+from tysh.kernel.base.values import AssocArray, encode_text, to_text
 from tysh.kernel.expand import words as expand
 from tysh.kernel.fs.api import FileSystem
 from tysh.kernel.run import simple_command
@@ -497,13 +497,24 @@ class Interpreter:
         return var.value
 
     def assign(self, name: str, value: Any) -> None:
-        # State.set, with rewriting an existing writable global inlined (a loop counter)
+        """`name=value` from an expansion (`((x=1))`, `${x:=1}`): State.set, except that
+        an array's element 0 takes the value, as bash's `a=5` does. Rewriting an existing
+        writable global of text (a loop counter) is inlined."""
         st = self.state
         frames = st.frames
         if len(frames) == 1 and not st.refs:
             var = frames[0].get(name)
-            if var is not None and not var.readonly and not var.case:
+            if var is not None and type(var.value) is str and not var.readonly and not var.case:
                 var.value = value
+                return
+        var = st.lookup(name)
+        if var is not None:
+            cur = var.value
+            if isinstance(cur, list):
+                st.set_index(name, 0, value)
+                return
+            if type(cur) is AssocArray:
+                st.set_index(name, "0", value)
                 return
         st.set(name, value)
 
