@@ -1203,6 +1203,10 @@ def expand_args(
 # special or positional parameter, unquoted or double-quoted.
 _VAR, _VAR_DQ, _PARAM, _PARAM_DQ = range(4)
 PlainWords = tuple[tuple[str, ...], tuple[tuple[int, int, str], ...]]
+# the kinds of a plain word's expansion, for planners that read the variables themselves
+HOLE_VAR, HOLE_VAR_DQ, HOLE_PARAM, HOLE_PARAM_DQ = _VAR, _VAR_DQ, _PARAM, _PARAM_DQ
+# the values of IFS under which an unquoted expansion of a blank-free value is one field
+BLANK_IFS = _BLANK_IFS
 
 
 def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:
