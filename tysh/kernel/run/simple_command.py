@@ -729,8 +729,32 @@ def run_function(
     st.loop_depth = 0
     body = fn.body
     try:
-        if steps is not None or type(body) is ast.BraceGroup and not body.redirects:
-            status = _run_group(interp, body, steps, fds)
+        if steps is not None:  # _run_group and run_steps of the planned body, inlined
+            interp.cur_fds = fds
+            procsubs = interp.procsubs
+            mark = len(procsubs)
+            control = interp.control
+            status = 0
+            try:
+                for s, step in steps:
+                    st.stmt = s  # for $LINENO
+                    if control.cancelled or interp.deadline is not None or control.pending:
+                        interp.check_boundary()
+                    if step is not None:
+                        status = step(interp, s, fds)
+                    elif s.background:
+                        status = st.last_status = interp.start_job(s, fds)
+                    else:
+                        status = interp.run_andor(s.body, fds)
+            except ExpansionError as e:
+                status = interp.fail_expansion(e, fds)
+            finally:
+                if len(procsubs) > mark:
+                    from tysh.kernel.run.procsub import finish
+
+                    finish(interp, mark)
+        elif type(body) is ast.BraceGroup and not body.redirects:
+            status = _run_group(interp, body, None, fds)
         else:
             status = interp.run_command(body, fds)
     except ReturnFromFunction as r:
