@@ -767,20 +767,27 @@ _JOINS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX
 
 class _WithHoles:
     """The host a template's closure runs with: the real host's variables, and the
-    numbers its holes stand for in this evaluation."""
+    numbers its holes stand for in this evaluation. Made for every evaluation, so it
+    holds the two and passes each variable access on."""
 
-    __slots__ = ("lookup", "assign", "assign_index", "host", "holes")
+    __slots__ = ("host", "holes")
 
     def __init__(self, host: ArithHost, holes: list[int]) -> None:
-        self.lookup = host.lookup
-        self.assign = host.assign
-        self.assign_index = host.assign_index
         self.host = host
         self.holes = holes
 
     @property
     def nounset(self) -> bool:
         return self.host.nounset
+
+    def lookup(self, name: str) -> Any:
+        return self.host.lookup(name)
+
+    def assign(self, name: str, value: Any) -> None:
+        self.host.assign(name, value)
+
+    def assign_index(self, name: str, key: str | int, value: Any) -> None:
+        self.host.assign_index(name, key, value)
 
 
 def compile_template(pieces: Sequence[str]) -> Fn | None:
@@ -811,9 +818,9 @@ def hole_number(text: str) -> int | None:
     n = _INTS.get(text)
     if n is not None:
         return n
-    if 0 < len(text) <= 19 and text.isdigit() and text.isascii() and (
-            len(text) == 1 or text[0] != "0"):
-        return wrap(int(text))
+    k = len(text)
+    if 0 < k <= 19 and text.isdigit() and text.isascii() and (k == 1 or text[0] != "0"):
+        return int(text) if k < 19 else wrap(int(text))  # 18 digits never need wrapping
     return None
 
 
