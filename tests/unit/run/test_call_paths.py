@@ -68,6 +68,10 @@ SCRIPTS = [
     'enable -n local; f() { local a=1; echo $?; }; f',
     'f() { local r=$1; return 0; }; i=0; while [ $i -lt 5 ]; do f $i; i=$((i+1)); done; '
     'echo "$? ${r-unset}"',
+    # empty assignments, in a function's frame and the global one
+    'f() { local l=1; l=; g=; echo "[$l][$g]"; }; g=1; f; echo "[$g] $?"',
+    'declare -i n=5; a=(1 2); f() { n=; a=; u=; echo "[$n][${a[*]}][$u]"; }; f',
+    'readonly q=1; f() { q=; echo "in $?"; }; f; echo "after $?"',
 ]
 
 

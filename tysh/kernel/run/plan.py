@@ -246,8 +246,14 @@ def _assignment_step(pipeline: ast.Pipeline,
             for name, a, value in assigns:
                 v = value(interp)
                 frames = state.frames
-                var = (frames[0].get(name) if len(frames) == 1 and not state.refs
-                       else state.lookup(name))
+                if state.refs:
+                    var = state.lookup(name)
+                elif len(frames) == 1:
+                    var = frames[0].get(name)
+                else:  # State.lookup, inlined: a function's own frame, then the outer ones
+                    var = frames[-1].get(name)
+                    if var is None:
+                        var = state.lookup(name)
                 if (var is not None and type(var.value) is str and type(v) is str
                         and not var.integer and not var.readonly and not var.case):
                     var.value = v
@@ -278,6 +284,8 @@ def _value(a: ast.Assign) -> Value | None:
     if a.index is not None or a.append or type(a.value) is not ast.Word:
         return None
     parts = a.value.parts
+    if not parts:  # `name=`
+        return lambda interp: ""
     if len(parts) != 1:
         return None
     p = parts[0]

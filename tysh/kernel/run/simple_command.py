@@ -722,10 +722,11 @@ def run_function(
     frames = st.frames
     frames.append({})
     st.func_depth = depth + 1
-    st.func_names.append(name)
-    st.call_lines.append(stmt.pos.line if stmt is not None else 0)
+    names, lines, call_files = st.func_names, st.call_lines, st.call_files
+    names.append(name)
+    lines.append(stmt.pos.line if stmt is not None else 0)
     files = st.func_files
-    st.call_files.append(files.get(name, "environment") if files else "environment")
+    call_files.append(files.get(name, "environment") if files else "environment")
     st.loop_depth = 0
     body = fn.body
     try:
@@ -765,9 +766,9 @@ def run_function(
         st.stmt = stmt
         st.last_arg = argv[-1] if argv else name  # `$_` after the call
         st.func_depth -= 1
-        st.func_names.pop()
-        st.call_lines.pop()
-        st.call_files.pop()
+        names.pop()
+        lines.pop()
+        call_files.pop()
         frames.pop()
     return status
 
