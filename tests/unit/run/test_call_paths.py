@@ -72,6 +72,11 @@ SCRIPTS = [
     'f() { local l=1; l=; g=; echo "[$l][$g]"; }; g=1; f; echo "[$g] $?"',
     'declare -i n=5; a=(1 2); f() { n=; a=; u=; echo "[$n][${a[*]}][$u]"; }; f',
     'readonly q=1; f() { q=; echo "in $?"; }; f; echo "after $?"',
+    # one assignment whose value or store fails
+    'declare -i n; f() { n="1+"; echo "in $?"; }; f; echo "top $? $n"',
+    'f() { x=$((1/0)); echo no; }; f; echo "top $?"',
+    'f() { x=${u?gone}; echo no; }; f; echo "top $?"',
+    'f() { r=$(( $1 + 1 )); echo $r; }; f 41; f 1x; echo "top $?"',
 ]
 
 

@@ -264,7 +264,50 @@ def _assignment_step(pipeline: ast.Pipeline,
         state.lone_status(0)  # _finish of a success
         return 0
 
-    return step
+    if len(assigns) != 1:
+        return step
+    name, a, value = assigns[0]
+
+    def one(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        """`step` of the commonest line, one assignment."""
+        state = interp.state
+        if state.traps or "xtrace" in state.options:
+            return interp.run_andor(st.body, fds)
+        interp.cur_fds = fds
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
+        state.last_arg = ""
+        try:
+            v = value(interp)
+        except ExpansionError as e:
+            return _finish(interp, interp.fail_expansion(e, fds), pipeline)
+        frames = state.frames
+        if state.refs:
+            var = state.lookup(name)
+        elif len(frames) == 1:
+            var = frames[0].get(name)
+        else:
+            var = frames[-1].get(name)
+            if var is None:
+                var = state.lookup(name)
+        if (var is not None and type(var.value) is str and type(v) is str
+                and not var.integer and not var.readonly and not var.case):
+            var.value = v
+        else:
+            try:
+                _store(interp, a, v, fds)
+            except ExpansionError as e:
+                return _finish(interp, interp.fail_expansion(e, fds), pipeline)
+        state.last_status = 0  # _finish of a success, State.lone_status inlined
+        ps = state.pipestatus
+        if len(ps) == 1:
+            ps[0] = 0
+        else:
+            state.pipestatus = [0]
+        return 0
+
+    return one
 
 
 def _store(interp: Interpreter, a: ast.Assign, v: Any, fds: Fds) -> None:
