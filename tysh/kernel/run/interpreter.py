@@ -1303,16 +1303,34 @@ def _run_for(interp: Interpreter, node: ast.For, fds: Fds) -> int:
     status = 0
     st.loop_depth += 1
     count = 0
+    body = _plan(node.body)
+    control = interp.control
+    cap = interp.limits.max_loop_iterations
+    if cap is None:
+        cap = _NO_CAP
+    var = node.var
     try:
         for item in items:
             count += 1
-            interp.check_iteration(count)
+            # one cheap test per iteration; the full check when anything may be due
+            if count > cap or control.cancelled or interp.deadline is not None:
+                interp.check_iteration(count)
             if traced:
                 interp.debug_trap(node.pos.line or None)
-            st.set(node.var, item)
-            status, stop = _loop_body(interp, node.body, fds)
-            if stop:
+            st.set(var, item)
+            try:
+                status = interp.run_steps(body, fds)
+            except BreakLoop as b:
+                if b.levels > 1:
+                    b.levels -= 1
+                    raise
+                status = b.status
                 break
+            except ContinueLoop as c:
+                if c.levels > 1:
+                    c.levels -= 1
+                    raise
+                status = 0
     finally:
         st.loop_depth -= 1
     return status
