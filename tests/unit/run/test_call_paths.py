@@ -77,6 +77,14 @@ SCRIPTS = [
     'f() { x=$((1/0)); echo no; }; f; echo "top $?"',
     'f() { x=${u?gone}; echo no; }; f; echo "top $?"',
     'f() { r=$(( $1 + 1 )); echo $r; }; f 41; f 1x; echo "top $?"',
+    # a value read from one variable or positional parameter, whatever it holds
+    'a=(1 2); declare -A m=([k]=v); s="x  *"; f() { p=$a; q=$m; r=$s; t="$s"; u=$unset; '
+    'v=$1; w="$2"; y=$9; z=$_; echo "[$p][$q][$r][$t][$u][$v][$w][$y][$z]"; }; f "1  2" b',
+    'RANDOM=3; f() { x=$RANDOM; y=$RANDOM; [ "$x" != "$y" ] && echo drawn; }; f',
+    'set -u; f() { x=$1; echo "[$x]"; y=$nope; echo no; }; f a; echo "top $?"',
+    'declare -n ref=target; target=t; f() { x=$ref; echo "$x"; }; f',
+    'f() { for w in a b c; do [ $w = b ] && continue; x=$w; for v in 1 2; do '
+    '[ $v = 2 ] && break 2; done; done; echo "$x $w"; }; f',
 ]
 
 

@@ -343,6 +343,26 @@ def _value(a: ast.Assign) -> Value | None:
         if not plain_scalar(p):
             return None  # an operator's word may run a command: its status is `$?`
         word = a.value
+        name = p.name
+        # a variable or positional parameter holding text is that text, quoted or not
+        # (an assignment neither splits nor globs); any other value, and any other
+        # parameter, is expanded (reading a value twice draws nothing: $RANDOM is text)
+        if _NAME.fullmatch(name) is not None:
+
+            def var_text(interp: Interpreter) -> Any:
+                v = interp.lookup(name)
+                return v if type(v) is str else interp.expand_value(word)
+
+            return var_text
+        if name.isdigit() and name.isascii() and name != "0":
+            k = int(name) - 1
+
+            def positional_text(interp: Interpreter) -> Any:
+                pos = interp.state.positional
+                v = pos[k] if k < len(pos) else None
+                return v if type(v) is str else interp.expand_value(word)
+
+            return positional_text
 
         def param(interp: Interpreter) -> Any:
             return interp.expand_value(word)
