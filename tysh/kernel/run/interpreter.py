@@ -443,7 +443,12 @@ class Interpreter:
         frames = st.frames
         if st.refs:
             return self._lookup_ref(name)
-        var = frames[0].get(name) if len(frames) == 1 else st.lookup(name)
+        if len(frames) == 1:
+            var = frames[0].get(name)
+        else:  # a function's own frame first, then the outer ones (State.lookup)
+            var = frames[-1].get(name)
+            if var is None:
+                var = st.lookup(name)
         if var is not None:
             return var.value
         return st.special(name)
