@@ -68,6 +68,23 @@ SCRIPTS = [
     'enable -n local; f() { local a=1; echo $?; }; f',
     'f() { local r=$1; return 0; }; i=0; while [ $i -lt 5 ]; do f $i; i=$((i+1)); done; '
     'echo "$? ${r-unset}"',
+    # empty assignments, in a function's frame and the global one
+    'f() { local l=1; l=; g=; echo "[$l][$g]"; }; g=1; f; echo "[$g] $?"',
+    'declare -i n=5; a=(1 2); f() { n=; a=; u=; echo "[$n][${a[*]}][$u]"; }; f',
+    'readonly q=1; f() { q=; echo "in $?"; }; f; echo "after $?"',
+    # one assignment whose value or store fails
+    'declare -i n; f() { n="1+"; echo "in $?"; }; f; echo "top $? $n"',
+    'f() { x=$((1/0)); echo no; }; f; echo "top $?"',
+    'f() { x=${u?gone}; echo no; }; f; echo "top $?"',
+    'f() { r=$(( $1 + 1 )); echo $r; }; f 41; f 1x; echo "top $?"',
+    # a value read from one variable or positional parameter, whatever it holds
+    'a=(1 2); declare -A m=([k]=v); s="x  *"; f() { p=$a; q=$m; r=$s; t="$s"; u=$unset; '
+    'v=$1; w="$2"; y=$9; z=$_; echo "[$p][$q][$r][$t][$u][$v][$w][$y][$z]"; }; f "1  2" b',
+    'RANDOM=3; f() { x=$RANDOM; y=$RANDOM; [ "$x" != "$y" ] && echo drawn; }; f',
+    'set -u; f() { x=$1; echo "[$x]"; y=$nope; echo no; }; f a; echo "top $?"',
+    'declare -n ref=target; target=t; f() { x=$ref; echo "$x"; }; f',
+    'f() { for w in a b c; do [ $w = b ] && continue; x=$w; for v in 1 2; do '
+    '[ $v = 2 ] && break 2; done; done; echo "$x $w"; }; f',
 ]
 
 

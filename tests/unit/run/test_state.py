@@ -97,12 +97,12 @@ def test_a_copy_shares_no_mutable_field_but_the_read_only_ones() -> None:
     parent.comp_options = {"nospace"}
     shared = {"meter", "tables", "disabled"}
     for child in (parent.copy(), parent.copy_reading_variables()):
-        assert "comp_options" not in child.__dict__
+        assert child.comp_options is None
         assert child.subshell == parent.subshell + 1
         assert child.traps == {"SIGUSR1": "", "ERR": "echo"}
         assert child.traps_shown == parent.traps
-        containers = [n for n, v in child.__dict__.items()
-                      if isinstance(v, (list, dict, set, bytearray))]
+        containers = [n for n in State.__slots__ if n != "__weakref__"
+                      and isinstance(getattr(child, n), (list, dict, set, bytearray))]
         assert {"functions", "options", "positional", "traps"} <= set(containers)
         for name in containers:
             if name not in shared and name != "frames":

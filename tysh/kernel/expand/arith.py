@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
-from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.syntax import ast
@@ -357,15 +357,28 @@ class _LValue:
         if sub is None:
 
             def set_var(h: ArithHost, v: int) -> None:
-                h.assign(name, int_text(v))
+                try:
+                    h.assign(name, int_text(v))
+                except VarError as e:
+                    raise _refused(e) from None
 
             return set_var
 
         def set_elem(h: ArithHost, v: int) -> None:
             _, key = _elem_key(h, name, sub, raw)
-            h.assign_index(name, key, str(v))
+            try:
+                h.assign_index(name, key, str(v))
+            except VarError as e:
+                raise _refused(e) from None
 
         return set_elem
+
+
+def _refused(e: VarError) -> ExpansionError:
+    """A store the shell refused (a readonly variable) as the fault of the expression:
+    `((z++))` fails with status 1 and the script goes on, and `$((z++))` abandons its
+    line as any other fault of `$((…))` does, as in bash."""
+    return ExpansionError(e.message, status=1)
 
 
 # Operators whose closures read plain variables and numbers inline (`i < 100`, `x + i`):
@@ -418,7 +431,10 @@ def _fused_post(name: str, delta: int) -> Fn:
         v = h.lookup(name)
         a = (_INTS.get(v) if type(v) is str else None) or _var_value(h, name, v)
         n = a + delta
-        h.assign(name, int_text(n if _MIN <= n <= _MAX else wrap(n)))
+        try:
+            h.assign(name, int_text(n if _MIN <= n <= _MAX else wrap(n)))
+        except VarError as e:
+            raise _refused(e) from None
         return a
 
     return post
@@ -751,20 +767,27 @@ _JOINS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX
 
 class _WithHoles:
     """The host a template's closure runs with: the real host's variables, and the
-    numbers its holes stand for in this evaluation."""
+    numbers its holes stand for in this evaluation. Made for every evaluation, so it
+    holds the two and passes each variable access on."""
 
-    __slots__ = ("lookup", "assign", "assign_index", "host", "holes")
+    __slots__ = ("host", "holes")
 
     def __init__(self, host: ArithHost, holes: list[int]) -> None:
-        self.lookup = host.lookup
-        self.assign = host.assign
-        self.assign_index = host.assign_index
         self.host = host
         self.holes = holes
 
     @property
     def nounset(self) -> bool:
         return self.host.nounset
+
+    def lookup(self, name: str) -> Any:
+        return self.host.lookup(name)
+
+    def assign(self, name: str, value: Any) -> None:
+        self.host.assign(name, value)
+
+    def assign_index(self, name: str, key: str | int, value: Any) -> None:
+        self.host.assign_index(name, key, value)
 
 
 def compile_template(pieces: Sequence[str]) -> Fn | None:
@@ -795,9 +818,9 @@ def hole_number(text: str) -> int | None:
     n = _INTS.get(text)
     if n is not None:
         return n
-    if 0 < len(text) <= 19 and text.isdigit() and text.isascii() and (
-            len(text) == 1 or text[0] != "0"):
-        return wrap(int(text))
+    k = len(text)
+    if 0 < k <= 19 and text.isdigit() and text.isascii() and (k == 1 or text[0] != "0"):
+        return int(text) if k < 19 else wrap(int(text))  # 18 digits never need wrapping
     return None
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 
 from tysh.kernel.base.argv import DOUBLE_DASH, Arg, Flag, Operand, looks_like_flag
-from tysh.kernel.base.errors import ExpansionError
+from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.lazyre import DOTALL, LazyRegex, compile_pattern
@@ -560,15 +560,18 @@ class _Expander:
             text = self.word_text(pe.arg)
             if name[0].isdigit() or name in _SPECIALS or name in ("@", "*", "#"):
                 raise ExpansionError(f"${name}: cannot assign in this way", status=1, fatal=True)
-            if pe.index is not None and _is_all_index(pe.index) is None:
-                v = self.get(name)
-                if isinstance(v, dict):
-                    key: str | int = expand_text(pe.index, self.host)
+            try:
+                if pe.index is not None and _is_all_index(pe.index) is None:
+                    v = self.get(name)
+                    if isinstance(v, dict):
+                        key: str | int = expand_text(pe.index, self.host)
+                    else:
+                        key = arith.evaluate(expand_text(pe.index, self.host), self.host)
+                    self.host.assign_index(name, key, text)
                 else:
-                    key = arith.evaluate(expand_text(pe.index, self.host), self.host)
-                self.host.assign_index(name, key, text)
-            else:
-                self.host.assign(name, text)
+                    self.host.assign(name, text)
+            except VarError as e:  # a readonly variable: bash abandons the line
+                raise ExpansionError(e.message, status=1, fatal=True) from None
             return text
         # "?"
         msg = self.word_text(pe.arg)
@@ -1210,6 +1213,10 @@ def expand_args(
 # special or positional parameter, unquoted or double-quoted.
 _VAR, _VAR_DQ, _PARAM, _PARAM_DQ = range(4)
 PlainWords = tuple[tuple[str, ...], tuple[tuple[int, int, str], ...]]
+# the kinds of a plain word's expansion, for planners that read the variables themselves
+HOLE_VAR, HOLE_VAR_DQ, HOLE_PARAM, HOLE_PARAM_DQ = _VAR, _VAR_DQ, _PARAM, _PARAM_DQ
+# the values of IFS under which an unquoted expansion of a blank-free value is one field
+BLANK_IFS = _BLANK_IFS
 
 
 def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:

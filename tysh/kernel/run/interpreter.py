@@ -41,7 +41,7 @@ from tysh.kernel.base.paths import abspath
 from tysh.kernel.base.record import replace
 from tysh.kernel.base.streams import NULL_IO, CheckedBytesIO, Fds, flush_quietly
 from tysh.kernel.base.threads import start_deep
-from tysh.kernel.base.values import encode_text, to_text
+from tysh.kernel.base.values import AssocArray, encode_text, to_text
 from tysh.kernel.expand import words as expand
 from tysh.kernel.fs.api import FileSystem
 from tysh.kernel.run import simple_command
@@ -443,7 +443,12 @@ class Interpreter:
         frames = st.frames
         if st.refs:
             return self._lookup_ref(name)
-        var = frames[0].get(name) if len(frames) == 1 else st.lookup(name)
+        if len(frames) == 1:
+            var = frames[0].get(name)
+        else:  # a function's own frame first, then the outer ones (State.lookup)
+            var = frames[-1].get(name)
+            if var is None:
+                var = st.lookup(name)
         if var is not None:
             return var.value
         return st.special(name)
@@ -497,13 +502,24 @@ class Interpreter:
         return var.value
 
     def assign(self, name: str, value: Any) -> None:
-        # State.set, with rewriting an existing writable global inlined (a loop counter)
+        """`name=value` from an expansion (`((x=1))`, `${x:=1}`): State.set, except that
+        an array's element 0 takes the value, as bash's `a=5` does. Rewriting an existing
+        writable global of text (a loop counter) is inlined."""
         st = self.state
         frames = st.frames
         if len(frames) == 1 and not st.refs:
             var = frames[0].get(name)
-            if var is not None and not var.readonly and not var.case:
+            if var is not None and type(var.value) is str and not var.readonly and not var.case:
                 var.value = value
+                return
+        var = st.lookup(name)
+        if var is not None:
+            cur = var.value
+            if isinstance(cur, list):
+                st.set_index(name, 0, value)
+                return
+            if type(cur) is AssocArray:
+                st.set_index(name, "0", value)
                 return
         st.set(name, value)
 
@@ -1292,16 +1308,34 @@ def _run_for(interp: Interpreter, node: ast.For, fds: Fds) -> int:
     status = 0
     st.loop_depth += 1
     count = 0
+    body = _plan(node.body)
+    control = interp.control
+    cap = interp.limits.max_loop_iterations
+    if cap is None:
+        cap = _NO_CAP
+    var = node.var
     try:
         for item in items:
             count += 1
-            interp.check_iteration(count)
+            # one cheap test per iteration; the full check when anything may be due
+            if count > cap or control.cancelled or interp.deadline is not None:
+                interp.check_iteration(count)
             if traced:
                 interp.debug_trap(node.pos.line or None)
-            st.set(node.var, item)
-            status, stop = _loop_body(interp, node.body, fds)
-            if stop:
+            st.set(var, item)
+            try:
+                status = interp.run_steps(body, fds)
+            except BreakLoop as b:
+                if b.levels > 1:
+                    b.levels -= 1
+                    raise
+                status = b.status
                 break
+            except ContinueLoop as c:
+                if c.levels > 1:
+                    c.levels -= 1
+                    raise
+                status = 0
     finally:
         st.loop_depth -= 1
     return status

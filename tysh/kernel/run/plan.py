@@ -23,7 +23,16 @@ from tysh.kernel.base.hints import Any
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.expand import arith
-from tysh.kernel.expand.words import arith_word_fn, plain_scalar, plain_texts, plain_words
+from tysh.kernel.expand.words import (
+    BLANK_IFS,
+    HOLE_PARAM,
+    HOLE_VAR,
+    HOLE_VAR_DQ,
+    arith_word_fn,
+    plain_scalar,
+    plain_texts,
+    plain_words,
+)
 from tysh.kernel.run.simple_command import do_assign, run_function, run_simple
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import walk
@@ -89,6 +98,8 @@ def _step(st: ast.Statement, last_of_body: bool = False) -> Step | None:
         return _local_step(cmd, pipeline, step) or step
     if name == "return" and not cmd.arg_assigns:
         return _return_step(cmd, step, last_of_body) or step
+    if (name == "[" or name == "test") and not cmd.arg_assigns:
+        return _count_test_step(cmd, name, pipeline, step) or step
     return step
 
 
@@ -113,7 +124,13 @@ def _command_name(word: ast.Word) -> str | None:
 def _finish(interp: Interpreter, status: int, pipeline: ast.Pipeline) -> int:
     """What the pipeline and and-or layers do after a lone command: `$?`, `$PIPESTATUS`,
     and a failure under `set -e` or an ERR trap."""
-    interp.state.lone_status(status)
+    state = interp.state  # State.lone_status, inlined: every planned command ends here
+    state.last_status = status
+    ps = state.pipestatus
+    if len(ps) == 1:
+        ps[0] = status
+    else:
+        state.pipestatus = [status]
     if status and not interp.suppress_errexit:
         interp.failed(status, pipeline)
     return status
@@ -229,8 +246,14 @@ def _assignment_step(pipeline: ast.Pipeline,
             for name, a, value in assigns:
                 v = value(interp)
                 frames = state.frames
-                var = (frames[0].get(name) if len(frames) == 1 and not state.refs
-                       else state.lookup(name))
+                if state.refs:
+                    var = state.lookup(name)
+                elif len(frames) == 1:
+                    var = frames[0].get(name)
+                else:  # State.lookup, inlined: a function's own frame, then the outer ones
+                    var = frames[-1].get(name)
+                    if var is None:
+                        var = state.lookup(name)
                 if (var is not None and type(var.value) is str and type(v) is str
                         and not var.integer and not var.readonly and not var.case):
                     var.value = v
@@ -241,7 +264,50 @@ def _assignment_step(pipeline: ast.Pipeline,
         state.lone_status(0)  # _finish of a success
         return 0
 
-    return step
+    if len(assigns) != 1:
+        return step
+    name, a, value = assigns[0]
+
+    def one(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        """`step` of the commonest line, one assignment."""
+        state = interp.state
+        if state.traps or "xtrace" in state.options:
+            return interp.run_andor(st.body, fds)
+        interp.cur_fds = fds
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
+        state.last_arg = ""
+        try:
+            v = value(interp)
+        except ExpansionError as e:
+            return _finish(interp, interp.fail_expansion(e, fds), pipeline)
+        frames = state.frames
+        if state.refs:
+            var = state.lookup(name)
+        elif len(frames) == 1:
+            var = frames[0].get(name)
+        else:
+            var = frames[-1].get(name)
+            if var is None:
+                var = state.lookup(name)
+        if (var is not None and type(var.value) is str and type(v) is str
+                and not var.integer and not var.readonly and not var.case):
+            var.value = v
+        else:
+            try:
+                _store(interp, a, v, fds)
+            except ExpansionError as e:
+                return _finish(interp, interp.fail_expansion(e, fds), pipeline)
+        state.last_status = 0  # _finish of a success, State.lone_status inlined
+        ps = state.pipestatus
+        if len(ps) == 1:
+            ps[0] = 0
+        else:
+            state.pipestatus = [0]
+        return 0
+
+    return one
 
 
 def _store(interp: Interpreter, a: ast.Assign, v: Any, fds: Fds) -> None:
@@ -261,6 +327,8 @@ def _value(a: ast.Assign) -> Value | None:
     if a.index is not None or a.append or type(a.value) is not ast.Word:
         return None
     parts = a.value.parts
+    if not parts:  # `name=`
+        return lambda interp: ""
     if len(parts) != 1:
         return None
     p = parts[0]
@@ -275,6 +343,26 @@ def _value(a: ast.Assign) -> Value | None:
         if not plain_scalar(p):
             return None  # an operator's word may run a command: its status is `$?`
         word = a.value
+        name = p.name
+        # a variable or positional parameter holding text is that text, quoted or not
+        # (an assignment neither splits nor globs); any other value, and any other
+        # parameter, is expanded (reading a value twice draws nothing: $RANDOM is text)
+        if _NAME.fullmatch(name) is not None:
+
+            def var_text(interp: Interpreter) -> Any:
+                v = interp.lookup(name)
+                return v if type(v) is str else interp.expand_value(word)
+
+            return var_text
+        if name.isdigit() and name.isascii() and name != "0":
+            k = int(name) - 1
+
+            def positional_text(interp: Interpreter) -> Any:
+                pos = interp.state.positional
+                v = pos[k] if k < len(pos) else None
+                return v if type(v) is str else interp.expand_value(word)
+
+            return positional_text
 
         def param(interp: Interpreter) -> Any:
             return interp.expand_value(word)
@@ -506,5 +594,106 @@ def _fixed_return_step(status: int, text: str, general: Step, last: bool) -> Ste
         if last:  # the body ends here: its status is the call's
             return status
         raise ReturnFromFunction(status)
+
+    return step
+
+
+def _count(text: str) -> int | None:
+    """A plain count as `testexpr.count_comparison` takes one, else None."""
+    return int(text) if text.isdigit() and text.isascii() and len(text) < 19 else None
+
+
+# how `_count_test_step` reads an operand: written in the script, a variable, a
+# positional parameter
+_FIXED, _READ_VAR, _READ_POS = range(3)
+
+
+def _count_test_step(cmd: ast.SimpleCommand, name: str, pipeline: ast.Pipeline,
+                     general: Step) -> Step | None:
+    """`[ $i -lt 10 ]`, `test "$1" -ge $max`: an integer comparison of plain counts,
+    answered here as the builtin's direct path answers it (`testexpr.plain_truth`),
+    without building its argument list. An operand that is no plain count when read, a
+    `[` or `test` that is a function or disabled, or a watched command (a trap, `set
+    -x`, a tool-call listener) takes the general path. Any other expression is not
+    planned."""
+    from tysh.kernel.text.testexpr import count_comparison
+
+    words = plain_words(cmd.words[1:])
+    if words is None:
+        return None
+    texts, holes = words
+    n = 4 if name == "[" else 3
+    if len(texts) != n or n == 4 and texts[3] != "]":
+        return None
+    held = {i: (kind, var) for i, kind, var in holes}
+    if 1 in held or 3 in held:
+        return None
+    compare = count_comparison(texts[1])
+    if compare is None:
+        return None
+    # each operand: (how it is read, its variable's name or its position, its fixed text)
+    operands: list[tuple[int, Any, str]] = []
+    for k in (0, 2):
+        hole = held.get(k)
+        if hole is None:
+            if _count(texts[k]) is None:
+                return None  # the builtin decides (or reports) a fixed non-count
+            operands.append((_FIXED, None, texts[k]))
+        elif hole[0] in (HOLE_VAR, HOLE_VAR_DQ):
+            operands.append((_READ_VAR, hole[1], ""))
+        elif hole[1].isdigit() and hole[1].isascii() and hole[1] != "0":
+            operands.append((_READ_POS, int(hole[1]) - 1, ""))
+        else:
+            return None
+    (left_how, left_key, left_text), (right_how, right_key, right_text) = operands
+    # an unquoted expansion is one field as it is only while IFS is blank (a count has
+    # no blank, no glob character and is not empty)
+    unquoted = any(kind in (HOLE_VAR, HOLE_PARAM) for kind, _ in held.values())
+    # the registry the builtin was last found in (see `named`)
+    found: list[Registry | None] = [None]
+
+    def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        state = interp.state
+        if (state.traps or interp.events is not None or "xtrace" in state.options
+                or state.disabled or name in state.functions):
+            return general(interp, st, fds)
+        registry = interp.registry
+        if found[0] is not registry:
+            tool = registry.builtin(name)
+            if tool is None or tool.direct is None:
+                return general(interp, st, fds)
+            found[0] = registry
+        if unquoted and "sh_word_split" in state.options and interp.lookup(
+                "IFS") not in BLANK_IFS:
+            return general(interp, st, fds)
+        if left_how == _FIXED:
+            a = left_text
+        else:
+            if left_how == _READ_VAR:
+                v = interp.lookup(left_key)
+            else:
+                pos = state.positional
+                v = pos[left_key] if left_key < len(pos) else None
+            if type(v) is not str or not (v.isdigit() and v.isascii() and len(v) < 19):
+                return general(interp, st, fds)
+            a = v
+        if right_how == _FIXED:
+            b = right_text
+        else:
+            if right_how == _READ_VAR:
+                v = interp.lookup(right_key)
+            else:
+                pos = state.positional
+                v = pos[right_key] if right_key < len(pos) else None
+            if type(v) is not str or not (v.isdigit() and v.isascii() and len(v) < 19):
+                return general(interp, st, fds)
+            b = v
+        status = 0 if compare(int(a), int(b)) else 1
+        interp.cur_fds = fds
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
+        state.last_arg = "]" if n == 4 else b
+        return _finish(interp, status, pipeline)
 
     return step

@@ -722,15 +722,40 @@ def run_function(
     frames = st.frames
     frames.append({})
     st.func_depth = depth + 1
-    st.func_names.append(name)
-    st.call_lines.append(stmt.pos.line if stmt is not None else 0)
+    names, lines, call_files = st.func_names, st.call_lines, st.call_files
+    names.append(name)
+    lines.append(stmt.pos.line if stmt is not None else 0)
     files = st.func_files
-    st.call_files.append(files.get(name, "environment") if files else "environment")
+    call_files.append(files.get(name, "environment") if files else "environment")
     st.loop_depth = 0
     body = fn.body
     try:
-        if steps is not None or type(body) is ast.BraceGroup and not body.redirects:
-            status = _run_group(interp, body, steps, fds)
+        if steps is not None:  # _run_group and run_steps of the planned body, inlined
+            interp.cur_fds = fds
+            procsubs = interp.procsubs
+            mark = len(procsubs)
+            control = interp.control
+            status = 0
+            try:
+                for s, step in steps:
+                    st.stmt = s  # for $LINENO
+                    if control.cancelled or interp.deadline is not None or control.pending:
+                        interp.check_boundary()
+                    if step is not None:
+                        status = step(interp, s, fds)
+                    elif s.background:
+                        status = st.last_status = interp.start_job(s, fds)
+                    else:
+                        status = interp.run_andor(s.body, fds)
+            except ExpansionError as e:
+                status = interp.fail_expansion(e, fds)
+            finally:
+                if len(procsubs) > mark:
+                    from tysh.kernel.run.procsub import finish
+
+                    finish(interp, mark)
+        elif type(body) is ast.BraceGroup and not body.redirects:
+            status = _run_group(interp, body, None, fds)
         else:
             status = interp.run_command(body, fds)
     except ReturnFromFunction as r:
@@ -741,9 +766,9 @@ def run_function(
         st.stmt = stmt
         st.last_arg = argv[-1] if argv else name  # `$_` after the call
         st.func_depth -= 1
-        st.func_names.pop()
-        st.call_lines.pop()
-        st.call_files.pop()
+        names.pop()
+        lines.pop()
+        call_files.pop()
         frames.pop()
     return status
 

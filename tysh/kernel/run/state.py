@@ -220,10 +220,19 @@ NO_TABLES = Tables()
 
 
 class State:
-    """Variables, functions, options, positional parameters, cwd and statuses."""
+    """Variables, functions, options, positional parameters, cwd and statuses.
 
-    # the options of the completion being run (compopt); never inherited by a copy
-    comp_options: set[str] | None = None
+    Slotted: the hot paths read and write its fields on every command, and a plain
+    instance of this many fields keeps them in a dict of its own, slower to reach."""
+
+    __slots__ = ("meter", "frames", "functions", "aliases", "options", "shopt",
+                 "positional", "arg0", "cwd", "last_status", "last_bg_pid", "pid",
+                 "func_depth", "loop_depth", "subshell", "func_names", "call_lines",
+                 "call_files", "func_files", "pipestatus", "getopts_ind", "getopts_pos",
+                 "started", "host_facts", "default_bytes", "stmt", "umask", "disabled",
+                 "tables", "traps", "traps_shown", "invocation", "trap_line", "last_arg",
+                 "xtrace_level", "commands_run", "refs", "interactive", "key_text",
+                 "key_index", "comp_options", "__weakref__")
 
     def __init__(self, cwd: str = "/", env: dict[str, str] | None = None,
                  meter: Meter | None = None) -> None:
@@ -288,6 +297,8 @@ class State:
         # interpreter sets it
         self.key_text: Callable[[str], str] | None = None
         self.key_index: Callable[[str], int] | None = None  # ... and `a[i+1]`'s index
+        # the options of the completion being run (compopt); never inherited by a copy
+        self.comp_options: set[str] | None = None
         g = self.frames[0]
         for k, v in (env or {}).items():
             g[k] = Var(v, exported=True)
@@ -325,9 +336,8 @@ class State:
         mutable one gets a copy of its own; `tests/unit/run/test_state.py` pins that no
         container but the read-only ones is shared."""
         s = State.__new__(State)
-        d = s.__dict__
-        d.update(self.__dict__)
-        d.pop("comp_options", None)  # a completion's options are never inherited
+        _take_fields(s, self)
+        s.comp_options = None  # a completion's options are never inherited
         s.functions = dict(self.functions)
         s.aliases = dict(self.aliases)
         s.options = set(self.options)
@@ -915,3 +925,17 @@ def attach_census(main: State) -> None:
     meter.census = _Census(main)
     meter.track(main)
     meter.est = meter.census()
+
+
+def _field_copier() -> Callable[[State, State], None]:
+    """A function that sets every field of a State from another's, one store per field
+    (made once from `State.__slots__`, so a field added there is never missed)."""
+    lines = ["def take(s, src):"] + [f"    s.{f} = src.{f}" for f in State.__slots__
+                                     if f != "__weakref__"]
+    env: dict[str, Any] = {}
+    exec(compile("\n".join(lines) + "\n", "<State fields>", "exec"), env)
+    take: Callable[[State, State], None] = env["take"]
+    return take
+
+
+_take_fields = _field_copier()

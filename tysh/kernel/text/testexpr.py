@@ -323,6 +323,14 @@ _PLAIN_INT: dict[str, Callable[[int, int], bool]] = {
     "-gt": operator.gt, "-ge": operator.ge}
 
 
+def count_comparison(op: str) -> Callable[[int, int], bool] | None:
+    """How the integer operator `op` (`-lt`, `-eq`, …) compares two plain counts — texts
+    of fewer than 19 ASCII digits, which `_int` reads with `int` and nothing to check —,
+    which is `plain_truth`'s answer for them; None for any other operator. For a planner
+    that reads the operands itself."""
+    return _PLAIN_INT.get(op)
+
+
 def plain_truth(argv: Sequence[str], n: int | None = None) -> bool | None:
     """`evaluate` of `argv[:n]` for the commonest expressions, reached without a
     Context: up to four arguments of strings, `-z`/`-n`, `!`, `-a`/`-o` and string or
