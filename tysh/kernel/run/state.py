@@ -14,6 +14,7 @@ import os
 import sys
 import time
 
+from tysh.kernel.base.cache import compile_cached
 from tysh.kernel.base.errors import VarError
 from tysh.kernel.base.limits import SLOT_BYTES, UNBOUNDED, VAR_BYTES, Meter, value_size
 from tysh.kernel.base.record import Record, frozen
@@ -336,7 +337,7 @@ class State:
         mutable one gets a copy of its own; `tests/unit/run/test_state.py` pins that no
         container but the read-only ones is shared."""
         s = State.__new__(State)
-        _take_fields(s, self)
+        (_take_fields or _field_copier())(s, self)
         s.comp_options = None  # a completion's options are never inherited
         s.functions = dict(self.functions)
         s.aliases = dict(self.aliases)
@@ -929,13 +930,17 @@ def attach_census(main: State) -> None:
 
 def _field_copier() -> Callable[[State, State], None]:
     """A function that sets every field of a State from another's, one store per field
-    (made once from `State.__slots__`, so a field added there is never missed)."""
+    (made at the first fork from `State.__slots__`, so a field added there is never
+    missed; compiled through the per-user cache, since a process's first compile costs
+    a tenth of a start)."""
+    global _take_fields
     lines = ["def take(s, src):"] + [f"    s.{f} = src.{f}" for f in State.__slots__
                                      if f != "__weakref__"]
     env: dict[str, Any] = {}
-    exec(compile("\n".join(lines) + "\n", "<State fields>", "exec"), env)
+    exec(compile_cached("\n".join(lines) + "\n", "<State fields>"), env)
     take: Callable[[State, State], None] = env["take"]
+    _take_fields = take
     return take
 
 
-_take_fields = _field_copier()
+_take_fields: Callable[[State, State], None] | None = None
