@@ -825,7 +825,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
     )
     # code deep in the tool (a regex engine's slices, a worker process) stops on the
     # same check as the tool's own checkpoints
-    saved_check = stop.install(interp.check_boundary)
+    saved_check = stop.install_new(interp.check_boundary)
     try:
         if leaf.session:
             session: Session = interp
@@ -883,8 +883,11 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         interp.error(fds, f"{name}: {code}")
         return 1
     finally:
-        stop.install(saved_check)
-        ctx.charges.release()
+        if saved_check is not stop.KEPT:
+            stop.restore(saved_check)
+        charges = ctx.charges
+        if charges.n:  # most commands hold nothing
+            charges.release()
         if capture is not None:
             capture.release()
     if ret is None:
