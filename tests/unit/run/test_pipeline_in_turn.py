@@ -85,6 +85,15 @@ def test_a_stage_that_only_reads_variables_sees_them_and_the_session_keeps_them(
     assert r.out == "HELLO IN HELLO 5\nhello []\nhello []\n"
 
 
+def test_a_trap_that_assigns_in_a_stage_assigns_in_the_stages_own_copy(
+        kernel: Kernel, started: list[str]) -> None:
+    # bash: the DEBUG trap runs in each stage's subshell too (set -T), counting there
+    r = kernel.execute("set -T; y=0; trap 'y=$((y+1))' DEBUG; echo a | cat | cat; "
+                       'trap - DEBUG; echo "y=$y"')
+    assert r.out == "a\ny=4\n"
+    assert started == []
+
+
 @pytest.mark.parametrize("script", [
     "sleep 0 | cat",  # waits on a clock
     "f() { cat; }; echo x | f",  # a function

@@ -332,9 +332,11 @@ def _judged(cmd: ast.Command) -> tuple[ast.Command, str | None, bool]:
 
 def _stage_fork(interp: Interpreter, cmd: ast.Command, stdin: IO[bytes] | None) -> Interpreter:
     """The shell a stage run in turn gets: one that reads the session's variables in
-    place when neither its words nor its command can assign one and no nameref could
-    turn a plain `$r` into arithmetic; else a full fork."""
-    return _fork(interp, stdin, _judged(cmd)[2] and not interp.state.refs)
+    place when neither its words nor its command can assign one, no nameref could
+    turn a plain `$r` into arithmetic and no trap could run in the stage (a DEBUG trap
+    under `set -T` runs before its command, and may assign); else a full fork."""
+    st = interp.state
+    return _fork(interp, stdin, _judged(cmd)[2] and not st.refs and not st.traps)
 
 
 def _judge(cmd: ast.Command) -> str | None:
