@@ -85,6 +85,15 @@ def test_a_stage_that_only_reads_variables_sees_them_and_the_session_keeps_them(
     assert r.out == "HELLO IN HELLO 5\nhello []\nhello []\n"
 
 
+def test_a_stage_that_changes_nothing_reads_the_sessions_functions_options_and_arguments(
+        kernel: Kernel, started: list[str]) -> None:
+    r = kernel.execute("set -- a b; set -o pipefail; f() { :; }; alias ll='ls -l'; "
+                       'echo "$1 $#" | cat; echo x | type -t f | cat; echo x | test -o pipefail; '
+                       'echo $?; type ll | tr a-z A-Z | cat; echo "$@ ${PIPESTATUS[*]}"')
+    assert (r.out, r.err) == ("a 2\nfunction\n0\nLL IS ALIASED TO `LS -L'\na b 0 0 0\n", "")
+    assert started == []
+
+
 def test_a_trap_that_assigns_in_a_stage_assigns_in_the_stages_own_copy(
         kernel: Kernel, started: list[str]) -> None:
     # bash: the DEBUG trap runs in each stage's subshell too (set -T), counting there
