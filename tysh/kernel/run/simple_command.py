@@ -42,7 +42,7 @@ from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.run.state import CallFrame, TempFrame, Var
 from tysh.kernel.syntax import ast
 from tysh.kernel.tools.context import Context
-from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.output import STREAMED, OutputData
 from tysh.kernel.tools.tool import Outcome, Tool
 
 TYPE_CHECKING = False
@@ -920,7 +920,9 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         if not _render(interp, "json", res.raw_data, stdout):
             _write(stdout, res.out if isinstance(res.out, str) else res.text_out())
     elif output is not None:
-        if not _render(interp, "output", output, stdout):
+        rendered = interp.registry.render_output is not None and _render(
+            interp, "output", output, stdout)
+        if not rendered and output.root is not STREAMED:  # (streamed: its text is "")
             _write(stdout, output.to_text())
     if stdout is not None and type(stdout) is not io.BytesIO:
         # real fds and pipes see each command's output as soon as it finishes; a file
