@@ -242,3 +242,21 @@ def test_stages_run_in_turn_leave_nothing_for_the_cycle_collector(
     # the last stage's typed value is still the pipeline's, the others' are let go
     assert (r.out, r.data) == ("      2 APPLE\n      1 FIG\n", ["      2 APPLE", "      1 FIG"])
     assert started == []
+
+
+@pytest.mark.parametrize("command", [
+    "uniq", "uniq -c", "uniq -d", "uniq -u", "uniq -i -c", "uniq -D", "uniq -z",
+    "head -n 2", "head -n -1", "head -c 5", "head -v -n 1", "head -n 1 a.txt b.txt",
+    "head -q -n 1 a.txt b.txt", "head -n 1 a.txt nope.txt", "tail -n 2", "tail -n +2",
+    "tail -c 4", "tail -n 1 a.txt b.txt", "tail -n 0",
+])
+def test_a_filter_before_the_last_stage_writes_what_it_writes_last(
+        kernel: Kernel, tmp_path: Path, started: list[str], command: str) -> None:
+    """Before the last stage nobody can read a tool's typed value, and the tool writes
+    its text straight through; the text and status are those of the same tool last."""
+    (tmp_path / "a.txt").write_text("b\nb\nB\na\nc\nc\n")
+    (tmp_path / "b.txt").write_text("x\ny\n")
+    last = kernel.execute(f"cat a.txt | {command}; echo $?")
+    before = kernel.execute(f"cat a.txt | {command} | cat; echo ${{PIPESTATUS[1]}}")
+    assert (before.out, before.err) == (last.out, last.err)
+    assert started == []
