@@ -519,18 +519,6 @@ class _HeldInput(io.BytesIO):
         raise io.UnsupportedOperation("tell")
 
 
-def _retire(sub: Interpreter) -> None:
-    """A stage run in turn that has ended lets go of what ties it into reference cycles
-    (its session's callbacks into it, its streams, whose held output knows its shell),
-    so it and all it held are freed when the pipeline lets go of it, not at the next
-    run of Python's cycle collector: a pipeline of five stages left some 130 objects
-    for it. Nothing runs on the stage's shell after this; only its typed value is read
-    (`_take_result`)."""
-    sub.cur_fds = {}
-    st = sub.state
-    st.key_text = st.key_index = None
-
-
 def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> list[int]:
     """Run the stages one after another on this thread (see the module docstring)."""
     n = len(cmds)
@@ -547,7 +535,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -
         if i == n - 1:
             last = sub
             _run_stage(sub, cmd, stage_fds, stdin, None, statuses, i)
-            _retire(sub)
+            sub.retire()
             break
         sub.keeps_value = False
 
@@ -572,7 +560,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -
         stage_fds[1] = cast("IO[bytes]", held)
         _run_stage(sub, cmd, stage_fds, stdin, cast("IO[bytes]", held), statuses, i)
         sub.last_data = None  # a stage's value before the last is nobody's
-        _retire(sub)
+        sub.retire()
         if refused:  # the later stages could not start: the script ends, as at any limit
             raise refused[0]
         if held.pipe is not None:  # the later stages ran streaming
