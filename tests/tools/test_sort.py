@@ -4,9 +4,13 @@ tests/conformance/pins/tools/sort.cases."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
 from harness_text import ok, run, same, write
+from hypothesis import given
+from hypothesis import strategies as st
 
 
 def sort(tmp: Path, stdin: str, *argv: str) -> str:
@@ -179,3 +183,32 @@ def test_sort_incompatible_letters_in_gnu_order(tmp_path: Path) -> None:
     assert r.err == "sort: options '-gn' are incompatible\n"
     r = same(tmp_path, ["sort", "-hM"], "1\n", "", code=2)
     assert r.err == "sort: options '-hM' are incompatible\n"
+
+
+_FLAGS = ("numeric_sort", "general_numeric_sort", "human_numeric_sort", "version_sort",
+          "month_sort", "reverse", "unique", "ignore_case", "ignore_leading_blanks",
+          "dictionary_order", "ignore_nonprinting", "stable", "random_sort", "merge",
+          "zero_terminated")
+
+
+@given(st.sets(st.sampled_from(_FLAGS), max_size=4),
+       st.sampled_from([(), ("2",), ("1,1n",), ("2.2b,3r",)]),
+       st.sampled_from([None, ",", "ab", "\\0"]))
+def test_the_plain_sort_plan_is_the_one_key_planning_makes(
+        flags: set[str], key: tuple[str, ...], sep: str | None) -> None:
+    from tysh.builtins.text.sort import _PLAIN, SortArgs, _plan, _planned
+    from tysh.builtins.text.sort_keys import SortKeyError
+
+    a = SortArgs(key=key, field_separator=sep, **{f: True for f in flags})
+    try:
+        general = _planned(a)
+    except SortKeyError as e:
+        with pytest.raises(SortKeyError, match=re.escape(str(e))):
+            _plan(a)
+        return
+    got = _plan(a)
+    plain = not key and sep is None and flags <= {"reverse", "unique", "stable", "merge",
+                                                    "zero_terminated"}
+    assert any(got is p for p in _PLAIN) is plain
+    if plain:
+        assert got == general and general.key is None and general.eq_key is None

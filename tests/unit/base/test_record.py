@@ -7,10 +7,13 @@ import copy
 import pickle
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tysh.kernel.base.record import (
     FrozenRecordError,
     Record,
+    field,
     frozen,
     is_record,
     record_fields,
@@ -171,3 +174,70 @@ def test_public_classes_evolve_as_attrs_evolve_did() -> None:
     assert pickle.loads(pickle.dumps(s)) == s and pickle.loads(pickle.dumps(lim)) == lim
     r = ExecResult(1, err="boom")
     assert r.evolve(code=0) == ExecResult(0, err="boom\n")
+
+
+@frozen
+class _Checked(Record):
+    """A record with a check of its fields and a field made by a factory."""
+
+    n: int
+    items: list[int] = field(factory=list)
+    seen: list[str] = field(factory=list)
+
+    def __post_init__(self) -> None:
+        if self.n < 0:
+            raise ValueError("n must not be negative")
+        self.seen.append("checked")
+
+
+class _Plain(Point):
+    """A plain subclass of a record class, with an __init__ of its own."""
+
+    __slots__ = ()
+
+    def __init__(self, text: str) -> None:
+        raise AssertionError("replace must not call a plain subclass's __init__")
+
+
+def _slot_copy(obj: Record, **changes: object) -> Record:
+    """What replace makes, field by field through the slots."""
+    cls = type(obj)
+    new = object.__new__(cls)
+    for c in reversed(cls.__mro__):
+        for n in c.__dict__.get("__slots__", ()):
+            object.__setattr__(new, n, changes[n] if n in changes else getattr(obj, n))
+    post = getattr(new, "__post_init__", None)
+    if post is not None:
+        post()
+    return new
+
+
+@given(st.integers(), st.integers(), st.one_of(st.none(), st.text(max_size=3)),
+       st.sampled_from(["", "x", "y", "label", "xy", "xylabel"]))
+def test_replace_makes_the_record_a_slot_by_slot_copy_makes(
+        x: int, y: int, label: str | None, which: str) -> None:
+    changes = {k: v for k, v in (("x", x + 1), ("y", y - 1), ("label", "z")) if k in which}
+    for p in (Point(x, y, label), *[_make_plain(x, y, label)]):
+        q = replace(p, **changes)
+        want = _slot_copy(p, **changes)
+        assert type(q) is type(p)
+        assert all(getattr(q, n) == getattr(want, n) for n in ("x", "y", "label"))
+
+
+def _make_plain(x: int, y: int, label: str | None) -> Point:
+    p = object.__new__(_Plain)
+    object.__setattr__(p, "x", x)
+    object.__setattr__(p, "y", y)
+    object.__setattr__(p, "label", label)
+    return p
+
+
+def test_replace_runs_the_records_check_once_and_keeps_factory_fields() -> None:
+    for _ in range(20):  # past the compiled __init__'s threshold too
+        a = _Checked(1, [5])
+        assert a.seen == ["checked"]
+        b = replace(a, n=2)
+        assert (b.n, b.items, b.items is a.items) == (2, [5], True)
+        assert b.seen is a.seen and a.seen == ["checked", "checked"]
+        with pytest.raises(ValueError, match="negative"):
+            replace(a, n=-1)

@@ -375,3 +375,31 @@ def test_time_and_bang_combine_in_either_order_as_in_bash() -> None:
 
 def test_time_is_a_word_outside_command_position() -> None:
     assert Kernel.isolated().execute("echo time; type -t time").out == "time\nkeyword\n"
+
+
+@pytest.mark.parametrize("src", [
+    'x=$(echo hi); echo "$x"',
+    "(y=1; echo in)",
+    'a=(p q); x=$(echo "${a[1]}" | tr a-z A-Z); echo "$x"',
+    "x=$(exit 3); echo $?; (exit 4); echo $?",
+    "f() { echo f; }; x=$(f); (f); echo $x",
+])
+def test_a_substitution_or_subshell_leaves_nothing_for_the_cycle_collector(
+        k: Kernel, src: str) -> None:
+    import gc
+
+    want = k.execute(src)
+    for _ in range(20):  # past the record classes' first, generic instances
+        k.execute(src)
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(5):
+            r = k.execute(src)
+        found = gc.collect()
+    finally:
+        if was:
+            gc.enable()
+    assert found == 0
+    assert (r.code, r.out, r.err) == (want.code, want.out, want.err)

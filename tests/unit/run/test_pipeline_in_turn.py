@@ -85,6 +85,24 @@ def test_a_stage_that_only_reads_variables_sees_them_and_the_session_keeps_them(
     assert r.out == "HELLO IN HELLO 5\nhello []\nhello []\n"
 
 
+def test_a_stage_that_changes_nothing_reads_the_sessions_functions_options_and_arguments(
+        kernel: Kernel, started: list[str]) -> None:
+    r = kernel.execute("set -- a b; set -o pipefail; f() { :; }; alias ll='ls -l'; "
+                       'echo "$1 $#" | cat; echo x | type -t f | cat; echo x | test -o pipefail; '
+                       'echo $?; type ll | tr a-z A-Z | cat; echo "$@ ${PIPESTATUS[*]}"')
+    assert (r.out, r.err) == ("a 2\nfunction\n0\nLL IS ALIASED TO `LS -L'\na b 0 0 0\n", "")
+    assert started == []
+
+
+def test_a_trap_that_assigns_in_a_stage_assigns_in_the_stages_own_copy(
+        kernel: Kernel, started: list[str]) -> None:
+    # bash: the DEBUG trap runs in each stage's subshell too (set -T), counting there
+    r = kernel.execute("set -T; y=0; trap 'y=$((y+1))' DEBUG; echo a | cat | cat; "
+                       'trap - DEBUG; echo "y=$y"')
+    assert r.out == "a\ny=4\n"
+    assert started == []
+
+
 @pytest.mark.parametrize("script", [
     "sleep 0 | cat",  # waits on a clock
     "f() { cat; }; echo x | f",  # a function
@@ -199,4 +217,46 @@ def test_here_documents_and_descriptor_copies_run_in_turn(
     r = kernel.execute("cat <<EOF | sort 2>&1 | tr a-z A-Z 2>/dev/null\nb\na\nEOF\n"
                        "grep -c x <<< xx | cat")
     assert (r.code, r.out) == (0, "A\nB\n1\n")
+    assert started == []
+
+
+def test_stages_run_in_turn_leave_nothing_for_the_cycle_collector(
+        kernel: Kernel, tmp_path: Path, started: list[str]) -> None:
+    import gc
+
+    (tmp_path / "in.txt").write_text("pear\napple\nfig\napple\nkiwi\n")
+    src = "cat in.txt | sort | uniq -c | tr a-z A-Z | head -n 2"
+    for _ in range(20):  # past the record classes' first, generic instances
+        kernel.execute(src)
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(5):
+            r = kernel.execute(src)
+        found = gc.collect()
+    finally:
+        if was:
+            gc.enable()
+    assert found == 0
+    # the last stage's typed value is still the pipeline's, the others' are let go
+    assert (r.out, r.data) == ("      2 APPLE\n      1 FIG\n", ["      2 APPLE", "      1 FIG"])
+    assert started == []
+
+
+@pytest.mark.parametrize("command", [
+    "uniq", "uniq -c", "uniq -d", "uniq -u", "uniq -i -c", "uniq -D", "uniq -z",
+    "head -n 2", "head -n -1", "head -c 5", "head -v -n 1", "head -n 1 a.txt b.txt",
+    "head -q -n 1 a.txt b.txt", "head -n 1 a.txt nope.txt", "tail -n 2", "tail -n +2",
+    "tail -c 4", "tail -n 1 a.txt b.txt", "tail -n 0",
+])
+def test_a_filter_before_the_last_stage_writes_what_it_writes_last(
+        kernel: Kernel, tmp_path: Path, started: list[str], command: str) -> None:
+    """Before the last stage nobody can read a tool's typed value, and the tool writes
+    its text straight through; the text and status are those of the same tool last."""
+    (tmp_path / "a.txt").write_text("b\nb\nB\na\nc\nc\n")
+    (tmp_path / "b.txt").write_text("x\ny\n")
+    last = kernel.execute(f"cat a.txt | {command}; echo $?")
+    before = kernel.execute(f"cat a.txt | {command} | cat; echo ${{PIPESTATUS[1]}}")
+    assert (before.out, before.err) == (last.out, last.err)
     assert started == []

@@ -112,6 +112,26 @@ def test_a_copy_shares_no_mutable_field_but_the_read_only_ones() -> None:
     assert parent.copy_reading_variables().frames[0] is parent.frames[0]
 
 
+def test_a_copy_for_reading_shares_what_its_command_cannot_change() -> None:
+    """Without traps, the copy a pipeline stage that changes nothing of the session gets
+    shares the session's containers but its own frame list and traps; with traps it is
+    `copy` but for the variables (pinned above)."""
+    k = Kernel.isolated()
+    k.execute("f() { :; }; alias ll='ls -l'; set -- a b; set -o pipefail")
+    parent = k.state
+    parent.comp_options = {"nospace"}
+    child = parent.copy_reading_variables()
+    assert child.comp_options is None  # a completion's options are never inherited
+    assert (child.subshell, child.traps, child.traps_shown) == (parent.subshell + 1, {}, None)
+    assert child.traps is not parent.traps
+    assert child.frames == parent.frames and child.frames is not parent.frames
+    for name in ("functions", "aliases", "options", "shopt", "positional", "func_names",
+                 "call_lines", "call_files", "func_files", "pipestatus"):
+        assert getattr(child, name) is getattr(parent, name), name
+    assert (child.key_text, child.key_index) == (None, None)
+    assert parent.key_text is not None
+
+
 def test_special_parameters() -> None:
     s = State("/", {})
     s.positional = ["a", "b"]

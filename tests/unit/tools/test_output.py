@@ -162,3 +162,31 @@ def test_json_failure_of_a_builtin_reports_its_message_and_code(tmp_path: Any) -
     assert r.err == "cat: missing.txt: No such file or directory\n"
     assert json.loads(r.out) == {"error": "cat: missing.txt: No such file or directory",
                                  "code": 1}
+
+
+def test_a_streamed_value_has_no_text_of_its_own_and_one_shared_node() -> None:
+    from tysh.kernel.tools.output import STREAMED
+
+    a, b = OutputData.value(lambda: ["x"]), OutputData.value(lambda: None)
+    assert a.root is STREAMED and b.root is STREAMED
+    assert (a.to_text(), a.is_simple_text(), a.headers) == ("", True, None)
+    assert a.rich_json() == ["x"]
+
+
+def test_a_tool_whose_value_is_streamed_writes_its_text_once_and_a_renderer_sees_it(
+        tmp_path: Any) -> None:
+    from tysh.kernel.embed.kernel import Kernel
+
+    (tmp_path / "in.txt").write_text("b\na\n")
+    k = Kernel(cwd=str(tmp_path))
+    r = k.execute("cat in.txt; head -n 1 in.txt; uniq in.txt")
+    assert (r.out, r.data) == ("b\na\nb\nb\na\n", ["b", "a"])
+    seen: list[tuple[str, Any]] = []
+
+    def hook(kind: str, value: Any, stdout: Any) -> bool:
+        seen.append((kind, value))
+        return False
+
+    k.registry.render_output = hook
+    assert k.execute("cat in.txt").out == "b\na\n"  # not a terminal: the hook is not asked
+    assert seen == []

@@ -101,11 +101,18 @@ def _per_file_json(
     """Run the per-file body; `--json` gives an array of lines, or with several files
     an array of {"path", "lines"}."""
     status = InputStatus()
+    if not ctx.json and not ctx.keeps_value:  # nobody can read a value: the text only
+        headers = Headers(ctx, show)
+        for name, f in iter_inputs(ctx, files, status):
+            headers.emit(name)
+            run(f, ctx.stdout)
+        return 1 if status.failed else 0
     if not ctx.json:
         # the text streams out; a bounded copy, split at each file's start, gives the
         # same value `--json` builds
-        kept = Kept(ctx.stdout, ctx.keeps_value)
-        headers = Headers(ctx.evolve(stdout=kept), show)
+        kept = Kept(ctx.stdout)
+        # (headers are written only when shown)
+        headers = Headers(ctx.evolve(stdout=kept) if show else ctx, show)
         spans: list[tuple[str, int, int]] = []
         for name, f in iter_inputs(ctx, files, status):
             headers.emit(name)

@@ -152,7 +152,21 @@ class _Plan(Record):
     passes: tuple[tuple[Callable[[bytes], Any], bool], ...] = ()
 
 
+# the plan of a sort with no key, no field separator and no ordering option but -r
+_PLAIN = (_Plan(None, False, None), _Plan(None, True, None))
+
+
 def _plan(a: SortArgs) -> _Plan:
+    """`_planned(a)`, with the commonest sort (whole lines as bytes) decided at once."""
+    if not a.key and a.field_separator is None and not (
+            a.ignore_leading_blanks or a.dictionary_order or a.ignore_case
+            or a.general_numeric_sort or a.human_numeric_sort or a.ignore_nonprinting
+            or a.month_sort or a.numeric_sort or a.random_sort or a.version_sort):
+        return _PLAIN[bool(a.reverse)]
+    return _planned(a)
+
+
+def _planned(a: SortArgs) -> _Plan:
     gopts = _global_opts(a)
     tab = _tab(a.field_separator)
     keys: list[KeySpec] = [parse_key(k, gopts) for k in a.key]

@@ -237,8 +237,8 @@ def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
             out = sink
         elif ctx.json:
             out = io.BytesIO()
-        else:
-            out = kept = Kept(ctx.stdout, ctx.keeps_value)  # type: ignore[assignment]
+        elif ctx.keeps_value:
+            out = kept = Kept(ctx.stdout)  # type: ignore[assignment]
         _uniq_stream(args, f, out, json_rows, ctx)
     finally:
         if f is not ctx.stdin:
@@ -249,7 +249,7 @@ def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
         text = out.getvalue().decode("utf-8", "replace")
         data = json_rows if args.count else split_lines_text(text)
         return Outcome(code=0, output=OutputData.text(text, rich_json=data))
-    if sink is None:
+    if sink is None and ctx.keeps_value:
         sep = "\0" if args.zero_terminated else "\n"
         return Outcome(code=0, output=kept_value(
             kept, functools.partial(_count_rows, sep) if args.count else None))

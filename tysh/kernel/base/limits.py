@@ -431,19 +431,21 @@ class CappedOutput(io.BytesIO):
     writer that would go on (`yes`, a job's loop) stops as at a reader that went away.
     Memory stays bounded however much the script writes."""
 
-    # set per instance only once the output passes its limit (see write)
-    _tail: bytearray
-    # what a new stream starts with, as class attributes: two are made for every
-    # execute(), so the constructor sets only what differs per stream
-    total = 0
-    over = False
-    check: Callable[[], None] | None = None  # see streams.CheckedBytesIO
+    # slots rather than an instance dict: two are made for every execute()
+    __slots__ = ("limit", "stop_at", "_lock", "total", "over", "check", "_tail")
 
-    def __init__(self, limit: int) -> None:
+    # set only once the output passes its limit (see write)
+    _tail: bytearray
+
+    def __init__(self, limit: int, lock: _thread.LockType | None = None) -> None:
         self.limit = limit = limit if limit > 0 else 0
         # past this many bytes written every write raises BrokenPipeError
         self.stop_at = OVERRUN_FACTOR * limit + OVERRUN_BYTES
-        self._lock = _thread.allocate_lock()
+        # guards `total`, `over` and the tail; streams written together may share one
+        self._lock = lock if lock is not None else _thread.allocate_lock()
+        self.total = 0
+        self.over = False
+        self.check: Callable[[], None] | None = None  # see streams.CheckedBytesIO
 
     @property
     def head_cap(self) -> int:

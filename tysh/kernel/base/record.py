@@ -405,15 +405,18 @@ def as_plain(value: Any) -> Any:
 
 def replace(obj: _T, **changes: Any) -> _T:
     """A copy of the frozen record obj with the given fields changed (attrs.evolve for
-    records made by `frozen`): through the class's own __init__ if it has one, so its
-    conversions and checks apply to the new values too."""
+    records made by `frozen`): through the class's __init__, so its conversions and
+    checks apply to the new values too (one call, rather than a slot lookup per field)."""
     cls = type(obj)
     names: tuple[str, ...] = cls.__record_fields__  # type: ignore[attr-defined]
     unknown = set(changes).difference(names)
     if unknown:
         raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
-    if cls.__record_own_init__:  # type: ignore[attr-defined]
-        return cls(**{n: changes[n] if n in changes else getattr(obj, n) for n in names})
+    if "__record_fields__" in cls.__dict__:
+        # a record class's __init__ (its own, or the one `frozen` made, which sets each
+        # slot and calls __post_init__ as the loop below does) takes the fields in order
+        return cls(*[changes[n] if n in changes else getattr(obj, n) for n in names])
+    # a plain subclass of a record class: its __init__ may take anything
     new: Any = object.__new__(cls)
     for n in names:
         _slot(cls, n).__set__(new, changes[n] if n in changes else getattr(obj, n))

@@ -41,6 +41,35 @@ def install(fn: Callable[[], None] | None) -> Callable[[], None] | None:
     return saved
 
 
+class _Kept:
+    """What `install_new` returns when the check it was given was installed already."""
+
+    __slots__ = ()
+
+
+KEPT = _Kept()
+
+
+def install_new(fn: Callable[[], None]) -> Callable[[], None] | _Kept | None:
+    """`install(fn)`, unless an equal check (the same interpreter's bound method) is
+    this thread's already: then nothing changes and KEPT comes back, which the caller
+    does not put back. A thread-local store costs as much as a dozen plain attribute
+    stores, and a command run by a shell that installed its own check (the kernel's
+    run, a pipeline stage) would store the same check twice."""
+    local = _local
+    saved = local.check
+    if saved == fn:
+        return KEPT
+    local.check = fn
+    return saved
+
+
+def restore(saved: Callable[[], None] | _Kept | None) -> None:
+    """Put back what `install_new` replaced (nothing, when it returned KEPT)."""
+    if saved is not KEPT:
+        _local.check = saved  # type: ignore[assignment]
+
+
 class checking:  # noqa: N801 — used as `with stop.checking(fn):`, a function's name
     """Make `fn` this thread's stop check for the duration of the block (a class rather
     than a contextlib generator: contextlib stays out of start-up)."""

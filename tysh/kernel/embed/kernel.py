@@ -223,6 +223,9 @@ class Kernel:
         self._default_options = (frozenset(self.state.options), frozenset(self.state.shopt))
         self._busy = _thread.allocate_lock()
         self._ticket_lock = _thread.allocate_lock()
+        # the lock of each call's captured stdout and stderr, shared: both are written
+        # under it for a moment at a time, and a call need not make one of its own
+        self._streams_lock = _thread.allocate_lock()
         self._owner: int | None = None
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
         if on_event is not None:
@@ -776,9 +779,9 @@ class Kernel:
             out: CappedOutput | CheckedBytesIO
             err: CappedOutput | io.BytesIO
             if cap is not None:
-                out = CappedOutput(cap)
+                out = CappedOutput(cap, self._streams_lock)
                 out.check = interp.check_boundary
-                err = CappedOutput(cap)
+                err = CappedOutput(cap, self._streams_lock)
             else:
                 out = CheckedBytesIO(interp, self.meter if self.meter.limited else None)
                 err = io.BytesIO()

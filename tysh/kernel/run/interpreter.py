@@ -159,6 +159,16 @@ class Interpreter:
             raise LimitExceeded("tysh: maximum subshell nesting exceeded")
         return Interpreter(self.state.copy_reading_variables(), *_inherited(self))
 
+    def retire(self) -> None:
+        """A fork whose commands have all run lets go of what ties it into reference
+        cycles (its session's callbacks into it, its descriptor table, whose streams
+        may know it), so it and all it held are freed as soon as its caller lets go of
+        it, not at the next run of Python's cycle collector. Nothing runs on it
+        afterwards; its typed value may still be read."""
+        self.cur_fds = {}
+        st = self.state
+        st.key_text = st.key_index = None
+
     def parse(self, src: str) -> ast.Script:
         if self._parse is not None:
             return self._parse(src)
@@ -660,6 +670,10 @@ class Interpreter:
             return kept.decode("utf-8", "surrogateescape")
         finally:
             out.release()
+            # its typed value (returned above when typed) may keep `out`, which knows
+            # `sub`: a cycle
+            sub.last_data = None
+            sub.retire()
 
     def process_substitution(self, node: ast.ProcSub) -> str:
         """`<(…)` / `>(…)`: start the body on a pipe; the name of the command's end."""
@@ -1202,6 +1216,7 @@ def _run_subshell(interp: Interpreter, node: ast.Subshell, fds: Fds) -> int:
         except ExitShell as e:
             status = e.subshell_status
     sub.close_exec_files()
+    sub.retire()
     return status
 
 

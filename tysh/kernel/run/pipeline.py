@@ -332,9 +332,11 @@ def _judged(cmd: ast.Command) -> tuple[ast.Command, str | None, bool]:
 
 def _stage_fork(interp: Interpreter, cmd: ast.Command, stdin: IO[bytes] | None) -> Interpreter:
     """The shell a stage run in turn gets: one that reads the session's variables in
-    place when neither its words nor its command can assign one and no nameref could
-    turn a plain `$r` into arithmetic; else a full fork."""
-    return _fork(interp, stdin, _judged(cmd)[2] and not interp.state.refs)
+    place when neither its words nor its command can assign one, no nameref could
+    turn a plain `$r` into arithmetic and no trap could run in the stage (a DEBUG trap
+    under `set -T` runs before its command, and may assign); else a full fork."""
+    st = interp.state
+    return _fork(interp, stdin, _judged(cmd)[2] and not st.refs and not st.traps)
 
 
 def _judge(cmd: ast.Command) -> str | None:
@@ -533,6 +535,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -
         if i == n - 1:
             last = sub
             _run_stage(sub, cmd, stage_fds, stdin, None, statuses, i)
+            sub.retire()
             break
         sub.keeps_value = False
 
@@ -556,6 +559,8 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -
         held = _Held(sub, spill)
         stage_fds[1] = cast("IO[bytes]", held)
         _run_stage(sub, cmd, stage_fds, stdin, cast("IO[bytes]", held), statuses, i)
+        sub.last_data = None  # a stage's value before the last is nobody's
+        sub.retire()
         if refused:  # the later stages could not start: the script ends, as at any limit
             raise refused[0]
         if held.pipe is not None:  # the later stages ran streaming

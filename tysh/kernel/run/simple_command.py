@@ -41,7 +41,7 @@ from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.run.state import CallFrame, TempFrame, Var
 from tysh.kernel.syntax import ast
 from tysh.kernel.tools.context import Context
-from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.output import STREAMED, OutputData
 from tysh.kernel.tools.tool import Outcome, Tool
 
 TYPE_CHECKING = False
@@ -850,7 +850,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
     )
     # code deep in the tool (a regex engine's slices, a worker process) stops on the
     # same check as the tool's own checkpoints
-    saved_check = stop.install(interp.check_boundary)
+    saved_check = stop.install_new(interp.check_boundary)
     try:
         if leaf.session:
             session: Session = interp
@@ -908,8 +908,11 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         interp.error(fds, f"{name}: {code}")
         return 1
     finally:
-        stop.install(saved_check)
-        ctx.charges.release()
+        if saved_check is not stop.KEPT:
+            stop.restore(saved_check)
+        charges = ctx.charges
+        if charges.n:  # most commands hold nothing
+            charges.release()
         if capture is not None:
             capture.release()
     if ret is None:
@@ -942,7 +945,9 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         if not _render(interp, "json", res.raw_data, stdout):
             _write(stdout, res.out if isinstance(res.out, str) else res.text_out())
     elif output is not None:
-        if not _render(interp, "output", output, stdout):
+        rendered = interp.registry.render_output is not None and _render(
+            interp, "output", output, stdout)
+        if not rendered and output.root is not STREAMED:  # (streamed: its text is "")
             _write(stdout, output.to_text())
     if stdout is not None and type(stdout) is not io.BytesIO:
         # real fds and pipes see each command's output as soon as it finishes; a file

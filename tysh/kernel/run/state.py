@@ -322,13 +322,27 @@ class State:
         return s
 
     def copy_reading_variables(self) -> State:
-        """A copy for a command that reads variables and never assigns one (a pipeline
-        stage run in turn, see run/pipeline.py): its frames are this state's own, not
-        copies, so it costs nothing per variable. Everything else is copied as by
-        `copy`. Whoever asks for it guarantees that nothing run on it assigns, unsets or
-        declares a variable while it lives."""
-        s = self._copy_but_variables()
+        """A copy for a command that reads the session and changes nothing of it (a
+        pipeline stage run in turn, see run/pipeline.py): its frames are this state's
+        own, not copies, so it costs nothing per variable, and so are its functions,
+        aliases, options, positional parameters and call stack. Whoever asks for it
+        guarantees that nothing run on it assigns, unsets or declares a variable,
+        defines a function or an alias, sets an option, shifts or sets the positional
+        parameters, or calls a function while it lives. With traps set (which a copy
+        resets or keeps, and which could run there) the containers are copied as by
+        `copy`."""
+        if self.traps:
+            s = self._copy_but_variables()
+            s.frames = list(self.frames)
+            return s
+        s = State.__new__(State)
+        (_take_fields or _field_copier())(s, self)
+        s.comp_options = None  # a completion's options are never inherited
+        s.subshell = self.subshell + 1
         s.frames = list(self.frames)
+        s.traps = {}
+        s.traps_shown = None
+        s.key_text = s.key_index = None  # the fork's interpreter sets its own
         return s
 
     def _copy_but_variables(self) -> State:

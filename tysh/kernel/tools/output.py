@@ -40,6 +40,11 @@ class OutputNode(Record):
         return self.text if self.text is not None and not self.name else self.name
 
 
+# the nodes of every `OutputData.value`: one empty text, whose canonical text is "" (the
+# tool wrote its text already), shared since nodes are immutable
+STREAMED: tuple[OutputNode, ...] = (OutputNode(text=""),)
+
+
 @frozen
 class OutputData(Record):
     headers: tuple[str, ...] | None = None
@@ -63,7 +68,7 @@ class OutputData(Record):
     def value(cls, compute: Callable[[], Any]) -> OutputData:
         """The typed value of a tool that wrote its text itself: no text of its own, and
         `compute` runs only when the value is read (`r.data`, `$(…)` events)."""
-        return cls(None, (OutputNode(text=""),), compute)
+        return cls(None, STREAMED, compute)
 
     @classmethod
     def nodes(cls, nodes: list[OutputNode], rich_json: Any = None) -> OutputData:
