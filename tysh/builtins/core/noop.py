@@ -7,17 +7,29 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
 
 
-@tool("true", kind="shell", raw_argv=True, description="do nothing, successfully (arguments are ignored)")
+def _succeed(argv: list[str]) -> int | None:
+    """The status without binding or a Context (None under `--json`, which runs the tool)."""
+    return None if "--json" in argv else 0
+
+
+def _fail(argv: list[str]) -> int | None:
+    return None if "--json" in argv else 1
+
+
+@tool("true", kind="shell", raw_argv=True, direct=_succeed,
+      description="do nothing, successfully (arguments are ignored)")
 def true_(args: RawArgs, ctx: Context) -> int:
     return 0
 
 
-@tool("false", kind="shell", raw_argv=True, description="do nothing, unsuccessfully (arguments are ignored)")
+@tool("false", kind="shell", raw_argv=True, direct=_fail,
+      description="do nothing, unsuccessfully (arguments are ignored)")
 def false_(args: RawArgs, ctx: Context) -> int:
     return 1
 
 
-@tool(":", kind="shell", raw_argv=True, description="do nothing, successfully; arguments are still expanded",
+@tool(":", kind="shell", raw_argv=True, direct=_succeed,
+      description="do nothing, successfully; arguments are still expanded",
       examples=[("set a default", ": ${name:=world}")])
 def colon(args: RawArgs, ctx: Context) -> int:
     return 0
