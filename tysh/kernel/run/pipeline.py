@@ -21,22 +21,25 @@ from __future__ import annotations
 
 import io
 import os
-import threading
-from collections.abc import Callable, Sequence
+import sys
 
 from tysh.kernel.base import stop
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.base.hints import cast
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.streams import CheckedReader, CheckedWriter, Fds, close_quietly
 from tysh.kernel.base.threads import NoThread, start_deep
 from tysh.kernel.syntax import ast
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import threading
+    from collections.abc import Callable, Sequence
     from typing import IO, Any
 
-if TYPE_CHECKING:
     from tysh.kernel.run.interpreter import Interpreter
+else:  # only a pipeline whose stages run concurrently starts threads
+    threading = LazyModule(globals(), "threading", "threading")
 
 PIPE_BUF_WRITE = 1 << 16
 
@@ -264,7 +267,9 @@ def _in_turn(interp: Interpreter, cmds: Sequence[ast.Command], fds: Fds) -> bool
     names = _stage_names(cmds)
     if names is None or (names[0] not in _NO_INPUT and not isinstance(fds.get(0), io.BytesIO)):
         return False
-    if threading.active_count() > 1 and _host_threads():
+    # (a host that has started threads has loaded threading)
+    threads = sys.modules.get("threading")
+    if threads is not None and threads.active_count() > 1 and _host_threads():
         return False
     st = interp.state
     functions = st.functions
