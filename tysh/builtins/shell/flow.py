@@ -4,11 +4,10 @@ the exceptions of kernel/base/control.py. Their operands may look like options (
 
 from __future__ import annotations
 
-import re
-
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.tool import Tool, tool
 
@@ -17,10 +16,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tysh.kernel.run.session import Session
 
+_INTEGER = LazyRegex(r"[-+]?[0-9]+")
+
 
 def _int_arg(ctx: Context, text: str) -> int | None:
     t = text.strip()
-    if re.fullmatch(r"[-+]?[0-9]+", t):
+    if _INTEGER.fullmatch(t):
         return int(t)
     err(ctx, f"{text}: numeric argument required")
     return None

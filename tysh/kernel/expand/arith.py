@@ -10,9 +10,6 @@ expanded before, by the expander (`words.eval_arith_word`), as bash does.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
-
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.lazyre import LazyRegex
@@ -20,6 +17,7 @@ from tysh.kernel.syntax import ast
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
 
 
@@ -38,7 +36,8 @@ class ArithHost(Protocol):
     def assign_index(self, name: str, key: str | int, value: Any) -> None: ...
 
 
-Fn = Callable[[ArithHost], int]
+if TYPE_CHECKING:
+    Fn = Callable[[ArithHost], int]
 
 _MIN = -(1 << 63)
 _MAX = (1 << 63) - 1
@@ -704,7 +703,7 @@ class _Parser:
 # Public API
 # ---------------------------------------------------------------------------
 
-_CACHE: OrderedDict[str, Fn] = OrderedDict()
+_CACHE: dict[str, Fn] = {}  # (oldest first)
 _CACHE_SIZE = 2048
 
 
@@ -719,7 +718,7 @@ def compile_expr(text: str) -> Fn:
         raise as_expansion_error(text, e) from None
     _CACHE[text] = fn
     if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+        del _CACHE[next(iter(_CACHE))]
     return fn
 
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 import operator
 import os
 import stat as st
-from collections.abc import Callable, Sequence
 
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 
 class TestError(Exception):
