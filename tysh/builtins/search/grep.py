@@ -1,6 +1,7 @@
 """grep: print lines that match patterns, as GNU grep 3.8 does.
 
-Patterns are translated once to a Python regex (see kernel.text.regex). The common cases run on
+Patterns are translated once to a Python regex (see kernel.text.regex), or, when they are one
+plain string, searched with `bytes.find` (kernel.text.literal). The common cases run on
 large blocks of lines: the regex engine scans the block and only the lines that match
 cost any Python work. Context (-A/-B/-C) and `--json` take a per-line path.
 

@@ -2,8 +2,8 @@
 
 Most patterns typed at grep name a string: `grep -r needle .`, `grep -n TODO f`. Turning
 one into a regex would load `re`, the engine chooser and the POSIX translator (with
-`enum`, `functools`, `threading`, `warnings`, `array` and `math`), a third of a short
-`tysh -c 'grep …'`, to end with a pattern `re` runs as a plain string search anyway.
+`enum`, `functools`, `warnings`, `array` and `math`), near a quarter of a short
+`tysh -c 'grep needle file'`, to end with a pattern `re` runs as a string search anyway.
 `compile_literal` recognises such a pattern and returns the `Compiled` grep would get from
 kernel.text.regex, with a `LiteralPattern` in place of the compiled regex: the part of
 `re.Pattern`'s interface grep uses (`search`, `finditer`, `pattern`, `flags`,
