@@ -179,7 +179,9 @@ def test_a_plain_string_meets_the_edge_cases_as_its_regex_does(
     _same_as_regex(pattern, flag, [*opts, "-r"], [content, content])
 
 
-@pytest.mark.parametrize("opts", [[], ["-i"], ["-c"], ["-v"], ["-o", "-i"], ["-n", "-b"]])
+@pytest.mark.parametrize("opts", [[], ["-i"], ["-c"], ["-v"], ["-o"], ["-o", "-i"], ["-n", "-b"],
+                                  ["-n"], ["-vn"], ["-cv"], ["-ci"], ["-H"], ["-in"],
+                                  ["-m", "5000"], ["-vm", "5000"], ["-cz"], ["-z"], ["-l"]])
 def test_a_plain_string_reads_a_file_larger_than_a_block_as_its_regex_does(
         tmp_path: Path, opts: list[str]) -> None:
     # READ_SIZE blocks: a line cut between two reads, and dense and sparse blocks

@@ -14,6 +14,7 @@ cost any Python work. Context (-A/-B/-C) and `--json` take a per-line path.
 from __future__ import annotations
 
 import io
+from itertools import compress
 
 from tysh.builtins._common.lines import VALUE_BYTES, VALUE_ITEMS
 from tysh.builtins._common.operands import is_stdin
@@ -412,6 +413,9 @@ class _Grep:
             return 0
         summary = self.summary
         stop_first = self.stop_first
+        # a plain string's own pattern, whose holds() tests a dense block's lines in C
+        plain = regex if isinstance(regex, PLAIN) else None
+        needle = self.needle
         fast_count = (
             self.count and not invert and maxc < 0 and comp.min_width > 0 and not stop_first
             and verify is None and not lower
@@ -441,7 +445,10 @@ class _Grep:
                     lines = piece.split(nl)
                     lines.pop()
                     fs = pat.search
-                    if numbers:
+                    if plain is not None:  # no call per line
+                        hits += compress(enumerate(lines, lineno + nlines + 1) if numbers
+                                         else lines, plain.holds(lines, piece, invert))
+                    elif numbers:
                         first = lineno + nlines + 1
                         hits += (
                             [(i, ln) for i, ln in enumerate(lines, first) if not fs(ln)]
@@ -489,22 +496,25 @@ class _Grep:
                 wend = -1
                 wpat: Any = pre_re
                 while True:
-                    m = None
-                    while pos < end:
-                        if pos >= wend and wend < last:
-                            _, wend, wpat = next(ranges)
-                            search = wpat.search
-                            continue
-                        m = search(hay, pos, wend)
-                        if m is not None or wend >= last:
-                            break
-                        pos = wend
-                    if m is None:
+                    if needle is not None:  # a plain string's search, without a call
+                        s = hay.find(needle, pos, last)
+                    else:
+                        m = None
+                        while pos < end:
+                            if pos >= wend and wend < last:
+                                _, wend, wpat = next(ranges)
+                                search = wpat.search
+                                continue
+                            m = search(hay, pos, wend)
+                            if m is not None or wend >= last:
+                                break
+                            pos = wend
+                        s = -1 if m is None else m.start()
+                    if s < 0:
                         if not invert:
                             break
                         ls = le = end
                     else:
-                        s = m.start()
                         ls = block.rfind(nl, 0, s) + 1
                         le = block.find(nl, s)
                         if le < 0:
@@ -546,7 +556,7 @@ class _Grep:
                             if maxc >= 0 and selected >= maxc:
                                 break
                         gstart = le + 1
-                        if m is None:
+                        if s < 0:
                             break
                         continue
                     selected += 1
@@ -561,7 +571,11 @@ class _Grep:
                             lineno += block.count(nl, counted, ls)
                             counted = ls
                             num = (f"{lineno + 1}:" if text else b"%d:" % (lineno + 1))
-                        if only:
+                        if only and type(regex) is LiteralPattern:
+                            # each match of a plain string is that string
+                            out += [pre + num + regex.needle + nl] * block.count(
+                                regex.needle, ls, le)
+                        elif only:
                             # the line lies in the current range: its engine will do
                             fi = wpat.finditer if pre_re is regex else regex.finditer
                             for mm in fi(block, ls, le):
