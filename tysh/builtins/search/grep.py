@@ -606,6 +606,8 @@ class _Grep:
     def scan_lines(self, f: IO[bytes] | bytes, name: str) -> int:
         """Line at a time: context lines, `--` separators, byte offsets and JSON records."""
         text, search, invert = self.text, self.regex.search, self.invert
+        # a plain string tests each block's lines in C (holds) rather than by a call each
+        plain = self.regex if isinstance(self.regex, PLAIN) else None
         before: collections.deque[tuple[int, Any, int]] = collections.deque(
             maxlen=self.before or None
         )
@@ -632,13 +634,17 @@ class _Grep:
             block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
             lines = block.split("\n" if text else b"\n")
             lines.pop()
+            holds = None if plain is None else iter(plain.holds(lines, block))
             for line in lines:
                 lineno += 1
                 here = offset
                 if offsets:
                     offset += (len(line.encode("utf-8", "surrogateescape")) if text
                                else len(line)) + 1
-                hit = (search(line) is not None) != invert
+                if holds is not None:
+                    hit = (not next(holds)) == invert
+                else:
+                    hit = (search(line) is not None) != invert
                 if hit and not done:
                     selected += 1
                     if summary:
