@@ -1,9 +1,16 @@
 """`grep -r` reads a tree's files in batches and passes over a file with no match after
 one search; naming the same files on the command line reads each alone through the
-general path. Both must print, report and exit alike."""
+general path. Both must print, report and exit alike. So must a pattern that is a plain
+string, searched without a regex (kernel.text.literal), and the same string written as
+a regex."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -70,3 +77,137 @@ def test_any_mix_of_options_walks_as_it_names(tree: Path, opts: list[str], patte
                                               ) -> None:
     got = _both(tree, " ".join(opts), pattern)
     assert len(set(got)) == 1, got
+
+
+# -- a plain-string pattern (kernel.text.literal) against the same string as a regex ----
+
+# what a pattern is made of: letters of both cases, a space, and each character some
+# dialect treats specially, so that every dialect's plain strings and -F's are drawn
+_PATTERN_CHARS = "abnNeE -/:.*[]^$\\+?{}()|"
+_CONTENT_PIECES = [b"needle", b"NeEdLe", b"ab", b"a", b"n", b" ", b"\n", b"\n", b"\n",
+                   b".*", b"[a]", b"^$", b"\\", b"(x|y)+", b"{1}", b"\0", b"\xff",
+                   b"\xc3\xa9", b"\r\n"]
+_GREP_OPTIONS = ["-i", "-v", "-c", "-l", "-L", "-n", "-o", "-q", "-s", "-h", "-H", "-a",
+                 "-I", "-b", "-z", "-m1", "-m2", "-A1", "-B1", "-C1", "--no-group-separator",
+                 "-r"]
+_KINDS = {"-F": "fixed", "-G": "bre", "-E": "ere"}
+
+
+def _as_regex(pattern: str) -> str:
+    """The same string as a BRE that is not plain text: each special character escaped,
+    inside a group (whose `\\(` alone sends it to the regex machinery)."""
+    return "\\(" + "".join("\\" + c if c in "\\[.*^$" else c for c in pattern) + "\\)"
+
+
+def _plain_dialects(pattern: str) -> list[str]:
+    from tysh.kernel.text.literal import literal_of
+
+    return [flag for flag, kind in _KINDS.items()
+            if literal_of((pattern,), kind) is not None]  # type: ignore[arg-type]
+
+
+def _same_as_regex(pattern: str, flag: str, opts: list[str], contents: list[bytes],
+                   stdin: bool = False) -> None:
+    """grep prints, reports, exits with and gives the value for `pattern` under `flag`,
+    a plain string, as for the same string as a regex."""
+    from tysh.kernel.text.literal import literal_of
+
+    regex = _as_regex(pattern)
+    assert literal_of((pattern,), _KINDS[flag]) is not None  # type: ignore[arg-type]
+    assert literal_of((regex,), "bre") is None
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "d").mkdir()
+        names = []
+        for k, content in enumerate(contents):
+            (root / "d" / f"f{k}").write_bytes(content)
+            names.append(f"d/f{k}")
+        k = Kernel(cwd=str(root), fs=LocalFileSystem(), limits=Limits(max_output_bytes=None))
+        operands = ["d"] if "-r" in opts else names
+        got = []
+        for argv in ([*opts, flag, "-e", pattern, *operands],
+                     [*opts, "-G", "-e", regex, *operands]):
+            if stdin:
+                r = k.execute_argv("grep", [a for a in argv if a not in operands],
+                                   stdin=contents[0])
+            else:
+                r = k.execute_argv("grep", argv)
+            got.append((r.code, r.out, r.err, r.data))
+    assert got[0] == got[1], (pattern, flag, opts, contents)
+
+
+# a pattern: mostly any, else one made of few letters (so that it overlaps itself)
+_PATTERNS = st.one_of(st.text(_PATTERN_CHARS, min_size=1, max_size=6),
+                      st.text("aA", min_size=1, max_size=4))
+
+
+@settings(max_examples=200, deadline=None)
+@given(pattern=_PATTERNS, dialect=st.integers(0, 2),
+       opts=st.lists(st.sampled_from(_GREP_OPTIONS), max_size=4, unique=True),
+       data=st.data(), stdin=st.booleans())
+def test_a_plain_string_pattern_greps_as_its_regex_does(
+        pattern: str, dialect: int, opts: list[str], data: st.DataObject, stdin: bool
+) -> None:
+    plain = _plain_dialects(pattern)
+    flag = plain[dialect % len(plain)]  # -F takes any of them
+    # the pattern itself, repeated, cut short and in other cases, among other pieces
+    raw = pattern.encode()
+    near = [raw, raw, raw * 2, raw[:-1], raw.upper(), raw.swapcase(), b"\n" + raw]
+    piece = st.sampled_from(near + _CONTENT_PIECES)
+    contents = data.draw(st.lists(st.lists(piece, max_size=25).map(b"".join),
+                                  min_size=1, max_size=3))
+    _same_as_regex(pattern, flag, opts, contents, stdin)
+
+
+@pytest.mark.parametrize(("pattern", "opts", "content"), [
+    ("aa", ["-o"], b"aaa\naaaa\n"),  # matches do not overlap
+    ("aa", ["-o", "-b"], b"xaaa\naaaaa\n"),
+    ("Aa", ["-o", "-i"], b"aAaA aa AA\n"),  # the text as it is, not folded
+    ("ab", ["-c"], b"ab\nab\n\nab ab\nb\nab"),  # adjacent lines, each once
+    ("ab", ["-c", "-z"], b"ab\0ab\0\nab\0"),
+    ("ab", ["-ci"], b"AB\naB\nx\n"),
+    ("ab", ["-v", "-n"], b"ab\nx\ny\nab\n"),
+    ("ab", ["-A1", "-m1"], b"ab\nx\nab\ny\n"),
+    ("ab", ["-l"], b"\0ab\n"),
+    ("ab", [], b"\0ab\n"),
+    ("b\\a", ["-n"], b"b\\a\nba\n"),
+])
+def test_a_plain_string_meets_the_edge_cases_as_its_regex_does(
+        pattern: str, opts: list[str], content: bytes) -> None:
+    flag = "-F" if "\\" in pattern else "-G"
+    _same_as_regex(pattern, flag, opts, [content])
+    _same_as_regex(pattern, flag, [*opts, "-r"], [content, content])
+
+
+@pytest.mark.parametrize("opts", [[], ["-i"], ["-c"], ["-v"], ["-o"], ["-o", "-i"], ["-n", "-b"],
+                                  ["-n"], ["-vn"], ["-cv"], ["-ci"], ["-H"], ["-in"],
+                                  ["-m", "5000"], ["-vm", "5000"], ["-cz"], ["-z"], ["-l"]])
+def test_a_plain_string_reads_a_file_larger_than_a_block_as_its_regex_does(
+        tmp_path: Path, opts: list[str]) -> None:
+    # READ_SIZE blocks: a line cut between two reads, and dense and sparse blocks
+    lines = [b"x" * (k % 97) + (b"NeedLE" if k % 7 == 0 else b"needle" if k % 3 == 0
+                                else b"hay") for k in range(40_000)]
+    (tmp_path / "big").write_bytes(b"\n".join(lines) + b"\nneedle")
+    k = Kernel(cwd=str(tmp_path), fs=LocalFileSystem(), limits=Limits(max_output_bytes=None))
+    got = [k.execute_argv("grep", [*opts, "-e", p, "big"]) for p in ("needle", "\\(needle\\)")]
+    assert [(r.code, r.out, r.err) for r in got][0] == [(r.code, r.out, r.err) for r in got][1]
+
+
+_NEVER_FOR_A_PLAIN_STRING = ("re", "tysh.kernel.text.engine", "tysh.kernel.text.regex",
+                             "threading", "warnings", "array", "math", "fnmatch")
+
+
+@pytest.mark.parametrize("script", ["grep -r needle .", "grep -rin NEEDLE . ",
+                                    "grep -c needle d/a.txt", "grep -F 'a.b' d/a.txt"])
+def test_a_plain_string_grep_loads_no_regex_machinery(tree: Path, script: str) -> None:
+    # json, which the probe reports with, imports re: it is imported after the count
+    probe = ("import sys\nbefore = set(sys.modules)\nfrom tysh import Kernel\n"
+             f"Kernel().execute({script!r})\n"
+             "added = sorted(set(sys.modules) - before)\nimport json\nprint(json.dumps(added))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                       cwd=tree, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    loaded = set(json.loads(p.stdout.strip().splitlines()[-1]))
+    assert not loaded.intersection(_NEVER_FOR_A_PLAIN_STRING), sorted(
+        loaded.intersection(_NEVER_FOR_A_PLAIN_STRING))

@@ -5,8 +5,6 @@ so input that is not UTF-8 passes through unchanged."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
 from tysh.builtins._common.lines import LineSplit
 from tysh.kernel.base.record import MutableRecord, mutable
 from tysh.kernel.fs.api import FsError
@@ -14,6 +12,7 @@ from tysh.kernel.tools.context import Context
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from typing import IO, TypeVar
 
     T = TypeVar("T")

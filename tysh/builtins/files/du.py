@@ -8,11 +8,11 @@ charged its apparent size rounded up to 4 KiB blocks, what a typical disk would 
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Callable
 
 from tysh.builtins._common.fileinfo import human_size, q
 from tysh.builtins.files.info import is_link
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.record import MutableRecord, Record, field, mutable, replace, value_record
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
@@ -22,7 +22,10 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import fnmatch
     from typing import Any
+else:  # only a glob option matches names: loaded when first used
+    fnmatch = LazyModule(globals(), "fnmatch", "fnmatch")
 
 
 @value_record

@@ -8,7 +8,6 @@ with -l)."""
 
 from __future__ import annotations
 
-import fnmatch
 import stat as stat_mod
 
 from tysh.builtins._common.fileinfo import (
@@ -24,6 +23,7 @@ from tysh.builtins._common.fileinfo import (
     q,
     user_name,
 )
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.record import Record, frozen, replace, value_record
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
@@ -33,7 +33,10 @@ from tysh.kernel.tools.tool import Outcome, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import fnmatch
     from typing import Any
+else:  # only a glob option matches names: loaded when first used
+    fnmatch = LazyModule(globals(), "fnmatch", "fnmatch")
 
 SIX_MONTHS = 365.2425 * 24 * 3600 / 2
 

@@ -9,11 +9,11 @@ followed by a {"type":"report"} record."""
 
 from __future__ import annotations
 
-import fnmatch
 import stat as stat_mod
 
 from tysh.builtins._common.fileinfo import full_mode, mode_string
 from tysh.builtins._common.lines import VALUE_ITEMS
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable, value_record
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
@@ -23,7 +23,10 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import fnmatch
     from typing import Any
+else:  # only a glob option matches names: loaded when first used
+    fnmatch = LazyModule(globals(), "fnmatch", "fnmatch")
 
 # tree draws the continuing bar with two no-break spaces, and so do we (byte-exact)
 _TEE, _ELL, _BAR, _GAP = "├── ", "└── ", "│\u00a0\u00a0 ", "    "

@@ -1,6 +1,7 @@
 """grep: print lines that match patterns, as GNU grep 3.8 does.
 
-Patterns are translated once to a Python regex (see kernel.text.regex). The common cases run on
+Patterns are translated once to a Python regex (see kernel.text.regex), or, when they are one
+plain string, searched with `bytes.find` (kernel.text.literal). The common cases run on
 large blocks of lines: the regex engine scans the block and only the lines that match
 cost any Python work. Context (-A/-B/-C) and `--json` take a per-line path.
 
@@ -12,23 +13,15 @@ cost any Python work. Context (-A/-B/-C) and `--json` take a per-line path.
 
 from __future__ import annotations
 
-import collections
-import fnmatch
 import io
-from collections.abc import Iterator
+from itertools import compress
 
 from tysh.builtins._common.lines import VALUE_BYTES, VALUE_ITEMS
 from tysh.builtins._common.operands import is_stdin
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import DirHandle, FsError
-from tysh.kernel.text import engine
-from tysh.kernel.text.regex import (
-    KEEP_OUT,
-    Compiled,
-    RegexError,
-    compile_patterns,
-    validate,
-)
+from tysh.kernel.text.literal import PLAIN, LiteralPattern, compile_literal, literal_of
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -36,9 +29,23 @@ from tysh.kernel.tools.tool import Outcome, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import collections
+    import fnmatch
+    from collections.abc import Callable, Iterator
     from typing import IO, Any, Literal
 
-    from tysh.kernel.text.regex import Kind
+    from tysh.kernel.text import engine
+    from tysh.kernel.text import regex as rx
+    from tysh.kernel.text.literal import Compiled, Kind
+
+    _Frame = tuple[DirHandle, Iterator[tuple[str, str]], str, str, tuple[tuple[int, int], ...]]
+else:
+    # a plain-string pattern (kernel.text.literal) needs no regex machinery, and only
+    # --include/--exclude/--exclude-dir match globs: each is loaded when first used
+    engine = LazyModule(globals(), "engine", "tysh.kernel.text.engine")
+    rx = LazyModule(globals(), "rx", "tysh.kernel.text.regex")
+    fnmatch = LazyModule(globals(), "fnmatch", "fnmatch")
+    collections = LazyModule(globals(), "collections", "collections")
 
 READ_SIZE = 1 << 18
 _SAMPLE = 1 << 15  # bytes of a block whose newlines estimate its line count
@@ -171,7 +178,8 @@ class _Grep:
         self.comp = comp
         self.regex: Any = comp.regex
         # -o prints the part after a -P pattern's \K (regex.KEEP_OUT), else all of it
-        self.kg: int | str = KEEP_OUT if KEEP_OUT in self.regex.groupindex else 0
+        groups = self.regex.groupindex
+        self.kg: int | str = rx.KEEP_OUT if groups and rx.KEEP_OUT in groups else 0
         self.text = comp.text
         self.invert = args.invert_match
         self.count = args.count
@@ -212,7 +220,7 @@ class _Grep:
         self.error = False
         self.last_group_end: int | None = None  # for "--" separators between context groups
         self.out = ctx.stdout
-        self._count_re: Any = None
+        self._count_lines: Callable[[Any], int] | None = None
         # output-shaping modes where only a status or a count matters
         self.summary = self.quiet or self.list_yes or self.list_no or self.count
         self.walking = False  # in a tree walk: see emit
@@ -223,8 +231,11 @@ class _Grep:
                          and comp.min_width > 0 and (self.max is None or self.max > 0))
         # the search may_match makes: the prefilter's, else the pattern's own (either
         # runs a long subject window by window, as scan_blocks does)
-        self.pre_search: Any = (comp.prefilter if comp.prefilter is not None
-                                else self.regex).search
+        pre = comp.prefilter if comp.prefilter is not None else self.regex
+        self.pre_search: Any = pre.search
+        # the bytes that search looks for when it is a plain string's, for a walk to
+        # call their `find` itself
+        self.needle: bytes | None = pre.needle if type(pre) is LiteralPattern else None
         # and where a file with no match writes nothing either (no count, no -L name),
         # so that a walk is done with it after that one search
         self.pass_over = self.can_skip and not self.count and not self.list_no
@@ -335,9 +346,14 @@ class _Grep:
         comp = self.comp
         hay = data.lower() if comp.lower else data
         search = self.pre_search
+        needle = self.needle
         last = len(data) - 1  # the final newline: a match there would be a phantom line
-        m = search(hay, 0, last)
-        if m is None:
+        if needle is not None:
+            s = hay.find(needle, 0, last)
+        else:
+            m = search(hay, 0, last)
+            s = -1 if m is None else m.start()
+        if s < 0:
             return 0
         verify = self.regex.search if comp.wrapped else None
         stop_first = self.stop_first
@@ -348,8 +364,7 @@ class _Grep:
         selected = 0
         lineno = 0  # newlines in data[:counted]
         counted = 0
-        while m is not None:
-            s = m.start()
+        while s >= 0:
             ls = data.rfind(b"\n", 0, s) + 1
             le = data.find(b"\n", s)  # found: the match ends before the final newline
             if verify is None or verify(data, ls, le) is not None:
@@ -366,7 +381,11 @@ class _Grep:
                     break
             if le >= last:
                 break
-            m = search(hay, le + 1, last)
+            if needle is not None:
+                s = hay.find(needle, le + 1, last)
+            else:
+                m = search(hay, le + 1, last)
+                s = -1 if m is None else m.start()
         if out:
             self.emit(b"".join(out))
         return selected
@@ -394,6 +413,9 @@ class _Grep:
             return 0
         summary = self.summary
         stop_first = self.stop_first
+        # a plain string's own pattern, whose holds() tests a dense block's lines in C
+        plain = regex if isinstance(regex, PLAIN) else None
+        needle = self.needle
         fast_count = (
             self.count and not invert and maxc < 0 and comp.min_width > 0 and not stop_first
             and verify is None and not lower
@@ -409,13 +431,9 @@ class _Grep:
                     return 0
             block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
             if fast_count:
-                if self._count_re is None:
-                    self._count_re = engine.compile(
-                        (("(?:" if text else b"(?:") + regex.pattern + (")" if text else b")"))
-                        + ("[^\n]*" if text else b"[^\n]*"),
-                        regex.flags,
-                    )
-                selected += len(self._count_re.findall(block))
+                if self._count_lines is None:
+                    self._count_lines = _line_counter(regex, text)
+                selected += self._count_lines(block)
                 continue
             out: list[Any] = []
             if dense and not binary and not only:
@@ -423,11 +441,14 @@ class _Grep:
                 # in pieces whose lines together stay within the engine's budget
                 hits: list[Any] = []
                 nlines = 0
-                for piece, pat in engine.line_chunks(regex, block):
+                for piece, pat in _line_chunks(regex, block):
                     lines = piece.split(nl)
                     lines.pop()
                     fs = pat.search
-                    if numbers:
+                    if plain is not None:  # no call per line
+                        hits += compress(enumerate(lines, lineno + nlines + 1) if numbers
+                                         else lines, plain.holds(lines, piece, invert))
+                    elif numbers:
                         first = lineno + nlines + 1
                         hits += (
                             [(i, ln) for i, ln in enumerate(lines, first) if not fs(ln)]
@@ -471,26 +492,29 @@ class _Grep:
                 nmatched = 0
                 # the block in ranges of whole lines, each searched on the engine that
                 # keeps one call short (kernel.text.engine.windows)
-                ranges = engine.windows(pre_re, hay, 0, last)
+                ranges = _windows(pre_re, hay, last)
                 wend = -1
                 wpat: Any = pre_re
                 while True:
-                    m = None
-                    while pos < end:
-                        if pos >= wend and wend < last:
-                            _, wend, wpat = next(ranges)
-                            search = wpat.search
-                            continue
-                        m = search(hay, pos, wend)
-                        if m is not None or wend >= last:
-                            break
-                        pos = wend
-                    if m is None:
+                    if needle is not None:  # a plain string's search, without a call
+                        s = hay.find(needle, pos, last)
+                    else:
+                        m = None
+                        while pos < end:
+                            if pos >= wend and wend < last:
+                                _, wend, wpat = next(ranges)
+                                search = wpat.search
+                                continue
+                            m = search(hay, pos, wend)
+                            if m is not None or wend >= last:
+                                break
+                            pos = wend
+                        s = -1 if m is None else m.start()
+                    if s < 0:
                         if not invert:
                             break
                         ls = le = end
                     else:
-                        s = m.start()
                         ls = block.rfind(nl, 0, s) + 1
                         le = block.find(nl, s)
                         if le < 0:
@@ -532,7 +556,7 @@ class _Grep:
                             if maxc >= 0 and selected >= maxc:
                                 break
                         gstart = le + 1
-                        if m is None:
+                        if s < 0:
                             break
                         continue
                     selected += 1
@@ -547,7 +571,11 @@ class _Grep:
                             lineno += block.count(nl, counted, ls)
                             counted = ls
                             num = (f"{lineno + 1}:" if text else b"%d:" % (lineno + 1))
-                        if only:
+                        if only and type(regex) is LiteralPattern:
+                            # each match of a plain string is that string
+                            out += [pre + num + regex.needle + nl] * block.count(
+                                regex.needle, ls, le)
+                        elif only:
                             # the line lies in the current range: its engine will do
                             fi = wpat.finditer if pre_re is regex else regex.finditer
                             for mm in fi(block, ls, le):
@@ -578,6 +606,8 @@ class _Grep:
     def scan_lines(self, f: IO[bytes] | bytes, name: str) -> int:
         """Line at a time: context lines, `--` separators, byte offsets and JSON records."""
         text, search, invert = self.text, self.regex.search, self.invert
+        # a plain string tests each block's lines in C (holds) rather than by a call each
+        plain = self.regex if isinstance(self.regex, PLAIN) else None
         before: collections.deque[tuple[int, Any, int]] = collections.deque(
             maxlen=self.before or None
         )
@@ -604,13 +634,17 @@ class _Grep:
             block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
             lines = block.split("\n" if text else b"\n")
             lines.pop()
+            holds = None if plain is None else iter(plain.holds(lines, block))
             for line in lines:
                 lineno += 1
                 here = offset
                 if offsets:
                     offset += (len(line.encode("utf-8", "surrogateescape")) if text
                                else len(line)) + 1
-                hit = (search(line) is not None) != invert
+                if holds is not None:
+                    hit = (not next(holds)) == invert
+                else:
+                    hit = (search(line) is not None) != invert
                 if hit and not done:
                     selected += 1
                     if summary:
@@ -730,7 +764,31 @@ def _kind(args: GrepArgs) -> Kind:
     return "bre"
 
 
-_Frame = tuple[DirHandle, Iterator[tuple[str, str]], str, str, tuple[tuple[int, int], ...]]
+def _line_counter(regex: Any, text: bool) -> Callable[[Any], int]:
+    """How many lines of a block hold a match (grep -c's count of a block)."""
+    if type(regex) is LiteralPattern:
+        return regex.count_lines
+    count_re = engine.compile(
+        (("(?:" if text else b"(?:") + regex.pattern + (")" if text else b")"))
+        + ("[^\n]*" if text else b"[^\n]*"),
+        regex.flags,
+    )
+    return lambda block: len(count_re.findall(block))
+
+
+def _windows(p: Any, hay: Any, last: int) -> Iterator[tuple[int, int, Any]]:
+    """engine.windows over hay[:last]; a plain pattern searches it in one range, as
+    `re` itself would."""
+    if isinstance(p, PLAIN):
+        return iter(((0, last, p),))
+    return engine.windows(p, hay, 0, last)
+
+
+def _line_chunks(p: Any, block: Any) -> Iterator[tuple[Any, Any]]:
+    """engine.line_chunks; a plain pattern takes the block in one piece, as `re` would."""
+    if isinstance(p, PLAIN):
+        return iter(((block, p),))
+    return engine.line_chunks(p, block)
 
 
 def _enter(g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str,
@@ -835,6 +893,7 @@ def _search_run(g: _Grep, ctx: Context, d: DirHandle, base: str, run: list[str])
     # may_match, inline: most files of a tree are passed over after this one search
     lower = g.comp.lower
     pre_search = g.pre_search
+    needle = g.needle
     searched = 0
     try:
         for name, got in d.read_files(run, READ_SIZE):
@@ -844,7 +903,8 @@ def _search_run(g: _Grep, ctx: Context, d: DirHandle, base: str, run: list[str])
             if isinstance(got, bytes):
                 if pass_over and got[-1:] == b"\n":
                     hay = got.lower() if lower else got
-                    if pre_search(hay, 0, len(hay) - 1) is None:
+                    if (hay.find(needle, 0, len(hay) - 1) < 0 if needle is not None
+                            else pre_search(hay, 0, len(hay) - 1) is None):
                         continue
                 _search_bytes(g, got, base + name)
             elif isinstance(got, FsError):
@@ -915,7 +975,9 @@ def check_grep(args: GrepArgs) -> list[str]:
         pats = args.operands[0].split("\n")
     out: list[str] = []
     for p in pats:
-        msg = validate(p, kind)
+        if literal_of((p,), kind) is not None:
+            continue  # a plain string is always a valid pattern
+        msg = rx.validate(p, kind)
         if msg is not None:
             out.append(f"grep: {msg}")
     return out
@@ -951,14 +1013,16 @@ def grep(args: GrepArgs, ctx: Context) -> int | Outcome:
             ctx.error(f"{v}: invalid context length argument")
             return 2
     icase = args.ignore_case and not args.no_ignore_case
-    try:
-        comp = compile_patterns(
-            tuple(pats), _kind(args), ignore_case=icase,
-            word=args.word_regexp and not args.line_regexp, line=args.line_regexp,
-        )
-    except RegexError as e:
-        ctx.error(e.message)
-        return 2
+    kind, word = _kind(args), args.word_regexp and not args.line_regexp
+    comp = compile_literal(tuple(pats), kind, ignore_case=icase, word=word,
+                           line=args.line_regexp)
+    if comp is None:
+        try:
+            comp = rx.compile_patterns(tuple(pats), kind, ignore_case=icase, word=word,
+                                       line=args.line_regexp)
+        except rx.RegexError as e:
+            ctx.error(e.message)
+            return 2
     for w in comp.warnings:
         ctx.error(f"warning: {w}")
     # GNU gives up before reading anything when nothing can be selected: `-m 0`, `-v ''`,

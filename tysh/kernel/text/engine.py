@@ -31,11 +31,11 @@ place (only lazy `-P` patterns such as `a*?` can tell).
 
 from __future__ import annotations
 
+import _thread
 import array
 import functools
 import re
 import sys
-import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -81,7 +81,8 @@ _NEGATED = {
     C.CATEGORY_NOT_WORD: C.CATEGORY_WORD,
 }
 _UNI_SOURCE = {C.CATEGORY_DIGIT: r"\d+", C.CATEGORY_SPACE: r"\s+", C.CATEGORY_WORD: r"\w+"}
-_uni_lock = threading.Lock()
+# the lock threading.Lock makes, without loading threading for one lock
+_uni_lock = _thread.allocate_lock()
 
 
 @functools.cache

@@ -26,13 +26,15 @@ import warnings
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.text import engine
+from tysh.kernel.text.literal import Compiled
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 
+    from tysh.kernel.text.literal import Kind
+
     Mode = Literal["line", "sedline", "space", "space_m"]
-    Kind = Literal["bre", "ere", "fixed", "perl"]
 
 DUP_MAX = 32767
 
@@ -557,20 +559,6 @@ def translate_kind(pattern: str, kind: Kind, mode: Mode = "line", offset: int = 
             raise RegexError(_pcre_message(e)) from None
         return Translated(pattern, c.groups, False)
     return translate(pattern, extended=kind == "ere", mode=mode, group_offset=offset)
-
-
-@frozen
-class Compiled(Record):
-    regex: engine.Pattern  # re.Pattern's interface, on the engine kernel.text.engine chose
-    text: bool  # True: match decoded text (str); False: raw bytes
-    min_width: int  # shortest possible match (0 when it may match the empty string)
-    # a cheaper regex finding candidate lines: the unwrapped pattern for -w/-x (whose
-    # lookarounds defeat the engine's literal scan), or, when `lower`, the lower-cased
-    # pattern to run case-sensitively on a lower-cased block (faster than IGNORECASE)
-    prefilter: engine.Pattern | None = None
-    lower: bool = False
-    wrapped: bool = False  # -w/-x: a prefilter hit must be confirmed with `regex`
-    warnings: tuple[str, ...] = ()  # GNU's pattern warnings, for grep to print
 
 
 _SPECIAL_BRE = re.compile(r"[\\\[.*^$]")
