@@ -6,7 +6,7 @@ here; `tests/unit/builtins/test_table.py` fails when a tool is missing from the 
 
 from __future__ import annotations
 
-import sys
+from tysh.kernel.base.lazymod import load
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -90,8 +90,7 @@ def module_tools(module: str) -> dict[str, Tool]:
     if found is None:
         from tysh.kernel.tools.tool import Tool
 
-        __import__(f"tysh.builtins.{module}")  # not importlib: a start-up cost of its own
-        mod = sys.modules[f"tysh.builtins.{module}"]
+        mod = load(f"tysh.builtins.{module}")  # (one module loads at a time: see load)
         found = {v.name: v for v in vars(mod).values() if isinstance(v, Tool)}
         _by_module[module] = found
     return found

@@ -7,9 +7,31 @@ it in that global in its place, so later reads cost what any module global costs
 
 from __future__ import annotations
 
+import _thread
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+# Held while a module tysh loads on first use is imported. The stages of a pipeline run
+# on threads, and each may load its tool's module (and the standard library's modules
+# that module imports) at the same moment: two threads importing overlapping modules in
+# different orders can each wait on a module the other is importing, and Python then
+# hands one of them a partly initialised module ("has no attribute"). Loading one at a
+# time rules that out. A thread waits for the lock for a bounded time only, then imports
+# as Python would without it, so a thread already inside an import cannot hang on it.
+_loading = _thread.RLock()
+_WAIT = 10.0
+
+
+def load(module: str) -> Any:
+    """Import `module` (a dotted name) under the loading lock and return it."""
+    held = _loading.acquire(True, _WAIT)
+    try:
+        return __import__(module, fromlist=["__name__"])
+    finally:
+        if held:
+            _loading.release()
 
 
 class LazyModule:
@@ -21,7 +43,7 @@ class LazyModule:
         self._module = module
 
     def __getattr__(self, attr: str) -> Any:
-        module = __import__(self._module, fromlist=["__name__"])
+        module = load(self._module)
         self._namespace[self._name] = module
         return getattr(module, attr)
 

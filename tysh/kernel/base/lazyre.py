@@ -21,6 +21,7 @@ import os
 import sys
 
 from tysh.kernel.base.cache import cache_dir, write_atomic
+from tysh.kernel.base.lazymod import load
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -100,9 +101,7 @@ def compile_pattern(pattern: str | bytes, flags: int = 0) -> re.Pattern[Any]:
             return rx
         except Exception:  # noqa: BLE001 - a damaged entry: compile it again below
             pass
-    import re
-
-    rx = re.compile(pattern, flags)
+    rx = load("re").compile(pattern, flags)  # (re, loaded as other lazy modules are)
     args = _program(pattern, flags)
     if args is not None and _sre.compile(pattern, *args) == rx:
         path = _cache_path()

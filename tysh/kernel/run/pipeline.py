@@ -26,7 +26,7 @@ import sys
 from tysh.kernel.base import stop
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.base.hints import cast
-from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazymod import LazyModule, load
 from tysh.kernel.base.streams import CheckedReader, CheckedWriter, Fds, close_quietly
 from tysh.kernel.base.threads import NoThread, start_deep
 from tysh.kernel.syntax import ast
@@ -170,6 +170,13 @@ def _pipe(writer: Interpreter, reader: Interpreter) -> tuple[IO[bytes], IO[bytes
     return open(r, "rb"), open(w, "wb", buffering=PIPE_BUF_WRITE)  # noqa: SIM115
 
 
+# The standard library's modules that builtins import and a start does not load, loaded
+# before a pipeline's stages start on threads of their own: two threads importing
+# overlapping modules at once can be handed a partly initialised one (see lazymod.load),
+# and a stage's own lazy import (a function body's `import`) is not under load's lock.
+_SHARED_MODULES = ("collections.abc", "re")
+
+
 def _concurrently(
     interp: Interpreter,
     cmds: Sequence[ast.Command],
@@ -187,6 +194,8 @@ def _concurrently(
     and the last stage's shell (None when it never ran). `feeder` is the write end of
     `stdin`'s pipe held by whoever feeds it: closed when a thread cannot start, so that
     the stages already started see the end of their input and finish."""
+    for name in _SHARED_MODULES:  # (see _SHARED_MODULES)
+        load(name)
     n = len(cmds)
     threads: list[threading.Thread] = []
     prev_read = stdin
