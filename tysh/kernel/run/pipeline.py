@@ -170,11 +170,13 @@ def _pipe(writer: Interpreter, reader: Interpreter) -> tuple[IO[bytes], IO[bytes
     return open(r, "rb"), open(w, "wb", buffering=PIPE_BUF_WRITE)  # noqa: SIM115
 
 
-# The standard library's modules that builtins import and a start does not load, loaded
-# before a pipeline's stages start on threads of their own: two threads importing
+# Loaded before a pipeline's stages start on threads of their own: two threads importing
 # overlapping modules at once can be handed a partly initialised one (see lazymod.load),
 # and a stage's own lazy import (a function body's `import`) is not under load's lock.
-_SHARED_MODULES = ("collections.abc", "re")
+# threading, loaded to start the stages, brings functools, collections and types; what
+# builtins import beyond those at module level is collections.abc (re and enum import
+# only modules loaded by then, so two threads importing them wait without a cycle).
+_SHARED_MODULES = ("collections.abc",)
 
 
 def _concurrently(
