@@ -415,6 +415,8 @@ class RunControl:
 # writers are stopped: 8 times the limit plus 8 MiB (16 MiB at the default limit)
 OVERRUN_FACTOR = 8
 OVERRUN_BYTES = 8 * MIB
+# how much a run writes to a captured stream between two of its stop checks
+CHECK_BYTES = 1 << 16
 
 
 def marker(omitted: int, after_newline: bool = True) -> bytes:
@@ -432,7 +434,7 @@ class CappedOutput(io.BytesIO):
     Memory stays bounded however much the script writes."""
 
     # slots rather than an instance dict: two are made for every execute()
-    __slots__ = ("limit", "stop_at", "_lock", "total", "over", "check", "_tail")
+    __slots__ = ("limit", "stop_at", "_lock", "total", "over", "check", "check_at", "_tail")
 
     # set only once the output passes its limit (see write)
     _tail: bytearray
@@ -446,6 +448,15 @@ class CappedOutput(io.BytesIO):
         self.total = 0
         self.over = False
         self.check: Callable[[], None] | None = None  # see streams.CheckedBytesIO
+        self.check_at = CHECK_BYTES  # `total` at which a write next calls `check`
+
+    def clear(self) -> None:
+        """Empty a stream that never passed its limit, for another run to write."""
+        self.seek(0)
+        self.truncate()
+        self.total = 0
+        self.check = None
+        self.check_at = CHECK_BYTES
 
     @property
     def head_cap(self) -> int:
@@ -457,8 +468,11 @@ class CappedOutput(io.BytesIO):
 
     def write(self, b: Any) -> int:
         check = self.check
-        if check is not None:
+        if check is not None and self.total >= self.check_at:
+            # a writer that never ends stops within CHECK_BYTES of a cancel or a
+            # deadline; a script's statements are checked besides
             check()
+            self.check_at = self.total + CHECK_BYTES
         n = len(b)
         lock = self._lock
         lock.acquire()  # (a `with` costs twice as much, and every write of a run takes it)

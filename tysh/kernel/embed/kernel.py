@@ -48,6 +48,7 @@ from __future__ import annotations
 import _thread
 import io
 import os
+import sys
 import time
 
 from tysh.builtins import all_builtins, get_builtin
@@ -226,6 +227,8 @@ class Kernel:
         # the lock of each call's captured stdout and stderr, shared: both are written
         # under it for a moment at a time, and a call need not make one of its own
         self._streams_lock = _thread.allocate_lock()
+        # the capture streams of the last call, when nothing else kept them (_recycle)
+        self._spare: tuple[CappedOutput, CappedOutput] | None = None
         self._owner: int | None = None
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
         if on_event is not None:
@@ -779,15 +782,22 @@ class Kernel:
             out: CappedOutput | CheckedBytesIO
             err: CappedOutput | io.BytesIO
             if cap is not None:
-                out = CappedOutput(cap, self._streams_lock)
+                spare = self._spare
+                if spare is not None and spare[0].limit == cap:
+                    self._spare = None
+                    out, err = spare
+                    del spare  # (_recycle counts the references to the streams)
+                else:
+                    lock = self._streams_lock
+                    out = CappedOutput(cap, lock)
+                    err = CappedOutput(cap, lock)
                 out.check = interp.check_boundary
-                err = CappedOutput(cap, self._streams_lock)
             else:
                 out = CheckedBytesIO(interp, self.meter if self.meter.limited else None)
                 err = io.BytesIO()
             fds: Fds = {0: io.BytesIO(stdin), 1: out, 2: err}
             interp.last_data = None
-            restore = _nothing if cwd is None and not env else self._override(cwd, env)
+            restore = None if cwd is None and not env else self._override(cwd, env)
             if isinstance(restore, str):
                 _write(err, restore + "\n")
                 code = 2
@@ -795,17 +805,24 @@ class Kernel:
                 try:
                     code = self._limited(body, arg, fds, timeout)
                 finally:
-                    if isinstance(out, CappedOutput):
-                        out.check = None
-                    else:
+                    if isinstance(out, CheckedBytesIO):
                         out.interp = None
-                    restore()
-            if not isinstance(out, CheckedBytesIO):
-                return self._result(code, out, err, binary)
+                    else:
+                        out.check = None
+                    if restore is not None:
+                        restore()
+            if type(out) is CappedOutput and type(err) is CappedOutput:
+                res = self._result(code, out, err, binary)
+                # the descriptor tables of the run end empty (the interpreter may be
+                # left holding this one or a redirection's)
+                fds.clear()
+                interp.cur_fds = fds
+                self._recycle(out, err)
+                return res
             try:
                 return self._result(code, out, err, binary)
             finally:
-                out.release()
+                out.release()  # type: ignore[union-attr]
         finally:
             if ticket is not None:
                 with self._ticket_lock:
@@ -813,24 +830,42 @@ class Kernel:
             self._owner = None
             self._busy.release()
 
+    def _recycle(self, out: CappedOutput, err: CappedOutput) -> None:
+        """Keep a call's capture streams for the next call when nothing else holds them:
+        making them (io subclasses, finalised when freed) costs a tenth of a short
+        command. A stream anything else still references (a job still running, a tool
+        that kept its context, a typed value reading what a tool wrote) is left to that
+        holder, and the next call makes new ones; so is one that passed its limit, and
+        a closed one."""
+        if _refcount is None or out.over or err.over or out.closed or err.closed:
+            return
+        if _refcount(out) == _ONLY_HERE and _refcount(err) == _ONLY_HERE:
+            out.clear()
+            err.clear()
+            self._spare = (out, err)
+
     def _limited(self, body: Callable[[Any, Fds], int], arg: Any, fds: Fds,
                  timeout: float | None) -> int:
         """Run `body(arg, fds)` under the time limit; turn a passed deadline or a cancel
         into 124 / 130."""
         secs = timeout if timeout is not None else self.limits.timeout
-        if secs is not None and not (type(secs) is float and secs < _INF):
-            secs = check_timeout(secs)  # `inf` is no limit; an int becomes a float
         interp = self.interp
-        deadline = interp.deadline = time.monotonic() + secs if secs is not None else None
+        if secs is None:
+            deadline = interp.deadline = None
+        else:
+            if not (type(secs) is float and secs < _INF):
+                secs = check_timeout(secs)  # `inf` is no limit; an int becomes a float
+            deadline = interp.deadline = time.monotonic() + secs if secs is not None else None
         hold_deep()
         try:
             code = body(arg, fds)
         finally:
             release_deep()
             interp.deadline = None
+            control = self.control
             if self.job_policy == "reap":
-                self.control.stop_jobs()
-        if self.control.cancelled:
+                control.stop_jobs()
+        if control.cancelled:
             _write(fds.get(2), "tysh: cancelled\n")
             code = CANCELLED
         elif deadline is not None and time.monotonic() >= deadline:
@@ -885,14 +920,18 @@ class Kernel:
         `ends`), its INT trap (for a cancel) and EXIT trap run first."""
         interp = self.interp
         st = self.state
-        frames, func_depth, loop_depth, calls = (
-            len(st.frames), st.func_depth, st.loop_depth, len(st.func_names))
+        frames = len(st.frames)
+        func_depth = st.func_depth
+        loop_depth = st.loop_depth
+        calls = len(st.func_names)
         # code with no context (pattern matching during expansion, a regex engine's
         # slices, a worker process) stops on the run's own check
         saved_check = stop.install(interp.check_boundary)
         try:
             try:
-                status = int(fn(arg, fds))
+                status = fn(arg, fds)
+                if type(status) is not int:
+                    status = int(status)
             except ExitShell as e:
                 if not st.traps:
                     raise
@@ -975,19 +1014,17 @@ class Kernel:
     def _result(self, code: int, out: CappedOutput | CheckedBytesIO,
                 err: CappedOutput | io.BytesIO, binary: bool) -> ExecResult:
         # the streams that passed the output limit
+        # (`over` is read after the content: a stream is cut by setting it first, and it
+        # never goes back, so a stream not over then held all that was written)
         out_cut = err_cut = None
-        if isinstance(out, CappedOutput):
+        raw = out.getvalue()
+        if type(out) is CappedOutput and out.over:
+            out_cut = out
             raw = out.result()
-            if out.over:
-                out_cut = out
-        else:
-            raw = out.getvalue()
-        if isinstance(err, CappedOutput):
+        err_raw = err.getvalue()
+        if type(err) is CappedOutput and err.over:
+            err_cut = err
             err_raw = err.result()
-            if err.over:
-                err_cut = err
-        else:
-            err_raw = err.getvalue()
         err_text = err_raw.decode("utf-8", "surrogateescape") if err_raw else ""
         cut = out_cut or err_cut
         if cut is not None and code not in _KEEP_CODE:
@@ -1073,6 +1110,11 @@ def _mcp_hub(registry: Registry) -> Any:
 
     return McpHub(registry)
 
+
+# references to a stream held by `_call`'s local and `_recycle`'s parameter, plus
+# getrefcount's own argument: a stream counted at that is held by nobody else
+_ONLY_HERE = 3
+_refcount: Callable[[Any], int] | None = getattr(sys, "getrefcount", None)
 
 _NO_NAMES: frozenset[str] = frozenset()
 _INF = float("inf")

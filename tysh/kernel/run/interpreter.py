@@ -777,7 +777,13 @@ class Interpreter:
         rest = node.rest
         first = node.first
         if not rest:
-            status = self.run_pipeline(first, fds)
+            cmds = first.commands
+            if len(cmds) == 1 and not first.negated and not first.timed:
+                # a command alone, the commonest line: run_pipeline's first case
+                status = self.run_command(cmds[0], fds)
+                self.state.lone_status(status)
+            else:
+                status = self.run_pipeline(first, fds)
             if status and not first.negated and not self.suppress_errexit:
                 self.failed(status, first)
             return status
