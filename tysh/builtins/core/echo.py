@@ -11,15 +11,32 @@ from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.tool import Outcome, Tool, tool
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import IO, Any
+
 
 def _is_option(word: str) -> bool:
     """`-n`, `-e`, `-E` or a cluster of them (`-neE`): what bash's echo reads as options."""
     return len(word) > 1 and word[0] == "-" and not word[1:].strip("neE")
 
 
+def _echo_words(words: Sequence[Any], out: IO[bytes]) -> int:
+    """echo of words that are no options (its ToolWriter): them, a space apart, and a
+    newline."""
+    try:
+        s = " ".join(words)
+    except TypeError:
+        s = " ".join(texts(words))
+    out.write((s + "\n").encode("utf-8", "surrogateescape"))
+    return 0
+
+
 @tool(
     "echo", kind="shell",
     verbatim=True,
+    writer=_echo_words,
     description="print the arguments separated by spaces (-n: no newline, -e: escapes, -E: none)",
     examples=[("print two words", "echo hello world"), ("no newline, tab escape", "echo -ne 'a\\tb'")],
 )
@@ -43,6 +60,8 @@ def echo(args: VerbatimArgs, ctx: Context) -> int | Outcome:
                         escapes = c == "e"
                 i += 1
             words = words[i:]
+    if newline and not escapes and not ctx.json:
+        return _echo_words(words, ctx.stdout)
     try:
         s = " ".join(words)
     except TypeError:

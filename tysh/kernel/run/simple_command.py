@@ -802,6 +802,16 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         got = direct([v if type(v) is str else to_text(v) for v in map(word_value, args)])
         if got is not None:
             return got
+    writer = tool.writer
+    if writer is not None:  # `echo hi`: no binding, no Context (see ToolWriter)
+        stdout = fds.get(1)
+        if stdout is not None:
+            words = [a.value for a in args if type(a) is Operand]
+            if len(words) == len(args):
+                code = _run_tool(interp, tool, tool, name, writer, words, None, None, fds,
+                                 stdout)
+                if code is not None:
+                    return code
     try:
         targs, leaf, inst = bind_and_convert(tool, args)
     except BindError as e:
@@ -815,11 +825,9 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         _write(stdout, text if text.endswith("\n") else text + "\n")
         return 0
     as_json = targs.json
-    schema = leaf.schema
-    owns = tool.schema.owns_output
     capture: CheckedBytesIO | None = None
     meter = interp.state.meter
-    if as_json and not owns:
+    if as_json and not tool.schema.owns_output:
         # what a tool prints under --json is kept to be reshaped: charged to the budget
         capture = CheckedBytesIO(interp, meter if meter.cap < UNBOUNDED else None, name,
                                  tool=True)
@@ -848,15 +856,31 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         Charges(meter) if meter.cap < UNBOUNDED else NO_CHARGES,
         interp.keeps_value,
     )
+    session: Session | None = interp if leaf.session else None
+    return _run_tool(interp, tool, leaf, name, leaf.func, inst, ctx, session, fds,  # type: ignore[return-value]
+                     stdout, capture, err_tee)
+
+
+def _run_tool(interp: Interpreter, tool: Tool, leaf: Tool, name: str, func: Any,
+              inst: Any, ctx: Context | None, session: Session | None, fds: Fds,
+              stdout: IO[bytes] | None, capture: CheckedBytesIO | None = None,
+              err_tee: _ErrorTee | None = None) -> int | None:
+    """Run the tool's `func(inst, ctx)` (`func(inst, ctx, session)` for the shell's own
+    builtins; without a Context, its ToolWriter as `func(words, stdout)`) and turn what
+    it returns or raises into the command's status, its typed value and its output.
+    None: the writer left the words to the tool's own run, having written nothing."""
     # code deep in the tool (a regex engine's slices, a worker process) stops on the
-    # same check as the tool's own checkpoints
-    saved_check = stop.install_new(interp.check_boundary)
+    # same check as the tool's own checkpoints; a writer runs no such code
+    saved_check = stop.install_new(interp.check_boundary) if ctx is not None else stop.KEPT
     try:
-        if leaf.session:
-            session: Session = interp
-            ret = leaf.func(inst, ctx, session)
+        if ctx is None:
+            ret = func(inst, stdout)
+            if ret is None:
+                return None
+        elif session is not None:
+            ret = func(inst, ctx, session)
         else:
-            ret = leaf.func(inst, ctx)
+            ret = func(inst, ctx)
     except BrokenPipeError:
         from tysh.kernel.run.lookup import BASH_BUILTINS  # only a broken pipe needs it
 
@@ -885,6 +909,11 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         # session goes on
         interp.error(fds, f"{name}: memory exhausted")
         return 1
+    except UnicodeEncodeError as e:
+        # text holding a lone surrogate (from JSON's `\ud800`, say) that a tool wrote
+        # without encode_text: the command fails with a message, never a traceback
+        interp.error(fds, f"{name}: cannot write text holding {e.object[e.start:e.end]!a}")
+        return 1
     except ValueError as e:
         if not str(e).startswith("Exceeds the limit"):
             raise
@@ -892,11 +921,6 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         # guard the embedder owns): a number too large, in the tool's name
         interp.error(fds, f"{name}: a number of more than {_digits_limit()} digits is "
                      "too large")
-        return 1
-    except UnicodeEncodeError as e:
-        # text holding a lone surrogate (from JSON's `\ud800`, say) that a tool wrote
-        # without encode_text: the command fails with a message, never a traceback
-        interp.error(fds, f"{name}: cannot write text holding {e.object[e.start:e.end]!a}")
         return 1
     except SystemExit as e:
         # a tool that calls sys.exit() ends itself, not the shell or the embedder
@@ -910,11 +934,13 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
     finally:
         if saved_check is not stop.KEPT:
             stop.restore(saved_check)
-        charges = ctx.charges
-        if charges.n:  # most commands hold nothing
-            charges.release()
+        if ctx is not None:
+            charges = ctx.charges
+            if charges.n:  # most commands hold nothing
+                charges.release()
         if capture is not None:
             capture.release()
+    schema = leaf.schema
     if ret is None:
         code, output, data = 0, None, None
     elif type(ret) is int:
@@ -940,8 +966,8 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         text = capture.getvalue().decode("utf-8", "surrogateescape")
         err = err_tee.text() if err_tee is not None else ""
         res = apply_output_format(
-            ExecResult(code=code, out=text, err=err, data=data, output=output), True, owns
-        )
+            ExecResult(code=code, out=text, err=err, data=data, output=output), True,
+            tool.schema.owns_output)
         if not _render(interp, "json", res.raw_data, stdout):
             _write(stdout, res.out if isinstance(res.out, str) else res.text_out())
     elif output is not None:

@@ -28,6 +28,7 @@ ToolReturn = int | OutputData | Outcome | None
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
+    from typing import IO
 
     # `func(args, ctx)`; a tool declared with session=True is `func(args, ctx, session)`
     ToolFunc = Callable[..., ToolReturn]
@@ -39,6 +40,12 @@ if TYPE_CHECKING:
     # return when it would write nothing and needs no Context, else None (the tool then
     # runs as usual). It must have no effect: the tool may run after it.
     ToolDirect = Callable[[list[str]], int | None]
+    # A tool's shortcut for its commonest calls that write (`echo hi`): given its words
+    # when every one is an operand (no option, no `--`) and a stdout, write what the
+    # tool would write and return the status it would return; or return None having
+    # written nothing, and the tool runs as usual. It gets no Context, so it must need
+    # none: no stdin, no files, no typed value, nothing to wait for.
+    ToolWriter = Callable[[list[Any], IO[bytes]], int | None]
 
 # a read-only dict view (types.MappingProxyType, named without loading `types`)
 _MappingProxy = type(type.__dict__)
@@ -61,6 +68,7 @@ class Tool:
     check: ToolCheck | None = None
     session: bool = False  # called with the interpreter's Session as a third argument
     direct: ToolDirect | None = None  # see ToolDirect
+    writer: ToolWriter | None = None  # see ToolWriter
 
     __repr__ = Record.__repr__
     evolve = Record.evolve
@@ -128,11 +136,13 @@ def tool(
     script_params: Sequence[str] = (),
     kind_when: Sequence[tuple[str, str]] = (),
     direct: ToolDirect | None = None,
+    writer: ToolWriter | None = None,
 ) -> Callable[[ToolFunc], Tool]:
     """Declare a flat tool. `args` is its attrs args class (None for raw/verbatim tools);
     `check` validates a bound args instance before a script runs (see ToolCheck);
     `session` is for the shell's own builtins only: the function gets the interpreter's
-    `Session` (kernel/run/session.py) as a third argument; so is `direct` (ToolDirect). `kind`, `paths`,
+    `Session` (kernel/run/session.py) as a third argument; so are `direct` (ToolDirect)
+    and `writer` (ToolWriter). `kind`, `paths`,
     `script_params` and `kind_when` describe the tool to tool-call events (see
     ToolSchema)."""
 
@@ -159,7 +169,7 @@ def tool(
         if owns_output:
             schema = schema.with_owned_output()
         return Tool(schema=schema, func=func, args_class=args, check=check, session=session,
-                    direct=direct)
+                    direct=direct, writer=writer)
 
     return deco
 
