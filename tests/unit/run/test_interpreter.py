@@ -403,3 +403,43 @@ def test_a_substitution_or_subshell_leaves_nothing_for_the_cycle_collector(
             gc.enable()
     assert found == 0
     assert (r.code, r.out, r.err) == (want.code, want.out, want.err)
+
+
+def _slots_of(obj: object) -> dict[str, object]:
+    got: dict[str, object] = {}
+    for name in type(obj).__slots__:  # type: ignore[attr-defined]
+        v = getattr(obj, name)
+        # a fresh container or a bound method compares by content and owner
+        got[name] = (type(v), v) if isinstance(v, (set, list, dict)) else v
+    return got
+
+
+@pytest.mark.parametrize("setup", [
+    "", "set -e; x=1", "f() { :; }; trap 'echo t' EXIT; umask 027; touch a; echo $(echo x)",
+])
+def test_a_fork_has_the_fields_a_shell_made_by_init_with_the_parents_arguments(
+        k: Kernel, setup: str) -> None:
+    """`fork()` makes its child without calling `__init__`: every field is what
+    `Interpreter(state, <each argument __init__ takes, from the parent>)` gives."""
+    import inspect
+
+    from tysh.kernel.run.interpreter import Interpreter
+
+    k.execute(setup)
+    parent = k.interp
+    parent.suppress_errexit = 2
+    parent.source_depth = 1
+    parent.keeps_value = False
+    parent.deadline = 123.0
+    parent.cur_fds = {9: None}  # type: ignore[dict-item]
+    params = list(inspect.signature(Interpreter.__init__).parameters)[2:]
+    for fork in (parent.fork(), parent.fork_reading_variables()):
+        state = fork.state
+        made = Interpreter(state, *(getattr(parent, "_parse" if p == "parse" else p)
+                                    for p in params))
+        fork_fields, made_fields = _slots_of(fork), _slots_of(made)
+        # the session's callbacks reach the shell made last
+        assert state.key_text == made.subscript_text
+        state.key_text = fork.subscript_text
+        assert fork_fields == made_fields
+        assert fork.state is made.state and fork.cur_fds is parent.cur_fds

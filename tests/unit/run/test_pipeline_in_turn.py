@@ -260,3 +260,203 @@ def test_a_filter_before_the_last_stage_writes_what_it_writes_last(
     before = kernel.execute(f"cat a.txt | {command} | cat; echo ${{PIPESTATUS[1]}}")
     assert (before.out, before.err) == (last.out, last.err)
     assert started == []
+
+
+# ------------------------------------------------ stages that assign nothing share a shell
+
+
+class _ReferenceHeld(io.BufferedIOBase):
+    """A write-only io object of the standard library's making: what `_Held` answers as."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: Any) -> int:
+        return len(b)
+
+    def flush(self) -> None:
+        pass
+
+
+_STREAM_CALLS: list[tuple[str, tuple[Any, ...]]] = [
+    ("writable", ()), ("readable", ()), ("seekable", ()), ("isatty", ()), ("fileno", ()),
+    ("tell", ()), ("seek", (0,)), ("seek", (0, 2)), ("truncate", ()), ("truncate", (0,)),
+    ("detach", ()), ("read", ()), ("read", (1,)), ("read1", ()), ("readinto", (bytearray(2),)),
+    ("readinto1", (bytearray(2),)), ("readline", ()), ("readlines", ()), ("flush", ()),
+    ("writelines", ([],)), ("__enter__", ()),
+]
+
+
+def _outcome(stream: Any, name: str, args: tuple[Any, ...]) -> tuple[str, Any]:
+    try:
+        got = getattr(stream, name)(*args)
+    except Exception as e:  # noqa: BLE001 — the exception is the answer compared
+        return (type(e).__name__, str(e))
+    return ("value", "self" if got is stream else got)
+
+
+@pytest.mark.parametrize("closed", [False, True])
+def test_held_output_answers_as_a_write_only_io_object(
+        kernel: Kernel, closed: bool) -> None:
+    held = pipeline._Held(kernel.interp, lambda: io.BytesIO())
+    ref = _ReferenceHeld()
+    assert isinstance(held, io.BufferedIOBase) and isinstance(held, io.IOBase)
+    if closed:
+        held.close()
+        ref.close()
+    assert held.closed == ref.closed
+    for name, args in _STREAM_CALLS:
+        assert _outcome(held, name, args) == _outcome(ref, name, args), name
+    if closed:
+        assert _outcome(held, "write", (b"x",))[0] == "ValueError"
+        assert _outcome(held, "writelines", ([b"x"],))[0] == "ValueError"
+    else:
+        held.writelines([b"a", bytearray(b"b"), memoryview(b"c")])
+        assert held.held() == b"abc"
+        with held as same:
+            assert same is held
+        assert held.closed
+
+
+def _fields(obj: Any) -> dict[str, Any]:
+    """Every slot of an Interpreter or a State, in a form that compares by content
+    where the slot holds a container another shell may share (the variables' frames
+    down to each Var's attributes)."""
+    out: dict[str, Any] = {}
+    for cls in type(obj).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if name == "__weakref__" or not hasattr(obj, name):
+                continue
+            v = getattr(obj, name)
+            if name == "frames":
+                v = [{k: (id(var), repr(var.value), var.exported, var.readonly, var.integer,
+                          var.case, var.nameref) for k, var in f.items()} for f in v]
+            elif isinstance(v, (list, dict, set)):
+                v = (id(v), repr(v))
+            elif name in ("key_text", "key_index") and v is not None:
+                v = ("method", id(v.__self__))
+            elif not isinstance(v, (str, int, float, bool, type(None), tuple, frozenset)):
+                v = ("object", id(v))
+            out[name] = v
+    return out
+
+
+def _turn_commands(kernel: Kernel) -> list[str]:
+    """Each builtin that runs in turn, in the uses its help shows (its examples' simple
+    commands that assign nothing) and a few more."""
+    from tysh.kernel.syntax.unparse import command_source
+
+    tools = {t.name: t for t in kernel.interp.all_tools()
+             if t.schema.kind in pipeline._TURN_KINDS or t.name in pipeline._TURN_SHELL}
+    assert len(tools) > 60
+    found = list(_MORE_TURN_COMMANDS)
+    for name, tool in sorted(tools.items()):
+        for ex in tool.schema.examples:
+            try:
+                script = kernel.parse(ex.code)
+            except Exception:  # noqa: BLE001, S112 — an example that is not a script
+                continue
+            for stmt in script.statements:
+                for p in [stmt.body.first, *(p for _, p in stmt.body.rest)]:
+                    for cmd in p.commands:
+                        if pipeline._judged(cmd)[1] == name and pipeline._judged(cmd)[2]:
+                            found.append(command_source(cmd))
+    return found
+
+
+_MORE_TURN_COMMANDS = (
+    "true", "false", "pwd", "pwd -P", "pwd -L", ":", "echo $_ $? ${PIPESTATUS[*]}",
+    "echo $BASH_SUBSHELL $BASHPID $$ $RANDOM $LINENO $-", "type -a cat", "type -t f",
+    "which cat", "printenv HOME", "test -n x", "[ -f in.txt ]", "[ -v x ]", "date +%s",
+    "uname -a", "hostname", "whoami", "id -u", "nproc", "printf '%s\\n' a b", "cat nope",
+    "sort -o sorted.txt in.txt", "tee copy.txt", "head -n 1 in.txt", "wc -l in.txt",
+    "grep -c a in.txt", "jq .", "ls -la", "echo ${x:-d} ${x#h} ${#x} ${x^^} \"$@\"",
+    "cat --nope", "sort --help", "echo ${undefined:?gone}", "seq 3", "yes",
+    "tr -d", "cut", "echo \"$x\" 2>&1 >/dev/null",
+)
+
+
+def test_a_stage_that_assigns_nothing_changes_its_shell_only_where_renew_restores(
+        kernel: Kernel, tmp_path: Path, started: list[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every builtin that runs in turn, run as a stage on the shared shell: after it,
+    and after `_renew`, every field of its shell and its session is as before."""
+    (tmp_path / "in.txt").write_text("b\na\n")
+    kernel.execute("x=hello; f() { :; }; set -- p q")
+    real = pipeline._run_stage
+    checked: list[str] = []
+    diffs: list[tuple[str, str, Any, Any]] = []
+
+    def spy(sub: Any, cmd: Any, fds: Any, *rest: Any) -> None:
+        if not pipeline._judged(cmd)[2]:
+            real(sub, cmd, fds, *rest)
+            return
+        before = (_fields(sub), _fields(sub.state))
+        real(sub, cmd, fds, *rest)
+        pipeline._renew(sub, kernel.interp)
+        after = (_fields(sub), _fields(sub.state))
+        for b, a in zip(before, after, strict=True):
+            for k in b:
+                if b[k] != a[k] and k != "keeps_value":
+                    diffs.append((command_of(cmd), k, b[k], a[k]))
+        checked.append(command_of(cmd))
+
+    from tysh.kernel.syntax.unparse import command_source as command_of
+
+    monkeypatch.setattr(pipeline, "_run_stage", spy)
+    commands = _turn_commands(kernel)
+    assert len(commands) > 150
+    for c in commands:
+        kernel.execute(f"{c} | head -c 100", timeout=10)
+        kernel.execute(f"echo x | {c} | head -c 100", timeout=10)
+    assert not diffs
+    assert len(checked) > 3 * len(commands)
+
+
+_SHARING_SCRIPTS = [
+    "cat in.txt | sort | uniq | tr a-z A-Z | head -n 2; echo $? ${PIPESTATUS[*]} $_",
+    "echo a b | cat | cat; echo \"$_\"; false | true | cat; echo $? ${PIPESTATUS[*]}",
+    "true | false; echo $?; set -o pipefail; false | true | true; echo $? ${PIPESTATUS[*]}",
+    "echo $_ | cat; echo x y | echo \"[$_]\" | cat; echo \"[$_]\"",
+    "echo $? | cat; false; echo $? | cat; echo $? | cat",
+    "echo $BASH_SUBSHELL | cat; echo $BASH_SUBSHELL; echo $$ | cat | wc -c",
+    "set -x; echo a | tr a b | cat; set +x",
+    "set -e; echo a | false | cat; echo survived; echo a | cat | false; echo not here",
+    "set -u; echo ${nope} | cat; echo after $?",
+    "echo ${nope:?unset here} | cat; echo after ${PIPESTATUS[*]}",
+    "f() { :; }; type f | cat | tr a-z A-Z; type -t cat | cat",
+    "printf '%s\\n' b a | sort | printf -v v %s x | cat; echo \"[$v]\" ${PIPESTATUS[*]}",
+    "x=1; echo $x | [ -v 'a[x++]' ] | cat; echo $x",
+    "seq 1 20000 | sort -rn | head -n 2 | cat",
+    "seq 1 30000 | cat | tail -n 1; echo ${PIPESTATUS[*]}",
+    "echo x | cat nope | cat; echo ${PIPESTATUS[*]}",
+    "echo '{\"a\":1}' | jq .a | cat",
+    "keys '{\"b\":1,\"a\":2}' | cat",
+    "ls in.txt | cat",
+    "cat in.txt | wc -l | cat | tr -d ' '",
+]
+
+
+def _events_run(tmp_path: Path, script: str) -> tuple[Any, ...]:
+    seen: list[dict[str, Any]] = []
+    k = Kernel(cwd=str(tmp_path), env={"HOME": str(tmp_path)}, on_event=seen.append)
+    r = k.execute(script, timeout=20)
+    after = k.execute('echo "$? $_ ${PIPESTATUS[*]}"')
+    import json
+
+    for e in seen:
+        e.pop("toolCallId", None)
+    # (stages streaming on threads of their own report in the order they run)
+    return (r.code, r.out, r.err, r.data, after.out,
+            sorted(json.dumps(e, sort_keys=True, default=repr) for e in seen))
+
+
+@pytest.mark.parametrize("script", _SHARING_SCRIPTS)
+def test_stages_sharing_one_shell_run_as_with_a_shell_each(
+        tmp_path: Path, started: list[str], monkeypatch: pytest.MonkeyPatch,
+        script: str) -> None:
+    (tmp_path / "in.txt").write_text("pear\napple\nfig\napple\nkiwi\n")
+    shared = _events_run(tmp_path, script)
+    monkeypatch.setattr(pipeline, "SHARE_QUIET_STAGES", False)
+    each = _events_run(tmp_path, script)
+    assert shared == each

@@ -12,7 +12,6 @@ the expansion stage reads variables from and runs `$(…)` with."""
 
 from __future__ import annotations
 
-import operator
 import os
 import time
 
@@ -150,14 +149,47 @@ class Interpreter:
         """A child shell on a copy of the session (subshell, pipeline stage, `$(…)`)."""
         if self.state.subshell >= self.limits.max_subshell_depth:
             raise LimitExceeded("tysh: maximum subshell nesting exceeded")
-        return Interpreter(self.state.copy(), *_inherited(self))
+        return self._child(self.state.copy())
 
     def fork_reading_variables(self) -> Interpreter:
         """`fork()` for a command that never assigns a variable: the child reads the
         session's variables in place instead of copies (State.copy_reading_variables)."""
         if self.state.subshell >= self.limits.max_subshell_depth:
             raise LimitExceeded("tysh: maximum subshell nesting exceeded")
-        return Interpreter(self.state.copy_reading_variables(), *_inherited(self))
+        return self._child(self.state.copy_reading_variables())
+
+    def _child(self, state: State) -> Interpreter:
+        """`Interpreter(state, …)` with every argument `__init__` takes from this shell,
+        made without the call (a fork is made per pipeline stage and `$(…)`): the same
+        fields, as tests/unit/run/test_interpreter.py pins."""
+        sub: Interpreter = _new_object(Interpreter)
+        sub.state = state
+        sub.registry = self.registry
+        sub.fs = self.fs
+        sub.allow_external = self.allow_external
+        sub.limits = self.limits
+        sub.control = self.control
+        sub._parse = self._parse
+        sub.suppress_errexit = self.suppress_errexit
+        sub.cur_fds = self.cur_fds
+        sub.source_depth = self.source_depth
+        sub.deadline = self.deadline
+        sub.host_signals = self.host_signals
+        sub.events = self.events
+        sub.externals = self.externals
+        sub.keeps_value = self.keeps_value
+        sub.last_data = None
+        sub.last_typed = False
+        sub.cmdsub_status = None
+        sub._jobs = None
+        sub._masked = None
+        sub.running_traps = set()
+        sub.exec_opened = []
+        sub.procsubs = []
+        sub.decl_arrays = None
+        state.key_text = sub.subscript_text
+        state.key_index = sub.eval_arith_text
+        return sub
 
     def retire(self) -> None:
         """A fork whose commands have all run lets go of what ties it into reference
@@ -1111,7 +1143,7 @@ _plan: Callable[[ast.Script], Plan] = _first_plan
 
 
 # The fields after `state` that `__init__` takes, read in its order: what fork() hands on.
-_inherited = operator.attrgetter(*Interpreter.__slots__[1:Interpreter.__slots__.index("last_data")])
+_new_object = object.__new__
 
 
 def _ref_element(target: str) -> tuple[str | None, str]:

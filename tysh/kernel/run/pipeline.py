@@ -34,7 +34,7 @@ from tysh.kernel.syntax import ast
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import threading
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from typing import IO, Any
 
     from tysh.kernel.run.interpreter import Interpreter
@@ -52,10 +52,13 @@ def _run_stage(
     own_out: IO[bytes] | None,
     statuses: list[int],
     i: int,
+    installed: bool = False,
 ) -> None:
-    """Run one stage and close the pipe ends it owns, whatever happens."""
+    """Run one stage and close the pipe ends it owns, whatever happens. The stage's stop
+    check becomes this thread's (kernel.base.stop) for the while, unless `installed`
+    says the caller's is one that stops it alike."""
     status = 0
-    saved_check = stop.install(interp.check_boundary)  # this thread's run (kernel.base.stop)
+    saved_check = None if installed else stop.install(interp.check_boundary)
     try:
         status = interp.run_command(cmd, fds)
         if own_out is not None:
@@ -97,7 +100,8 @@ def _run_stage(
             interp.error(fds, f"tysh: internal error: {e!r}")
             status = 70
     finally:
-        stop.install(saved_check)
+        if not installed:
+            stop.install(saved_check)
         if own_out is not None:
             try:
                 own_out.close()
@@ -346,15 +350,6 @@ def _judged(cmd: ast.Command) -> tuple[ast.Command, str | None, bool]:
     return hit
 
 
-def _stage_fork(interp: Interpreter, cmd: ast.Command, stdin: IO[bytes] | None) -> Interpreter:
-    """The shell a stage run in turn gets: one that reads the session's variables in
-    place when neither its words nor its command can assign one, no nameref could
-    turn a plain `$r` into arithmetic and no trap could run in the stage (a DEBUG trap
-    under `set -T` runs before its command, and may assign); else a full fork."""
-    st = interp.state
-    return _fork(interp, stdin, _judged(cmd)[2] and not st.refs and not st.traps)
-
-
 def _judge(cmd: ast.Command) -> str | None:
     """The literal command name of a simple command whose syntax lets it run in turn:
     no prefix assignment, no command or process substitution in any word, no
@@ -467,22 +462,26 @@ def _may_run(w: ast.Word) -> bool:
     return text is None or "system" in text or "|" in text
 
 
-class _Held(io.BufferedIOBase):
+class _Held:
     """The output of a stage run in turn: held in memory as the next stage's input until
     it would pass HELD_BYTES; then `spill()` starts the later stages and returns the pipe
     that feeds them, and what was held and every later write go there. Writes stop at a
-    cancel or a deadline, as a pipe's do."""
+    cancel or a deadline, as a pipe's do.
+
+    A write-only stream with the methods and answers of an `io.BufferedIOBase` that
+    cannot read, seek or give a descriptor (and registered as one), without being one:
+    an io object costs several times more to make and to let go (its finalizer calls
+    `close` again), and a stage run in turn makes one per stage."""
+
+    __slots__ = ("_interp", "_control", "_spill", "_buf", "pipe", "closed", "__weakref__")
 
     def __init__(self, interp: Interpreter, spill: Callable[[], IO[bytes]]) -> None:
-        super().__init__()
         self._interp = interp
         self._control = interp.control
         self._spill = spill
         self._buf = bytearray()
         self.pipe: IO[bytes] | None = None  # once spilled
-
-    def writable(self) -> bool:
-        return True
+        self.closed = False
 
     def write(self, b: Any) -> int:
         pipe = self.pipe
@@ -504,6 +503,11 @@ class _Held(io.BufferedIOBase):
             pipe.write(held)
         return pipe.write(b)
 
+    def writelines(self, lines: Iterable[Any]) -> None:
+        self._open()
+        for line in lines:
+            self.write(line)
+
     def held(self) -> bytes:
         return bytes(self._buf)
 
@@ -518,7 +522,68 @@ class _Held(io.BufferedIOBase):
             if self.pipe is not None:
                 self.pipe.close()
         finally:
-            super().close()
+            self.closed = True
+
+    def _open(self) -> None:
+        if self.closed:
+            raise ValueError("I/O operation on closed file.")
+
+    def writable(self) -> bool:
+        return True
+
+    def readable(self) -> bool:
+        return False
+
+    def seekable(self) -> bool:
+        return False
+
+    def isatty(self) -> bool:
+        self._open()
+        return False
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("fileno")
+
+    def seek(self, _pos: int, _whence: int = 0) -> int:
+        raise io.UnsupportedOperation("seek")
+
+    def tell(self) -> int:
+        raise io.UnsupportedOperation("seek")
+
+    def truncate(self, _size: int | None = None) -> int:
+        raise io.UnsupportedOperation("truncate")
+
+    def detach(self) -> Any:
+        raise io.UnsupportedOperation("detach")
+
+    def read(self, _size: int | None = -1) -> bytes:
+        raise io.UnsupportedOperation("read")
+
+    def read1(self, _size: int = -1) -> bytes:
+        raise io.UnsupportedOperation("read1")
+
+    def readinto(self, _b: Any) -> int:
+        raise io.UnsupportedOperation("read")
+
+    def readinto1(self, _b: Any) -> int:
+        raise io.UnsupportedOperation("read1")
+
+    def readline(self, _size: int | None = -1) -> bytes:
+        raise io.UnsupportedOperation("read")
+
+    def readlines(self, _hint: int = -1) -> list[bytes]:
+        self._open()
+        raise io.UnsupportedOperation("read")
+
+    def __enter__(self) -> _Held:
+        self._open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+io.BufferedIOBase.register(_Held)
 
 
 class _HeldInput(io.BytesIO):
@@ -535,54 +600,105 @@ class _HeldInput(io.BytesIO):
         raise io.UnsupportedOperation("tell")
 
 
+# whether the stages run in turn that assign nothing share one shell (see _run_in_turn);
+# tests turn it off to compare with a shell per stage
+SHARE_QUIET_STAGES = True
+
+
 def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> list[int]:
-    """Run the stages one after another on this thread (see the module docstring)."""
+    """Run the stages one after another on this thread (see the module docstring).
+
+    A stage's shell reads the session's variables in place (State.copy_reading_variables)
+    when neither its words nor its command can assign one (`_judged`), no nameref could
+    turn a plain `$r` into arithmetic and no trap could run in the stage (a DEBUG trap
+    under `set -T` runs before its command, and may assign); else it is a full fork.
+    Every stage of the first kind runs on one such shell: the session cannot change
+    while the stages run, and what such a stage can change of its shell (`_renew`) is
+    put back as a new fork has it before the next. One stop check serves every stage:
+    each fork's stops at the same cancel and deadline (`Interpreter.check_boundary`)."""
     n = len(cmds)
     statuses = [0] * n
     stdin: IO[bytes] | None = None  # the pipeline's own, for the first stage
     last: Interpreter | None = None
     threads: list[threading.Thread] = []
     refused: list[NoThread] = []
-    for i, cmd in enumerate(cmds):
-        stage_fds = dict(fds)
-        if stdin is not None:
-            stage_fds[0] = stdin
-        sub = _stage_fork(interp, cmd, stdin)
-        if i == n - 1:
-            last = sub
-            _run_stage(sub, cmd, stage_fds, stdin, None, statuses, i)
-            sub.retire()
-            break
-        sub.keeps_value = False
+    st = interp.state
+    may_share = SHARE_QUIET_STAGES and not st.refs and not st.traps
+    shared: Interpreter | None = None
+    saved_check: Callable[[], None] | None = None
+    installed = False
+    try:
+        for i, cmd in enumerate(cmds):
+            stage_fds = dict(fds)
+            if stdin is not None:
+                stage_fds[0] = stdin
+            if may_share and _judged(cmd)[2]:
+                if shared is None:
+                    sub = shared = _fork(interp, stdin, True)
+                else:
+                    sub = shared
+                    _renew(sub, interp)
+            else:
+                sub = _fork(interp, stdin)
+            if i == 0:
+                saved_check = stop.install(sub.check_boundary)
+                installed = True
+            if i == n - 1:
+                last = sub
+                sub.keeps_value = interp.keeps_value
+                _run_stage(sub, cmd, stage_fds, stdin, None, statuses, i, True)
+                if sub is not shared:
+                    sub.retire()
+                break
+            sub.keeps_value = False
 
-        def spill(sub: Interpreter = sub, first: int = i + 1) -> IO[bytes]:
-            """Start stages `first`… concurrently, fed by a new pipe; its write end."""
-            nonlocal last
-            reader, writer = _pipe(sub, interp)
-            try:
-                started, last = _concurrently(interp, cmds[first:], fds, statuses, first,
-                                              reader, last_here=False, feeder=writer)
-            except NoThread as e:
-                refused.append(e)
-                # the writing stage ends as at a reader gone; the script ends below
-                raise BrokenPipeError(32, "no thread for the rest of the pipeline") from None
-            except BaseException:
-                close_quietly(writer)
-                raise
-            threads.extend(started)
-            return writer
+            def spill(sub: Interpreter = sub, first: int = i + 1) -> IO[bytes]:
+                """Start stages `first`… concurrently, fed by a new pipe; its write end."""
+                nonlocal last
+                reader, writer = _pipe(sub, interp)
+                try:
+                    started, last = _concurrently(interp, cmds[first:], fds, statuses, first,
+                                                  reader, last_here=False, feeder=writer)
+                except NoThread as e:
+                    refused.append(e)
+                    # the writing stage ends as at a reader gone; the script ends below
+                    raise BrokenPipeError(32, "no thread for the rest of the pipeline") from None
+                except BaseException:
+                    close_quietly(writer)
+                    raise
+                threads.extend(started)
+                return writer
 
-        held = _Held(sub, spill)
-        stage_fds[1] = cast("IO[bytes]", held)
-        _run_stage(sub, cmd, stage_fds, stdin, cast("IO[bytes]", held), statuses, i)
-        sub.last_data = None  # a stage's value before the last is nobody's
-        sub.retire()
-        if refused:  # the later stages could not start: the script ends, as at any limit
-            raise refused[0]
-        if held.pipe is not None:  # the later stages ran streaming
-            for t in threads:
-                t.join()
-            break
-        stdin = _HeldInput(held.held())
+            held = _Held(sub, spill)
+            stage_fds[1] = cast("IO[bytes]", held)
+            _run_stage(sub, cmd, stage_fds, stdin, cast("IO[bytes]", held), statuses, i, True)
+            sub.last_data = None  # a stage's value before the last is nobody's
+            if sub is not shared:
+                sub.retire()
+            if refused:  # the later stages could not start: the script ends, as at any limit
+                raise refused[0]
+            if held.pipe is not None:  # the later stages ran streaming
+                for t in threads:
+                    t.join()
+                break
+            stdin = _HeldInput(held.held())
+    finally:
+        if installed:
+            stop.install(saved_check)
+        if shared is not None:
+            shared.retire()
     _take_result(interp, last)
     return statuses
+
+
+def _renew(sub: Interpreter, interp: Interpreter) -> None:
+    """Make `sub`, a fork of `interp` reading its variables that ran a stage whose
+    command and words assign nothing, as a new such fork is: the fields that a stage of
+    that kind changes (the command's results, its descriptor table, `$_`) are taken from
+    `interp` again, or set as a new shell sets them. test_pipeline_in_turn.py pins that
+    running any such builtin changes nothing else of its shell."""
+    sub.cur_fds = interp.cur_fds
+    sub.last_data = None
+    sub.last_typed = False
+    sub.cmdsub_status = None
+    sub.state.last_arg = interp.state.last_arg
