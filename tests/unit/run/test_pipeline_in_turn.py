@@ -298,7 +298,7 @@ def _outcome(stream: Any, name: str, args: tuple[Any, ...]) -> tuple[str, Any]:
 @pytest.mark.parametrize("closed", [False, True])
 def test_held_output_answers_as_a_write_only_io_object(
         kernel: Kernel, closed: bool) -> None:
-    held = pipeline._Held(kernel.interp, lambda: io.BytesIO())
+    held = pipeline._Held(lambda: io.BytesIO())
     ref = _ReferenceHeld()
     assert isinstance(held, io.BufferedIOBase) and isinstance(held, io.IOBase)
     if closed:

@@ -465,19 +465,17 @@ def _may_run(w: ast.Word) -> bool:
 class _Held:
     """The output of a stage run in turn: held in memory as the next stage's input until
     it would pass HELD_BYTES; then `spill()` starts the later stages and returns the pipe
-    that feeds them, and what was held and every later write go there. Writes stop at a
-    cancel or a deadline, as a pipe's do.
+    that feeds them, and what was held and every later write go there. Once spilled,
+    writes stop at a cancel or a deadline, as a pipe's do.
 
     A write-only stream with the methods and answers of an `io.BufferedIOBase` that
     cannot read, seek or give a descriptor (and registered as one), without being one:
     an io object costs several times more to make and to let go (its finalizer calls
     `close` again), and a stage run in turn makes one per stage."""
 
-    __slots__ = ("_interp", "_control", "_spill", "_buf", "pipe", "closed", "__weakref__")
+    __slots__ = ("_spill", "_buf", "pipe", "closed", "__weakref__")
 
-    def __init__(self, interp: Interpreter, spill: Callable[[], IO[bytes]]) -> None:
-        self._interp = interp
-        self._control = interp.control
+    def __init__(self, spill: Callable[[], IO[bytes]]) -> None:
         self._spill = spill
         self._buf = bytearray()
         self.pipe: IO[bytes] | None = None  # once spilled
@@ -487,8 +485,9 @@ class _Held:
         pipe = self.pipe
         if pipe is not None:
             return pipe.write(b)
-        if self._control.cancelled or self._interp.deadline is not None:
-            self._interp.check_boundary()
+        # (no stop check while the output is held: it holds at most HELD_BYTES, and a
+        # writer that goes on writes to the pipe, whose writes check, as a capture
+        # checks once per CHECK_BYTES)
         if self.closed:
             raise ValueError("write to closed file")
         buf = self._buf
@@ -669,7 +668,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -
                 threads.extend(started)
                 return writer
 
-            held = _Held(sub, spill)
+            held = _Held(spill)
             stage_fds[1] = cast("IO[bytes]", held)
             _run_stage(sub, cmd, stage_fds, stdin, cast("IO[bytes]", held), statuses, i, True)
             sub.last_data = None  # a stage's value before the last is nobody's
