@@ -79,3 +79,20 @@ def test_typed_value_of_the_last_command_survives_the_next_call() -> None:
     k.execute("echo other")
     assert r.out == "a\nb\n"
     assert r.data == ["a", "b"]
+
+
+@tool("manylines", args=_NoArgs, description="write lines with writelines")
+def _manylines(args: _NoArgs, ctx: Context) -> int:
+    ctx.stdout.writelines(b"x" * 1000 + b"\n" for _ in range(500))
+    return 0
+
+
+def test_writelines_passes_through_the_output_limit() -> None:
+    from tysh.kernel.base.limits import Limits
+
+    k = Kernel(fs=MemoryFileSystem(), limits=Limits(max_output_bytes=4000))
+    k.register(_manylines)
+    r = k.execute("manylines")
+    assert r.truncated and len(r.out) < 6000
+    r = k.execute("x=$(manylines); echo ${#x}")
+    assert r.out == str(500 * 1001 - 1) + "\n"

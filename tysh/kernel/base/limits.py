@@ -23,7 +23,7 @@ from tysh.kernel.base.weak import WeakMembers
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import subprocess
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 DEFAULT_OUTPUT_BYTES = 1 << 20
@@ -452,11 +452,17 @@ class CappedOutput(io.BytesIO):
 
     def clear(self) -> None:
         """Empty a stream that never passed its limit, for another run to write."""
-        self.seek(0)
-        self.truncate()
-        self.total = 0
+        if self.total:
+            self.seek(0)
+            self.truncate()
+            self.total = 0
+            self.check_at = CHECK_BYTES
         self.check = None
-        self.check_at = CHECK_BYTES
+
+    def writelines(self, lines: Iterable[Any]) -> None:
+        # (io.BytesIO's own would write each line without passing through `write`)
+        for line in lines:
+            self.write(line)
 
     @property
     def head_cap(self) -> int:

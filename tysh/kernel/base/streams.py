@@ -12,6 +12,7 @@ from tysh.kernel.base.weak import WeakMembers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import IO, Any
 
 Fds = dict[int, "IO[bytes]"]
@@ -120,6 +121,11 @@ class CheckedBytesIO(io.BytesIO):
             m.charge(n, self.what, self.tool)
             self.charged += n
         return io.BytesIO.write(self, b)
+
+    def writelines(self, lines: Iterable[Any]) -> None:
+        # (io.BytesIO's own would write each line without passing through `write`)
+        for line in lines:
+            self.write(line)
 
     def release(self) -> None:
         m = self.meter

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from tysh.kernel.tools.context import ToolServers
     from tysh.kernel.tools.tool import Tool
 
+# what `_builtins` gives for a name `builtin` has not been asked about
+_UNSEEN: Tool = object()  # type: ignore[assignment]
+
+
 class Registry:
     """The named tools of one kernel (shared by its subshells and pipeline stages).
 
@@ -91,7 +95,9 @@ class Registry:
 
     def tool(self, name: str) -> Tool | None:
         """A builtin or registered tool by name (no functions, no externals)."""
-        t = self.builtin(name)
+        t = self._builtins.get(name, _UNSEEN)
+        if t is _UNSEEN:
+            t = self.builtin(name)
         if t is None:
             t = self.registered.get(name)
         return t
