@@ -178,3 +178,21 @@ def test_classify_gives_what_classifying_each_word_alone_gives(words: list[str])
     got = classify(words)
     assert got == [classify([w])[0] for w in words]
     assert classify(words) == got
+
+
+@pytest.mark.parametrize("t", TOOLS, ids=lambda t: t.schema.name)
+def test_fast_binder_answers_a_line_without_options_as_the_general_binder(t: Any) -> None:
+    # no option given: every field is its default (the branch that skips the spellings)
+    fast = make_fast(t)
+    if fast is None:
+        return
+    for words in ([], ["f"], ["a", "-"], ["--", "-x"]):
+        args = classify(words)
+        got = fast(args)
+        want = _general(t, args)
+        if got is None:
+            continue
+        assert want[0] == "ok", words
+        ta, leaf, inst = got
+        assert (_snapshot(ta), leaf, _snapshot(inst) if inst is ta else inst) == want[1:]
+        assert type(inst) is type(want[3]) or inst is ta

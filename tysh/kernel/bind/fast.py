@@ -284,6 +284,10 @@ def make_fast(tool: Tool) -> FastFn | None:
     if any(not f.init_name for f in fields):
         return None
     kw: list[str] = []
+    # fields read as bound or else their default: their lines, and their values when no
+    # option was given (the commonest line, `sort`, `cat FILE`, sets none of them)
+    as_bound: list[str] = []
+    as_default: list[str] = []
     for k, f in enumerate(fields):
         fp = next((fp for fp in plans.values() if fp.field == f.name), None)
         if fp is None:
@@ -306,12 +310,13 @@ def make_fast(tool: Tool) -> FastFn | None:
         if pname in plain and fp.field == pname and dflt is not None \
                 and (p.kind != 2 or p.optional) and not p.positional:  # as bound, or the default
             if p.kind == 0:  # a plain bool: only a bare spelling sets it here
-                src.append(f"    {loc} = True if {pname!r} in flags else {dflt}")
+                as_bound.append(f"        {loc} = True if {pname!r} in flags else {dflt}")
             elif flag:
-                src.append(f"    {loc} = True if {pname!r} in flags else "
-                           f"named.get({pname!r}, {dflt})")
+                as_bound.append(f"        {loc} = True if {pname!r} in flags else "
+                                f"named.get({pname!r}, {dflt})")
             else:
-                src.append(f"    {loc} = named.get({pname!r}, {dflt})")
+                as_bound.append(f"        {loc} = named.get({pname!r}, {dflt})")
+            as_default.append(f"        {loc} = {dflt}")
             continue
         # where the bound value is: the variadic's is the operand list itself
         from_operands = p is var and node.only_variadic and not node.required \
@@ -357,6 +362,8 @@ def make_fast(tool: Tool) -> FastFn | None:
             src.append(f"        {loc} = shape{k}({loc})")
         else:
             src.append("        pass")
+    if as_bound:
+        src += ["    if flags or named:", *as_bound, "    else:", *as_default]
     if fast_ctor is not None and getattr(cls, "__setattr__", None) is object.__setattr__ \
             and all(f.name.isidentifier() and not f.name.startswith("__") for f in fields):
         # a class that lets its slots be assigned (a value record, frozen to the type
