@@ -478,7 +478,7 @@ def _write_lines(f: Any, lines: list[bytes], sep: bytes, stop: Callable[[], None
     operations=["fs.overwrite"],
 )
 def sort(args: SortArgs, ctx: Context) -> ToolReturn:
-    return lines_json(ctx, lambda c: _sort_body(args, c))
+    return lines_json(ctx, _sort_body, args)
 
 
 TOOLS = [sort]

@@ -331,7 +331,7 @@ def _tr_body(a: TrArgs, ctx: Context) -> int:
     glob_passthrough=True,
 )
 def tr(args: TrArgs, ctx: Context) -> ToolReturn:
-    return lines_json(ctx, lambda c: _tr_body(args, c))
+    return lines_json(ctx, _tr_body, args)
 
 
 TOOLS = [tr]

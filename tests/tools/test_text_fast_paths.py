@@ -1,0 +1,122 @@
+"""The text tools' short paths for the commonest calls give what their general paths give:
+plain `cat` copies as `iter_inputs` with `chunks` would, `lines_json` lends its copying
+stream to the command's own Context and gives it back, a kept value reads the same."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from harness import FakeShell
+from harness_text import run, write
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tysh.builtins._common.lines import Kept, chunks, kept_value, lines_json
+from tysh.builtins._common.operands import InputStatus, copy_inputs, iter_inputs
+from tysh.kernel.fs.local import LocalFileSystem
+from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.tool import Outcome
+
+_OPERANDS = ["a", "empty", "missing", "dir", "-", "/dev/stdin", "/dev/fd/0", "a/"]
+
+
+def _ctx(cwd: Path, stdin: bytes) -> Context:
+    return Context("cat", io.BytesIO(stdin), io.BytesIO(), io.BytesIO(), LocalFileSystem(),
+                   FakeShell(str(cwd)))
+
+
+def _by_iter_inputs(ctx: Context, files: tuple[str, ...]) -> int:
+    status = InputStatus()
+    for _name, f in iter_inputs(ctx, files, status):
+        for chunk in chunks(f):
+            ctx.stdout.write(chunk)
+    return 1 if status.failed else 0
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(_OPERANDS), max_size=4), st.binary(max_size=20))
+def test_copy_inputs_writes_reports_and_fails_as_iter_inputs_with_chunks(
+        tmp_path: Path, files: list[str], stdin: bytes) -> None:
+    write(tmp_path, "a", b"A\nb\xff")
+    write(tmp_path, "empty", b"")
+    (tmp_path / "dir").mkdir(exist_ok=True)
+    fast, slow = _ctx(tmp_path, stdin), _ctx(tmp_path, stdin)
+    got = copy_inputs(fast, tuple(files), fast.stdout)
+    want = _by_iter_inputs(slow, tuple(files))
+    assert got == want
+    for ctx_a, ctx_b in ((fast, slow),):
+        assert ctx_a.stdout.getvalue() == ctx_b.stdout.getvalue()  # type: ignore[attr-defined]
+        assert ctx_a.stderr.getvalue() == ctx_b.stderr.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("opts", [["-u"], []])
+def test_cat_without_byte_changing_options_copies_files_and_stdin_in_order(
+        tmp_path: Path, opts: list[str]) -> None:
+    write(tmp_path, "a", b"A\x00\xff")
+    r = run(["cat", *opts, "a", "-", "nope", "a"], tmp_path, stdin="S")
+    assert (r.code, r.out) == (1, b"A\x00\xffSA\x00\xff")
+    assert r.err == "cat: nope: No such file or directory\n"
+
+
+def test_the_text_tools_values_are_the_lines_they_wrote(tmp_path: Path) -> None:
+    from tysh.kernel.embed.kernel import Kernel
+
+    write(tmp_path, "in.txt", "pear\napple\n")
+    k = Kernel(cwd=str(tmp_path))
+    for src, lines in [("cat in.txt", ["pear", "apple"]), ("cat <<< hi", ["hi"]),
+                       ("sort in.txt", ["apple", "pear"]), ("tr a-z A-Z < in.txt", ["PEAR", "APPLE"]),
+                       ("uniq in.txt", ["pear", "apple"]), ("head -n 1 in.txt", ["pear"]),
+                       ("cat in.txt | sort | uniq | tr a-z A-Z | head -n 1", ["APPLE"])]:
+        for _ in range(2):  # first and later runs alike
+            r = k.execute(src)
+            assert (r.code, r.data) == (0, lines), src
+
+
+def _body(args: list[str], ctx: Context) -> int:
+    args.append(type(ctx.stdout).__name__)
+    ctx.stdout.write(b"x\ny\n")
+    return 3
+
+
+def test_lines_json_lends_the_copying_stream_and_gives_the_context_back(
+        tmp_path: Path) -> None:
+    ctx = _ctx(tmp_path, b"")
+    out = ctx.stdout
+    seen: list[str] = []
+    ret = lines_json(ctx, _body, seen)
+    assert seen == ["Kept"] and ctx.stdout is out
+    assert isinstance(ret, Outcome) and ret.code == 3 and ret.output is not None
+    assert out.getvalue() == b"x\ny\n"  # type: ignore[attr-defined]
+    assert ret.output.to_json() == ["x", "y"]
+
+
+def test_lines_json_gives_the_context_back_when_the_body_raises(tmp_path: Path) -> None:
+    ctx = _ctx(tmp_path, b"")
+    out = ctx.stdout
+
+    def boom(args: None, c: Context) -> int:
+        raise BrokenPipeError
+
+    with pytest.raises(BrokenPipeError):
+        lines_json(ctx, boom, None)
+    assert ctx.stdout is out
+
+
+def test_lines_json_without_a_readable_value_writes_straight_through(tmp_path: Path) -> None:
+    ctx = _ctx(tmp_path, b"")
+    ctx.keeps_value = False
+    seen: list[str] = []
+    assert lines_json(ctx, _body, seen) == 3
+    assert seen == ["BytesIO"]
+
+
+def test_a_kept_value_is_the_lines_or_the_shape_of_the_text_and_none_past_the_cap() -> None:
+    kept = Kept(io.BytesIO())
+    kept.write(b"a\nb")
+    assert kept_value(kept).to_json() == ["a", "b"]
+    assert kept_value(kept, str.upper).to_json() == "A\nB"
+    big = Kept(io.BytesIO())
+    big.write(b"x" * (1 << 21))
+    assert kept_value(big).to_json() is None
