@@ -120,3 +120,57 @@ def test_a_kept_value_is_the_lines_or_the_shape_of_the_text_and_none_past_the_ca
     big = Kept(io.BytesIO())
     big.write(b"x" * (1 << 21))
     assert kept_value(big).to_json() is None
+
+
+_COUNT = st.one_of(
+    st.text(alphabet="0123456789", min_size=1, max_size=6),
+    st.text(alphabet="0123456789٣۴߅²KkMmGbiB x-", max_size=6),
+)
+
+
+@given(_COUNT)
+def test_a_count_of_digits_alone_reads_as_the_suffix_grammar_reads_it(text: str) -> None:
+    from tysh.builtins._common import lines
+
+    m = lines._COUNT_RE.fullmatch(text)
+    if m is None:
+        assert lines.parse_count(text) is None
+    elif not m.group(2) and not m.group(3):
+        assert lines.parse_count(text) == int(m.group(1))
+
+
+def test_head_reports_a_bad_count_every_time_and_reads_a_good_one_alike(tmp_path: Path) -> None:
+    write(tmp_path, "a", "1\n2\n3\n")
+    for _ in range(3):
+        r = run(["head", "-n", "x2", "a"], tmp_path)
+        assert (r.code, r.err) == (1, "head: invalid number of lines: 'x2'\n")
+        assert run(["head", "-n", "2", "a"], tmp_path).out == b"1\n2\n"
+        assert run(["head", "-c", "2", "a"], tmp_path).out == b"1\n"
+        assert run(["head", "-n", "-2", "a"], tmp_path).out == b"1\n"
+
+
+@pytest.fixture(scope="module")
+def kernel_dir(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path]:
+    from tysh.kernel.embed.kernel import Kernel
+
+    d = tmp_path_factory.mktemp("onefile")
+    (d / "empty").write_bytes(b"")
+    return Kernel(cwd=str(d)), d
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=30).map(lambda b: b.replace(b"\r", b"")),
+       st.sampled_from(["-n 2", "-n -1", "-c 3", "-c -2", "-n 0", "", "-z -n 1"]),
+       st.booleans())
+def test_head_of_one_operand_writes_and_values_as_with_a_second_empty_one(
+        kernel_dir: tuple[object, Path], data: bytes, opts: str, missing: bool) -> None:
+    # one operand takes the short path; `-q` with a second, empty operand the general
+    # per-file one: the same text, status, errors and value
+    k, d = kernel_dir
+    (d / "in").write_bytes(data)
+    name = "nope" if missing else "in"
+    one = k.execute(f"head {opts} {name}")  # type: ignore[attr-defined]
+    two = k.execute(f"head -q {opts} {name} empty")  # type: ignore[attr-defined]
+    assert (one.code, one.out, one.err, one.data) == (two.code, two.out, two.err, two.data)
+    piped = k.execute(f"head {opts} {name} | cat")  # type: ignore[attr-defined]
+    assert (piped.out, piped.err) == (one.out, one.err)

@@ -143,6 +143,8 @@ _COUNT_RE = LazyRegex(r"(\d+)(?:(b)|([KkMmGTPEZY])(B|iB)?)?")
 
 def parse_count(text: str) -> int | None:
     """A GNU count: digits with an optional multiplier suffix (`5`, `2K`, `1kB`, `1MiB`, `3b`)."""
+    if text.isdecimal():  # digits alone (what `\d+` matches), the commonest count
+        return int(text)
     m = _COUNT_RE.fullmatch(text)
     if not m:
         return None
