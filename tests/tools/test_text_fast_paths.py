@@ -174,3 +174,32 @@ def test_head_of_one_operand_writes_and_values_as_with_a_second_empty_one(
     assert (one.code, one.out, one.err, one.data) == (two.code, two.out, two.err, two.data)
     piped = k.execute(f"head {opts} {name} | cat")  # type: ignore[attr-defined]
     assert (piped.out, piped.err) == (one.out, one.err)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"b", b"", b"A", b"a\0"]), max_size=12),
+       st.booleans(), st.sampled_from([1, 2, 3, 1 << 18]), st.booleans())
+def test_uniq_without_options_writes_what_the_run_counting_path_writes(
+        lines: list[bytes], terminated: bool, size: int, zero: bool) -> None:
+    # reads of `size` bytes split lines across chunks as a pipe would
+    from tysh.builtins.text import uniq as u
+
+    sep = b"\0" if zero else b"\n"
+    data = sep.join(lines) + (sep if terminated and lines else b"")
+    args = u.UniqArgs(zero_terminated=zero)
+    assert u._plain(args)
+    plain, general = io.BytesIO(), io.BytesIO()
+    u._uniq_plain(_Trickle(data, size), plain, sep, None)
+    u._uniq_stream(args, _Trickle(data, size), general, None, None)
+    assert plain.getvalue() == general.getvalue()
+
+
+class _Trickle:
+    """A stream that gives at most `size` bytes a read, as a pipe may."""
+
+    def __init__(self, data: bytes, size: int) -> None:
+        self._src = io.BytesIO(data)
+        self._size = size
+
+    def read1(self, n: int = -1) -> bytes:
+        return self._src.read(min(n, self._size) if n >= 0 else self._size)

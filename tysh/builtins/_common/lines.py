@@ -59,7 +59,13 @@ class LineSplit(MutableRecord):
         held = 0
         ctx = self.ctx
         sep = self.sep
-        for chunk in chunks(self.f, self.size):
+        f = self.f
+        size = self.size
+        read = getattr(f, "read1", None) or f.read  # (`chunks`, without a generator)
+        while True:
+            chunk = read(size)
+            if not chunk:
+                break
             if sep not in chunk:
                 rest.append(chunk)
                 if ctx is not None:
