@@ -203,3 +203,21 @@ class _Trickle:
 
     def read1(self, n: int = -1) -> bytes:
         return self._src.read(min(n, self._size) if n >= 0 else self._size)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["b", "a", "", "A", "a b", "é"]), max_size=9),
+       st.sampled_from([[], ["-r"], ["-z"], ["-u"], ["-s"]]))
+def test_sort_of_one_step_writes_what_the_stepped_sort_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str],
+        opts: list[str]) -> None:
+    from tysh.builtins.text import sort as sort_mod
+
+    sep = "\0" if "-z" in opts else "\n"
+    data = "".join(line + sep for line in lines)
+    short = run(["sort", *opts], tmp_path, stdin=data)
+    with monkeypatch.context() as m:
+        m.setattr(sort_mod, "STEP", 2)  # every input of three lines or more: in steps
+        stepped = run(["sort", *opts], tmp_path, stdin=data)
+    assert (short.code, short.out, short.err) == (stepped.code, stepped.out, stepped.err)

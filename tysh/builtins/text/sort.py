@@ -451,6 +451,8 @@ def _sort_body(a: SortArgs, ctx: Context) -> int:
         lines = inputs[0] if len(inputs) == 1 else list(itertools.chain.from_iterable(inputs))
         if a.random_sort and not any(_own_ordering(k) for k in a.key):
             _shuffle(lines, plan)
+        elif plan.key is None and len(lines) <= STEP:
+            lines.sort(reverse=plan.reverse)  # all `_order` does for these: one step
         else:
             _order(lines, plan, has_nul, ctx)
     if a.unique:
@@ -473,6 +475,11 @@ def _sort_body(a: SortArgs, ctx: Context) -> int:
 
 def _write_lines(f: Any, lines: list[bytes], sep: bytes, stop: Callable[[], None]) -> None:
     """The lines, each ended by `sep`, a step at a time (no copy of the whole output)."""
+    if len(lines) <= STEP:  # one step (none for no lines), without slicing a copy
+        if lines:
+            f.write(sep.join(lines) + sep)
+            stop()
+        return
     for i in range(0, len(lines), STEP):
         f.write(sep.join(lines[i:i + STEP]) + sep)
         stop()
