@@ -178,3 +178,53 @@ def test_classify_gives_what_classifying_each_word_alone_gives(words: list[str])
     got = classify(words)
     assert got == [classify([w])[0] for w in words]
     assert classify(words) == got
+
+
+@pytest.mark.parametrize("t", TOOLS, ids=lambda t: t.schema.name)
+def test_fast_binder_answers_a_line_without_options_as_the_general_binder(t: Any) -> None:
+    # no option given: every field is its default (the branch that skips the spellings)
+    fast = make_fast(t)
+    if fast is None:
+        return
+    for words in ([], ["f"], ["a", "-"], ["--", "-x"]):
+        args = classify(words)
+        got = fast(args)
+        want = _general(t, args)
+        if got is None:
+            continue
+        assert want[0] == "ok", words
+        ta, leaf, inst = got
+        assert (_snapshot(ta), leaf, _snapshot(inst) if inst is ta else inst) == want[1:]
+        assert type(inst) is type(want[3]) or inst is ta
+
+
+@pytest.mark.parametrize("t", TOOLS, ids=lambda t: t.schema.name)
+def test_fast_binder_hands_out_again_only_what_the_general_binder_would_build(t: Any) -> None:
+    # a line without options may get an instance made for the same operands before
+    # (immutable values only): equal to a fresh general binding every time
+    fast = make_fast(t)
+    if fast is None:
+        return
+    for words in ([], ["f"], ["g"], [], ["f"]):
+        args = classify(words)
+        got = fast(args)
+        if got is None:
+            continue
+        want = _general(t, args)
+        assert want[0] == "ok", words
+        ta, leaf, inst = got
+        assert (_snapshot(ta), leaf, _snapshot(inst) if inst is ta else inst) == want[1:]
+
+
+def test_a_shared_instance_holds_only_immutable_values() -> None:
+    from tysh.builtins import get_builtin
+
+    sort = get_builtin("sort")
+    assert sort is not None
+    a = bind_and_convert(sort, classify(["f"]))[2]
+    b = bind_and_convert(sort, classify(["f"]))[2]
+    c = bind_and_convert(sort, classify(["g"]))[2]
+    assert a == b and a != c and c.files == ("g",)
+    for name in type(a).__record_fields__:
+        value = getattr(a, name)
+        assert value is None or isinstance(value, (bool, int, float, str, bytes, tuple))

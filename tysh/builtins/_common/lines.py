@@ -11,13 +11,15 @@ import io
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import MutableRecord, mutable
 from tysh.kernel.tools.context import Context
-from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.output import STREAMED, OutputData
 from tysh.kernel.tools.tool import Outcome, ToolReturn
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
-    from typing import IO, Any
+    from typing import IO, Any, TypeVar
+
+    A = TypeVar("A")
 
 # Reads large enough that the per-call cost vanishes (GNU cat reads 128 KiB), small enough
 # that the chunks in flight in a pipeline (each stage's read, the copy it writes) stay a
@@ -57,7 +59,13 @@ class LineSplit(MutableRecord):
         held = 0
         ctx = self.ctx
         sep = self.sep
-        for chunk in chunks(self.f, self.size):
+        f = self.f
+        size = self.size
+        read = getattr(f, "read1", None) or f.read  # (`chunks`, without a generator)
+        while True:
+            chunk = read(size)
+            if not chunk:
+                break
             if sep not in chunk:
                 rest.append(chunk)
                 if ctx is not None:
@@ -141,6 +149,8 @@ _COUNT_RE = LazyRegex(r"(\d+)(?:(b)|([KkMmGTPEZY])(B|iB)?)?")
 
 def parse_count(text: str) -> int | None:
     """A GNU count: digits with an optional multiplier suffix (`5`, `2K`, `1kB`, `1MiB`, `3b`)."""
+    if text.isdecimal():  # digits alone (what `\d+` matches), the commonest count
+        return int(text)
     m = _COUNT_RE.fullmatch(text)
     if not m:
         return None
@@ -203,12 +213,14 @@ class Kept:
     lands, so a tool can split the copy at file boundaries. With `keep` False (nobody
     can read the value: `ctx.keeps_value`) nothing is copied and the value is None."""
 
-    __slots__ = ("stream", "buf", "over")
+    __slots__ = ("stream", "buf", "over", "shape")
 
     def __init__(self, stream: IO[bytes], keep: bool = True) -> None:
         self.stream = stream
         self.buf: bytearray | None = bytearray() if keep else None
         self.over = not keep
+        # what `value` makes of the kept text; None: its lines
+        self.shape: Callable[[str], object] | None = None
 
     def write(self, b: Any) -> int:
         n: int = self.stream.write(b)
@@ -235,36 +247,49 @@ class Kept:
             return None
         return self.buf[start:end].decode("utf-8", errors)
 
+    def value(self) -> object:
+        """The typed value: `shape` of the kept text, or its lines; None past the cap."""
+        text = self.text()
+        if text is None:
+            return None
+        shape = self.shape
+        return shape(text) if shape is not None else split_lines_text(text)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
 
 
 def kept_value(kept: Kept, shape: Callable[[str], object] | None = None) -> OutputData:
     """The typed value of a tool that wrote through `kept`: the lines it wrote (or
-    `shape` of its text), computed when first read; None past the cap."""
-    def value() -> object:
-        text = kept.text()
-        if text is None:
-            return None
-        return shape(text) if shape is not None else split_lines_text(text)
-
-    return OutputData.value(value)
+    `shape` of its text), computed when first read; None past the cap. (A result
+    holds it: the bound method keeps fewer objects alive than a closure would.)"""
+    kept.shape = shape
+    return OutputData(None, STREAMED, kept.value)  # OutputData.value, one call less
 
 
 def lines_json(
-    ctx: Context, body: Callable[[Context], int], shape: Callable[[str], object] | None = None
+    ctx: Context, body: Callable[[A, Context], int], args: A,
+    shape: Callable[[str], object] | None = None,
 ) -> ToolReturn:
-    """Run a line-oriented tool body; its typed value is an array of the lines it wrote
-    (or `shape(text)`). Under `--json` the text is captured and replaced by that value;
-    otherwise it streams to stdout and a bounded copy (`Kept`) gives the value."""
+    """Run a line-oriented tool's `body(args, ctx)`; its typed value is an array of the
+    lines it wrote (or `shape(text)`). Under `--json` the text is captured and replaced
+    by that value; otherwise it streams to stdout and a bounded copy (`Kept`) gives the
+    value."""
     if not ctx.json:
         if not ctx.keeps_value:
-            return body(ctx)
-        kept = Kept(ctx.stdout)
-        code = body(ctx.evolve(stdout=kept))
-        return Outcome(code=code, output=kept_value(kept, shape))
+            return body(args, ctx)
+        # the command's own Context, lent the copying stream while the body runs (a
+        # copy of the Context would cost more than the body of a small `cat`)
+        out = ctx.stdout
+        kept = Kept(out)
+        ctx.stdout = kept  # type: ignore[assignment]  # (a stream in all but name)
+        try:
+            code = body(args, ctx)
+        finally:
+            ctx.stdout = out
+        return Outcome(code, kept_value(kept, shape))
     buf = HeldBuffer(ctx)
-    code = body(ctx.evolve(stdout=buf))
+    code = body(args, ctx.evolve(stdout=buf))
     raw = buf.getvalue()
     text = raw.decode("utf-8", "replace")
     data = shape(text) if shape is not None else split_lines_text(text)

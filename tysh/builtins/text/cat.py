@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from tysh.builtins._common.lines import LineSplit, chunks, lines_json, slurp
-from tysh.builtins._common.operands import InputStatus, iter_inputs, open_output
+from tysh.builtins._common.operands import InputStatus, copy_inputs, iter_inputs, open_output
 from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
 from tysh.kernel.fs.api import FsError
@@ -149,6 +149,12 @@ def _cat_numbered(f: IO[bytes], out: IO[bytes], st: _CatState) -> None:
 
 
 def _cat_body(args: CatArgs, ctx: Context) -> int:
+    if not (args.number or args.number_nonblank or args.squeeze_blank or args.show_ends
+            or args.show_tabs or args.show_nonprinting or args.show_all
+            or args.show_ends_nonprinting or args.show_tabs_nonprinting):
+        # no option that changes the bytes (-u is ignored): a plain copy
+        return copy_inputs(ctx, args.files, ctx.stdout)
+    status = InputStatus()
     nonprint = (
         args.show_nonprinting or args.show_all or args.show_ends_nonprinting
         or args.show_tabs_nonprinting
@@ -156,19 +162,13 @@ def _cat_body(args: CatArgs, ctx: Context) -> int:
     ends = args.show_ends or args.show_all or args.show_ends_nonprinting
     tabs = args.show_tabs or args.show_all or args.show_tabs_nonprinting
     number = args.number or args.number_nonblank
-    plain = not (number or args.squeeze_blank or ends or tabs or nonprint)
-    status = InputStatus()
     st = _CatState()
     out = ctx.stdout
     for _name, f in iter_inputs(ctx, args.files, status):
-        if plain:
-            for chunk in chunks(f):
-                out.write(chunk)
-        else:
-            _cat_lines(
-                f, out, st, number=number, nonblank=args.number_nonblank,
-                squeeze=args.squeeze_blank, ends=ends, tabs=tabs, nonprint=nonprint,
-            )
+        _cat_lines(
+            f, out, st, number=number, nonblank=args.number_nonblank,
+            squeeze=args.squeeze_blank, ends=ends, tabs=tabs, nonprint=nonprint,
+        )
     return 1 if status.failed else 0
 
 
@@ -183,7 +183,7 @@ def _cat_body(args: CatArgs, ctx: Context) -> int:
     ],
 )
 def cat(args: CatArgs, ctx: Context) -> ToolReturn:
-    return lines_json(ctx, lambda c: _cat_body(args, c))
+    return lines_json(ctx, _cat_body, args)
 
 
 # ---------------------------------------------------------------------------- tac
@@ -288,7 +288,7 @@ def _tac_body(args: TacArgs, ctx: Context) -> int:
     examples=[("last line first", "tac log.txt")],
 )
 def tac(args: TacArgs, ctx: Context) -> ToolReturn:
-    return lines_json(ctx, lambda c: _tac_body(args, c))
+    return lines_json(ctx, _tac_body, args)
 
 
 # ---------------------------------------------------------------------------- rev
@@ -322,7 +322,7 @@ def _rev_body(args: RevArgs, ctx: Context) -> int:
     examples=[("reverse each line", "rev names.txt")],
 )
 def rev(args: RevArgs, ctx: Context) -> ToolReturn:
-    return lines_json(ctx, lambda c: _rev_body(args, c))
+    return lines_json(ctx, _rev_body, args)
 
 
 # ---------------------------------------------------------------------------- tee
@@ -353,7 +353,7 @@ class TeeArgs(Record):
     operations=["fs.create", "fs.overwrite"],
 )
 def tee(args: TeeArgs, ctx: Context) -> ToolReturn:
-    return lines_json(ctx, lambda c: _tee_body(args, c))
+    return lines_json(ctx, _tee_body, args)
 
 
 def _tee_body(args: TeeArgs, ctx: Context) -> int:

@@ -243,7 +243,7 @@ def _cut_body(a: CutArgs, ctx: Context) -> int:
     ],
 )
 def cut(args: CutArgs, ctx: Context) -> ToolReturn:
-    return lines_json(ctx, lambda c: _cut_body(args, c))
+    return lines_json(ctx, _cut_body, args)
 
 
 # ---------------------------------------------------------------------------- paste
@@ -370,7 +370,7 @@ def _paste_body(a: PasteArgs, ctx: Context) -> int:
     ],
 )
 def paste(args: PasteArgs, ctx: Context) -> ToolReturn:
-    return lines_json(ctx, lambda c: _paste_body(args, c))
+    return lines_json(ctx, _paste_body, args)
 
 
 TOOLS = [cut, paste]

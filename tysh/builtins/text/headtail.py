@@ -23,11 +23,11 @@ from tysh.builtins._common.lines import (
     parse_count,
     split_lines_text,
 )
-from tysh.builtins._common.operands import InputStatus, iter_inputs
+from tysh.builtins._common.operands import InputStatus, iter_inputs, open_input
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
-from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.output import STREAMED, OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
@@ -48,7 +48,14 @@ class Count(Record):
     sign: str  # "", "-" or "+"
 
 
+# counts already read, by (text, in bytes): a script repeats the same few (`head -n 1`)
+_SPECS: dict[tuple[str, bool], Count] = {}
+
+
 def _parse_spec(ctx: Context, text: str, in_bytes: bool) -> Count | None:
+    known = _SPECS.get((text, in_bytes))
+    if known is not None:
+        return known
     sign = text[:1] if text[:1] in "+-" else ""
     n = parse_count(text[len(sign):])
     what = "bytes" if in_bytes else "lines"
@@ -58,7 +65,11 @@ def _parse_spec(ctx: Context, text: str, in_bytes: bool) -> Count | None:
     if n > MAX_COUNT:
         ctx.error(f"invalid number of {what}: '{text}': Value too large for defined data type")
         return None
-    return Count(n, in_bytes, sign)
+    count = Count(n, in_bytes, sign)
+    if len(_SPECS) >= 256:
+        _SPECS.clear()
+    _SPECS[text, in_bytes] = count
+    return count
 
 
 MAX_COUNT = (1 << 63) - 1
@@ -95,12 +106,53 @@ def _lines_value(per_file: list[tuple[str, list[str]]], show: bool) -> object:
     return [line for _, lines in per_file for line in lines]
 
 
+class _Spans:
+    """Where each file's output lies in a Kept copy, for the value `--json` would give;
+    a result holds its bound `value` (fewer objects than a closure)."""
+
+    __slots__ = ("kept", "show", "spans")
+
+    def __init__(self, kept: Kept, show: bool) -> None:
+        self.kept = kept
+        self.show = show
+        self.spans: list[tuple[str, int, int]] = []
+
+    def value(self) -> object:
+        per: list[tuple[str, list[str]]] = []
+        for name, start, end in self.spans:
+            text = self.kept.text(start, end)
+            if text is None:
+                return None
+            per.append((name, split_lines_text(text)))
+        return _lines_value(per, self.show)
+
+
+def _one_input(ctx: Context, name: str, run: Callable[[IO[bytes], IO[bytes]], None],
+               status: InputStatus) -> ToolReturn:
+    """`_per_file_json` in text mode for one operand without a header, the commonest
+    call: its value is the lines of everything written, as Kept's own value gives."""
+    kept = Kept(ctx.stdout) if ctx.keeps_value else None
+    f = open_input(ctx, name, status)
+    if f is not None:
+        try:
+            run(f, kept if kept is not None else ctx.stdout)  # type: ignore[arg-type]
+        finally:
+            if f is not ctx.stdin:
+                f.close()
+    code = 1 if status.failed else 0
+    if kept is None:
+        return code
+    return Outcome(code, OutputData(None, STREAMED, kept.value))
+
+
 def _per_file_json(
     ctx: Context, files: tuple[str, ...], show: bool, run: Callable[[IO[bytes], IO[bytes]], None]
 ) -> ToolReturn:
     """Run the per-file body; `--json` gives an array of lines, or with several files
     an array of {"path", "lines"}."""
     status = InputStatus()
+    if not ctx.json and not show and len(files) <= 1:
+        return _one_input(ctx, files[0] if files else "-", run, status)
     if not ctx.json and not ctx.keeps_value:  # nobody can read a value: the text only
         headers = Headers(ctx, show)
         for name, f in iter_inputs(ctx, files, status):
@@ -111,25 +163,15 @@ def _per_file_json(
         # the text streams out; a bounded copy, split at each file's start, gives the
         # same value `--json` builds
         kept = Kept(ctx.stdout)
-        # (headers are written only when shown)
-        headers = Headers(ctx.evolve(stdout=kept) if show else ctx, show)
-        spans: list[tuple[str, int, int]] = []
+        shown = Headers(ctx.evolve(stdout=kept), True) if show else None
+        spans = _Spans(kept, show)
         for name, f in iter_inputs(ctx, files, status):
-            headers.emit(name)
+            if shown is not None:
+                shown.emit(name)
             start = kept.mark()
             run(f, kept)  # type: ignore[arg-type]
-            spans.append((display_name(name), start, kept.mark()))
-
-        def value() -> object:
-            per: list[tuple[str, list[str]]] = []
-            for name, start, end in spans:
-                text = kept.text(start, end)
-                if text is None:
-                    return None
-                per.append((name, split_lines_text(text)))
-            return _lines_value(per, show)
-
-        return Outcome(code=1 if status.failed else 0, output=OutputData.value(value))
+            spans.spans.append((display_name(name), start, kept.mark()))
+        return Outcome(1 if status.failed else 0, OutputData(None, STREAMED, spans.value))
     per_file: list[tuple[str, list[str]]] = []
     texts: list[str] = []
     for name, f in iter_inputs(ctx, files, status):
@@ -152,7 +194,11 @@ def _head_lines(f: IO[bytes], out: IO[bytes], n: int, sep: bytes) -> None:
     if n <= 0:
         return
     left = n
-    for chunk in chunks(f):
+    read = getattr(f, "read1", None) or f.read  # (`chunks`, without a generator)
+    while True:
+        chunk = read(BIG)
+        if not chunk:
+            return
         k = chunk.count(sep)
         if k < left:
             out.write(chunk)

@@ -161,7 +161,7 @@ def _nl_body(a: NlArgs, ctx: Context) -> int:
     ],
 )
 def nl(args: NlArgs, ctx: Context) -> ToolReturn:
-    return lines_json(ctx, lambda c: _nl_body(args, c))
+    return lines_json(ctx, _nl_body, args)
 
 
 TOOLS = [nl]

@@ -18,10 +18,10 @@ import itertools
 import os
 from collections.abc import Callable
 
-from tysh.builtins._common.lines import LINE_BYTES, chunks, lines_json
+from tysh.builtins._common.lines import BIG, LINE_BYTES, lines_json
 from tysh.builtins._common.operands import (
     InputStatus,
-    iter_inputs,
+    open_input,
     open_output,
     rewrites_input,
 )
@@ -196,29 +196,42 @@ def _read_inputs(
     ctx: Context, files: tuple[str, ...], sep: bytes
 ) -> tuple[list[list[bytes]], bool, bool]:
     """The lines of each input, whether an input failed, and whether any holds a NUL.
-    Split a chunk at a time as they arrive, each chunk charged to the memory budget."""
+    Split a chunk at a time as they arrive, each chunk charged to the memory budget.
+    (`iter_inputs` with `chunks` over each stream, as one loop without generators.)"""
     status = InputStatus()
     inputs: list[list[bytes]] = []
     has_nul = False
     stop = ctx.shell.check_boundary
-    for _name, f in iter_inputs(ctx, files, status):
+    stdin = ctx.stdin
+    for name in files or ("-",):
+        f = open_input(ctx, name, status)
+        if f is None:
+            continue
         part: list[bytes] = []
         rest: list[bytes] = []  # a long line's pieces, joined once when it ends
-        for chunk in chunks(f):
-            ctx.hold(len(chunk) + LINE_BYTES * chunk.count(sep))
-            if not has_nul and sep != b"\0" and b"\0" in chunk:
-                has_nul = True
-            stop()
-            if sep not in chunk:
-                rest.append(chunk)
-                continue
-            if rest:
-                rest.append(chunk)
-                chunk = b"".join(rest)
-            got = chunk.split(sep)
-            last = got.pop()
-            rest = [last] if last else []
-            part.extend(got)
+        try:
+            read = getattr(f, "read1", None) or f.read
+            while True:
+                chunk = read(BIG)
+                if not chunk:
+                    break
+                ctx.hold(len(chunk) + LINE_BYTES * chunk.count(sep))
+                if not has_nul and sep != b"\0" and b"\0" in chunk:
+                    has_nul = True
+                stop()
+                if sep not in chunk:
+                    rest.append(chunk)
+                    continue
+                if rest:
+                    rest.append(chunk)
+                    chunk = b"".join(rest)
+                got = chunk.split(sep)
+                last = got.pop()
+                rest = [last] if last else []
+                part.extend(got)
+        finally:
+            if f is not stdin:
+                f.close()
         if rest:
             part.append(b"".join(rest))
         if part:
@@ -438,6 +451,8 @@ def _sort_body(a: SortArgs, ctx: Context) -> int:
         lines = inputs[0] if len(inputs) == 1 else list(itertools.chain.from_iterable(inputs))
         if a.random_sort and not any(_own_ordering(k) for k in a.key):
             _shuffle(lines, plan)
+        elif plan.key is None and len(lines) <= STEP:
+            lines.sort(reverse=plan.reverse)  # all `_order` does for these: one step
         else:
             _order(lines, plan, has_nul, ctx)
     if a.unique:
@@ -460,6 +475,11 @@ def _sort_body(a: SortArgs, ctx: Context) -> int:
 
 def _write_lines(f: Any, lines: list[bytes], sep: bytes, stop: Callable[[], None]) -> None:
     """The lines, each ended by `sep`, a step at a time (no copy of the whole output)."""
+    if len(lines) <= STEP:  # one step (none for no lines), without slicing a copy
+        if lines:
+            f.write(sep.join(lines) + sep)
+            stop()
+        return
     for i in range(0, len(lines), STEP):
         f.write(sep.join(lines[i:i + STEP]) + sep)
         stop()
@@ -478,7 +498,7 @@ def _write_lines(f: Any, lines: list[bytes], sep: bytes, stop: Callable[[], None
     operations=["fs.overwrite"],
 )
 def sort(args: SortArgs, ctx: Context) -> ToolReturn:
-    return lines_json(ctx, lambda c: _sort_body(args, c))
+    return lines_json(ctx, _sort_body, args)
 
 
 TOOLS = [sort]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from tysh.builtins._common.lines import chunks, lines_json
+from tysh.builtins._common.lines import BIG, lines_json
 from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
@@ -303,7 +303,12 @@ def _tr_body(a: TrArgs, ctx: Context) -> int:
         return 1
     out = ctx.stdout
     last = -1
-    for chunk in chunks(ctx.stdin):
+    stdin = ctx.stdin
+    read = getattr(stdin, "read1", None) or stdin.read  # (`chunks`, without a generator)
+    while True:
+        chunk = read(BIG)
+        if not chunk:
+            break
         if plan.table is not None or plan.delete:
             chunk = chunk.translate(plan.table, plan.delete)
         if plan.squeeze_re is not None and chunk:
@@ -331,7 +336,7 @@ def _tr_body(a: TrArgs, ctx: Context) -> int:
     glob_passthrough=True,
 )
 def tr(args: TrArgs, ctx: Context) -> ToolReturn:
-    return lines_json(ctx, lambda c: _tr_body(args, c))
+    return lines_json(ctx, _tr_body, args)
 
 
 TOOLS = [tr]

@@ -10,7 +10,7 @@ import io
 import itertools
 from collections.abc import Callable
 
-from tysh.builtins._common.lines import Kept, kept_value, line_batches, split_lines_text
+from tysh.builtins._common.lines import Kept, LineSplit, kept_value, line_batches, split_lines_text
 from tysh.builtins._common.operands import InputStatus, open_input, open_output
 from tysh.builtins.text.sort_keys import skip_fields_re
 from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
@@ -123,6 +123,27 @@ def _runs(batch: list[bytes], keys: list[Any], run: _Run) -> tuple[list[bytes], 
     return firsts, counts
 
 
+def _plain(a: UniqArgs) -> bool:
+    """Whether uniq runs with no option but -z: each run of equal lines is its first."""
+    return not (a.count or a.repeated or a.all_repeated or a.group or a.unique
+                or a.ignore_case or a.skip_fields or a.skip_chars or a.check_chars is not None)
+
+
+def _uniq_plain(f: IO[bytes], out: IO[bytes], sep: bytes, ctx: Context | None) -> None:
+    """`_uniq_stream` with no option: each line unequal to the one before it is written
+    as its batch is read (the same bytes; the runs need no counting)."""
+    prev: Any = _NONE
+    split = LineSplit(f, sep, ctx=ctx)  # a line longer than a chunk is charged
+    for batch in split:
+        firsts = [ln for ln, p in zip(batch, [prev, *batch[:-1]], strict=True) if ln != p]
+        prev = batch[-1]
+        if firsts:
+            out.write(sep.join(firsts) + sep)
+    last = split.rest
+    if last and last != prev:
+        out.write(last + sep)
+
+
 def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any] | None,
                  ctx: Context | None = None) -> None:
     sep = b"\0" if a.zero_terminated else b"\n"
@@ -212,11 +233,14 @@ def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
     if args.all_repeated and args.count:
         ctx.error("printing all duplicated lines and repeat counts is meaningless")
         return 1
-    for value, what in ((args.skip_fields, "fields to skip"), (args.skip_chars, "bytes to skip"),
-                        (args.check_chars, "bytes to compare")):
-        if value is not None and value < 0:
-            ctx.error(f"{value}: invalid number of {what}")
-            return 1
+    if args.skip_fields < 0 or args.skip_chars < 0 or (
+            args.check_chars is not None and args.check_chars < 0):
+        for value, what in ((args.skip_fields, "fields to skip"),
+                            (args.skip_chars, "bytes to skip"),
+                            (args.check_chars, "bytes to compare")):
+            if value is not None and value < 0:
+                ctx.error(f"{value}: invalid number of {what}")
+                return 1
     if len(args.operands) > 2:
         ctx.error(f"extra operand '{args.operands[2]}'")
         return 1
@@ -239,7 +263,10 @@ def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
             out = io.BytesIO()
         elif ctx.keeps_value:
             out = kept = Kept(ctx.stdout)  # type: ignore[assignment]
-        _uniq_stream(args, f, out, json_rows, ctx)
+        if _plain(args):
+            _uniq_plain(f, out, b"\0" if args.zero_terminated else b"\n", ctx)
+        else:
+            _uniq_stream(args, f, out, json_rows, ctx)
     finally:
         if f is not ctx.stdin:
             f.close()

@@ -284,6 +284,15 @@ def make_fast(tool: Tool) -> FastFn | None:
     if any(not f.init_name for f in fields):
         return None
     kw: list[str] = []
+    # fields read as bound or else their default: their lines, and their values when no
+    # option was given (the commonest line, `sort`, `cat FILE`, sets none of them)
+    as_bound: list[str] = []
+    as_default: list[str] = []
+    # whether the instance a line without options binds depends on its operands alone
+    # (every other field its default, an immutable value): then one instance per
+    # operand tuple is made and handed out again, as values are shared
+    shareable = fast_ctor is not None
+    share_key = "()"
     for k, f in enumerate(fields):
         fp = next((fp for fp in plans.values() if fp.field == f.name), None)
         if fp is None:
@@ -302,22 +311,32 @@ def make_fast(tool: Tool) -> FastFn | None:
         else:
             env[f"default{k}"] = f.default
             dflt = f"default{k}"
+        if dflt is None or f.factory is not None or not _immutable(f.default) \
+                or (p.positional and p is not var):
+            shareable = False
         flag = p.kind == 0 or p.optional  # a bool: set by a bare spelling
         if pname in plain and fp.field == pname and dflt is not None \
                 and (p.kind != 2 or p.optional) and not p.positional:  # as bound, or the default
             if p.kind == 0:  # a plain bool: only a bare spelling sets it here
-                src.append(f"    {loc} = True if {pname!r} in flags else {dflt}")
+                as_bound.append(f"        {loc} = True if {pname!r} in flags else {dflt}")
             elif flag:
-                src.append(f"    {loc} = True if {pname!r} in flags else "
-                           f"named.get({pname!r}, {dflt})")
+                as_bound.append(f"        {loc} = True if {pname!r} in flags else "
+                                f"named.get({pname!r}, {dflt})")
             else:
-                src.append(f"    {loc} = named.get({pname!r}, {dflt})")
+                as_bound.append(f"        {loc} = named.get({pname!r}, {dflt})")
+            as_default.append(f"        {loc} = {dflt}")
             continue
         # where the bound value is: the variadic's is the operand list itself
         from_operands = p is var and node.only_variadic and not node.required \
             and pname not in plain
+        if p is var and not from_operands:
+            shareable = False
         if from_operands:  # (a list, when given)
             src.append(f"    {loc} = positional if positional else _MISS")
+            if pname in str_tuples and share_key == "()":
+                share_key = loc  # a tuple of str, or the default
+            else:
+                shareable = False
         elif p.positional:
             src.append(f"    {loc} = bound.get({pname!r}, _MISS)")
         elif flag:
@@ -357,6 +376,16 @@ def make_fast(tool: Tool) -> FastFn | None:
             src.append(f"        {loc} = shape{k}({loc})")
         else:
             src.append("        pass")
+    if shareable:
+        env["shared"] = {}
+        src += [
+            "    if not flags and not named:",
+            f"        o = shared.get({share_key})",
+            "        if o is not None:",
+            "            return ta, tool, o",
+        ]
+    if as_bound:
+        src += ["    if flags or named:", *as_bound, "    else:", *as_default]
     if fast_ctor is not None and getattr(cls, "__setattr__", None) is object.__setattr__ \
             and all(f.name.isidentifier() and not f.name.startswith("__") for f in fields):
         # a class that lets its slots be assigned (a value record, frozen to the type
@@ -376,6 +405,13 @@ def make_fast(tool: Tool) -> FastFn | None:
             "    except (TypeError, ValueError):",
             "        return None",
         ]
+    if shareable:
+        src += [
+            "    if not flags and not named:",
+            "        if len(shared) >= 256:",
+            "            shared.clear()",
+            f"        shared[{share_key}] = o",
+        ]
     src.append("    return ta, tool, o")
     # kept between processes: compiling a binder with many options would otherwise cost a
     # tool's first use in every `tysh -c`
@@ -386,6 +422,14 @@ def make_fast(tool: Tool) -> FastFn | None:
 
 
 _BOUND_SLOT: Any = ToolArgs.__dict__["bound"]
+
+
+def _immutable(value: object) -> bool:
+    """Whether a default may be shared by every instance: a scalar, or a tuple or
+    frozenset of such."""
+    if type(value) in (tuple, frozenset):
+        return all(_immutable(v) for v in value)  # type: ignore[attr-defined]
+    return value is None or type(value) in (bool, int, float, str, bytes)
 
 
 def _variadic_bound(name: str) -> property:

@@ -134,7 +134,8 @@ class ConfinedFileSystem(LocalFileSystem):
     def _norm_rel(self, path: str) -> tuple[str, list[str] | None]:
         """The normalised path and its components below the root (None when it is not
         under the root, textually: `..` is already gone from kernel paths)."""
-        check_name(path)
+        if "\0" in path:
+            check_name(path)  # (refuses it)
         if "/." in path or "//" in path:
             norm = posixpath.normpath(path)
             if norm.startswith("//"):
@@ -387,7 +388,7 @@ class ConfinedFileSystem(LocalFileSystem):
                 return super().open(norm, mode)
             raise FsError(path, DENIED)
         comps = rel
-        if names_dir(path):
+        if path[-1:] == "/" and names_dir(path):
             # as the host kernel answers: no file is created or written at `name/`, and
             # reading one names a directory that must be there
             if mode[0] != "r" or "+" in mode:
@@ -395,22 +396,30 @@ class ConfinedFileSystem(LocalFileSystem):
             kind = self.stat(path).kind
             raise FsError(path, "Is a directory" if kind == "directory" else ENOTDIR)
         flags = mode_flags(mode)
+        try:
+            fd = self._open(path, comps, flags)
+        except FsError as e:
+            if e.reason != _ENXIO:
+                raise
+            fd = self._open_writer(path, comps, flags)
+        except OSError:
+            fd = self._open_writer(path, comps, flags)
+        return wrap_fd(fd, mode, path, self.checkpoint)
 
+    def _open_writer(self, path: str, comps: list[str], flags: int) -> int:
+        """After an open failed with ENXIO (a FIFO with no reader yet, opened
+        non-blocking): wait for a reader, or say so when it is no FIFO."""
         def attempt() -> int:
             try:
                 return self._open(path, comps, flags)
             except FsError as e:
-                if e.reason == _ENXIO:  # a FIFO with no reader yet, opened non-blocking
+                if e.reason == _ENXIO:
                     raise OSError(errno.ENXIO, e.reason) from None
                 raise
 
-        try:
-            fd = attempt()
-        except OSError:
-            if not self._fifo(path):
-                raise FsError(path, _ENXIO) from None
-            fd = open_fifo_writer(attempt, path, self.checkpoint)
-        return wrap_fd(fd, mode, path, self.checkpoint)
+        if not self._fifo(path):
+            raise FsError(path, _ENXIO) from None
+        return open_fifo_writer(attempt, path, self.checkpoint)
 
     def _fifo(self, path: str) -> bool:
         try:

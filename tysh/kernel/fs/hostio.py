@@ -44,6 +44,20 @@ def reason(e: OSError) -> str:
 def mode_flags(mode: str) -> int:
     """os.open flags for a Python open() mode ("rb", "wb", "ab", "xb", "r+b", …); every
     open is close-on-exec and non-blocking (a FIFO is then polled, see FifoIO)."""
+    known = _MODE_FLAGS.get(mode)
+    if known is not None:
+        return known
+    flags = _mode_flags(mode)
+    if len(_MODE_FLAGS) < 64:
+        _MODE_FLAGS[mode] = flags
+    return flags
+
+
+# the flags of the modes seen: every open asks, and there are a handful of modes
+_MODE_FLAGS: dict[str, int] = {}
+
+
+def _mode_flags(mode: str) -> int:
     plus = "+" in mode
     c = mode[:1]
     if c == "r":
@@ -154,6 +168,15 @@ def wrap_fd(fd: int, mode: str, path: str, checkpoint: Checkpoint) -> IO[bytes]:
         os.close(fd)
         raise FsError(path, reason(e)) from None
     kind = st.st_mode
+    if mode == "rb" and stat_mod.S_ISREG(kind):  # the commonest open: the same as below
+        try:
+            f = HostFile(fd, "r", closefd=True)
+        except OSError as e:
+            os.close(fd)
+            raise FsError(path, reason(e)) from None
+        f.name = path
+        f.tysh_path = path
+        return io.BufferedReader(f)
     if stat_mod.S_ISDIR(kind):
         os.close(fd)
         raise FsError(path, "Is a directory")

@@ -56,7 +56,9 @@ def _build() -> Openat2 | None:
     size = ctypes.sizeof(OpenHow)
     resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS
     get_errno = ctypes.get_errno
-    fsencode = os.fsencode
+    # os.fsencode of a str, without its two Python calls
+    encoding = sys.getfilesystemencoding()
+    errors = sys.getfilesystemencodeerrors()
     # one open_how per (flags, mode), kept alive here: its address is passed as is
     hows: dict[tuple[int, int], tuple[object, int]] = {}
 
@@ -66,7 +68,7 @@ def _build() -> Openat2 | None:
         if entry is None:
             how = OpenHow(key[0], key[1], resolve)
             entry = hows[key] = (how, ctypes.addressof(how))
-        fd = syscall(SYS_OPENAT2, dirfd, fsencode(path), entry[1], size)
+        fd = syscall(SYS_OPENAT2, dirfd, path.encode(encoding, errors), entry[1], size)
         if fd < 0:
             err = get_errno()
             raise OSError(err, os.strerror(err))

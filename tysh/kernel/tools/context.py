@@ -161,6 +161,10 @@ class ShellAPI(Protocol):
         ...
 
 
+# (operand, cwd) → its absolute path: a pure function of the two, asked at every open
+_PATHS: dict[tuple[str, str], str] = {}
+
+
 @mutable
 class Context(MutableRecord):
     name: str
@@ -188,9 +192,16 @@ class Context(MutableRecord):
         """An absolute, normalised path for a user-given one, relative to the cwd. A
         trailing `/` is kept: it says the path must name a directory, and the
         filesystem answers `Not a directory` when it does not (`rm file/`)."""
-        out = abspath(p, self.shell.cwd)
+        cwd = self.shell.cwd
+        known = _PATHS.get((p, cwd))
+        if known is not None:
+            return known
+        out = abspath(p, cwd)
         if len(p) > 1 and p.endswith("/") and out != "/" and p.strip("/"):
-            return out + "/"
+            out += "/"
+        if len(_PATHS) >= 512:
+            _PATHS.clear()
+        _PATHS[p, cwd] = out
         return out
 
     def hold(self, n: int) -> None:
