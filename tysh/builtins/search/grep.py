@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 from itertools import compress
+from operator import itemgetter
 
 from tysh.builtins._common.lines import VALUE_BYTES, VALUE_ITEMS
 from tysh.builtins._common.operands import is_stdin
@@ -239,6 +240,12 @@ class _Grep:
         # and where a file with no match writes nothing either (no count, no -L name),
         # so that a walk is done with it after that one search
         self.pass_over = self.can_skip and not self.count and not self.list_no
+        # a plain string without a newline (one line of the patterns), where it passes
+        # over: a file (lowered when comp.lower) that does not hold it anywhere has no
+        # line that does, so it selects nothing, whether or not it ends in a newline
+        self.absent: bytes | None = (
+            self.needle if self.pass_over and self.needle is not None
+            and b"\n" not in self.needle else None)
         # -q, -l, -L: the first selected line settles a file
         self.stop_first = self.quiet or self.list_yes or self.list_no
         # the output modes scan_whole serves: selected lines, numbered or not, or the
@@ -815,7 +822,9 @@ def _enter(g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str,
         g.fail(f"{shown or '.'}: {e.reason}")
         return None
     try:
-        entries = sorted(d.entries())
+        # by name alone: names are unique, and comparing strings costs less than
+        # comparing the pairs
+        entries = sorted(d.entries(), key=itemgetter(0))
         ctx.shell.check_boundary()
     except BaseException as e:
         d.close()
@@ -888,12 +897,13 @@ def _walk(g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str) -> bool
 def _search_run(g: _Grep, ctx: Context, d: DirHandle, base: str, run: list[str]) -> bool:
     """Search the files `run` names in the directory `d`, in order, and empty the list;
     False when -q has its answer. A file read whole in which the search finds nothing
-    is done after that one search when it would write nothing (g.pass_over)."""
+    is done after that one search when it would write nothing (g.pass_over); a plain
+    string's search is then `in` (g.absent)."""
     pass_over = g.pass_over
     # may_match, inline: most files of a tree are passed over after this one search
     lower = g.comp.lower
     pre_search = g.pre_search
-    needle = g.needle
+    absent = g.absent
     searched = 0
     try:
         for name, got in d.read_files(run, READ_SIZE):
@@ -901,10 +911,12 @@ def _search_run(g: _Grep, ctx: Context, d: DirHandle, base: str, run: list[str])
             if not searched & 255:  # a cancel or a deadline stops a big directory
                 ctx.shell.check_boundary()
             if isinstance(got, bytes):
-                if pass_over and got[-1:] == b"\n":
+                if absent is not None:
+                    if absent not in (got.lower() if lower else got):
+                        continue
+                elif pass_over and got[-1:] == b"\n":
                     hay = got.lower() if lower else got
-                    if (hay.find(needle, 0, len(hay) - 1) < 0 if needle is not None
-                            else pre_search(hay, 0, len(hay) - 1) is None):
+                    if pre_search(hay, 0, len(hay) - 1) is None:
                         continue
                 _search_bytes(g, got, base + name)
             elif isinstance(got, FsError):

@@ -46,6 +46,20 @@ def names_dir(path: str) -> bool:
     return len(path) > 1 and path.endswith("/") and path.strip("/") != ""
 
 
+_NOT_OWN = frozenset(("", ".", ".."))
+
+
+def own_names(names: list[str]) -> bool:
+    """Whether each of `names` is an entry's own name, which a directory's fd can open
+    without resolving anything else: no `/`, no NUL, not "", "." or "..". One pass in C
+    over the whole list (a `/` in a name shows as one more `/` than the joins)."""
+    if not names:
+        return True
+    joined = "/".join(names)
+    return (joined.count("/") == len(names) - 1 and "\0" not in joined
+            and _NOT_OWN.isdisjoint(names))
+
+
 def _no_checkpoint() -> None:
     return None
 
