@@ -120,6 +120,10 @@ class _Stop(Exception):
     """Raised inside a scan to stop reading the current file (-m, -q, -l)."""
 
 
+# a NUL byte, as `in` on bytes takes it: an int is looked for by memchr, where a bytes
+# needle is first tried as an int at the cost of a TypeError raised and cleared
+_NUL = 0
+
 # -z: NUL and newline trade places on the way in and out, so the line machinery is shared
 _SWAP = bytes.maketrans(b"\n\0", b"\0\n")
 
@@ -287,7 +291,7 @@ class _Grep:
             if self.ctx_given or self.json or self.offsets:
                 selected = self.scan_lines(f, name)
             elif type(f) is bytes and self.plain_lines and f.endswith(b"\n") and (
-                    self.binary_ok or b"\0" not in f):
+                    self.binary_ok or _NUL not in f):
                 selected = self.scan_whole(f, name)
             elif not self.can_skip or type(f) is not bytes or not f.endswith(b"\n") \
                     or self.may_match(f):
@@ -433,7 +437,7 @@ class _Grep:
         dense = False
         for raw in _blocks(f, self.ctx, self.zero):
             if binary is None:
-                binary = b"\0" in raw
+                binary = _NUL in raw
                 if binary and self.skip_binary:
                     return 0
             block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
@@ -635,7 +639,7 @@ class _Grep:
         fmt = self.fmt
         for raw in _blocks(f, self.ctx, self.zero):
             if binary is None:
-                binary = b"\0" in raw
+                binary = _NUL in raw
                 if binary and self.skip_binary:
                     return 0
             block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
@@ -912,7 +916,10 @@ def _search_run(g: _Grep, ctx: Context, d: DirHandle, base: str, run: list[str])
                 ctx.shell.check_boundary()
             if isinstance(got, bytes):
                 if absent is not None:
-                    if absent not in (got.lower() if lower else got):
+                    # `absent in got` would first try the needle as an int (a TypeError
+                    # raised and cleared); partition takes its one argument as it is,
+                    # and returns the data itself when the needle is not in it
+                    if not (got.lower() if lower else got).partition(absent)[1]:
                         continue
                 elif pass_over and got[-1:] == b"\n":
                     hay = got.lower() if lower else got
