@@ -256,6 +256,13 @@ class _Grep:
         # first one alone
         self.plain_lines = (self.can_skip and not self.count and not self.only
                             and not self.ctx_given and not self.json and not self.offsets)
+        # what scan_whole needs, worked out once: -w/-x's confirming search, the -m
+        # bound (-1: none), what follows a file name on a line
+        self.verify: Any = self.regex.search if comp.wrapped else None
+        self.maxc = -1 if self.max is None else self.max
+        self.name_sep = self.name_end or ":"
+        # a file's count or name is written after its scan (-c, -l, -L)
+        self.per_file = self.count or self.list_yes or self.list_no
 
     def may_match(self, data: bytes) -> bool:
         """Whether any line of a file read whole (ending in a newline) may hold a match:
@@ -288,11 +295,12 @@ class _Grep:
             copy = _CopyReader(f, VALUE_BYTES - self.kept_bytes)  # type: ignore[arg-type]
             f = copy  # type: ignore[assignment]
         try:
-            if self.ctx_given or self.json or self.offsets:
-                selected = self.scan_lines(f, name)
-            elif type(f) is bytes and self.plain_lines and f.endswith(b"\n") and (
+            # (plain_lines is none of the modes scan_lines serves)
+            if type(f) is bytes and self.plain_lines and f.endswith(b"\n") and (
                     self.binary_ok or _NUL not in f):
                 selected = self.scan_whole(f, name)
+            elif self.ctx_given or self.json or self.offsets:
+                selected = self.scan_lines(f, name)
             elif not self.can_skip or type(f) is not bytes or not f.endswith(b"\n") \
                     or self.may_match(f):
                 selected = self.scan_blocks(f, name)
@@ -302,7 +310,7 @@ class _Grep:
             self.any_selected = True
             if self.kept is not None:
                 self.keep(name, f if copy is None else copy.copied())  # type: ignore[arg-type]
-        if self.quiet:
+        if self.quiet or not self.per_file:
             return
         if self.count and not (self.list_yes or self.list_no):
             self.records.append({"path": name, "count": selected})
@@ -354,8 +362,7 @@ class _Grep:
         a newline) whose selected lines are written as they are, numbered or not, or
         only looked for (-q, -l, -L): the search runs from the end of each matching line
         to the next match, and the file costs no more set-up than that."""
-        comp = self.comp
-        hay = data.lower() if comp.lower else data
+        hay = data.lower() if self.comp.lower else data
         search = self.pre_search
         needle = self.needle
         last = len(data) - 1  # the final newline: a match there would be a phantom line
@@ -366,11 +373,12 @@ class _Grep:
             s = -1 if m is None else m.start()
         if s < 0:
             return 0
-        verify = self.regex.search if comp.wrapped else None
+        verify = self.verify
         stop_first = self.stop_first
-        pre = self.prefix(name, ":").encode("utf-8", "surrogateescape")
+        pre = (name + self.name_sep).encode("utf-8", "surrogateescape") if self.show_names \
+            else b""
         numbers = self.numbers
-        maxc = -1 if self.max is None else self.max
+        maxc = self.maxc
         out: list[bytes] = []
         selected = 0
         lineno = 0  # newlines in data[:counted]
