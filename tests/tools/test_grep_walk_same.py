@@ -79,6 +79,34 @@ def test_any_mix_of_options_walks_as_it_names(tree: Path, opts: list[str], patte
     assert len(set(got)) == 1, got
 
 
+_WALK_PIECES = [b"needle", b"NEEDLE", b"nee", b"dle", b"x", b"\n", b"\n", b"\0", b"\xff"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_WALK_PIECES), max_size=8).map(b"".join),
+                min_size=1, max_size=4),
+       st.sampled_from(["", "-i", "-n", "-l", "-o", "-in", "-c", "-L", "-h"]),
+       st.sampled_from(["needle", "NEEDLE", "eed", "x"]))
+def test_a_walk_passes_over_only_files_naming_them_finds_nothing_in(
+        contents: list[bytes], opts: str, pattern: str) -> None:
+    # files read whole are passed over when the plain string is nowhere in them (with
+    # or without a final newline, the needle cut by one, NUL-binary, case folded)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "d").mkdir()
+        for k, content in enumerate(contents):
+            (root / "d" / f"f{k}").write_bytes(content)
+        names = " ".join(f"d/f{k}" for k in range(len(contents)))
+        named = "" if "h" in opts else "-H"
+        got = set()
+        for k in (Kernel(cwd=tmp, limits=Limits(max_output_bytes=None)),
+                  Kernel(cwd=tmp, fs=LocalFileSystem(), limits=Limits(max_output_bytes=None))):
+            for src in (f"grep -r {opts} {pattern} d", f"grep {named} {opts} {pattern} {names}"):
+                r = k.execute(src)
+                got.add((r.code, r.out, r.err, json.dumps(r.data)))
+        assert len(got) == 1, (contents, opts, pattern, got)
+
+
 # -- a plain-string pattern (kernel.text.literal) against the same string as a regex ----
 
 # what a pattern is made of: letters of both cases, a space, and each character some

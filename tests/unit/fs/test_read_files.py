@@ -99,3 +99,28 @@ def test_a_file_that_reads_short_is_read_to_its_end(tmp_path: Path) -> None:
         [(_, got)] = list(d.read_files(["maps"], 1 << 18))
         kind, data = _answer(got)
     assert data.endswith(b"\n") and b"[stack]" in data
+
+
+def test_a_batch_with_a_name_that_is_no_entry_s_own_reads_each_as_alone(
+        tmp_path: Path) -> None:
+    # a path, "..", "." or "" in a batch is resolved as the filesystem resolves any
+    # path (confined: refused outside the root), and the plain names with it as alone
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "inner").write_bytes(b"inner\n")
+    (tmp_path / "top").write_bytes(b"top\n")
+    root = tmp_path / "sub"
+    for names in (["inner", "../top"], ["..", "inner"], ["inner", "."], ["", "inner"],
+                  ["inner", "a\0b"], ["inner", "sub/../inner"]):
+        for fs in (LocalFileSystem(), ConfinedFileSystem(str(root))):
+            batch, one = _both(fs, str(root), names, 1 << 18)
+            assert batch == one
+            assert batch[names.index("inner")] == ("inner", ("bytes", b"inner\n"))
+
+
+@given(st.lists(st.text(alphabet="ab/.\0", max_size=4), max_size=5))
+def test_own_names_is_true_exactly_when_every_name_is_one_entry_s_own(
+        names: list[str]) -> None:
+    from tysh.kernel.fs.api import own_names
+
+    each = all("/" not in n and "\0" not in n and n not in ("", ".", "..") for n in names)
+    assert own_names(names) is each

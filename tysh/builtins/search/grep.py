@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 from itertools import compress
+from operator import itemgetter
 
 from tysh.builtins._common.lines import VALUE_BYTES, VALUE_ITEMS
 from tysh.builtins._common.operands import is_stdin
@@ -118,6 +119,10 @@ class GrepArgs(Record):
 class _Stop(Exception):
     """Raised inside a scan to stop reading the current file (-m, -q, -l)."""
 
+
+# a NUL byte, as `in` on bytes takes it: an int is looked for by memchr, where a bytes
+# needle is first tried as an int at the cost of a TypeError raised and cleared
+_NUL = 0
 
 # -z: NUL and newline trade places on the way in and out, so the line machinery is shared
 _SWAP = bytes.maketrans(b"\n\0", b"\0\n")
@@ -239,12 +244,25 @@ class _Grep:
         # and where a file with no match writes nothing either (no count, no -L name),
         # so that a walk is done with it after that one search
         self.pass_over = self.can_skip and not self.count and not self.list_no
+        # a plain string without a newline (one line of the patterns), where it passes
+        # over: a file (lowered when comp.lower) that does not hold it anywhere has no
+        # line that does, so it selects nothing, whether or not it ends in a newline
+        self.absent: bytes | None = (
+            self.needle if self.pass_over and self.needle is not None
+            and b"\n" not in self.needle else None)
         # -q, -l, -L: the first selected line settles a file
         self.stop_first = self.quiet or self.list_yes or self.list_no
         # the output modes scan_whole serves: selected lines, numbered or not, or the
         # first one alone
         self.plain_lines = (self.can_skip and not self.count and not self.only
                             and not self.ctx_given and not self.json and not self.offsets)
+        # what scan_whole needs, worked out once: -w/-x's confirming search, the -m
+        # bound (-1: none), what follows a file name on a line
+        self.verify: Any = self.regex.search if comp.wrapped else None
+        self.maxc = -1 if self.max is None else self.max
+        self.name_sep = self.name_end or ":"
+        # a file's count or name is written after its scan (-c, -l, -L)
+        self.per_file = self.count or self.list_yes or self.list_no
 
     def may_match(self, data: bytes) -> bool:
         """Whether any line of a file read whole (ending in a newline) may hold a match:
@@ -277,11 +295,12 @@ class _Grep:
             copy = _CopyReader(f, VALUE_BYTES - self.kept_bytes)  # type: ignore[arg-type]
             f = copy  # type: ignore[assignment]
         try:
-            if self.ctx_given or self.json or self.offsets:
-                selected = self.scan_lines(f, name)
-            elif type(f) is bytes and self.plain_lines and f.endswith(b"\n") and (
-                    self.binary_ok or b"\0" not in f):
+            # (plain_lines is none of the modes scan_lines serves)
+            if type(f) is bytes and self.plain_lines and f.endswith(b"\n") and (
+                    self.binary_ok or _NUL not in f):
                 selected = self.scan_whole(f, name)
+            elif self.ctx_given or self.json or self.offsets:
+                selected = self.scan_lines(f, name)
             elif not self.can_skip or type(f) is not bytes or not f.endswith(b"\n") \
                     or self.may_match(f):
                 selected = self.scan_blocks(f, name)
@@ -291,7 +310,7 @@ class _Grep:
             self.any_selected = True
             if self.kept is not None:
                 self.keep(name, f if copy is None else copy.copied())  # type: ignore[arg-type]
-        if self.quiet:
+        if self.quiet or not self.per_file:
             return
         if self.count and not (self.list_yes or self.list_no):
             self.records.append({"path": name, "count": selected})
@@ -343,8 +362,7 @@ class _Grep:
         a newline) whose selected lines are written as they are, numbered or not, or
         only looked for (-q, -l, -L): the search runs from the end of each matching line
         to the next match, and the file costs no more set-up than that."""
-        comp = self.comp
-        hay = data.lower() if comp.lower else data
+        hay = data.lower() if self.comp.lower else data
         search = self.pre_search
         needle = self.needle
         last = len(data) - 1  # the final newline: a match there would be a phantom line
@@ -355,11 +373,12 @@ class _Grep:
             s = -1 if m is None else m.start()
         if s < 0:
             return 0
-        verify = self.regex.search if comp.wrapped else None
+        verify = self.verify
         stop_first = self.stop_first
-        pre = self.prefix(name, ":").encode("utf-8", "surrogateescape")
+        pre = (name + self.name_sep).encode("utf-8", "surrogateescape") if self.show_names \
+            else b""
         numbers = self.numbers
-        maxc = -1 if self.max is None else self.max
+        maxc = self.maxc
         out: list[bytes] = []
         selected = 0
         lineno = 0  # newlines in data[:counted]
@@ -426,7 +445,7 @@ class _Grep:
         dense = False
         for raw in _blocks(f, self.ctx, self.zero):
             if binary is None:
-                binary = b"\0" in raw
+                binary = _NUL in raw
                 if binary and self.skip_binary:
                     return 0
             block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
@@ -628,7 +647,7 @@ class _Grep:
         fmt = self.fmt
         for raw in _blocks(f, self.ctx, self.zero):
             if binary is None:
-                binary = b"\0" in raw
+                binary = _NUL in raw
                 if binary and self.skip_binary:
                     return 0
             block: Any = raw.decode("utf-8", "surrogateescape") if text else raw
@@ -815,7 +834,9 @@ def _enter(g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str,
         g.fail(f"{shown or '.'}: {e.reason}")
         return None
     try:
-        entries = sorted(d.entries())
+        # by name alone: names are unique, and comparing strings costs less than
+        # comparing the pairs
+        entries = sorted(d.entries(), key=itemgetter(0))
         ctx.shell.check_boundary()
     except BaseException as e:
         d.close()
@@ -888,12 +909,13 @@ def _walk(g: _Grep, args: GrepArgs, ctx: Context, root: str, shown: str) -> bool
 def _search_run(g: _Grep, ctx: Context, d: DirHandle, base: str, run: list[str]) -> bool:
     """Search the files `run` names in the directory `d`, in order, and empty the list;
     False when -q has its answer. A file read whole in which the search finds nothing
-    is done after that one search when it would write nothing (g.pass_over)."""
+    is done after that one search when it would write nothing (g.pass_over); a plain
+    string's search is then `in` (g.absent)."""
     pass_over = g.pass_over
     # may_match, inline: most files of a tree are passed over after this one search
     lower = g.comp.lower
     pre_search = g.pre_search
-    needle = g.needle
+    absent = g.absent
     searched = 0
     try:
         for name, got in d.read_files(run, READ_SIZE):
@@ -901,10 +923,15 @@ def _search_run(g: _Grep, ctx: Context, d: DirHandle, base: str, run: list[str])
             if not searched & 255:  # a cancel or a deadline stops a big directory
                 ctx.shell.check_boundary()
             if isinstance(got, bytes):
-                if pass_over and got[-1:] == b"\n":
+                if absent is not None:
+                    # `absent in got` would first try the needle as an int (a TypeError
+                    # raised and cleared); partition takes its one argument as it is,
+                    # and returns the data itself when the needle is not in it
+                    if not (got.lower() if lower else got).partition(absent)[1]:
+                        continue
+                elif pass_over and got[-1:] == b"\n":
                     hay = got.lower() if lower else got
-                    if (hay.find(needle, 0, len(hay) - 1) < 0 if needle is not None
-                            else pre_search(hay, 0, len(hay) - 1) is None):
+                    if pre_search(hay, 0, len(hay) - 1) is None:
                         continue
                 _search_bytes(g, got, base + name)
             elif isinstance(got, FsError):

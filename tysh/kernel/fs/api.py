@@ -46,6 +46,18 @@ def names_dir(path: str) -> bool:
     return len(path) > 1 and path.endswith("/") and path.strip("/") != ""
 
 
+def own_names(names: list[str]) -> bool:
+    """Whether each of `names` is an entry's own name, which a directory's fd can open
+    without resolving anything else: no `/`, no NUL, not "", "." or "..". A few scans
+    in C of the names joined: a `/` in a name shows as one `/` more than the joins, and
+    "", "." and ".." as `//`, `/./` and `/../` between the slashes put around each."""
+    if not names:
+        return True
+    joined = "/" + "/".join(names) + "/"
+    return (joined.count("/") == len(names) + 1 and "\0" not in joined
+            and "//" not in joined and "/./" not in joined and "/../" not in joined)
+
+
 def _no_checkpoint() -> None:
     return None
 

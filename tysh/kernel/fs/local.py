@@ -21,6 +21,7 @@ from tysh.kernel.fs.api import (
     FsError,
     check_name,
     names_dir,
+    own_names,
 )
 from tysh.kernel.fs.hostio import mode_flags, open_fifo_writer, reason, replace_in, wrap_fd
 
@@ -196,50 +197,64 @@ class FdDir(DirHandle):
         # a positioned read at the end of what came gives nothing. A positioned read
         # moves no file offset (and a FIFO refuses it), so any other case starts again
         # from offset 0 on read_small's own steps (fstat, then one read or a stream),
-        # as if nothing had been read.
+        # as if nothing had been read. The names are checked once for the batch: one
+        # that is no entry's own name (a path, "..") goes the filesystem's way, as in
+        # read_small, and so does the rest of the batch.
+        batch = names if type(names) is list else list(names)
+        if not own_names(batch):
+            yield from super().read_files(batch, limit)
+            return
         dfd = self.fd
-        base = self._base
         first = min(limit, _FIRST_READ)
-        sys_open, sys_pread, sys_close = os.open, os.pread, os.close
-        for name in names:
+        sys_open, sys_pread, sys_close, flags = os.open, os.pread, os.close, _READ_ENTRY
+        for name in batch:
             got: bytes | IO[bytes] | FsError
-            if "/" in name or "\0" in name or name in ("", ".", ".."):
-                try:
-                    got = self.read_small(name, limit)
-                except FsError as e:
-                    got = e
-                yield name, got
-                continue
             fd = -1
             try:
-                fd = sys_open(name, _READ_ENTRY, dir_fd=dfd)
-                try:
-                    data = sys_pread(fd, first, 0)
-                    k = len(data)
-                    whole = k < first and (not k or not sys_pread(fd, 1, k))
-                except OSError as e:
-                    if e.errno not in _NO_PREAD:
-                        raise
-                    whole = False
-                if whole:
+                fd = sys_open(name, flags, dir_fd=dfd)
+                data = sys_pread(fd, first, 0)
+                k = len(data)
+                if k < first and (not k or not sys_pread(fd, 1, k)):
                     got = data
                 else:
                     owned, fd = fd, -1
-                    got = self._read_open(owned, base + name, limit)
+                    got = self._read_rest(owned, name, limit)
             except OSError as e:
-                if e.errno == errno.ELOOP and fd < 0:  # a symlink: the filesystem resolves it
-                    try:
-                        got = self.fs.open(base + name, "rb")
-                    except FsError as fe:
-                        got = fe
-                else:
-                    got = FsError(base + name, reason(e))
-            except FsError as e:
-                got = e
+                owned, fd = fd, -1
+                got = self._read_failed(owned, name, limit, e)
             finally:
                 if fd >= 0:
                     sys_close(fd)
             yield name, got
+
+    def _read_rest(self, fd: int, name: str, limit: int) -> bytes | IO[bytes] | FsError:
+        """_read_open's answer for the entry `name` opened as `fd` (this call's), its
+        error as a value."""
+        try:
+            return self._read_open(fd, self._base + name, limit)
+        except OSError as e:
+            return FsError(self._base + name, reason(e))
+        except FsError as e:
+            return e
+
+    def _read_failed(self, fd: int, name: str, limit: int, e: OSError
+                     ) -> bytes | IO[bytes] | FsError:
+        """read_files' answer for the entry `name` when opening it (fd -1) or a positioned
+        read of it (`fd`, this call's) failed with `e`: a symlink is opened through the
+        filesystem's own resolution, what refuses a positioned read is read on
+        read_small's steps, anything else is the error."""
+        path = self._base + name
+        if fd < 0:
+            if e.errno != errno.ELOOP:
+                return FsError(path, reason(e))
+            try:
+                return self.fs.open(path, "rb")
+            except FsError as fe:
+                return fe
+        if e.errno in _NO_PREAD:
+            return self._read_rest(fd, name, limit)
+        os.close(fd)
+        return FsError(path, reason(e))
 
     def _read_open(self, fd: int, path: str, limit: int) -> bytes | IO[bytes]:
         """read_small's steps for an entry opened as `fd` (at offset 0), which is this
