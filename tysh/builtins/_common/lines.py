@@ -206,6 +206,21 @@ VALUE_BYTES = 1 << 20
 VALUE_ITEMS = 100_000
 
 
+class _Ended:
+    """The stream of a Kept whose tool is done: writing to it is an error."""
+
+    __slots__ = ()
+
+    def write(self, b: Any) -> int:
+        raise ValueError("write to the output of a command that has ended")
+
+    def flush(self) -> None:
+        pass
+
+
+_ENDED: Any = _Ended()
+
+
 class Kept:
     """A tool's stdout that passes every write through and keeps a copy of the first
     VALUE_BYTES, for the typed value a text-mode run still has; past that it keeps
@@ -247,6 +262,12 @@ class Kept:
             return None
         return self.buf[start:end].decode("utf-8", errors)
 
+    def detach(self) -> None:
+        """The tool is done writing: let go of the stream, which the value never reads
+        (a result holding the value must not hold the command's output stream, which
+        the kernel may then reuse)."""
+        self.stream = _ENDED
+
     def value(self) -> object:
         """The typed value: `shape` of the kept text, or its lines; None past the cap."""
         text = self.text()
@@ -264,6 +285,7 @@ def kept_value(kept: Kept, shape: Callable[[str], object] | None = None) -> Outp
     `shape` of its text), computed when first read; None past the cap. (A result
     holds it: the bound method keeps fewer objects alive than a closure would.)"""
     kept.shape = shape
+    kept.detach()
     return OutputData(None, STREAMED, kept.value)  # OutputData.value, one call less
 
 

@@ -19,6 +19,7 @@ from tysh.builtins._common.lines import (
     Kept,
     chunks,
     display_name,
+    kept_value,
     line_batches,
     parse_count,
     split_lines_text,
@@ -142,7 +143,7 @@ def _one_input(ctx: Context, name: str, run: Callable[[IO[bytes], IO[bytes]], No
     code = 1 if status.failed else 0
     if kept is None:
         return code
-    return Outcome(code, OutputData(None, STREAMED, kept.value))
+    return Outcome(code, kept_value(kept))
 
 
 def _per_file_json(
@@ -171,6 +172,7 @@ def _per_file_json(
             start = kept.mark()
             run(f, kept)  # type: ignore[arg-type]
             spans.spans.append((display_name(name), start, kept.mark()))
+        kept.detach()
         return Outcome(1 if status.failed else 0, OutputData(None, STREAMED, spans.value))
     per_file: list[tuple[str, list[str]]] = []
     texts: list[str] = []
