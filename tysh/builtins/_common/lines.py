@@ -59,6 +59,10 @@ class LineSplit(MutableRecord):
         held = 0
         ctx = self.ctx
         sep = self.sep
+        # (a one-byte separator is looked for as its byte value: `bytes in bytes` first
+        # tries the needle as an integer, and the error that raises costs more than the
+        # search)
+        mark: int | bytes = sep[0] if len(sep) == 1 else sep
         f = self.f
         size = self.size
         read = getattr(f, "read1", None) or f.read  # (`chunks`, without a generator)
@@ -66,7 +70,7 @@ class LineSplit(MutableRecord):
             chunk = read(size)
             if not chunk:
                 break
-            if sep not in chunk:
+            if mark not in chunk:
                 rest.append(chunk)
                 if ctx is not None:
                     ctx.hold(2 * len(chunk))  # the pieces, and the line they become

@@ -203,6 +203,9 @@ def _read_inputs(
     has_nul = False
     stop = ctx.shell.check_boundary
     stdin = ctx.stdin
+    # (a one-byte separator is looked for as its byte value: `bytes in bytes` first tries
+    # the needle as an integer, and the error that raises costs more than the search)
+    mark: int | bytes = sep[0] if len(sep) == 1 else sep
     for name in files or ("-",):
         f = open_input(ctx, name, status)
         if f is None:
@@ -216,10 +219,10 @@ def _read_inputs(
                 if not chunk:
                     break
                 ctx.hold(len(chunk) + LINE_BYTES * chunk.count(sep))
-                if not has_nul and sep != b"\0" and b"\0" in chunk:
+                if not has_nul and sep != b"\0" and 0 in chunk:
                     has_nul = True
                 stop()
-                if sep not in chunk:
+                if mark not in chunk:
                     rest.append(chunk)
                     continue
                 if rest:

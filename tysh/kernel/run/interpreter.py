@@ -694,7 +694,7 @@ class Interpreter:
             out.close()
             kept = raw.rstrip(b"\n")
             del raw  # the capture's buffer goes before the text is made
-            if b"\0" in kept:
+            if 0 in kept:  # (a byte value: `bytes in bytes` first tries an integer)
                 # no shell value holds a NUL: bash drops them and says so
                 kept = kept.replace(b"\0", b"")
                 self.error(parent, "tysh: warning: command substitution: ignored null "
