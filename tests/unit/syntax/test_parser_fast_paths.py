@@ -157,3 +157,24 @@ def test_any_script_of_shell_pieces_parses_alike_on_every_path(pieces: list[str]
         _general_driver(mp)
         _general_lexer(mp)
         assert _outcome(src) == fast
+
+
+def test_the_nodes_builders_make_inline_equal_the_ones_their_classes_make() -> None:
+    pos = ast.Pos(2, 3)
+    word = ast.Word((ast.Lit("echo"),), pos)
+    b = parser._Builder()
+    cmd = b.simple_command([("WORD", word, 0, 4)])
+    made = ast.SimpleCommand((), (word,), (), pos, ())
+    pipe = b.pipeline_one(cmd)
+    ao = b.and_or_one(pipe)
+    expected: list[tuple[object, object]] = [
+        (cmd, made),
+        (pipe, ast.Pipeline((made,), False, pos, 0)),
+        (ao, ast.AndOr(ast.Pipeline((made,), False, pos), (), pos)),
+        (b.stmt_fg([ao]), ast.Statement(ao, False, pos)),
+        (b.stmt_list_one(ao), (ast.Statement(ao, False, pos),)),
+    ]
+    for inline, by_class in expected:
+        assert type(inline) is type(by_class)
+        assert inline == by_class and hash(inline) == hash(by_class)
+        assert repr(inline) == repr(by_class)

@@ -622,6 +622,9 @@ def _with_redirects(cmd: ast.Command, redirects: tuple[ast.Redirect, ...]) -> as
     return replace(cmd, redirects=cmd.redirects + redirects)
 
 
+_new: Any = object.__new__
+
+
 class _Builder:
     """Rule callbacks, named after the rules (or their `-> alias`) in tysh.lark. A
     `name_one` method, where there is one, builds the rule's node from its one child for
@@ -633,17 +636,35 @@ class _Builder:
 
     compound_list_one = case_body_one = start_one
 
+    # The nodes of a statement of one pipeline of one command are made as their
+    # __init__ would make them (a value record's __init__ only stores its fields) without
+    # calling their classes, which costs about half again as much: every command of a
+    # script goes through these.
+
     @staticmethod
     def stmt_list_one(ao: ast.AndOr) -> tuple[ast.Statement, ...]:
-        return (Statement(ao, False, ao.pos),)
+        st = _new(Statement)
+        st.body = ao
+        st.background = False
+        st.pos = ao.pos
+        return (st,)
 
     @staticmethod
     def and_or_one(first: ast.Pipeline) -> ast.AndOr:
-        return AndOr(first, (), first.pos)
+        ao = _new(AndOr)
+        ao.first = first
+        ao.rest = ()
+        ao.pos = first.pos
+        return ao  # type: ignore[no-any-return]
 
     @staticmethod
     def pipeline_one(cmd: ast.Command) -> ast.Pipeline:
-        return Pipeline((cmd,), False, cmd.pos)
+        p = _new(Pipeline)
+        p.commands = (cmd,)
+        p.negated = False
+        p.pos = cmd.pos
+        p.timed = 0
+        return p  # type: ignore[no-any-return]
 
     def start(self, c: list[Any]) -> ast.Script:
         return _script(c[0] if c else ())
@@ -662,7 +683,11 @@ class _Builder:
 
     def stmt_fg(self, c: list[Any]) -> ast.Statement:
         ao: ast.AndOr = c[0]
-        return Statement(ao, False, ao.pos)
+        st = _new(Statement)  # (as stmt_list_one makes it)
+        st.body = ao
+        st.background = False
+        st.pos = ao.pos
+        return st  # type: ignore[no-any-return]
 
     def stmt_bg(self, c: list[Any]) -> ast.Statement:
         ao: ast.AndOr = c[0]
@@ -713,8 +738,13 @@ class _Builder:
             else:  # DECL_ASSIGN
                 arg_assigns.append((len(words), value[1]))
                 words.append(value[0])
-        return SimpleCommand(tuple(assigns), tuple(words), tuple(redirects), c[0][1].pos,
-                                 tuple(arg_assigns))
+        cmd = _new(SimpleCommand)  # (as stmt_list_one makes its nodes)
+        cmd.assigns = tuple(assigns)
+        cmd.words = tuple(words)
+        cmd.redirects = tuple(redirects)
+        cmd.pos = c[0][1].pos
+        cmd.arg_assigns = tuple(arg_assigns)
+        return cmd  # type: ignore[no-any-return]
 
     def compound_command(self, c: list[Any]) -> ast.Command:
         cmd: ast.Command = c[0]
