@@ -3,7 +3,7 @@
 
 # fmt: off
 # ruff: noqa
-FORMAT = 4
+FORMAT = 5
 GRAMMAR_SHA256 = 'bed85661084c69519d1c4762521caa535a02695025845475f6d167cb3b06aff8'
 RULES = (
     ('start', 'start', 'pick', 2, (1,)),
@@ -487,3 +487,4 @@ STATES: tuple[dict[str, int], ...] = (
 )
 START = 0
 END = 35
+RUNS = {80: ('__compound_command_star_4', ('REDIR',)), 170: ('__for_clause_star_6', ('WORD',)), 3: ('__simple_command_plus_3', ('ASSIGN', 'DECL_ASSIGN', 'REDIR', 'WORD')), 7: ('__simple_command_plus_3', ('ASSIGN', 'DECL_ASSIGN', 'REDIR', 'WORD')), 14: ('__simple_command_plus_3', ('ASSIGN', 'DECL_ASSIGN', 'REDIR', 'WORD')), 18: ('__simple_command_plus_3', ('ASSIGN', 'DECL_ASSIGN', 'REDIR', 'WORD'))}

@@ -497,6 +497,11 @@ class Scanner:
         cur_line = 0
         lazy = False  # line starts found as needed (alias text was spliced in)
         aliasing = self.aliases or _NO_ALIASES  # (fixed for the life of a scanner)
+        # Nodes made here are made as their __init__ would make them (a value record's
+        # __init__ only stores its fields), without the call: calling a class whose
+        # __init__ is Python code costs about half again what object.__new__ and the
+        # stores cost (see tests/unit/syntax/test_parser_fast_paths.py).
+        new: Any = object.__new__  # (what it makes is filled in as __init__ would)
         new_pos = Pos
         new_word = Word
         lit_cache = _LIT_CACHE
@@ -515,9 +520,13 @@ class Scanner:
         redir_start = "<>0123456789{"
         quick_redir = _QUICK_REDIR.match
         quick_word = _QUICK_WORD.match
+        # Whether the scanner is in the ordinary state the inline paths read: only _next
+        # (and the here-document reading after it) leaves it or comes back to it, so it
+        # is found again after each token _next reads.
+        ordinary = not (self.heredocs or self.cond or self.pending or self.case_stack
+                        or aliasing and self.alias_next)
         while True:
-            if not (self.heredocs or self.cond or self.pending or self.case_stack
-                    or aliasing and self.alias_next):
+            if ordinary:
                 i = self.i
                 if i < n and text[i] in " \t\\":
                     if text[i] == " ":  # (most often the one blank between two words)
@@ -629,7 +638,13 @@ class Scanner:
                         node = lit_cache.get(lit)
                         if node is None:
                             node = _lit(lit)
-                        yield ("WORD", new_word((node,), new_pos(cur_line, i - cur_start + 1)), i, end)
+                        pos = new(new_pos)
+                        pos.line = cur_line
+                        pos.col = i - cur_start + 1
+                        word = new(new_word)
+                        word.parts = (node,)
+                        word.pos = pos
+                        yield ("WORD", word, i, end)
                         continue
                 elif quick:
                     # a word with quotes or `$name` in it (not one that may be an
@@ -646,8 +661,13 @@ class Scanner:
                             if not cur_start <= i < cur_next:
                                 cur_line, cur_start, cur_next = _line_span(
                                     self.src, text, n, lazy, line_offset, i)
-                            yield ("WORD", new_word(_quick_parts(text, i, end),
-                                                    new_pos(cur_line, i - cur_start + 1)), i, end)
+                            pos = new(new_pos)
+                            pos.line = cur_line
+                            pos.col = i - cur_start + 1
+                            word = new(new_word)
+                            word.parts = _quick_parts(text, i, end)
+                            word.pos = pos
+                            yield ("WORD", word, i, end)
                             continue
             tok = next_tok()
             if aliasing and self.text is not text:  # an alias was expanded: the text changed
@@ -682,6 +702,8 @@ class Scanner:
                 yield tok
                 if queued is not None:
                     yield queued
+            ordinary = not (self.heredocs or self.cond or self.pending or self.case_stack
+                            or aliasing and self.alias_next)
 
     def _next(self) -> Tok | None:
         text = self.text

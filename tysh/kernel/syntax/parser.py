@@ -262,10 +262,11 @@ _GROW: Any = object()
 
 
 # The layout of lalr_tables.py that this module reads (see tablegen.py).
-TABLES_FORMAT = 4
+TABLES_FORMAT = 5
 _Recipe = tuple[str, str, str, int, tuple[Any, ...]]
 _Row = dict[str, int]
-_Spec = tuple[int, str, tuple[_Recipe, ...], tuple[_Row, ...], int, int]
+_Spec = tuple[int, str, tuple[_Recipe, ...], tuple[_Row, ...], int, int,
+              dict[int, tuple[str, tuple[str, ...]]]]
 
 
 class _Tables:
@@ -276,10 +277,13 @@ class _Tables:
     (the rules in reverse order, so the negative number indexes it as it is). The rows
     are the generated module's own dicts, used as they are: loading the tables builds
     one reduction per rule and nothing per table entry.
+
+    `runs` maps each state that starts a run of tokens (tablegen.token_runs) to the
+    repetition helper the run grows and the token types that continue it.
     """
 
     def __init__(self, spec: _Spec) -> None:
-        _, _, recipes, states, start, end = spec
+        _, _, recipes, states, start, end, runs = spec
         builder = _Builder()
         reductions: list[_Reduce] = []
         for recipe in reversed(recipes):
@@ -288,6 +292,8 @@ class _Tables:
         self.reductions: list[_Reduce] = reductions
         self.start: _Row = states[start]
         self.end: _Row = states[end]
+        self.runs: dict[int, tuple[str, frozenset[str]]] = {
+            n: (origin, frozenset(kinds)) for n, (origin, kinds) in runs.items()}
 
 
 def _reducer(recipe: _Recipe, builder: _Builder
@@ -384,7 +390,8 @@ def _get_tables() -> _Tables:
         if t.FORMAT != TABLES_FORMAT:
             raise AssertionError("lalr_tables.py has another layout: run "
                                  "python -m tysh.kernel.syntax.tablegen")
-        spec: _Spec = (t.FORMAT, t.GRAMMAR_SHA256, t.RULES, t.STATES, t.START, t.END)
+        spec: _Spec = (t.FORMAT, t.GRAMMAR_SHA256, t.RULES, t.STATES, t.START, t.END,
+                       t.RUNS)
         with _lock:
             if _tables is None:
                 _tables = _Tables(spec)
@@ -393,10 +400,11 @@ def _get_tables() -> _Tables:
 
 def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
     """The LALR(1) shift/reduce loop over Lark's tables (as lark.parsers.lalr_parser does)."""
-    rows, reductions = tables.rows, tables.reductions
+    rows, reductions, runs = tables.rows, tables.reductions, tables.runs
     stack: list[_Row] = [tables.start]
     values: list[Any] = []
     row = tables.start
+    tokens = iter(tokens)
     for tok in tokens:
         ttype = tok[0]
         while True:
@@ -404,6 +412,28 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
             if act is None:
                 raise _syntax_error(scanner, tok, stack, values)
             if act >= 0:
+                if act in runs:
+                    # a run of tokens that only grows a list (see tablegen.token_runs):
+                    # read to its end, and go on in the state after its last reduction
+                    origin, kinds = runs[act]
+                    head = rows[act]
+                    run = [tok]
+                    for tok in tokens:
+                        if tok[0] not in kinds:
+                            break
+                        run.append(tok)
+                    else:
+                        end = len(scanner.text)
+                        tok = ("$END", "", end, end)
+                    ttype = tok[0]
+                    row = rows[stack[-1][origin]]
+                    if ttype not in head:
+                        raise _run_error(scanner, tok, stack, values, run, head, row)
+                    stack.append(row)
+                    values.append(run)
+                    if ttype == "$END":
+                        break
+                    continue
                 row = rows[act]
                 stack.append(row)
                 values.append(tok)
@@ -459,6 +489,17 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
             return value
         stack.append(row)
         values.append(value)
+
+
+def _run_error(scanner: Scanner, tok: Tok, stack: list[_Row], values: list[Any],
+               run: list[Tok], head: _Row, goto: _Row) -> TyshSyntaxError:
+    """The error for a token no state of a run accepts after it, with the stack the
+    parser would have had reading the run one token at a time: the run's first state,
+    or the goto state and the state after the run's last token."""
+    if len(run) == 1:
+        return _syntax_error(scanner, tok, [*stack, head], [*values, run[0]])
+    last = _get_tables().rows[goto[run[-1][0]]]
+    return _syntax_error(scanner, tok, [*stack, goto, last], [*values, run[:-1], run[-1]])
 
 
 def parse_scanner(scanner: Scanner) -> ast.Script:
@@ -581,6 +622,9 @@ def _with_redirects(cmd: ast.Command, redirects: tuple[ast.Redirect, ...]) -> as
     return replace(cmd, redirects=cmd.redirects + redirects)
 
 
+_new: Any = object.__new__
+
+
 class _Builder:
     """Rule callbacks, named after the rules (or their `-> alias`) in tysh.lark. A
     `name_one` method, where there is one, builds the rule's node from its one child for
@@ -592,17 +636,35 @@ class _Builder:
 
     compound_list_one = case_body_one = start_one
 
+    # The nodes of a statement of one pipeline of one command are made as their
+    # __init__ would make them (a value record's __init__ only stores its fields) without
+    # calling their classes, which costs about half again as much: every command of a
+    # script goes through these.
+
     @staticmethod
     def stmt_list_one(ao: ast.AndOr) -> tuple[ast.Statement, ...]:
-        return (Statement(ao, False, ao.pos),)
+        st = _new(Statement)
+        st.body = ao
+        st.background = False
+        st.pos = ao.pos
+        return (st,)
 
     @staticmethod
     def and_or_one(first: ast.Pipeline) -> ast.AndOr:
-        return AndOr(first, (), first.pos)
+        ao = _new(AndOr)
+        ao.first = first
+        ao.rest = ()
+        ao.pos = first.pos
+        return ao  # type: ignore[no-any-return]
 
     @staticmethod
     def pipeline_one(cmd: ast.Command) -> ast.Pipeline:
-        return Pipeline((cmd,), False, cmd.pos)
+        p = _new(Pipeline)
+        p.commands = (cmd,)
+        p.negated = False
+        p.pos = cmd.pos
+        p.timed = 0
+        return p  # type: ignore[no-any-return]
 
     def start(self, c: list[Any]) -> ast.Script:
         return _script(c[0] if c else ())
@@ -621,7 +683,11 @@ class _Builder:
 
     def stmt_fg(self, c: list[Any]) -> ast.Statement:
         ao: ast.AndOr = c[0]
-        return Statement(ao, False, ao.pos)
+        st = _new(Statement)  # (as stmt_list_one makes it)
+        st.body = ao
+        st.background = False
+        st.pos = ao.pos
+        return st  # type: ignore[no-any-return]
 
     def stmt_bg(self, c: list[Any]) -> ast.Statement:
         ao: ast.AndOr = c[0]
@@ -672,8 +738,13 @@ class _Builder:
             else:  # DECL_ASSIGN
                 arg_assigns.append((len(words), value[1]))
                 words.append(value[0])
-        return SimpleCommand(tuple(assigns), tuple(words), tuple(redirects), c[0][1].pos,
-                                 tuple(arg_assigns))
+        cmd = _new(SimpleCommand)  # (as stmt_list_one makes its nodes)
+        cmd.assigns = tuple(assigns)
+        cmd.words = tuple(words)
+        cmd.redirects = tuple(redirects)
+        cmd.pos = c[0][1].pos
+        cmd.arg_assigns = tuple(arg_assigns)
+        return cmd  # type: ignore[no-any-return]
 
     def compound_command(self, c: list[Any]) -> ast.Command:
         cmd: ast.Command = c[0]

@@ -1,0 +1,180 @@
+"""The parser's fast paths give what its general paths give: the same tree (equal and
+shown alike) for every script, and the same error, at the same place, for every
+script it refuses.
+
+- The driver reads a run of tokens that only grows a list (a simple command's words,
+  a for's words, redirections after a compound command) without the tables
+  (`tablegen.token_runs`); with no runs, every token is shifted and reduced.
+- The token loop reads plain words, quoted words, short redirections, operators and
+  plain reserved words inline, making their nodes without calling their classes; with
+  those paths closed, every token goes through `Scanner._next`.
+
+Both are compared on the parse benchmark's generated script, the conformance corpora
+and scripts made to end or break inside a run."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conformance import corpus
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tysh.kernel.base.errors import TyshSyntaxError
+from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.syntax import ast, lexer, parser
+
+BENCH = Path(__file__).resolve().parents[3] / "bench" / "parse.py"
+
+BROKEN = [
+    "echo a b )", "echo a b; fi", "x=1 y=2 )", "echo a >f b <g ;;", "a\necho b c d }",
+    "for i in a b c )", "for i in a b c", "for i in a b c; do echo $i; done >a >b c",
+    "{ echo a; } >x >y fi", "if echo a b", "echo a b |", "echo a b &&", "echo a b c d",
+    "echo", "x=1", "echo a b\n)", "while echo a b do", "case a in x) echo a b c esac",
+    "f() { echo a b; } >o 2>&1 c", "echo a b c;;", "echo $(echo a b c )", "(echo a b",
+    "echo a b `echo c d", "cat <<E a b\nx\nE\n)", "[[ a b ]]", "time echo a b !",
+]
+
+
+def _bench_scripts() -> list[str]:
+    spec = importlib.util.spec_from_file_location("_bench_parse", BENCH)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    chunks: list[str] = mod.generate(400)
+    return ["\n".join(chunks) + "\n", *chunks]
+
+
+def _scripts() -> list[str]:
+    out = _bench_scripts()
+    for name in ("lang", "tools", "pins/lang", "pins/tools"):
+        out.extend(c.script for c in corpus.cases(name) if c.script is not None)
+    return out + BROKEN
+
+
+def _outcome(src: str) -> tuple[str, str]:
+    """The tree (its repr, which shows every field) or the error, with where it is."""
+    try:
+        tree = parser.parse_uncached(src)
+    except TyshSyntaxError as e:
+        return "error", f"{e} @{e.line}:{e.col} {e.incomplete}"
+    assert tree == tree  # every field of every node is set (equality reads them all)
+    return "tree", repr(tree)
+
+
+def _outcomes(scripts: list[str]) -> list[tuple[str, str]]:
+    return [_outcome(s) for s in scripts]
+
+
+class _Everything:
+    """A set holding every character: each one starts the general path."""
+
+    def __contains__(self, _c: object) -> bool:
+        return True
+
+
+def _general_lexer(mp: pytest.MonkeyPatch) -> None:
+    """Close the token loop's inline paths: every token is read by `_next`."""
+    mp.setattr(lexer, "_SLOW_START", _Everything())
+    mp.setattr(lexer, "_OP_START", frozenset())
+    mp.setattr(lexer, "_QUICK_WORD", LazyRegex(r"(?!)"))
+    mp.setattr(lexer, "_QUICK_REDIR", LazyRegex(r"(?!)"))
+
+
+def _general_driver(mp: pytest.MonkeyPatch) -> None:
+    """Tables without runs: the driver shifts and reduces every token."""
+    tables = parser._get_tables()
+    plain = parser._Tables.__new__(parser._Tables)
+    plain.__dict__.update(tables.__dict__)
+    plain.runs = {}
+    mp.setattr(parser, "_tables", plain)
+
+
+@pytest.fixture(scope="module")
+def scripts() -> list[str]:
+    return _scripts()
+
+
+@pytest.fixture(scope="module")
+def fast(scripts: list[str]) -> list[tuple[str, str]]:
+    return _outcomes(scripts)
+
+
+def _mp() -> Iterator[pytest.MonkeyPatch]:
+    mp = pytest.MonkeyPatch()
+    try:
+        yield mp
+    finally:
+        mp.undo()
+
+
+def test_the_tables_have_runs_for_simple_commands() -> None:
+    runs = parser._get_tables().runs
+    kinds = {frozenset(k) for _, k in runs.values()}
+    assert frozenset({"WORD", "ASSIGN", "DECL_ASSIGN", "REDIR"}) in kinds
+
+
+def test_reading_runs_parses_as_shifting_every_token(
+        scripts: list[str], fast: list[tuple[str, str]]) -> None:
+    for mp in _mp():
+        _general_driver(mp)
+        general = _outcomes(scripts)
+    assert [s for s, a, b in zip(scripts, fast, general, strict=True) if a != b] == []
+    assert any(kind == "error" for kind, _ in fast)
+
+
+def test_the_inline_token_paths_parse_as_the_general_path(
+        scripts: list[str], fast: list[tuple[str, str]]) -> None:
+    for mp in _mp():
+        _general_lexer(mp)
+        general = _outcomes(scripts)
+    assert [s for s, a, b in zip(scripts, fast, general, strict=True) if a != b] == []
+
+
+def test_a_node_made_inline_equals_one_its_class_makes() -> None:
+    tree = parser.parse_uncached("echo 'a'$b \"c\" d\n")
+    words = tree.statements[0].body.first.commands[0].words  # type: ignore[union-attr]
+    for w in words:
+        assert type(w) is ast.Word and type(w.pos) is ast.Pos
+        assert w == ast.Word(w.parts, ast.Pos(w.pos.line, w.pos.col))
+        assert hash(w) == hash(ast.Word(w.parts, ast.Pos(w.pos.line, w.pos.col)))
+
+
+_PIECES = ["echo", "a", "'q r'", '"$x"', "x=1", "local y=2", ">o", "2>&1", "<i", "|", "&&",
+           ";", "\n", "&", "{", "}", "(", ")", "if", "then", "fi", "for", "in", "do", "done",
+           "$(b c)", "#c\n", "<<E\nh $y\nE\n", "case", "esac", "a)", ";;"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=14))
+def test_any_script_of_shell_pieces_parses_alike_on_every_path(pieces: list[str]) -> None:
+    src = " ".join(pieces)
+    fast = _outcome(src)
+    for mp in _mp():
+        _general_driver(mp)
+        _general_lexer(mp)
+        assert _outcome(src) == fast
+
+
+def test_the_nodes_builders_make_inline_equal_the_ones_their_classes_make() -> None:
+    pos = ast.Pos(2, 3)
+    word = ast.Word((ast.Lit("echo"),), pos)
+    b = parser._Builder()
+    cmd = b.simple_command([("WORD", word, 0, 4)])
+    made = ast.SimpleCommand((), (word,), (), pos, ())
+    pipe = b.pipeline_one(cmd)
+    ao = b.and_or_one(pipe)
+    expected: list[tuple[object, object]] = [
+        (cmd, made),
+        (pipe, ast.Pipeline((made,), False, pos, 0)),
+        (ao, ast.AndOr(ast.Pipeline((made,), False, pos), (), pos)),
+        (b.stmt_fg([ao]), ast.Statement(ao, False, pos)),
+        (b.stmt_list_one(ao), (ast.Statement(ao, False, pos),)),
+    ]
+    for inline, by_class in expected:
+        assert type(inline) is type(by_class)
+        assert inline == by_class and hash(inline) == hash(by_class)
+        assert repr(inline) == repr(by_class)
