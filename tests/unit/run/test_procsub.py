@@ -44,8 +44,14 @@ def test_a_reader_that_stops_early_ends_an_endless_writer(k: Kernel) -> None:
 
 
 def test_other_dev_fd_names_still_go_to_the_sandbox(k: Kernel) -> None:
-    r = k.execute("cat <(echo x) /dev/fd/99")
+    # (a number no substitution's descriptor can have, however many the process holds)
+    r = k.execute("cat <(echo x) /dev/fd/100000")
     assert r.out == "x\n" and r.code == 1
+
+
+def test_a_substitution_named_again_after_it_was_read_reads_as_ended(k: Kernel) -> None:
+    r = k.execute('f() { cat "$1" "$1"; echo $?; }; f <(echo x)')
+    assert (r.code, r.out, r.err) == (0, "x\n0\n", "")
 
 
 @pytest.mark.skipif(shutil.which("diff") is None, reason="needs a host diff")

@@ -10,6 +10,7 @@ are closed when the command that used them is done."""
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import threading
@@ -160,6 +161,12 @@ class ProcSubFS:
         s = self._names.get(path)
         if s is None:
             return self._base.open(path, mode)
+        if s.closed:
+            # a command that read the substitution closed its end (`cat <(…) /dev/fd/63`
+            # names it twice): as the shell's own descriptor would, it reads as ended
+            if "r" not in mode:
+                raise FsError(path, "Bad file descriptor")
+            return io.BytesIO()
         if ("r" in mode) != s.readable():
             raise FsError(path, "Permission denied")
         return s.opened(mode) if isinstance(s, Lent) else s
