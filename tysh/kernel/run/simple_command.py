@@ -857,8 +857,10 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         interp.keeps_value,
     )
     session: Session | None = interp if leaf.session else None
-    return _run_tool(interp, tool, leaf, name, leaf.func, inst, ctx, session, fds,  # type: ignore[return-value]
-                     stdout, capture, err_tee)
+    code = _run_tool(interp, tool, leaf, name, leaf.func, inst, ctx, session, fds, stdout,
+                     capture, err_tee)
+    assert code is not None  # (only a writer leaves the words to the tool's own run)
+    return code
 
 
 def _run_tool(interp: Interpreter, tool: Tool, leaf: Tool, name: str, func: Any,
