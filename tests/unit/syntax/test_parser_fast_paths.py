@@ -85,12 +85,15 @@ def _general_lexer(mp: pytest.MonkeyPatch) -> None:
 
 
 def _general_driver(mp: pytest.MonkeyPatch) -> None:
-    """Tables without runs: the driver shifts and reduces every token."""
+    """Tables without runs and chains of one reduction each: the driver shifts and
+    reduces every token and every rule on its own."""
     tables = parser._get_tables()
     plain = parser._Tables.__new__(parser._Tables)
     plain.__dict__.update(tables.__dict__)
     plain.runs = {}
+    plain.chains = {}
     mp.setattr(parser, "_tables", plain)
+    mp.setattr(parser, "_CHAIN_MAX", 1)
 
 
 @pytest.fixture(scope="module")
@@ -178,3 +181,9 @@ def test_the_nodes_builders_make_inline_equal_the_ones_their_classes_make() -> N
         assert type(inline) is type(by_class)
         assert inline == by_class and hash(inline) == hash(by_class)
         assert repr(inline) == repr(by_class)
+
+
+def test_the_driver_meets_chains_of_several_reductions() -> None:
+    parser.parse_uncached("echo a && echo b\nif a; then b; fi\n")
+    assert max(len(fns) for fns, _row in parser._get_tables().chains.values()) >= 2
+

@@ -162,9 +162,10 @@ def _read_one(tables: _Tables, scanner: Scanner, whole: bool
     for tok in scanner.tokens():
         ttype = tok[0]
         while True:
-            act = row.get(ttype)
-            if act is None:
-                raise _syntax_error(scanner, tok, stack, values)
+            try:
+                act = row[ttype]
+            except KeyError:  # (a row holds no entry for a token its state refuses)
+                raise _syntax_error(scanner, tok, stack, values) from None
             if act >= 0:
                 row = rows[act]
                 stack.append(row)
@@ -279,7 +280,8 @@ class _Tables:
     one reduction per rule and nothing per table entry.
 
     `runs` maps each state that starts a run of tokens (tablegen.token_runs) to the
-    repetition helper the run grows and the token types that continue it.
+    repetition helper the run grows and the token types that continue it. `chains`
+    holds the chains of reductions of one symbol the driver has met (`_unit_chain`).
     """
 
     def __init__(self, spec: _Spec) -> None:
@@ -294,6 +296,9 @@ class _Tables:
         self.end: _Row = states[end]
         self.runs: dict[int, tuple[str, frozenset[str]]] = {
             n: (origin, frozenset(kinds)) for n, (origin, kinds) in runs.items()}
+        # (id of the state below, first reduction, lookahead) -> what `_unit_chain` finds
+        self.chains: dict[tuple[int, int, str], tuple[tuple[Callable[[Any], Any], ...],
+                                                      _Row]] = {}
 
 
 def _reducer(recipe: _Recipe, builder: _Builder
@@ -401,6 +406,7 @@ def _get_tables() -> _Tables:
 def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
     """The LALR(1) shift/reduce loop over Lark's tables (as lark.parsers.lalr_parser does)."""
     rows, reductions, runs = tables.rows, tables.reductions, tables.runs
+    chains = tables.chains
     stack: list[_Row] = [tables.start]
     values: list[Any] = []
     row = tables.start
@@ -408,9 +414,10 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
     for tok in tokens:
         ttype = tok[0]
         while True:
-            act = row.get(ttype)
-            if act is None:
-                raise _syntax_error(scanner, tok, stack, values)
+            try:
+                act = row[ttype]
+            except KeyError:  # (a row holds no entry for a token its state refuses)
+                raise _syntax_error(scanner, tok, stack, values) from None
             if act >= 0:
                 if act in runs:
                     # a run of tokens that only grows a list (see tablegen.token_runs):
@@ -444,9 +451,24 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
                     v = values.pop()
                     values[-1].append(v)
                     del stack[-1]
-                elif one is not _SAME:
-                    values[-1] = one(values[-1])
-                row = rows[stack[-2][origin]]
+                    row = rows[stack[-2][origin]]
+                    stack[-1] = row
+                    continue
+                # a chain of reductions of one symbol (simple_command -> pipeline ->
+                # and_or …): each leaves the state below as it is, so the state it ends
+                # in and the builders it calls depend only on that state, the first
+                # reduction and the lookahead, and are found once per such triple
+                below = stack[-2]
+                key = (id(below), act, ttype)
+                chain = chains.get(key)
+                if chain is None:
+                    chain = chains[key] = _unit_chain(tables, below, act, ttype)
+                fns, row = chain
+                if fns:
+                    v = values[-1]
+                    for f in fns:
+                        v = f(v)
+                    values[-1] = v
                 stack[-1] = row
                 continue
             if size:
@@ -489,6 +511,35 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
             return value
         stack.append(row)
         values.append(value)
+
+
+# The most reductions of one symbol `_unit_chain` puts in one chain (the tests set 1 to
+# compare chains with reducing one step at a time).
+_CHAIN_MAX = 64
+
+
+def _unit_chain(tables: _Tables, below: _Row, act: int, ttype: str
+                ) -> tuple[tuple[Callable[[Any], Any], ...], _Row]:
+    """The reductions of one symbol the driver makes one after another from reduction
+    `act`, over state `below`, with lookahead `ttype`: the functions they apply to the
+    top value (none for a rule that leaves it as it is) and the state they end in, the
+    first whose action on `ttype` is not such a reduction."""
+    rows, reductions = tables.rows, tables.reductions
+    fns: list[Callable[[Any], Any]] = []
+    steps = 0
+    while True:
+        _size, origin, _fn, one = reductions[act]
+        if one is not _SAME:
+            fns.append(one)
+        row = rows[below[origin]]
+        steps += 1
+        nxt = row.get(ttype)
+        if steps >= _CHAIN_MAX or nxt is None or nxt >= 0:
+            return tuple(fns), row
+        one = reductions[nxt][3]
+        if one is None or one is _GROW:
+            return tuple(fns), row
+        act = nxt
 
 
 def _run_error(scanner: Scanner, tok: Tok, stack: list[_Row], values: list[Any],
