@@ -80,6 +80,7 @@ def _general_lexer(mp: pytest.MonkeyPatch) -> None:
     """Close the token loop's inline paths: every token is read by `_next`."""
     mp.setattr(lexer, "_SLOW_START", _Everything())
     mp.setattr(lexer, "_OP_START", frozenset())
+    mp.setattr(lexer, "_STEP_BLANKS", "")
     mp.setattr(lexer, "_QUICK_WORD", LazyRegex(r"(?!)"))
     mp.setattr(lexer, "_QUICK_REDIR", LazyRegex(r"(?!)"))
 
@@ -187,3 +188,19 @@ def test_the_driver_meets_chains_of_several_reductions() -> None:
     parser.parse_uncached("echo a && echo b\nif a; then b; fi\n")
     assert max(len(fns) for fns, _row in parser._get_tables().chains.values()) >= 2
 
+
+_BLANKS = st.sampled_from([" ", "  ", "\t", " \t ", "\\\n", " \\\n  ", "\n", "\n\n", "\n  \n",
+                           "\n  ", "\n\t", "  #c\n", "\n#c\n  ", "\n  #c\n\t", "\\", ";"])
+_WORDS = st.sampled_from(["echo", "a", "b1", "'q'", "$x", "x=1", ">o", "{", "}", "if", "then",
+                          "fi", "#", "|", "&&", "(", ")", "do", "done", "for", "in"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_WORDS, _BLANKS), max_size=12), _BLANKS)
+def test_blanks_indentation_and_comment_lines_are_skipped_alike_on_every_path(
+        items: list[tuple[str, str]], lead: str) -> None:
+    src = lead + "".join(w + b for w, b in items)
+    fast = _outcome(src)
+    for mp in _mp():
+        _general_lexer(mp)
+        assert _outcome(src) == fast
