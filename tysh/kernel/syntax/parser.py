@@ -211,10 +211,11 @@ def _finish(tables: _Tables, stack: list[_Row], values: list[Any],
     """The reductions at the end of the input: the script read so far."""
     row = stack[-1]
     while True:
-        act = row.get("$END")
-        if act is None:
+        at_end = row.get("$END")
+        if at_end is None:
             end = len(scanner.text)
             raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
+        act = at_end
         size, origin, fn, _one = tables.reductions[act]
         s = values[-size:] if size else []
         if size:
@@ -482,10 +483,11 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
             stack.append(row)
     end_state = tables.end
     while True:
-        act = row.get("$END")
-        if act is None:
+        at_end = row.get("$END")
+        if at_end is None:
             end = len(scanner.text)
             raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
+        act = at_end
         size, origin, fn, one = reductions[act]
         if one is not None:
             if one is _GROW:
