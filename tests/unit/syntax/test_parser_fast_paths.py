@@ -86,13 +86,16 @@ def _general_lexer(mp: pytest.MonkeyPatch) -> None:
 
 
 def _general_driver(mp: pytest.MonkeyPatch) -> None:
-    """Tables without runs and chains of one reduction each: the driver shifts and
-    reduces every token and every rule on its own."""
+    """Tables without runs, chains of one reduction each and no rule of two symbols
+    built in place: the driver shifts and reduces every token and every rule on its
+    own, calling each builder on a list of the rule's children."""
     tables = parser._get_tables()
     plain = parser._Tables.__new__(parser._Tables)
     plain.__dict__.update(tables.__dict__)
     plain.runs = {}
     plain.chains = {}
+    plain.reductions = [(size, origin, fn, None if one.__class__ is tuple else one)
+                        for size, origin, fn, one in tables.reductions]
     mp.setattr(parser, "_tables", plain)
     mp.setattr(parser, "_CHAIN_MAX", 1)
 
@@ -204,3 +207,24 @@ def test_blanks_indentation_and_comment_lines_are_skipped_alike_on_every_path(
     for mp in _mp():
         _general_lexer(mp)
         assert _outcome(src) == fast
+
+
+def test_rules_that_keep_one_of_two_symbols_are_built_in_place() -> None:
+    tables = parser._get_tables()
+    taken = {one[1].__name__ for *_, one in tables.reductions if one.__class__ is tuple}
+    assert {"stmt_fg_one", "start_one"} <= taken
+
+
+def test_a_builder_of_one_kept_child_makes_what_its_list_form_makes() -> None:
+    b = parser._Builder()
+    pos = ast.Pos(1, 1)
+    word = ast.Word((ast.Lit("a"),), pos)
+    ao = b.and_or_one(b.pipeline_one(b.simple_command([("WORD", word, 0, 1)])))
+    stmts = (b.stmt_fg([ao]),)
+    pairs = [(b.stmt_fg_one(ao), b.stmt_fg([ao]))]
+    for list_form in (b.start, b.compound_list, b.case_body):
+        pairs.append((b.start_one(stmts), list_form([stmts])))
+        pairs.append((b.start_one(()), list_form([()])))
+    for inline, general in pairs:
+        assert type(inline) is type(general) and inline == general
+        assert repr(inline) == repr(general)

@@ -257,7 +257,8 @@ if TYPE_CHECKING:
     # and what the driver does in place of calling the builder on a slice of the value
     # stack: for a rule of one symbol, a function of that one value (SAME: the value
     # stays as it is); for a left-recursive repetition helper of two symbols, GROW (the
-    # second value is appended to the first's list); else None).
+    # second value is appended to the first's list); for a rule of two symbols that
+    # keeps one, (which one, a function of its value); else None).
     _Reduce = tuple[int, str, Callable[[list[Any]], Any], Any]
 _SAME: Any = object()
 _GROW: Any = object()
@@ -368,6 +369,11 @@ def _reducer(recipe: _Recipe, builder: _Builder
         direct = getattr(builder, f"{name}_one", None) if size == 1 else None
         return (cb, direct) if direct is not None else one(cb)
     if kind == "pick":
+        direct = getattr(builder, f"{name}_one", None)
+        if size == 2 and len(keep) == 1 and direct is not None:
+            # a statement and its terminator, a list after its newline: the driver
+            # builds the node from the kept value in place (see _Reduce)
+            return _picker(cb, keep), (keep[0], direct)
         return one(_picker(cb, keep))
     if size == 1:
         # one spliced helper: its list (which nothing else holds) is the children
@@ -455,6 +461,14 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
                     row = rows[stack[-2][origin]]
                     stack[-1] = row
                     continue
+                if one.__class__ is tuple:
+                    k, take = one
+                    v = values.pop()
+                    values[-1] = take(v if k else values[-1])
+                    del stack[-1]
+                    row = rows[stack[-2][origin]]
+                    stack[-1] = row
+                    continue
                 # a chain of reductions of one symbol (simple_command -> pipeline ->
                 # and_or …): each leaves the state below as it is, so the state it ends
                 # in and the builders it calls depend only on that state, the first
@@ -493,6 +507,11 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
             if one is _GROW:
                 v = values.pop()
                 values[-1].append(v)
+                del stack[-1]
+            elif one.__class__ is tuple:
+                k, take = one
+                v = values.pop()
+                values[-1] = take(v if k else values[-1])
                 del stack[-1]
             elif one is not _SAME:
                 values[-1] = one(values[-1])
@@ -539,7 +558,7 @@ def _unit_chain(tables: _Tables, below: _Row, act: int, ttype: str
         if steps >= _CHAIN_MAX or nxt is None or nxt >= 0:
             return tuple(fns), row
         one = reductions[nxt][3]
-        if one is None or one is _GROW:
+        if one is None or one is _GROW or one.__class__ is tuple:
             return tuple(fns), row
         act = nxt
 
@@ -681,7 +700,8 @@ _new: Any = object.__new__
 class _Builder:
     """Rule callbacks, named after the rules (or their `-> alias`) in tysh.lark. A
     `name_one` method, where there is one, builds the rule's node from its one child for
-    a form of the rule that has one symbol (the driver calls it in place, no list made)."""
+    a form of the rule that has one symbol, or keeps one of two (the driver calls it in
+    place, no list made)."""
 
     @staticmethod
     def start_one(stmts: tuple[ast.Statement, ...]) -> ast.Script:
@@ -734,13 +754,16 @@ class _Builder:
             c[-1] = Statement(last, False, last.pos)
         return tuple(c)
 
-    def stmt_fg(self, c: list[Any]) -> ast.Statement:
-        ao: ast.AndOr = c[0]
+    @staticmethod
+    def stmt_fg_one(ao: ast.AndOr) -> ast.Statement:
         st = _new(Statement)  # (as stmt_list_one makes it)
         st.body = ao
         st.background = False
         st.pos = ao.pos
         return st  # type: ignore[no-any-return]
+
+    def stmt_fg(self, c: list[Any]) -> ast.Statement:
+        return self.stmt_fg_one(c[0])
 
     def stmt_bg(self, c: list[Any]) -> ast.Statement:
         ao: ast.AndOr = c[0]
