@@ -80,17 +80,24 @@ def _general_lexer(mp: pytest.MonkeyPatch) -> None:
     """Close the token loop's inline paths: every token is read by `_next`."""
     mp.setattr(lexer, "_SLOW_START", _Everything())
     mp.setattr(lexer, "_OP_START", frozenset())
+    mp.setattr(lexer, "_STEP_BLANKS", "")
     mp.setattr(lexer, "_QUICK_WORD", LazyRegex(r"(?!)"))
     mp.setattr(lexer, "_QUICK_REDIR", LazyRegex(r"(?!)"))
 
 
 def _general_driver(mp: pytest.MonkeyPatch) -> None:
-    """Tables without runs: the driver shifts and reduces every token."""
+    """Tables without runs, chains of one reduction each and no rule of two symbols
+    built in place: the driver shifts and reduces every token and every rule on its
+    own, calling each builder on a list of the rule's children."""
     tables = parser._get_tables()
     plain = parser._Tables.__new__(parser._Tables)
     plain.__dict__.update(tables.__dict__)
     plain.runs = {}
+    plain.chains = {}
+    plain.reductions = [(size, origin, fn, None if one.__class__ is tuple else one)
+                        for size, origin, fn, one in tables.reductions]
     mp.setattr(parser, "_tables", plain)
+    mp.setattr(parser, "_CHAIN_MAX", 1)
 
 
 @pytest.fixture(scope="module")
@@ -178,3 +185,46 @@ def test_the_nodes_builders_make_inline_equal_the_ones_their_classes_make() -> N
         assert type(inline) is type(by_class)
         assert inline == by_class and hash(inline) == hash(by_class)
         assert repr(inline) == repr(by_class)
+
+
+def test_the_driver_meets_chains_of_several_reductions() -> None:
+    parser.parse_uncached("echo a && echo b\nif a; then b; fi\n")
+    assert max(len(fns) for fns, _row in parser._get_tables().chains.values()) >= 2
+
+
+_BLANKS = st.sampled_from([" ", "  ", "\t", " \t ", "\\\n", " \\\n  ", "\n", "\n\n", "\n  \n",
+                           "\n  ", "\n\t", "  #c\n", "\n#c\n  ", "\n  #c\n\t", "\\", ";"])
+_WORDS = st.sampled_from(["echo", "a", "b1", "'q'", "$x", "x=1", ">o", "{", "}", "if", "then",
+                          "fi", "#", "|", "&&", "(", ")", "do", "done", "for", "in"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_WORDS, _BLANKS), max_size=12), _BLANKS)
+def test_blanks_indentation_and_comment_lines_are_skipped_alike_on_every_path(
+        items: list[tuple[str, str]], lead: str) -> None:
+    src = lead + "".join(w + b for w, b in items)
+    fast = _outcome(src)
+    for mp in _mp():
+        _general_lexer(mp)
+        assert _outcome(src) == fast
+
+
+def test_rules_that_keep_one_of_two_symbols_are_built_in_place() -> None:
+    tables = parser._get_tables()
+    taken = {one[1].__name__ for *_, one in tables.reductions if one.__class__ is tuple}
+    assert {"stmt_fg_one", "start_one"} <= taken
+
+
+def test_a_builder_of_one_kept_child_makes_what_its_list_form_makes() -> None:
+    b = parser._Builder()
+    pos = ast.Pos(1, 1)
+    word = ast.Word((ast.Lit("a"),), pos)
+    ao = b.and_or_one(b.pipeline_one(b.simple_command([("WORD", word, 0, 1)])))
+    stmts = (b.stmt_fg([ao]),)
+    pairs = [(b.stmt_fg_one(ao), b.stmt_fg([ao]))]
+    for list_form in (b.start, b.compound_list, b.case_body):
+        pairs.append((b.start_one(stmts), list_form([stmts])))
+        pairs.append((b.start_one(()), list_form([()])))
+    for inline, general in pairs:
+        assert type(inline) is type(general) and inline == general
+        assert repr(inline) == repr(general)

@@ -109,6 +109,9 @@ _SLOW_START = frozenset(" \t\n#;|&()<>'\"\\$`0123456789{")
 _OP_START = frozenset("\n;|&")
 _TWO_OPS = {"&&": "AND_IF", "||": "OR_IF"}
 _ONE_OPS = {"\n": ("_NL", ""), ";": ("_SEMI", ";&"), "|": ("PIPE", "|&"), "&": ("_AMP", "&>")}
+# The blanks `tokens` steps over itself before a token in the ordinary state (else _next
+# skips them).
+_STEP_BLANKS = " \t\\"
 # (`a<(cmd)` is one word: `<(` and `>(` continue it, and so does the `(` of an extended
 # pattern, `x@(a|b)`)
 _SIMPLE_WORD = LazyRegex(
@@ -516,6 +519,7 @@ class Scanner:
         plain_reserved = _PLAIN_RESERVED
         opens_command = _OPENS_COMMAND
         pos_types = _POS_TYPES
+        step_blanks = _STEP_BLANKS
         quick_start = "'\"$"
         redir_start = "<>0123456789{"
         quick_redir = _QUICK_REDIR.match
@@ -528,11 +532,17 @@ class Scanner:
         while True:
             if ordinary:
                 i = self.i
-                if i < n and text[i] in " \t\\":
-                    if text[i] == " ":  # (most often the one blank between two words)
+                if i < n and text[i] in step_blanks:
+                    # spaces (one between two words, or an indentation) are stepped over
+                    # here; a tab or a backslash-newline among them leaves the rest to
+                    # _BLANKS, which ends where it would from the first blank
+                    while text[i] == " ":
                         i += 1
-                    if i < n and text[i] in " \t\\":
-                        i = _skip(_BLANKS, text, i)
+                        if i == n:
+                            break
+                    else:
+                        if text[i] in "\t\\":
+                            i = _skip(_BLANKS, text, i)
                     self.i = i
                 m = None
                 quick = False
@@ -585,8 +595,15 @@ class Scanner:
                             self.cmd_pos = self.assign_ok = True
                             self.decl = self.kw_only = self.no_reserved = False
                             if ty == "_NL":
-                                # one _NL for a run of newlines, blank and comment lines
-                                self.i = _skip(_BLANK_LINES, text, end)
+                                # one _NL for a run of newlines, blank and comment lines:
+                                # a line that starts, after its indentation, with none
+                                # of those ends the run at once
+                                j = end
+                                while j < n and text[j] == " ":
+                                    j += 1
+                                if j < n and text[j] in "\t#\n":
+                                    j = _skip(_BLANK_LINES, text, end)
+                                self.i = j
                                 yield ("_NL", "\n", i, end)
                             else:
                                 self.i = end
@@ -631,20 +648,34 @@ class Scanner:
                     elif self.decl and "=" in lit:
                         fast = False
                     if fast:
-                        self.i = end
-                        if not cur_start <= i < cur_next:
-                            cur_line, cur_start, cur_next = _line_span(
-                                self.src, text, n, lazy, line_offset, i)
-                        node = lit_cache.get(lit)
-                        if node is None:
-                            node = _lit(lit)
-                        pos = new(new_pos)
-                        pos.line = cur_line
-                        pos.col = i - cur_start + 1
-                        word = new(new_word)
-                        word.parts = (node,)
-                        word.pos = pos
-                        yield ("WORD", word, i, end)
+                        while True:
+                            self.i = end
+                            if not cur_start <= i < cur_next:
+                                cur_line, cur_start, cur_next = _line_span(
+                                    self.src, text, n, lazy, line_offset, i)
+                            node = lit_cache.get(lit)
+                            if node is None:
+                                node = _lit(lit)
+                            pos = new(new_pos)
+                            pos.line = cur_line
+                            pos.col = i - cur_start + 1
+                            word = new(new_word)
+                            word.parts = (node,)
+                            word.pos = pos
+                            yield ("WORD", word, i, end)
+                            # A plain word one blank after it, as an argument of the same
+                            # command (`a b c`), is read here as the loop's top would read
+                            # it in that state (it leaves the state as it is).
+                            if self.cmd_pos or self.decl or end >= n or text[end] != " ":
+                                break
+                            i = end + 1
+                            if i >= n or text[i] in slow_start:
+                                break
+                            m = simple(text, i)
+                            if m is None:
+                                break
+                            lit = m.group()
+                            end = m.end()
                         continue
                 elif quick:
                     # a word with quotes or `$name` in it (not one that may be an

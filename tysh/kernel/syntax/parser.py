@@ -162,9 +162,10 @@ def _read_one(tables: _Tables, scanner: Scanner, whole: bool
     for tok in scanner.tokens():
         ttype = tok[0]
         while True:
-            act = row.get(ttype)
-            if act is None:
-                raise _syntax_error(scanner, tok, stack, values)
+            try:
+                act = row[ttype]
+            except KeyError:  # (a row holds no entry for a token its state refuses)
+                raise _syntax_error(scanner, tok, stack, values) from None
             if act >= 0:
                 row = rows[act]
                 stack.append(row)
@@ -210,10 +211,11 @@ def _finish(tables: _Tables, stack: list[_Row], values: list[Any],
     """The reductions at the end of the input: the script read so far."""
     row = stack[-1]
     while True:
-        act = row.get("$END")
-        if act is None:
+        at_end = row.get("$END")
+        if at_end is None:
             end = len(scanner.text)
             raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
+        act = at_end
         size, origin, fn, _one = tables.reductions[act]
         s = values[-size:] if size else []
         if size:
@@ -255,7 +257,8 @@ if TYPE_CHECKING:
     # and what the driver does in place of calling the builder on a slice of the value
     # stack: for a rule of one symbol, a function of that one value (SAME: the value
     # stays as it is); for a left-recursive repetition helper of two symbols, GROW (the
-    # second value is appended to the first's list); else None).
+    # second value is appended to the first's list); for a rule of two symbols that
+    # keeps one, (which one, a function of its value); else None).
     _Reduce = tuple[int, str, Callable[[list[Any]], Any], Any]
 _SAME: Any = object()
 _GROW: Any = object()
@@ -279,7 +282,8 @@ class _Tables:
     one reduction per rule and nothing per table entry.
 
     `runs` maps each state that starts a run of tokens (tablegen.token_runs) to the
-    repetition helper the run grows and the token types that continue it.
+    repetition helper the run grows and the token types that continue it. `chains`
+    holds the chains of reductions of one symbol the driver has met (`_unit_chain`).
     """
 
     def __init__(self, spec: _Spec) -> None:
@@ -294,6 +298,9 @@ class _Tables:
         self.end: _Row = states[end]
         self.runs: dict[int, tuple[str, frozenset[str]]] = {
             n: (origin, frozenset(kinds)) for n, (origin, kinds) in runs.items()}
+        # (id of the state below, first reduction, lookahead) -> what `_unit_chain` finds
+        self.chains: dict[tuple[int, int, str], tuple[tuple[Callable[[Any], Any], ...],
+                                                      _Row]] = {}
 
 
 def _reducer(recipe: _Recipe, builder: _Builder
@@ -362,6 +369,11 @@ def _reducer(recipe: _Recipe, builder: _Builder
         direct = getattr(builder, f"{name}_one", None) if size == 1 else None
         return (cb, direct) if direct is not None else one(cb)
     if kind == "pick":
+        direct = getattr(builder, f"{name}_one", None)
+        if size == 2 and len(keep) == 1 and direct is not None:
+            # a statement and its terminator, a list after its newline: the driver
+            # builds the node from the kept value in place (see _Reduce)
+            return _picker(cb, keep), (keep[0], direct)
         return one(_picker(cb, keep))
     if size == 1:
         # one spliced helper: its list (which nothing else holds) is the children
@@ -401,6 +413,7 @@ def _get_tables() -> _Tables:
 def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
     """The LALR(1) shift/reduce loop over Lark's tables (as lark.parsers.lalr_parser does)."""
     rows, reductions, runs = tables.rows, tables.reductions, tables.runs
+    chains = tables.chains
     stack: list[_Row] = [tables.start]
     values: list[Any] = []
     row = tables.start
@@ -408,9 +421,10 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
     for tok in tokens:
         ttype = tok[0]
         while True:
-            act = row.get(ttype)
-            if act is None:
-                raise _syntax_error(scanner, tok, stack, values)
+            try:
+                act = row[ttype]
+            except KeyError:  # (a row holds no entry for a token its state refuses)
+                raise _syntax_error(scanner, tok, stack, values) from None
             if act >= 0:
                 if act in runs:
                     # a run of tokens that only grows a list (see tablegen.token_runs):
@@ -444,9 +458,32 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
                     v = values.pop()
                     values[-1].append(v)
                     del stack[-1]
-                elif one is not _SAME:
-                    values[-1] = one(values[-1])
-                row = rows[stack[-2][origin]]
+                    row = rows[stack[-2][origin]]
+                    stack[-1] = row
+                    continue
+                if one.__class__ is tuple:
+                    k, take = one
+                    v = values.pop()
+                    values[-1] = take(v if k else values[-1])
+                    del stack[-1]
+                    row = rows[stack[-2][origin]]
+                    stack[-1] = row
+                    continue
+                # a chain of reductions of one symbol (simple_command -> pipeline ->
+                # and_or …): each leaves the state below as it is, so the state it ends
+                # in and the builders it calls depend only on that state, the first
+                # reduction and the lookahead, and are found once per such triple
+                below = stack[-2]
+                key = (id(below), act, ttype)
+                chain = chains.get(key)
+                if chain is None:
+                    chain = chains[key] = _unit_chain(tables, below, act, ttype)
+                fns, row = chain
+                if fns:
+                    v = values[-1]
+                    for f in fns:
+                        v = f(v)
+                    values[-1] = v
                 stack[-1] = row
                 continue
             if size:
@@ -460,15 +497,21 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
             stack.append(row)
     end_state = tables.end
     while True:
-        act = row.get("$END")
-        if act is None:
+        at_end = row.get("$END")
+        if at_end is None:
             end = len(scanner.text)
             raise _syntax_error(scanner, ("$END", "", end, end), stack, values)
+        act = at_end
         size, origin, fn, one = reductions[act]
         if one is not None:
             if one is _GROW:
                 v = values.pop()
                 values[-1].append(v)
+                del stack[-1]
+            elif one.__class__ is tuple:
+                k, take = one
+                v = values.pop()
+                values[-1] = take(v if k else values[-1])
                 del stack[-1]
             elif one is not _SAME:
                 values[-1] = one(values[-1])
@@ -489,6 +532,35 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
             return value
         stack.append(row)
         values.append(value)
+
+
+# The most reductions of one symbol `_unit_chain` puts in one chain (the tests set 1 to
+# compare chains with reducing one step at a time).
+_CHAIN_MAX = 64
+
+
+def _unit_chain(tables: _Tables, below: _Row, act: int, ttype: str
+                ) -> tuple[tuple[Callable[[Any], Any], ...], _Row]:
+    """The reductions of one symbol the driver makes one after another from reduction
+    `act`, over state `below`, with lookahead `ttype`: the functions they apply to the
+    top value (none for a rule that leaves it as it is) and the state they end in, the
+    first whose action on `ttype` is not such a reduction."""
+    rows, reductions = tables.rows, tables.reductions
+    fns: list[Callable[[Any], Any]] = []
+    steps = 0
+    while True:
+        _size, origin, _fn, one = reductions[act]
+        if one is not _SAME:
+            fns.append(one)
+        row = rows[below[origin]]
+        steps += 1
+        nxt = row.get(ttype)
+        if steps >= _CHAIN_MAX or nxt is None or nxt >= 0:
+            return tuple(fns), row
+        one = reductions[nxt][3]
+        if one is None or one is _GROW or one.__class__ is tuple:
+            return tuple(fns), row
+        act = nxt
 
 
 def _run_error(scanner: Scanner, tok: Tok, stack: list[_Row], values: list[Any],
@@ -628,7 +700,8 @@ _new: Any = object.__new__
 class _Builder:
     """Rule callbacks, named after the rules (or their `-> alias`) in tysh.lark. A
     `name_one` method, where there is one, builds the rule's node from its one child for
-    a form of the rule that has one symbol (the driver calls it in place, no list made)."""
+    a form of the rule that has one symbol, or keeps one of two (the driver calls it in
+    place, no list made)."""
 
     @staticmethod
     def start_one(stmts: tuple[ast.Statement, ...]) -> ast.Script:
@@ -681,13 +754,16 @@ class _Builder:
             c[-1] = Statement(last, False, last.pos)
         return tuple(c)
 
-    def stmt_fg(self, c: list[Any]) -> ast.Statement:
-        ao: ast.AndOr = c[0]
+    @staticmethod
+    def stmt_fg_one(ao: ast.AndOr) -> ast.Statement:
         st = _new(Statement)  # (as stmt_list_one makes it)
         st.body = ao
         st.background = False
         st.pos = ao.pos
         return st  # type: ignore[no-any-return]
+
+    def stmt_fg(self, c: list[Any]) -> ast.Statement:
+        return self.stmt_fg_one(c[0])
 
     def stmt_bg(self, c: list[Any]) -> ast.Statement:
         ao: ast.AndOr = c[0]
