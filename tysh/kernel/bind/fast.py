@@ -304,11 +304,10 @@ def make_fast(tool: Tool) -> FastFn | None:
     fast_ctor = _slot_setters(cls, fields)
     if any(not f.init_name for f in fields):
         return None
-    kw: list[str] = []
     # fields read as bound or else their default: their lines, and their values when no
     # option was given (the commonest line, `sort`, `cat FILE`, sets none of them)
-    as_bound: list[str] = []
-    as_default: list[str] = []
+    as_bound: dict[int, str] = {}
+    as_default: dict[int, str] = {}
     # whether the instance a line without options binds depends on its operands alone
     # (every other field its default, an immutable value): then one instance per
     # operand tuple is made and handed out again, as values are shared
@@ -323,7 +322,6 @@ def make_fast(tool: Tool) -> FastFn | None:
             return None
         pname = fp.param
         loc = f"v{k}"
-        kw.append(loc)
         if f.required:
             dflt = None
         elif f.factory is not None:
@@ -339,13 +337,12 @@ def make_fast(tool: Tool) -> FastFn | None:
         if pname in plain and fp.field == pname and dflt is not None \
                 and (p.kind != 2 or p.optional) and not p.positional:  # as bound, or the default
             if p.kind == 0:  # a plain bool: only a bare spelling sets it here
-                as_bound.append(f"        {loc} = True if {pname!r} in flags else {dflt}")
+                as_bound[k] = f"True if {pname!r} in flags else {dflt}"
             elif flag:
-                as_bound.append(f"        {loc} = True if {pname!r} in flags else "
-                                f"named.get({pname!r}, {dflt})")
+                as_bound[k] = f"True if {pname!r} in flags else named.get({pname!r}, {dflt})"
             else:
-                as_bound.append(f"        {loc} = named.get({pname!r}, {dflt})")
-            as_default.append(f"        {loc} = {dflt}")
+                as_bound[k] = f"named.get({pname!r}, {dflt})"
+            as_default[k] = dflt
             continue
         # where the bound value is: the variadic's is the operand list itself
         from_operands = p is var and node.only_variadic and not node.required \
@@ -402,31 +399,31 @@ def make_fast(tool: Tool) -> FastFn | None:
             src += [f"    {loc} = {got}", f"    if {loc} is _MISS:", if_missing]
             if body:
                 src += ["    else:", *body]
-    # the instance from v0, v1, …
-    ctor: list[str] = []
-    if fast_ctor is not None and getattr(cls, "__setattr__", None) is object.__setattr__ \
-            and all(f.name.isidentifier() and not f.name.startswith("__") for f in fields):
-        # a class that lets its slots be assigned (a value record, frozen to the type
-        # checker only): plain stores, the cheapest way to fill a slot
-        ctor.append("    o = _new(cls)")
-        ctor += [f"    o.{f.name} = v{k}" for k, f in enumerate(fields)]
-    elif fast_ctor is not None:
-        ctor.append("    o = _new(cls)")
-        for k, setter in enumerate(fast_ctor):
-            env[f"set{k}"] = setter
-            ctor.append(f"    set{k}(o, v{k})")
-    else:
-        args_src = ", ".join(f"{f.init_name}={loc}" for f, loc in zip(fields, kw, strict=True))
-        ctor += [
+    # the instance from v0, v1, … or, for a field read as bound or else its default, the
+    # expression that reads it (evaluated once, where the field is filled)
+    def ctor(given: dict[int, str]) -> list[str]:
+        vals = [given.get(k, f"v{k}") for k in range(len(fields))]
+        if fast_ctor is not None and getattr(cls, "__setattr__", None) is object.__setattr__ \
+                and all(f.name.isidentifier() and not f.name.startswith("__") for f in fields):
+            # a class that lets its slots be assigned (a value record, frozen to the type
+            # checker only): plain stores, the cheapest way to fill a slot
+            return ["    o = _new(cls)", *(f"    o.{f.name} = {v}" for f, v in zip(fields, vals, strict=True))]
+        if fast_ctor is not None:
+            for k, setter in enumerate(fast_ctor):
+                env[f"set{k}"] = setter
+            return ["    o = _new(cls)", *(f"    set{k}(o, {v})" for k, v in enumerate(vals))]
+        args_src = ", ".join(f"{f.init_name}={v}" for f, v in zip(fields, vals, strict=True))
+        return [
             "    try:",
             f"        o = cls({args_src})",
             "    except (TypeError, ValueError):",
             "        return None",
         ]
+
     if shareable or as_bound:
         # a line with options builds its instance from what was bound; one without
         # reuses the instance made for the same operands, or builds it from defaults
-        src += ["    if flags or named:", *as_bound, *("    " + line for line in ctor),
+        src += ["    if flags or named:", *("    " + line for line in ctor(as_bound)),
                 "        return ta, tool, o"]
         if shareable:
             env["shared"] = {}
@@ -435,8 +432,7 @@ def make_fast(tool: Tool) -> FastFn | None:
                 "    if o is not None:",
                 "        return ta, tool, o",
             ]
-        src += [line[4:] for line in as_default]
-    src += ctor
+    src += ctor(as_default)
     if shareable:
         src += [
             "    if len(shared) >= 256:",
