@@ -228,3 +228,30 @@ def test_a_shared_instance_holds_only_immutable_values() -> None:
     for name in type(a).__record_fields__:
         value = getattr(a, name)
         assert value is None or isinstance(value, (bool, int, float, str, bytes, tuple))
+
+
+@pytest.mark.parametrize("line", [
+    "-q a", "-qv", "-n5 a", "--lines=3 a", "-n 5 a", "-qn 5", "-qn5", "-x a -x=b",
+    "-qx a", "--name a --name=b", "-p 1 2", "-n 5 -q -x a -p 3 4 f", "--pair=1 2",
+])
+def test_fast_binder_answers_each_kind_of_option_word_as_the_general_binder(line: str) -> None:
+    # bools only, an inline value, a value in the next word, a repeatable param and a
+    # two-word param: each answered on the fast path (not declined) and exactly equal
+    @attrs.frozen
+    class _Mixed:
+        files: tuple[str, ...] = param(positional=True, default=())
+        lines: int = param(default=10, aliases=["-n"])
+        quiet: bool = param(default=False, aliases=["-q"])
+        verbose: bool = param(default=False, aliases=["-v"])
+        name: list[str] = param(default=[], aliases=["-x"], repeatable=True)
+        pair: list[int] = param(default=[], aliases=["-p"], consumes=2)
+
+    t = tool("mixed", args=_Mixed)(lambda a, c: 0)
+    fast = make_fast(t)
+    assert fast is not None
+    for _ in range(2):  # decoded, then from the memo
+        args = classify(line.split())
+        got = fast(args)
+        assert got is not None, line
+        ta, leaf, inst = got
+        assert ("ok", _snapshot(ta), leaf, inst) == _general(t, args), line

@@ -66,10 +66,12 @@ SIMPLE: frozenset[type] = frozenset({int, float, str, bool})
 def _loop_source() -> list[str]:
     """The binding loop: `_bind_typed`'s rules for words that bind cleanly; every other
     case returns None (the general binder then reports it). An option word is decoded
-    once per tool into (bool params it sets, value param or None, inline value or None)
-    and the decoding is memoised, so `-qn5` or `--lines=3` cost one dict lookup; a value
-    is converted once per spelling (`-n5`) or, given as the next word, once per text
-    and param (`-n 5`), when the result is an immutable scalar."""
+    once per tool into (mode, bool params it sets, value param, inline value or its
+    conversion, the param's conversion cache) and the decoding is memoised, so `-qn5` or
+    `--lines=3` cost one dict lookup; a value is converted once per spelling (`-n5`) or,
+    given as the next word, once per text and param (`-n 5`), when the result is an
+    immutable scalar. A bool param never lands in `named` here (its `=value` forms go to
+    the general binder), so setting one needs no `named.pop`."""
     return """\
 def fast(args):
     positional = []
@@ -94,36 +96,42 @@ def fast(args):
             d = decode(a.text)
             if d is None:
                 return None
-        bools, p, inline, value, cache = d
+        mode, bools, p, x, cache = d
         if bools:
-            for nm in bools:
-                flags.add(nm)
-                if named:
-                    named.pop(nm, None)
-            if p is None:
+            flags.update(bools)
+            if mode == 0:
                 continue
-        if p.kind == 1:
-            if inline is not None:
-                v = value if value is not _MISS else p.conv(inline)
+        if mode == 1:
+            named[p.name] = x
+            continue
+        if mode == 2:
+            for b in it:
+                break
             else:
-                b = next(it, INVALID)
-                if b is INVALID:
-                    return None
-                raw = b.value if type(b) is Operand else word_value(b)
-                if type(raw) is str:
-                    v = cache.get(raw, INVALID)
-                    if v is INVALID:
-                        v = p.conv(raw)
-                        if type(v) in SIMPLE and len(cache) < 256:
-                            cache[raw] = v
-                else:
+                return None
+            raw = b.value if type(b) is Operand else word_value(b)
+            if type(raw) is str:
+                v = cache.get(raw, INVALID)
+                if v is INVALID:
                     v = p.conv(raw)
+                    if v is INVALID:
+                        return None
+                    if type(v) in SIMPLE and len(cache) < 256:
+                        cache[raw] = v
+            else:
+                v = p.conv(raw)
+                if v is INVALID:
+                    return None
+            named[p.name] = v
+            continue
+        if p.kind == 1:  # an inline value whose conversion is not shared
+            v = p.conv(x)
             if v is INVALID:
                 return None
             named[p.name] = v
             continue
         # repeatable, or consumes=N: `_take`'s rules
-        vals = [] if inline is None else [inline]
+        vals = [] if x is None else [x]
         need = p.consumes
         while len(vals) < need:
             b = next(it, INVALID)
@@ -154,27 +162,33 @@ def _decoder(
 ) -> Callable[[str], Any]:
     """Decode one option word as `_bind_typed` does, for the clean cases only: a whole
     spelling, `--name=value`, or a bundle of known letters ending at most in one
-    value-taking letter, into (bools, param, inline value, its conversion, the param's
-    conversion cache). Bool params come back in `bools`, so a bare bool is
-    `((name,), None, None, _MISS, None)`. None means: let the general binder handle
-    the word."""
+    value-taking letter, into (mode, bools, param, x, the param's conversion cache).
+    Bool params come back in `bools`. The mode says what the loop does with the rest:
+    0 nothing (`-q`); 1 store x, the inline value's shared conversion (`-n5`); 2 take
+    the next word as the value (`-n 5`); 3 the inline value x (or None) by the param's
+    own rules (a repeatable or multi-word param, or a conversion not to be shared).
+    None means: let the general binder handle the word."""
     caches: dict[str, dict[str, Any]] = {}
 
     def decode(text: str) -> Any:
         p = spell.get(text)
-        out: Any
+        bools: tuple[str, ...]
+        inline: str | None = None
         if p is not None:
             if p.optional:
                 return None  # a flag with an optional attached value: the general path
-            out = ((p.name,), None, None) if p.kind == 0 else ((), p, None)
+            if p.kind == 0:
+                bools, p = (p.name,), None
+            else:
+                bools = ()
         elif text[1] == "-":
             eq = text.find("=")
             p = spell.get(text[:eq]) if eq > 0 else None
             if p is None or p.kind == 0 or p.optional:
                 return None  # unknown, `--help`, `--json`, or a bool's `=value`
-            out = ((), p, text[eq + 1:])
+            bools, inline = (), text[eq + 1:]
         else:
-            bools: list[str] = []
+            names: list[str] = []
             j = 1
             L = len(text)
             while j < L:
@@ -185,21 +199,28 @@ def _decoder(
                 if q.kind:
                     p = q
                     break
-                bools.append(q.name)
-            if p is None and not bools:
+                names.append(q.name)
+            if p is None and not names:
                 return None
-            out = (tuple(bools), p, text[j:] or None if p is not None else None)
-        value: Any = _MISS
-        inline = out[2]
-        p = out[1]
-        if inline is not None and p is not None and p.kind == 1:
-            v = p.conv(inline)
-            if v is INVALID:
-                return None  # the general binder says what is wrong with it
-            if type(v) in SIMPLE:
-                value = v
-        cache = caches.setdefault(p.name, {}) if p is not None else None
-        out = (*out, value, cache)
+            bools = tuple(names)
+            if p is not None:
+                inline = text[j:] or None
+        out: Any
+        if p is None:
+            out = (0, bools, None, None, None)
+        else:
+            cache = caches.setdefault(p.name, {})
+            mode = 3
+            x: Any = inline
+            if p.kind == 1 and inline is None:
+                mode = 2
+            elif p.kind == 1:
+                v = p.conv(inline)
+                if v is INVALID:
+                    return None  # the general binder says what is wrong with it
+                if type(v) in SIMPLE:
+                    mode, x = 1, v
+            out = (mode, bools, p, x, cache)
         if len(memo) >= 1024:
             memo.clear()
         memo[text] = out
@@ -283,11 +304,10 @@ def make_fast(tool: Tool) -> FastFn | None:
     fast_ctor = _slot_setters(cls, fields)
     if any(not f.init_name for f in fields):
         return None
-    kw: list[str] = []
     # fields read as bound or else their default: their lines, and their values when no
     # option was given (the commonest line, `sort`, `cat FILE`, sets none of them)
-    as_bound: list[str] = []
-    as_default: list[str] = []
+    as_bound: dict[int, str] = {}
+    as_default: dict[int, str] = {}
     # whether the instance a line without options binds depends on its operands alone
     # (every other field its default, an immutable value): then one instance per
     # operand tuple is made and handed out again, as values are shared
@@ -302,7 +322,6 @@ def make_fast(tool: Tool) -> FastFn | None:
             return None
         pname = fp.param
         loc = f"v{k}"
-        kw.append(loc)
         if f.required:
             dflt = None
         elif f.factory is not None:
@@ -318,99 +337,107 @@ def make_fast(tool: Tool) -> FastFn | None:
         if pname in plain and fp.field == pname and dflt is not None \
                 and (p.kind != 2 or p.optional) and not p.positional:  # as bound, or the default
             if p.kind == 0:  # a plain bool: only a bare spelling sets it here
-                as_bound.append(f"        {loc} = True if {pname!r} in flags else {dflt}")
+                as_bound[k] = f"True if {pname!r} in flags else {dflt}"
             elif flag:
-                as_bound.append(f"        {loc} = True if {pname!r} in flags else "
-                                f"named.get({pname!r}, {dflt})")
+                as_bound[k] = f"True if {pname!r} in flags else named.get({pname!r}, {dflt})"
             else:
-                as_bound.append(f"        {loc} = named.get({pname!r}, {dflt})")
-            as_default.append(f"        {loc} = {dflt}")
+                as_bound[k] = f"named.get({pname!r}, {dflt})"
+            as_default[k] = dflt
             continue
         # where the bound value is: the variadic's is the operand list itself
         from_operands = p is var and node.only_variadic and not node.required \
             and pname not in plain
         if p is var and not from_operands:
             shareable = False
+        # the bound value, or _MISS; then the lines that check and shape a bound value
+        got: str | None = None
         if from_operands:  # (a list, when given)
-            src.append(f"    {loc} = positional if positional else _MISS")
             if pname in str_tuples and share_key == "()":
                 share_key = loc  # a tuple of str, or the default
             else:
                 shareable = False
         elif p.positional:
-            src.append(f"    {loc} = bound.get({pname!r}, _MISS)")
+            got = f"bound.get({pname!r}, _MISS)"
         elif flag:
-            src.append(f"    {loc} = True if {pname!r} in flags else named.get({pname!r}, _MISS)")
+            got = f"True if {pname!r} in flags else named.get({pname!r}, _MISS)"
         else:
-            src.append(f"    {loc} = named.get({pname!r}, _MISS)")
-        src.append(f"    if {loc} is _MISS:")
-        src.append("        return None" if dflt is None else f"        {loc} = {dflt}")
+            got = f"named.get({pname!r}, _MISS)"
+        body: list[str] = []
         if pname in plain and fp.field == pname:
-            continue
-        src.append("    else:")
-        if pname in str_tuples:  # the general path's check: a list of str → a tuple
+            pass
+        elif pname in str_tuples:  # the general path's check: a list of str → a tuple
             # (a loop: the lists are short, and a loop costs less than set-up of a
             # `map` over them)
             pad = "" if from_operands else "    "
             if not from_operands:
-                src.append(f"        if type({loc}) is list:")
-            src += [
+                body.append(f"        if type({loc}) is list:")
+            body += [
                 f"        {pad}for e in {loc}:",
                 f"        {pad}    if type(e) is not str:",
                 f"        {pad}        return None",
                 f"        {pad}{loc} = tuple({loc})",
             ]
-            continue
-        conv = fp.elem_conv
-        if conv is not None:
-            env[f"conv{k}"] = conv
-            src += [
-                f"        if type({loc}) is list:",
-                f"            {loc} = [conv{k}(e) for e in {loc}]",
-                f"            for e in {loc}:",
-                "                if e is INVALID:",
-                "                    return None",
-            ]
-        if fp.shape is not None:
-            env[f"shape{k}"] = fp.shape
-            src.append(f"        {loc} = shape{k}({loc})")
         else:
-            src.append("        pass")
-    if shareable:
-        env["shared"] = {}
-        src += [
-            "    if not flags and not named:",
-            f"        o = shared.get({share_key})",
-            "        if o is not None:",
-            "            return ta, tool, o",
-        ]
-    if as_bound:
-        src += ["    if flags or named:", *as_bound, "    else:", *as_default]
-    if fast_ctor is not None and getattr(cls, "__setattr__", None) is object.__setattr__ \
-            and all(f.name.isidentifier() and not f.name.startswith("__") for f in fields):
-        # a class that lets its slots be assigned (a value record, frozen to the type
-        # checker only): plain stores, the cheapest way to fill a slot
-        src.append("    o = _new(cls)")
-        src += [f"    o.{f.name} = v{k}" for k, f in enumerate(fields)]
-    elif fast_ctor is not None:
-        src.append("    o = _new(cls)")
-        for k, setter in enumerate(fast_ctor):
-            env[f"set{k}"] = setter
-            src.append(f"    set{k}(o, v{k})")
-    else:
-        args_src = ", ".join(f"{f.init_name}={loc}" for f, loc in zip(fields, kw, strict=True))
-        src += [
+            conv = fp.elem_conv
+            if conv is not None:
+                env[f"conv{k}"] = conv
+                body += [
+                    f"        if type({loc}) is list:",
+                    f"            {loc} = [conv{k}(e) for e in {loc}]",
+                    f"            for e in {loc}:",
+                    "                if e is INVALID:",
+                    "                    return None",
+                ]
+            if fp.shape is not None:
+                env[f"shape{k}"] = fp.shape
+                body.append(f"        {loc} = shape{k}({loc})")
+        if_missing = "        return None" if dflt is None else f"        {loc} = {dflt}"
+        if got is None:  # the operand list, tested for being empty
+            src += ["    if positional:", f"        {loc} = positional", *(body or ["        pass"]),
+                    "    else:", if_missing]
+        else:
+            src += [f"    {loc} = {got}", f"    if {loc} is _MISS:", if_missing]
+            if body:
+                src += ["    else:", *body]
+    # the instance from v0, v1, … or, for a field read as bound or else its default, the
+    # expression that reads it (evaluated once, where the field is filled)
+    def ctor(given: dict[int, str]) -> list[str]:
+        vals = [given.get(k, f"v{k}") for k in range(len(fields))]
+        if fast_ctor is not None and getattr(cls, "__setattr__", None) is object.__setattr__ \
+                and all(f.name.isidentifier() and not f.name.startswith("__") for f in fields):
+            # a class that lets its slots be assigned (a value record, frozen to the type
+            # checker only): plain stores, the cheapest way to fill a slot
+            return ["    o = _new(cls)", *(f"    o.{f.name} = {v}" for f, v in zip(fields, vals, strict=True))]
+        if fast_ctor is not None:
+            for k, setter in enumerate(fast_ctor):
+                env[f"set{k}"] = setter
+            return ["    o = _new(cls)", *(f"    set{k}(o, {v})" for k, v in enumerate(vals))]
+        args_src = ", ".join(f"{f.init_name}={v}" for f, v in zip(fields, vals, strict=True))
+        return [
             "    try:",
             f"        o = cls({args_src})",
             "    except (TypeError, ValueError):",
             "        return None",
         ]
+
+    if shareable or as_bound:
+        # a line with options builds its instance from what was bound; one without
+        # reuses the instance made for the same operands, or builds it from defaults
+        src += ["    if flags or named:", *("    " + line for line in ctor(as_bound)),
+                "        return ta, tool, o"]
+        if shareable:
+            env["shared"] = {}
+            src += [
+                f"    o = shared.get({share_key})",
+                "    if o is not None:",
+                "        return ta, tool, o",
+            ]
+    src += ctor(as_default)
     if shareable:
         src += [
-            "    if not flags and not named:",
-            "        if len(shared) >= 256:",
-            "            shared.clear()",
-            f"        shared[{share_key}] = o",
+            "    if len(shared) >= 256:",
+            "        shared.clear()",
+            f"    shared[{share_key}] = o",
         ]
     src.append("    return ta, tool, o")
     # kept between processes: compiling a binder with many options would otherwise cost a
