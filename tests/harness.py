@@ -147,3 +147,24 @@ def kernel_run(k: Any, argv: list[str], stdin: bytes = b"") -> tuple[int, bytes]
     """(status, stdout bytes) of the same argv run by a Kernel."""
     r = k.execute_argv(argv[0], argv[1:], stdin, binary=True)
     return r.code, r.out if isinstance(r.out, bytes) else r.out.encode()
+
+
+def cycle_garbage(k: Any, src: str, warm: int = 20, runs: int = 5) -> tuple[int, Any]:
+    """Run `src` past the record classes' first, generic instances (`warm` times), then
+    `runs` more times with the cycle collector off: what a collection then finds (the
+    reference cycles those runs left) and the last run's result."""
+    import gc
+
+    for _ in range(warm):
+        k.execute(src)
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(runs):
+            r = k.execute(src)
+        found = gc.collect()
+    finally:
+        if was:
+            gc.enable()
+    return found, r

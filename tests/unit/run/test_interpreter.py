@@ -386,21 +386,10 @@ def test_time_is_a_word_outside_command_position() -> None:
 ])
 def test_a_substitution_or_subshell_leaves_nothing_for_the_cycle_collector(
         k: Kernel, src: str) -> None:
-    import gc
+    from harness import cycle_garbage
 
     want = k.execute(src)
-    for _ in range(20):  # past the record classes' first, generic instances
-        k.execute(src)
-    gc.collect()
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(5):
-            r = k.execute(src)
-        found = gc.collect()
-    finally:
-        if was:
-            gc.enable()
+    found, r = cycle_garbage(k, src)
     assert found == 0
     assert (r.code, r.out, r.err) == (want.code, want.out, want.err)
 

@@ -222,22 +222,11 @@ def test_here_documents_and_descriptor_copies_run_in_turn(
 
 def test_stages_run_in_turn_leave_nothing_for_the_cycle_collector(
         kernel: Kernel, tmp_path: Path, started: list[str]) -> None:
-    import gc
+    from harness import cycle_garbage
 
     (tmp_path / "in.txt").write_text("pear\napple\nfig\napple\nkiwi\n")
     src = "cat in.txt | sort | uniq -c | tr a-z A-Z | head -n 2"
-    for _ in range(20):  # past the record classes' first, generic instances
-        kernel.execute(src)
-    gc.collect()
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(5):
-            r = kernel.execute(src)
-        found = gc.collect()
-    finally:
-        if was:
-            gc.enable()
+    found, r = cycle_garbage(kernel, src)
     assert found == 0
     # the last stage's typed value is still the pipeline's, the others' are let go
     assert (r.out, r.data) == ("      2 APPLE\n      1 FIG\n", ["      2 APPLE", "      1 FIG"])

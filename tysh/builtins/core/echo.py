@@ -22,14 +22,18 @@ def _is_option(word: str) -> bool:
     return len(word) > 1 and word[0] == "-" and not word[1:].strip("neE")
 
 
+def _joined(words: Sequence[Any]) -> str:
+    """The words a space apart (typed values as their text)."""
+    try:
+        return " ".join(words)
+    except TypeError:
+        return " ".join(texts(words))
+
+
 def _echo_words(words: Sequence[Any], out: IO[bytes]) -> int:
     """echo of words that are no options (its ToolWriter): them, a space apart, and a
     newline."""
-    try:
-        s = " ".join(words)
-    except TypeError:
-        s = " ".join(texts(words))
-    out.write((s + "\n").encode("utf-8", "surrogateescape"))
+    out.write((_joined(words) + "\n").encode("utf-8", "surrogateescape"))
     return 0
 
 
@@ -62,10 +66,7 @@ def echo(args: VerbatimArgs, ctx: Context) -> int | Outcome:
             words = words[i:]
     if newline and not escapes and not ctx.json:
         return _echo_words(words, ctx.stdout)
-    try:
-        s = " ".join(words)
-    except TypeError:
-        s = " ".join(texts(words))
+    s = _joined(words)
     if escapes:
         # printf's module loads on first use: plain `echo` is the commonest command
         from tysh.kernel.text.printf import expand_echo_escapes
