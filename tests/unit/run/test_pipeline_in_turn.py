@@ -287,7 +287,7 @@ def _outcome(stream: Any, name: str, args: tuple[Any, ...]) -> tuple[str, Any]:
 @pytest.mark.parametrize("closed", [False, True])
 def test_held_output_answers_as_a_write_only_io_object(
         kernel: Kernel, closed: bool) -> None:
-    held = pipeline._Held(lambda: io.BytesIO())
+    held = pipeline._Held(lambda sub, first: io.BytesIO(), None, 1)  # type: ignore[arg-type]
     ref = _ReferenceHeld()
     assert isinstance(held, io.BufferedIOBase) and isinstance(held, io.IOBase)
     if closed:

@@ -17,6 +17,7 @@ import sys
 from tysh.kernel.base.control import ExitShell
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.record import Record, frozen
+from tysh.kernel.base.streams import NOT_TERMINALS
 from tysh.kernel.base.values import AssocArray, SparseList
 from tysh.kernel.base.weak import WeakMembers
 
@@ -528,6 +529,9 @@ class CappedOutput(io.BytesIO):
             tail = tail[start + 1 :]
         omitted = self.total - len(head) - len(tail)
         return head + marker(omitted, not head or head.endswith(b"\n")) + tail
+
+
+NOT_TERMINALS.add(CappedOutput)
 
 
 def parse_seconds(text: str) -> float | None:

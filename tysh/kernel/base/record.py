@@ -285,7 +285,7 @@ def _compile_init(cls: Any) -> Any:
     return init
 
 
-def _frozen(cls: type[_T], enforce: bool = True) -> type[_T]:
+def _frozen(cls: type[_T], enforce: bool = True, fixed: bool = True) -> type[_T]:
     # fields are a record base's fields, then the class's own annotations, in order; a
     # class attribute of the same name is the field's default (immutable values only: it
     # is shared by every instance)
@@ -333,6 +333,7 @@ def _frozen(cls: type[_T], enforce: bool = True) -> type[_T]:
     if enforce:
         ns["__setattr__"] = _frozen_setattr
         ns["__delattr__"] = _frozen_delattr
+    ns["__record_fixed__"] = fixed
     ns["__reduce__"] = _reduce
     meta: Any = type(cls)
     made: type[_T] = meta(cls.__name__, cls.__bases__, ns)
@@ -363,7 +364,7 @@ else:
     def mutable(cls):
         """A record whose fields may be assigned after it is made (over `MutableRecord`
         for attrs' meaning of a mutable class: equal by fields, unhashable)."""
-        return _frozen(cls, enforce=False)
+        return _frozen(cls, enforce=False, fixed=False)
 
 
 if TYPE_CHECKING:
@@ -382,6 +383,13 @@ else:
 def is_record(cls: object) -> bool:
     """Whether cls is a class made by `frozen`."""
     return isinstance(cls, type) and "__record_fields__" in cls.__dict__
+
+
+def is_frozen_record(value: object) -> bool:
+    """Whether value is an instance of a `frozen` or `value_record` class: its fields are
+    never set once it is made (checked at run time, or by the type checker); what they
+    hold may still be mutable."""
+    return type(value).__dict__.get("__record_fixed__") is True
 
 
 def record_fields(cls: type) -> tuple[tuple[str, str], ...]:

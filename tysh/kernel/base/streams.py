@@ -55,6 +55,10 @@ def fileno_of(stream: IO[bytes] | None) -> int | None:
 # program ended (status 141); the bytes left behind are nobody's to report again
 ABANDONED = WeakMembers()
 
+# stream types that are never a terminal, so a command's Context need not ask: memory
+# buffers, and the in-memory streams of other modules (which add their own types)
+NOT_TERMINALS: set[type] = {io.BytesIO}
+
 
 def flush_quietly(stream: IO[bytes] | None) -> None:
     if stream is None:
@@ -132,6 +136,9 @@ class CheckedBytesIO(io.BytesIO):
         if m is not None and self.charged:
             m.release(self.charged)
             self.charged = 0
+
+
+NOT_TERMINALS.add(CheckedBytesIO)
 
 
 class CheckedWriter(io.BufferedWriter):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand, classify
 from tysh.kernel.base.cache import compile_cached
 from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.record import is_frozen_record
 from tysh.kernel.bind.binder import (
     INVALID,
     CompiledNode,
@@ -457,6 +458,17 @@ def _immutable(value: object) -> bool:
     if type(value) in (tuple, frozenset):
         return all(_immutable(v) for v in value)  # type: ignore[attr-defined]
     return value is None or type(value) in (bool, int, float, str, bytes)
+
+
+def reusable(targs: ToolArgs, inst: Any) -> bool:
+    """Whether a binding may be handed to later runs of the same words: its instance is
+    a frozen record holding only immutable values, so no run of the tool can change
+    what the next is given. (Binding reads nothing but the tool and the words.) A
+    raw or verbatim leaf's instance is the ToolArgs itself, whose lists a tool may
+    change."""
+    if inst is targs or not is_frozen_record(inst):
+        return False
+    return all(_immutable(getattr(inst, n)) for n in type(inst).__record_fields__)
 
 
 def _variadic_bound(name: str) -> property:

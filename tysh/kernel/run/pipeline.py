@@ -27,8 +27,15 @@ from tysh.kernel.base import stop
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.base.hints import cast
 from tysh.kernel.base.lazymod import LazyModule, load
-from tysh.kernel.base.streams import CheckedReader, CheckedWriter, Fds, close_quietly
+from tysh.kernel.base.streams import (
+    NOT_TERMINALS,
+    CheckedReader,
+    CheckedWriter,
+    Fds,
+    close_quietly,
+)
 from tysh.kernel.base.threads import NoThread, start_deep
+from tysh.kernel.run.simple_command import prepared, run_prepared
 from tysh.kernel.syntax import ast
 
 TYPE_CHECKING = False
@@ -38,6 +45,7 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
     from tysh.kernel.run.interpreter import Interpreter
+    from tysh.kernel.run.simple_command import Prepared
 else:  # only a pipeline whose stages run concurrently starts threads
     threading = LazyModule(globals(), "threading", "threading")
 
@@ -53,14 +61,17 @@ def _run_stage(
     statuses: list[int],
     i: int,
     installed: bool = False,
+    prep: Prepared | None = None,
 ) -> None:
     """Run one stage and close the pipe ends it owns, whatever happens. The stage's stop
     check becomes this thread's (kernel.base.stop) for the while, unless `installed`
-    says the caller's is one that stops it alike."""
+    says the caller's is one that stops it alike. `prep`: the stage is a constant
+    command ready to run (simple_command.prepared)."""
     status = 0
     saved_check = None if installed else stop.install(interp.check_boundary)
     try:
-        status = interp.run_command(cmd, fds)
+        status = interp.run_command(cmd, fds) if prep is None else run_prepared(
+            interp, prep, fds)
         if own_out is not None:
             try:
                 own_out.flush()
@@ -300,23 +311,35 @@ def _in_turn(interp: Interpreter, cmds: Sequence[ast.Command], fds: Fds) -> bool
 
 
 # a pipeline's commands (by id) → (the commands, each stage's `_turn_name` when every
-# stage has one, else None); the entry holds the commands, so an id is not reused while
-# it lives
-_STAGES: dict[int, tuple[Sequence[ast.Command], tuple[str, ...] | None]] = {}
+# stage has one, else None, and whether each assigns nothing); the entry holds the
+# commands, so an id is not reused while it lives
+_STAGES: dict[int, tuple[Sequence[ast.Command], tuple[str, ...] | None,
+                         tuple[bool, ...]]] = {}
 
 
 def _stage_names(cmds: Sequence[ast.Command]) -> tuple[str, ...] | None:
     """Each stage's `_turn_name`, or None when a stage has none; remembered per
     pipeline."""
+    return _staged(cmds)[1]
+
+
+def _stage_quiet(cmds: Sequence[ast.Command]) -> tuple[bool, ...]:
+    """Whether each stage assigns nothing (`_judged`); remembered per pipeline."""
+    return _staged(cmds)[2]
+
+
+def _staged(cmds: Sequence[ast.Command]
+            ) -> tuple[Sequence[ast.Command], tuple[str, ...] | None, tuple[bool, ...]]:
     hit = _STAGES.get(id(cmds))
     if hit is not None and hit[0] is cmds:
-        return hit[1]
-    names = [_turn_name(c) for c in cmds]
+        return hit
+    judged = [_judged(c) for c in cmds]
+    names = [j[1] for j in judged]
     got = None if None in names else tuple(cast("list[str]", names))
     if len(_STAGES) >= 4096:
         _STAGES.clear()
-    _STAGES[id(cmds)] = (cmds, got)
-    return got
+    hit = _STAGES[id(cmds)] = (cmds, got, tuple(j[2] for j in judged))
+    return hit
 
 
 def _host_threads() -> bool:
@@ -473,10 +496,13 @@ class _Held:
     an io object costs several times more to make and to let go (its finalizer calls
     `close` again), and a stage run in turn makes one per stage."""
 
-    __slots__ = ("_spill", "_buf", "pipe", "closed", "__weakref__")
+    __slots__ = ("_spill", "_sub", "_first", "_buf", "pipe", "closed", "__weakref__")
 
-    def __init__(self, spill: Callable[[], IO[bytes]]) -> None:
-        self._spill = spill
+    def __init__(self, spill: Callable[[Interpreter, int], IO[bytes]], sub: Interpreter,
+                 first: int) -> None:
+        self._spill = spill  # called as spill(sub, first)
+        self._sub = sub
+        self._first = first
         self._buf = bytearray()
         self.pipe: IO[bytes] | None = None  # once spilled
         self.closed = False
@@ -495,7 +521,7 @@ class _Held:
         if len(buf) + n <= HELD_BYTES:
             buf += b
             return n
-        self.pipe = pipe = self._spill()
+        self.pipe = pipe = self._spill(self._sub, self._first)
         if buf:
             held = bytes(buf)
             self._buf = bytearray()
@@ -583,6 +609,7 @@ class _Held:
 
 
 io.BufferedIOBase.register(_Held)
+NOT_TERMINALS.add(_Held)
 
 
 class _HeldInput(io.BytesIO):
@@ -613,8 +640,9 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -
     under `set -T` runs before its command, and may assign); else it is a full fork.
     Every stage of the first kind runs on one such shell: the session cannot change
     while the stages run, and what such a stage can change of its shell (`_renew`) is
-    put back as a new fork has it before the next. One stop check serves every stage:
-    each fork's stops at the same cancel and deadline (`Interpreter.check_boundary`)."""
+    put back as a new fork has it before the next, or set by `run_prepared` when the
+    stage is a constant command bound before. One stop check serves every stage: each
+    fork's stops at the same cancel and deadline (`Interpreter.check_boundary`)."""
     n = len(cmds)
     statuses = [0] * n
     stdin: IO[bytes] | None = None  # the pipeline's own, for the first stage
@@ -622,21 +650,45 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -
     threads: list[threading.Thread] = []
     refused: list[NoThread] = []
     st = interp.state
-    may_share = SHARE_QUIET_STAGES and not st.refs and not st.traps
+    quiet = _stage_quiet(cmds) if SHARE_QUIET_STAGES and not st.refs and not st.traps else None
+    # (a shell that reports events or traces runs each command the general way)
+    plain = interp.events is None and "xtrace" not in st.options
     shared: Interpreter | None = None
     saved_check: Callable[[], None] | None = None
     installed = False
+
+    def spill(sub: Interpreter, first: int) -> IO[bytes]:
+        """Start stages `first`… concurrently, fed by a new pipe; its write end."""
+        nonlocal last
+        reader, writer = _pipe(sub, interp)
+        try:
+            started, last = _concurrently(interp, cmds[first:], fds, statuses, first,
+                                          reader, last_here=False, feeder=writer)
+        except NoThread as e:
+            refused.append(e)
+            # the writing stage ends as at a reader gone; the script ends below
+            raise BrokenPipeError(32, "no thread for the rest of the pipeline") from None
+        except BaseException:
+            close_quietly(writer)
+            raise
+        threads.extend(started)
+        return writer
+
     try:
         for i, cmd in enumerate(cmds):
             stage_fds = dict(fds)
             if stdin is not None:
                 stage_fds[0] = stdin
-            if may_share and _judged(cmd)[2]:
+            prep = None
+            if quiet is not None and quiet[i]:
+                if plain and type(cmd) is ast.SimpleCommand:
+                    prep = prepared(interp, cmd)
                 if shared is None:
                     sub = shared = _fork(interp, stdin, True)
                 else:
                     sub = shared
-                    _renew(sub, interp)
+                    if prep is None:  # (run_prepared sets what _renew puts back)
+                        _renew(sub, interp)
             else:
                 sub = _fork(interp, stdin)
             if i == 0:
@@ -645,32 +697,15 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -
             if i == n - 1:
                 last = sub
                 sub.keeps_value = interp.keeps_value
-                _run_stage(sub, cmd, stage_fds, stdin, None, statuses, i, True)
+                _run_stage(sub, cmd, stage_fds, stdin, None, statuses, i, True, prep)
                 if sub is not shared:
                     sub.retire()
                 break
             sub.keeps_value = False
-
-            def spill(sub: Interpreter = sub, first: int = i + 1) -> IO[bytes]:
-                """Start stages `first`… concurrently, fed by a new pipe; its write end."""
-                nonlocal last
-                reader, writer = _pipe(sub, interp)
-                try:
-                    started, last = _concurrently(interp, cmds[first:], fds, statuses, first,
-                                                  reader, last_here=False, feeder=writer)
-                except NoThread as e:
-                    refused.append(e)
-                    # the writing stage ends as at a reader gone; the script ends below
-                    raise BrokenPipeError(32, "no thread for the rest of the pipeline") from None
-                except BaseException:
-                    close_quietly(writer)
-                    raise
-                threads.extend(started)
-                return writer
-
-            held = _Held(spill)
-            stage_fds[1] = cast("IO[bytes]", held)
-            _run_stage(sub, cmd, stage_fds, stdin, cast("IO[bytes]", held), statuses, i, True)
+            held = _Held(spill, sub, i + 1)
+            out: IO[bytes] = held  # type: ignore[assignment]  # (a registered BufferedIOBase)
+            stage_fds[1] = out
+            _run_stage(sub, cmd, stage_fds, stdin, out, statuses, i, True, prep)
             sub.last_data = None  # a stage's value before the last is nobody's
             if sub is not shared:
                 sub.retire()

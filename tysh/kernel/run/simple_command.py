@@ -21,7 +21,7 @@ from tysh.kernel.base.limits import (
     LimitExceeded,
     MemoryLimitExceeded,
 )
-from tysh.kernel.base.streams import ABANDONED, CheckedBytesIO, Fds
+from tysh.kernel.base.streams import ABANDONED, NOT_TERMINALS, CheckedBytesIO, Fds
 from tysh.kernel.base.values import (
     FAR_GAP,
     AssocArray,
@@ -34,7 +34,7 @@ from tysh.kernel.base.values import (
     to_text,
 )
 from tysh.kernel.bind.binder import BindError, word_value
-from tysh.kernel.bind.fast import bind_and_convert
+from tysh.kernel.bind.fast import bind_and_convert, reusable
 from tysh.kernel.expand.words import eval_arith_word, expand_args
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
@@ -51,8 +51,15 @@ if TYPE_CHECKING:
 
     from tysh.kernel.run.interpreter import Interpreter
     from tysh.kernel.run.plan import Plan
-    from tysh.kernel.run.session import Session
     from tysh.kernel.tools.schema import ToolSchema
+
+    # a constant command's binding, kept to be handed out again: (the tool it was bound
+    # for, the leaf, its args instance, `--json`, the subcommand path)
+    Bound = tuple[Tool, Tool, Any, bool, tuple[str, ...]]
+    # (name, arguments, `$_`, a one-slot memo of its Bound)
+    Known = tuple[str, tuple[Arg, ...], str, list[Bound | None]]
+    # a constant command ready to run: (its Bound, its name, `$_`)
+    Prepared = tuple[Bound, str, str]
 
 _SPECIAL_NAME_CHARS = frozenset("*?[{~")
 _NO_WORDS: frozenset[int] = frozenset()
@@ -81,31 +88,36 @@ def arg_text(a: Arg) -> str:
     return "--"
 
 
-# syntax tree node id → (node, its command name, arguments and `$_` when every word is
-# constant text, else None); the entry holds the node, so an id is not reused while it
-# lives
-_CONSTANT: dict[int, tuple[ast.SimpleCommand, tuple[str, tuple[Arg, ...], str] | None]] = {}
+# syntax tree node id → (node, its command name, arguments, `$_` and binding memo when
+# every word is constant text, else None); the entry holds the node, so an id is not
+# reused while it lives
+_CONSTANT: dict[int, tuple[ast.SimpleCommand, Known | None]] = {}
 # the characters that make a literal word more than its text (expand_args' rule)
 _LIVE = frozenset("{*?[(~\\")
 
 
-def _constant(interp: Interpreter, cmd: ast.SimpleCommand
-              ) -> tuple[str, tuple[Arg, ...], str] | None:
+# whether a constant command keeps its binding for its next run (`call_tool`'s memo);
+# tests turn it off to compare with binding every run
+REUSE_BINDINGS = True
+
+
+def _constant(interp: Interpreter, cmd: ast.SimpleCommand) -> Known | None:
     """The command name, arguments and `$_` of a command whose words are all constant
     text (plain or quoted, nothing to expand, no assignment, redirection or declaration
-    argument): they never change, so they are worked out once per syntax node."""
+    argument): they never change, so they are worked out once per syntax node, and so
+    is their binding when a later run may be handed it again (`call_tool`'s memo)."""
     hit = _CONSTANT.get(id(cmd))
     if hit is not None and hit[0] is cmd:
         return hit[1]
     words = cmd.words
-    got = None
+    got: Known | None = None
     if words and not cmd.assigns and not cmd.redirects and not cmd.arg_assigns and all(
             len(w.parts) == 1 and (type(w.parts[0]) is ast.Quoted or type(
                 w.parts[0]) is ast.Lit and _LIVE.isdisjoint(w.parts[0].text))
             for w in words):
         name = cast("ast.Lit | ast.Quoted", words[0].parts[0]).text
         args = tuple(expand_args(words[1:], interp))
-        got = (name, args, arg_text(args[-1]) if args else name)
+        got = (name, args, arg_text(args[-1]) if args else name, [None])
     if len(_CONSTANT) >= 4096:
         _CONSTANT.clear()
     _CONSTANT[id(cmd)] = (cmd, got)
@@ -119,13 +131,24 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     st = interp.state
     known = _constant(interp, cmd)
     if known is not None:
-        name, fixed, last = known
+        name, fixed, last, memo = known
         fn = st.functions.get(name)
         tool: Tool | None = None
         if fn is None:
             tool = interp.registry.tool(name)
             if st.disabled and name in st.disabled:  # `enable -n NAME`
                 tool = interp.registry.registered.get(name)
+        if interp.events is None and "xtrace" not in st.options:
+            # nothing to declare, redirect, assign, trace or report
+            st.last_arg = last
+            if fn is not None:
+                return call_function(interp, fn, name, list(fixed), fds)
+            if tool is not None:
+                bound = memo[0]
+                if bound is not None and bound[0] is tool and REUSE_BINDINGS:
+                    return _call_leaf(interp, tool, bound[1], name, bound[2], bound[3],
+                                      bound[4], fds)
+                return call_tool(interp, tool, name, list(fixed), fds, memo)
         args = list(fixed)
     else:
         words = cmd.words
@@ -194,6 +217,37 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
         if tool is not None:
             return call_tool(interp, tool, name, args, fds)
     return _dispatch(interp, cmd, name, fn, tool, args, fds)
+
+
+def prepared(interp: Interpreter, cmd: ast.SimpleCommand) -> Prepared | None:
+    """What `run_prepared` needs to run a constant command whose binding an earlier run
+    kept (`call_tool`'s memo), when its name still means that tool; else None (run it
+    with `run_simple`). Only for a shell that reports no events and traces nothing."""
+    known = _constant(interp, cmd)
+    if known is None:
+        return None
+    name, _, last, memo = known
+    bound = memo[0]
+    if bound is None or not REUSE_BINDINGS:
+        return None
+    st = interp.state
+    if name in st.functions or (st.disabled and name in st.disabled):
+        return None
+    if interp.registry.tool(name) is not bound[0]:
+        return None
+    return bound, name, last
+
+
+def run_prepared(interp: Interpreter, prep: Prepared, fds: Fds) -> int:
+    """`interp.run_command(cmd, fds)` for a command `prepared` answered for: the same
+    steps, with the words, name and binding already known."""
+    bound, name, last = prep
+    interp.cur_fds = fds
+    interp.last_typed = False
+    interp.last_data = None
+    interp.cmdsub_status = None
+    interp.state.last_arg = last
+    return _call_leaf(interp, bound[0], bound[1], name, bound[2], bound[3], bound[4], fds)
 
 
 def _dispatch(interp: Interpreter, cmd: ast.SimpleCommand, name: str, fn: Any,
@@ -796,7 +850,12 @@ def _run_group(interp: Interpreter, group: ast.Command, steps: Plan | None,
 # ---------------------------------------------------------------- tools
 
 
-def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: Fds) -> int:
+def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: Fds,
+              memo: list[Bound | None] | None = None) -> int:
+    """Bind the words and run the tool. `memo` (a constant command's) keeps the binding
+    for the next run of the same words, when it may be handed out again (`reusable`:
+    the tool can change nothing of it) and no direct answer or writer could take the
+    words first."""
     direct = tool.direct
     if direct is not None:  # `[ $i -lt 10 ]`: no binding, no Context (see ToolDirect)
         got = direct([v if type(v) is str else to_text(v) for v in map(word_value, args)])
@@ -808,23 +867,43 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         if stdout is not None:
             words = [a.value for a in args if type(a) is Operand]
             if len(words) == len(args):
-                code = _run_tool(interp, tool, tool, name, writer, words, None, None, fds,
-                                 stdout)
-                if code is not None:
+                try:
+                    code = writer(words, stdout)
+                except _TOOL_FAILURES as e:
+                    return _tool_failed(interp, name, e, fds, stdout)
+                if code is not None:  # (None: it wrote nothing, the tool runs)
+                    if tool.schema.typed_substitution:
+                        interp.last_typed = False
+                    if type(stdout) is not io.BytesIO:
+                        try:
+                            stdout.flush()
+                        except (BrokenPipeError, FsError) as e:
+                            return _flush_failed(interp, name, stdout, fds, e, code)
                     return code
     try:
         targs, leaf, inst = bind_and_convert(tool, args)
     except BindError as e:
         interp.error(fds, str(e))
         return e.status
-    stdout = fds.get(1)
     if targs.help or leaf.func is None:
         from tysh.kernel.tools.help import render_help
 
         text = render_help(tool.schema, list(targs.path))
-        _write(stdout, text if text.endswith("\n") else text + "\n")
+        _write(fds.get(1), text if text.endswith("\n") else text + "\n")
         return 0
-    as_json = targs.json
+    path = tuple(targs.path) if targs.path else ()
+    if memo is not None and REUSE_BINDINGS and direct is None and writer is None and reusable(
+            targs, inst):
+        memo[0] = (tool, leaf, inst, targs.json, path)
+    return _call_leaf(interp, tool, leaf, name, inst, targs.json, path, fds)
+
+
+def _call_leaf(interp: Interpreter, tool: Tool, leaf: Tool, name: str, inst: Any,
+               as_json: bool, path: tuple[str, ...], fds: Fds) -> int:
+    """Run a bound tool's leaf, `func(inst, ctx)` (`func(inst, ctx, session)` for the
+    shell's own builtins), with a Context on the command's descriptors, and turn what it
+    returns or raises into the command's status, its typed value and its output."""
+    stdout = fds.get(1)
     capture: CheckedBytesIO | None = None
     meter = interp.state.meter
     if as_json and not tool.schema.owns_output:
@@ -850,117 +929,48 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         interp.files() if not interp.procsubs and len(fds) <= 3 else _procsub_fs(interp, fds),
         interp,
         as_json,
-        False if isinstance(stdout, io.BytesIO) else _isatty(stdout),
+        False if type(stdout) in NOT_TERMINALS else _isatty(stdout),
         False,
-        tuple(targs.path) if targs.path else (),
+        path,
         Charges(meter) if meter.cap < UNBOUNDED else NO_CHARGES,
         interp.keeps_value,
     )
-    session: Session | None = interp if leaf.session else None
-    code = _run_tool(interp, tool, leaf, name, leaf.func, inst, ctx, session, fds, stdout,
-                     capture, err_tee)
-    assert code is not None  # (only a writer leaves the words to the tool's own run)
-    return code
-
-
-def _run_tool(interp: Interpreter, tool: Tool, leaf: Tool, name: str, func: Any,
-              inst: Any, ctx: Context | None, session: Session | None, fds: Fds,
-              stdout: IO[bytes] | None, capture: CheckedBytesIO | None = None,
-              err_tee: _ErrorTee | None = None) -> int | None:
-    """Run the tool's `func(inst, ctx)` (`func(inst, ctx, session)` for the shell's own
-    builtins; without a Context, its ToolWriter as `func(words, stdout)`) and turn what
-    it returns or raises into the command's status, its typed value and its output.
-    None: the writer left the words to the tool's own run, having written nothing."""
     # code deep in the tool (a regex engine's slices, a worker process) stops on the
-    # same check as the tool's own checkpoints; a writer runs no such code
-    saved_check = stop.install_new(interp.check_boundary) if ctx is not None else stop.KEPT
+    # same check as the tool's own checkpoints
+    func: Any = leaf.func  # (a leaf that is bound has one)
+    saved_check = stop.install_new(interp.check_boundary)
     try:
-        if ctx is None:
-            ret = func(inst, stdout)
-            if ret is None:
-                return None
-        elif session is not None:
-            ret = func(inst, ctx, session)
+        if leaf.session:
+            ret = func(inst, ctx, interp)
         else:
             ret = func(inst, ctx)
-    except BrokenPipeError:
-        from tysh.kernel.run.lookup import BASH_BUILTINS  # only a broken pipe needs it
-
-        if name in BASH_BUILTINS:
-            # bash's own builtins write from the shell process: SIGPIPE ends the
-            # subshell they run in (`while :; do echo y; done | head -1` stops)
-            raise
-        # a tool standing for a program dies alone, as its process would: the rest of a
-        # `{ seq 1 100000; echo done; } | head -1` stage still runs
-        if stdout is not None:
-            ABANDONED.add(stdout)
-        return 141
-    except FsError as e:
-        # a file failure the tool did not handle (a full in-memory filesystem under a
-        # write): the command fails, the script goes on — as with a real full disk
-        interp.error(fds, f"{name}: {e.message}")
-        return 1
-    except MemoryLimitExceeded as e:
-        if not e.tool:
-            raise  # the shell's own budget (a capture around the tool): ends the script
-        # the tool's own buffer or a width it was given: the command fails
-        interp.error(fds, e.message)
-        return 1
-    except MemoryError:
-        # an allocation the budget did not foresee failed: the command fails, the
-        # session goes on
-        interp.error(fds, f"{name}: memory exhausted")
-        return 1
-    except UnicodeEncodeError as e:
-        # text holding a lone surrogate (from JSON's `\ud800`, say) that a tool wrote
-        # without encode_text: the command fails with a message, never a traceback
-        interp.error(fds, f"{name}: cannot write text holding {e.object[e.start:e.end]!a}")
-        return 1
-    except ValueError as e:
-        if not str(e).startswith("Exceeds the limit"):
-            raise
-        # Python refuses to read an integer of more than 4300 digits (a process-wide
-        # guard the embedder owns): a number too large, in the tool's name
-        interp.error(fds, f"{name}: a number of more than {_digits_limit()} digits is "
-                     "too large")
-        return 1
-    except SystemExit as e:
-        # a tool that calls sys.exit() ends itself, not the shell or the embedder
-        code = e.code
-        if code is None:
-            return 0
-        if isinstance(code, int) and not isinstance(code, bool):
-            return code & 0xFF
-        interp.error(fds, f"{name}: {code}")
-        return 1
+    except _TOOL_FAILURES as e:
+        return _tool_failed(interp, name, e, fds, stdout)
     finally:
         if saved_check is not stop.KEPT:
             stop.restore(saved_check)
-        if ctx is not None:
-            charges = ctx.charges
-            if charges.n:  # most commands hold nothing
-                charges.release()
+        charges = ctx.charges
+        if charges.n:  # most commands hold nothing
+            charges.release()
         if capture is not None:
             capture.release()
-    schema = leaf.schema
     if ret is None:
         code, output, data = 0, None, None
     elif type(ret) is int:
         code, output, data = ret, None, None
+    elif isinstance(ret, OutputData):
+        code, output, data = 0, ret, None
+    elif isinstance(ret, Outcome):
+        code, output, data = ret.code, ret.output, ret.data
+    elif isinstance(ret, bool):
+        code, output, data = (0 if ret else 1), None, None
+    elif isinstance(ret, int):
+        code, output, data = int(ret), None, None
     else:
-        if isinstance(ret, OutputData):
-            code, output, data = 0, ret, None
-        elif isinstance(ret, Outcome):
-            code, output, data = ret.code, ret.output, ret.data
-        elif isinstance(ret, bool):
-            code, output, data = (0 if ret else 1), None, None
-        elif isinstance(ret, int):
-            code, output, data = int(ret), None, None
-        else:
-            code, output, data = 0, None, ret
+        code, output, data = 0, None, ret
     if data is not None or output is not None:
         interp.last_data = data if data is not None else output
-    if schema.typed_substitution or tool.schema.typed_substitution:
+    if leaf.schema.typed_substitution or tool.schema.typed_substitution:
         interp.last_typed = data is not None
     if capture is not None:
         from tysh.kernel.tools.output import ExecResult, apply_output_format
@@ -978,17 +988,88 @@ def _run_tool(interp: Interpreter, tool: Tool, leaf: Tool, name: str, func: Any,
         if not rendered and output.root is not STREAMED:  # (streamed: its text is "")
             _write(stdout, output.to_text())
     if stdout is not None and type(stdout) is not io.BytesIO:
-        # real fds and pipes see each command's output as soon as it finishes; a file
-        # that cannot take it (a full disk) fails the command, as a write error would
         try:
             stdout.flush()
-        except BrokenPipeError:
-            if stdout not in ABANDONED:
-                raise
-        except FsError as e:
-            interp.error(fds, f"{name}: write error: {e.reason}")
-            return 1
+        except (BrokenPipeError, FsError) as e:
+            return _flush_failed(interp, name, stdout, fds, e, code)
     return code
+
+
+# what a tool may raise that `_tool_failed` answers
+_TOOL_FAILURES = (BrokenPipeError, FsError, MemoryLimitExceeded, MemoryError,
+                  UnicodeEncodeError, ValueError, SystemExit)
+
+
+def _tool_failed(interp: Interpreter, name: str, e: BaseException, fds: Fds,
+                 stdout: IO[bytes] | None) -> int:
+    """The status of a command whose tool raised `e` (one of _TOOL_FAILURES), having
+    written its message; what is not the command's alone to answer is raised again
+    (called from the `except` clause that caught `e`)."""
+    if isinstance(e, BrokenPipeError):
+        from tysh.kernel.run.lookup import BASH_BUILTINS  # only a broken pipe needs it
+
+        if name in BASH_BUILTINS:
+            # bash's own builtins write from the shell process: SIGPIPE ends the
+            # subshell they run in (`while :; do echo y; done | head -1` stops)
+            raise e
+        # a tool standing for a program dies alone, as its process would: the rest of a
+        # `{ seq 1 100000; echo done; } | head -1` stage still runs
+        if stdout is not None:
+            ABANDONED.add(stdout)
+        return 141
+    if isinstance(e, FsError):
+        # a file failure the tool did not handle (a full in-memory filesystem under a
+        # write): the command fails, the script goes on — as with a real full disk
+        interp.error(fds, f"{name}: {e.message}")
+        return 1
+    if isinstance(e, MemoryLimitExceeded):
+        if not e.tool:
+            raise e  # the shell's own budget (a capture around the tool): ends the script
+        # the tool's own buffer or a width it was given: the command fails
+        interp.error(fds, e.message)
+        return 1
+    if isinstance(e, MemoryError):
+        # an allocation the budget did not foresee failed: the command fails, the
+        # session goes on
+        interp.error(fds, f"{name}: memory exhausted")
+        return 1
+    if isinstance(e, UnicodeEncodeError):
+        # text holding a lone surrogate (from JSON's `\ud800`, say) that a tool wrote
+        # without encode_text: the command fails with a message, never a traceback
+        interp.error(fds, f"{name}: cannot write text holding {e.object[e.start:e.end]!a}")
+        return 1
+    if isinstance(e, ValueError):
+        if not str(e).startswith("Exceeds the limit"):
+            raise e
+        # Python refuses to read an integer of more than 4300 digits (a process-wide
+        # guard the embedder owns): a number too large, in the tool's name
+        interp.error(fds, f"{name}: a number of more than {_digits_limit()} digits is "
+                     "too large")
+        return 1
+    assert isinstance(e, SystemExit)
+    # a tool that calls sys.exit() ends itself, not the shell or the embedder
+    code = e.code
+    if code is None:
+        return 0
+    if isinstance(code, int) and not isinstance(code, bool):
+        return code & 0xFF
+    interp.error(fds, f"{name}: {code}")
+    return 1
+
+
+def _flush_failed(interp: Interpreter, name: str, stdout: IO[bytes], fds: Fds,
+                  e: BrokenPipeError | FsError, code: int) -> int:
+    """The status of a command, `code` so far, whose output could not be flushed: real
+    descriptors and pipes see each command's output as soon as it finishes, and a file
+    that cannot take it (a full disk) fails the command, as a write error would. A
+    broken pipe is raised again unless the pipe was already given up on (`ABANDONED`)
+    (called from the `except` clause that caught `e`)."""
+    if isinstance(e, BrokenPipeError):
+        if stdout not in ABANDONED:
+            raise e
+        return code
+    interp.error(fds, f"{name}: write error: {e.reason}")
+    return 1
 
 
 def _procsub_fs(interp: Interpreter, fds: Fds) -> Any:
