@@ -35,7 +35,7 @@ from tysh.kernel.base.streams import (
     close_quietly,
 )
 from tysh.kernel.base.threads import NoThread, start_deep
-from tysh.kernel.run.simple_command import prepared, run_prepared
+from tysh.kernel.run.simple_command import constant_words, prepared, run_prepared
 from tysh.kernel.syntax import ast
 
 TYPE_CHECKING = False
@@ -45,7 +45,11 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
     from tysh.kernel.run.interpreter import Interpreter
-    from tysh.kernel.run.simple_command import Prepared
+    from tysh.kernel.run.simple_command import Known
+    from tysh.kernel.tools.tool import Tool
+
+    _Staged = tuple[Sequence[ast.Command], tuple[str, ...] | None, tuple[bool, ...],
+                    tuple[Known | None, ...]]
 else:  # only a pipeline whose stages run concurrently starts threads
     threading = LazyModule(globals(), "threading", "threading")
 
@@ -61,12 +65,12 @@ def _run_stage(
     statuses: list[int],
     i: int,
     installed: bool = False,
-    prep: Prepared | None = None,
+    prep: Known | None = None,
 ) -> None:
     """Run one stage and close the pipe ends it owns, whatever happens. The stage's stop
     check becomes this thread's (kernel.base.stop) for the while, unless `installed`
-    says the caller's is one that stops it alike. `prep`: the stage is a constant
-    command ready to run (simple_command.prepared)."""
+    says the caller's is one that stops it alike. `prep`: the stage is this constant
+    command, ready to run (simple_command.prepared)."""
     status = 0
     saved_check = None if installed else stop.install(interp.check_boundary)
     try:
@@ -144,8 +148,9 @@ def _widen(fd: int) -> None:
 
 def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> list[int]:
     """Run `a | b | …`; returns each stage's status (for PIPESTATUS)."""
-    if _in_turn(interp, cmds, fds):
-        return _run_in_turn(interp, cmds, fds)
+    tools = _in_turn(interp, cmds, fds)
+    if tools is not None:
+        return _run_in_turn(interp, cmds, fds, tools)
     statuses = [0] * len(cmds)
     threads, last = _concurrently(interp, cmds, fds, statuses, 0, None, last_here=True)
     for t in threads:
@@ -284,61 +289,56 @@ _NAMES: dict[int, tuple[ast.Command, str | None, bool]] = {}
 _ASSIGNING = frozenset({"printf", "test", "["})
 
 
-def _in_turn(interp: Interpreter, cmds: Sequence[ast.Command], fds: Fds) -> bool:
-    """Whether the stages may run one after another on this thread. The pipeline's
+def _in_turn(interp: Interpreter, cmds: Sequence[ast.Command], fds: Fds
+             ) -> tuple[Tool, ...] | None:
+    """The stages' tools when they may run one after another on this thread. The pipeline's
     input is in memory, or its first stage never reads it (a terminal or a pipe could
     keep a stage waiting on a person or a writer); and each stage, by its syntax
-    (`_turn_name`) and by what its name means now, is a builtin of `_TURN_KINDS` or
+    (`_judge`) and by what its name means now, is a builtin of `_TURN_KINDS` or
     `_TURN_SHELL` — not a function, not a name `enable -n` turned off."""
-    names = _stage_names(cmds)
+    names = _staged(interp, cmds)[1]
     if names is None or (names[0] not in _NO_INPUT and not isinstance(fds.get(0), io.BytesIO)):
-        return False
+        return None
     # (a host that has started threads has loaded threading)
     threads = sys.modules.get("threading")
     if threads is not None and threads.active_count() > 1 and _host_threads():
-        return False
+        return None
     st = interp.state
     functions = st.functions
     disabled = st.disabled
     builtin = interp.registry.builtin
+    tools = []
     for name in names:
         if name in functions or (disabled and name in disabled):
-            return False
+            return None
         tool = builtin(name)
         if tool is None or not (tool.schema.kind in _TURN_KINDS or name in _TURN_SHELL):
-            return False
-    return True
+            return None
+        tools.append(tool)
+    return tuple(tools)
 
 
-# a pipeline's commands (by id) → (the commands, each stage's `_turn_name` when every
-# stage has one, else None, and whether each assigns nothing); the entry holds the
+# a pipeline's commands (by id) → what `_staged` tells of them; the entry holds the
 # commands, so an id is not reused while it lives
-_STAGES: dict[int, tuple[Sequence[ast.Command], tuple[str, ...] | None,
-                         tuple[bool, ...]]] = {}
+_STAGES: dict[int, _Staged] = {}
 
 
-def _stage_names(cmds: Sequence[ast.Command]) -> tuple[str, ...] | None:
-    """Each stage's `_turn_name`, or None when a stage has none; remembered per
+def _staged(interp: Interpreter, cmds: Sequence[ast.Command]) -> _Staged:
+    """(the commands; each stage's name by `_judge` when every stage has one, else None;
+    whether each assigns nothing (`_judged`); each one's constant words, when it is a
+    simple command of such words (simple_command.constant_words)), remembered per
     pipeline."""
-    return _staged(cmds)[1]
-
-
-def _stage_quiet(cmds: Sequence[ast.Command]) -> tuple[bool, ...]:
-    """Whether each stage assigns nothing (`_judged`); remembered per pipeline."""
-    return _staged(cmds)[2]
-
-
-def _staged(cmds: Sequence[ast.Command]
-            ) -> tuple[Sequence[ast.Command], tuple[str, ...] | None, tuple[bool, ...]]:
     hit = _STAGES.get(id(cmds))
     if hit is not None and hit[0] is cmds:
         return hit
     judged = [_judged(c) for c in cmds]
     names = [j[1] for j in judged]
     got = None if None in names else tuple(cast("list[str]", names))
+    knowns = tuple(constant_words(interp, c) if type(c) is ast.SimpleCommand else None
+                   for c in cmds)
     if len(_STAGES) >= 4096:
         _STAGES.clear()
-    hit = _STAGES[id(cmds)] = (cmds, got, tuple(j[2] for j in judged))
+    hit = _STAGES[id(cmds)] = (cmds, got, tuple(j[2] for j in judged), knowns)
     return hit
 
 
@@ -354,11 +354,6 @@ def _host_threads() -> bool:
     pipeline runs concurrently."""
     me = threading.current_thread()
     return any(t is not me and not t.name.startswith("tysh-") for t in threading.enumerate())
-
-
-def _turn_name(cmd: ast.Command) -> str | None:
-    """`_judge(cmd)`, remembered per syntax tree node."""
-    return _judged(cmd)[1]
 
 
 def _judged(cmd: ast.Command) -> tuple[ast.Command, str | None, bool]:
@@ -631,7 +626,8 @@ class _HeldInput(io.BytesIO):
 SHARE_QUIET_STAGES = True
 
 
-def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> list[int]:
+def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
+                 tools: tuple[Tool, ...]) -> list[int]:
     """Run the stages one after another on this thread (see the module docstring).
 
     A stage's shell reads the session's variables in place (State.copy_reading_variables)
@@ -650,7 +646,8 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -
     threads: list[threading.Thread] = []
     refused: list[NoThread] = []
     st = interp.state
-    quiet = _stage_quiet(cmds) if SHARE_QUIET_STAGES and not st.refs and not st.traps else None
+    _, _, quiet, knowns = _staged(interp, cmds)
+    share = SHARE_QUIET_STAGES and not st.refs and not st.traps
     # (a shell that reports events or traces runs each command the general way)
     plain = interp.events is None and "xtrace" not in st.options
     shared: Interpreter | None = None
@@ -680,9 +677,11 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -
             if stdin is not None:
                 stage_fds[0] = stdin
             prep = None
-            if quiet is not None and quiet[i]:
-                if plain and type(cmd) is ast.SimpleCommand:
-                    prep = prepared(interp, cmd)
+            if share and quiet[i]:
+                if plain:
+                    known = knowns[i]
+                    if known is not None and prepared(known, tools[i]):
+                        prep = known
                 if shared is None:
                     sub = shared = _fork(interp, stdin, True)
                 else:

@@ -58,8 +58,6 @@ if TYPE_CHECKING:
     Bound = tuple[Tool, Tool, Any, bool, tuple[str, ...]]
     # (name, arguments, `$_`, a one-slot memo of its Bound)
     Known = tuple[str, tuple[Arg, ...], str, list[Bound | None]]
-    # a constant command ready to run: (its Bound, its name, `$_`)
-    Prepared = tuple[Bound, str, str]
 
 _SPECIAL_NAME_CHARS = frozenset("*?[{~")
 _NO_WORDS: frozenset[int] = frozenset()
@@ -219,29 +217,26 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     return _dispatch(interp, cmd, name, fn, tool, args, fds)
 
 
-def prepared(interp: Interpreter, cmd: ast.SimpleCommand) -> Prepared | None:
-    """What `run_prepared` needs to run a constant command whose binding an earlier run
-    kept (`call_tool`'s memo), when its name still means that tool; else None (run it
-    with `run_simple`). Only for a shell that reports no events and traces nothing."""
-    known = _constant(interp, cmd)
-    if known is None:
-        return None
+def constant_words(interp: Interpreter, cmd: ast.SimpleCommand) -> Known | None:
+    """The name, arguments, `$_` and binding memo of a command whose words are all
+    constant text, else None (see `_constant`)."""
+    return _constant(interp, cmd)
+
+
+def prepared(known: Known, tool: Tool) -> bool:
+    """Whether `run_prepared` may run the constant command `known` as `tool`: an earlier
+    run kept its binding for that tool (`call_tool`'s memo). The caller has found that
+    its name means `tool` now (no function, not turned off), and that the shell reports
+    no events and traces nothing."""
+    bound = known[3][0]
+    return bound is not None and bound[0] is tool and REUSE_BINDINGS
+
+
+def run_prepared(interp: Interpreter, known: Known, fds: Fds) -> int:
+    """`interp.run_command(cmd, fds)` for a constant command `prepared` answered for:
+    the same steps, with the words, name and binding already known."""
     name, _, last, memo = known
-    bound = memo[0]
-    if bound is None or not REUSE_BINDINGS:
-        return None
-    st = interp.state
-    if name in st.functions or (st.disabled and name in st.disabled):
-        return None
-    if interp.registry.tool(name) is not bound[0]:
-        return None
-    return bound, name, last
-
-
-def run_prepared(interp: Interpreter, prep: Prepared, fds: Fds) -> int:
-    """`interp.run_command(cmd, fds)` for a command `prepared` answered for: the same
-    steps, with the words, name and binding already known."""
-    bound, name, last = prep
+    bound = cast("Bound", memo[0])
     interp.cur_fds = fds
     interp.last_typed = False
     interp.last_data = None
@@ -926,7 +921,8 @@ def _call_leaf(interp: Interpreter, tool: Tool, leaf: Tool, name: str, inst: Any
         stdin if stdin is not None else io.BytesIO(),
         out_stream,
         stderr,
-        interp.files() if not interp.procsubs and len(fds) <= 3 else _procsub_fs(interp, fds),
+        (interp.fs if interp.state.umask is None else interp.files()) if (
+            not interp.procsubs and len(fds) <= 3) else _procsub_fs(interp, fds),
         interp,
         as_json,
         False if type(stdout) in NOT_TERMINALS else _isatty(stdout),
