@@ -430,8 +430,14 @@ def _fused_post(name: str, delta: int) -> Fn:
         v = h.lookup(name)
         a = (_INTS.get(v) if type(v) is str else None) or _var_value(h, name, v)
         n = a + delta
+        if not _MIN <= n <= _MAX:
+            n = wrap(n)
+        s = str(n)  # int_text, inlined: a loop counter's step runs here
+        if len(_INTS) > _INTS_SIZE:
+            _INTS.clear()
+        _INTS[s] = n
         try:
-            h.assign(name, int_text(n if _MIN <= n <= _MAX else wrap(n)))
+            h.assign(name, s)
         except VarError as e:
             raise _refused(e) from None
         return a
@@ -821,6 +827,21 @@ def hole_number(text: str) -> int | None:
     if 0 < k <= 19 and text.isdigit() and text.isascii() and (k == 1 or text[0] != "0"):
         return int(text) if k < 19 else wrap(int(text))  # 18 digits never need wrapping
     return None
+
+
+def evaluate_one_hole(fn: Fn, text: str, pieces: Sequence[str], host: ArithHost) -> int | None:
+    """A one-hole template (`$(( $1 + 1 ))`) for the expansion text `text`:
+    `hole_number` and `evaluate_template` in one call, None when `text` is no plain
+    number (the caller then evaluates the joined text)."""
+    n = _INTS.get(text)
+    if n is None:
+        n = hole_number(text)
+        if n is None:
+            return None
+    try:
+        return fn(_WithHoles(host, [n]))
+    except ArithError as e:
+        raise as_expansion_error(pieces[0] + text + pieces[1], e) from None
 
 
 def evaluate_template(fn: Fn, numbers: list[int], pieces: Sequence[str],
