@@ -1405,7 +1405,10 @@ def _arith_part(word: ast.Word) -> tuple[str, Callable[[Interpreter], int]]:
     got = arith.fixed_text_fn(word)
     if got is None:
         return "", expand.arith_word_fn(word)
-    return got
+    from tysh.kernel.run.arithvars import loop_fn
+
+    text, fn = got
+    return text, loop_fn(text, fn)
 
 
 def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:

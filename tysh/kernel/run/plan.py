@@ -33,6 +33,7 @@ from tysh.kernel.expand.words import (
     plain_texts,
     plain_words,
 )
+from tysh.kernel.run.arithvars import loop_fn
 from tysh.kernel.run.simple_command import do_assign, run_function, run_simple
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import walk
@@ -277,7 +278,7 @@ def _assignment_step(pipeline: ast.Pipeline,
     name, a, value = assigns[0]
     got = _fixed_arith(a)
     if got is not None:
-        return _arith_assignment_step(pipeline, name, a, got[0], got[1])
+        return _arith_assignment_step(pipeline, name, a, got[0], loop_fn(*got))
 
     def one(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
         """`step` of the commonest line, one assignment."""
@@ -324,10 +325,10 @@ def _assignment_step(pipeline: ast.Pipeline,
 
 
 def _arith_assignment_step(pipeline: ast.Pipeline, name: str, a: ast.Assign, source: str,
-                           fn: arith.Fn) -> Step:
+                           fn: Callable[[Interpreter], int]) -> Step:
     """The step of `name=$((expr))` with an expression of fixed text (`x=$((x+i))`,
-    `i=$((i+1))`): `_assignment_step`'s `one` with `_value`'s `fixed` called in place,
-    so a loop's commonest line costs one call less."""
+    `i=$((i+1))`): `_assignment_step`'s `one` with `_value`'s `fixed` done in place, the
+    expression evaluated by `fn` (its compiled closure, or arithvars' for its shape)."""
 
     def one_arith(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
         state = interp.state
