@@ -85,6 +85,29 @@ SCRIPTS = [
     'declare -n ref=target; target=t; f() { x=$ref; echo "$x"; }; f',
     'f() { for w in a b c; do [ $w = b ] && continue; x=$w; for v in 1 2; do '
     '[ $v = 2 ] && break 2; done; done; echo "$x $w"; }; f',
+    # one `name=$((…))` of fixed text: every kind of target, in every kind of frame
+    'x=1; x=$((x+1)); u=$((u+2)); echo "$x $u $?"',
+    'readonly x=1; x=$((x+1)); echo "after $? $x"',
+    'declare -i n=3; n=$((n*2)); declare -u s=a; s=$((4)); declare -l t; t=$((5)); '
+    'echo "$n $s $t"',
+    'a=(1 2); a=$((a+5)); declare -A m=([0]=1); m=$((7)); echo "${a[*]} ${m[0]}"',
+    'declare -n r=t; t=1; r=$((r+1)); echo "$t $r"',
+    'x=$((1/0)); echo no',
+    'f() { x=$((1/0)); echo no; }; f; echo "top $? $x"',
+    'x=$((2**-1)); echo "no $?"',
+    'set -u; y=$((nope+1)); echo no',
+    'v=1+2; w=$((v*2)); echo "$w"',
+    'f() { r=$((r+1)); }; g() { local r=10; f; echo "g $r"; }; h() { g; }; r=0; f; h; '
+    'echo "top $r"',
+    'f() { local c=0; c=$((c+1)); echo "$c"; }; c=top; f; echo "$c"',
+    'x=5 f() { :; }; f() { x=$((x+1)); echo "in $x"; }; x=1; x=7 f; echo "$x"',
+    'set -e; f() { [ $1 -lt 2 ]; echo "f $1"; }; f 1; if f 3; then :; fi; f 3; echo no',
+    "trap 'echo err' ERR; f() { [ 5 -lt $1 ]; }; f 1; echo \"$? ${PIPESTATUS[*]}\"",
+    'f() { return $1; }; f 3; echo "${PIPESTATUS[*]} $?"; true | f 2; echo "${PIPESTATUS[*]}"',
+    # `$(( $1 + … ))` for numbers and for texts that are expressions of their own
+    'f() { r=$(( $1 + 1 )); echo "$r"; }; f 9; f -3; f 0; f 010; f 1+1; f x; x=4; f x; '
+    'f 99999999999999999999; f 1/0; echo "top $?"',
+    'f() { r=$(( $1 * 2 )); echo "$r"; }; f 4611686018427387904; f "2 + 3"',
 ]
 
 

@@ -260,31 +260,32 @@ def _to_int(host: ArithHost, v: Any) -> int:
 
 # Decimal texts seen as variable values, so loop counters convert with one dict lookup:
 # filled as texts are read, and as arithmetic writes them (`i++`, `x=$((x+i))`), so the
-# next read of a counter finds the number its text was made from.
-_INTS: dict[str, int] = {}
-_INTS_SIZE = 8192
+# next read of a counter finds the number its text was made from. Public: the loop
+# arithmetic of run/arithvars.py reads and fills it as the closures here do.
+INT_TEXTS: dict[str, int] = {}
+INT_TEXTS_SIZE = 8192
 
 
 def int_text(n: int) -> str:
     """The decimal text of a result stored in a variable, remembered for its next read."""
     s = str(n)
-    if len(_INTS) > _INTS_SIZE:
-        _INTS.clear()
-    _INTS[s] = n
+    if len(INT_TEXTS) > INT_TEXTS_SIZE:
+        INT_TEXTS.clear()
+    INT_TEXTS[s] = n
     return s
 
 
 def _var_value(host: ArithHost, name: str, v: Any) -> int:
     """A variable's value `v` (as looked up) as an integer."""
     if type(v) is str:
-        n = _INTS.get(v)
+        n = INT_TEXTS.get(v)
         if n is not None:
             return n
         if v.isdigit() and v.isascii() and (len(v) == 1 or v[0] != "0"):
             n = wrap(int(v))
-            if len(_INTS) > _INTS_SIZE:
-                _INTS.clear()
-            _INTS[v] = n
+            if len(INT_TEXTS) > INT_TEXTS_SIZE:
+                INT_TEXTS.clear()
+            INT_TEXTS[v] = n
             return n
     if v is None:
         if host.nounset:
@@ -343,7 +344,7 @@ class _LValue:
             def read_var(h: ArithHost) -> int:
                 v = h.lookup(name)
                 if type(v) is str:  # the commonest case, a known decimal, inlined
-                    n = _INTS.get(v)
+                    n = INT_TEXTS.get(v)
                     if n is not None:
                         return n
                 return _var_value(h, name, v)
@@ -394,7 +395,7 @@ _FUSED_RESULT = {
 }
 _READ_INLINE = {
     "var": ("{x} = h.lookup({X})\n"
-            "        {x} = (_INTS.get({x}) if type({x}) is str else None) or (\n"
+            "        {x} = (INT_TEXTS.get({x}) if type({x}) is str else None) or (\n"
             "            _var_value(h, {X}, {x}))"),
     "num": "{x} = {X}",
     "hole": "{x} = h.holes[{X}]",
@@ -416,7 +417,7 @@ def _fused(op: str, left: tuple[str, Any] | None, right: tuple[str, Any] | None)
         for x, kind in (("a", key[1]), ("b", key[2])):
             lines.append("        " + _READ_INLINE[kind].format(x=x, X=x.upper()))
         lines += ["        " + body, "    return fused"]
-        env: dict[str, Any] = {"_INTS": _INTS, "_var_value": _var_value, "_MIN": _MIN,
+        env: dict[str, Any] = {"INT_TEXTS": INT_TEXTS, "_var_value": _var_value, "_MIN": _MIN,
                                "_MAX": _MAX, "wrap": wrap}
         exec(compile("\n".join(lines) + "\n", f"<arith {op}>", "exec"), env)
         make = _FUSED_MAKERS[key] = env["make"]
@@ -428,10 +429,16 @@ def _fused_post(name: str, delta: int) -> Fn:
 
     def post(h: ArithHost) -> int:
         v = h.lookup(name)
-        a = (_INTS.get(v) if type(v) is str else None) or _var_value(h, name, v)
+        a = (INT_TEXTS.get(v) if type(v) is str else None) or _var_value(h, name, v)
         n = a + delta
+        if not _MIN <= n <= _MAX:
+            n = wrap(n)
+        s = str(n)  # int_text, inlined: a loop counter's step runs here
+        if len(INT_TEXTS) > INT_TEXTS_SIZE:
+            INT_TEXTS.clear()
+        INT_TEXTS[s] = n
         try:
-            h.assign(name, int_text(n if _MIN <= n <= _MAX else wrap(n)))
+            h.assign(name, s)
         except VarError as e:
             raise _refused(e) from None
         return a
@@ -814,13 +821,28 @@ def hole_number(text: str) -> int | None:
     """The number a hole takes for an expansion's text: a plain decimal (no sign, no
     leading zero, short enough to need no wrapping check beyond `wrap`), else None (the
     joined text is evaluated instead)."""
-    n = _INTS.get(text)
+    n = INT_TEXTS.get(text)
     if n is not None:
         return n
     k = len(text)
     if 0 < k <= 19 and text.isdigit() and text.isascii() and (k == 1 or text[0] != "0"):
         return int(text) if k < 19 else wrap(int(text))  # 18 digits never need wrapping
     return None
+
+
+def evaluate_one_hole(fn: Fn, text: str, pieces: Sequence[str], host: ArithHost) -> int | None:
+    """A one-hole template (`$(( $1 + 1 ))`) for the expansion text `text`:
+    `hole_number` and `evaluate_template` in one call, None when `text` is no plain
+    number (the caller then evaluates the joined text)."""
+    n = INT_TEXTS.get(text)
+    if n is None:
+        n = hole_number(text)
+        if n is None:
+            return None
+    try:
+        return fn(_WithHoles(host, [n]))
+    except ArithError as e:
+        raise as_expansion_error(pieces[0] + text + pieces[1], e) from None
 
 
 def evaluate_template(fn: Fn, numbers: list[int], pieces: Sequence[str],

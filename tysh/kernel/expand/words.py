@@ -1453,10 +1453,10 @@ def _one_hole(fn: arith.Fn, pieces: tuple[str, ...],
         else:
             v = host.lookup(key)
         t = v if type(v) is str else _Expander(host).part_text(q, False)
-        n = arith.hole_number(t)
-        if n is None:  # not a plain number: the joined text is read as an expression
+        got = arith.evaluate_one_hole(fn, t, pieces, host)
+        if got is None:  # not a plain number: the joined text is read as an expression
             return arith.evaluate(_checked(first + t + rest, host), host)
-        return arith.evaluate_template(fn, [n], pieces, (t,), host)
+        return got
 
     return one_hole
 

@@ -482,18 +482,21 @@ class Interpreter:
         # State.get, with the one-frame case (no function running) inlined: arithmetic
         # reads every variable through here
         st = self.state
-        frames = st.frames
         if st.refs:
             return self._lookup_ref(name)
-        if len(frames) == 1:
-            var = frames[0].get(name)
-        else:  # a function's own frame first, then the outer ones (State.lookup)
-            var = frames[-1].get(name)
-            if var is None:
+        frames = st.frames
+        # the innermost frame first (the globals when no function runs), then the outer
+        # ones (State.lookup)
+        var = frames[-1].get(name)
+        if var is None:
+            n = len(frames)
+            if n == 2:  # in a function called from the top level
+                var = frames[0].get(name)
+            elif n > 2:
                 var = st.lookup(name)
-        if var is not None:
-            return var.value
-        return st.special(name)
+            if var is None:
+                return st.special(name)
+        return var.value
 
     def _lookup_ref(self, name: str) -> Any:
         """`lookup` once namerefs exist: follow them, to an array element too
@@ -1402,7 +1405,10 @@ def _arith_part(word: ast.Word) -> tuple[str, Callable[[Interpreter], int]]:
     got = arith.fixed_text_fn(word)
     if got is None:
         return "", expand.arith_word_fn(word)
-    return got
+    from tysh.kernel.run.arithvars import loop_fn
+
+    text, fn = got
+    return text, loop_fn(text, fn)
 
 
 def _run_arith_for(interp: Interpreter, node: ast.ArithFor, fds: Fds) -> int:

@@ -33,6 +33,7 @@ from tysh.kernel.expand.words import (
     plain_texts,
     plain_words,
 )
+from tysh.kernel.run.arithvars import loop_fn
 from tysh.kernel.run.simple_command import do_assign, run_function, run_simple
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import walk
@@ -177,8 +178,16 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
                     last = called[0]
                     if last is None or last[0] is not fn:
                         last = called[0] = (fn, _body_plan(fn))
-                    return _finish(interp, run_function(interp, fn, name, argv, fds,
-                                                        last[1]), pipeline)
+                    status = run_function(interp, fn, name, argv, fds, last[1])
+                    ps = state.pipestatus  # _finish, inlined: a loop's call ends here
+                    state.last_status = status
+                    if len(ps) == 1:
+                        ps[0] = status
+                    else:
+                        state.pipestatus = [status]
+                    if status and not interp.suppress_errexit:
+                        interp.failed(status, pipeline)
+                    return status
             elif not state.disabled:
                 registry = interp.registry
                 known = found[0]
@@ -267,6 +276,9 @@ def _assignment_step(pipeline: ast.Pipeline,
     if len(assigns) != 1:
         return step
     name, a, value = assigns[0]
+    got = _fixed_arith(a)
+    if got is not None:
+        return _arith_assignment_step(pipeline, name, a, got[0], loop_fn(*got))
 
     def one(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
         """`step` of the commonest line, one assignment."""
@@ -282,15 +294,17 @@ def _assignment_step(pipeline: ast.Pipeline,
             v = value(interp)
         except ExpansionError as e:
             return _finish(interp, interp.fail_expansion(e, fds), pipeline)
-        frames = state.frames
         if state.refs:
             var = state.lookup(name)
-        elif len(frames) == 1:
-            var = frames[0].get(name)
-        else:
+        else:  # State.lookup, inlined: the innermost frame, then the outer ones
+            frames = state.frames
             var = frames[-1].get(name)
             if var is None:
-                var = state.lookup(name)
+                k = len(frames)
+                if k == 2:  # in a function called from the top level
+                    var = frames[0].get(name)
+                elif k > 2:
+                    var = state.lookup(name)
         if (var is not None and type(var.value) is str and type(v) is str
                 and not var.integer and not var.readonly and not var.case):
             var.value = v
@@ -308,6 +322,73 @@ def _assignment_step(pipeline: ast.Pipeline,
         return 0
 
     return one
+
+
+def _arith_assignment_step(pipeline: ast.Pipeline, name: str, a: ast.Assign, source: str,
+                           fn: Callable[[Interpreter], int]) -> Step:
+    """The step of `name=$((expr))` with an expression of fixed text (`x=$((x+i))`,
+    `i=$((i+1))`): `_assignment_step`'s `one` with `_value`'s `fixed` done in place, the
+    expression evaluated by `fn` (its compiled closure, or arithvars' for its shape)."""
+
+    def one_arith(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
+        state = interp.state
+        if state.traps or "xtrace" in state.options:
+            return interp.run_andor(st.body, fds)
+        interp.cur_fds = fds
+        interp.last_typed = False
+        interp.last_data = None
+        interp.cmdsub_status = None
+        state.last_arg = ""
+        try:
+            n = fn(interp)
+        except arith.ArithError as e:
+            err = arith.as_expansion_error(source, e)
+            err.fatal = True  # as a `$((…))` anywhere else
+            return _finish(interp, interp.fail_expansion(err, fds), pipeline)
+        except ExpansionError as e:
+            e.fatal = True
+            return _finish(interp, interp.fail_expansion(e, fds), pipeline)
+        v = arith.int_text(n)
+        if state.refs:
+            var = state.lookup(name)
+        else:  # State.lookup, inlined: the innermost frame, then the outer ones
+            frames = state.frames
+            var = frames[-1].get(name)
+            if var is None:
+                k = len(frames)
+                if k == 2:  # in a function called from the top level
+                    var = frames[0].get(name)
+                elif k > 2:
+                    var = state.lookup(name)
+        if (var is not None and type(var.value) is str
+                and not var.integer and not var.readonly and not var.case):
+            var.value = v
+        else:
+            try:
+                _store(interp, a, v, fds)
+            except ExpansionError as e:
+                return _finish(interp, interp.fail_expansion(e, fds), pipeline)
+        state.last_status = 0  # _finish of a success, State.lone_status inlined
+        ps = state.pipestatus
+        if len(ps) == 1:
+            ps[0] = 0
+        else:
+            state.pipestatus = [0]
+        return 0
+
+    return one_arith
+
+
+def _fixed_arith(a: ast.Assign) -> tuple[str, arith.Fn] | None:
+    """(text, closure) of a plain assignment's value that is one `$((…))` of fixed text
+    that compiles, which `_value` evaluates with `fixed`; else None."""
+    if a.index is not None or a.append or type(a.value) is not ast.Word:
+        return None
+    parts = a.value.parts
+    if len(parts) != 1 or type(parts[0]) is not ast.ArithSub:
+        return None
+    expr = parts[0].expr
+    return arith.fixed_text_fn(expr) if _compiles(expr) else None
 
 
 def _store(interp: Interpreter, a: ast.Assign, v: Any, fds: Fds) -> None:
@@ -694,6 +775,14 @@ def _count_test_step(cmd: ast.SimpleCommand, name: str, pipeline: ast.Pipeline,
         interp.last_data = None
         interp.cmdsub_status = None
         state.last_arg = "]" if n == 4 else b
-        return _finish(interp, status, pipeline)
+        state.last_status = status  # _finish, inlined: a loop's test ends here
+        ps = state.pipestatus
+        if len(ps) == 1:
+            ps[0] = status
+        else:
+            state.pipestatus = [status]
+        if status and not interp.suppress_errexit:
+            interp.failed(status, pipeline)
+        return status
 
     return step
