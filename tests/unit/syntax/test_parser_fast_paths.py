@@ -228,3 +228,15 @@ def test_a_builder_of_one_kept_child_makes_what_its_list_form_makes() -> None:
     for inline, general in pairs:
         assert type(inline) is type(general) and inline == general
         assert repr(inline) == repr(general)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab\n", max_size=12), st.integers(0, 3), st.data())
+def test_a_source_pos_equals_the_pos_its_class_makes_from_line_col(
+        text: str, line_offset: int, data: st.DataObject) -> None:
+    src = lexer.Source(text, parser.parse_scanner, line_offset)
+    offset = data.draw(st.integers(0, len(text)))
+    made = src.pos(offset)
+    by_class = ast.Pos(*src.line_col(offset))
+    assert type(made) is ast.Pos and made == by_class and hash(made) == hash(by_class)
+    assert repr(made) == repr(by_class)

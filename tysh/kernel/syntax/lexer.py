@@ -304,8 +304,16 @@ class Source:
         return ln + self.line_offset, offset - starts[ln - 1] + 1
 
     def pos(self, offset: int) -> ast.Pos:
-        ln, col = self.line_col(offset)
-        return Pos(ln, col)
+        """The Pos of a character offset (line_col's, made as Pos's __init__ makes it:
+        this is called for most nodes the lexer makes)."""
+        if offset >= self.seen:
+            self._cover(offset + 1)
+        starts = self.line_starts
+        ln = bisect_right(starts, offset)
+        p = _new(Pos)
+        p.line = ln + self.line_offset
+        p.col = offset - starts[ln - 1] + 1
+        return p  # type: ignore[no-any-return]
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line (relative to this source), without its newline."""
@@ -419,7 +427,14 @@ class Scanner:
     """Scans one token stream: a whole script, or the body of a `$( )` (`nested`).
 
     A nested scanner stops at the `)` that closes its `$(`, leaving `end_offset` just past it.
+    (Slotted: a scanner is made per parse and per `$( )`, and its state is read per token.)
     """
+
+    __slots__ = ("src", "text", "n", "i", "nested", "open_offset", "depth", "end_offset",
+                 "close_offset", "cmd_pos", "assign_ok", "decl", "kw_only", "no_reserved",
+                 "pending", "case_stack", "pat_start", "paren_depth", "cond", "heredocs",
+                 "last_offset", "aliases", "alias_regions", "alias_next", "shift", "copied",
+                 "_queue")
 
     def __init__(self, src: Source, start: int = 0, *, nested: bool = False,
                  open_offset: int = 0, depth: int = 0,
@@ -459,6 +474,9 @@ class Scanner:
         self.alias_next: list[int] = []
         self.shift = 0
         self.copied = 0
+        # The scanner sometimes produces two tokens at once (FUNCNAME + FUNC_PARENS, FOR +
+        # ARITH_FOR); the second waits here.
+        self._queue: Tok | None = None
 
     # -- helpers -------------------------------------------------------------------
 
@@ -1101,10 +1119,6 @@ class Scanner:
             self.i = fm.end()
             self._queue = self._tok("FUNC_PARENS", end, fm.end())
         return self._tok("FUNCNAME", i, end, (lit, self.src.pos(i)))
-
-    # The scanner sometimes produces two tokens at once (FUNCNAME + FUNC_PARENS, FOR +
-    # ARITH_FOR); the second waits here.
-    _queue: Tok | None = None
 
     # -- assignments ------------------------------------------------------------------------
 
@@ -1805,6 +1819,7 @@ def _quick_parts(text: str, i: int, end: int) -> tuple[ast.WordPart, ...]:
 
 
 _LIT_CACHE: dict[str, ast.Lit] = {}
+_new: Any = object.__new__
 _NO_ALIASES: dict[str, str] = {}
 
 # What _word_token gives back after an alias expansion: scan again at the same place.
