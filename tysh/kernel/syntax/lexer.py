@@ -118,17 +118,19 @@ _SIMPLE_WORD = LazyRegex(
     r"[^ \t\n|&;()<>'\"\\$`]++(?=[ \t\n|&;)]|(?<![?*+@!])\(|[<>](?!\()|\Z)")
 # A word of plain runs, '…', "…" holding only text and `$name`/`${name}`, and
 # `$name`/`${name}`, ending where every word ends: what `tokens` reads inline beyond
-# the plain words (`_quick_parts` splits it into parts as scan_word would).
+# the plain words (`_quick_parts` splits it into parts as scan_word would). A `$name`
+# may also be a digit's or a special parameter's (`$1`, `$?`, `"$@"`): one character.
 _QUICK_WORD = LazyRegex(
     r"(?:[^ \t\n|&;()<>'\"\\$`]++|'[^']*+'"
-    r'|"(?:[^"\\$`]++|\$(?:[A-Za-z_][A-Za-z0-9_]*+|\{[A-Za-z_][A-Za-z0-9_]*+\}))*+"'
-    r"|\$(?:[A-Za-z_][A-Za-z0-9_]*+|\{[A-Za-z_][A-Za-z0-9_]*+\}))++"
+    r'|"(?:[^"\\$`]++|\$(?:[A-Za-z_][A-Za-z0-9_]*+|[0-9@*#?$!-]|\{[A-Za-z_][A-Za-z0-9_]*+\}))*+"'
+    r"|\$(?:[A-Za-z_][A-Za-z0-9_]*+|[0-9@*#?$!-]|\{[A-Za-z_][A-Za-z0-9_]*+\}))++"
     r"(?=[ \t\n|&;)]|[<>](?!\()|\Z)")
 _QUICK_SEGMENT = LazyRegex(
-    r"""([^'"$]+)|'([^']*)'|"([^"]*)"|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
-# Inside "…" of such a word: text, $name, ${name}.
+    r"""([^'"$]+)|'([^']*)'|"([^"]*)"|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])"""
+    r"""|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
+# Inside "…" of such a word: text, $name (or a digit or special parameter), ${name}.
 _QUICK_DQ_SEGMENT = LazyRegex(
-    r"""([^$]+)|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
+    r"""([^$]+)|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
 # A redirection to a plain word (`>out`, `2>&1`, `< in`), read inline by `tokens`: the
 # fd, the operator, and the target (which ends as a plain word ends).
 _QUICK_REDIR = LazyRegex(
