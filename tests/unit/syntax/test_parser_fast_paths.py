@@ -240,3 +240,21 @@ def test_a_source_pos_equals_the_pos_its_class_makes_from_line_col(
     by_class = ast.Pos(*src.line_col(offset))
     assert type(made) is ast.Pos and made == by_class and hash(made) == hash(by_class)
     assert repr(made) == repr(by_class)
+
+
+_ASSIGNS = st.sampled_from(["x=1", "x+=1", "rc=$?", "s=\"a $b\"", "x=", "x=''", "a[1]=v",
+                            "a[1]+=v", "x=a'b'c", "y=$1x", "z=${q}r", "f=a=b", "p=~/a:b",
+                            "x=(a b)", "x=$(c)", "1x=2", "_=a(", "x=a\\ b", "v=\"$@\"",
+                            "echo", "local", "export", "for", "if", "}", "{", "a=b)",
+                            ";", "\n", "|", "&&", "(", ")", "<i", "x=1>o", "x=a;"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_ASSIGNS, st.sampled_from([" ", "", "\t", "\n"])), max_size=10))
+def test_assignments_before_the_command_name_parse_alike_on_every_path(
+        items: list[tuple[str, str]]) -> None:
+    src = "".join(w + b for w, b in items)
+    fast = _outcome(src)
+    for mp in _mp():
+        _general_lexer(mp)
+        assert _outcome(src) == fast

@@ -544,6 +544,7 @@ class Scanner:
         redir_start = "<>0123456789{"
         quick_redir = _QUICK_REDIR.match
         quick_word = _QUICK_WORD.match
+        assign_head = _ASSIGN_HEAD.match
         # Whether the scanner is in the ordinary state the inline paths read: only _next
         # (and the here-document reading after it) leaves it or comes back to it, so it
         # is found again after each token _next reads.
@@ -661,6 +662,19 @@ class Scanner:
                                 or aliasing and lit in aliasing
                                 or text.startswith("(", end) or text.startswith(" (", end)):
                             fast = False
+                            if "=" in lit and self.assign_ok:
+                                # `x=1` before the command name (no word with `=` is reserved),
+                                # as _word_token and _assignment read it: the value is the rest
+                                # of the plain word (`x=` and `a[i]=v` take the general path)
+                                am = assign_head(text, i)
+                                if am is not None and am.group(2) != "[" and am.end() < end:
+                                    if not cur_start <= i < cur_next:
+                                        cur_line, cur_start, cur_next = _line_span(
+                                            self.src, text, n, lazy, line_offset, i)
+                                    yield self._inline_assign(
+                                        am, i, end, (_lit(text[am.end():end]),), cur_line,
+                                        cur_start)
+                                    continue
                         else:
                             if lit in decl_cmds:
                                 self.decl = True
@@ -720,6 +734,20 @@ class Scanner:
                             word.pos = pos
                             yield ("WORD", word, i, end)
                             continue
+                        if self.assign_ok:
+                            # `rc=$?`, `s="a b"` before the command name: the value is a
+                            # quick word of its own that ends where this one ends
+                            am = assign_head(text, i)
+                            if am is not None and am.group(2) != "[":
+                                j = am.end()
+                                vm = quick_word(text, j) if j < end else None
+                                if vm is not None and vm.end() == end:
+                                    if not cur_start <= i < cur_next:
+                                        cur_line, cur_start, cur_next = _line_span(
+                                            self.src, text, n, lazy, line_offset, i)
+                                    yield self._inline_assign(am, i, end, _quick_parts(text, j, end),
+                                                              cur_line, cur_start)
+                                    continue
             tok = next_tok()
             if aliasing and self.text is not text:  # an alias was expanded: the text changed
                 text = self.text
@@ -1123,6 +1151,17 @@ class Scanner:
         return self._tok("FUNCNAME", i, end, (lit, self.src.pos(i)))
 
     # -- assignments ------------------------------------------------------------------------
+
+    def _inline_assign(self, m: re.Match[str], i: int, end: int,
+                       parts: tuple[ast.WordPart, ...], line: int, line_start: int) -> Tok:
+        """The token of `name=value` or `name+=value` before the command name whose value,
+        the word's rest, the token loop read inline as `parts` (`_assignment` with its
+        value from scan_word); `line` starts at `line_start` and holds the word."""
+        self.i = end
+        self.no_reserved = True
+        value = Word(parts, Pos(line, m.end() - line_start + 1))
+        assign = Assign(m.group(1), value, None, m.group(2) == "+=", Pos(line, i - line_start + 1))
+        return ("ASSIGN", assign, i, end)
 
     def _assignment(self, i: int, m: re.Match[str]) -> Tok | None:
         text = self.text
