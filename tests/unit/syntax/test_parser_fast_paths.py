@@ -5,9 +5,10 @@ script it refuses.
 - The driver reads a run of tokens that only grows a list (a simple command's words,
   a for's words, redirections after a compound command) without the tables
   (`tablegen.token_runs`); with no runs, every token is shifted and reduced.
-- The token loop reads plain words, quoted words, short redirections, operators and
-  plain reserved words inline, making their nodes without calling their classes; with
-  those paths closed, every token goes through `Scanner._next`.
+- The token loop reads plain words, quoted words, short redirections, operators,
+  plain reserved words, assignments and the end of the text inline, making their nodes
+  without calling their classes; with those paths closed, every token goes through
+  `Scanner._next`.
 
 Both are compared on the parse benchmark's generated script, the conformance corpora
 and scripts made to end or break inside a run."""
@@ -83,6 +84,7 @@ def _general_lexer(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(lexer, "_STEP_BLANKS", "")
     mp.setattr(lexer, "_QUICK_WORD", LazyRegex(r"(?!)"))
     mp.setattr(lexer, "_QUICK_REDIR", LazyRegex(r"(?!)"))
+    mp.setattr(lexer, "_END_INLINE", False)
 
 
 def _general_driver(mp: pytest.MonkeyPatch) -> None:

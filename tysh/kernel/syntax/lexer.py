@@ -112,6 +112,9 @@ _ONE_OPS = {"\n": ("_NL", ""), ";": ("_SEMI", ";&"), "|": ("PIPE", "|&"), "&": (
 # The blanks `tokens` steps over itself before a token in the ordinary state (else _next
 # skips them).
 _STEP_BLANKS = " \t\\"
+# Whether `tokens` ends a scanner that is not nested at the end of its text in the ordinary
+# state itself, as _next would (the tests turn it off to compare).
+_END_INLINE = True
 # (`a<(cmd)` is one word: `<(` and `>(` continue it, and so does the `(` of an extended
 # pattern, `x@(a|b)`)
 _SIMPLE_WORD = LazyRegex(
@@ -545,6 +548,7 @@ class Scanner:
         quick_redir = _QUICK_REDIR.match
         quick_word = _QUICK_WORD.match
         assign_head = _ASSIGN_HEAD.match
+        end_inline = _END_INLINE
         # Whether the scanner is in the ordinary state the inline paths read: only _next
         # (and the here-document reading after it) leaves it or comes back to it, so it
         # is found again after each token _next reads.
@@ -565,6 +569,8 @@ class Scanner:
                         if text[i] in "\t\\":
                             i = _skip(_BLANKS, text, i)
                     self.i = i
+                elif i >= n and end_inline and not self.nested:
+                    return  # (where _next would find the end: no here-document is pending)
                 m = None
                 quick = False
                 if i < n:
@@ -660,7 +666,8 @@ class Scanner:
                                 or "=" in lit or self.kw_only
                                 or "[" in lit and lit[0] != "["
                                 or aliasing and lit in aliasing
-                                or text.startswith("(", end) or text.startswith(" (", end)):
+                                or end < n and (text[end] == "(" or text[end] == " "
+                                                and text[end + 1:end + 2] == "(")):
                             fast = False
                             if "=" in lit and self.assign_ok:
                                 # `x=1` before the command name (no word with `=` is reserved),
