@@ -260,3 +260,24 @@ def test_assignments_before_the_command_name_parse_alike_on_every_path(
     for mp in _mp():
         _general_lexer(mp)
         assert _outcome(src) == fast
+
+
+def _command_tokens(src: str) -> list[tuple[object, ...]]:
+    scanner = lexer.Scanner(lexer.Source(src, parser.parse_scanner))
+    return list(scanner.tokens())
+
+
+_RUN_TOKENS = [*_command_tokens("echo 'a b' \"$c\" d{1,2}"), *_command_tokens("x=1 y+=2 >o 2>&1"),
+               *_command_tokens("local z=1 a[2]=b"), *_command_tokens("a <i")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([t for t in _RUN_TOKENS if t[0] != "DECL_ASSIGN"]),
+       st.lists(st.sampled_from(_RUN_TOKENS), max_size=8))
+def test_a_command_of_words_only_is_built_as_any_command_is(
+        first: tuple[object, ...], rest: list[tuple[object, ...]]) -> None:
+    # (a declaration's assignments only follow its name)
+    run = [first, *rest]
+    b = parser._Builder()
+    made, general = b.simple_command(list(run)), b.simple_command_of(list(run))
+    assert type(made) is type(general) and made == general and repr(made) == repr(general)

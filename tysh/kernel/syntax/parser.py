@@ -820,7 +820,26 @@ class _Builder:
             cmds.append(items[k + 1])
         return Pipeline(tuple(cmds), negated, _npos(first))
 
-    def simple_command(self, c: list[Any]) -> ast.SimpleCommand:
+    @staticmethod
+    def simple_command(c: list[Any]) -> ast.SimpleCommand:
+        """A command of words only (most are) without the lists and tuples of the
+        assignments and redirections it has none of; any other through `simple_command_of`."""
+        words: list[ast.Word] = []
+        for tok in c:
+            if tok[0] != "WORD":
+                return _Builder.simple_command_of(c)
+            words.append(tok[1])
+        cmd = _new(SimpleCommand)  # (as stmt_list_one makes its nodes)
+        cmd.assigns = ()
+        cmd.words = tuple(words)
+        cmd.redirects = ()
+        cmd.pos = c[0][1].pos
+        cmd.arg_assigns = ()
+        return cmd  # type: ignore[no-any-return]
+
+    @staticmethod
+    def simple_command_of(c: list[Any]) -> ast.SimpleCommand:
+        """The command of any run of words, assignments and redirections."""
         assigns: list[ast.Assign] = []
         words: list[ast.Word] = []
         redirects: list[ast.Redirect] = []
