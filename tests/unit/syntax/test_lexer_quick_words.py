@@ -13,7 +13,9 @@ from tysh.kernel.syntax import lexer
 from tysh.kernel.syntax.parser import parse_scanner, parse_uncached
 
 WORDS = ["'a'", "''", "'a''b'", "a'b'c", '"$x"', '"a $x b"', '"${x}y"', '""', "$x", "${x}",
-         "a$x", "$x'y'", '"a"\'b\'', "'$x'", '"it\'s"', "$aé", '"$x$y"', "'a'\"\"''"]
+         "a$x", "$x'y'", '"a"\'b\'', "'$x'", '"it\'s"', "$aé", '"$x$y"', "'a'\"\"''",
+         "$?", '"$?"', "rc$?", '"after $?"', '"$@"', '"$*"', "$#", '"$#"', "$1", "$10", "$1x",
+         '"$2$3"', "$$", "$!", "$-", '"a=$?"', "${x}$?", "$*", "$@"]
 
 
 def _general(word: str) -> tuple[lexer.ast.Word, int]:
@@ -31,7 +33,7 @@ def test_a_quick_word_splits_into_the_parts_scan_word_gives(word: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="ab $'\"{}_=x1\\`<>()|;&\n", max_size=12))
+@given(st.text(alphabet="ab $'\"{}_=x1\\`<>()|;&\n?#@*!-0", max_size=12))
 def test_any_text_the_quick_word_regex_takes_scans_the_same(text: str) -> None:
     m = lexer._QUICK_WORD.match(text)
     if m is None:

@@ -5,9 +5,10 @@ script it refuses.
 - The driver reads a run of tokens that only grows a list (a simple command's words,
   a for's words, redirections after a compound command) without the tables
   (`tablegen.token_runs`); with no runs, every token is shifted and reduced.
-- The token loop reads plain words, quoted words, short redirections, operators and
-  plain reserved words inline, making their nodes without calling their classes; with
-  those paths closed, every token goes through `Scanner._next`.
+- The token loop reads plain words, quoted words, short redirections, operators,
+  plain reserved words, assignments and the end of the text inline, making their nodes
+  without calling their classes; with those paths closed, every token goes through
+  `Scanner._next`.
 
 Both are compared on the parse benchmark's generated script, the conformance corpora
 and scripts made to end or break inside a run."""
@@ -83,6 +84,7 @@ def _general_lexer(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(lexer, "_STEP_BLANKS", "")
     mp.setattr(lexer, "_QUICK_WORD", LazyRegex(r"(?!)"))
     mp.setattr(lexer, "_QUICK_REDIR", LazyRegex(r"(?!)"))
+    mp.setattr(lexer, "_END_INLINE", False)
 
 
 def _general_driver(mp: pytest.MonkeyPatch) -> None:
@@ -228,3 +230,54 @@ def test_a_builder_of_one_kept_child_makes_what_its_list_form_makes() -> None:
     for inline, general in pairs:
         assert type(inline) is type(general) and inline == general
         assert repr(inline) == repr(general)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab\n", max_size=12), st.integers(0, 3), st.data())
+def test_a_source_pos_equals_the_pos_its_class_makes_from_line_col(
+        text: str, line_offset: int, data: st.DataObject) -> None:
+    src = lexer.Source(text, parser.parse_scanner, line_offset)
+    offset = data.draw(st.integers(0, len(text)))
+    made = src.pos(offset)
+    by_class = ast.Pos(*src.line_col(offset))
+    assert type(made) is ast.Pos and made == by_class and hash(made) == hash(by_class)
+    assert repr(made) == repr(by_class)
+
+
+_ASSIGNS = st.sampled_from(["x=1", "x+=1", "rc=$?", "s=\"a $b\"", "x=", "x=''", "a[1]=v",
+                            "a[1]+=v", "x=a'b'c", "y=$1x", "z=${q}r", "f=a=b", "p=~/a:b",
+                            "x=(a b)", "x=$(c)", "1x=2", "_=a(", "x=a\\ b", "v=\"$@\"",
+                            "echo", "local", "export", "for", "if", "}", "{", "a=b)",
+                            ";", "\n", "|", "&&", "(", ")", "<i", "x=1>o", "x=a;"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_ASSIGNS, st.sampled_from([" ", "", "\t", "\n"])), max_size=10))
+def test_assignments_before_the_command_name_parse_alike_on_every_path(
+        items: list[tuple[str, str]]) -> None:
+    src = "".join(w + b for w, b in items)
+    fast = _outcome(src)
+    for mp in _mp():
+        _general_lexer(mp)
+        assert _outcome(src) == fast
+
+
+def _command_tokens(src: str) -> list[tuple[object, ...]]:
+    scanner = lexer.Scanner(lexer.Source(src, parser.parse_scanner))
+    return list(scanner.tokens())
+
+
+_RUN_TOKENS = [*_command_tokens("echo 'a b' \"$c\" d{1,2}"), *_command_tokens("x=1 y+=2 >o 2>&1"),
+               *_command_tokens("local z=1 a[2]=b"), *_command_tokens("a <i")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([t for t in _RUN_TOKENS if t[0] != "DECL_ASSIGN"]),
+       st.lists(st.sampled_from(_RUN_TOKENS), max_size=8))
+def test_a_command_of_words_only_is_built_as_any_command_is(
+        first: tuple[object, ...], rest: list[tuple[object, ...]]) -> None:
+    # (a declaration's assignments only follow its name)
+    run = [first, *rest]
+    b = parser._Builder()
+    made, general = b.simple_command(list(run)), b.simple_command_of(list(run))
+    assert type(made) is type(general) and made == general and repr(made) == repr(general)

@@ -112,23 +112,28 @@ _ONE_OPS = {"\n": ("_NL", ""), ";": ("_SEMI", ";&"), "|": ("PIPE", "|&"), "&": (
 # The blanks `tokens` steps over itself before a token in the ordinary state (else _next
 # skips them).
 _STEP_BLANKS = " \t\\"
+# Whether `tokens` ends a scanner that is not nested at the end of its text in the ordinary
+# state itself, as _next would (the tests turn it off to compare).
+_END_INLINE = True
 # (`a<(cmd)` is one word: `<(` and `>(` continue it, and so does the `(` of an extended
 # pattern, `x@(a|b)`)
 _SIMPLE_WORD = LazyRegex(
     r"[^ \t\n|&;()<>'\"\\$`]++(?=[ \t\n|&;)]|(?<![?*+@!])\(|[<>](?!\()|\Z)")
 # A word of plain runs, '…', "…" holding only text and `$name`/`${name}`, and
 # `$name`/`${name}`, ending where every word ends: what `tokens` reads inline beyond
-# the plain words (`_quick_parts` splits it into parts as scan_word would).
+# the plain words (`_quick_parts` splits it into parts as scan_word would). A `$name`
+# may also be a digit's or a special parameter's (`$1`, `$?`, `"$@"`): one character.
 _QUICK_WORD = LazyRegex(
     r"(?:[^ \t\n|&;()<>'\"\\$`]++|'[^']*+'"
-    r'|"(?:[^"\\$`]++|\$(?:[A-Za-z_][A-Za-z0-9_]*+|\{[A-Za-z_][A-Za-z0-9_]*+\}))*+"'
-    r"|\$(?:[A-Za-z_][A-Za-z0-9_]*+|\{[A-Za-z_][A-Za-z0-9_]*+\}))++"
+    r'|"(?:[^"\\$`]++|\$(?:[A-Za-z_][A-Za-z0-9_]*+|[0-9@*#?$!-]|\{[A-Za-z_][A-Za-z0-9_]*+\}))*+"'
+    r"|\$(?:[A-Za-z_][A-Za-z0-9_]*+|[0-9@*#?$!-]|\{[A-Za-z_][A-Za-z0-9_]*+\}))++"
     r"(?=[ \t\n|&;)]|[<>](?!\()|\Z)")
 _QUICK_SEGMENT = LazyRegex(
-    r"""([^'"$]+)|'([^']*)'|"([^"]*)"|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
-# Inside "…" of such a word: text, $name, ${name}.
+    r"""([^'"$]+)|'([^']*)'|"([^"]*)"|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])"""
+    r"""|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
+# Inside "…" of such a word: text, $name (or a digit or special parameter), ${name}.
 _QUICK_DQ_SEGMENT = LazyRegex(
-    r"""([^$]+)|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
+    r"""([^$]+)|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
 # A redirection to a plain word (`>out`, `2>&1`, `< in`), read inline by `tokens`: the
 # fd, the operator, and the target (which ends as a plain word ends).
 _QUICK_REDIR = LazyRegex(
@@ -304,8 +309,16 @@ class Source:
         return ln + self.line_offset, offset - starts[ln - 1] + 1
 
     def pos(self, offset: int) -> ast.Pos:
-        ln, col = self.line_col(offset)
-        return Pos(ln, col)
+        """The Pos of a character offset (line_col's, made as Pos's __init__ makes it:
+        this is called for most nodes the lexer makes)."""
+        if offset >= self.seen:
+            self._cover(offset + 1)
+        starts = self.line_starts
+        ln = bisect_right(starts, offset)
+        p = _new(Pos)
+        p.line = ln + self.line_offset
+        p.col = offset - starts[ln - 1] + 1
+        return p  # type: ignore[no-any-return]
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line (relative to this source), without its newline."""
@@ -419,7 +432,14 @@ class Scanner:
     """Scans one token stream: a whole script, or the body of a `$( )` (`nested`).
 
     A nested scanner stops at the `)` that closes its `$(`, leaving `end_offset` just past it.
+    (Slotted: a scanner is made per parse and per `$( )`, and its state is read per token.)
     """
+
+    __slots__ = ("src", "text", "n", "i", "nested", "open_offset", "depth", "end_offset",
+                 "close_offset", "cmd_pos", "assign_ok", "decl", "kw_only", "no_reserved",
+                 "pending", "case_stack", "pat_start", "paren_depth", "cond", "heredocs",
+                 "last_offset", "aliases", "alias_regions", "alias_next", "shift", "copied",
+                 "_queue")
 
     def __init__(self, src: Source, start: int = 0, *, nested: bool = False,
                  open_offset: int = 0, depth: int = 0,
@@ -459,6 +479,9 @@ class Scanner:
         self.alias_next: list[int] = []
         self.shift = 0
         self.copied = 0
+        # The scanner sometimes produces two tokens at once (FUNCNAME + FUNC_PARENS, FOR +
+        # ARITH_FOR); the second waits here.
+        self._queue: Tok | None = None
 
     # -- helpers -------------------------------------------------------------------
 
@@ -524,6 +547,8 @@ class Scanner:
         redir_start = "<>0123456789{"
         quick_redir = _QUICK_REDIR.match
         quick_word = _QUICK_WORD.match
+        assign_head = _ASSIGN_HEAD.match
+        end_inline = _END_INLINE
         # Whether the scanner is in the ordinary state the inline paths read: only _next
         # (and the here-document reading after it) leaves it or comes back to it, so it
         # is found again after each token _next reads.
@@ -544,6 +569,8 @@ class Scanner:
                         if text[i] in "\t\\":
                             i = _skip(_BLANKS, text, i)
                     self.i = i
+                elif i >= n and end_inline and not self.nested:
+                    return  # (where _next would find the end: no here-document is pending)
                 m = None
                 quick = False
                 if i < n:
@@ -639,8 +666,22 @@ class Scanner:
                                 or "=" in lit or self.kw_only
                                 or "[" in lit and lit[0] != "["
                                 or aliasing and lit in aliasing
-                                or text.startswith("(", end) or text.startswith(" (", end)):
+                                or end < n and (text[end] == "(" or text[end] == " "
+                                                and text[end + 1:end + 2] == "(")):
                             fast = False
+                            if "=" in lit and self.assign_ok:
+                                # `x=1` before the command name (no word with `=` is reserved),
+                                # as _word_token and _assignment read it: the value is the rest
+                                # of the plain word (`x=` and `a[i]=v` take the general path)
+                                am = assign_head(text, i)
+                                if am is not None and am.group(2) != "[" and am.end() < end:
+                                    if not cur_start <= i < cur_next:
+                                        cur_line, cur_start, cur_next = _line_span(
+                                            self.src, text, n, lazy, line_offset, i)
+                                    yield self._inline_assign(
+                                        am, i, end, (_lit(text[am.end():end]),), cur_line,
+                                        cur_start)
+                                    continue
                         else:
                             if lit in decl_cmds:
                                 self.decl = True
@@ -700,6 +741,20 @@ class Scanner:
                             word.pos = pos
                             yield ("WORD", word, i, end)
                             continue
+                        if self.assign_ok:
+                            # `rc=$?`, `s="a b"` before the command name: the value is a
+                            # quick word of its own that ends where this one ends
+                            am = assign_head(text, i)
+                            if am is not None and am.group(2) != "[":
+                                j = am.end()
+                                vm = quick_word(text, j) if j < end else None
+                                if vm is not None and vm.end() == end:
+                                    if not cur_start <= i < cur_next:
+                                        cur_line, cur_start, cur_next = _line_span(
+                                            self.src, text, n, lazy, line_offset, i)
+                                    yield self._inline_assign(am, i, end, _quick_parts(text, j, end),
+                                                              cur_line, cur_start)
+                                    continue
             tok = next_tok()
             if aliasing and self.text is not text:  # an alias was expanded: the text changed
                 text = self.text
@@ -1102,11 +1157,18 @@ class Scanner:
             self._queue = self._tok("FUNC_PARENS", end, fm.end())
         return self._tok("FUNCNAME", i, end, (lit, self.src.pos(i)))
 
-    # The scanner sometimes produces two tokens at once (FUNCNAME + FUNC_PARENS, FOR +
-    # ARITH_FOR); the second waits here.
-    _queue: Tok | None = None
-
     # -- assignments ------------------------------------------------------------------------
+
+    def _inline_assign(self, m: re.Match[str], i: int, end: int,
+                       parts: tuple[ast.WordPart, ...], line: int, line_start: int) -> Tok:
+        """The token of `name=value` or `name+=value` before the command name whose value,
+        the word's rest, the token loop read inline as `parts` (`_assignment` with its
+        value from scan_word); `line` starts at `line_start` and holds the word."""
+        self.i = end
+        self.no_reserved = True
+        value = Word(parts, Pos(line, m.end() - line_start + 1))
+        assign = Assign(m.group(1), value, None, m.group(2) == "+=", Pos(line, i - line_start + 1))
+        return ("ASSIGN", assign, i, end)
 
     def _assignment(self, i: int, m: re.Match[str]) -> Tok | None:
         text = self.text
@@ -1805,6 +1867,7 @@ def _quick_parts(text: str, i: int, end: int) -> tuple[ast.WordPart, ...]:
 
 
 _LIT_CACHE: dict[str, ast.Lit] = {}
+_new: Any = object.__new__
 _NO_ALIASES: dict[str, str] = {}
 
 # What _word_token gives back after an alias expansion: scan again at the same place.

@@ -94,7 +94,9 @@ def parse_uncached(src: str, aliases: Mapping[str, str] | None = None) -> ast.Sc
     """
     scanner = lexer.Scanner(lexer.Source(src, parse_scanner), aliases=aliases)
     if len(src) < _GC_PAUSE_THRESHOLD or not gc.isenabled():
-        return parse_scanner(scanner)
+        # (parse_scanner's work without its two calls: most scripts are a line or two)
+        script: ast.Script = _run(_tables or _get_tables(), scanner.tokens(), scanner)
+        return script
     gc.disable()
     try:
         return parse_scanner(scanner)
@@ -513,8 +515,24 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
                 v = values.pop()
                 values[-1] = take(v if k else values[-1])
                 del stack[-1]
-            elif one is not _SAME:
-                values[-1] = one(values[-1])
+            else:
+                # a chain of reductions of one symbol, as in the loop above (the end
+                # state has no actions, so a chain stops there)
+                below = stack[-2]
+                key = (id(below), act, "$END")
+                chain = chains.get(key)
+                if chain is None:
+                    chain = chains[key] = _unit_chain(tables, below, act, "$END")
+                fns, row = chain
+                if fns:
+                    v = values[-1]
+                    for f in fns:
+                        v = f(v)
+                    values[-1] = v
+                if row is end_state:
+                    return values[-1]
+                stack[-1] = row
+                continue
             row = rows[stack[-2][origin]]
             if row is end_state:
                 return values[-1]
@@ -705,7 +723,10 @@ class _Builder:
 
     @staticmethod
     def start_one(stmts: tuple[ast.Statement, ...]) -> ast.Script:
-        return Script(stmts, stmts[0].pos if stmts else ast.NOPOS)
+        script = _new(Script)  # (as stmt_list_one makes its nodes; one per parse and body)
+        script.statements = stmts
+        script.pos = stmts[0].pos if stmts else ast.NOPOS
+        return script  # type: ignore[no-any-return]
 
     compound_list_one = case_body_one = start_one
 
@@ -799,7 +820,26 @@ class _Builder:
             cmds.append(items[k + 1])
         return Pipeline(tuple(cmds), negated, _npos(first))
 
-    def simple_command(self, c: list[Any]) -> ast.SimpleCommand:
+    @staticmethod
+    def simple_command(c: list[Any]) -> ast.SimpleCommand:
+        """A command of words only (most are) without the lists and tuples of the
+        assignments and redirections it has none of; any other through `simple_command_of`."""
+        words: list[ast.Word] = []
+        for tok in c:
+            if tok[0] != "WORD":
+                return _Builder.simple_command_of(c)
+            words.append(tok[1])
+        cmd = _new(SimpleCommand)  # (as stmt_list_one makes its nodes)
+        cmd.assigns = ()
+        cmd.words = tuple(words)
+        cmd.redirects = ()
+        cmd.pos = c[0][1].pos
+        cmd.arg_assigns = ()
+        return cmd  # type: ignore[no-any-return]
+
+    @staticmethod
+    def simple_command_of(c: list[Any]) -> ast.SimpleCommand:
+        """The command of any run of words, assignments and redirections."""
         assigns: list[ast.Assign] = []
         words: list[ast.Word] = []
         redirects: list[ast.Redirect] = []
