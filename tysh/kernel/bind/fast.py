@@ -71,12 +71,13 @@ def _loop_source() -> list[str]:
     `--lines=3` cost one dict lookup; a value is converted once per spelling (`-n5`) or,
     given as the next word, once per text and param (`-n 5`), when the result is an
     immutable scalar. A bool param never lands in `named` here (its `=value` forms go to
-    the general binder), so setting one needs no `named.pop`."""
+    the general binder), so setting one needs no `named.pop`. `named` and `flags` are
+    made at the first option word: a line without options (the commonest) leaves them
+    None, and its ToolArgs makes its empty ones when they are first read."""
     return """\
 def fast(args):
     positional = []
-    named = {}
-    flags = set()
+    named = None
     it = iter(args)
     for a in it:
         tp = type(a)
@@ -91,6 +92,9 @@ def fast(args):
             break
         if a.value is not None:
             return None
+        if named is None:
+            named = {}
+            flags = set()
         d = memo.get(a.text)
         if d is None:
             d = decode(a.text)
@@ -267,7 +271,8 @@ def make_fast(tool: Tool) -> FastFn | None:
     lazy_bound = node.only_variadic and not node.required
     if lazy_bound:
         assert var is not None
-        shared["bound"] = _variadic_bound(var.name)
+        shared["bound"] = _made_when_read(
+            "bound", lambda ta, name=var.name: {name: ta.positional[:]} if ta.positional else {})
     bound_cls = type(f"ToolArgs_{schema.name}", (ToolArgs,), shared)
     env: dict[str, Any] = {
         "memo": memo, "decode": _decoder(spell, node.shorts, memo),
@@ -277,17 +282,32 @@ def make_fast(tool: Tool) -> FastFn | None:
         "finish": finish, "_new": object.__new__, "Bound": bound_cls, "cls": cls,
         "_MISS": _MISS, "leaf": schema, "prog": node.prog, "EMPTY": frozenset(),
     }
+    # a line without options: the ToolArgs' empty `named` and `flags` are made when
+    # first read (the kernel reads neither); below, the generated code reads the
+    # read-only empties in their place
+    plain_cls = type(f"ToolArgs_{schema.name}_plain", (bound_cls,), {
+        "__slots__": (), "json": False,
+        "named": _made_when_read("named", dict), "flags": _made_when_read("flags", set),
+    })
+    env.update({"Plain": plain_cls, "NO_NAMED": _MappingProxy({})})
     src = _loop_source()
     # after the loop: the ToolArgs exactly as `_bind_typed` builds it
     src += [
-        "    ta = Bound()",
-        "    ta.positional = positional",
-        "    ta.named = named",
-        "    ta.flags = flags",
-        "    ta.path = []",
+        "    if named is None:",
+        "        ta = Plain()",
+        "        ta.positional = positional",
+        "        ta.path = []",
+        "        named = NO_NAMED",
+        "        flags = EMPTY",
+        "    else:",
+        "        ta = Bound()",
+        "        ta.positional = positional",
+        "        ta.named = named",
+        "        ta.flags = flags",
+        "        ta.path = []",
     ]
     if not node.lift_json:
-        src.append("    ta.json = 'json' in flags")
+        src.append("        ta.json = 'json' in flags")
     if not lazy_bound:
         src += [
             "    viol = []",
@@ -336,7 +356,9 @@ def make_fast(tool: Tool) -> FastFn | None:
         flag = p.kind == 0 or p.optional  # a bool: set by a bare spelling
         if pname in plain and fp.field == pname and dflt is not None \
                 and (p.kind != 2 or p.optional) and not p.positional:  # as bound, or the default
-            if p.kind == 0:  # a plain bool: only a bare spelling sets it here
+            if p.kind == 0 and f.default is False and f.factory is None:
+                as_bound[k] = f"{pname!r} in flags"  # a plain bool, False unless spelled
+            elif p.kind == 0:  # a plain bool: only a bare spelling sets it here
                 as_bound[k] = f"True if {pname!r} in flags else {dflt}"
             elif flag:
                 as_bound[k] = f"True if {pname!r} in flags else named.get({pname!r}, {dflt})"
@@ -448,7 +470,8 @@ def make_fast(tool: Tool) -> FastFn | None:
     return fn
 
 
-_BOUND_SLOT: Any = ToolArgs.__dict__["bound"]
+# a read-only dict view (types.MappingProxyType, named without loading `types`)
+_MappingProxy = type(type.__dict__)
 
 
 def _immutable(value: object) -> bool:
@@ -459,22 +482,25 @@ def _immutable(value: object) -> bool:
     return value is None or type(value) in (bool, int, float, str, bytes)
 
 
-def _variadic_bound(name: str) -> property:
-    """`ToolArgs.bound` of a tool whose only positional is its variadic one: the operand
-    list under that param's name (`finish`'s rule), made when first read. The operands
-    are all a run of such a tool reads; `bound` is for the binder's other readers (the
-    events log, an embedder), so the common run never builds it."""
+def _made_when_read(slot: str, make: Callable[..., Any]) -> property:
+    """A ToolArgs slot filled when first read, by `make()` or, for `bound`, `make(ta)`:
+    the fields a run's tool never reads (the kernel passes it the args instance) are not
+    built for every command. `bound` of a tool whose only positional is its variadic one
+    is the operand list under that param's name (`finish`'s rule); the binder's other
+    readers (the events log, an embedder) see the same value as a general binding's."""
+    member: Any = ToolArgs.__dict__[slot]
+    takes_ta = slot == "bound"
 
-    def get(self: ToolArgs) -> dict[str, Any]:
+    def get(self: ToolArgs) -> Any:
         try:
-            got: dict[str, Any] = _BOUND_SLOT.__get__(self, ToolArgs)
+            return member.__get__(self, ToolArgs)
         except AttributeError:
-            got = {name: self.positional[:]} if self.positional else {}
-            _BOUND_SLOT.__set__(self, got)
-        return got
+            got = make(self) if takes_ta else make()
+            member.__set__(self, got)
+            return got
 
-    def set_(self: ToolArgs, value: dict[str, Any]) -> None:
-        _BOUND_SLOT.__set__(self, value)
+    def set_(self: ToolArgs, value: Any) -> None:
+        member.__set__(self, value)
 
     return property(get, set_)
 
