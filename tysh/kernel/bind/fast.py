@@ -385,19 +385,22 @@ def make_fast(tool: Tool) -> FastFn | None:
         else:
             got = f"named.get({pname!r}, _MISS)"
         body: list[str] = []
+        seq_made = False  # the body makes the value from the operand list itself
         if pname in plain and fp.field == pname:
             pass
         elif pname in str_tuples:  # the general path's check: a list of str → a tuple
             # (a loop: the lists are short, and a loop costs less than set-up of a
             # `map` over them)
             pad = "" if from_operands else "    "
+            seq = "positional" if from_operands else loc
+            seq_made = from_operands
             if not from_operands:
                 body.append(f"        if type({loc}) is list:")
             body += [
-                f"        {pad}for e in {loc}:",
+                f"        {pad}for e in {seq}:",
                 f"        {pad}    if type(e) is not str:",
                 f"        {pad}        return None",
-                f"        {pad}{loc} = tuple({loc})",
+                f"        {pad}{loc} = tuple({seq})",
             ]
         else:
             conv = fp.elem_conv
@@ -415,8 +418,9 @@ def make_fast(tool: Tool) -> FastFn | None:
                 body.append(f"        {loc} = shape{k}({loc})")
         if_missing = "        return None" if dflt is None else f"        {loc} = {dflt}"
         if got is None:  # the operand list, tested for being empty
-            src += ["    if positional:", f"        {loc} = positional", *(body or ["        pass"]),
-                    "    else:", if_missing]
+            # (a str tuple is made from the list itself, any other value from the local)
+            take = [] if seq_made else [f"        {loc} = positional"]
+            src += ["    if positional:", *take, *body, "    else:", if_missing]
         else:
             src += [f"    {loc} = {got}", f"    if {loc} is _MISS:", if_missing]
             if body:
