@@ -303,3 +303,25 @@ def test_fast_binder_fills_an_operand_field_of_any_shape_as_the_general_binder(
     ta, leaf, inst = got
     assert (_snapshot(ta), leaf, inst) == want[1:]
     assert type(inst) is type(want[3]) and repr(inst) == repr(want[3])  # element types too
+
+
+@pytest.mark.parametrize(("line", "named", "flags"), [
+    ("f", {}, set()), ("-q f", {}, {"quiet"}), ("-n 3 f", {"lines": 3}, set()),
+    ("-qn3 f", {"lines": 3}, {"quiet"}), ("-v -c 2", {"bytes": 2}, {"verbose"}),
+])
+def test_fast_binder_makes_an_absent_named_or_flags_when_read(
+        line: str, named: dict[str, Any], flags: set[str]) -> None:
+    # a line without values or without bools gets the missing one, empty, when first
+    # read: equal to the general binder's, fresh per binding, kept, assignable
+    args = classify(line.split())
+    want = bind_and_convert_general(HEAD, args)[0]
+    ta, tb = bind_and_convert(HEAD, args)[0], bind_and_convert(HEAD, args)[0]
+    assert _snapshot(ta) == _snapshot(want)
+    assert (ta.named, ta.flags, ta.json) == (named, flags, False)
+    assert ta.named is ta.named and ta.flags is ta.flags
+    assert ta.named is not tb.named and ta.flags is not tb.flags
+    ta.named["x"] = 1
+    ta.flags.add("y")
+    assert ta.value_of("x") == 1 and ta.value_of("y") is True and tb.named == named
+    tb.named, tb.flags = {"z": 2}, {"w"}
+    assert tb.value_of("z") == 2 and tb.value_of("w") is True

@@ -71,13 +71,14 @@ def _loop_source() -> list[str]:
     `--lines=3` cost one dict lookup; a value is converted once per spelling (`-n5`) or,
     given as the next word, once per text and param (`-n 5`), when the result is an
     immutable scalar. A bool param never lands in `named` here (its `=value` forms go to
-    the general binder), so setting one needs no `named.pop`. `named` and `flags` are
-    made at the first option word: a line without options (the commonest) leaves them
-    None, and its ToolArgs makes its empty ones when they are first read."""
+    the general binder), so setting one needs no `named.pop`. `flags` is made at the
+    first bool and `named` at the first value: a line without them (no options is the
+    commonest line) leaves them None, and its ToolArgs makes the empty ones when they
+    are first read."""
     return """\
 def fast(args):
     positional = []
-    named = None
+    named = flags = None
     it = iter(args)
     for a in it:
         tp = type(a)
@@ -92,9 +93,6 @@ def fast(args):
             break
         if a.value is not None:
             return None
-        if named is None:
-            named = {}
-            flags = set()
         d = memo.get(a.text)
         if d is None:
             d = decode(a.text)
@@ -102,9 +100,14 @@ def fast(args):
                 return None
         mode, bools, p, x, cache = d
         if bools:
-            flags.update(bools)
+            if flags is None:
+                flags = set(bools)
+            else:
+                flags.update(bools)
             if mode == 0:
                 continue
+        if named is None:
+            named = {}
         if mode == 1:
             named[p.name] = x
             continue
@@ -282,32 +285,44 @@ def make_fast(tool: Tool) -> FastFn | None:
         "finish": finish, "_new": object.__new__, "Bound": bound_cls, "cls": cls,
         "_MISS": _MISS, "leaf": schema, "prog": node.prog, "EMPTY": frozenset(),
     }
-    # a line without options: the ToolArgs' empty `named` and `flags` are made when
-    # first read (the kernel reads neither); below, the generated code reads the
-    # read-only empties in their place
-    plain_cls = type(f"ToolArgs_{schema.name}_plain", (bound_cls,), {
-        "__slots__": (), "json": False,
-        "named": _made_when_read("named", dict), "flags": _made_when_read("flags", set),
-    })
-    env.update({"Plain": plain_cls, "NO_NAMED": _MappingProxy({})})
+    # a line without bools or without values: the ToolArgs' empty `flags` or `named`
+    # is made when first read (the kernel reads neither), by a subclass made on its
+    # first use; below, the generated code reads read-only empties in their place
+    lazy_named, lazy_flags = _made_when_read("named", dict), _made_when_read("flags", set)
+    variants: dict[str, dict[str, Any]] = {
+        "NoOptions": {"named": lazy_named, "flags": lazy_flags, "json": False},
+        "NoNamed": {"named": lazy_named},
+        "NoFlags": {"flags": lazy_flags, "json": False},
+    }
+    for vname, overrides in variants.items():
+        env[vname] = _first_use(env, vname, f"ToolArgs_{schema.name}_{vname}", bound_cls,
+                                {"__slots__": (), **overrides})
+    env["NO_NAMED"] = _MappingProxy({})
+    json_line = [] if node.lift_json else ["            ta.json = 'json' in flags"]
     src = _loop_source()
     # after the loop: the ToolArgs exactly as `_bind_typed` builds it
     src += [
         "    if named is None:",
-        "        ta = Plain()",
-        "        ta.positional = positional",
-        "        ta.path = []",
+        "        if flags is None:",
+        "            ta = NoOptions()",
+        "            flags = EMPTY",
+        "        else:",
+        "            ta = NoNamed()",
+        "            ta.flags = flags",
+        *json_line,
         "        named = NO_NAMED",
-        "        flags = EMPTY",
         "    else:",
-        "        ta = Bound()",
-        "        ta.positional = positional",
+        "        if flags is None:",
+        "            ta = NoFlags()",
+        "            flags = EMPTY",
+        "        else:",
+        "            ta = Bound()",
+        "            ta.flags = flags",
+        *json_line,
         "        ta.named = named",
-        "        ta.flags = flags",
-        "        ta.path = []",
+        "    ta.positional = positional",
+        "    ta.path = []",
     ]
-    if not node.lift_json:
-        src.append("        ta.json = 'json' in flags")
     if not lazy_bound:
         src += [
             "    viol = []",
@@ -484,6 +499,21 @@ def _immutable(value: object) -> bool:
     if type(value) in (tuple, frozenset):
         return all(_immutable(v) for v in value)  # type: ignore[attr-defined]
     return value is None or type(value) in (bool, int, float, str, bytes)
+
+
+def _first_use(env: dict[str, Any], name: str, qualname: str, base: type,
+               ns: dict[str, Any]) -> Callable[[], ToolArgs]:
+    """A stand-in for a ToolArgs subclass a fast binder may never need: on its first
+    call it makes the class, puts it in the binder's globals under `name` in its own
+    place, and returns an instance. Making a class costs as much as thousands of
+    bindings, and most tools see only some kinds of line."""
+
+    def make() -> ToolArgs:
+        cls: Callable[[], ToolArgs] = type(qualname, (base,), ns)  # object.__init__
+        env[name] = cls
+        return cls()
+
+    return make
 
 
 def _made_when_read(slot: str, make: Callable[..., Any]) -> property:
