@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from tysh.builtins import BUILTINS, get_builtin
 from tysh.kernel.base.argv import DOUBLE_DASH, Flag, Operand, classify
+from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.bind.binder import BindError, ToolArgs
 from tysh.kernel.bind.convert import bind_and_convert_general
 from tysh.kernel.bind.fast import bind_and_convert, make_fast
@@ -255,3 +256,72 @@ def test_fast_binder_answers_each_kind_of_option_word_as_the_general_binder(line
         assert got is not None, line
         ta, leaf, inst = got
         assert ("ok", _snapshot(ta), leaf, inst) == _general(t, args), line
+
+
+@value_record
+class _Strs(Record):
+    files: tuple[str, ...] = param(positional=True, default=())
+    quiet: bool = param(default=False, aliases=["-q"])
+    lines: int = param(default=10, aliases=["-n"])
+
+
+@value_record
+class _Ints(Record):
+    nums: tuple[int, ...] = param(positional=True, default=())
+    quiet: bool = param(default=False, aliases=["-q"])
+
+
+@value_record
+class _List(Record):
+    items: list[str] = param(positional=True, factory=list)
+    quiet: bool = param(default=False, aliases=["-q"])
+
+
+_OPERAND_TOOLS = [tool(f"ops{k}", args=cls)(lambda a, c: 0)
+                  for k, cls in enumerate((_Strs, _Ints, _List))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_OPERAND_TOOLS),
+       st.lists(st.one_of(st.sampled_from(["a", "1", "-q", "-n", "3", "-n3", "--", "-x"])
+                          .map(lambda w: classify([w])[0]),
+                          st.builds(Operand, st.one_of(st.integers(0, 2), st.text(max_size=2),
+                                                       st.lists(st.integers(0, 1), max_size=1)),
+                                    st.booleans())),
+                max_size=5))
+def test_fast_binder_fills_an_operand_field_of_any_shape_as_the_general_binder(
+        t: Any, args: list[Any]) -> None:
+    # the operand list becomes a tuple of str (checked element by element), a tuple of
+    # converted values or a list, with options or without: as the general binder does
+    fast = make_fast(t)
+    assert fast is not None
+    got = fast(args)
+    if got is None:
+        return  # declined: the general binder answers
+    want = _general(t, args)
+    assert want[0] == "ok", f"fast path accepted what the binder rejects: {want}"
+    ta, leaf, inst = got
+    assert (_snapshot(ta), leaf, inst) == want[1:]
+    assert type(inst) is type(want[3]) and repr(inst) == repr(want[3])  # element types too
+
+
+@pytest.mark.parametrize(("line", "named", "flags"), [
+    ("f", {}, set()), ("-q f", {}, {"quiet"}), ("-n 3 f", {"lines": 3}, set()),
+    ("-qn3 f", {"lines": 3}, {"quiet"}), ("-v -c 2", {"bytes": 2}, {"verbose"}),
+])
+def test_fast_binder_makes_an_absent_named_or_flags_when_read(
+        line: str, named: dict[str, Any], flags: set[str]) -> None:
+    # a line without values or without bools gets the missing one, empty, when first
+    # read: equal to the general binder's, fresh per binding, kept, assignable
+    args = classify(line.split())
+    want = bind_and_convert_general(HEAD, args)[0]
+    ta, tb = bind_and_convert(HEAD, args)[0], bind_and_convert(HEAD, args)[0]
+    assert _snapshot(ta) == _snapshot(want)
+    assert (ta.named, ta.flags, ta.json) == (named, flags, False)
+    assert ta.named is ta.named and ta.flags is ta.flags
+    assert ta.named is not tb.named and ta.flags is not tb.flags
+    ta.named["x"] = 1
+    ta.flags.add("y")
+    assert ta.value_of("x") == 1 and ta.value_of("y") is True and tb.named == named
+    tb.named, tb.flags = {"z": 2}, {"w"}
+    assert tb.value_of("z") == 2 and tb.value_of("w") is True

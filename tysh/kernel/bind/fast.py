@@ -72,12 +72,14 @@ def _loop_source() -> list[str]:
     `--lines=3` cost one dict lookup; a value is converted once per spelling (`-n5`) or,
     given as the next word, once per text and param (`-n 5`), when the result is an
     immutable scalar. A bool param never lands in `named` here (its `=value` forms go to
-    the general binder), so setting one needs no `named.pop`."""
+    the general binder), so setting one needs no `named.pop`. `flags` is made at the
+    first bool and `named` at the first value: a line without them (no options is the
+    commonest line) leaves them None, and its ToolArgs makes the empty ones when they
+    are first read."""
     return """\
 def fast(args):
     positional = []
-    named = {}
-    flags = set()
+    named = flags = None
     it = iter(args)
     for a in it:
         tp = type(a)
@@ -99,9 +101,14 @@ def fast(args):
                 return None
         mode, bools, p, x, cache = d
         if bools:
-            flags.update(bools)
+            if flags is None:
+                flags = set(bools)
+            else:
+                flags.update(bools)
             if mode == 0:
                 continue
+        if named is None:
+            named = {}
         if mode == 1:
             named[p.name] = x
             continue
@@ -268,7 +275,8 @@ def make_fast(tool: Tool) -> FastFn | None:
     lazy_bound = node.only_variadic and not node.required
     if lazy_bound:
         assert var is not None
-        shared["bound"] = _variadic_bound(var.name)
+        shared["bound"] = _made_when_read(
+            "bound", lambda ta, name=var.name: {name: ta.positional[:]} if ta.positional else {})
     bound_cls = type(f"ToolArgs_{schema.name}", (ToolArgs,), shared)
     env: dict[str, Any] = {
         "memo": memo, "decode": _decoder(spell, node.shorts, memo),
@@ -278,17 +286,44 @@ def make_fast(tool: Tool) -> FastFn | None:
         "finish": finish, "_new": object.__new__, "Bound": bound_cls, "cls": cls,
         "_MISS": _MISS, "leaf": schema, "prog": node.prog, "EMPTY": frozenset(),
     }
+    # a line without bools or without values: the ToolArgs' empty `flags` or `named`
+    # is made when first read (the kernel reads neither), by a subclass made on its
+    # first use; below, the generated code reads read-only empties in their place
+    lazy_named, lazy_flags = _made_when_read("named", dict), _made_when_read("flags", set)
+    variants: dict[str, dict[str, Any]] = {
+        "NoOptions": {"named": lazy_named, "flags": lazy_flags, "json": False},
+        "NoNamed": {"named": lazy_named},
+        "NoFlags": {"flags": lazy_flags, "json": False},
+    }
+    for vname, overrides in variants.items():
+        env[vname] = _first_use(env, vname, f"ToolArgs_{schema.name}_{vname}", bound_cls,
+                                {"__slots__": (), **overrides})
+    env["NO_NAMED"] = _MappingProxy({})
+    json_line = [] if node.lift_json else ["            ta.json = 'json' in flags"]
     src = _loop_source()
     # after the loop: the ToolArgs exactly as `_bind_typed` builds it
     src += [
-        "    ta = Bound()",
+        "    if named is None:",
+        "        if flags is None:",
+        "            ta = NoOptions()",
+        "            flags = EMPTY",
+        "        else:",
+        "            ta = NoNamed()",
+        "            ta.flags = flags",
+        *json_line,
+        "        named = NO_NAMED",
+        "    else:",
+        "        if flags is None:",
+        "            ta = NoFlags()",
+        "            flags = EMPTY",
+        "        else:",
+        "            ta = Bound()",
+        "            ta.flags = flags",
+        *json_line,
+        "        ta.named = named",
         "    ta.positional = positional",
-        "    ta.named = named",
-        "    ta.flags = flags",
         "    ta.path = []",
     ]
-    if not node.lift_json:
-        src.append("    ta.json = 'json' in flags")
     if not lazy_bound:
         src += [
             "    viol = []",
@@ -337,7 +372,9 @@ def make_fast(tool: Tool) -> FastFn | None:
         flag = p.kind == 0 or p.optional  # a bool: set by a bare spelling
         if pname in plain and fp.field == pname and dflt is not None \
                 and (p.kind != 2 or p.optional) and not p.positional:  # as bound, or the default
-            if p.kind == 0:  # a plain bool: only a bare spelling sets it here
+            if p.kind == 0 and f.default is False and f.factory is None:
+                as_bound[k] = f"{pname!r} in flags"  # a plain bool, False unless spelled
+            elif p.kind == 0:  # a plain bool: only a bare spelling sets it here
                 as_bound[k] = f"True if {pname!r} in flags else {dflt}"
             elif flag:
                 as_bound[k] = f"True if {pname!r} in flags else named.get({pname!r}, {dflt})"
@@ -364,19 +401,22 @@ def make_fast(tool: Tool) -> FastFn | None:
         else:
             got = f"named.get({pname!r}, _MISS)"
         body: list[str] = []
+        seq_made = False  # the body makes the value from the operand list itself
         if pname in plain and fp.field == pname:
             pass
         elif pname in str_tuples:  # the general path's check: a list of str → a tuple
             # (a loop: the lists are short, and a loop costs less than set-up of a
             # `map` over them)
             pad = "" if from_operands else "    "
+            seq = "positional" if from_operands else loc
+            seq_made = from_operands
             if not from_operands:
                 body.append(f"        if type({loc}) is list:")
             body += [
-                f"        {pad}for e in {loc}:",
+                f"        {pad}for e in {seq}:",
                 f"        {pad}    if type(e) is not str:",
                 f"        {pad}        return None",
-                f"        {pad}{loc} = tuple({loc})",
+                f"        {pad}{loc} = tuple({seq})",
             ]
         else:
             conv = fp.elem_conv
@@ -394,8 +434,9 @@ def make_fast(tool: Tool) -> FastFn | None:
                 body.append(f"        {loc} = shape{k}({loc})")
         if_missing = "        return None" if dflt is None else f"        {loc} = {dflt}"
         if got is None:  # the operand list, tested for being empty
-            src += ["    if positional:", f"        {loc} = positional", *(body or ["        pass"]),
-                    "    else:", if_missing]
+            # (a str tuple is made from the list itself, any other value from the local)
+            take = [] if seq_made else [f"        {loc} = positional"]
+            src += ["    if positional:", *take, *body, "    else:", if_missing]
         else:
             src += [f"    {loc} = {got}", f"    if {loc} is _MISS:", if_missing]
             if body:
@@ -449,7 +490,8 @@ def make_fast(tool: Tool) -> FastFn | None:
     return fn
 
 
-_BOUND_SLOT: Any = ToolArgs.__dict__["bound"]
+# a read-only dict view (types.MappingProxyType, named without loading `types`)
+_MappingProxy = type(type.__dict__)
 
 
 def _immutable(value: object) -> bool:
@@ -471,22 +513,40 @@ def reusable(targs: ToolArgs, inst: Any) -> bool:
     return all(_immutable(getattr(inst, n)) for n in type(inst).__record_fields__)
 
 
-def _variadic_bound(name: str) -> property:
-    """`ToolArgs.bound` of a tool whose only positional is its variadic one: the operand
-    list under that param's name (`finish`'s rule), made when first read. The operands
-    are all a run of such a tool reads; `bound` is for the binder's other readers (the
-    events log, an embedder), so the common run never builds it."""
+def _first_use(env: dict[str, Any], name: str, qualname: str, base: type,
+               ns: dict[str, Any]) -> Callable[[], ToolArgs]:
+    """A stand-in for a ToolArgs subclass a fast binder may never need: on its first
+    call it makes the class, puts it in the binder's globals under `name` in its own
+    place, and returns an instance. Making a class costs as much as thousands of
+    bindings, and most tools see only some kinds of line."""
 
-    def get(self: ToolArgs) -> dict[str, Any]:
+    def make() -> ToolArgs:
+        cls: Callable[[], ToolArgs] = type(qualname, (base,), ns)  # object.__init__
+        env[name] = cls
+        return cls()
+
+    return make
+
+
+def _made_when_read(slot: str, make: Callable[..., Any]) -> property:
+    """A ToolArgs slot filled when first read, by `make()` or, for `bound`, `make(ta)`:
+    the fields a run's tool never reads (the kernel passes it the args instance) are not
+    built for every command. `bound` of a tool whose only positional is its variadic one
+    is the operand list under that param's name (`finish`'s rule); the binder's other
+    readers (the events log, an embedder) see the same value as a general binding's."""
+    member: Any = ToolArgs.__dict__[slot]
+    takes_ta = slot == "bound"
+
+    def get(self: ToolArgs) -> Any:
         try:
-            got: dict[str, Any] = _BOUND_SLOT.__get__(self, ToolArgs)
+            return member.__get__(self, ToolArgs)
         except AttributeError:
-            got = {name: self.positional[:]} if self.positional else {}
-            _BOUND_SLOT.__set__(self, got)
-        return got
+            got = make(self) if takes_ta else make()
+            member.__set__(self, got)
+            return got
 
-    def set_(self: ToolArgs, value: dict[str, Any]) -> None:
-        _BOUND_SLOT.__set__(self, value)
+    def set_(self: ToolArgs, value: Any) -> None:
+        member.__set__(self, value)
 
     return property(get, set_)
 
