@@ -45,11 +45,12 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
     from tysh.kernel.run.interpreter import Interpreter
+    from tysh.kernel.run.registry import Registry
     from tysh.kernel.run.simple_command import Known
     from tysh.kernel.tools.tool import Tool
 
     _Staged = tuple[Sequence[ast.Command], tuple[str, ...] | None, tuple[bool, ...],
-                    tuple[Known | None, ...]]
+                    tuple[Known | None, ...], list[Any]]
 else:  # only a pipeline whose stages run concurrently starts threads
     threading = LazyModule(globals(), "threading", "threading")
 
@@ -296,7 +297,8 @@ def _in_turn(interp: Interpreter, cmds: Sequence[ast.Command], fds: Fds
     keep a stage waiting on a person or a writer); and each stage, by its syntax
     (`_judge`) and by what its name means now, is a builtin of `_TURN_KINDS` or
     `_TURN_SHELL` — not a function, not a name `enable -n` turned off."""
-    names = _staged(interp, cmds)[1]
+    staged = _staged(interp, cmds)
+    names = staged[1]
     if names is None or (names[0] not in _NO_INPUT and not isinstance(fds.get(0), io.BytesIO)):
         return None
     # (a host that has started threads has loaded threading)
@@ -306,12 +308,24 @@ def _in_turn(interp: Interpreter, cmds: Sequence[ast.Command], fds: Fds
     st = interp.state
     functions = st.functions
     disabled = st.disabled
-    builtin = interp.registry.builtin
-    tools = []
     for name in names:
         if name in functions or (disabled and name in disabled):
             return None
-        tool = builtin(name)
+    registry = interp.registry
+    seen = staged[4]
+    if seen[0] is not registry:
+        # (a registry's builtins never change: its answer for these names is kept)
+        seen[:] = (registry, _turn_tools(registry, names))
+    got: tuple[Tool, ...] | None = seen[1]
+    return got
+
+
+def _turn_tools(registry: Registry, names: tuple[str, ...]) -> tuple[Tool, ...] | None:
+    """The builtins the names mean in `registry`, when each is one of `_TURN_KINDS` or
+    `_TURN_SHELL`; else None."""
+    tools = []
+    for name in names:
+        tool = registry.builtin(name)
         if tool is None or not (tool.schema.kind in _TURN_KINDS or name in _TURN_SHELL):
             return None
         tools.append(tool)
@@ -326,8 +340,8 @@ _STAGES: dict[int, _Staged] = {}
 def _staged(interp: Interpreter, cmds: Sequence[ast.Command]) -> _Staged:
     """(the commands; each stage's name by `_judge` when every stage has one, else None;
     whether each assigns nothing (`_judged`); each one's constant words, when it is a
-    simple command of such words (simple_command.constant_words)), remembered per
-    pipeline."""
+    simple command of such words (simple_command.constant_words); and `_in_turn`'s
+    [registry, the stages' builtins in it or None] once asked), remembered per pipeline."""
     hit = _STAGES.get(id(cmds))
     if hit is not None and hit[0] is cmds:
         return hit
@@ -338,7 +352,7 @@ def _staged(interp: Interpreter, cmds: Sequence[ast.Command]) -> _Staged:
                    for c in cmds)
     if len(_STAGES) >= 4096:
         _STAGES.clear()
-    hit = _STAGES[id(cmds)] = (cmds, got, tuple(j[2] for j in judged), knowns)
+    hit = _STAGES[id(cmds)] = (cmds, got, tuple(j[2] for j in judged), knowns, [None, None])
     return hit
 
 
@@ -646,7 +660,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
     threads: list[threading.Thread] = []
     refused: list[NoThread] = []
     st = interp.state
-    _, _, quiet, knowns = _staged(interp, cmds)
+    _, _, quiet, knowns, _ = _staged(interp, cmds)
     share = SHARE_QUIET_STAGES and not st.refs and not st.traps
     # (a shell that reports events or traces runs each command the general way)
     plain = interp.events is None and "xtrace" not in st.options

@@ -144,8 +144,7 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
             if tool is not None:
                 bound = memo[0]
                 if bound is not None and bound[0] is tool and REUSE_BINDINGS:
-                    return _call_leaf(interp, tool, bound[1], name, bound[2], bound[3],
-                                      bound[4], fds)
+                    return _call_leaf(interp, bound, name, fds)
                 return call_tool(interp, tool, name, list(fixed), fds, memo)
         args = list(fixed)
     else:
@@ -236,13 +235,14 @@ def run_prepared(interp: Interpreter, known: Known, fds: Fds) -> int:
     """`interp.run_command(cmd, fds)` for a constant command `prepared` answered for:
     the same steps, with the words, name and binding already known."""
     name, _, last, memo = known
-    bound = cast("Bound", memo[0])
+    bound = memo[0]
+    assert bound is not None  # (what `prepared` found)
     interp.cur_fds = fds
     interp.last_typed = False
     interp.last_data = None
     interp.cmdsub_status = None
     interp.state.last_arg = last
-    return _call_leaf(interp, bound[0], bound[1], name, bound[2], bound[3], bound[4], fds)
+    return _call_leaf(interp, bound, name, fds)
 
 
 def _dispatch(interp: Interpreter, cmd: ast.SimpleCommand, name: str, fn: Any,
@@ -886,18 +886,18 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         text = render_help(tool.schema, list(targs.path))
         _write(fds.get(1), text if text.endswith("\n") else text + "\n")
         return 0
-    path = tuple(targs.path) if targs.path else ()
+    bound = (tool, leaf, inst, targs.json, tuple(targs.path) if targs.path else ())
     if memo is not None and REUSE_BINDINGS and direct is None and writer is None and reusable(
             targs, inst):
-        memo[0] = (tool, leaf, inst, targs.json, path)
-    return _call_leaf(interp, tool, leaf, name, inst, targs.json, path, fds)
+        memo[0] = bound
+    return _call_leaf(interp, bound, name, fds)
 
 
-def _call_leaf(interp: Interpreter, tool: Tool, leaf: Tool, name: str, inst: Any,
-               as_json: bool, path: tuple[str, ...], fds: Fds) -> int:
+def _call_leaf(interp: Interpreter, bound: Bound, name: str, fds: Fds) -> int:
     """Run a bound tool's leaf, `func(inst, ctx)` (`func(inst, ctx, session)` for the
     shell's own builtins), with a Context on the command's descriptors, and turn what it
     returns or raises into the command's status, its typed value and its output."""
+    tool, leaf, inst, as_json, path = bound
     stdout = fds.get(1)
     capture: CheckedBytesIO | None = None
     meter = interp.state.meter
