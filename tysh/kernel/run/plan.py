@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
     from tysh.kernel.run.interpreter import Interpreter
     from tysh.kernel.run.registry import Registry
+    from tysh.kernel.run.state import State
     from tysh.kernel.tools.tool import Tool
 
     Step = Callable[[Interpreter, ast.Statement, Fds], int]
@@ -294,32 +295,7 @@ def _assignment_step(pipeline: ast.Pipeline,
             v = value(interp)
         except ExpansionError as e:
             return _finish(interp, interp.fail_expansion(e, fds), pipeline)
-        if state.refs:
-            var = state.lookup(name)
-        else:  # State.lookup, inlined: the innermost frame, then the outer ones
-            frames = state.frames
-            var = frames[-1].get(name)
-            if var is None:
-                k = len(frames)
-                if k == 2:  # in a function called from the top level
-                    var = frames[0].get(name)
-                elif k > 2:
-                    var = state.lookup(name)
-        if (var is not None and type(var.value) is str and type(v) is str
-                and not var.integer and not var.readonly and not var.case):
-            var.value = v
-        else:
-            try:
-                _store(interp, a, v, fds)
-            except ExpansionError as e:
-                return _finish(interp, interp.fail_expansion(e, fds), pipeline)
-        state.last_status = 0  # _finish of a success, State.lone_status inlined
-        ps = state.pipestatus
-        if len(ps) == 1:
-            ps[0] = 0
-        else:
-            state.pipestatus = [0]
-        return 0
+        return _set_one(interp, state, name, a, v, fds, pipeline)
 
     return one
 
@@ -348,35 +324,42 @@ def _arith_assignment_step(pipeline: ast.Pipeline, name: str, a: ast.Assign, sou
         except ExpansionError as e:
             e.fatal = True
             return _finish(interp, interp.fail_expansion(e, fds), pipeline)
-        v = arith.int_text(n)
-        if state.refs:
-            var = state.lookup(name)
-        else:  # State.lookup, inlined: the innermost frame, then the outer ones
-            frames = state.frames
-            var = frames[-1].get(name)
-            if var is None:
-                k = len(frames)
-                if k == 2:  # in a function called from the top level
-                    var = frames[0].get(name)
-                elif k > 2:
-                    var = state.lookup(name)
-        if (var is not None and type(var.value) is str
-                and not var.integer and not var.readonly and not var.case):
-            var.value = v
-        else:
-            try:
-                _store(interp, a, v, fds)
-            except ExpansionError as e:
-                return _finish(interp, interp.fail_expansion(e, fds), pipeline)
-        state.last_status = 0  # _finish of a success, State.lone_status inlined
-        ps = state.pipestatus
-        if len(ps) == 1:
-            ps[0] = 0
-        else:
-            state.pipestatus = [0]
-        return 0
+        return _set_one(interp, state, name, a, arith.int_text(n), fds, pipeline)
 
     return one_arith
+
+
+def _set_one(interp: Interpreter, state: State, name: str, a: ast.Assign, v: Any, fds: Fds,
+             pipeline: ast.Pipeline) -> int:
+    """The end of a one-assignment line's step: store `v` in `name` (in place when the
+    variable is a plain string and `v` one, else as `_store` does) and finish with
+    status 0."""
+    if state.refs:
+        var = state.lookup(name)
+    else:  # State.lookup, inlined: the innermost frame, then the outer ones
+        frames = state.frames
+        var = frames[-1].get(name)
+        if var is None:
+            k = len(frames)
+            if k == 2:  # in a function called from the top level
+                var = frames[0].get(name)
+            elif k > 2:
+                var = state.lookup(name)
+    if (var is not None and type(var.value) is str and type(v) is str
+            and not var.integer and not var.readonly and not var.case):
+        var.value = v
+    else:
+        try:
+            _store(interp, a, v, fds)
+        except ExpansionError as e:
+            return _finish(interp, interp.fail_expansion(e, fds), pipeline)
+    state.last_status = 0  # _finish of a success, State.lone_status inlined
+    ps = state.pipestatus
+    if len(ps) == 1:
+        ps[0] = 0
+    else:
+        state.pipestatus = [0]
+    return 0
 
 
 def _fixed_arith(a: ast.Assign) -> tuple[str, arith.Fn] | None:
