@@ -168,3 +168,22 @@ def cycle_garbage(k: Any, src: str, warm: int = 20, runs: int = 5) -> tuple[int,
         if was:
             gc.enable()
     return found, r
+
+
+def events_run(cwd: Path, script: str) -> tuple[Any, ...]:
+    """Run `script` in a new Kernel that reports events: (status, out, err, data, what
+    `echo "$? $_ ${PIPESTATUS[*]}"` then says, the events as sorted JSON without their
+    ids). Stages streaming on threads of their own report in the order they run, so the
+    events are compared as a set."""
+    import json
+
+    from tysh.kernel.embed.kernel import Kernel
+
+    seen: list[dict[str, Any]] = []
+    k = Kernel(cwd=str(cwd), env={"HOME": str(cwd)}, on_event=seen.append)
+    r = k.execute(script, timeout=20)
+    after = k.execute('echo "$? $_ ${PIPESTATUS[*]}"')
+    for e in seen:
+        e.pop("toolCallId", None)
+    return (r.code, r.out, r.err, r.data, after.out,
+            sorted(json.dumps(e, sort_keys=True, default=repr) for e in seen))

@@ -5,12 +5,12 @@ gives, and a name that comes to mean something else is looked up again."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
+from harness import events_run
 
 from tysh import Kernel
 from tysh.kernel.base.argv import classify
@@ -41,18 +41,6 @@ SCRIPTS = [
 ]
 
 
-def _run(tmp_path: Path, script: str) -> tuple[Any, ...]:
-    seen: list[dict[str, Any]] = []
-    k = Kernel(cwd=str(tmp_path), on_event=seen.append)
-    r = k.execute(script, timeout=20)
-    after = k.execute('echo "$? $_ ${PIPESTATUS[*]}"')
-    for e in seen:
-        e.pop("toolCallId", None)
-    # (stages streaming on threads of their own report in the order they run)
-    return (r.code, r.out, r.err, r.data, after.out,
-            sorted(json.dumps(e, sort_keys=True, default=repr) for e in seen))
-
-
 def _plain(tmp_path: Path, script: str) -> tuple[Any, ...]:
     k = Kernel(cwd=str(tmp_path))
     r = k.execute(script, timeout=20)
@@ -63,9 +51,9 @@ def _plain(tmp_path: Path, script: str) -> tuple[Any, ...]:
 def test_constant_commands_run_as_when_bound_each_time(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str) -> None:
     (tmp_path / "in.txt").write_text("pear\napple\nfig\napple\nkiwi\n")
-    kept = _plain(tmp_path, script), _run(tmp_path, script)
+    kept = _plain(tmp_path, script), events_run(tmp_path, script)
     monkeypatch.setattr(simple_command, "REUSE_BINDINGS", False)
-    assert kept == (_plain(tmp_path, script), _run(tmp_path, script))
+    assert kept == (_plain(tmp_path, script), events_run(tmp_path, script))
 
 
 @value_record

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from harness import events_run
 
 from tysh.kernel.base.limits import Limits
 from tysh.kernel.base.threads import NoThread
@@ -426,26 +427,12 @@ _SHARING_SCRIPTS = [
 ]
 
 
-def _events_run(tmp_path: Path, script: str) -> tuple[Any, ...]:
-    seen: list[dict[str, Any]] = []
-    k = Kernel(cwd=str(tmp_path), env={"HOME": str(tmp_path)}, on_event=seen.append)
-    r = k.execute(script, timeout=20)
-    after = k.execute('echo "$? $_ ${PIPESTATUS[*]}"')
-    import json
-
-    for e in seen:
-        e.pop("toolCallId", None)
-    # (stages streaming on threads of their own report in the order they run)
-    return (r.code, r.out, r.err, r.data, after.out,
-            sorted(json.dumps(e, sort_keys=True, default=repr) for e in seen))
-
-
 @pytest.mark.parametrize("script", _SHARING_SCRIPTS)
 def test_stages_sharing_one_shell_run_as_with_a_shell_each(
         tmp_path: Path, started: list[str], monkeypatch: pytest.MonkeyPatch,
         script: str) -> None:
     (tmp_path / "in.txt").write_text("pear\napple\nfig\napple\nkiwi\n")
-    shared = _events_run(tmp_path, script)
+    shared = events_run(tmp_path, script)
     monkeypatch.setattr(pipeline, "SHARE_QUIET_STAGES", False)
-    each = _events_run(tmp_path, script)
+    each = events_run(tmp_path, script)
     assert shared == each
