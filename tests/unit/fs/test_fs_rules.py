@@ -200,3 +200,32 @@ def test_reading_a_directory_s_files_in_one_batch_gives_each_as_read_small_does(
             with value:
                 contents.append(value.read())
     assert contents == [b"one\n", b"x\n" * 100, b""]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_batch_read_without_bytes_leaves_out_whole_files_lacking_them(
+        kind: str, tmp_path: Path) -> None:
+    """read_files(..., without): a file read whole that does not hold the bytes is left
+    out; one that holds them, one given as an open file and a failure stay in."""
+    fs, r = make(kind, tmp_path)
+    fs.write_bytes(r + "/has", b"a needle\n")
+    fs.write_bytes(r + "/lacks", b"a pin\n")
+    fs.write_bytes(r + "/big", b"x\n" * 100)
+    names = ["lacks", "has", "none", "big"]
+
+    def read(without: bytes | None) -> list[tuple[str, object]]:
+        out: list[tuple[str, object]] = []
+        with fs.open_dir(r) as d:
+            for name, got in d.read_files(names, 64, without):
+                if isinstance(got, FsError):
+                    out.append((name, got.reason))
+                elif isinstance(got, bytes):
+                    out.append((name, got))
+                else:
+                    with got:
+                        out.append((name, ("stream", got.read())))
+        return out
+
+    every, kept = read(None), read(b"needle")
+    assert kept == [(n, v) for n, v in every if not isinstance(v, bytes) or b"needle" in v]
+    assert [n for n, _ in kept][-3:] == ["has", "none", "big"]

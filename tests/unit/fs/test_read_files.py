@@ -124,3 +124,38 @@ def test_own_names_is_true_exactly_when_every_name_is_one_entry_s_own(
 
     each = all("/" not in n and "\0" not in n and n not in ("", ".", "..") for n in names)
     assert own_names(names) is each
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([b"ne", b"edle", b"needle", b"x", b"\n", b"\0"]),
+                         max_size=6).map(b"".join), min_size=1, max_size=5),
+       st.sampled_from([b"needle", b"x\n", b"\0", b"e"]), st.integers(0, 40))
+def test_a_batch_read_without_bytes_leaves_out_exactly_the_whole_files_lacking_them(
+        tmp_path_factory: Any, contents: list[bytes], without: bytes, limit: int) -> None:
+    # what is left out is what the caller would pass over itself: content read whole
+    # that does not hold the bytes; streams (past the limit) and errors stay in
+    root = tmp_path_factory.mktemp("rw")
+    names = [f"f{i}" for i in range(len(contents))] + ["none"]
+    for n, data in zip(names, contents, strict=False):
+        (root / n).write_bytes(data)
+    for fs in (LocalFileSystem(), ConfinedFileSystem(str(root))):
+        with fs.open_dir(str(root)) as d:
+            kept = [(n, _answer(g)) for n, g in d.read_files(names, limit, without)]
+            every = [(n, _answer(g)) for n, g in d.read_files(names, limit)]
+        assert kept == [(n, (kind, data)) for n, (kind, data) in every
+                        if kind != "bytes" or without in data]
+
+
+def test_a_batch_read_without_bytes_leaves_out_a_file_past_the_first_read(
+        tmp_path: Path) -> None:
+    # a file longer than the first positioned read is read whole on the slower steps,
+    # and left out there just the same; a link is opened as a stream, and stays in
+    (tmp_path / "big").write_bytes(b"a" * 200_000)
+    (tmp_path / "bigger").write_bytes(b"a" * 200_000 + b"needle\n")
+    (tmp_path / "link").symlink_to("big")
+    names = ["big", "bigger", "link"]
+    for fs in (LocalFileSystem(), ConfinedFileSystem(str(tmp_path))):
+        with fs.open_dir(str(tmp_path)) as d:
+            got = [(n, _answer(g)) for n, g in d.read_files(names, 1 << 18, b"needle")]
+        assert got == [("bigger", ("bytes", b"a" * 200_000 + b"needle\n")),
+                       ("link", ("stream", b"a" * 200_000))]

@@ -50,6 +50,7 @@ else:
 
 READ_SIZE = 1 << 18
 _SAMPLE = 1 << 15  # bytes of a block whose newlines estimate its line count
+_SLICE = 256  # files of a directory read between two checks for a cancel or a deadline
 STDIN_LABEL = "(standard input)"
 
 
@@ -910,37 +911,41 @@ def _search_run(g: _Grep, ctx: Context, d: DirHandle, base: str, run: list[str])
     """Search the files `run` names in the directory `d`, in order, and empty the list;
     False when -q has its answer. A file read whole in which the search finds nothing
     is done after that one search when it would write nothing (g.pass_over); a plain
-    string's search is then `in` (g.absent)."""
+    string's search is then the filesystem's own (read_files leaves out a file that does
+    not hold g.absent), or, for a string matched lowered, a test of the file lowered."""
     pass_over = g.pass_over
     # may_match, inline: most files of a tree are passed over after this one search
     lower = g.comp.lower
     pre_search = g.pre_search
-    absent = g.absent
-    searched = 0
+    absent = g.absent if lower else None
+    without = None if lower else g.absent
+    # a cancel or a deadline stops a big directory: checked between slices of its files
+    slices = [run] if len(run) <= _SLICE else [
+        run[at:at + _SLICE] for at in range(0, len(run), _SLICE)]
     try:
-        for name, got in d.read_files(run, READ_SIZE):
-            searched += 1
-            if not searched & 255:  # a cancel or a deadline stops a big directory
+        for k, names in enumerate(slices):
+            if k:
                 ctx.shell.check_boundary()
-            if isinstance(got, bytes):
-                if absent is not None:
-                    # `absent in got` would first try the needle as an int (a TypeError
-                    # raised and cleared); partition takes its one argument as it is,
-                    # and returns the data itself when the needle is not in it
-                    if not (got.lower() if lower else got).partition(absent)[1]:
-                        continue
-                elif pass_over and got[-1:] == b"\n":
-                    hay = got.lower() if lower else got
-                    if pre_search(hay, 0, len(hay) - 1) is None:
-                        continue
-                _search_bytes(g, got, base + name)
-            elif isinstance(got, FsError):
-                g.fail(f"{base + name}: {got.reason}")
-                continue
-            else:
-                _search_file(g, got, base + name)
-            if g.quiet and g.any_selected:
-                return False
+            for name, got in d.read_files(names, READ_SIZE, without):
+                if isinstance(got, bytes):
+                    if absent is not None:
+                        # `absent in got` would first try the needle as an int (a
+                        # TypeError raised and cleared); partition takes its one argument
+                        # as it is, and returns the data itself when the needle is not in it
+                        if not got.lower().partition(absent)[1]:
+                            continue
+                    elif without is None and pass_over and got[-1:] == b"\n":
+                        hay = got.lower() if lower else got
+                        if pre_search(hay, 0, len(hay) - 1) is None:
+                            continue
+                    _search_bytes(g, got, base + name)
+                elif isinstance(got, FsError):
+                    g.fail(f"{base + name}: {got.reason}")
+                    continue
+                else:
+                    _search_file(g, got, base + name)
+                if g.quiet and g.any_selected:
+                    return False
     finally:
         run.clear()
     return True

@@ -58,6 +58,12 @@ def own_names(names: list[str]) -> bool:
             and "//" not in joined and "/./" not in joined and "/../" not in joined)
 
 
+def left_out(got: object, without: bytes | None) -> bool:
+    """Whether read_files leaves out what it read for a name: content read whole that
+    does not hold `without` (given)."""
+    return without is not None and type(got) is bytes and got.find(without) < 0
+
+
 def _no_checkpoint() -> None:
     return None
 
@@ -109,18 +115,21 @@ class DirHandle:
         over many small files then costs one open and one read each."""
         return self.open(name, "rb")
 
-    def read_files(self, names: Iterable[str], limit: int
+    def read_files(self, names: Iterable[str], limit: int, without: bytes | None = None
                    ) -> Iterator[tuple[str, bytes | IO[bytes] | FsError]]:
         """Each entry of `names` in turn, as `read_small` gives it, or the FsError that
         reading it met, as a value: a walk over many files makes one call per directory
         rather than one per file, and one unreadable file does not end the batch. A
-        file object given is the caller's to close."""
+        file object given is the caller's to close. With `without`, a file read whole
+        that does not hold those bytes is left out: a search that passes over such a
+        file (grep -r's plain string) then costs no step of the caller's for it."""
         for name in names:
             try:
                 got: bytes | IO[bytes] | FsError = self.read_small(name, limit)
             except FsError as e:
                 got = e
-            yield name, got
+            if not left_out(got, without):
+                yield name, got
 
     def close(self) -> None:
         return None

@@ -20,6 +20,7 @@ from tysh.kernel.fs.api import (
     FileSystem,
     FsError,
     check_name,
+    left_out,
     names_dir,
     own_names,
 )
@@ -190,7 +191,7 @@ class FdDir(DirHandle):
             return whole
         return wrap_fd(fd, "rb", self._base + name, self.fs.checkpoint)
 
-    def read_files(self, names: Iterable[str], limit: int
+    def read_files(self, names: Iterable[str], limit: int, without: bytes | None = None
                    ) -> Iterator[tuple[str, bytes | IO[bytes] | FsError]]:
         # read_small's answers, with fewer system calls' worth of work per file: a small
         # file is read whole by a positioned read from its start, and it is whole when
@@ -202,7 +203,7 @@ class FdDir(DirHandle):
         # read_small, and so does the rest of the batch.
         batch = names if type(names) is list else list(names)
         if not own_names(batch):
-            yield from super().read_files(batch, limit)
+            yield from super().read_files(batch, limit, without)
             return
         dfd = self.fd
         first = min(limit, _FIRST_READ)
@@ -215,13 +216,19 @@ class FdDir(DirHandle):
                 data = sys_pread(fd, first, 0)
                 k = len(data)
                 if k < first and (not k or not sys_pread(fd, 1, k)):
+                    if without is not None and data.find(without) < 0:
+                        continue  # (the finally clause closes it)
                     got = data
                 else:
                     owned, fd = fd, -1
                     got = self._read_rest(owned, name, limit)
+                    if left_out(got, without):
+                        continue
             except OSError as e:
                 owned, fd = fd, -1
                 got = self._read_failed(owned, name, limit, e)
+                if left_out(got, without):
+                    continue
             finally:
                 if fd >= 0:
                     sys_close(fd)
