@@ -281,3 +281,24 @@ def test_a_command_of_words_only_is_built_as_any_command_is(
     b = parser._Builder()
     made, general = b.simple_command(list(run)), b.simple_command_of(list(run))
     assert type(made) is type(general) and made == general and repr(made) == repr(general)
+
+
+def _slots(obj: object) -> dict[str, object]:
+    """Every slot an object of a slotted class holds (a missing one fails the read)."""
+    return {name: getattr(obj, name) for name in type(obj).__slots__}  # type: ignore[attr-defined]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab \n", max_size=12),
+       st.sampled_from([None, {}, {"a": "echo"}]))
+def test_a_script_scanner_holds_what_the_classes_of_scanner_and_source_make(
+        text: str, aliases: dict[str, str] | None) -> None:
+    by_class = lexer.Scanner(lexer.Source(text, parser.parse_scanner), aliases=aliases)
+    made = lexer.script_scanner(text, parser.parse_scanner, aliases)
+    assert type(made) is lexer.Scanner and type(made.src) is lexer.Source
+    assert _slots(made.src) == _slots(by_class.src)
+    mine, theirs = _slots(made), _slots(by_class)
+    assert mine.pop("src") is made.src and theirs.pop("src") is by_class.src
+    assert mine == theirs
+    assert list(made.tokens()) == list(by_class.tokens())
+

@@ -1793,6 +1793,56 @@ class Scanner:
         return ParamExp(name, index, length, indirect, op, arg, arg2, True), j + 1
 
 
+def script_scanner(text: str, parse_sub: Callable[[Scanner], ast.Script],
+                   aliases: Mapping[str, str] | None = None) -> Scanner:
+    """`Scanner(Source(text, parse_sub), aliases=aliases)`: the scanner of a whole script,
+    its Source and itself made with the stores their __init__ make, without the calls (a
+    parse of a line or two spends a good part of its time making these two)."""
+    src = _new(Source)
+    src.text = text
+    starts = [0]
+    find = text.find
+    k = find("\n")
+    while k >= 0:
+        starts.append(k + 1)
+        k = find("\n", k + 1)
+    src.line_starts = starts
+    src.line_offset = 0
+    src.parse_sub = parse_sub
+    n = len(text)
+    src.seen = n + 1
+    src.hidden = ()
+    sc = _new(Scanner)
+    sc.src = src
+    sc.text = text
+    sc.n = n
+    sc.i = 0
+    sc.nested = False
+    sc.open_offset = 0
+    sc.depth = 0
+    sc.end_offset = -1
+    sc.close_offset = -1
+    sc.cmd_pos = True
+    sc.assign_ok = True
+    sc.decl = False
+    sc.kw_only = False
+    sc.no_reserved = False
+    sc.pending = _P_NONE
+    sc.case_stack = []
+    sc.pat_start = False
+    sc.paren_depth = 0
+    sc.cond = 0
+    sc.heredocs = []
+    sc.last_offset = 0
+    sc.aliases = aliases or None
+    sc.alias_regions = []
+    sc.alias_next = []
+    sc.shift = 0
+    sc.copied = 0
+    sc._queue = None
+    return sc  # type: ignore[no-any-return]
+
+
 def _open_conditionals(word: ast.Word) -> int:
     """How many `?` of conditional expressions in an arithmetic word's text have no `:` yet."""
     text = "".join(p.text for p in word.parts if type(p) is ast.Lit or type(p) is ast.Quoted)
