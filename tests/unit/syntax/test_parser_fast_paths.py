@@ -302,3 +302,21 @@ def test_a_script_scanner_holds_what_the_classes_of_scanner_and_source_make(
     assert mine == theirs
     assert list(made.tokens()) == list(by_class.tokens())
 
+
+_QUICK_PIECES = st.sampled_from(["a", "b.c", "-x", "'q'", "''", "'r s'", '"t"', '""', '"u v"',
+                                 "$x", "$1", "$?", "${y}", '"$z"', '"w $@ ${v}"', '"$x$y"',
+                                 '"${a}b"', "=", "%"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_QUICK_PIECES, min_size=1, max_size=6))
+def test_a_quick_words_parts_equal_the_ones_scan_word_makes(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    m = lexer._QUICK_WORD.match(text)
+    assert m is not None and m.end() == len(text)
+    quick = lexer._quick_parts(text, 0, len(text))
+    word, end = lexer.Scanner(lexer.Source(text, parser.parse_scanner)).scan_word(0, lexer.M_WORD)
+    assert end == len(text)
+    assert [type(p) for p in quick] == [type(p) for p in word.parts]
+    assert quick == word.parts and hash(quick) == hash(word.parts)
+    assert repr(quick) == repr(word.parts)

@@ -1883,37 +1883,68 @@ def _skip(pattern: LazyRegex, text: str, i: int) -> int:
 
 def _quick_parts(text: str, i: int, end: int) -> tuple[ast.WordPart, ...]:
     """The parts of the word `_QUICK_WORD` matched at `i`..`end`, as scan_word makes them
-    (adjacent single-quoted strings make one Quoted)."""
+    (adjacent single-quoted strings make one Quoted). The nodes are made with the stores
+    their __init__ makes, without the call (`_param` for a ParamExp)."""
     parts: list[ast.WordPart] = []
+    new = _new
     for m in _QUICK_SEGMENT.finditer(text, i, end):
         k = m.lastindex
         if k == 1:
-            parts.append(Lit(m.group(1)))
+            node = new(Lit)
+            node.text = m.group(1)
+            parts.append(node)
         elif k == 2:
             q = m.group(2)
             if parts and parts[-1].__class__ is Quoted:
                 q = parts.pop().text + q  # type: ignore[union-attr]
-            parts.append(Quoted(q))
+            node = new(Quoted)
+            node.text = q
+            parts.append(node)
         elif k == 3:
             body = m.group(3)
+            dq = new(DQ)
             if "$" not in body:
-                parts.append(DQ((Quoted(body),) if body else ()))
+                if body:
+                    node = new(Quoted)
+                    node.text = body
+                    dq.parts = (node,)
+                else:
+                    dq.parts = ()
+                parts.append(dq)
                 continue
             inner: list[ast.WordPart] = []
             for d in _QUICK_DQ_SEGMENT.finditer(body):
                 k = d.lastindex
                 if k == 1:
-                    inner.append(Quoted(d.group(1)))
+                    node = new(Quoted)
+                    node.text = d.group(1)
+                    inner.append(node)
                 elif k == 2:
-                    inner.append(ParamExp(d.group(2)))
+                    inner.append(_param(d.group(2), False))
                 else:
-                    inner.append(ParamExp(d.group(3), None, False, False, "", None, None, True))
-            parts.append(DQ(tuple(inner)))
+                    inner.append(_param(d.group(3), True))
+            dq.parts = tuple(inner)
+            parts.append(dq)
         elif k == 4:
-            parts.append(ParamExp(m.group(4)))
+            parts.append(_param(m.group(4), False))
         else:
-            parts.append(ParamExp(m.group(5), None, False, False, "", None, None, True))
+            parts.append(_param(m.group(5), True))
     return tuple(parts)
+
+
+def _param(name: str, braced: bool) -> ast.ParamExp:
+    """`ParamExp(name)` or `ParamExp(name, braced=True)`: its __init__'s stores, without
+    the call."""
+    p = _new(ParamExp)
+    p.name = name
+    p.index = None
+    p.length = False
+    p.indirect = False
+    p.op = ""
+    p.arg = None
+    p.arg2 = None
+    p.braced = braced
+    return p  # type: ignore[no-any-return]
 
 
 _LIT_CACHE: dict[str, ast.Lit] = {}
