@@ -320,3 +320,35 @@ def test_a_quick_words_parts_equal_the_ones_scan_word_makes(pieces: list[str]) -
     assert [type(p) for p in quick] == [type(p) for p in word.parts]
     assert quick == word.parts and hash(quick) == hash(word.parts)
     assert repr(quick) == repr(word.parts)
+
+
+def _rebuilt(x: object) -> object:
+    """`x` made again by calling the class of each node in it on its fields."""
+    if isinstance(x, tuple):
+        return tuple(_rebuilt(v) for v in x)
+    fields = getattr(type(x), "__record_fields__", None)
+    if fields is None:
+        return x
+    return type(x)(*(_rebuilt(getattr(x, f)) for f in fields))
+
+
+def test_every_node_of_every_tree_equals_the_one_its_class_makes(
+        scripts: list[str], fast: list[tuple[str, str]]) -> None:
+    trees = 0
+    for src, (kind, _shown) in zip(scripts, fast, strict=True):
+        if kind != "tree":
+            continue
+        tree = parser.parse_uncached(src)
+        again = _rebuilt(tree)
+        assert again == tree and hash(again) == hash(tree) and repr(again) == repr(tree)
+        trees += 1
+    assert trees > 500
+
+
+@pytest.mark.parametrize("word", ["a", "a\\ b", "x'y'\"z\"", "a$(b)c", "@(x|y)", "'a'\\'", "~/d",
+                                  "${x:-d}", "$'\\t'", "a[1]", "\"$(c)\"e"])
+def test_the_words_scan_word_makes_equal_the_ones_their_classes_make(word: str) -> None:
+    made, end = lexer.Scanner(lexer.Source(word, parser.parse_scanner)).scan_word(0, lexer.M_WORD)
+    assert end == len(word)
+    again = _rebuilt(made)
+    assert again == made and hash(again) == hash(made) and repr(again) == repr(made)

@@ -346,12 +346,14 @@ class _Parts:
         self.buf: list[str] = []
 
     def flush(self) -> None:
-        if self.kind == 1:
-            self.parts.append(Lit("".join(self.buf)))
-        elif self.kind == 2:
-            self.parts.append(Quoted("".join(self.buf)))
-        self.kind = 0
-        self.buf = []
+        # (the Lit or Quoted made with its __init__'s store, without the call)
+        kind = self.kind
+        if kind:
+            node = _new(Lit if kind == 1 else Quoted)
+            node.text = "".join(self.buf)
+            self.parts.append(node)
+            self.kind = 0
+            self.buf = []
 
     def lit(self, text: str) -> None:
         if self.kind != 1:
@@ -1316,11 +1318,19 @@ class Scanner:
             # `[[ ]]`): one Lit, as the loop below would make it
             m = _SIMPLE_WORD.match(text, i)
             if m is not None:
-                return Word((_lit(m.group()),), self.src.pos(i)), m.end()
+                word = _new(Word)
+                word.parts = (_lit(m.group()),)
+                word.pos = self.src.pos(i)
+                return word, m.end()
         n = self.n
         plain = _PLAIN[mode]
         stop = _STOP[mode]
-        parts = _Parts()
+        # (the _Parts, and the Word below, made with their __init__'s stores, without
+        # the calls: most words that are not read inline are read here)
+        parts = _new(_Parts)
+        parts.parts = []
+        parts.kind = 0
+        parts.buf = []
         start = i
         depth = 0  # parentheses inside a =~ regex, brackets inside a subscript
         while i < n:
@@ -1393,7 +1403,10 @@ class Scanner:
             else:  # pragma: no cover - the plain regex consumes everything else
                 parts.lit(c)
                 i += 1
-        return Word(parts.done(), self.src.pos(start)), i
+        word = _new(Word)
+        word.parts = parts.done()
+        word.pos = self.src.pos(start)
+        return word, i
 
     def _dq_operand(self, i: int) -> tuple[ast.Word, int]:
         """The word of `${x:-…}` (and `:=`, `:+`, `-`, `=`, `+`) inside double quotes, from
