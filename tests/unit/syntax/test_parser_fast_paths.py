@@ -281,3 +281,74 @@ def test_a_command_of_words_only_is_built_as_any_command_is(
     b = parser._Builder()
     made, general = b.simple_command(list(run)), b.simple_command_of(list(run))
     assert type(made) is type(general) and made == general and repr(made) == repr(general)
+
+
+def _slots(obj: object) -> dict[str, object]:
+    """Every slot an object of a slotted class holds (a missing one fails the read)."""
+    return {name: getattr(obj, name) for name in type(obj).__slots__}  # type: ignore[attr-defined]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab \n", max_size=12),
+       st.sampled_from([None, {}, {"a": "echo"}]))
+def test_a_script_scanner_holds_what_the_classes_of_scanner_and_source_make(
+        text: str, aliases: dict[str, str] | None) -> None:
+    by_class = lexer.Scanner(lexer.Source(text, parser.parse_scanner), aliases=aliases)
+    made = lexer.script_scanner(text, parser.parse_scanner, aliases)
+    assert type(made) is lexer.Scanner and type(made.src) is lexer.Source
+    assert _slots(made.src) == _slots(by_class.src)
+    mine, theirs = _slots(made), _slots(by_class)
+    assert mine.pop("src") is made.src and theirs.pop("src") is by_class.src
+    assert mine == theirs
+    assert list(made.tokens()) == list(by_class.tokens())
+
+
+_QUICK_PIECES = st.sampled_from(["a", "b.c", "-x", "'q'", "''", "'r s'", '"t"', '""', '"u v"',
+                                 "$x", "$1", "$?", "${y}", '"$z"', '"w $@ ${v}"', '"$x$y"',
+                                 '"${a}b"', "=", "%"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_QUICK_PIECES, min_size=1, max_size=6))
+def test_a_quick_words_parts_equal_the_ones_scan_word_makes(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    m = lexer._QUICK_WORD.match(text)
+    assert m is not None and m.end() == len(text)
+    quick = lexer._quick_parts(text, 0, len(text))
+    word, end = lexer.Scanner(lexer.Source(text, parser.parse_scanner)).scan_word(0, lexer.M_WORD)
+    assert end == len(text)
+    assert [type(p) for p in quick] == [type(p) for p in word.parts]
+    assert quick == word.parts and hash(quick) == hash(word.parts)
+    assert repr(quick) == repr(word.parts)
+
+
+def _rebuilt(x: object) -> object:
+    """`x` made again by calling the class of each node in it on its fields."""
+    if isinstance(x, tuple):
+        return tuple(_rebuilt(v) for v in x)
+    fields = getattr(type(x), "__record_fields__", None)
+    if fields is None:
+        return x
+    return type(x)(*(_rebuilt(getattr(x, f)) for f in fields))
+
+
+def test_every_node_of_every_tree_equals_the_one_its_class_makes(
+        scripts: list[str], fast: list[tuple[str, str]]) -> None:
+    trees = 0
+    for src, (kind, _shown) in zip(scripts, fast, strict=True):
+        if kind != "tree":
+            continue
+        tree = parser.parse_uncached(src)
+        again = _rebuilt(tree)
+        assert again == tree and hash(again) == hash(tree) and repr(again) == repr(tree)
+        trees += 1
+    assert trees > 500
+
+
+@pytest.mark.parametrize("word", ["a", "a\\ b", "x'y'\"z\"", "a$(b)c", "@(x|y)", "'a'\\'", "~/d",
+                                  "${x:-d}", "$'\\t'", "a[1]", "\"$(c)\"e"])
+def test_the_words_scan_word_makes_equal_the_ones_their_classes_make(word: str) -> None:
+    made, end = lexer.Scanner(lexer.Source(word, parser.parse_scanner)).scan_word(0, lexer.M_WORD)
+    assert end == len(word)
+    again = _rebuilt(made)
+    assert again == made and hash(again) == hash(made) and repr(again) == repr(made)

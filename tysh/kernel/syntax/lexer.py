@@ -346,12 +346,14 @@ class _Parts:
         self.buf: list[str] = []
 
     def flush(self) -> None:
-        if self.kind == 1:
-            self.parts.append(Lit("".join(self.buf)))
-        elif self.kind == 2:
-            self.parts.append(Quoted("".join(self.buf)))
-        self.kind = 0
-        self.buf = []
+        # (the Lit or Quoted made with its __init__'s store, without the call)
+        kind = self.kind
+        if kind:
+            node = _new(Lit if kind == 1 else Quoted)
+            node.text = "".join(self.buf)
+            self.parts.append(node)
+            self.kind = 0
+            self.buf = []
 
     def lit(self, text: str) -> None:
         if self.kind != 1:
@@ -1316,11 +1318,19 @@ class Scanner:
             # `[[ ]]`): one Lit, as the loop below would make it
             m = _SIMPLE_WORD.match(text, i)
             if m is not None:
-                return Word((_lit(m.group()),), self.src.pos(i)), m.end()
+                word = _new(Word)
+                word.parts = (_lit(m.group()),)
+                word.pos = self.src.pos(i)
+                return word, m.end()
         n = self.n
         plain = _PLAIN[mode]
         stop = _STOP[mode]
-        parts = _Parts()
+        # (the _Parts, and the Word below, made with their __init__'s stores, without
+        # the calls: most words that are not read inline are read here)
+        parts = _new(_Parts)
+        parts.parts = []
+        parts.kind = 0
+        parts.buf = []
         start = i
         depth = 0  # parentheses inside a =~ regex, brackets inside a subscript
         while i < n:
@@ -1393,7 +1403,10 @@ class Scanner:
             else:  # pragma: no cover - the plain regex consumes everything else
                 parts.lit(c)
                 i += 1
-        return Word(parts.done(), self.src.pos(start)), i
+        word = _new(Word)
+        word.parts = parts.done()
+        word.pos = self.src.pos(start)
+        return word, i
 
     def _dq_operand(self, i: int) -> tuple[ast.Word, int]:
         """The word of `${x:-…}` (and `:=`, `:+`, `-`, `=`, `+`) inside double quotes, from
@@ -1793,6 +1806,56 @@ class Scanner:
         return ParamExp(name, index, length, indirect, op, arg, arg2, True), j + 1
 
 
+def script_scanner(text: str, parse_sub: Callable[[Scanner], ast.Script],
+                   aliases: Mapping[str, str] | None = None) -> Scanner:
+    """`Scanner(Source(text, parse_sub), aliases=aliases)`: the scanner of a whole script,
+    its Source and itself made with the stores their __init__ make, without the calls (a
+    parse of a line or two spends a good part of its time making these two)."""
+    src = _new(Source)
+    src.text = text
+    starts = [0]
+    find = text.find
+    k = find("\n")
+    while k >= 0:
+        starts.append(k + 1)
+        k = find("\n", k + 1)
+    src.line_starts = starts
+    src.line_offset = 0
+    src.parse_sub = parse_sub
+    n = len(text)
+    src.seen = n + 1
+    src.hidden = ()
+    sc = _new(Scanner)
+    sc.src = src
+    sc.text = text
+    sc.n = n
+    sc.i = 0
+    sc.nested = False
+    sc.open_offset = 0
+    sc.depth = 0
+    sc.end_offset = -1
+    sc.close_offset = -1
+    sc.cmd_pos = True
+    sc.assign_ok = True
+    sc.decl = False
+    sc.kw_only = False
+    sc.no_reserved = False
+    sc.pending = _P_NONE
+    sc.case_stack = []
+    sc.pat_start = False
+    sc.paren_depth = 0
+    sc.cond = 0
+    sc.heredocs = []
+    sc.last_offset = 0
+    sc.aliases = aliases or None
+    sc.alias_regions = []
+    sc.alias_next = []
+    sc.shift = 0
+    sc.copied = 0
+    sc._queue = None
+    return sc  # type: ignore[no-any-return]
+
+
 def _open_conditionals(word: ast.Word) -> int:
     """How many `?` of conditional expressions in an arithmetic word's text have no `:` yet."""
     text = "".join(p.text for p in word.parts if type(p) is ast.Lit or type(p) is ast.Quoted)
@@ -1833,37 +1896,68 @@ def _skip(pattern: LazyRegex, text: str, i: int) -> int:
 
 def _quick_parts(text: str, i: int, end: int) -> tuple[ast.WordPart, ...]:
     """The parts of the word `_QUICK_WORD` matched at `i`..`end`, as scan_word makes them
-    (adjacent single-quoted strings make one Quoted)."""
+    (adjacent single-quoted strings make one Quoted). The nodes are made with the stores
+    their __init__ makes, without the call (`_param` for a ParamExp)."""
     parts: list[ast.WordPart] = []
+    new = _new
     for m in _QUICK_SEGMENT.finditer(text, i, end):
         k = m.lastindex
         if k == 1:
-            parts.append(Lit(m.group(1)))
+            node = new(Lit)
+            node.text = m.group(1)
+            parts.append(node)
         elif k == 2:
             q = m.group(2)
             if parts and parts[-1].__class__ is Quoted:
                 q = parts.pop().text + q  # type: ignore[union-attr]
-            parts.append(Quoted(q))
+            node = new(Quoted)
+            node.text = q
+            parts.append(node)
         elif k == 3:
             body = m.group(3)
+            dq = new(DQ)
             if "$" not in body:
-                parts.append(DQ((Quoted(body),) if body else ()))
+                if body:
+                    node = new(Quoted)
+                    node.text = body
+                    dq.parts = (node,)
+                else:
+                    dq.parts = ()
+                parts.append(dq)
                 continue
             inner: list[ast.WordPart] = []
             for d in _QUICK_DQ_SEGMENT.finditer(body):
                 k = d.lastindex
                 if k == 1:
-                    inner.append(Quoted(d.group(1)))
+                    node = new(Quoted)
+                    node.text = d.group(1)
+                    inner.append(node)
                 elif k == 2:
-                    inner.append(ParamExp(d.group(2)))
+                    inner.append(_param(d.group(2), False))
                 else:
-                    inner.append(ParamExp(d.group(3), None, False, False, "", None, None, True))
-            parts.append(DQ(tuple(inner)))
+                    inner.append(_param(d.group(3), True))
+            dq.parts = tuple(inner)
+            parts.append(dq)
         elif k == 4:
-            parts.append(ParamExp(m.group(4)))
+            parts.append(_param(m.group(4), False))
         else:
-            parts.append(ParamExp(m.group(5), None, False, False, "", None, None, True))
+            parts.append(_param(m.group(5), True))
     return tuple(parts)
+
+
+def _param(name: str, braced: bool) -> ast.ParamExp:
+    """`ParamExp(name)` or `ParamExp(name, braced=True)`: its __init__'s stores, without
+    the call."""
+    p = _new(ParamExp)
+    p.name = name
+    p.index = None
+    p.length = False
+    p.indirect = False
+    p.op = ""
+    p.arg = None
+    p.arg2 = None
+    p.braced = braced
+    return p  # type: ignore[no-any-return]
 
 
 _LIT_CACHE: dict[str, ast.Lit] = {}

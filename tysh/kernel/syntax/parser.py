@@ -92,7 +92,7 @@ def parse_uncached(src: str, aliases: Mapping[str, str] | None = None) -> ast.Sc
     garbage; the collector is paused for the parse of a big script. (The nodes hold no
     cycles, so nothing is left for the collector to find afterwards.)
     """
-    scanner = lexer.Scanner(lexer.Source(src, parse_scanner), aliases=aliases)
+    scanner = lexer.script_scanner(src, parse_scanner, aliases)
     if len(src) < _GC_PAUSE_THRESHOLD or not gc.isenabled():
         # (parse_scanner's work without its two calls: most scripts are a line or two)
         script: ast.Script = _run(_tables or _get_tables(), scanner.tokens(), scanner)
