@@ -67,6 +67,8 @@ _TOKEN = LazyRegex(
     r"(?P<op><<=|>>=|\*\*|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&^|]=|[-+*/%<>!~&^|?:,=()\[\]]))"
 )
 _WS = LazyRegex(r"[ \t\n]*")
+# blanks, then what starts a variable name (or a template's hole, which may stand for one)
+_BEFORE_NAME = LazyRegex("[ \t\n]*[A-Za-z_" + "\x00" + "]")
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@_"
 
@@ -465,8 +467,17 @@ class _Parser:
             if m is None:
                 raise ArithError("syntax error: invalid arithmetic operator", text[pos:].strip())
             kind = m.lastgroup or "op"
-            self.toks.append((kind, m.group(kind), m.start(kind)))
-            pos = m.end()
+            val = m.group(kind)
+            end = m.end()
+            if (kind == "op" and (val == "--" or val == "++") and not (
+                    self.toks and self.toks[-1][0] == "name") and not _BEFORE_NAME.match(
+                    text, end)):
+                # `10--5`, `--5`: as in bash, `--` or `++` that neither follows nor comes
+                # before a variable name is two signs, the second read with what follows
+                end = m.start(kind) + 1
+                val = val[0]
+            self.toks.append((kind, val, m.start(kind)))
+            pos = end
         self.toks.append(("end", "", n))
         self.i = 0
         # the closures of number literals, by identity, with their values (for _fused)
