@@ -99,7 +99,7 @@ _LIVE = frozenset("{*?[(~\\")
 REUSE_BINDINGS = True
 
 
-def _constant(interp: Interpreter, cmd: ast.SimpleCommand) -> Known | None:
+def constant_words(interp: Interpreter, cmd: ast.SimpleCommand) -> Known | None:
     """The command name, arguments and `$_` of a command whose words are all constant
     text (plain or quoted, nothing to expand, no assignment, redirection or declaration
     argument): they never change, so they are worked out once per syntax node, and so
@@ -127,7 +127,7 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
     interp.last_data = None
     interp.cmdsub_status = None
     st = interp.state
-    known = _constant(interp, cmd)
+    known = constant_words(interp, cmd)
     if known is not None:
         name, fixed, last, memo = known
         fn = st.functions.get(name)
@@ -142,9 +142,8 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
             if fn is not None:
                 return call_function(interp, fn, name, list(fixed), fds)
             if tool is not None:
-                bound = memo[0]
-                if bound is not None and bound[0] is tool and REUSE_BINDINGS:
-                    return _call_leaf(interp, bound, name, fds)
+                if prepared(known, tool):  # (so memo[0] holds its binding)
+                    return _call_leaf(interp, memo[0], name, fds)  # type: ignore[arg-type]
                 return call_tool(interp, tool, name, list(fixed), fds, memo)
         args = list(fixed)
     else:
@@ -214,12 +213,6 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
         if tool is not None:
             return call_tool(interp, tool, name, args, fds)
     return _dispatch(interp, cmd, name, fn, tool, args, fds)
-
-
-def constant_words(interp: Interpreter, cmd: ast.SimpleCommand) -> Known | None:
-    """The name, arguments, `$_` and binding memo of a command whose words are all
-    constant text, else None (see `_constant`)."""
-    return _constant(interp, cmd)
 
 
 def prepared(known: Known, tool: Tool) -> bool:
@@ -869,12 +862,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
                 if code is not None:  # (None: it wrote nothing, the tool runs)
                     if tool.schema.typed_substitution:
                         interp.last_typed = False
-                    if type(stdout) is not io.BytesIO:
-                        try:
-                            stdout.flush()
-                        except (BrokenPipeError, FsError) as e:
-                            return _flush_failed(interp, name, stdout, fds, e, code)
-                    return code
+                    return _flushed(interp, name, stdout, fds, code)
     try:
         targs, leaf, inst = bind_and_convert(tool, args)
     except BindError as e:
@@ -983,12 +971,7 @@ def _call_leaf(interp: Interpreter, bound: Bound, name: str, fds: Fds) -> int:
             interp, "output", output, stdout)
         if not rendered and output.root is not STREAMED:  # (streamed: its text is "")
             _write(stdout, output.to_text())
-    if stdout is not None and type(stdout) is not io.BytesIO:
-        try:
-            stdout.flush()
-        except (BrokenPipeError, FsError) as e:
-            return _flush_failed(interp, name, stdout, fds, e, code)
-    return code
+    return _flushed(interp, name, stdout, fds, code)
 
 
 # what a tool may raise that `_tool_failed` answers
@@ -1053,19 +1036,23 @@ def _tool_failed(interp: Interpreter, name: str, e: BaseException, fds: Fds,
     return 1
 
 
-def _flush_failed(interp: Interpreter, name: str, stdout: IO[bytes], fds: Fds,
-                  e: BrokenPipeError | FsError, code: int) -> int:
-    """The status of a command, `code` so far, whose output could not be flushed: real
+def _flushed(interp: Interpreter, name: str, stdout: IO[bytes] | None, fds: Fds,
+             code: int) -> int:
+    """The status of a command, `code` so far, once its output is flushed: real
     descriptors and pipes see each command's output as soon as it finishes, and a file
     that cannot take it (a full disk) fails the command, as a write error would. A
-    broken pipe is raised again unless the pipe was already given up on (`ABANDONED`)
-    (called from the `except` clause that caught `e`)."""
-    if isinstance(e, BrokenPipeError):
-        if stdout not in ABANDONED:
-            raise e
+    broken pipe is raised again unless the pipe was already given up on (`ABANDONED`)."""
+    if stdout is None or type(stdout) is io.BytesIO:
         return code
-    interp.error(fds, f"{name}: write error: {e.reason}")
-    return 1
+    try:
+        stdout.flush()
+    except BrokenPipeError:
+        if stdout not in ABANDONED:
+            raise
+    except FsError as e:
+        interp.error(fds, f"{name}: write error: {e.reason}")
+        return 1
+    return code
 
 
 def _procsub_fs(interp: Interpreter, fds: Fds) -> Any:
