@@ -288,7 +288,7 @@ def _outcome(stream: Any, name: str, args: tuple[Any, ...]) -> tuple[str, Any]:
 @pytest.mark.parametrize("closed", [False, True])
 def test_held_output_answers_as_a_write_only_io_object(
         kernel: Kernel, closed: bool) -> None:
-    held = pipeline._Held(lambda sub, first: io.BytesIO(), None, 1)  # type: ignore[arg-type]
+    held = pipeline._held(lambda sub, first: io.BytesIO(), None, 1)  # type: ignore[arg-type]
     ref = _ReferenceHeld()
     assert isinstance(held, io.BufferedIOBase) and isinstance(held, io.IOBase)
     if closed:
@@ -382,8 +382,9 @@ def test_a_stage_that_assigns_nothing_changes_its_shell_only_where_renew_restore
             real(sub, cmd, fds, *rest)
             return
         before = (_fields(sub), _fields(sub.state))
+        fresh = (sub.cur_fds, sub.state.last_arg)  # (as a new fork has them)
         real(sub, cmd, fds, *rest)
-        pipeline._renew(sub, kernel.interp)
+        pipeline._renew(sub, *fresh)
         after = (_fields(sub), _fields(sub.state))
         for b, a in zip(before, after, strict=True):
             for k in b:
@@ -424,6 +425,11 @@ _SHARING_SCRIPTS = [
     "keys '{\"b\":1,\"a\":2}' | cat",
     "ls in.txt | cat",
     "cat in.txt | wc -l | cat | tr -d ' '",
+    # later stages started streaming from a stage that runs on the session itself
+    "x=1; echo a b >/dev/null; seq 1 30000 | cat | echo \"[$_] $BASH_SUBSHELL $x\"; echo \"$_\"",
+    "seq 1 30000 | tail -n 2 | sort -r; echo ${PIPESTATUS[*]} $_",
+    "cat in.txt | values '[1,2]' | cat",
+    "echo x | keys '{\"a\":1}'",
 ]
 
 
@@ -436,3 +442,81 @@ def test_stages_sharing_one_shell_run_as_with_a_shell_each(
     monkeypatch.setattr(pipeline, "SHARE_QUIET_STAGES", False)
     each = events_run(tmp_path, script)
     assert shared == each
+
+
+def _plain_run(cwd: Path, script: str) -> tuple[Any, ...]:
+    """`events_run` without events, so constant stages run on kept bindings."""
+    k = Kernel(cwd=str(cwd), env={"HOME": str(cwd)})
+    got = []
+    for _ in range(2):  # (the second run reuses what the first bound)
+        r = k.execute(script, timeout=20)
+        after = k.execute('echo "$? $_ ${PIPESTATUS[*]} $BASH_SUBSHELL"')
+        got.append((r.code, r.out, r.err, r.data, after.out))
+    return tuple(got)
+
+
+@pytest.mark.parametrize("script", _SHARING_SCRIPTS)
+def test_stages_run_on_the_session_itself_run_as_with_a_shell_each(
+        tmp_path: Path, started: list[str], monkeypatch: pytest.MonkeyPatch,
+        script: str) -> None:
+    (tmp_path / "in.txt").write_text("pear\napple\nfig\napple\nkiwi\n")
+    lent = _plain_run(tmp_path, script)
+    monkeypatch.setattr(pipeline, "SHARE_QUIET_STAGES", False)
+    assert lent == _plain_run(tmp_path, script)
+
+
+@pytest.mark.parametrize("script", [
+    "cat in.txt | sort | uniq | tr a-z A-Z | head -n 2",
+    "echo a | cat nope | cat",
+    "seq 1 30000 | cat | tail -n 1",
+    "cat in.txt | keys '{\"a\":1}'",
+])
+def test_a_session_lent_to_its_stages_gets_its_own_fields_back(
+        kernel: Kernel, tmp_path: Path, started: list[str], script: str) -> None:
+    """A pipeline whose every stage assigns nothing runs them on the session itself:
+    afterwards every field of the session is as before but the pipeline's own results
+    (its typed value; its status and PIPESTATUS are set by the caller)."""
+    (tmp_path / "in.txt").write_text("b\na\n")
+    kernel.execute("x=hello; f() { :; }; set -- p q; echo last")
+    interp = kernel.interp
+    seen: list[Any] = []
+    real = pipeline._run_stage
+
+    def spy(sub: Any, *rest: Any) -> None:
+        seen.append(sub)
+        real(sub, *rest)
+
+    real_stages = pipeline.run_stages
+
+    def run_stages(shell: Any, cmds: Any, fds: Any) -> list[int]:
+        before = (_fields(shell), _fields(shell.state))
+        statuses = real_stages(shell, cmds, fds)
+        after = (_fields(shell), _fields(shell.state))
+        for b, a in zip(before, after, strict=True):
+            assert {k: v for k, v in b.items() if k not in ("last_data", "last_typed")} == {
+                k: v for k, v in a.items() if k not in ("last_data", "last_typed")}
+        return statuses
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(pipeline, "_run_stage", spy)
+        m.setattr(pipeline, "run_stages", run_stages)
+        r = kernel.execute(script)
+    assert r.code in (0, 1)
+    assert interp in seen  # (it ran on the session)
+
+
+def test_a_held_input_that_cannot_be_refilled_is_made_anew(
+        kernel: Kernel, started: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stages share one held input, refilled in place; when a view of its buffer is
+    still held (refilling raises BufferError), the next stage gets a new one."""
+    refills: list[bytes] = []
+
+    def refuse(stream: io.BytesIO, data: bytes) -> None:
+        refills.append(data)
+        raise BufferError("Existing exports of data: object cannot be re-sized")
+
+    monkeypatch.setattr(pipeline, "_refill", refuse)
+    r = kernel.execute("printf 'b\\na\\nb\\n' | sort | uniq | tr a-z A-Z")
+    assert (r.code, r.out, r.err) == (0, "A\nB\n", "")
+    assert refills == [b"a\nb\nb\n", b"a\nb\n"]
+    assert started == []

@@ -51,6 +51,10 @@ if TYPE_CHECKING:
 
     _Staged = tuple[Sequence[ast.Command], tuple[str, ...] | None, tuple[bool, ...],
                     tuple[Known | None, ...], list[Any]]
+    # (cur_fds, last_data, last_typed, cmdsub_status, keeps_value, state.last_arg,
+    # state.subshell): what a stage that assigns nothing may change of its shell, and
+    # what tells a stage's shell from its session's (see `_exchange`)
+    _Fields = tuple[Fds, Any, bool, int | None, bool, str, int]
 else:  # only a pipeline whose stages run concurrently starts threads
     threading = LazyModule(globals(), "threading", "threading")
 
@@ -507,14 +511,12 @@ class _Held:
 
     __slots__ = ("_spill", "_sub", "_first", "_buf", "pipe", "closed", "__weakref__")
 
-    def __init__(self, spill: Callable[[Interpreter, int], IO[bytes]], sub: Interpreter,
-                 first: int) -> None:
-        self._spill = spill  # called as spill(sub, first)
-        self._sub = sub
-        self._first = first
-        self._buf = bytearray()
-        self.pipe: IO[bytes] | None = None  # once spilled
-        self.closed = False
+    _spill: Callable[[Interpreter, int], IO[bytes]]  # called as _spill(_sub, _first)
+    _sub: Interpreter
+    _first: int
+    _buf: bytearray
+    pipe: IO[bytes] | None  # once spilled
+    closed: bool
 
     def write(self, b: Any) -> int:
         pipe = self.pipe
@@ -619,11 +621,28 @@ class _Held:
 
 io.BufferedIOBase.register(_Held)
 NOT_TERMINALS.add(_Held)
+_new_object = object.__new__
+
+
+def _held(spill: Callable[[Interpreter, int], IO[bytes]], sub: Interpreter,
+          first: int) -> _Held:
+    """A new `_Held` (made without a class call, which costs twice its fields' stores;
+    a stage run in turn makes one per stage)."""
+    held: _Held = _new_object(_Held)
+    held._spill = spill
+    held._sub = sub
+    held._first = first
+    held._buf = bytearray()
+    held.pipe = None
+    held.closed = False
+    return held
 
 
 class _HeldInput(io.BytesIO):
     """A held output as the next stage's input, read as the end of a pipe is: it cannot
-    seek (`wc` sizes its columns for a pipe, not a file)."""
+    seek (`wc` sizes its columns for a pipe, not a file). A stage that has ended lets go
+    of its input, so the pipeline gives the next stage the same object refilled
+    (`_refill`: open again, at the start of the new content)."""
 
     def seekable(self) -> bool:
         return False
@@ -635,9 +654,22 @@ class _HeldInput(io.BytesIO):
         raise io.UnsupportedOperation("tell")
 
 
+_refill = io.BytesIO.__init__
+
+
 # whether the stages run in turn that assign nothing share one shell (see _run_in_turn);
 # tests turn it off to compare with a shell per stage
 SHARE_QUIET_STAGES = True
+
+
+def _exchange(interp: Interpreter, fields: _Fields) -> _Fields:
+    """Give `interp` these `_Fields`; returns the ones it had."""
+    st = interp.state
+    had = (interp.cur_fds, interp.last_data, interp.last_typed, interp.cmdsub_status,
+           interp.keeps_value, st.last_arg, st.subshell)
+    (interp.cur_fds, interp.last_data, interp.last_typed, interp.cmdsub_status,
+     interp.keeps_value, st.last_arg, st.subshell) = fields
+    return had
 
 
 def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
@@ -651,11 +683,15 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
     Every stage of the first kind runs on one such shell: the session cannot change
     while the stages run, and what such a stage can change of its shell (`_renew`) is
     put back as a new fork has it before the next, or set by `run_prepared` when the
-    stage is a constant command bound before. One stop check serves every stage: each
-    fork's stops at the same cancel and deadline (`Interpreter.check_boundary`)."""
+    stage is a constant command bound before. When every stage is of that kind, that
+    shell is the session itself, lent: it takes a new fork's `_Fields` (one subshell
+    deeper) for the while and gets its own back at the end, and the pipeline's typed
+    value is its last stage's. One stop check serves every stage: each fork's stops at
+    the same cancel and deadline (`Interpreter.check_boundary`)."""
     n = len(cmds)
     statuses = [0] * n
     stdin: IO[bytes] | None = None  # the pipeline's own, for the first stage
+    fed: _HeldInput | None = None  # the later stages'
     last: Interpreter | None = None
     threads: list[threading.Thread] = []
     refused: list[NoThread] = []
@@ -665,6 +701,14 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
     # (a shell that reports events or traces runs each command the general way)
     plain = interp.events is None and "xtrace" not in st.options
     shared: Interpreter | None = None
+    # the session's own `_Fields` while it is lent (a fork is not made past the
+    # subshell limit, nor with process substitutions open, which a fork does not see)
+    own: _Fields | None = None
+    if share and False not in quiet and not interp.procsubs and (
+            st.subshell < interp.limits.max_subshell_depth):
+        shared = interp
+        own = _exchange(interp, (interp.cur_fds, None, False, None, False, st.last_arg,
+                                 st.subshell + 1))
     saved_check: Callable[[], None] | None = None
     installed = False
 
@@ -672,6 +716,8 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
         """Start stages `first`… concurrently, fed by a new pipe; its write end."""
         nonlocal last
         reader, writer = _pipe(sub, interp)
+        # (the later stages are forks of the session as it is, not as it is lent)
+        lent = None if own is None else _exchange(interp, own)
         try:
             started, last = _concurrently(interp, cmds[first:], fds, statuses, first,
                                           reader, last_here=False, feeder=writer)
@@ -682,6 +728,9 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
         except BaseException:
             close_quietly(writer)
             raise
+        finally:
+            if lent is not None:
+                _exchange(interp, lent)
         threads.extend(started)
         return writer
 
@@ -700,8 +749,11 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
                     sub = shared = _fork(interp, stdin, True)
                 else:
                     sub = shared
-                    if prep is None:  # (run_prepared sets what _renew puts back)
-                        _renew(sub, interp)
+                    if prep is None and i:  # (run_prepared sets what _renew puts back)
+                        if own is None:
+                            _renew(sub, interp.cur_fds, st.last_arg)
+                        else:
+                            _renew(sub, own[0], own[5])
             else:
                 sub = _fork(interp, stdin)
             if i == 0:
@@ -709,13 +761,13 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
                 installed = True
             if i == n - 1:
                 last = sub
-                sub.keeps_value = interp.keeps_value
+                sub.keeps_value = interp.keeps_value if own is None else own[4]
                 _run_stage(sub, cmd, stage_fds, stdin, None, statuses, i, True, prep)
                 if sub is not shared:
                     sub.retire()
                 break
             sub.keeps_value = False
-            held = _Held(spill, sub, i + 1)
+            held = _held(spill, sub, i + 1)
             out: IO[bytes] = held  # type: ignore[assignment]  # (a registered BufferedIOBase)
             stage_fds[1] = out
             _run_stage(sub, cmd, stage_fds, stdin, out, statuses, i, True, prep)
@@ -728,24 +780,40 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
                 for t in threads:
                     t.join()
                 break
-            stdin = _HeldInput(held.held())
+            # (one input serves every stage: made again in place, as a new one)
+            if fed is None:
+                fed = _HeldInput(held.held())
+            else:
+                try:
+                    _refill(fed, held.held())
+                except BufferError:  # a tool kept a view of its buffer
+                    fed = _HeldInput(held.held())
+            stdin = fed
     finally:
         if installed:
             stop.install(saved_check)
-        if shared is not None:
+        if own is not None:
+            # (the last stage's typed value is the pipeline's, below)
+            result = (interp.last_typed, interp.last_data)
+            _exchange(interp, own)
+            if last is interp:
+                interp.last_typed, interp.last_data = result
+                last = None
+        elif shared is not None:
             shared.retire()
     _take_result(interp, last)
     return statuses
 
 
-def _renew(sub: Interpreter, interp: Interpreter) -> None:
-    """Make `sub`, a fork of `interp` reading its variables that ran a stage whose
-    command and words assign nothing, as a new such fork is: the fields that a stage of
-    that kind changes (the command's results, its descriptor table, `$_`) are taken from
-    `interp` again, or set as a new shell sets them. test_pipeline_in_turn.py pins that
-    running any such builtin changes nothing else of its shell."""
-    sub.cur_fds = interp.cur_fds
+def _renew(sub: Interpreter, cur_fds: Fds, last_arg: str) -> None:
+    """Make `sub`, a shell reading its session's variables that ran a stage whose
+    command and words assign nothing, as a new such fork of the session is: the fields
+    that a stage of that kind changes (the command's results, its descriptor table,
+    `$_`) are given the session's `cur_fds` and `last_arg` again, or set as a new shell
+    sets them. test_pipeline_in_turn.py pins that running any such builtin changes
+    nothing else of its shell."""
+    sub.cur_fds = cur_fds
     sub.last_data = None
     sub.last_typed = False
     sub.cmdsub_status = None
-    sub.state.last_arg = interp.state.last_arg
+    sub.state.last_arg = last_arg

@@ -40,7 +40,7 @@ from tysh.kernel.fs.api import FsError
 from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
 from tysh.kernel.run.state import CallFrame, TempFrame, Var
 from tysh.kernel.syntax import ast
-from tysh.kernel.tools.context import Context
+from tysh.kernel.tools.context import new_context
 from tysh.kernel.tools.output import STREAMED, OutputData
 from tysh.kernel.tools.tool import Outcome, Tool
 
@@ -904,7 +904,7 @@ def _call_leaf(interp: Interpreter, bound: Bound, name: str, fds: Fds) -> int:
         # well as shown
         err_tee = _ErrorTee(stderr)
         stderr = cast("IO[bytes]", err_tee)
-    ctx = Context(
+    ctx = new_context(
         name,
         stdin if stdin is not None else io.BytesIO(),
         out_stream,
@@ -914,7 +914,6 @@ def _call_leaf(interp: Interpreter, bound: Bound, name: str, fds: Fds) -> int:
         interp,
         as_json,
         False if type(stdout) in NOT_TERMINALS else _isatty(stdout),
-        False,
         path,
         Charges(meter) if meter.cap < UNBOUNDED else NO_CHARGES,
         interp.keeps_value,
