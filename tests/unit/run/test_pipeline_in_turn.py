@@ -123,6 +123,12 @@ def test_stages_that_could_wait_on_something_else_run_concurrently(
     assert started
 
 
+def _in_turn(k: Kernel, src: str, fds: dict[int, Any]) -> Any:
+    """What `pipeline._in_turn` answers for the pipeline `src`."""
+    cmds = k.parse(src).statements[0].body.first.commands
+    return pipeline._in_turn(k.interp, pipeline._staged(k.interp, cmds), fds)
+
+
 def test_input_from_a_pipe_or_terminal_is_not_read_in_turn(
         tmp_path: Path, started: list[str]) -> None:
     k = Kernel(cwd=str(tmp_path))
@@ -133,24 +139,21 @@ def test_input_from_a_pipe_or_terminal_is_not_read_in_turn(
     out = io.BytesIO()
     with open(r, "rb") as stdin:
         fds = {0: stdin, 1: out, 2: io.BytesIO()}
-        assert not pipeline._in_turn(k.interp, k.parse("sort | cat").statements[0]
-                                     .body.first.commands, fds)
+        assert not _in_turn(k, "sort | cat", fds)
         # a first stage that never reads its input runs in turn whatever that input is
-        assert pipeline._in_turn(k.interp, k.parse("echo a | cat").statements[0]
-                                 .body.first.commands, fds)
+        assert _in_turn(k, "echo a | cat", fds)
 
 
 def test_a_host_with_threads_of_its_own_gets_concurrent_stages(
         kernel: Kernel, tmp_path: Path) -> None:
     (tmp_path / "in.txt").write_text("b\na\n")
-    cmds = kernel.parse("cat in.txt | sort").statements[0].body.first.commands
     fds = {0: io.BytesIO(), 1: io.BytesIO()}
     stop = threading.Event()
     host = threading.Thread(target=stop.wait, name="host-ticker")
     host.start()
     try:
         assert pipeline._host_threads()
-        assert not pipeline._in_turn(kernel.interp, cmds, fds)
+        assert not _in_turn(kernel, "cat in.txt | sort", fds)
         assert kernel.execute("cat in.txt | sort").out == "a\nb\n"
     finally:
         stop.set()
@@ -426,7 +429,8 @@ _SHARING_SCRIPTS = [
     "ls in.txt | cat",
     "cat in.txt | wc -l | cat | tr -d ' '",
     # later stages started streaming from a stage that runs on the session itself
-    "x=1; echo a b >/dev/null; seq 1 30000 | cat | echo \"[$_] $BASH_SUBSHELL $x\"; echo \"$_\"",
+    "x=1; echo a b >/dev/null; seq 1 30000 | tail -n 1 | sed \"s/^/[$_] $BASH_SUBSHELL $x /\"; "
+    "echo \"$_\"",
     "seq 1 30000 | tail -n 2 | sort -r; echo ${PIPESTATUS[*]} $_",
     "cat in.txt | values '[1,2]' | cat",
     "echo x | keys '{\"a\":1}'",

@@ -153,9 +153,10 @@ def _widen(fd: int) -> None:
 
 def run_stages(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds) -> list[int]:
     """Run `a | b | …`; returns each stage's status (for PIPESTATUS)."""
-    tools = _in_turn(interp, cmds, fds)
+    staged = _staged(interp, cmds)
+    tools = _in_turn(interp, staged, fds)
     if tools is not None:
-        return _run_in_turn(interp, cmds, fds, tools)
+        return _run_in_turn(interp, cmds, fds, tools, staged)
     statuses = [0] * len(cmds)
     threads, last = _concurrently(interp, cmds, fds, statuses, 0, None, last_here=True)
     for t in threads:
@@ -294,14 +295,13 @@ _NAMES: dict[int, tuple[ast.Command, str | None, bool]] = {}
 _ASSIGNING = frozenset({"printf", "test", "["})
 
 
-def _in_turn(interp: Interpreter, cmds: Sequence[ast.Command], fds: Fds
-             ) -> tuple[Tool, ...] | None:
-    """The stages' tools when they may run one after another on this thread. The pipeline's
-    input is in memory, or its first stage never reads it (a terminal or a pipe could
-    keep a stage waiting on a person or a writer); and each stage, by its syntax
-    (`_judge`) and by what its name means now, is a builtin of `_TURN_KINDS` or
-    `_TURN_SHELL` — not a function, not a name `enable -n` turned off."""
-    staged = _staged(interp, cmds)
+def _in_turn(interp: Interpreter, staged: _Staged, fds: Fds) -> tuple[Tool, ...] | None:
+    """The tools of the stages `staged` tells of (`_staged`) when they may run one after
+    another on this thread. The pipeline's input is in memory, or its first stage never
+    reads it (a terminal or a pipe could keep a stage waiting on a person or a writer);
+    and each stage, by its syntax (`_judge`) and by what its name means now, is a builtin
+    of `_TURN_KINDS` or `_TURN_SHELL` — not a function, not a name `enable -n` turned
+    off."""
     names = staged[1]
     if names is None or (names[0] not in _NO_INPUT and not isinstance(fds.get(0), io.BytesIO)):
         return None
@@ -310,11 +310,9 @@ def _in_turn(interp: Interpreter, cmds: Sequence[ast.Command], fds: Fds
     if threads is not None and threads.active_count() > 1 and _host_threads():
         return None
     st = interp.state
-    functions = st.functions
-    disabled = st.disabled
-    for name in names:
-        if name in functions or (disabled and name in disabled):
-            return None
+    if (st.functions and not st.functions.keys().isdisjoint(names)) or (
+            st.disabled and not st.disabled.isdisjoint(names)):
+        return None
     registry = interp.registry
     seen = staged[4]
     if seen[0] is not registry:
@@ -673,7 +671,7 @@ def _exchange(interp: Interpreter, fields: _Fields) -> _Fields:
 
 
 def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
-                 tools: tuple[Tool, ...]) -> list[int]:
+                 tools: tuple[Tool, ...], staged: _Staged) -> list[int]:
     """Run the stages one after another on this thread (see the module docstring).
 
     A stage's shell reads the session's variables in place (State.copy_reading_variables)
@@ -696,7 +694,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
     threads: list[threading.Thread] = []
     refused: list[NoThread] = []
     st = interp.state
-    _, _, quiet, knowns, _ = _staged(interp, cmds)
+    _, _, quiet, knowns, _ = staged
     share = SHARE_QUIET_STAGES and not st.refs and not st.traps
     # (a shell that reports events or traces runs each command the general way)
     plain = interp.events is None and "xtrace" not in st.options
@@ -762,7 +760,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
             if i == n - 1:
                 last = sub
                 sub.keeps_value = interp.keeps_value if own is None else own[4]
-                _run_stage(sub, cmd, stage_fds, stdin, None, statuses, i, True, prep)
+                _run_stage(sub, cmd, stage_fds, None, None, statuses, i, True, prep)
                 if sub is not shared:
                     sub.retire()
                 break
@@ -770,7 +768,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
             held = _held(spill, sub, i + 1)
             out: IO[bytes] = held  # type: ignore[assignment]  # (a registered BufferedIOBase)
             stage_fds[1] = out
-            _run_stage(sub, cmd, stage_fds, stdin, out, statuses, i, True, prep)
+            _run_stage(sub, cmd, stage_fds, None, out, statuses, i, True, prep)
             sub.last_data = None  # a stage's value before the last is nobody's
             if sub is not shared:
                 sub.retire()
@@ -780,7 +778,8 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
                 for t in threads:
                     t.join()
                 break
-            # (one input serves every stage: made again in place, as a new one)
+            # (one input serves every stage, made again in place as a new one: a stage
+            # leaves it open)
             if fed is None:
                 fed = _HeldInput(held.held())
             else:
