@@ -470,10 +470,11 @@ class _Parser:
             val = m.group(kind)
             end = m.end()
             if (kind == "op" and (val == "--" or val == "++") and not (
-                    self.toks and self.toks[-1][0] == "name") and not _BEFORE_NAME.match(
-                    text, end)):
+                    self.toks and (self.toks[-1][0] == "name" or self.toks[-1][1] == "]"))
+                    and not _BEFORE_NAME.match(text, end)):
                 # `10--5`, `--5`: as in bash, `--` or `++` that neither follows nor comes
-                # before a variable name is two signs, the second read with what follows
+                # before a variable name (or an array element: `]` only ever closes a
+                # subscript) is two signs, the second read with what follows
                 end = m.start(kind) + 1
                 val = val[0]
             self.toks.append((kind, val, m.start(kind)))
