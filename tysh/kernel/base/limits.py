@@ -426,6 +426,9 @@ def marker(omitted: int, after_newline: bool = True) -> bytes:
     return (text if after_newline else "\n" + text).encode()
 
 
+_bytes_write = io.BytesIO.write
+
+
 class CappedOutput(io.BytesIO):
     """An in-memory stdout/stderr that keeps at most `limit` bytes: the first half and
     the last half of what was written, so both the start and the final messages of a
@@ -474,24 +477,26 @@ class CappedOutput(io.BytesIO):
         return self.limit - self.limit // 2
 
     def write(self, b: Any) -> int:
-        check = self.check
-        if check is not None and self.total >= self.check_at:
-            # a writer that never ends stops within CHECK_BYTES of a cancel or a
-            # deadline; a script's statements are checked besides
-            check()
-            self.check_at = self.total + CHECK_BYTES
+        if self.total >= self.check_at:
+            check = self.check
+            if check is not None:
+                # a writer that never ends stops within CHECK_BYTES of a cancel or a
+                # deadline; a script's statements are checked besides
+                check()
+                self.check_at = self.total + CHECK_BYTES
         n = len(b)
         lock = self._lock
         lock.acquire()  # (a `with` costs twice as much, and every write of a run takes it)
         try:
-            if self.total > self.stop_at:
+            total = self.total
+            if total > self.stop_at:
                 # far past the limit: the writer is stopped as by a reader that went
                 # away; nothing more it writes would be shown, and it might never end
                 raise BrokenPipeError(32, "output limit reached")
-            self.total += n
+            self.total = total = total + n
             if not self.over:
-                if self.total <= self.limit:
-                    return io.BytesIO.write(self, b)
+                if total <= self.limit:
+                    return _bytes_write(self, b)
                 self.over = True
                 kept = io.BytesIO.getvalue(self) + bytes(b)
                 self.seek(0)

@@ -743,7 +743,10 @@ class Interpreter:
         rather than parsed whole before it runs: when aliases are expanded (the session's
         `shopt -s expand_aliases` with aliases defined, or a script that mentions the
         option), since an alias changes how the commands after its definition parse."""
-        return self.state.alias_table() is not None or "expand_aliases" in src
+        st = self.state
+        if st.aliases and st.alias_table() is not None:  # (no aliases at all: no table)
+            return True
+        return "expand_aliases" in src
 
     def run_commands(self, src: str, fds: Fds,
                      check: Callable[[ast.Script, Fds], int | None] | None = None) -> int:
@@ -780,8 +783,7 @@ class Interpreter:
         skip = -1
         options = state.options
         for st in script.statements:
-            line = st.pos.line
-            if line == skip:
+            if skip != -1 and st.pos.line == skip:
                 continue
             if "noexec" in options:  # `set -n`: the rest is read (syntax-checked), not run
                 break
@@ -803,7 +805,7 @@ class Interpreter:
                 if not e.expansion or e.status == 127 and not state.interactive:
                     raise
                 status = state.last_status = e.status
-                skip = line
+                skip = st.pos.line
         if control.pending:  # a signal that came during the last command: its trap
             self.check_boundary()
         return status
