@@ -330,34 +330,36 @@ class RunControl:
         self._procs: set[subprocess.Popen[Any]] = set()
         # the control of the kernel itself, which counts every job started under it
         self.root: RunControl = self
-        self._live: set[Any] = set()  # the running jobs (root only; run.jobs.Job)
+        # the running jobs (root only; run.jobs.Job): empty, the common case, is all a
+        # caller that would stop them needs to look at
+        self.live: set[Any] = set()
 
     def add_job(self, job: Any, cap: int | None) -> bool:
         """Count a job that is about to start (root only); False when `cap` jobs are
         already running."""
         with self._lock:
-            if cap is not None and len(self._live) >= cap:
+            if cap is not None and len(self.live) >= cap:
                 return False
-            self._live.add(job)
+            self.live.add(job)
             return True
 
     def has_room(self, cap: int | None) -> bool:
-        return cap is None or len(self._live) < cap
+        return cap is None or len(self.live) < cap
 
     def job_ended(self, job: Any) -> None:
         with self._lock:
-            self._live.discard(job)
+            self.live.discard(job)
 
     def live_jobs(self) -> list[Any]:
         with self._lock:
-            return list(self._live)
+            return list(self.live)
 
     def stop_jobs(self, wait: float = 1.0) -> None:
         """Stop every running job of the kernel (nested ones too) and wait up to `wait`
         seconds for their threads to end. A job stops at its next stop point (a
         statement, a loop iteration, a pipe write, a sleep); its external processes are
         killed at once."""
-        if not self._live:  # most calls start no job: nothing to lock or wait for
+        if not self.live:  # most calls start no job: nothing to lock or wait for
             return
         import time
 

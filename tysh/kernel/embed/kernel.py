@@ -651,6 +651,7 @@ class Kernel:
         try:
             self._owner = _thread.get_ident()
             self.control.reset()
+            self.interp.last_data = None
             return self._limited(self._run_src_to_end, src, fds, timeout)
         finally:
             self._owner = None
@@ -664,18 +665,16 @@ class Kernel:
 
     # ---------------------------------------------------------------- internals
     def _run_src(self, src: str, fds: Fds, ends: bool = False) -> int:
-        """Run a script; `ends`: the shell ends with it (the CLI), so its EXIT trap runs.
+        """Run a script (the caller has cleared the last command's typed value); `ends`:
+        the shell ends with it (the CLI), so its EXIT trap runs.
         `set -n` reads the rest of this script without running it; it ends with the
         script, as bash ignores it in a shell that takes more input, so a session is
         never left unable to run anything."""
         interp = self.interp
         try:
             if interp.reads_by_command(src):
-                interp.last_data = None
                 interp.last_typed = False
-                check = self._refuse if self.validate_first else None
-                return self._guard(lambda s, f: interp.run_commands(s, f, check), src, fds,
-                                   ends)
+                return self._guard(self._run_by_command, src, fds, ends)
             try:
                 script = parse_source(src)
             except TyshSyntaxError as e:
@@ -694,11 +693,17 @@ class Kernel:
                 if refused is not None:
                     self.state.last_status = refused
                     return refused
-            interp.last_data = None
             interp.last_typed = False
             return self._guard(interp.run_toplevel, script, fds, ends)
         finally:
-            self.state.options.discard("noexec")
+            options = self.state.options
+            if "noexec" in options:
+                options.discard("noexec")
+
+    def _run_by_command(self, src: str, fds: Fds) -> int:
+        """The script read and run a complete command at a time, each refused as
+        `_run_src` refuses a whole script."""
+        return self.interp.run_commands(src, fds, self._refuse if self.validate_first else None)
 
     def _run_src_to_end(self, src: str, fds: Fds) -> int:
         """`_run_src` of a script the shell ends with (the CLI's `run`)."""
@@ -813,7 +818,12 @@ class Kernel:
             # and it never goes back, so a stream not over then held all written to it
             if out.over or err.over:
                 return self._cut_result(code, out, err, raw, err_raw, binary)
-            res = self._plain_result(code, raw, err_raw, binary)
+            res = ExecResult(
+                code,
+                raw if binary else raw.decode("utf-8", "surrogateescape"),
+                err_raw.decode("utf-8", "surrogateescape") if err_raw else "",
+                interp.last_data,
+            )
             self._recycle(out, err)
             return res
         finally:
@@ -842,7 +852,14 @@ class Kernel:
                     code = self._overridden(body, arg, fds, cwd, env, timeout)
             finally:
                 out.interp = None
-            return self._plain_result(code, out.getvalue(), err.getvalue(), binary)
+            raw = out.getvalue()
+            err_raw = err.getvalue()
+            return ExecResult(
+                code,
+                raw if binary else raw.decode("utf-8", "surrogateescape"),
+                err_raw.decode("utf-8", "surrogateescape") if err_raw else "",
+                interp.last_data,
+            )
         finally:
             out.release()
 
@@ -891,7 +908,7 @@ class Kernel:
             release_deep()
             interp.deadline = None
             control = self.control
-            if self.job_policy == "reap":
+            if control.live and self.job_policy == "reap":
                 control.stop_jobs()
         if control.cancelled:
             _write(fds.get(2), "tysh: cancelled\n")
@@ -954,7 +971,9 @@ class Kernel:
         calls = len(st.func_names)
         # code with no context (pattern matching during expansion, a regex engine's
         # slices, a worker process) stops on the run's own check
-        saved_check = stop.install(self._boundary)
+        here = stop.current
+        saved_check = here.check
+        here.check = self._boundary
         try:
             try:
                 status = fn(arg, fds)
@@ -999,7 +1018,7 @@ class Kernel:
             _write(fds.get(2), f"tysh: internal error: {type(e).__name__}: {e}\n")
             status = INTERNAL_FAULT
         finally:
-            stop.install(saved_check)
+            here.check = saved_check
             # a limit or fault may have unwound function calls without their cleanup
             if len(st.frames) > frames:
                 del st.frames[frames:]
@@ -1037,16 +1056,6 @@ class Kernel:
             return interp.exit_trap(status, fds)
         finally:
             control.cancelled = True
-
-    def _plain_result(self, code: int, raw: bytes, err_raw: bytes,
-                      binary: bool) -> ExecResult:
-        """The result of a call whose streams were not cut."""
-        return ExecResult(
-            code,
-            raw if binary else raw.decode("utf-8", "surrogateescape"),
-            err_raw.decode("utf-8", "surrogateescape") if err_raw else "",
-            self.interp.last_data,
-        )
 
     def _cut_result(self, code: int, out: CappedOutput, err: CappedOutput, raw: bytes,
                     err_raw: bytes, binary: bool) -> ExecResult:

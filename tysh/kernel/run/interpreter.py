@@ -969,7 +969,7 @@ class Interpreter:
                 raise
         finally:
             if opened:
-                if close_all(opened, lambda m: self.error(outer, m)):
+                if close_all(opened, self.reporter(outer)):
                     status = status or 1
                 self.cur_fds = outer
             if len(self.procsubs) > mark:
@@ -977,6 +977,12 @@ class Interpreter:
 
                 finish(self, mark)
         return status
+
+    def reporter(self, fds: Fds) -> Callable[[str], None]:
+        """What reports an error on `fds`' stderr, for code that takes a callback (made
+        here rather than in a hot function, whose every call would pay for the
+        closure's variables)."""
+        return lambda message: self.error(fds, message)
 
     def debug_trap(self, line: int | None = None) -> None:
         """The DEBUG trap, before a simple command, `[[ ]]`, `(( ))`, a `case`, each
