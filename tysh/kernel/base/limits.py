@@ -457,13 +457,13 @@ class CappedOutput(io.BytesIO):
         self.check_at = CHECK_BYTES  # `total` at which a write next calls `check`
 
     def clear(self) -> None:
-        """Empty a stream that never passed its limit, for another run to write."""
+        """Empty a stream that never passed its limit, for another run to write (its
+        owner has taken `check` away when the last run ended)."""
         if self.total:
             self.seek(0)
             self.truncate()
             self.total = 0
             self.check_at = CHECK_BYTES
-        self.check = None
 
     def writelines(self, lines: Iterable[Any]) -> None:
         # (io.BytesIO's own would write each line without passing through `write`)

@@ -229,7 +229,7 @@ class Kernel:
         # the lock of each call's captured stdout and stderr, shared: both are written
         # under it for a moment at a time, and a call need not make one of its own
         self._streams_lock = _thread.allocate_lock()
-        # the capture streams of the last call, when nothing else kept them (_recycle)
+        # the capture streams of the last call, when nothing else kept them (_call)
         self._spare: tuple[CappedOutput, CappedOutput] | None = None
         self._owner: int | None = None
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
@@ -792,7 +792,7 @@ class Kernel:
             if spare is not None and spare[0].limit == cap:
                 self._spare = None
                 out, err = spare
-                del spare  # (_recycle counts the references to the streams)
+                del spare  # (the streams' references are counted after the run)
             else:
                 lock = self._streams_lock
                 out = CappedOutput(cap, lock)
@@ -824,7 +824,19 @@ class Kernel:
                 err_raw.decode("utf-8", "surrogateescape") if err_raw else "",
                 interp.last_data,
             )
-            self._recycle(out, err)
+            # the streams are kept for the next call when nothing else holds them:
+            # making them (io subclasses, finalised when freed) costs a tenth of a short
+            # command. A stream anything else still references (a job still running, a
+            # tool that kept its context, a typed value reading what a tool wrote) is
+            # left to that holder, and the next call makes new ones; so is one that
+            # passed its limit (above), and a closed one.
+            if _refcount(out) == _ONLY_HERE and _refcount(err) == _ONLY_HERE and not (
+                    out.closed or err.closed):
+                if out.total:
+                    out.clear()
+                if err.total:
+                    err.clear()
+                self._spare = (out, err)
             return res
         finally:
             if ticket is not None:
@@ -876,21 +888,6 @@ class Kernel:
             return self._limited(body, arg, fds, timeout)
         finally:
             restore()
-
-    def _recycle(self, out: CappedOutput, err: CappedOutput) -> None:
-        """Keep a call's capture streams, neither past its limit, for the next call when
-        nothing else holds them: making them (io subclasses, finalised when freed) costs
-        a tenth of a short command. A stream anything else still references (a job
-        still running, a tool that kept its context, a typed value reading what a tool
-        wrote) is left to that holder, and the next call makes new ones; so is a closed
-        one."""
-        if _refcount(out) == _ONLY_HERE and _refcount(err) == _ONLY_HERE and not (
-                out.closed or err.closed):
-            if out.total:
-                out.clear()
-            if err.total:
-                err.clear()
-            self._spare = (out, err)
 
     def _limited(self, body: Callable[[Any, Fds], int], arg: Any, fds: Fds,
                  timeout: float | None) -> int:
@@ -1155,9 +1152,9 @@ def _mcp_hub(registry: Registry) -> Any:
     return McpHub(registry)
 
 
-# references to a stream held by `_call`'s local and `_recycle`'s parameter, plus
-# getrefcount's own argument: a stream counted at that is held by nobody else
-_ONLY_HERE = 3
+# references to a stream held by `_call`'s local and getrefcount's own argument: a
+# stream counted at that is held by nobody else
+_ONLY_HERE = 2
 # (without getrefcount, as on other Pythons, no stream is ever reused)
 _refcount: Callable[[Any], int] = getattr(sys, "getrefcount", lambda _: 0)
 
