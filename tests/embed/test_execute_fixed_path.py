@@ -241,3 +241,31 @@ def test_a_result_reads_its_typed_value_once_and_copies_without_reading_it() -> 
     plain = Kernel.isolated().execute("echo hi")
     assert pickle.loads(pickle.dumps(plain)) == plain
     assert ExecResult().data is None
+
+
+@tool("closeout", args=_NoArgs, description="close the stdout stream it was given")
+def _closeout(args: _NoArgs, ctx: Context) -> int:
+    ctx.write("gone\n")
+    ctx.stdout.close()
+    return 0
+
+
+@tool("closeerr", args=_NoArgs, description="close the stderr stream it was given")
+def _closeerr(args: _NoArgs, ctx: Context) -> int:
+    ctx.stderr.close()
+    return 0
+
+
+@pytest.mark.parametrize("which", sorted(LIMITS))
+@pytest.mark.parametrize(("name", "stream"), [("closeout", "stdout"), ("closeerr", "stderr")])
+def test_a_command_that_closes_the_calls_stream_fails_the_call_without_raising(
+        which: str, name: str, stream: str) -> None:
+    k = Kernel.isolated(limits=LIMITS[which])
+    k.register(_closeout)
+    k.register(_closeerr)
+    r = k.execute(f"echo before >&2; {name}")
+    assert (r.code, r.out) == (70, "")
+    assert r.err.endswith(f"tysh: internal error: a command closed the call's {stream}; "
+                          "what it held is lost\n")
+    assert k.execute("echo $?").out == "70\n"
+    assert _seen(k.execute("echo after")) == (0, "after\n", "", False, None)

@@ -812,8 +812,11 @@ class Kernel:
             # holding this one or a redirection's)
             fds.clear()
             interp.cur_fds = fds
-            raw = out.getvalue()
-            err_raw = err.getvalue()
+            try:
+                raw = out.getvalue()
+                err_raw = err.getvalue()
+            except ValueError:
+                return self._closed_result(out, err, binary)
             # `over` is read after the content: a stream is cut by setting it first,
             # and it never goes back, so a stream not over then held all written to it
             if out.over or err.over:
@@ -829,9 +832,8 @@ class Kernel:
             # command. A stream anything else still references (a job still running, a
             # tool that kept its context, a typed value reading what a tool wrote) is
             # left to that holder, and the next call makes new ones; so is one that
-            # passed its limit (above), and a closed one.
-            if _refcount(out) == _ONLY_HERE and _refcount(err) == _ONLY_HERE and not (
-                    out.closed or err.closed):
+            # passed its limit or was closed (both above).
+            if _refcount(out) == _ONLY_HERE and _refcount(err) == _ONLY_HERE:
                 if out.total:
                     out.clear()
                 if err.total:
@@ -864,8 +866,11 @@ class Kernel:
                     code = self._overridden(body, arg, fds, cwd, env, timeout)
             finally:
                 out.interp = None
-            raw = out.getvalue()
-            err_raw = err.getvalue()
+            try:
+                raw = out.getvalue()
+                err_raw = err.getvalue()
+            except ValueError:
+                return self._closed_result(out, err, binary)
             return ExecResult(
                 code,
                 raw if binary else raw.decode("utf-8", "surrogateescape"),
@@ -1054,6 +1059,25 @@ class Kernel:
         finally:
             control.cancelled = True
 
+    def _closed_result(self, out: io.BytesIO, err: io.BytesIO, binary: bool) -> ExecResult:
+        """The result of a call in which a command closed the call's stdout or stderr
+        (a fault of that command): what the closed stream held is gone, so the call
+        fails as at any internal fault, with what the other stream kept."""
+        raw, err_raw = _kept(out), _kept(err)
+        err_text = err_raw.decode("utf-8", "surrogateescape") if err_raw else ""
+        err_text = err_text.rstrip("\n") + ("\n" if err_text else "") + (
+            f"tysh: internal error: a command closed the call's "
+            f"{'stdout' if out.closed else 'stderr'}; what it held is lost")
+        self.state.last_status = INTERNAL_FAULT
+        return ExecResult(
+            INTERNAL_FAULT,
+            raw if binary else raw.decode("utf-8", "surrogateescape"),
+            err_text,
+            self.interp.last_data,
+            None,
+            any(type(s) is CappedOutput and s.over for s in (out, err)),
+        )
+
     def _cut_result(self, code: int, out: CappedOutput, err: CappedOutput, raw: bytes,
                     err_raw: bytes, binary: bool) -> ExecResult:
         """The result of a call whose stdout or stderr passed the output limit: what
@@ -1192,6 +1216,13 @@ def _exit_status(e: SystemExit, fds: Fds) -> int:
         return code & 0xFF
     _write(fds.get(2), f"{code}\n")
     return 1
+
+
+def _kept(stream: io.BytesIO) -> bytes:
+    """What a capture stream kept (nothing once closed)."""
+    if stream.closed:
+        return b""
+    return stream.result() if type(stream) is CappedOutput else stream.getvalue()
 
 
 def _write(stream: IO[bytes] | None, text: str) -> None:
