@@ -486,7 +486,6 @@ class CappedOutput(io.BytesIO):
                 # deadline; a script's statements are checked besides
                 check()
                 self.check_at = self.total + CHECK_BYTES
-        n = len(b)
         lock = self._lock
         lock.acquire()  # (a `with` costs twice as much, and every write of a run takes it)
         try:
@@ -495,7 +494,7 @@ class CappedOutput(io.BytesIO):
                 # far past the limit: the writer is stopped as by a reader that went
                 # away; nothing more it writes would be shown, and it might never end
                 raise BrokenPipeError(32, "output limit reached")
-            self.total = total = total + n
+            self.total = total = total + len(b)
             if not self.over:
                 if total <= self.limit:
                     return _bytes_write(self, b)
@@ -512,7 +511,7 @@ class CappedOutput(io.BytesIO):
                 del self._tail[: len(self._tail) - self.tail_cap]
         finally:
             lock.release()
-        return n
+        return len(b)
 
     @property
     def omitted(self) -> int:

@@ -811,9 +811,8 @@ class Interpreter:
         return status
 
     def run_andor(self, node: ast.AndOr, fds: Fds) -> int:
-        rest = node.rest
         first = node.first
-        if not rest:
+        if not node.rest:
             cmds = first.commands
             if len(cmds) == 1 and not first.negated and not first.timed:
                 # a command alone, the commonest line: run_pipeline's first case
@@ -829,6 +828,7 @@ class Interpreter:
             status = self.run_pipeline(first, fds)
         finally:
             self.suppress_errexit -= 1
+        rest = node.rest
         last = len(rest) - 1
         for i, (op, p) in enumerate(rest):
             if (op == "&&") != (status == 0):
