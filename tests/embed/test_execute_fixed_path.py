@@ -269,3 +269,28 @@ def test_a_command_that_closes_the_calls_stream_fails_the_call_without_raising(
                           "what it held is lost\n")
     assert k.execute("echo $?").out == "70\n"
     assert _seen(k.execute("echo after")) == (0, "after\n", "", False, None)
+
+
+NAMES = ["f", "g", "head", "nosuch_command"]
+STEPS = st.one_of(
+    st.sampled_from(NAMES).map(lambda n: f"{n}() {{ echo fn-{n}; }}"),
+    st.sampled_from(NAMES).map(lambda n: f"unset -f {n}"),
+    st.sampled_from(NAMES).map(lambda n: f"{n} --bogus-flag"),
+    st.sampled_from(NAMES),
+    st.sampled_from(["f; g", "g || nosuch_command", "h() { f; }; h", "echo plain"]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(STEPS, min_size=1, max_size=12), st.integers(0, 30))
+def test_remembered_problems_follow_the_session_functions_the_script_names(
+        steps: list[str], others: int) -> None:
+    """However many other functions the session has, a script is refused (or not)
+    exactly as when its problems are found afresh."""
+    remembering, fresh = Kernel.isolated(), Kernel.isolated()
+    filler = "".join(f"other{i}() {{ :; }}\n" for i in range(others))
+    for k in (remembering, fresh):
+        k.execute(filler)
+    for src in steps:
+        fresh._checked.clear()  # noqa: SLF001 — every script checked anew
+        assert _seen(remembering.execute(src)) == _seen(fresh.execute(src)), src

@@ -219,9 +219,9 @@ class Kernel:
         self._boundary = self.interp.check_boundary
         # a filesystem wait (a FIFO, a deep mkdir -p) stops at this kernel's limits
         self.fs.set_checkpoint(self._fs_checkpoint)
-        # problems of a parsed script, by id(script): (script, what names meant, problems);
+        # problems of a parsed script, by id(script), with what names meant (_refuse);
         # the script is held so its id cannot be reused while the entry lives
-        self._checked: dict[int, tuple[ast.Script, tuple[Any, ...], list[Any]]] = {}
+        self._checked: dict[int, tuple[Any, ...]] = {}
         # what `execute(reset=True)` puts back: a new session's options and traps
         self._default_options = (frozenset(self.state.options), frozenset(self.state.shopt))
         self._busy = _thread.allocate_lock()
@@ -328,7 +328,9 @@ class Kernel:
             return [syntax_problem(e)]
         return self._problems(script)
 
-    def _problems(self, script: ast.Script) -> list[Any]:
+    def _problems(self, script: ast.Script, asked: set[str] | None = None) -> list[Any]:
+        """`validate_script` with what names mean in this session (`asked` receives the
+        names the result depends on)."""
         from tysh.kernel.embed.validate import validate_script
 
         policy = self.externals
@@ -346,6 +348,7 @@ class Kernel:
                 allow_external=every,
                 known_functions=set(self.state.functions),
                 unknown=unknown,
+                asked=asked,
             )
 
     def plan(self, src: str) -> list[Any]:
@@ -716,28 +719,33 @@ class Kernel:
 
         Problems are remembered per parsed script (the parser hands back the same
         immutable Script for the same text). They depend only on the script and on what
-        its command names mean: the session's function names, the registered tools and
-        whether external commands are on. Which program PATH finds never changes a
+        its command names mean: which of the names the checks asked about are session
+        functions (however many other functions the session has), the registered tools
+        and whether external commands are on. Which program PATH finds never changes a
         problem (external or unknown are both fine when externals are on), so it is not
         part of the key; builtins are fixed for the process."""
         reg = self.registry
+        key = (id(reg), reg.version, len(reg.registered), self.allow_external)
         fns = self.state.functions
-        key = (id(reg), reg.version, len(reg.registered), self.allow_external,
-               frozenset(fns) if fns else _NO_NAMES)
         checked = self._checked
         hit = checked.get(id(script))
-        if hit is not None and hit[0] is script and hit[1] == key:
-            if not hit[2]:  # the common case: nothing to load or filter
+        if hit is not None and hit[0] is script and hit[1] == key and hit[3] == (
+                fns.keys() & hit[2] if fns else _NO_NAMES):
+            found = hit[4]
+            if not found:  # the common case: nothing to load or filter
                 return None
-            found = hit[2]
         else:
+            asked: set[str] = set()
             try:
-                found = self._problems(script)
+                found = self._problems(script, asked)
             except RecursionError:
                 return None  # the run itself reports a script that nests too deeply
             if len(checked) >= _CHECKED_MAX:
                 del checked[next(iter(checked))]
-            checked[id(script)] = (script, key, found)
+            # (script, what the registry and externals were, the names asked about,
+            # those of them that were functions, the problems)
+            names = frozenset(asked)
+            checked[id(script)] = (script, key, names, fns.keys() & names, found)
             if not found:
                 return None
         from tysh.kernel.embed.validate import errors, refusal_text
