@@ -330,34 +330,36 @@ class RunControl:
         self._procs: set[subprocess.Popen[Any]] = set()
         # the control of the kernel itself, which counts every job started under it
         self.root: RunControl = self
-        self._live: set[Any] = set()  # the running jobs (root only; run.jobs.Job)
+        # the running jobs (root only; run.jobs.Job): empty, the common case, is all a
+        # caller that would stop them needs to look at
+        self.live: set[Any] = set()
 
     def add_job(self, job: Any, cap: int | None) -> bool:
         """Count a job that is about to start (root only); False when `cap` jobs are
         already running."""
         with self._lock:
-            if cap is not None and len(self._live) >= cap:
+            if cap is not None and len(self.live) >= cap:
                 return False
-            self._live.add(job)
+            self.live.add(job)
             return True
 
     def has_room(self, cap: int | None) -> bool:
-        return cap is None or len(self._live) < cap
+        return cap is None or len(self.live) < cap
 
     def job_ended(self, job: Any) -> None:
         with self._lock:
-            self._live.discard(job)
+            self.live.discard(job)
 
     def live_jobs(self) -> list[Any]:
         with self._lock:
-            return list(self._live)
+            return list(self.live)
 
     def stop_jobs(self, wait: float = 1.0) -> None:
         """Stop every running job of the kernel (nested ones too) and wait up to `wait`
         seconds for their threads to end. A job stops at its next stop point (a
         statement, a loop iteration, a pipe write, a sleep); its external processes are
         killed at once."""
-        if not self._live:  # most calls start no job: nothing to lock or wait for
+        if not self.live:  # most calls start no job: nothing to lock or wait for
             return
         import time
 
@@ -426,6 +428,9 @@ def marker(omitted: int, after_newline: bool = True) -> bytes:
     return (text if after_newline else "\n" + text).encode()
 
 
+_bytes_write = io.BytesIO.write
+
+
 class CappedOutput(io.BytesIO):
     """An in-memory stdout/stderr that keeps at most `limit` bytes: the first half and
     the last half of what was written, so both the start and the final messages of a
@@ -452,13 +457,13 @@ class CappedOutput(io.BytesIO):
         self.check_at = CHECK_BYTES  # `total` at which a write next calls `check`
 
     def clear(self) -> None:
-        """Empty a stream that never passed its limit, for another run to write."""
+        """Empty a stream that never passed its limit, for another run to write (its
+        owner has taken `check` away when the last run ended)."""
         if self.total:
             self.seek(0)
             self.truncate()
             self.total = 0
             self.check_at = CHECK_BYTES
-        self.check = None
 
     def writelines(self, lines: Iterable[Any]) -> None:
         # (io.BytesIO's own would write each line without passing through `write`)
@@ -474,24 +479,25 @@ class CappedOutput(io.BytesIO):
         return self.limit - self.limit // 2
 
     def write(self, b: Any) -> int:
-        check = self.check
-        if check is not None and self.total >= self.check_at:
-            # a writer that never ends stops within CHECK_BYTES of a cancel or a
-            # deadline; a script's statements are checked besides
-            check()
-            self.check_at = self.total + CHECK_BYTES
-        n = len(b)
+        if self.total >= self.check_at:
+            check = self.check
+            if check is not None:
+                # a writer that never ends stops within CHECK_BYTES of a cancel or a
+                # deadline; a script's statements are checked besides
+                check()
+                self.check_at = self.total + CHECK_BYTES
         lock = self._lock
         lock.acquire()  # (a `with` costs twice as much, and every write of a run takes it)
         try:
-            if self.total > self.stop_at:
+            total = self.total
+            if total > self.stop_at:
                 # far past the limit: the writer is stopped as by a reader that went
                 # away; nothing more it writes would be shown, and it might never end
                 raise BrokenPipeError(32, "output limit reached")
-            self.total += n
+            self.total = total = total + len(b)
             if not self.over:
-                if self.total <= self.limit:
-                    return io.BytesIO.write(self, b)
+                if total <= self.limit:
+                    return _bytes_write(self, b)
                 self.over = True
                 kept = io.BytesIO.getvalue(self) + bytes(b)
                 self.seek(0)
@@ -505,7 +511,7 @@ class CappedOutput(io.BytesIO):
                 del self._tail[: len(self._tail) - self.tail_cap]
         finally:
             lock.release()
-        return n
+        return len(b)
 
     @property
     def omitted(self) -> int:

@@ -20,13 +20,15 @@ class _Local(_thread._local):
     check: Callable[[], None] | None = None
 
 
-_local = _Local()
+# this thread's stop check is `current.check`: what `install` swaps, and what a caller
+# on the path of every execute() swaps itself, without install's call
+current = _Local()
 
 
 def check() -> None:
     """Raise the kernel's Cancelled or TimedOut when the current command must stop; a
     no-op on a thread where no command is running."""
-    fn = _local.check
+    fn = current.check
     if fn is not None:
         fn()
 
@@ -35,7 +37,7 @@ def install(fn: Callable[[], None] | None) -> Callable[[], None] | None:
     """Make `fn` this thread's stop check; returns the one it replaces, which the caller
     puts back with `install(saved)` when it is done (the hot paths' form of
     `checking`)."""
-    local = _local
+    local = current
     saved = local.check
     local.check = fn
     return saved
@@ -56,7 +58,7 @@ def install_new(fn: Callable[[], None]) -> Callable[[], None] | _Kept | None:
     does not put back. A thread-local store costs as much as a dozen plain attribute
     stores, and a command run by a shell that installed its own check (the kernel's
     run, a pipeline stage) would store the same check twice."""
-    local = _local
+    local = current
     saved = local.check
     if saved == fn:
         return KEPT
@@ -67,7 +69,7 @@ def install_new(fn: Callable[[], None]) -> Callable[[], None] | _Kept | None:
 def restore(saved: Callable[[], None] | _Kept | None) -> None:
     """Put back what `install_new` replaced (nothing, when it returned KEPT)."""
     if saved is not KEPT:
-        _local.check = saved  # type: ignore[assignment]
+        current.check = saved  # type: ignore[assignment]
 
 
 class checking:  # noqa: N801 — used as `with stop.checking(fn):`, a function's name
@@ -84,4 +86,4 @@ class checking:  # noqa: N801 — used as `with stop.checking(fn):`, a function'
         self._saved = install(self._fn)
 
     def __exit__(self, *exc: object) -> None:
-        _local.check = self._saved
+        current.check = self._saved

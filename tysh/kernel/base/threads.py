@@ -103,6 +103,7 @@ DEEP_RECURSION = 40000
 
 _depth_lock = _thread.allocate_lock()
 _depth_users = 0
+# the host's limit while it is raised (None otherwise: not raised, or no holder)
 _depth_saved: int | None = None
 
 
@@ -112,11 +113,11 @@ def hold_deep() -> None:
     global _depth_users, _depth_saved
     _depth_lock.acquire()  # (not `with`: every execute() comes here, and `with` costs more)
     try:
-        if _depth_users == 0:
-            current = sys.getrecursionlimit()
-            _depth_saved = current if current < DEEP_RECURSION else None
-            if _depth_saved is not None:
-                sys.setrecursionlimit(DEEP_RECURSION)
+        if not _depth_users:
+            current = _get_limit()
+            if current < DEEP_RECURSION:
+                _set_limit(DEEP_RECURSION)
+                _depth_saved = current
         _depth_users += 1
     finally:
         _depth_lock.release()
@@ -128,16 +129,20 @@ def release_deep() -> None:
     _depth_lock.acquire()
     try:
         _depth_users -= 1
-        if _depth_users == 0 and _depth_saved is not None:
+        if not _depth_users and _depth_saved is not None:
             # left alone if the host changed it meanwhile
-            if sys.getrecursionlimit() == DEEP_RECURSION:
+            if _get_limit() == DEEP_RECURSION:
                 try:
-                    sys.setrecursionlimit(_depth_saved)
+                    _set_limit(_depth_saved)
                 except RecursionError:  # pragma: no cover — deeper than the old limit
                     pass
             _depth_saved = None
     finally:
         _depth_lock.release()
+
+
+_get_limit = sys.getrecursionlimit
+_set_limit = sys.setrecursionlimit
 
 
 class deep_recursion:  # noqa: N801 — used as `with deep_recursion():`

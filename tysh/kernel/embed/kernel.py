@@ -215,11 +215,13 @@ class Kernel:
             control=self.control,
             externals=self.externals,
         )
+        # the run's stop check, made once: captured stdout and `stop` take it every call
+        self._boundary = self.interp.check_boundary
         # a filesystem wait (a FIFO, a deep mkdir -p) stops at this kernel's limits
         self.fs.set_checkpoint(self._fs_checkpoint)
-        # problems of a parsed script, by id(script): (script, what names meant, problems);
+        # problems of a parsed script, by id(script), with what names meant (_refuse);
         # the script is held so its id cannot be reused while the entry lives
-        self._checked: dict[int, tuple[ast.Script, tuple[Any, ...], list[Any]]] = {}
+        self._checked: dict[int, tuple[Any, ...]] = {}
         # what `execute(reset=True)` puts back: a new session's options and traps
         self._default_options = (frozenset(self.state.options), frozenset(self.state.shopt))
         self._busy = _thread.allocate_lock()
@@ -227,7 +229,7 @@ class Kernel:
         # the lock of each call's captured stdout and stderr, shared: both are written
         # under it for a moment at a time, and a call need not make one of its own
         self._streams_lock = _thread.allocate_lock()
-        # the capture streams of the last call, when nothing else kept them (_recycle)
+        # the capture streams of the last call, when nothing else kept them (_call)
         self._spare: tuple[CappedOutput, CappedOutput] | None = None
         self._owner: int | None = None
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
@@ -326,7 +328,9 @@ class Kernel:
             return [syntax_problem(e)]
         return self._problems(script)
 
-    def _problems(self, script: ast.Script) -> list[Any]:
+    def _problems(self, script: ast.Script, asked: set[str] | None = None) -> list[Any]:
+        """`validate_script` with what names mean in this session (`asked` receives the
+        names the result depends on)."""
         from tysh.kernel.embed.validate import validate_script
 
         policy = self.externals
@@ -344,6 +348,7 @@ class Kernel:
                 allow_external=every,
                 known_functions=set(self.state.functions),
                 unknown=unknown,
+                asked=asked,
             )
 
     def plan(self, src: str) -> list[Any]:
@@ -649,6 +654,7 @@ class Kernel:
         try:
             self._owner = _thread.get_ident()
             self.control.reset()
+            self.interp.last_data = None
             return self._limited(self._run_src_to_end, src, fds, timeout)
         finally:
             self._owner = None
@@ -662,18 +668,16 @@ class Kernel:
 
     # ---------------------------------------------------------------- internals
     def _run_src(self, src: str, fds: Fds, ends: bool = False) -> int:
-        """Run a script; `ends`: the shell ends with it (the CLI), so its EXIT trap runs.
+        """Run a script (the caller has cleared the last command's typed value); `ends`:
+        the shell ends with it (the CLI), so its EXIT trap runs.
         `set -n` reads the rest of this script without running it; it ends with the
         script, as bash ignores it in a shell that takes more input, so a session is
         never left unable to run anything."""
         interp = self.interp
         try:
             if interp.reads_by_command(src):
-                interp.last_data = None
                 interp.last_typed = False
-                check = self._refuse if self.validate_first else None
-                return self._guard(lambda s, f: interp.run_commands(s, f, check), src, fds,
-                                   ends)
+                return self._guard(self._run_by_command, src, fds, ends)
             try:
                 script = parse_source(src)
             except TyshSyntaxError as e:
@@ -692,11 +696,17 @@ class Kernel:
                 if refused is not None:
                     self.state.last_status = refused
                     return refused
-            interp.last_data = None
             interp.last_typed = False
             return self._guard(interp.run_toplevel, script, fds, ends)
         finally:
-            self.state.options.discard("noexec")
+            options = self.state.options
+            if "noexec" in options:
+                options.discard("noexec")
+
+    def _run_by_command(self, src: str, fds: Fds) -> int:
+        """The script read and run a complete command at a time, each refused as
+        `_run_src` refuses a whole script."""
+        return self.interp.run_commands(src, fds, self._refuse if self.validate_first else None)
 
     def _run_src_to_end(self, src: str, fds: Fds) -> int:
         """`_run_src` of a script the shell ends with (the CLI's `run`)."""
@@ -705,13 +715,39 @@ class Kernel:
     def _refuse(self, script: ast.Script, fds: Fds) -> int | None:
         """Refuse a script with certain problems before any of it runs: every problem
         goes to stderr and the status is the first problem's (127 for an unknown
-        command, 2 for a usage error), as if that command had run."""
-        try:
-            found = self._problems_cached(script)
-        except RecursionError:
-            return None  # the run itself reports a script that nests too deeply
-        if not found:  # the common case: nothing to load or filter
-            return None
+        command, 2 for a usage error), as if that command had run.
+
+        Problems are remembered per parsed script (the parser hands back the same
+        immutable Script for the same text). They depend only on the script and on what
+        its command names mean: which of the names the checks asked about are session
+        functions (however many other functions the session has), the registered tools
+        and whether external commands are on. Which program PATH finds never changes a
+        problem (external or unknown are both fine when externals are on), so it is not
+        part of the key; builtins are fixed for the process."""
+        reg = self.registry
+        key = (id(reg), reg.version, len(reg.registered), self.allow_external)
+        fns = self.state.functions
+        checked = self._checked
+        hit = checked.get(id(script))
+        if hit is not None and hit[0] is script and hit[1] == key and hit[3] == (
+                fns.keys() & hit[2] if fns else _NO_NAMES):
+            found = hit[4]
+            if not found:  # the common case: nothing to load or filter
+                return None
+        else:
+            asked: set[str] = set()
+            try:
+                found = self._problems(script, asked)
+            except RecursionError:
+                return None  # the run itself reports a script that nests too deeply
+            if len(checked) >= _CHECKED_MAX:
+                del checked[next(iter(checked))]
+            # (script, what the registry and externals were, the names asked about,
+            # those of them that were functions, the problems)
+            names = frozenset(asked)
+            checked[id(script)] = (script, key, names, fns.keys() & names, found)
+            if not found:
+                return None
         from tysh.kernel.embed.validate import errors, refusal_text
 
         problems = errors(found)
@@ -719,27 +755,6 @@ class Kernel:
             return None
         _write(fds.get(2), refusal_text(problems))
         return int(problems[0].code)
-
-    def _problems_cached(self, script: ast.Script) -> list[Any]:
-        """`_problems`, remembered per parsed script (the parser hands back the same
-        immutable Script for the same text). Problems depend only on the script and on
-        what its command names mean: the session's function names, the registered tools
-        and whether external commands are on. Which program PATH finds never changes a
-        problem (external or unknown are both fine when externals are on), so it is not
-        part of the key; builtins are fixed for the process."""
-        reg = self.registry
-        fns = self.state.functions
-        key = (id(reg), reg.version, len(reg.registered), self.allow_external,
-               frozenset(fns) if fns else _NO_NAMES)
-        hit = self._checked.get(id(script))
-        if hit is not None and hit[0] is script and hit[1] == key:
-            return hit[2]
-        problems = self._problems(script)
-        checked = self._checked
-        if len(checked) >= _CHECKED_MAX:
-            del checked[next(iter(checked))]
-        checked[id(script)] = (script, key, problems)
-        return problems
 
     def _busy_message(self) -> str:
         if self._owner == _thread.get_ident():
@@ -762,7 +777,8 @@ class Kernel:
         result."""
         if timeout is not None:
             check_timeout(timeout)
-        if not self._busy.acquire(False):
+        busy = self._busy
+        if not busy.acquire(False):
             return ExecResult(BUSY, "", self._busy_message())
         try:
             self._owner = _thread.get_ident()
@@ -777,85 +793,124 @@ class Kernel:
                 control.reset()  # a cancel or signal sent between calls is dropped
             if type(stdin) is not bytes and isinstance(stdin, str):
                 stdin = encode_text(stdin)
-            interp = self.interp
             cap = self.limits.max_output_bytes
-            out: CappedOutput | CheckedBytesIO
-            err: CappedOutput | io.BytesIO
-            if cap is not None:
-                spare = self._spare
-                if spare is not None and spare[0].limit == cap:
-                    self._spare = None
-                    out, err = spare
-                    del spare  # (_recycle counts the references to the streams)
-                else:
-                    lock = self._streams_lock
-                    out = CappedOutput(cap, lock)
-                    err = CappedOutput(cap, lock)
-                out.check = interp.check_boundary
+            if cap is None:
+                return self._uncapped(body, arg, stdin, cwd, env, timeout, binary)
+            spare = self._spare
+            if spare is not None and spare[0].limit == cap:
+                self._spare = None
+                out, err = spare
+                del spare  # (the streams' references are counted after the run)
             else:
-                out = CheckedBytesIO(interp, self.meter if self.meter.limited else None)
-                err = io.BytesIO()
+                lock = self._streams_lock
+                out = CappedOutput(cap, lock)
+                err = CappedOutput(cap, lock)
+            out.check = self._boundary
             fds: Fds = {0: io.BytesIO(stdin), 1: out, 2: err}
+            interp = self.interp
             interp.last_data = None
-            restore = None if cwd is None and not env else self._override(cwd, env)
-            if isinstance(restore, str):
-                _write(err, restore + "\n")
-                code = 2
-            else:
-                try:
-                    code = self._limited(body, arg, fds, timeout)
-                finally:
-                    if isinstance(out, CheckedBytesIO):
-                        out.interp = None
-                    else:
-                        out.check = None
-                    if restore is not None:
-                        restore()
-            if type(out) is CappedOutput and type(err) is CappedOutput:
-                res = self._result(code, out, err, binary)
-                # the descriptor tables of the run end empty (the interpreter may be
-                # left holding this one or a redirection's)
-                fds.clear()
-                interp.cur_fds = fds
-                self._recycle(out, err)
-                return res
             try:
-                return self._result(code, out, err, binary)
+                if cwd is None and not env:
+                    code = self._limited(body, arg, fds, timeout)
+                else:
+                    code = self._overridden(body, arg, fds, cwd, env, timeout)
             finally:
-                out.release()  # type: ignore[union-attr]
+                out.check = None
+            # the descriptor tables of the run end empty (the interpreter may be left
+            # holding this one or a redirection's)
+            fds.clear()
+            interp.cur_fds = fds
+            try:
+                raw = out.getvalue()
+                err_raw = err.getvalue()
+            except ValueError:
+                return self._closed_result(out, err, binary)
+            # `over` is read after the content: a stream is cut by setting it first,
+            # and it never goes back, so a stream not over then held all written to it
+            if out.over or err.over:
+                return self._cut_result(code, out, err, raw, err_raw, binary)
+            res = ExecResult(
+                code,
+                raw if binary else raw.decode("utf-8", "surrogateescape"),
+                err_raw.decode("utf-8", "surrogateescape") if err_raw else "",
+                interp.last_data,
+            )
+            # the streams are kept for the next call when nothing else holds them:
+            # making them (io subclasses, finalised when freed) costs a tenth of a short
+            # command. A stream anything else still references (a job still running, a
+            # tool that kept its context, a typed value reading what a tool wrote) is
+            # left to that holder, and the next call makes new ones; so is one that
+            # passed its limit or was closed (both above).
+            if _refcount(out) == _ONLY_HERE and _refcount(err) == _ONLY_HERE:
+                if out.total:
+                    out.clear()
+                if err.total:
+                    err.clear()
+                self._spare = (out, err)
+            return res
         finally:
             if ticket is not None:
                 with self._ticket_lock:
                     ticket.running = False
             self._owner = None
-            self._busy.release()
+            busy.release()
 
-    def _recycle(self, out: CappedOutput, err: CappedOutput) -> None:
-        """Keep a call's capture streams for the next call when nothing else holds them:
-        making them (io subclasses, finalised when freed) costs a tenth of a short
-        command. A stream anything else still references (a job still running, a tool
-        that kept its context, a typed value reading what a tool wrote) is left to that
-        holder, and the next call makes new ones; so is one that passed its limit, and
-        a closed one."""
-        if _refcount is None or out.over or err.over or out.closed or err.closed:
-            return
-        if _refcount(out) == _ONLY_HERE and _refcount(err) == _ONLY_HERE:
-            out.clear()
-            err.clear()
-            self._spare = (out, err)
+    def _uncapped(self, body: Callable[[Any, Fds], int], arg: Any, stdin: bytes,
+                  cwd: str | None, env: dict[str, str] | None, timeout: float | None,
+                  binary: bool) -> ExecResult:
+        """`_call`'s run and result without an output limit: stdout is charged to the
+        memory budget (when there is one) while the result is built, then released."""
+        interp = self.interp
+        meter = self.meter
+        out = CheckedBytesIO(interp, meter if meter.limited else None)
+        err = io.BytesIO()
+        fds: Fds = {0: io.BytesIO(stdin), 1: out, 2: err}
+        interp.last_data = None
+        try:
+            try:
+                if cwd is None and not env:
+                    code = self._limited(body, arg, fds, timeout)
+                else:
+                    code = self._overridden(body, arg, fds, cwd, env, timeout)
+            finally:
+                out.interp = None
+            try:
+                raw = out.getvalue()
+                err_raw = err.getvalue()
+            except ValueError:
+                return self._closed_result(out, err, binary)
+            return ExecResult(
+                code,
+                raw if binary else raw.decode("utf-8", "surrogateescape"),
+                err_raw.decode("utf-8", "surrogateescape") if err_raw else "",
+                interp.last_data,
+            )
+        finally:
+            out.release()
+
+    def _overridden(self, body: Callable[[Any, Fds], int], arg: Any, fds: Fds,
+                    cwd: str | None, env: dict[str, str] | None,
+                    timeout: float | None) -> int:
+        """`_limited` with the call's own cwd and env, put back afterwards; 2 (with the
+        message on stderr, nothing run) when the cwd cannot be used."""
+        restore = self._override(cwd, env)
+        if isinstance(restore, str):
+            _write(fds[2], restore + "\n")
+            return 2
+        try:
+            return self._limited(body, arg, fds, timeout)
+        finally:
+            restore()
 
     def _limited(self, body: Callable[[Any, Fds], int], arg: Any, fds: Fds,
                  timeout: float | None) -> int:
         """Run `body(arg, fds)` under the time limit; turn a passed deadline or a cancel
         into 124 / 130."""
-        secs = timeout if timeout is not None else self.limits.timeout
+        secs = self.limits.timeout if timeout is None else timeout
+        if type(secs) is not float or secs == _INF:
+            secs = check_timeout(secs)  # None or `inf` is no limit; an int becomes a float
         interp = self.interp
-        if secs is None:
-            deadline = interp.deadline = None
-        else:
-            if not (type(secs) is float and secs < _INF):
-                secs = check_timeout(secs)  # `inf` is no limit; an int becomes a float
-            deadline = interp.deadline = time.monotonic() + secs if secs is not None else None
+        deadline = interp.deadline = None if secs is None else _monotonic() + secs
         hold_deep()
         try:
             code = body(arg, fds)
@@ -863,12 +918,12 @@ class Kernel:
             release_deep()
             interp.deadline = None
             control = self.control
-            if self.job_policy == "reap":
+            if control.live and self.job_policy == "reap":
                 control.stop_jobs()
         if control.cancelled:
             _write(fds.get(2), "tysh: cancelled\n")
             code = CANCELLED
-        elif deadline is not None and time.monotonic() >= deadline:
+        elif deadline is not None and _monotonic() >= deadline:
             _write(fds.get(2), f"tysh: time limit of {secs:g}s exceeded\n")
             code = TIME_LIMIT
         self.state.last_status = code
@@ -926,7 +981,9 @@ class Kernel:
         calls = len(st.func_names)
         # code with no context (pattern matching during expansion, a regex engine's
         # slices, a worker process) stops on the run's own check
-        saved_check = stop.install(interp.check_boundary)
+        here = stop.current
+        saved_check = here.check
+        here.check = self._boundary
         try:
             try:
                 status = fn(arg, fds)
@@ -971,7 +1028,7 @@ class Kernel:
             _write(fds.get(2), f"tysh: internal error: {type(e).__name__}: {e}\n")
             status = INTERNAL_FAULT
         finally:
-            stop.install(saved_check)
+            here.check = saved_check
             # a limit or fault may have unwound function calls without their cleanup
             if len(st.frames) > frames:
                 del st.frames[frames:]
@@ -984,12 +1041,11 @@ class Kernel:
                 interp.close_exec_files()
             # `exec >file` may have put a file in the table (execute()'s own in-memory
             # streams need no flush)
-            stream = fds.get(1)
-            if type(stream) is not CappedOutput:
-                flush_quietly(stream)
-            stream = fds.get(2)
-            if type(stream) is not CappedOutput:
-                flush_quietly(stream)
+            out = fds.get(1)
+            err = fds.get(2)
+            if type(out) is not CappedOutput or type(err) is not CappedOutput:
+                flush_quietly(out)
+                flush_quietly(err)
         st.last_status = status
         return status
 
@@ -1011,23 +1067,40 @@ class Kernel:
         finally:
             control.cancelled = True
 
-    def _result(self, code: int, out: CappedOutput | CheckedBytesIO,
-                err: CappedOutput | io.BytesIO, binary: bool) -> ExecResult:
-        # the streams that passed the output limit
-        # (`over` is read after the content: a stream is cut by setting it first, and it
-        # never goes back, so a stream not over then held all that was written)
+    def _closed_result(self, out: io.BytesIO, err: io.BytesIO, binary: bool) -> ExecResult:
+        """The result of a call in which a command closed the call's stdout or stderr
+        (a fault of that command): what the closed stream held is gone, so the call
+        fails as at any internal fault, with what the other stream kept."""
+        raw, err_raw = _kept(out), _kept(err)
+        err_text = err_raw.decode("utf-8", "surrogateescape") if err_raw else ""
+        err_text = err_text.rstrip("\n") + ("\n" if err_text else "") + (
+            f"tysh: internal error: a command closed the call's "
+            f"{'stdout' if out.closed else 'stderr'}; what it held is lost")
+        self.state.last_status = INTERNAL_FAULT
+        return ExecResult(
+            INTERNAL_FAULT,
+            raw if binary else raw.decode("utf-8", "surrogateescape"),
+            err_text,
+            self.interp.last_data,
+            None,
+            any(type(s) is CappedOutput and s.over for s in (out, err)),
+        )
+
+    def _cut_result(self, code: int, out: CappedOutput, err: CappedOutput, raw: bytes,
+                    err_raw: bytes, binary: bool) -> ExecResult:
+        """The result of a call whose stdout or stderr passed the output limit: what
+        each kept, the limit's message after stderr, and status 3 unless a fault, a
+        time limit or a cancel says more."""
         out_cut = err_cut = None
-        raw = out.getvalue()
-        if type(out) is CappedOutput and out.over:
+        if out.over:
             out_cut = out
             raw = out.result()
-        err_raw = err.getvalue()
-        if type(err) is CappedOutput and err.over:
+        if err.over:
             err_cut = err
             err_raw = err.result()
         err_text = err_raw.decode("utf-8", "surrogateescape") if err_raw else ""
-        cut = out_cut or err_cut
-        if cut is not None and code not in _KEEP_CODE:
+        cut = out_cut if out_cut is not None else err
+        if code not in _KEEP_CODE:
             omitted = sum(s.omitted for s in (out_cut, err_cut) if s is not None)
             err_text = err_text.rstrip("\n") + ("\n" if err_text else "") + (
                 f"tysh: output limit of {cut.limit} bytes exceeded ({omitted} bytes "
@@ -1041,7 +1114,7 @@ class Kernel:
             err_text,
             self.interp.last_data,
             None,
-            cut is not None,
+            True,
         )
 
 def _external_policy(allow: bool | Iterable[str], runner: str | Callable[..., int] | None,
@@ -1111,13 +1184,15 @@ def _mcp_hub(registry: Registry) -> Any:
     return McpHub(registry)
 
 
-# references to a stream held by `_call`'s local and `_recycle`'s parameter, plus
-# getrefcount's own argument: a stream counted at that is held by nobody else
-_ONLY_HERE = 3
-_refcount: Callable[[Any], int] | None = getattr(sys, "getrefcount", None)
+# references to a stream held by `_call`'s local and getrefcount's own argument: a
+# stream counted at that is held by nobody else
+_ONLY_HERE = 2
+# (without getrefcount, as on other Pythons, no stream is ever reused)
+_refcount: Callable[[Any], int] = getattr(sys, "getrefcount", lambda _: 0)
 
 _NO_NAMES: frozenset[str] = frozenset()
 _INF = float("inf")
+_monotonic = time.monotonic
 _CHECKED_MAX = 64
 
 # a fault, a time limit or a cancel says more than "the output was long"
@@ -1149,6 +1224,13 @@ def _exit_status(e: SystemExit, fds: Fds) -> int:
         return code & 0xFF
     _write(fds.get(2), f"{code}\n")
     return 1
+
+
+def _kept(stream: io.BytesIO) -> bytes:
+    """What a capture stream kept (nothing once closed)."""
+    if stream.closed:
+        return b""
+    return stream.result() if type(stream) is CappedOutput else stream.getvalue()
 
 
 def _write(stream: IO[bytes] | None, text: str) -> None:

@@ -232,6 +232,20 @@ class _Validator:
                 self.add(pos, msg.split("\n", 1)[0].rstrip(":"), "pattern", 2, name)
 
 
+class _Noted(set[str]):
+    """The function names the checks know, noting in `asked` every name looked up."""
+
+    __slots__ = ("asked",)
+
+    def __init__(self, names: set[str] | frozenset[str], asked: set[str]) -> None:
+        super().__init__(names)
+        self.asked = asked
+
+    def __contains__(self, name: object) -> bool:
+        self.asked.add(name)  # type: ignore[arg-type]
+        return set.__contains__(self, name)
+
+
 def validate_script(
     script: ast.Script,
     resolve: Resolver,
@@ -239,11 +253,23 @@ def validate_script(
     allow_external: bool,
     known_functions: set[str] | frozenset[str] = frozenset(),
     unknown: Callable[[str], str] | None = None,
+    asked: set[str] | None = None,
 ) -> list[Problem]:
     """Every problem certain from the source, in source order. `allow_external`: every
     program may run (an unknown name may be one); `unknown(name)`: the message for a
-    name that runs nothing (the allow-list's own wording)."""
-    v = _Validator(resolve, allow_external, set(known_functions), unknown)
+    name that runs nothing (the allow-list's own wording). `asked` receives every
+    command name whose meaning the result depends on (what `known_functions` and
+    `resolve` say of any other name does not change it)."""
+    if asked is None:
+        v = _Validator(resolve, allow_external, set(known_functions), unknown)
+    else:
+        noted = asked
+
+        def resolve_noted(name: str) -> tuple[str | None, Any]:
+            noted.add(name)
+            return resolve(name)
+
+        v = _Validator(resolve_noted, allow_external, _Noted(known_functions, asked), unknown)
     v.script(script, 0, 0)
     return v.result()
 

@@ -743,7 +743,10 @@ class Interpreter:
         rather than parsed whole before it runs: when aliases are expanded (the session's
         `shopt -s expand_aliases` with aliases defined, or a script that mentions the
         option), since an alias changes how the commands after its definition parse."""
-        return self.state.alias_table() is not None or "expand_aliases" in src
+        st = self.state
+        if st.aliases and st.alias_table() is not None:  # (no aliases at all: no table)
+            return True
+        return "expand_aliases" in src
 
     def run_commands(self, src: str, fds: Fds,
                      check: Callable[[ast.Script, Fds], int | None] | None = None) -> int:
@@ -780,8 +783,7 @@ class Interpreter:
         skip = -1
         options = state.options
         for st in script.statements:
-            line = st.pos.line
-            if line == skip:
+            if skip != -1 and st.pos.line == skip:
                 continue
             if "noexec" in options:  # `set -n`: the rest is read (syntax-checked), not run
                 break
@@ -803,15 +805,14 @@ class Interpreter:
                 if not e.expansion or e.status == 127 and not state.interactive:
                     raise
                 status = state.last_status = e.status
-                skip = line
+                skip = st.pos.line
         if control.pending:  # a signal that came during the last command: its trap
             self.check_boundary()
         return status
 
     def run_andor(self, node: ast.AndOr, fds: Fds) -> int:
-        rest = node.rest
         first = node.first
-        if not rest:
+        if not node.rest:
             cmds = first.commands
             if len(cmds) == 1 and not first.negated and not first.timed:
                 # a command alone, the commonest line: run_pipeline's first case
@@ -827,6 +828,7 @@ class Interpreter:
             status = self.run_pipeline(first, fds)
         finally:
             self.suppress_errexit -= 1
+        rest = node.rest
         last = len(rest) - 1
         for i, (op, p) in enumerate(rest):
             if (op == "&&") != (status == 0):
@@ -967,7 +969,7 @@ class Interpreter:
                 raise
         finally:
             if opened:
-                if close_all(opened, lambda m: self.error(outer, m)):
+                if close_all(opened, self.reporter(outer)):
                     status = status or 1
                 self.cur_fds = outer
             if len(self.procsubs) > mark:
@@ -975,6 +977,12 @@ class Interpreter:
 
                 finish(self, mark)
         return status
+
+    def reporter(self, fds: Fds) -> Callable[[str], None]:
+        """What reports an error on `fds`' stderr, for code that takes a callback (made
+        here rather than in a hot function, whose every call would pay for the
+        closure's variables)."""
+        return lambda message: self.error(fds, message)
 
     def debug_trap(self, line: int | None = None) -> None:
         """The DEBUG trap, before a simple command, `[[ ]]`, `(( ))`, a `case`, each

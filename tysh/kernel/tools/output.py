@@ -151,9 +151,6 @@ class OutputData(Record):
         return [n.label() for n in self.root]
 
 
-_UNSET: Any = object()
-
-
 def _one_newline(err: str) -> str:
     """`err` is empty or ends with exactly one newline."""
     if not err:
@@ -183,7 +180,7 @@ class ExecResult(MutableRecord):
         self.raw_data = data
         self.output = output
         self.truncated = truncated
-        self._plain: Any = _UNSET
+        # (`_plain` is left unset until `data` is first read)
 
     @property
     def err(self) -> str:
@@ -197,9 +194,11 @@ class ExecResult(MutableRecord):
     @property
     def data(self) -> Any:
         """The last command's typed value, as plain JSON values (see `plain_data`)."""
-        if self._plain is _UNSET:
-            self._plain = plain_data(self.raw_data)
-        return self._plain
+        try:
+            return self._plain
+        except AttributeError:
+            self._plain: Any = plain_data(self.raw_data)
+            return self._plain
 
     def evolve(self, **changes: Any) -> ExecResult:
         """A copy with the given fields changed (`data=` sets the typed value)."""
