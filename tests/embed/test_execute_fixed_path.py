@@ -134,6 +134,16 @@ def test_a_refusal_is_the_same_when_the_script_is_checked_again() -> None:
     assert _seen(k.execute("nosuch_command")) == _seen(first)
 
 
+def test_a_refusal_follows_the_builtins_the_session_turned_off() -> None:
+    k = Kernel(allow_external=False)
+    assert k.execute("cat /dev/null; echo ran").out == "ran\n"
+    k.execute("enable -n cat")
+    off = k.execute("cat /dev/null; echo ran")
+    assert (off.code, off.out) == (127, "") and "cat: command not found" in off.err
+    k.execute("enable cat")
+    assert k.execute("cat /dev/null; echo ran").out == "ran\n"
+
+
 @attrs.frozen
 class _NoArgs:
     pass

@@ -723,9 +723,11 @@ class Kernel:
         functions (however many other functions the session has), the registered tools
         and whether external commands are on. Which program PATH finds never changes a
         problem (external or unknown are both fine when externals are on), so it is not
-        part of the key; builtins are fixed for the process."""
+        part of the key; builtins are fixed for the process, but `enable -n` turns some
+        off for the session."""
         reg = self.registry
-        key = (id(reg), reg.version, len(reg.registered), self.allow_external)
+        key = (id(reg), reg.version, len(reg.registered), self.allow_external,
+               self.state.disabled)
         fns = self.state.functions
         checked = self._checked
         hit = checked.get(id(script))
