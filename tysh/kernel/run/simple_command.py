@@ -46,7 +46,7 @@ from tysh.kernel.tools.tool import Outcome, Tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import IO, Any
 
     from tysh.kernel.run.interpreter import Interpreter
@@ -180,8 +180,7 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
                     tool = interp.registry.registered.get(name)
             rest = words[i:]
             if rest:
-                assign_words = frozenset(k - i for k, _ in cmd.arg_assigns if k >= i) if (
-                    cmd.arg_assigns) else _NO_WORDS
+                assign_words = _shifted(cmd.arg_assigns, i) if cmd.arg_assigns else _NO_WORDS
                 if tool is None:
                     more = expand_args(rest, interp, assign_words=assign_words)
                 elif tool.schema.glob_passthrough:
@@ -206,13 +205,27 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
         from tysh.kernel.run.events import observed
 
         return observed(interp, cmd, name, fn, tool, args, fds,
-                        lambda f: _dispatch(interp, cmd, name, fn, tool, args, f))
+                        _dispatcher(interp, cmd, name, fn, tool, args))
     if known is not None:  # no declaration, redirection or assignment to apply
         if fn is not None:
             return call_function(interp, fn, name, args, fds)
         if tool is not None:
             return call_tool(interp, tool, name, args, fds)
     return _dispatch(interp, cmd, name, fn, tool, args, fds)
+
+
+# (run_simple makes its closures here: a function that makes one pays for a cell per
+# variable it captures on every call, whether or not the closure is made)
+def _shifted(arg_assigns: Sequence[tuple[int, Any]], i: int) -> frozenset[int]:
+    """The indexes of the assignment words among the words from `i` on, counted from
+    there."""
+    return frozenset(k - i for k, _ in arg_assigns if k >= i)
+
+
+def _dispatcher(interp: Interpreter, cmd: ast.SimpleCommand, name: str, fn: Any,
+                tool: Tool | None, args: list[Arg]) -> Callable[[Fds], int]:
+    """`_dispatch` of this command, given the descriptors to run it on."""
+    return lambda f: _dispatch(interp, cmd, name, fn, tool, args, f)
 
 
 def prepared(known: Known, tool: Tool) -> bool:
