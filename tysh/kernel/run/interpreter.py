@@ -1532,9 +1532,15 @@ def _run_case(interp: Interpreter, node: ast.Case, fds: Fds) -> int:
         item = items[i]
         shopt = interp.state.shopt
         ext, nocase = "extglob" in shopt, "nocasematch" in shopt
-        if any(pattern.match(interp.expand_pattern(p), text, extglob=ext, nocase=nocase,
-                             octets=octets)
-               for p in item.patterns):
+        # (a loop, not any() over a generator: one would capture five variables in
+        # cells on every case statement)
+        matched = False
+        for p in item.patterns:
+            if pattern.match(interp.expand_pattern(p), text, extglob=ext, nocase=nocase,
+                             octets=octets):
+                matched = True
+                break
+        if matched:
             while True:
                 status = interp.run_script(item.body, fds)
                 if item.terminator == ";&" and i + 1 < n:

@@ -378,7 +378,7 @@ def exec_redirects(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int
     live = {id(s) for s in fds.values()}
     keep = [s for s in held if id(s) in live]
     if len(keep) != len(held):
-        close_all([s for s in held if id(s) not in live], lambda m: interp.error(fds, m))
+        close_all([s for s in held if id(s) not in live], interp.reporter(fds))
         held[:] = keep
     interp.cur_fds = fds
     return 0
@@ -412,7 +412,7 @@ def _redirected(
         else:
             status = run_external_cmd(interp, name, args, fds, None)
     finally:
-        if opened and close_all(opened, lambda m: interp.error(outer, m)):
+        if opened and close_all(opened, interp.reporter(outer)):
             status = status or 1
     return status
 
@@ -672,7 +672,7 @@ def _assignments_only(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> 
     except ExpansionError as e:
         return interp.fail_expansion(e, fds)
     finally:
-        if opened and close_all(opened, lambda m: interp.error(outer, m)):
+        if opened and close_all(opened, interp.reporter(outer)):
             interp.cmdsub_status = 1
     s = interp.cmdsub_status
     return s if s is not None else 0
