@@ -90,6 +90,140 @@ class HostFile(io.FileIO):
             raise FsError(self.tysh_path, reason(e)) from None
 
 
+class HostReader:
+    """A regular host file opened for reading: what `io.BufferedReader` over a HostFile
+    answers, made for less. The text tools read a file by `read1` and `read` to its
+    end, and those go to the descriptor directly; anything else (a line, a seek, the
+    descriptor for a program) makes that BufferedReader on first use, at the position
+    reached, and hands it everything from then on. Until then no object of io's is
+    made, so an open costs one fstat (wrap_fd's) where FileIO adds another and
+    BufferedReader a seek."""
+
+    __slots__ = ("_fd", "_buffered", "name", "tysh_path", "closed")
+
+    def __init__(self, fd: int, path: str) -> None:
+        self._fd = fd  # owned, until `_buffered` takes it over
+        self._buffered: io.BufferedReader | None = None
+        self.name = path
+        self.tysh_path = path
+        self.closed = False
+
+    def read1(self, size: int = -1) -> bytes:
+        b = self._buffered
+        if b is not None:
+            return b.read1(size)
+        if self.closed:
+            raise ValueError("read of closed file")
+        if size <= 0:
+            if size == 0:
+                return b""
+            size = io.DEFAULT_BUFFER_SIZE  # BufferedReader.read1's own "whatever is there"
+        return os.read(self._fd, size)
+
+    def read(self, size: int | None = -1) -> bytes:
+        b = self._buffered
+        if b is not None:
+            return b.read(size)
+        if size is None:
+            size = -1
+        elif size < -1:
+            raise ValueError("read length must be non-negative or -1")
+        if self.closed:
+            raise ValueError("read of closed file")
+        fd = self._fd
+        if size < 0:  # to the end
+            parts: list[bytes] = []
+            while True:
+                chunk = os.read(fd, _READ_ALL)
+                if not chunk:
+                    return b"".join(parts)
+                parts.append(chunk)
+        data = os.read(fd, size) if size else b""
+        if len(data) < size and data:  # a short read: `size` bytes or the end, as BufferedReader
+            parts = [data]
+            got = len(data)
+            while got < size:
+                chunk = os.read(fd, size - got)
+                if not chunk:
+                    break
+                parts.append(chunk)
+                got += len(chunk)
+            data = b"".join(parts)
+        return data
+
+    def _io(self) -> io.BufferedReader:
+        """The BufferedReader that answers from here on (made on first use)."""
+        b = self._buffered
+        if b is None:
+            if self.closed:  # closed before one was made: answer as a closed one does
+                return _closed_reader()
+            raw = HostFile(self._fd, "r", closefd=True)
+            raw.name = self.name
+            raw.tysh_path = self.tysh_path
+            b = self._buffered = io.BufferedReader(raw)
+        return b
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        b = self._buffered
+        if b is not None:
+            b.close()
+        else:
+            os.close(self._fd)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _OWN:  # (a slot not yet set: never the BufferedReader's)
+            raise AttributeError(name)
+        return getattr(self._io(), name)
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self._io())
+
+    def __next__(self) -> bytes:
+        return next(self._io())
+
+    def __enter__(self) -> HostReader:
+        if self.closed:
+            raise ValueError("I/O operation on closed file.")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # as a FileIO let go of without close(): its descriptor is closed (a
+        # BufferedReader made meanwhile owns it and closes it itself)
+        if not self.closed and self._buffered is None:
+            self.closed = True
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
+
+    def __repr__(self) -> str:
+        return f"<HostReader name={self.name!r}>"
+
+
+# what one read of a whole file asks for at a time (HostReader.read())
+_READ_ALL = 1 << 18
+_OWN = frozenset(HostReader.__slots__)
+_CLOSED: list[io.BufferedReader] = []
+
+
+def _closed_reader() -> io.BufferedReader:
+    """A closed BufferedReader over a closed HostFile: what a closed HostReader's other
+    calls are answered by (each raises as on any closed file)."""
+    if not _CLOSED:
+        r, w = os.pipe()
+        os.close(w)
+        b: io.BufferedReader = io.BufferedReader(HostFile(r, "r", closefd=True))
+        b.close()
+        _CLOSED.append(b)
+    return _CLOSED[0]
+
+
 class FifoIO(io.RawIOBase):
     """A FIFO read or written through poll, a slice at a time, running `checkpoint`
     between slices: the kernel's time limit and cancel() stop a reader waiting for a
@@ -168,15 +302,8 @@ def wrap_fd(fd: int, mode: str, path: str, checkpoint: Checkpoint) -> IO[bytes]:
         os.close(fd)
         raise FsError(path, reason(e)) from None
     kind = st.st_mode
-    if mode == "rb" and stat_mod.S_ISREG(kind):  # the commonest open: the same as below
-        try:
-            f = HostFile(fd, "r", closefd=True)
-        except OSError as e:
-            os.close(fd)
-            raise FsError(path, reason(e)) from None
-        f.name = path
-        f.tysh_path = path
-        return io.BufferedReader(f)
+    if mode == "rb" and stat_mod.S_ISREG(kind):  # the commonest open
+        return HostReader(fd, path)  # type: ignore[return-value]  # (IO[bytes] in all it is asked)
     if stat_mod.S_ISDIR(kind):
         os.close(fd)
         raise FsError(path, "Is a directory")

@@ -1,0 +1,132 @@
+"""A regular file opened for reading (`HostReader`, the short way) answers every call as
+`io.BufferedReader` over the file's FileIO answers it, whatever the order of the calls:
+the same bytes, positions, errors and closed state; and its descriptor is closed
+however it is let go of."""
+
+from __future__ import annotations
+
+import gc
+import io
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tysh.kernel.fs import hostio
+from tysh.kernel.fs.confined import ConfinedFileSystem
+from tysh.kernel.fs.local import LocalFileSystem
+
+_SIZES = st.one_of(st.none(), st.integers(-2, 40))
+_OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("read1"), _SIZES),
+        st.tuples(st.just("read"), _SIZES),
+        st.tuples(st.just("readline"), st.one_of(st.none(), st.integers(-1, 12))),
+        st.tuples(st.just("seek"), st.integers(0, 40)),
+        st.tuples(st.just("tell"), st.none()),
+        st.tuples(st.just("next"), st.none()),
+        st.tuples(st.just("readinto"), st.integers(0, 12)),
+        st.tuples(st.just("peek"), st.integers(0, 4)),
+        st.tuples(st.just("close"), st.none()),
+        st.tuples(st.just("closed"), st.none()),
+        st.tuples(st.just("name"), st.none()),
+    ),
+    max_size=12,
+)
+
+
+def _do(f: Any, op: str, arg: Any) -> tuple[str, Any]:
+    try:
+        if op in ("read1", "read"):
+            return "ok", getattr(f, op)() if arg is None else getattr(f, op)(arg)
+        if op == "readline":
+            return "ok", f.readline() if arg is None else f.readline(arg)
+        if op == "seek":
+            return "ok", f.seek(arg)
+        if op == "tell":
+            return "ok", f.tell()
+        if op == "next":
+            return "ok", next(f)
+        if op == "readinto":
+            buf = bytearray(arg)
+            n = f.readinto(buf)
+            return "ok", (n, bytes(buf))
+        if op == "peek":
+            f.peek(arg)  # (how much a peek shows is the buffer's business, not the file's)
+            return "ok", f.tell()
+        if op == "close":
+            return "ok", f.close()
+        if op == "closed":
+            return "ok", f.closed
+        return "ok", f.name
+    except StopIteration:
+        return "stop", None
+    except (ValueError, OSError) as e:
+        return type(e).__name__, str(e)
+
+
+def _reference(path: str) -> io.BufferedReader:
+    raw = hostio.HostFile(os.open(path, os.O_RDONLY | os.O_CLOEXEC), "r", closefd=True)
+    raw.name = path
+    return io.BufferedReader(raw)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.binary(max_size=60).map(lambda b: b.replace(b"\0", b"\n")), ops=_OPS)
+def test_a_host_reader_answers_every_call_as_a_buffered_reader_does(
+        tmp_path_factory: pytest.TempPathFactory, data: bytes,
+        ops: list[tuple[str, Any]]) -> None:
+    path = str(tmp_path_factory.mktemp("r") / "f")
+    Path(path).write_bytes(data)
+    ours = hostio.wrap_fd(os.open(path, hostio.mode_flags("rb")), "rb", path, lambda: None)
+    want = _reference(path)
+    assert type(ours) is hostio.HostReader
+    try:
+        for op, arg in ops:
+            assert _do(ours, op, arg) == _do(want, op, arg), (op, arg)
+    finally:
+        ours.close()
+        want.close()
+
+
+@pytest.mark.parametrize("kind", ["local", "confined"])
+def test_a_file_read_to_its_end_by_read1_asks_for_no_seek_and_one_stat(
+        tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "f").write_bytes(b"pear\napple\n")
+    fs = LocalFileSystem() if kind == "local" else ConfinedFileSystem(str(tmp_path))
+    calls: list[str] = []
+    real_fstat, real_lseek = os.fstat, os.lseek
+    monkeypatch.setattr(os, "fstat", lambda fd: calls.append("fstat") or real_fstat(fd))
+    monkeypatch.setattr(os, "lseek", lambda *a: calls.append("lseek") or real_lseek(*a))
+    with fs.open(str(tmp_path / "f"), "rb") as f:
+        got = b"".join(iter(lambda: f.read1(1 << 18), b""))
+    assert got == b"pear\napple\n"
+    assert calls == ["fstat"]
+
+
+def test_a_host_reader_let_go_of_unclosed_closes_its_descriptor(tmp_path: Path) -> None:
+    (tmp_path / "f").write_bytes(b"x\n")
+    for lines in (False, True):
+        fd = os.open(tmp_path / "f", hostio.mode_flags("rb"))
+        f = hostio.wrap_fd(fd, "rb", str(tmp_path / "f"), lambda: None)
+        if lines:
+            assert f.readline() == b"x\n"  # its BufferedReader now owns the descriptor
+        del f
+        gc.collect()
+        with pytest.raises(OSError):
+            os.fstat(fd)
+
+
+def test_a_host_reader_is_a_context_manager_and_refuses_reads_once_closed(
+        tmp_path: Path) -> None:
+    (tmp_path / "f").write_bytes(b"abc")
+    path = str(tmp_path / "f")
+    with hostio.wrap_fd(os.open(path, hostio.mode_flags("rb")), "rb", path,
+                        lambda: None) as f:
+        assert f.read() == b"abc"
+    for call in (lambda: f.read1(1), lambda: f.read(), f.fileno, lambda: f.__enter__()):
+        with pytest.raises(ValueError):
+            call()
