@@ -130,3 +130,66 @@ def test_a_host_reader_is_a_context_manager_and_refuses_reads_once_closed(
     for call in (lambda: f.read1(1), lambda: f.read(), f.fileno, lambda: f.__enter__()):
         with pytest.raises(ValueError):
             call()
+
+
+def _open(path: str) -> Any:
+    return hostio.wrap_fd(os.open(path, hostio.mode_flags("rb")), "rb", path, lambda: None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.binary(max_size=80), size=st.integers(1, 100),
+       change=st.one_of(st.none(), st.binary(min_size=1, max_size=40), st.integers(0, 80)),
+       first=st.integers(0, 3))
+def test_copy_to_writes_what_a_read1_loop_writes_for_a_file_that_grows_or_shrinks(
+        tmp_path_factory: pytest.TempPathFactory, data: bytes, size: int,
+        change: bytes | int | None, first: int) -> None:
+    path = str(tmp_path_factory.mktemp("c") / "f")
+    Path(path).write_bytes(data)
+    ours, want = _open(path), _reference(path)
+    try:
+        if first:  # a file partly read already is copied from where it is
+            assert ours.read1(first) == want.read1(first)
+        if isinstance(change, bytes):  # grown since the open
+            with open(path, "ab") as f:
+                f.write(change)
+        elif change is not None:  # cut short since the open
+            os.truncate(path, min(change, len(data)))
+        got = io.BytesIO()
+        ours.copy_to(got, size)
+        assert got.getvalue() == b"".join(iter(lambda: want.read1(size), b""))
+    finally:
+        ours.close()
+        want.close()
+
+
+def test_a_small_file_is_copied_by_one_read_a_grown_one_to_its_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = str(tmp_path / "f")
+    Path(path).write_bytes(b"pear\napple\n")
+    reads: list[int] = []
+    real_read = os.read
+    monkeypatch.setattr(os, "read", lambda fd, n: reads.append(n) or real_read(fd, n))
+    f = _open(path)
+    got = io.BytesIO()
+    f.copy_to(got, 1 << 18)
+    f.close()
+    assert (got.getvalue(), reads) == (b"pear\napple\n", [12])
+    reads.clear()
+    f = _open(path)
+    with open(path, "ab") as g:
+        g.write(b"fig\n")
+    got = io.BytesIO()
+    f.copy_to(got, 1 << 18)
+    f.close()
+    assert (got.getvalue(), len(reads)) == (b"pear\napple\nfig\n", 3)
+
+
+def test_a_file_whose_reported_size_is_zero_is_copied_until_a_read_gives_nothing() -> None:
+    path = "/proc/self/status"
+    if not os.path.exists(path):
+        pytest.skip("no /proc here")
+    f = _open(path)
+    got = io.BytesIO()
+    f.copy_to(got, 1 << 18)
+    f.close()
+    assert got.getvalue().startswith(b"Name:") and got.getvalue().endswith(b"\n")

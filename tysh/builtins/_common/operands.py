@@ -8,6 +8,7 @@ from __future__ import annotations
 from tysh.builtins._common.lines import BIG, LineSplit
 from tysh.kernel.base.record import MutableRecord, mutable
 from tysh.kernel.fs.api import FsError
+from tysh.kernel.fs.hostio import HostReader
 from tysh.kernel.tools.context import Context
 
 TYPE_CHECKING = False
@@ -199,6 +200,9 @@ def copy_inputs(ctx: Context, files: tuple[str, ...], out: IO[bytes]) -> int:
                 continue
             f = got
         try:
+            if isinstance(f, HostReader):  # a host file: a small one is read in one go
+                f.copy_to(out, BIG)
+                continue
             read = getattr(f, "read1", None) or f.read
             while True:
                 chunk = read(BIG)

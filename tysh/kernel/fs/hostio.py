@@ -99,26 +99,35 @@ class HostReader:
     made, so an open costs one fstat (wrap_fd's) where FileIO adds another and
     BufferedReader a seek."""
 
-    __slots__ = ("_fd", "_buffered", "name", "tysh_path", "closed")
+    __slots__ = ("_fd", "_size", "_buffered", "name", "tysh_path", "closed")
 
-    def __init__(self, fd: int, path: str) -> None:
-        self._fd = fd  # owned, until `_buffered` takes it over
+    def __init__(self, fd: int, path: str, size: int) -> None:
+        # the descriptor while this object reads it itself; -1 once closed or handed to
+        # `_buffered`, which then owns it
+        self._fd = fd
+        self._size = size  # the size fstat gave at the open, until the first read
         self._buffered: io.BufferedReader | None = None
         self.name = path
         self.tysh_path = path
         self.closed = False
 
     def read1(self, size: int = -1) -> bytes:
+        fd = self._fd
+        if fd >= 0 and size > 0:
+            self._size = 0
+            return os.read(fd, size)
+        return self._read1(size)
+
+    def _read1(self, size: int) -> bytes:
         b = self._buffered
         if b is not None:
             return b.read1(size)
         if self.closed:
             raise ValueError("read of closed file")
-        if size <= 0:
-            if size == 0:
-                return b""
-            size = io.DEFAULT_BUFFER_SIZE  # BufferedReader.read1's own "whatever is there"
-        return os.read(self._fd, size)
+        if size == 0:
+            return b""
+        self._size = 0
+        return os.read(self._fd, io.DEFAULT_BUFFER_SIZE)  # BufferedReader.read1(-1)'s size
 
     def read(self, size: int | None = -1) -> bytes:
         b = self._buffered
@@ -131,6 +140,7 @@ class HostReader:
         if self.closed:
             raise ValueError("read of closed file")
         fd = self._fd
+        self._size = 0
         if size < 0:  # to the end
             parts: list[bytes] = []
             while True:
@@ -151,6 +161,33 @@ class HostReader:
             data = b"".join(parts)
         return data
 
+    def copy_to(self, out: Any, size: int) -> None:
+        """Write what is left of the file to `out` (`out.write(chunk)` per read of up to
+        `size` bytes), as a loop of read1 until it gives b"" would. A file not read yet
+        and smaller than `size` at the open is read by one read of its size and a byte
+        more: when that gives the size, the read stopped at the end (a regular file's
+        read is short only there), so a small file costs one read — and no buffer of
+        `size` bytes, whose allocation is a mapping of its own. A file that grew
+        meanwhile is read on to its end; one whose reported size is 0 (/proc) is read
+        until a read gives nothing."""
+        fd = self._fd
+        if fd >= 0:
+            whole = self._size
+            if 0 < whole < size:
+                self._size = 0
+                chunk = os.read(fd, whole + 1)
+                if not chunk:
+                    return
+                out.write(chunk)
+                if len(chunk) == whole:
+                    return
+        read = self.read1
+        while True:
+            chunk = read(size)
+            if not chunk:
+                return
+            out.write(chunk)
+
     def _io(self) -> io.BufferedReader:
         """The BufferedReader that answers from here on (made on first use)."""
         b = self._buffered
@@ -161,17 +198,20 @@ class HostReader:
             raw.name = self.name
             raw.tysh_path = self.tysh_path
             b = self._buffered = io.BufferedReader(raw)
+            self._fd = -1
         return b
 
     def close(self) -> None:
-        if self.closed:
+        fd = self._fd
+        if fd >= 0:
+            self._fd = -1
+            self.closed = True
+            os.close(fd)
             return
-        self.closed = True
-        b = self._buffered
-        if b is not None:
-            b.close()
-        else:
-            os.close(self._fd)
+        if not self.closed:
+            self.closed = True
+            if self._buffered is not None:
+                self._buffered.close()
 
     def __getattr__(self, name: str) -> Any:
         if name in _OWN:  # (a slot not yet set: never the BufferedReader's)
@@ -195,12 +235,8 @@ class HostReader:
     def __del__(self) -> None:
         # as a FileIO let go of without close(): its descriptor is closed (a
         # BufferedReader made meanwhile owns it and closes it itself)
-        if not self.closed and self._buffered is None:
-            self.closed = True
-            try:
-                os.close(self._fd)
-            except OSError:
-                pass
+        if self._fd >= 0:
+            self.close()
 
     def __repr__(self) -> str:
         return f"<HostReader name={self.name!r}>"
@@ -303,7 +339,7 @@ def wrap_fd(fd: int, mode: str, path: str, checkpoint: Checkpoint) -> IO[bytes]:
         raise FsError(path, reason(e)) from None
     kind = st.st_mode
     if mode == "rb" and stat_mod.S_ISREG(kind):  # the commonest open
-        return HostReader(fd, path)  # type: ignore[return-value]  # (IO[bytes] in all it is asked)
+        return HostReader(fd, path, st.st_size)  # type: ignore[return-value]  # (IO[bytes] in all it is asked)
     if stat_mod.S_ISDIR(kind):
         os.close(fd)
         raise FsError(path, "Is a directory")
