@@ -8,8 +8,11 @@ from tysh.kernel.base.values import to_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Any
+    from collections.abc import Callable, Sequence
+    from typing import Any, TypeVar
+
+    A = TypeVar("A")
+    V = TypeVar("V")
 
 
 class RawArgs(Protocol):
@@ -29,3 +32,37 @@ def texts(values: Sequence[Any]) -> list[str]:
     """The words as text (a typed value, such as a number from typed substitution, as
     the shell would print it)."""
     return [v if type(v) is str else to_text(v) for v in values]
+
+
+# the most args objects a `by_args` function remembers answers for
+ARGS_KEPT = 256
+# what `last` of a `by_args` function holds before its first call
+_NONE_YET: Any = (object(), None)
+
+
+def by_args(fn: Callable[[A], V]) -> Callable[[A], V]:
+    """`fn`, a pure function of a tool's args (what its options ask for, or the message
+    that refuses them), remembered per args object: a command bound once keeps its
+    args object from run to run (a loop's body, an embedder's repeated execute), so its
+    options are looked at once, not on every run. Each entry holds its args, so an id
+    is not reused while its entry lives."""
+    memo: dict[int, tuple[A, V]] = {}
+    # the entry asked for last, looked at first (a loop asks for the same one again);
+    # one tuple, so a thread never sees one entry's args with another's answer
+    last: tuple[object, V] = _NONE_YET
+
+    def remembered(a: A) -> V:
+        nonlocal last
+        seen = last
+        if seen[0] is a:
+            return seen[1]
+        hit = memo.get(id(a))
+        if hit is None or hit[0] is not a:
+            hit = (a, fn(a))
+            if len(memo) >= ARGS_KEPT:
+                memo.clear()
+            memo[id(a)] = hit
+        last = hit
+        return hit[1]
+
+    return remembered
