@@ -34,21 +34,19 @@ def texts(values: Sequence[Any]) -> list[str]:
     return [v if type(v) is str else to_text(v) for v in values]
 
 
-# the most args objects a `by_args` function remembers answers for
-ARGS_KEPT = 256
-# what `last` of a `by_args` function holds before its first call
+# what a `by_args` function holds before its first call
 _NONE_YET: Any = (object(), None)
 
 
 def by_args(fn: Callable[[A], V]) -> Callable[[A], V]:
     """`fn`, a pure function of a tool's args (what its options ask for, or the message
-    that refuses them), remembered per args object: a command bound once keeps its
-    args object from run to run (a loop's body, an embedder's repeated execute), so its
-    options are looked at once, not on every run. Each entry holds its args, so an id
-    is not reused while its entry lives."""
-    memo: dict[int, tuple[A, V]] = {}
-    # the entry asked for last, looked at first (a loop asks for the same one again);
-    # one tuple, so a thread never sees one entry's args with another's answer
+    that refuses them), remembered for the args object it was last asked about: a
+    command bound once keeps its args object from run to run (a loop's body, an
+    embedder's repeated execute), so its options are looked at once, not on every run.
+    A command bound afresh each run (its words expand, it has a redirection) pays one
+    identity check more than `fn` itself. The entry holds its args, so an id is never
+    mistaken for another object's."""
+    # one tuple, so a thread never sees one object's args with another's answer
     last: tuple[object, V] = _NONE_YET
 
     def remembered(a: A) -> V:
@@ -56,13 +54,8 @@ def by_args(fn: Callable[[A], V]) -> Callable[[A], V]:
         seen = last
         if seen[0] is a:
             return seen[1]
-        hit = memo.get(id(a))
-        if hit is None or hit[0] is not a:
-            hit = (a, fn(a))
-            if len(memo) >= ARGS_KEPT:
-                memo.clear()
-            memo[id(a)] = hit
-        last = hit
-        return hit[1]
+        got = fn(a)
+        last = (a, got)
+        return got
 
     return remembered

@@ -500,6 +500,8 @@ def _run(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> ToolReturn:
 
 
 Made = tuple["functools.partial[None]", tuple[str, ...], bool]
+# and the one operand (`-` for none) when there is at most one and no header is shown
+MadeOne = tuple["functools.partial[None]", tuple[str, ...], bool, "str | None"]
 
 
 def _body(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> Made | None:
@@ -509,11 +511,11 @@ def _body(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> Made | None:
     if isinstance(made, str):
         ctx.error(made)
         return None
-    return made
+    return made[:3]
 
 
-def _made(args: HeadArgs | TailArgs, head: bool) -> Made | str:
-    """`_body`'s answer, or the message refusing the count."""
+def _made(args: HeadArgs | TailArgs, head: bool) -> MadeOne | str:
+    """`_body`'s answer and the one operand, or the message refusing the count."""
     count, files = _resolve(args.lines, args.bytes, args.files, head=head)
     if isinstance(count, str):
         return count
@@ -525,24 +527,13 @@ def _made(args: HeadArgs | TailArgs, head: bool) -> Made | str:
         sep = b"\0" if args.zero_terminated else b"\n"
         body = functools.partial(_LINE_BODIES[head, flipped], n=count.n, sep=sep)
     show = args.verbose or (len(files) > 1 and not args.quiet)
-    return body, files, show
+    one = None if show or len(files) > 1 else files[0] if files else "-"
+    return body, files, show, one
 
 
 TOOLS = [head, tail]
 
 
-def _made_one(args: HeadArgs | TailArgs, head: bool
-              ) -> tuple[functools.partial[None], tuple[str, ...], bool, str | None] | str:
-    """`_made`, and the one operand (`-` for none) when there is at most one and no
-    header is shown, else None."""
-    made = _made(args, head)
-    if isinstance(made, str):
-        return made
-    body, files, show = made
-    return body, files, show, (files[0] if files else "-") if not show and len(files) <= 1 \
-        else None
-
-
-# each args object's `_made_one` answer (head's, tail's): its options are read once
-_head_made = by_args(functools.partial(_made_one, head=True))
-_tail_made = by_args(functools.partial(_made_one, head=False))
+# each args object's `_made` answer (head's, tail's): its options are read once
+_head_made = by_args(functools.partial(_made, head=True))
+_tail_made = by_args(functools.partial(_made, head=False))
