@@ -193,3 +193,32 @@ def test_a_file_whose_reported_size_is_zero_is_copied_until_a_read_gives_nothing
     f.copy_to(got, 1 << 18)
     f.close()
     assert got.getvalue().startswith(b"Name:") and got.getvalue().endswith(b"\n")
+
+
+def _read_until_closed(f: Any, got: list[bytes], errors: list[str]) -> None:
+    try:
+        while chunk := f.read1(7):
+            got.append(chunk)
+    except ValueError as e:  # read of closed file
+        errors.append(str(e))
+
+
+def test_a_file_closed_while_another_thread_reads_it_is_never_read_after(
+        tmp_path: Path) -> None:
+    import threading
+
+    (tmp_path / "a").write_bytes(b"a" * 200_000)
+    (tmp_path / "b").write_bytes(b"b" * 1000)
+    for _ in range(20):
+        f = _open(str(tmp_path / "a"))
+        got: list[bytes] = []
+        errors: list[str] = []
+        t = threading.Thread(target=_read_until_closed, args=(f, got, errors))
+        t.start()
+        f.close()
+        others = [os.open(tmp_path / "b", os.O_RDONLY) for _ in range(8)]  # reuse fds
+        t.join()
+        for fd in others:
+            os.close(fd)
+        assert b"b" not in b"".join(got)
+        assert set(errors) <= {"read of closed file"}

@@ -10,6 +10,7 @@ Three things every host file a script opens needs, whatever resolved it:
 
 from __future__ import annotations
 
+import _thread
 import errno
 import io
 import os
@@ -97,9 +98,13 @@ class HostReader:
     descriptor for a program) makes that BufferedReader on first use, at the position
     reached, and hands it everything from then on. Until then no object of io's is
     made, so an open costs one fstat (wrap_fd's) where FileIO adds another and
-    BufferedReader a seek."""
+    BufferedReader a seek.
 
-    __slots__ = ("_fd", "_size", "_buffered", "name", "tysh_path", "closed")
+    As BufferedReader's, a lock orders the reads and the close: a file shared with a
+    job in the background is never read after its descriptor is closed (and its number
+    perhaps given to another file)."""
+
+    __slots__ = ("_fd", "_size", "_buffered", "_lock", "name", "tysh_path", "closed")
 
     def __init__(self, fd: int, path: str, size: int) -> None:
         # the descriptor while this object reads it itself; -1 once closed or handed to
@@ -107,15 +112,22 @@ class HostReader:
         self._fd = fd
         self._size = size  # the size fstat gave at the open, until the first read
         self._buffered: io.BufferedReader | None = None
+        self._lock = _thread.allocate_lock()
         self.name = path
         self.tysh_path = path
         self.closed = False
 
     def read1(self, size: int = -1) -> bytes:
-        fd = self._fd
-        if fd >= 0 and size > 0:
-            self._size = 0
-            return os.read(fd, size)
+        if size > 0:
+            lock = self._lock
+            lock.acquire()  # (a `with` costs twice as much, and every read takes it)
+            try:
+                fd = self._fd
+                if fd >= 0:
+                    self._size = 0
+                    return os.read(fd, size)
+            finally:
+                lock.release()
         return self._read1(size)
 
     def _read1(self, size: int) -> bytes:
@@ -126,8 +138,18 @@ class HostReader:
             raise ValueError("read of closed file")
         if size == 0:
             return b""
-        self._size = 0
-        return os.read(self._fd, io.DEFAULT_BUFFER_SIZE)  # BufferedReader.read1(-1)'s size
+        if size < 0:
+            size = io.DEFAULT_BUFFER_SIZE  # BufferedReader.read1(-1)'s size
+        lock = self._lock
+        lock.acquire()
+        try:
+            fd = self._fd
+            if fd >= 0:
+                self._size = 0
+                return os.read(fd, size)
+        finally:
+            lock.release()
+        return self._read1(size)  # closed, or handed over, by another thread meanwhile
 
     def read(self, size: int | None = -1) -> bytes:
         b = self._buffered
@@ -137,29 +159,18 @@ class HostReader:
             size = -1
         elif size < -1:
             raise ValueError("read length must be non-negative or -1")
+        lock = self._lock
+        lock.acquire()
+        try:
+            fd = self._fd
+            if fd >= 0:
+                self._size = 0
+                return _read_fd(fd, size)
+        finally:
+            lock.release()
         if self.closed:
             raise ValueError("read of closed file")
-        fd = self._fd
-        self._size = 0
-        if size < 0:  # to the end
-            parts: list[bytes] = []
-            while True:
-                chunk = os.read(fd, _READ_ALL)
-                if not chunk:
-                    return b"".join(parts)
-                parts.append(chunk)
-        data = os.read(fd, size) if size else b""
-        if len(data) < size and data:  # a short read: `size` bytes or the end, as BufferedReader
-            parts = [data]
-            got = len(data)
-            while got < size:
-                chunk = os.read(fd, size - got)
-                if not chunk:
-                    break
-                parts.append(chunk)
-                got += len(chunk)
-            data = b"".join(parts)
-        return data
+        return self._io().read(size)
 
     def copy_to(self, out: Any, size: int) -> None:
         """Write what is left of the file to `out` (`out.write(chunk)` per read of up to
@@ -170,17 +181,23 @@ class HostReader:
         `size` bytes, whose allocation is a mapping of its own. A file that grew
         meanwhile is read on to its end; one whose reported size is 0 (/proc) is read
         until a read gives nothing."""
-        fd = self._fd
-        if fd >= 0:
-            whole = self._size
-            if 0 < whole < size:
+        whole = self._size
+        if 0 < whole < size:
+            lock = self._lock
+            lock.acquire()
+            try:
+                fd = self._fd
+                # (not read meanwhile, by another thread)
+                chunk = os.read(fd, whole + 1) if fd >= 0 and self._size else None
                 self._size = 0
-                chunk = os.read(fd, whole + 1)
-                if not chunk:
-                    return
+            finally:
+                lock.release()
+            if chunk:
                 out.write(chunk)
                 if len(chunk) == whole:
                     return
+            elif chunk is not None:
+                return
         read = self.read1
         while True:
             chunk = read(size)
@@ -192,26 +209,31 @@ class HostReader:
         """The BufferedReader that answers from here on (made on first use)."""
         b = self._buffered
         if b is None:
-            if self.closed:  # closed before one was made: answer as a closed one does
-                return _closed_reader()
-            raw = HostFile(self._fd, "r", closefd=True)
-            raw.name = self.name
-            raw.tysh_path = self.tysh_path
-            b = self._buffered = io.BufferedReader(raw)
-            self._fd = -1
+            with self._lock:
+                b = self._buffered
+                if b is None:
+                    if self.closed:  # closed before one was made: answer as a closed one
+                        return _closed_reader()
+                    raw = HostFile(self._fd, "r", closefd=True)
+                    raw.name = self.name
+                    raw.tysh_path = self.tysh_path
+                    b = self._buffered = io.BufferedReader(raw)
+                    self._fd = -1
         return b
 
     def close(self) -> None:
+        lock = self._lock
+        lock.acquire()
         fd = self._fd
+        self._fd = -1
+        was = self.closed
+        self.closed = True
+        lock.release()
+        # (outside the lock: a read that takes it from here on finds no descriptor)
         if fd >= 0:
-            self._fd = -1
-            self.closed = True
             os.close(fd)
-            return
-        if not self.closed:
-            self.closed = True
-            if self._buffered is not None:
-                self._buffered.close()
+        elif not was and self._buffered is not None:
+            self._buffered.close()
 
     def __getattr__(self, name: str) -> Any:
         if name in _OWN:  # (a slot not yet set: never the BufferedReader's)
@@ -246,6 +268,29 @@ class HostReader:
 _READ_ALL = 1 << 18
 _OWN = frozenset(HostReader.__slots__)
 _CLOSED: list[io.BufferedReader] = []
+
+
+def _read_fd(fd: int, size: int) -> bytes:
+    """`size` bytes of `fd` (all of it for -1), or fewer at its end: BufferedReader.read."""
+    if size < 0:
+        parts: list[bytes] = []
+        while True:
+            chunk = os.read(fd, _READ_ALL)
+            if not chunk:
+                return b"".join(parts)
+            parts.append(chunk)
+    data = os.read(fd, size) if size else b""
+    if len(data) < size and data:  # a short read: go on to `size` bytes or the end
+        parts = [data]
+        got = len(data)
+        while got < size:
+            chunk = os.read(fd, size - got)
+            if not chunk:
+                break
+            parts.append(chunk)
+            got += len(chunk)
+        data = b"".join(parts)
+    return data
 
 
 def _closed_reader() -> io.BufferedReader:
