@@ -1,223 +1,148 @@
-"""The text tools' short paths for the commonest calls give what their general paths give:
-plain `cat` copies as `iter_inputs` with `chunks` would, `lines_json` lends its copying
-stream to the command's own Context and gives it back, a kept value reads the same."""
+"""The short ways of cat, sort, uniq, tr and head/tail give what their general paths
+give: the same output, messages, status and typed value (text mode, `--json`, `$(…)`,
+a pipeline's last stage and the stages before it), for inputs and options drawn at
+random. The general path is forced by putting each tool's remembered decision back to
+the answer that sends it there."""
 
 from __future__ import annotations
 
-import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
-from harness import FakeShell
-from harness_text import run, write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tysh.builtins._common.lines import Kept, chunks, kept_value, lines_json
-from tysh.builtins._common.operands import InputStatus, copy_inputs, iter_inputs
-from tysh.kernel.fs.local import LocalFileSystem
-from tysh.kernel.tools.context import Context
-from tysh.kernel.tools.tool import Outcome
-
-_OPERANDS = ["a", "empty", "missing", "dir", "-", "/dev/stdin", "/dev/fd/0", "a/"]
-
-
-def _ctx(cwd: Path, stdin: bytes) -> Context:
-    return Context("cat", io.BytesIO(stdin), io.BytesIO(), io.BytesIO(), LocalFileSystem(),
-                   FakeShell(str(cwd)))
+import tysh.builtins._common.operands as operands_mod
+import tysh.builtins.text.cat as cat_mod
+import tysh.builtins.text.headtail as headtail_mod
+import tysh.builtins.text.sort as sort_mod
+import tysh.builtins.text.tr as tr_mod
+import tysh.builtins.text.uniq as uniq_mod
+from tysh.builtins._common.args import by_args
+from tysh.kernel.base.limits import Limits
+from tysh.kernel.embed.kernel import Kernel
 
 
-def _by_iter_inputs(ctx: Context, files: tuple[str, ...]) -> int:
-    status = InputStatus()
-    for _name, f in iter_inputs(ctx, files, status):
-        for chunk in chunks(f):
-            ctx.stdout.write(chunk)
-    return 1 if status.failed else 0
+class _NoHostReader:
+    """Stands for HostReader in copy_inputs: nothing is one, so every file is copied
+    by the read loop."""
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.sampled_from(_OPERANDS), max_size=4), st.binary(max_size=20))
-def test_copy_inputs_writes_reports_and_fails_as_iter_inputs_with_chunks(
-        tmp_path: Path, files: list[str], stdin: bytes) -> None:
-    write(tmp_path, "a", b"A\nb\xff")
-    write(tmp_path, "empty", b"")
-    (tmp_path / "dir").mkdir(exist_ok=True)
-    fast, slow = _ctx(tmp_path, stdin), _ctx(tmp_path, stdin)
-    got = copy_inputs(fast, tuple(files), fast.stdout)
-    want = _by_iter_inputs(slow, tuple(files))
-    assert got == want
-    for ctx_a, ctx_b in ((fast, slow),):
-        assert ctx_a.stdout.getvalue() == ctx_b.stdout.getvalue()  # type: ignore[attr-defined]
-        assert ctx_a.stderr.getvalue() == ctx_b.stderr.getvalue()  # type: ignore[attr-defined]
-
-
-@pytest.mark.parametrize("opts", [["-u"], []])
-def test_cat_without_byte_changing_options_copies_files_and_stdin_in_order(
-        tmp_path: Path, opts: list[str]) -> None:
-    write(tmp_path, "a", b"A\x00\xff")
-    r = run(["cat", *opts, "a", "-", "nope", "a"], tmp_path, stdin="S")
-    assert (r.code, r.out) == (1, b"A\x00\xffSA\x00\xff")
-    assert r.err == "cat: nope: No such file or directory\n"
-
-
-def test_the_text_tools_values_are_the_lines_they_wrote(tmp_path: Path) -> None:
-    from tysh.kernel.embed.kernel import Kernel
-
-    write(tmp_path, "in.txt", "pear\napple\n")
-    k = Kernel(cwd=str(tmp_path))
-    for src, lines in [("cat in.txt", ["pear", "apple"]), ("cat <<< hi", ["hi"]),
-                       ("sort in.txt", ["apple", "pear"]), ("tr a-z A-Z < in.txt", ["PEAR", "APPLE"]),
-                       ("uniq in.txt", ["pear", "apple"]), ("head -n 1 in.txt", ["pear"]),
-                       ("cat in.txt | sort | uniq | tr a-z A-Z | head -n 1", ["APPLE"])]:
-        for _ in range(2):  # first and later runs alike
-            r = k.execute(src)
-            assert (r.code, r.data) == (0, lines), src
-
-
-def _body(args: list[str], ctx: Context) -> int:
-    args.append(type(ctx.stdout).__name__)
-    ctx.stdout.write(b"x\ny\n")
-    return 3
-
-
-def test_lines_json_lends_the_copying_stream_and_gives_the_context_back(
-        tmp_path: Path) -> None:
-    ctx = _ctx(tmp_path, b"")
-    out = ctx.stdout
-    seen: list[str] = []
-    ret = lines_json(ctx, _body, seen)
-    assert seen == ["Kept"] and ctx.stdout is out
-    assert isinstance(ret, Outcome) and ret.code == 3 and ret.output is not None
-    assert out.getvalue() == b"x\ny\n"  # type: ignore[attr-defined]
-    assert ret.output.to_json() == ["x", "y"]
-
-
-def test_lines_json_gives_the_context_back_when_the_body_raises(tmp_path: Path) -> None:
-    ctx = _ctx(tmp_path, b"")
-    out = ctx.stdout
-
-    def boom(args: None, c: Context) -> int:
-        raise BrokenPipeError
-
-    with pytest.raises(BrokenPipeError):
-        lines_json(ctx, boom, None)
-    assert ctx.stdout is out
-
-
-def test_lines_json_without_a_readable_value_writes_straight_through(tmp_path: Path) -> None:
-    ctx = _ctx(tmp_path, b"")
-    ctx.keeps_value = False
-    seen: list[str] = []
-    assert lines_json(ctx, _body, seen) == 3
-    assert seen == ["BytesIO"]
-
-
-def test_a_kept_value_is_the_lines_or_the_shape_of_the_text_and_none_past_the_cap() -> None:
-    kept = Kept(io.BytesIO())
-    kept.write(b"a\nb")
-    assert kept_value(kept).to_json() == ["a", "b"]
-    assert kept_value(kept, str.upper).to_json() == "A\nB"
-    big = Kept(io.BytesIO())
-    big.write(b"x" * (1 << 21))
-    assert kept_value(big).to_json() is None
-
-
-_COUNT = st.one_of(
-    st.text(alphabet="0123456789", min_size=1, max_size=6),
-    st.text(alphabet="0123456789٣۴߅²KkMmGbiB x-", max_size=6),
-)
-
-
-@given(_COUNT)
-def test_a_count_of_digits_alone_reads_as_the_suffix_grammar_reads_it(text: str) -> None:
-    from tysh.builtins._common import lines
-
-    m = lines._COUNT_RE.fullmatch(text)
-    if m is None:
-        assert lines.parse_count(text) is None
-    elif not m.group(2) and not m.group(3):
-        assert lines.parse_count(text) == int(m.group(1))
-
-
-def test_head_reports_a_bad_count_every_time_and_reads_a_good_one_alike(tmp_path: Path) -> None:
-    write(tmp_path, "a", "1\n2\n3\n")
-    for _ in range(3):
-        r = run(["head", "-n", "x2", "a"], tmp_path)
-        assert (r.code, r.err) == (1, "head: invalid number of lines: 'x2'\n")
-        assert run(["head", "-n", "2", "a"], tmp_path).out == b"1\n2\n"
-        assert run(["head", "-c", "2", "a"], tmp_path).out == b"1\n"
-        assert run(["head", "-n", "-2", "a"], tmp_path).out == b"1\n"
-
-
-@pytest.fixture(scope="module")
-def kernel_dir(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path]:
-    from tysh.kernel.embed.kernel import Kernel
-
-    d = tmp_path_factory.mktemp("onefile")
-    (d / "empty").write_bytes(b"")
-    return Kernel(cwd=str(d)), d
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.binary(max_size=30).map(lambda b: b.replace(b"\r", b"")),
-       st.sampled_from(["-n 2", "-n -1", "-c 3", "-c -2", "-n 0", "", "-z -n 1"]),
-       st.booleans())
-def test_head_of_one_operand_writes_and_values_as_with_a_second_empty_one(
-        kernel_dir: tuple[object, Path], data: bytes, opts: str, missing: bool) -> None:
-    # one operand takes the short path; `-q` with a second, empty operand the general
-    # per-file one: the same text, status, errors and value
-    k, d = kernel_dir
-    (d / "in").write_bytes(data)
-    name = "nope" if missing else "in"
-    one = k.execute(f"head {opts} {name}")  # type: ignore[attr-defined]
-    two = k.execute(f"head -q {opts} {name} empty")  # type: ignore[attr-defined]
-    assert (one.code, one.out, one.err, one.data) == (two.code, two.out, two.err, two.data)
-    piped = k.execute(f"head {opts} {name} | cat")  # type: ignore[attr-defined]
-    assert (piped.out, piped.err) == (one.out, one.err)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([b"a", b"b", b"", b"A", b"a\0"]), max_size=12),
-       st.booleans(), st.sampled_from([1, 2, 3, 1 << 18]), st.booleans())
-def test_uniq_without_options_writes_what_the_run_counting_path_writes(
-        lines: list[bytes], terminated: bool, size: int, zero: bool) -> None:
-    # reads of `size` bytes split lines across chunks as a pipe would
-    from tysh.builtins.text import uniq as u
-
-    sep = b"\0" if zero else b"\n"
-    data = sep.join(lines) + (sep if terminated and lines else b"")
-    args = u.UniqArgs(zero_terminated=zero)
-    assert u._plain(args)
-    plain, general = io.BytesIO(), io.BytesIO()
-    u._uniq_plain(_Trickle(data, size), plain, sep, None)
-    u._uniq_stream(args, _Trickle(data, size), general, None, None)
-    assert plain.getvalue() == general.getvalue()
-
-
-class _Trickle:
-    """A stream that gives at most `size` bytes a read, as a pipe may."""
-
-    def __init__(self, data: bytes, size: int) -> None:
-        self._src = io.BytesIO(data)
-        self._size = size
-
-    def read1(self, n: int = -1) -> bytes:
-        return self._src.read(min(n, self._size) if n >= 0 else self._size)
-
-
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.sampled_from(["b", "a", "", "A", "a b", "é"]), max_size=9),
-       st.sampled_from([[], ["-r"], ["-z"], ["-u"], ["-s"]]))
-def test_sort_of_one_step_writes_what_the_stepped_sort_writes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str],
-        opts: list[str]) -> None:
-    from tysh.builtins.text import sort as sort_mod
-
-    sep = "\0" if "-z" in opts else "\n"
-    data = "".join(line + sep for line in lines)
-    short = run(["sort", *opts], tmp_path, stdin=data)
+@contextmanager
+def general_paths(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     with monkeypatch.context() as m:
-        m.setattr(sort_mod, "STEP", 2)  # every input of three lines or more: in steps
-        stepped = run(["sort", *opts], tmp_path, stdin=data)
-    assert (short.code, short.out, short.err) == (stepped.code, stepped.out, stepped.err)
+        m.setattr(sort_mod, "_plain_of", lambda a: None)
+        m.setattr(uniq_mod, "_how_of", lambda a: uniq_mod._refusal(a) or uniq_mod._plain(a))
+        m.setattr(cat_mod, "_copies_of", cat_mod._copies)
+        m.setattr(operands_mod, "HostReader", _NoHostReader)
+        m.setattr(tr_mod, "_plan_by_args", tr_mod._plan_of)
+
+        def no_one(head: bool) -> Any:
+            def made(a: Any) -> Any:
+                got = headtail_mod._made(a, head)
+                return got if isinstance(got, str) else (*got[:3], None)
+            return made
+
+        m.setattr(headtail_mod, "_head_made", no_one(True))
+        m.setattr(headtail_mod, "_tail_made", no_one(False))
+        yield
+
+
+LINES = st.lists(st.sampled_from(["a", "b", "B", "", "a b", "é", "\t1", "10", "2"]),
+                 max_size=8)
+
+
+@st.composite
+def inputs(draw: Any) -> bytes:
+    lines = draw(LINES)
+    text = "\n".join(lines)
+    if lines and draw(st.booleans()):
+        text += "\n"
+    data = text.encode()
+    if draw(st.booleans()):
+        data = data.replace(b"b", b"\0")
+    return data
+
+
+COMMANDS = {
+    "sort": ["", "-r", "-z", "-s", "-u", "-n", "-k2", "-c", "-rz", "-t, -k1"],
+    "uniq": ["", "-z", "-c", "-d", "-u", "-i", "-f1", "--group"],
+    "tr": ["a-z A-Z", "-d a", "-s a", "a b", "-c a x", "-ds a b"],
+    "head": ["", "-n 2", "-n -2", "-c 3", "-n 0", "-z -n 1", "-n x"],
+    "tail": ["", "-n 2", "-n +2", "-c 3", "-n 0", "-n +0"],
+    "cat": ["", "-n", "-A", "-s"],
+}
+# how the input reaches the tool (IN: the input file; tr reads stdin only)
+OPERANDS = ["", "-", "IN", "< IN", "IN IN", "/dev/stdin", "missing", "- IN"]
+# where the command runs: {} is the command
+PLACES = ["{}", "cat IN | {}", "{} | cat", "x=$({}); echo \"$x\"", "{} --json",
+          "cat IN | {} | head -n 1"]
+
+
+def _run(k: Kernel, src: str) -> tuple[Any, ...]:
+    r = k.execute(src)
+    return r.code, r.out, r.err, r.data
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=inputs(), tool=st.sampled_from(sorted(COMMANDS)), pick=st.data())
+def test_the_text_tools_short_ways_answer_as_their_general_paths(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: bytes, tool: str,
+        pick: Any) -> None:
+    options = pick.draw(st.sampled_from(COMMANDS[tool]))
+    operand = "" if tool == "tr" else pick.draw(st.sampled_from(OPERANDS))
+    place = pick.draw(st.sampled_from(PLACES))
+    (tmp_path / "in.txt").write_bytes(data)
+    cmd = f"{tool} {options} {operand}".replace("IN", "in.txt")
+    if "< in" not in cmd and operand in ("", "-", "/dev/stdin", "- IN"):
+        cmd += " < in.txt"
+    src = place.format(cmd).replace("IN", "in.txt")
+    k = Kernel(cwd=str(tmp_path))
+    fast = [_run(k, src) for _ in range(2)]  # the second run: the remembered answers
+    with general_paths(monkeypatch):
+        want = _run(Kernel(cwd=str(tmp_path)), src)
+    assert fast == [want, want], src
+
+
+@pytest.mark.parametrize("src", [
+    "yes | head -n 1", "yes | cat | head -n 1", "yes | tr y n | head -n 2",
+    "seq 1000000000 | uniq | head -n 1",
+])
+def test_an_endless_input_still_ends_at_once(tmp_path: Path, src: str) -> None:
+    r = Kernel(cwd=str(tmp_path), limits=Limits(timeout=20)).execute(src)
+    assert r.code == 0 and r.out in ("y\n", "n\nn\n", "1\n")
+
+
+def test_a_long_line_read_by_plain_uniq_is_charged_as_it_gathers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "big").write_bytes(b"x" * (3 << 20) + b"\nx\n")
+    src = "cat big | uniq | wc -c"
+    limits = Limits(max_memory=4 << 20)
+    r = Kernel(cwd=str(tmp_path), limits=limits).execute(src)
+    assert "uniq: memory limit of" in r.err
+    with general_paths(monkeypatch):
+        want = Kernel(cwd=str(tmp_path), limits=limits).execute(src)
+    assert (r.code, r.out, r.err) == (want.code, want.out, want.err)
+    r = Kernel(cwd=str(tmp_path)).execute(src)
+    assert r.out.strip() == str((3 << 20) + 3)
+
+
+@given(st.lists(st.integers(0, 40), max_size=60))
+def test_by_args_answers_what_its_function_answers_for_each_args_object(
+        picks: list[int]) -> None:
+    objs = [object() for _ in range(41)]
+    asked: list[int] = []
+
+    def fn(a: object) -> int:
+        asked.append(id(a))
+        return id(a) * 7
+
+    remembered = by_args(fn)
+    for i in picks:
+        assert remembered(objs[i]) == id(objs[i]) * 7
+    # worked out again only when another object was asked about in between
+    assert len(asked) == sum(1 for k, i in enumerate(picks) if k == 0 or picks[k - 1] != i)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from tysh.builtins._common.lines import BIG, LineSplit
 from tysh.kernel.base.record import MutableRecord, mutable
 from tysh.kernel.fs.api import FsError
+from tysh.kernel.fs.hostio import HostReader
 from tysh.kernel.tools.context import Context
 
 TYPE_CHECKING = False
@@ -123,15 +124,20 @@ def open_input(ctx: Context, name: str, status: InputStatus) -> IO[bytes] | None
         # one resolution: every filesystem refuses to open a directory for reading
         return ctx.fs.open(path, "rb")
     except FsError as e:
-        fmt = OPEN_ERRORS.get(ctx.name)
-        if fmt is None or e.reason == IS_DIR:
-            ctx.error(f"{name}: {e.reason}")
-        else:
-            from tysh.builtins._common.fileinfo import q
-
-            ctx.error(fmt.format(q=q(name), name=name, reason=e.reason))
+        _cannot_open(ctx, name, e)
         status.failed = True
         return None
+
+
+def _cannot_open(ctx: Context, name: str, e: FsError) -> None:
+    """Report, the tool's way, that the operand `name` could not be opened."""
+    fmt = OPEN_ERRORS.get(ctx.name)
+    if fmt is None or e.reason == IS_DIR:
+        ctx.error(f"{name}: {e.reason}")
+    else:
+        from tysh.builtins._common.fileinfo import q
+
+        ctx.error(fmt.format(q=q(name), name=name, reason=e.reason))
 
 
 def read_operand(ctx: Context, name: str, fn: Callable[[IO[bytes]], T]) -> T | None:
@@ -187,18 +193,21 @@ def copy_inputs(ctx: Context, files: tuple[str, ...], out: IO[bytes]) -> int:
     as `iter_inputs` with `chunks` over each stream would, in one loop for plain `cat`:
     1 when an operand could not be opened (reported), else 0."""
     stdin = ctx.stdin
-    status = None
+    failed = 0
     for name in files or ("-",):
         if name == "-" or name in STDIN_DEVICES:
             f = stdin
         else:
-            if status is None:
-                status = InputStatus()
-            got = open_input(ctx, name, status)
-            if got is None:
+            try:  # (open_input, without its status)
+                f = ctx.fs.open(ctx.path(name), "rb")
+            except FsError as e:
+                _cannot_open(ctx, name, e)
+                failed = 1
                 continue
-            f = got
         try:
+            if isinstance(f, HostReader):  # a host file: a small one is read in one go
+                f.copy_to(out, BIG)
+                continue
             read = getattr(f, "read1", None) or f.read
             while True:
                 chunk = read(BIG)
@@ -208,7 +217,7 @@ def copy_inputs(ctx: Context, files: tuple[str, ...], out: IO[bytes]) -> int:
         finally:
             if f is not stdin:
                 f.close()
-    return 1 if status is not None and status.failed else 0
+    return failed
 
 
 def iter_lines(f: IO[bytes], ctx: Context | None = None) -> Iterator[bytes]:

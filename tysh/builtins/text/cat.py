@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from tysh.builtins._common.args import by_args
 from tysh.builtins._common.lines import LineSplit, chunks, lines_json, slurp
 from tysh.builtins._common.operands import InputStatus, copy_inputs, iter_inputs, open_output
 from tysh.kernel.base.hints import Protocol
@@ -148,11 +149,18 @@ def _cat_numbered(f: IO[bytes], out: IO[bytes], st: _CatState) -> None:
         st.at_bol = False
 
 
+def _copies(args: CatArgs) -> bool:
+    """Whether no option changes the bytes (-u is ignored): cat is a plain copy."""
+    return not (args.number or args.number_nonblank or args.squeeze_blank or args.show_ends
+                or args.show_tabs or args.show_nonprinting or args.show_all
+                or args.show_ends_nonprinting or args.show_tabs_nonprinting)
+
+
+_copies_of = by_args(_copies)
+
+
 def _cat_body(args: CatArgs, ctx: Context) -> int:
-    if not (args.number or args.number_nonblank or args.squeeze_blank or args.show_ends
-            or args.show_tabs or args.show_nonprinting or args.show_all
-            or args.show_ends_nonprinting or args.show_tabs_nonprinting):
-        # no option that changes the bytes (-u is ignored): a plain copy
+    if _copies_of(args):
         return copy_inputs(ctx, args.files, ctx.stdout)
     status = InputStatus()
     nonprint = (

@@ -13,6 +13,7 @@ import functools
 import io
 from collections.abc import Callable
 
+from tysh.builtins._common.args import by_args
 from tysh.builtins._common.lines import (
     BIG,
     Headers,
@@ -24,7 +25,7 @@ from tysh.builtins._common.lines import (
     parse_count,
     split_lines_text,
 )
-from tysh.builtins._common.operands import InputStatus, iter_inputs, open_input
+from tysh.builtins._common.operands import STDIN_DEVICES, InputStatus, iter_inputs, open_input
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
@@ -34,7 +35,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import IO
+    from typing import IO, Any
 
 
 @frozen
@@ -53,7 +54,8 @@ class Count(Record):
 _SPECS: dict[tuple[str, bool], Count] = {}
 
 
-def _parse_spec(ctx: Context, text: str, in_bytes: bool) -> Count | None:
+def _parse_spec(text: str, in_bytes: bool) -> Count | str:
+    """The count a spec asks for, or the message refusing it."""
     known = _SPECS.get((text, in_bytes))
     if known is not None:
         return known
@@ -61,11 +63,9 @@ def _parse_spec(ctx: Context, text: str, in_bytes: bool) -> Count | None:
     n = parse_count(text[len(sign):])
     what = "bytes" if in_bytes else "lines"
     if n is None:
-        ctx.error(f"invalid number of {what}: '{text}'")
-        return None
+        return f"invalid number of {what}: '{text}'"
     if n > MAX_COUNT:
-        ctx.error(f"invalid number of {what}: '{text}': Value too large for defined data type")
-        return None
+        return f"invalid number of {what}: '{text}': Value too large for defined data type"
     count = Count(n, in_bytes, sign)
     if len(_SPECS) >= 256:
         _SPECS.clear()
@@ -80,9 +80,9 @@ _OBS_MULT = {"": 1, "b": 512, "k": 1024, "m": 1024 * 1024}
 
 
 def _resolve(
-    ctx: Context, lines: str | None, nbytes: str | None, files: tuple[str, ...], head: bool
-) -> tuple[Count | None, tuple[str, ...]]:
-    """The count to use and the remaining file operands; None after reporting an error."""
+    lines: str | None, nbytes: str | None, files: tuple[str, ...], head: bool
+) -> tuple[Count | str, tuple[str, ...]]:
+    """The count to use (or the message refusing it) and the remaining file operands."""
     if files and lines is None and nbytes is None:
         m = (_HEAD_OBSOLETE if head else _TAIL_OBSOLETE).fullmatch(files[0])
         if m is not None and files[0] != "-":
@@ -94,9 +94,9 @@ def _resolve(
             n = min(int(digits or "10") * _OBS_MULT[mult], MAX_COUNT)
             return Count(n, unit == "c" or bool(mult), sign), files[1:]
     if nbytes is not None:
-        return _parse_spec(ctx, nbytes, True), files
+        return _parse_spec(nbytes, True), files
     if lines is not None:
-        return _parse_spec(ctx, lines, False), files
+        return _parse_spec(lines, False), files
     return Count(10, False, ""), files
 
 
@@ -128,19 +128,24 @@ class _Spans:
         return _lines_value(per, self.show)
 
 
-def _one_input(ctx: Context, name: str, run: Callable[[IO[bytes], IO[bytes]], None],
-               status: InputStatus) -> ToolReturn:
+def _one_input(ctx: Context, name: str, run: Callable[[IO[bytes], IO[bytes]], None]
+               ) -> ToolReturn:
     """`_per_file_json` in text mode for one operand without a header, the commonest
     call: its value is the lines of everything written, as Kept's own value gives."""
     kept = Kept(ctx.stdout) if ctx.keeps_value else None
-    f = open_input(ctx, name, status)
-    if f is not None:
-        try:
-            run(f, kept if kept is not None else ctx.stdout)  # type: ignore[arg-type]
-        finally:
-            if f is not ctx.stdin:
+    out: Any = kept if kept is not None else ctx.stdout
+    code = 0
+    if name == "-" or name in STDIN_DEVICES:  # (open_input's answer for these)
+        run(ctx.stdin, out)
+    else:
+        f = open_input(ctx, name, InputStatus())
+        if f is None:
+            code = 1
+        else:
+            try:
+                run(f, out)
+            finally:
                 f.close()
-    code = 1 if status.failed else 0
     if kept is None:
         return code
     return Outcome(code, kept_value(kept))
@@ -151,9 +156,9 @@ def _per_file_json(
 ) -> ToolReturn:
     """Run the per-file body; `--json` gives an array of lines, or with several files
     an array of {"path", "lines"}."""
-    status = InputStatus()
     if not ctx.json and not show and len(files) <= 1:
-        return _one_input(ctx, files[0] if files else "-", run, status)
+        return _one_input(ctx, files[0] if files else "-", run)
+    status = InputStatus()
     if not ctx.json and not ctx.keeps_value:  # nobody can read a value: the text only
         headers = Headers(ctx, show)
         for name, f in iter_inputs(ctx, files, status):
@@ -476,10 +481,14 @@ _LINE_BODIES: dict[tuple[bool, bool], Callable[..., None]] = {
 
 
 def _run(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> ToolReturn:
-    made = _body(args, ctx, head)
-    if made is None:
+    made = _head_made(args) if head else _tail_made(args)
+    if isinstance(made, str):
+        ctx.error(made)
         return 1
-    body, files, show = made
+    body, files, show, one = made
+    if one is not None and not ctx.json:  # `_per_file_json`'s commonest call, directly
+        if head or body.keywords["n"] or body.func not in (_tail_bytes, _tail_lines):
+            return _one_input(ctx, one, body)
     if not head and not ctx.json and isinstance(body, functools.partial) \
             and body.keywords.get("n") == 0 \
             and body.func in (_tail_bytes, _tail_lines):
@@ -490,23 +499,41 @@ def _run(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> ToolReturn:
     return _per_file_json(ctx, files, show, body)
 
 
-def _body(
-    args: HeadArgs | TailArgs, ctx: Context, head: bool
-) -> tuple[Callable[[IO[bytes], IO[bytes]], None], tuple[str, ...], bool] | None:
+Made = tuple["functools.partial[None]", tuple[str, ...], bool]
+# and the one operand (`-` for none) when there is at most one and no header is shown
+MadeOne = tuple["functools.partial[None]", tuple[str, ...], bool, "str | None"]
+
+
+def _body(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> Made | None:
     """The per-file body, the file operands and whether to print headers; None after
     reporting a bad count."""
-    count, files = _resolve(ctx, args.lines, args.bytes, args.files, head=head)
-    if count is None:
+    made = _made(args, head)
+    if isinstance(made, str):
+        ctx.error(made)
         return None
+    return made[:3]
+
+
+def _made(args: HeadArgs | TailArgs, head: bool) -> MadeOne | str:
+    """`_body`'s answer and the one operand, or the message refusing the count."""
+    count, files = _resolve(args.lines, args.bytes, args.files, head=head)
+    if isinstance(count, str):
+        return count
     flipped = count.sign == ("-" if head else "+")
-    body: Callable[[IO[bytes], IO[bytes]], None]
+    body: functools.partial[None]
     if count.in_bytes:
         body = functools.partial(_BYTE_BODIES[head, flipped], n=count.n)
     else:
         sep = b"\0" if args.zero_terminated else b"\n"
         body = functools.partial(_LINE_BODIES[head, flipped], n=count.n, sep=sep)
     show = args.verbose or (len(files) > 1 and not args.quiet)
-    return body, files, show
+    one = None if show or len(files) > 1 else files[0] if files else "-"
+    return body, files, show, one
 
 
 TOOLS = [head, tail]
+
+
+# each args object's `_made` answer (head's, tail's): its options are read once
+_head_made = by_args(functools.partial(_made, head=True))
+_tail_made = by_args(functools.partial(_made, head=False))

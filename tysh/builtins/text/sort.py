@@ -18,8 +18,10 @@ import itertools
 import os
 from collections.abc import Callable
 
+from tysh.builtins._common.args import by_args
 from tysh.builtins._common.lines import BIG, LINE_BYTES, lines_json
 from tysh.builtins._common.operands import (
+    STDIN_DEVICES,
     InputStatus,
     open_input,
     open_output,
@@ -197,19 +199,26 @@ def _read_inputs(
 ) -> tuple[list[list[bytes]], bool, bool]:
     """The lines of each input, whether an input failed, and whether any holds a NUL.
     Split a chunk at a time as they arrive, each chunk charged to the memory budget.
-    (`iter_inputs` with `chunks` over each stream, as one loop without generators.)"""
-    status = InputStatus()
+    (`iter_inputs` with `chunks` over each stream, as one loop without generators.)
+    `sep` is one byte."""
+    status: InputStatus | None = None
     inputs: list[list[bytes]] = []
     has_nul = False
     stop = ctx.shell.check_boundary
     stdin = ctx.stdin
-    # (a one-byte separator is looked for as its byte value: `bytes in bytes` first tries
-    # the needle as an integer, and the error that raises costs more than the search)
-    mark: int | bytes = sep[0] if len(sep) == 1 else sep
+    # (the separator is looked for as its byte value: `bytes in bytes` first tries the
+    # needle as an integer, and the error that raises costs more than the search)
+    mark = sep[0]
     for name in files or ("-",):
-        f = open_input(ctx, name, status)
-        if f is None:
-            continue
+        if name == "-" or name in STDIN_DEVICES:  # (open_input's answer for these)
+            f = stdin
+        else:
+            if status is None:
+                status = InputStatus()
+            opened = open_input(ctx, name, status)
+            if opened is None:
+                continue
+            f = opened
         part: list[bytes] = []
         rest: list[bytes] = []  # a long line's pieces, joined once when it ends
         try:
@@ -239,7 +248,7 @@ def _read_inputs(
             part.append(b"".join(rest))
         if part:
             inputs.append(part)
-    return inputs, status.failed, has_nul
+    return inputs, status is not None and status.failed, has_nul
 
 
 # lines sorted in one step: small enough that a step holds the interpreter lock for a
@@ -431,7 +440,40 @@ def _own_ordering(spec: str) -> bool:
     return any(c.isalpha() and c not in "b" for c in spec)
 
 
+def _plain_sep(a: SortArgs) -> bytes | None:
+    """The line separator of a sort that `_sort_body` runs as its commonest case — whole
+    lines as bytes, in either direction, to stdout: no key, no ordering option, no -c,
+    -C, -m, -u or -o (-s changes nothing there) — else None."""
+    if _plan(a).key is not None or a.check or a.check_quiet or a.merge or a.unique \
+            or a.random_sort or a.output is not None:
+        return None
+    return b"\0" if a.zero_terminated else b"\n"
+
+
+def _plain_sep_safe(a: SortArgs) -> bytes | None:
+    try:
+        return _plain_sep(a)
+    except SortKeyError:  # (the general path reports it)
+        return None
+
+
+_plain_of = by_args(_plain_sep_safe)
+
+
 def _sort_body(a: SortArgs, ctx: Context) -> int:
+    sep = _plain_of(a)
+    if sep is not None:
+        # what the general path below does for such a sort, without asking again
+        inputs, failed, has_nul = _read_inputs(ctx, a.files, sep)
+        if failed:
+            return 2
+        lines = inputs[0] if len(inputs) == 1 else list(itertools.chain.from_iterable(inputs))
+        if len(lines) <= STEP:
+            lines.sort(reverse=a.reverse)
+        else:
+            _order(lines, _PLAIN[bool(a.reverse)], has_nul, ctx)
+        _write_lines(ctx.stdout, lines, sep, ctx.shell.check_boundary)
+        return 0
     try:
         plan = _plan(a)
     except SortKeyError as e:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from tysh.builtins._common.args import by_args
 from tysh.builtins._common.lines import BIG, lines_json
 from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
@@ -296,15 +297,30 @@ def _plan_of(a: TrArgs) -> _Plan | str:
     return plan
 
 
+# each args object's plan: its sets are looked up once
+_plan_by_args = by_args(_plan_of)
+
+
 def _tr_body(a: TrArgs, ctx: Context) -> int:
-    plan = _plan_of(a)
+    plan = _plan_by_args(a)
     if isinstance(plan, str):
         ctx.error(plan)
         return 1
     out = ctx.stdout
-    last = -1
     stdin = ctx.stdin
     read = getattr(stdin, "read1", None) or stdin.read  # (`chunks`, without a generator)
+    if plan.squeeze_re is None:  # each chunk on its own: no squeeze carries across
+        table, delete = plan.table, plan.delete
+        while True:
+            chunk = read(BIG)
+            if not chunk:
+                return 0
+            if table is not None or delete:
+                chunk = chunk.translate(table, delete)
+                if not chunk:
+                    continue
+            out.write(chunk)
+    last = -1
     while True:
         chunk = read(BIG)
         if not chunk:

@@ -8,10 +8,12 @@ from __future__ import annotations
 import functools
 import io
 import itertools
+import operator
 from collections.abc import Callable
 
-from tysh.builtins._common.lines import Kept, LineSplit, kept_value, line_batches, split_lines_text
-from tysh.builtins._common.operands import InputStatus, open_input, open_output
+from tysh.builtins._common.args import by_args
+from tysh.builtins._common.lines import BIG, Kept, kept_value, line_batches, split_lines_text
+from tysh.builtins._common.operands import STDIN_DEVICES, InputStatus, open_input, open_output
 from tysh.builtins.text.sort_keys import skip_fields_re
 from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
 from tysh.kernel.fs.api import FsError
@@ -129,19 +131,52 @@ def _plain(a: UniqArgs) -> bool:
                 or a.ignore_case or a.skip_fields or a.skip_chars or a.check_chars is not None)
 
 
+_FIRST = operator.itemgetter(0)
+
+
 def _uniq_plain(f: IO[bytes], out: IO[bytes], sep: bytes, ctx: Context | None) -> None:
     """`_uniq_stream` with no option: each line unequal to the one before it is written
-    as its batch is read (the same bytes; the runs need no counting)."""
+    as its batch is read (the same bytes; the runs need no counting). A batch's runs
+    are found by groupby, in C: its first line is dropped when it continues the run
+    the batch before ended with. (LineSplit's loop, without a generator; `sep` is one
+    byte.)"""
     prev: Any = _NONE
-    split = LineSplit(f, sep, ctx=ctx)  # a line longer than a chunk is charged
-    for batch in split:
-        firsts = [ln for ln, p in zip(batch, [prev, *batch[:-1]], strict=True) if ln != p]
-        prev = batch[-1]
-        if firsts:
-            out.write(sep.join(firsts) + sep)
-    last = split.rest
-    if last and last != prev:
-        out.write(last + sep)
+    # (the separator is looked for as its byte value: `bytes in bytes` first tries the
+    # needle as an integer, and the error that raises costs more than the search)
+    mark = sep[0]
+    read = getattr(f, "read1", None) or f.read
+    rest: list[bytes] = []  # a line longer than a chunk, gathered as its pieces
+    held = 0
+    while True:
+        chunk = read(BIG)
+        if not chunk:
+            break
+        if mark not in chunk:
+            rest.append(chunk)
+            if ctx is not None:  # charged as it gathers: the pieces, and the line they become
+                ctx.hold(2 * len(chunk))
+                held += 2 * len(chunk)
+            continue
+        if rest:
+            rest.append(chunk)
+            chunk = b"".join(rest)
+        batch = chunk.split(sep)
+        last = batch.pop()
+        rest = [last] if last else []
+        if batch:
+            firsts = list(map(_FIRST, itertools.groupby(batch)))
+            if batch[0] == prev:
+                del firsts[0]
+            prev = batch[-1]
+            if firsts:
+                out.write(sep.join(firsts) + sep)
+        if held:
+            ctx.unhold(held)  # type: ignore[union-attr]  # (held only with a ctx)
+            held = 0
+    if rest:
+        last = b"".join(rest)
+        if last != prev:
+            out.write(last + sep)
 
 
 def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any] | None,
@@ -213,6 +248,41 @@ def _groups(a: UniqArgs, f: IO[bytes], out: IO[bytes], key: Callable[[bytes], An
         out.write(sep)
 
 
+def _refusal(args: UniqArgs) -> str | None:
+    """What uniq says of options it cannot run with, or None."""
+    if args.group and (args.count or args.repeated or args.all_repeated or args.unique):
+        return "--group is mutually exclusive with -c/-d/-D/-u"
+    if args.all_repeated and args.count:
+        return "printing all duplicated lines and repeat counts is meaningless"
+    if args.skip_fields < 0 or args.skip_chars < 0 or (
+            args.check_chars is not None and args.check_chars < 0):
+        for value, what in ((args.skip_fields, "fields to skip"),
+                            (args.skip_chars, "bytes to skip"),
+                            (args.check_chars, "bytes to compare")):
+            if value is not None and value < 0:
+                return f"{value}: invalid number of {what}"
+    if len(args.operands) > 2:
+        return f"extra operand '{args.operands[2]}'"
+    return None
+
+
+def _how(args: UniqArgs) -> str | bytes | bool:
+    """The refusal of the options; or for a plain uniq (`_plain`) from stdin to stdout,
+    the commonest, its line separator; or else whether they ask for a plain uniq."""
+    refusal = _refusal(args)
+    if refusal is not None:
+        return refusal
+    if not _plain(args):
+        return False
+    names = args.operands
+    if all(n == "-" or n in STDIN_DEVICES for n in names[:1]) and names[1:] in ((), ("-",)):
+        return b"\0" if args.zero_terminated else b"\n"
+    return True
+
+
+_how_of = by_args(_how)
+
+
 @tool(
     "uniq", kind="read",
     args=UniqArgs,
@@ -227,22 +297,17 @@ def _groups(a: UniqArgs, f: IO[bytes], out: IO[bytes], key: Callable[[bytes], An
     operations=["fs.overwrite"],
 )
 def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
-    if args.group and (args.count or args.repeated or args.all_repeated or args.unique):
-        ctx.error("--group is mutually exclusive with -c/-d/-D/-u")
-        return 1
-    if args.all_repeated and args.count:
-        ctx.error("printing all duplicated lines and repeat counts is meaningless")
-        return 1
-    if args.skip_fields < 0 or args.skip_chars < 0 or (
-            args.check_chars is not None and args.check_chars < 0):
-        for value, what in ((args.skip_fields, "fields to skip"),
-                            (args.skip_chars, "bytes to skip"),
-                            (args.check_chars, "bytes to compare")):
-            if value is not None and value < 0:
-                ctx.error(f"{value}: invalid number of {what}")
-                return 1
-    if len(args.operands) > 2:
-        ctx.error(f"extra operand '{args.operands[2]}'")
+    how = _how_of(args)
+    if type(how) is bytes and not ctx.json:
+        # what the general path below does for a plain uniq from stdin to stdout
+        if ctx.keeps_value:
+            kept = Kept(ctx.stdout)
+            _uniq_plain(ctx.stdin, kept, how, ctx)  # type: ignore[arg-type]  # (a stream)
+            return Outcome(code=0, output=kept_value(kept, None))
+        _uniq_plain(ctx.stdin, ctx.stdout, how, ctx)
+        return 0
+    if type(how) is str:
+        ctx.error(how)
         return 1
     status = InputStatus()
     f = open_input(ctx, args.operands[0] if args.operands else "-", status)
@@ -263,7 +328,7 @@ def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
             out = io.BytesIO()
         elif ctx.keeps_value:
             out = kept = Kept(ctx.stdout)  # type: ignore[assignment]
-        if _plain(args):
+        if how:
             _uniq_plain(f, out, b"\0" if args.zero_terminated else b"\n", ctx)
         else:
             _uniq_stream(args, f, out, json_rows, ctx)

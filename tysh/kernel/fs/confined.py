@@ -41,14 +41,14 @@ from tysh.kernel.fs.local import (
     scan_stats,
     to_stat,
 )
-from tysh.kernel.fs.openat2 import resolver
+from tysh.kernel.fs.openat2 import fixed, resolver
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import IO
 
-    from tysh.kernel.fs.openat2 import Openat2
+    from tysh.kernel.fs.openat2 import Openat2, Opener
 
 DENIED = "Permission denied (outside the sandbox)"
 ALLOWED_OUTSIDE = frozenset({"/dev/null"})
@@ -72,6 +72,9 @@ _WALK_DECIDES = frozenset({errno.EXDEV, errno.ELOOP, errno.EAGAIN, errno.ENAMETO
                            errno.ENOSYS})
 _FAST_MAX = 4000
 _ENXIO = os.strerror(errno.ENXIO)  # longer relative paths go to the walk (PATH_MAX is 4096)
+_READ = mode_flags("rb")
+# the most kernel paths a filesystem remembers the relative path of (`_reads`)
+_READS_KEPT = 256
 
 
 class _Dir:
@@ -106,7 +109,12 @@ class ConfinedFileSystem(LocalFileSystem):
         self._root_fd = -1
         self._lock = _thread.allocate_lock()
         self._openat2: Openat2 | None = None
+        self._read_at: Opener | None = None  # openat2 with the flags of a read
         self._probed = False  # openat2 is looked for at the first path below the root
+        # kernel path -> the path below the root that openat2 opens it by, for a path
+        # read before: which path that is, and that openat2 takes it, is a matter of
+        # the path's text and the root's spellings, which never change
+        self._reads: dict[str, str] = {}
         self._proc_fd = os.path.isdir("/proc/self/fd")
 
     def __del__(self) -> None:
@@ -297,6 +305,8 @@ class ConfinedFileSystem(LocalFileSystem):
             return None
         if not self._probed:  # ctypes loads here, not for a kernel that opens no file
             self._openat2 = resolver()
+            if self._openat2 is not None:
+                self._read_at = fixed(_READ)
             self._probed = True
         return self._openat2
 
@@ -317,6 +327,10 @@ class ConfinedFileSystem(LocalFileSystem):
             except OSError as e:
                 if e.errno not in _WALK_DECIDES:
                     raise FsError(path, reason(e)) from None
+        return self._open_walked(path, comps, flags, mode)
+
+    def _open_walked(self, path: str, comps: list[str], flags: int, mode: int = 0o666) -> int:
+        """`_open` by the walk, for a path openat2 did not resolve alone."""
         for _ in range(MAX_RETRIES):
             with self._walk(path, comps, follow_last=True)[0] as d:
                 try:
@@ -380,6 +394,24 @@ class ConfinedFileSystem(LocalFileSystem):
             return e.reason != DENIED
 
     def open(self, path: str, mode: str = "rb") -> IO[bytes]:
+        if mode == "rb":
+            rel = self._reads.get(path)
+            if rel is not None:
+                return self._read_known(path, rel)
+        return self._open_path(path, mode)
+
+    def _read_known(self, path: str, rel: str) -> IO[bytes]:
+        """`open(path, "rb")` for a path `_reads` holds: `_open_path`'s steps with the
+        answers that depend on the path's text alone already known."""
+        try:
+            fd = self._read_at(self._root_fd, rel)  # type: ignore[misc]  # (set with rel)
+        except OSError as e:
+            if e.errno not in _WALK_DECIDES:
+                raise FsError(path, reason(e)) from None
+            fd = self._open_walked(path, rel.split("/"), _READ)
+        return wrap_fd(fd, "rb", path, self.checkpoint)
+
+    def _open_path(self, path: str, mode: str) -> IO[bytes]:
         if "b" not in mode:
             mode += "b"
         norm, rel = self._norm_rel(path)
@@ -404,6 +436,13 @@ class ConfinedFileSystem(LocalFileSystem):
             fd = self._open_writer(path, comps, flags)
         except OSError:
             fd = self._open_writer(path, comps, flags)
+        if mode == "rb" and comps and self._read_at is not None:
+            below = "/".join(comps)
+            if len(below) <= _FAST_MAX:  # (what `_fast` asks)
+                reads = self._reads
+                if len(reads) >= _READS_KEPT:
+                    reads.clear()
+                reads[path] = below
         return wrap_fd(fd, mode, path, self.checkpoint)
 
     def _open_writer(self, path: str, comps: list[str], flags: int) -> int:

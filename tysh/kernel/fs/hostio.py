@@ -10,6 +10,7 @@ Three things every host file a script opens needs, whatever resolved it:
 
 from __future__ import annotations
 
+import _thread
 import errno
 import io
 import os
@@ -90,6 +91,220 @@ class HostFile(io.FileIO):
             raise FsError(self.tysh_path, reason(e)) from None
 
 
+class HostReader:
+    """A regular host file opened for reading: what `io.BufferedReader` over a HostFile
+    answers, made for less. The text tools read a file by `read1` and `read` to its
+    end, and those go to the descriptor directly; anything else (a line, a seek, the
+    descriptor for a program) makes that BufferedReader on first use, at the position
+    reached, and hands it everything from then on. Until then no object of io's is
+    made, so an open costs one fstat (wrap_fd's) where FileIO adds another and
+    BufferedReader a seek.
+
+    As BufferedReader's, a lock orders the reads and the close: a file shared with a
+    job in the background is never read after its descriptor is closed (and its number
+    perhaps given to another file)."""
+
+    __slots__ = ("_fd", "_size", "_buffered", "_lock", "name", "tysh_path", "closed")
+
+    def __init__(self, fd: int, path: str, size: int) -> None:
+        # the descriptor while this object reads it itself; -1 once closed or handed to
+        # `_buffered`, which then owns it
+        self._fd = fd
+        self._size = size  # the size fstat gave at the open, until the first read
+        self._buffered: io.BufferedReader | None = None
+        self._lock = _thread.allocate_lock()
+        self.name = path
+        self.tysh_path = path
+        self.closed = False
+
+    def read1(self, size: int = -1) -> bytes:
+        if size > 0:
+            lock = self._lock
+            lock.acquire()  # (a `with` costs twice as much, and every read takes it)
+            try:
+                fd = self._fd
+                if fd >= 0:
+                    self._size = 0
+                    return os.read(fd, size)
+            finally:
+                lock.release()
+        return self._read1(size)
+
+    def _read1(self, size: int) -> bytes:
+        b = self._buffered
+        if b is not None:
+            return b.read1(size)
+        if self.closed:
+            raise ValueError("read of closed file")
+        if size == 0:
+            return b""
+        if size < 0:
+            size = io.DEFAULT_BUFFER_SIZE  # BufferedReader.read1(-1)'s size
+        lock = self._lock
+        lock.acquire()
+        try:
+            fd = self._fd
+            if fd >= 0:
+                self._size = 0
+                return os.read(fd, size)
+        finally:
+            lock.release()
+        return self._read1(size)  # closed, or handed over, by another thread meanwhile
+
+    def read(self, size: int | None = -1) -> bytes:
+        b = self._buffered
+        if b is not None:
+            return b.read(size)
+        if size is None:
+            size = -1
+        elif size < -1:
+            raise ValueError("read length must be non-negative or -1")
+        lock = self._lock
+        lock.acquire()
+        try:
+            fd = self._fd
+            if fd >= 0:
+                self._size = 0
+                return _read_fd(fd, size)
+        finally:
+            lock.release()
+        if self.closed:
+            raise ValueError("read of closed file")
+        return self._io().read(size)
+
+    def copy_to(self, out: Any, size: int) -> None:
+        """Write what is left of the file to `out` (`out.write(chunk)` per read of up to
+        `size` bytes), as a loop of read1 until it gives b"" would. A file not read yet
+        and smaller than `size` at the open is read by one read of its size and a byte
+        more: when that gives the size, the read stopped at the end (a regular file's
+        read is short only there), so a small file costs one read — and no buffer of
+        `size` bytes, whose allocation is a mapping of its own. A file that grew
+        meanwhile is read on to its end; one whose reported size is 0 (/proc) is read
+        until a read gives nothing."""
+        whole = self._size
+        if 0 < whole < size:
+            lock = self._lock
+            lock.acquire()
+            try:
+                fd = self._fd
+                # (not read meanwhile, by another thread)
+                chunk = os.read(fd, whole + 1) if fd >= 0 and self._size else None
+                self._size = 0
+            finally:
+                lock.release()
+            if chunk:
+                out.write(chunk)
+                if len(chunk) == whole:
+                    return
+            elif chunk is not None:
+                return
+        read = self.read1
+        while True:
+            chunk = read(size)
+            if not chunk:
+                return
+            out.write(chunk)
+
+    def _io(self) -> io.BufferedReader:
+        """The BufferedReader that answers from here on (made on first use)."""
+        b = self._buffered
+        if b is None:
+            with self._lock:
+                b = self._buffered
+                if b is None:
+                    if self.closed:  # closed before one was made: answer as a closed one
+                        return _closed_reader()
+                    raw = HostFile(self._fd, "r", closefd=True)
+                    raw.name = self.name
+                    raw.tysh_path = self.tysh_path
+                    b = self._buffered = io.BufferedReader(raw)
+                    self._fd = -1
+        return b
+
+    def close(self) -> None:
+        lock = self._lock
+        lock.acquire()
+        fd = self._fd
+        self._fd = -1
+        was = self.closed
+        self.closed = True
+        lock.release()
+        # (outside the lock: a read that takes it from here on finds no descriptor)
+        if fd >= 0:
+            os.close(fd)
+        elif not was and self._buffered is not None:
+            self._buffered.close()
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _OWN:  # (a slot not yet set: never the BufferedReader's)
+            raise AttributeError(name)
+        return getattr(self._io(), name)
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self._io())
+
+    def __next__(self) -> bytes:
+        return next(self._io())
+
+    def __enter__(self) -> HostReader:
+        if self.closed:
+            raise ValueError("I/O operation on closed file.")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # as a FileIO let go of without close(): its descriptor is closed (a
+        # BufferedReader made meanwhile owns it and closes it itself)
+        if self._fd >= 0:
+            self.close()
+
+    def __repr__(self) -> str:
+        return f"<HostReader name={self.name!r}>"
+
+
+# what one read of a whole file asks for at a time (HostReader.read())
+_READ_ALL = 1 << 18
+_OWN = frozenset(HostReader.__slots__)
+_CLOSED: list[io.BufferedReader] = []
+
+
+def _read_fd(fd: int, size: int) -> bytes:
+    """`size` bytes of `fd` (all of it for -1), or fewer at its end: BufferedReader.read."""
+    if size < 0:
+        parts: list[bytes] = []
+        while True:
+            chunk = os.read(fd, _READ_ALL)
+            if not chunk:
+                return b"".join(parts)
+            parts.append(chunk)
+    data = os.read(fd, size) if size else b""
+    if len(data) < size and data:  # a short read: go on to `size` bytes or the end
+        parts = [data]
+        got = len(data)
+        while got < size:
+            chunk = os.read(fd, size - got)
+            if not chunk:
+                break
+            parts.append(chunk)
+            got += len(chunk)
+        data = b"".join(parts)
+    return data
+
+
+def _closed_reader() -> io.BufferedReader:
+    """A closed BufferedReader over a closed HostFile: what a closed HostReader's other
+    calls are answered by (each raises as on any closed file)."""
+    if not _CLOSED:
+        r, w = os.pipe()
+        os.close(w)
+        b: io.BufferedReader = io.BufferedReader(HostFile(r, "r", closefd=True))
+        b.close()
+        _CLOSED.append(b)
+    return _CLOSED[0]
+
+
 class FifoIO(io.RawIOBase):
     """A FIFO read or written through poll, a slice at a time, running `checkpoint`
     between slices: the kernel's time limit and cancel() stop a reader waiting for a
@@ -168,15 +383,8 @@ def wrap_fd(fd: int, mode: str, path: str, checkpoint: Checkpoint) -> IO[bytes]:
         os.close(fd)
         raise FsError(path, reason(e)) from None
     kind = st.st_mode
-    if mode == "rb" and stat_mod.S_ISREG(kind):  # the commonest open: the same as below
-        try:
-            f = HostFile(fd, "r", closefd=True)
-        except OSError as e:
-            os.close(fd)
-            raise FsError(path, reason(e)) from None
-        f.name = path
-        f.tysh_path = path
-        return io.BufferedReader(f)
+    if mode == "rb" and stat_mod.S_ISREG(kind):  # the commonest open
+        return HostReader(fd, path, st.st_size)  # type: ignore[return-value]  # (IO[bytes] in all it is asked)
     if stat_mod.S_ISDIR(kind):
         os.close(fd)
         raise FsError(path, "Is a directory")

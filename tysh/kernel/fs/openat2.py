@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     Openat2 = Callable[[int, str, int, int], int]
+    Opener = Callable[[int, str], int]
 
 RESOLVE_NO_MAGICLINKS = 0x02
 RESOLVE_BENEATH = 0x08
@@ -27,10 +28,13 @@ SYS_OPENAT2 = 437
 
 _lock = _thread.allocate_lock()
 _fn: Openat2 | None = None
+_with_flags: Callable[[int], Opener] | None = None
 _probed = False
+# flags -> an opener with those flags fixed (`fixed`)
+_fixed: dict[int, Opener] = {}
 
 
-def _build() -> Openat2 | None:
+def _build() -> tuple[Openat2, Callable[[int], Opener]] | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
@@ -74,6 +78,22 @@ def _build() -> Openat2 | None:
             raise OSError(err, os.strerror(err))
         return int(fd)
 
+    def with_flags(flags: int) -> Opener:
+        entry = hows.get((flags, 0))
+        if entry is None:  # (kept in `hows`, which keeps it alive)
+            how = OpenHow(flags, 0, resolve)
+            entry = hows[flags, 0] = (how, ctypes.addressof(how))
+        address = entry[1]
+
+        def opener(dirfd: int, path: str) -> int:
+            fd = syscall(SYS_OPENAT2, dirfd, path.encode(encoding, errors), address, size)
+            if fd < 0:
+                err = get_errno()
+                raise OSError(err, os.strerror(err))
+            return int(fd)
+
+        return opener
+
     # probe: ENOSYS (old kernel) or EPERM (a seccomp filter) means use the walk
     base = os.open("/", os.O_PATH | os.O_CLOEXEC)
     try:
@@ -82,16 +102,34 @@ def _build() -> Openat2 | None:
         return None
     finally:
         os.close(base)
-    return openat2
+    return openat2, with_flags
 
 
 def resolver() -> Openat2 | None:
     """openat2 beneath a directory fd, `(dirfd, relative_path, flags, mode) -> fd`
     raising OSError; None where the host kernel lacks it."""
-    global _fn, _probed
+    global _fn, _with_flags, _probed
     if not _probed:
         with _lock:
             if not _probed:
-                _fn = _build()
+                built = _build()
+                if built is not None:
+                    _fn, _with_flags = built
                 _probed = True
     return _fn
+
+
+def fixed(flags: int) -> Opener | None:
+    """`resolver()` with `flags` fixed and no creation mode, `(dirfd, relative_path) ->
+    fd` raising OSError, for the open asked for most (a file read): a lookup less per
+    open; None where the host kernel lacks openat2."""
+    got = _fixed.get(flags)
+    if got is None:
+        resolver()
+        if _with_flags is None:
+            return None
+        with _lock:
+            got = _fixed.get(flags)
+            if got is None:
+                got = _fixed[flags] = _with_flags(flags)
+    return got

@@ -257,6 +257,12 @@ class ScratchFileSystem(ConfinedFileSystem):
 
     # -- one side or the other -------------------------------------------------
     def open(self, path: str, mode: str = "rb") -> IO[bytes]:
+        if mode == "rb":
+            # a path read before on the confined side (which side serves a path is a
+            # matter of its text)
+            rel = self._reads.get(path)
+            if rel is not None:
+                return self._read_known(path, rel)
         if self.in_scratch(path):
             return self.scratch.open(path, mode)
         return super().open(path, mode)

@@ -1,0 +1,104 @@
+"""A confined filesystem (and `Kernel(cwd)`'s, with its private /tmp) remembers the path
+below the root of a file it opened for reading; a later read of that path gives what the
+whole resolution would give, whatever changed on disk in between: the same bytes, the
+same refusal (outside the sandbox, a loop, a directory, a file gone), on openat2's path
+and on the walk's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tysh.kernel.fs.confined as confined_mod
+from tysh.kernel.fs.api import FsError
+from tysh.kernel.fs.confined import ConfinedFileSystem
+from tysh.kernel.fs.scratch import ScratchFileSystem
+
+
+@pytest.fixture(params=["openat2", "walk"])
+def how(request: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "openat2":
+        from tysh.kernel.fs.openat2 import resolver
+
+        if resolver() is None:
+            pytest.skip("the host kernel has no openat2")
+    else:
+        monkeypatch.setattr(confined_mod, "resolver", lambda: None, raising=False)
+    return str(request.param)
+
+
+def _answer(fs: ConfinedFileSystem, path: str) -> tuple[str, Any]:
+    try:
+        with fs.open(path, "rb") as f:
+            return "bytes", f.read()
+    except FsError as e:
+        return "error", e.reason
+
+
+def _replace(p: Path, make: Callable[[Path], None]) -> None:
+    if p.is_symlink() or p.is_file():
+        p.unlink()
+    elif p.is_dir():
+        p.rmdir()
+    make(p)
+
+
+CHANGES: dict[str, Callable[[Path, Path], None]] = {
+    "unchanged": lambda root, out: None,
+    "rewritten": lambda root, out: (root / "a" / "f").write_bytes(b"new\n"),
+    "gone": lambda root, out: (root / "a" / "f").unlink(),
+    "a directory": lambda root, out: _replace(root / "a" / "f", lambda p: p.mkdir()),
+    "a link inside": lambda root, out: _replace(
+        root / "a" / "f", lambda p: p.symlink_to(root / "g")),
+    "a relative link": lambda root, out: _replace(
+        root / "a" / "f", lambda p: p.symlink_to("../g")),
+    "a link outside": lambda root, out: _replace(
+        root / "a" / "f", lambda p: p.symlink_to(out / "s")),
+    "a loop": lambda root, out: _replace(root / "a" / "f", lambda p: p.symlink_to("f")),
+    "its folder a link outside": lambda root, out: (
+        (root / "a" / "f").unlink(), (root / "a").rmdir(), (root / "a").symlink_to(out)),
+    "its folder a file": lambda root, out: (
+        (root / "a" / "f").unlink(), (root / "a").rmdir(), (root / "a").write_bytes(b"")),
+}
+
+
+@pytest.mark.parametrize("kind", ["confined", "scratch"])
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_a_path_read_again_gives_what_a_fresh_resolution_gives(
+        tmp_path: Path, how: str, kind: str, change: str) -> None:
+    root, out = tmp_path / "root", tmp_path / "out"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "f").write_bytes(b"old\n")
+    (root / "g").write_bytes(b"g\n")
+    out.mkdir()
+    (out / "s").write_bytes(b"SECRET")
+    make = ConfinedFileSystem if kind == "confined" else ScratchFileSystem
+    kept = make(str(root))
+    path = str(root / "a" / "f")
+    assert _answer(kept, path) == ("bytes", b"old\n")
+    assert (path in kept._reads) == (how == "openat2")
+    CHANGES[change](root, out)
+    assert _answer(kept, path) == _answer(make(str(root)), path)
+    assert _answer(kept, path) != ("bytes", b"SECRET")
+
+
+def test_the_paths_kept_are_bounded(tmp_path: Path) -> None:
+    fs = ConfinedFileSystem(str(tmp_path))
+    for i in range(confined_mod._READS_KEPT + 10):
+        (tmp_path / f"f{i}").write_bytes(b"x")
+        assert _answer(fs, str(tmp_path / f"f{i}")) == ("bytes", b"x")
+        assert len(fs._reads) <= confined_mod._READS_KEPT
+
+
+@pytest.mark.parametrize("path", ["/dev/null", "/tmp/x", "ROOT/", "ROOT/d/", "ROOT"])
+def test_paths_read_another_way_are_not_kept(tmp_path: Path, path: str) -> None:
+    (tmp_path / "d").mkdir()
+    fs = ScratchFileSystem(str(tmp_path))
+    path = path.replace("ROOT", str(tmp_path))
+    if path == "/tmp/x":  # (the private /tmp, in memory)
+        fs.scratch.write_bytes(path, b"")
+    _answer(fs, path)
+    assert path not in fs._reads
