@@ -8,7 +8,7 @@ from __future__ import annotations
 from tysh.builtins._common.lines import BIG, LineSplit
 from tysh.kernel.base.record import MutableRecord, mutable
 from tysh.kernel.fs.api import FsError
-from tysh.kernel.fs.hostio import HostReader
+from tysh.kernel.fs.hostio import HostReader, output_file, reads_output
 from tysh.kernel.tools.context import Context
 
 TYPE_CHECKING = False
@@ -129,6 +129,16 @@ def open_input(ctx: Context, name: str, status: InputStatus) -> IO[bytes] | None
         return None
 
 
+def is_output(ctx: Context, name: str, f: IO[bytes], target: tuple[int, int]) -> bool:
+    """Whether the operand `name`, open as `f`, is the output file `target`
+    (hostio.output_file) with bytes left to read: copying it would read its own output,
+    without end for a file larger than a read. Reported as GNU cat reports it."""
+    if reads_output(f, target):
+        ctx.error(f"{name}: input file is output file")
+        return True
+    return False
+
+
 def _cannot_open(ctx: Context, name: str, e: FsError) -> None:
     """Report, the tool's way, that the operand `name` could not be opened."""
     fmt = OPEN_ERRORS.get(ctx.name)
@@ -191,9 +201,11 @@ def iter_inputs(
 def copy_inputs(ctx: Context, files: tuple[str, ...], out: IO[bytes]) -> int:
     """Each operand's bytes written to `out` as they arrive (stdin when there are none),
     as `iter_inputs` with `chunks` over each stream would, in one loop for plain `cat`:
-    1 when an operand could not be opened (reported), else 0."""
+    1 when an operand could not be opened or is the output itself (`is_output`;
+    reported), else 0."""
     stdin = ctx.stdin
     failed = 0
+    target = output_file(out)
     for name in files or ("-",):
         if name == "-" or name in STDIN_DEVICES:
             f = stdin
@@ -204,6 +216,11 @@ def copy_inputs(ctx: Context, files: tuple[str, ...], out: IO[bytes]) -> int:
                 _cannot_open(ctx, name, e)
                 failed = 1
                 continue
+        if target is not None and is_output(ctx, name, f, target):
+            failed = 1
+            if f is not stdin:
+                f.close()
+            continue
         try:
             if isinstance(f, HostReader):  # a host file: a small one is read in one go
                 f.copy_to(out, BIG)

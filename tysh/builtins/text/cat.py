@@ -6,10 +6,17 @@ import re
 
 from tysh.builtins._common.args import by_args
 from tysh.builtins._common.lines import LineSplit, chunks, lines_json, slurp
-from tysh.builtins._common.operands import InputStatus, copy_inputs, iter_inputs, open_output
+from tysh.builtins._common.operands import (
+    InputStatus,
+    copy_inputs,
+    is_output,
+    iter_inputs,
+    open_output,
+)
 from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
 from tysh.kernel.fs.api import FsError
+from tysh.kernel.fs.hostio import output_file
 from tysh.kernel.text.regex import RegexError, translate
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
@@ -172,7 +179,11 @@ def _cat_body(args: CatArgs, ctx: Context) -> int:
     number = args.number or args.number_nonblank
     st = _CatState()
     out = ctx.stdout
-    for _name, f in iter_inputs(ctx, args.files, status):
+    target = output_file(out)
+    for name, f in iter_inputs(ctx, args.files, status):
+        if target is not None and is_output(ctx, name, f, target):
+            status.failed = True
+            continue
         _cat_lines(
             f, out, st, number=number, nonblank=args.number_nonblank,
             squeeze=args.squeeze_blank, ends=ends, tabs=tabs, nonprint=nonprint,

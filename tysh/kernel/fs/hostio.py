@@ -18,6 +18,7 @@ import stat as stat_mod
 import time
 
 from tysh.kernel.base.lazymod import LazyModule, contextmanager
+from tysh.kernel.base.streams import NOT_TERMINALS
 from tysh.kernel.fs.api import FsError
 
 TYPE_CHECKING = False
@@ -459,3 +460,31 @@ def replace_in(dirfd: int, name: str, path: str, old_mode: int | None,
         except OSError:
             pass
         raise
+
+
+def output_file(out: object) -> tuple[int, int] | None:
+    """(device, inode) of `out` when it is a regular file of the host (a redirection
+    to one); None for anything else: memory, a pipe, a terminal, a capture."""
+    if type(out) in NOT_TERMINALS:
+        return None
+    try:
+        st = os.fstat(out.fileno())  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino) if stat_mod.S_ISREG(st.st_mode) else None
+
+
+def reads_output(src: object, out: tuple[int, int]) -> bool:
+    """Whether `src` is the host file `out` (`output_file`) with bytes left after its
+    position: copying it there would read what the copy writes and, past the size of
+    one read, never end. GNU cat refuses such a copy (`input file is output file`)."""
+    if type(src) in NOT_TERMINALS:
+        return False
+    try:
+        # (a HostReader that reads its descriptor itself is at the descriptor's offset)
+        fd = src._fd if type(src) is HostReader and src._fd >= 0 else (
+            src.fileno())  # type: ignore[attr-defined]
+        st = os.fstat(fd)
+        return (st.st_dev, st.st_ino) == out and os.lseek(fd, 0, os.SEEK_CUR) < st.st_size
+    except (AttributeError, OSError, ValueError):
+        return False
