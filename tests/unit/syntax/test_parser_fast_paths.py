@@ -100,6 +100,7 @@ def _general_driver(mp: pytest.MonkeyPatch) -> None:
                         for size, origin, fn, one in tables.reductions]
     mp.setattr(parser, "_tables", plain)
     mp.setattr(parser, "_CHAIN_MAX", 1)
+    mp.setattr(parser, "_LISTS_INLINE", False)
 
 
 @pytest.fixture(scope="module")
@@ -352,3 +353,66 @@ def test_the_words_scan_word_makes_equal_the_ones_their_classes_make(word: str) 
     assert end == len(word)
     again = _rebuilt(made)
     assert again == made and hash(again) == hash(made) and repr(again) == repr(made)
+
+
+def _lists_by_tables(mp: pytest.MonkeyPatch) -> None:
+    """Every statement read by the tables (`_run`), none by `_run_lists` itself."""
+    mp.setattr(parser, "_LISTS_INLINE", False)
+
+
+def test_the_lists_reader_parses_the_scripts_as_the_tables_do(
+        scripts: list[str], fast: list[tuple[str, str]]) -> None:
+    for mp in _mp():
+        _lists_by_tables(mp)
+        general = _outcomes(scripts)
+    assert [s for s, a, b in zip(scripts, fast, general, strict=True) if a != b] == []
+
+
+_LIST_PIECES = st.sampled_from(
+    ["echo", "a", "'q r'", '"$x"', "x=1", "local y=2", ">o", "2>&1", "|", "||", "&&", ";",
+     "&", "\n", "\n\n", "#c\n", "$(a b)", "$(a; b | c)", "$(a &&)", "$(\n)", "if", "then",
+     "fi", "{", "}", "(", ")", "!", "time", ";;", "|&", "for", "do", "done", "f()", "[[",
+     "]]", "<<E\nh\nE\n"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_LIST_PIECES, max_size=16))
+def test_statements_read_before_a_compound_command_or_an_error_keep_the_tables_outcome(
+        pieces: list[str]) -> None:
+    # (the tables read from the statement the first token that is not a list's is in)
+    src = " ".join(pieces)
+    fast = _outcome(src)
+    for mp in _mp():
+        _lists_by_tables(mp)
+        assert _outcome(src) == fast
+
+
+@pytest.mark.parametrize("src", [
+    "", "\n", "\n\n#c\n", "a", "a\n", "a;", "a;\n", "a &", "a & b", "a;b;c", "a\nb\n",
+    "a | b | c", "a && b || c", "a &&\nb", "a |\n b", "x=1 >o a b 2>&1 | c && d; e &",
+    "a; if b; then c; fi", "a\nb\n{ c; }", "a; ;", "a\n\n;", "a;\n;", "a &&", "a |",
+    "a; b )", "a; fi", "a; $(b; c)", "echo $(a; if b; then c; fi; d)", "a; b; ! c",
+    "a; b |& c", "a; time b", "local a=1 b; c", "\na; (b)", "a;\n\nif"])
+def test_the_lists_reader_gives_the_tables_tree_or_error(src: str) -> None:
+    fast = _outcome(src)
+    for mp in _mp():
+        _lists_by_tables(mp)
+        assert _outcome(src) == fast
+
+
+def test_the_lists_reader_makes_nodes_equal_to_the_ones_their_classes_make() -> None:
+    tree = parser.parse_uncached("a b | c && d; x=1 e >o &\nf\n")
+    again = _rebuilt(tree)
+    assert again == tree and hash(again) == hash(tree) and repr(again) == repr(tree)
+    for st_ in tree.statements:
+        for p in (st_.body.first, *(p for _op, p in st_.body.rest)):
+            assert type(p) is ast.Pipeline and p.timed == 0 and p.negated is False
+
+
+def test_a_script_of_lists_is_read_without_the_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_args: object) -> None:
+        raise AssertionError("read by the tables")
+
+    monkeypatch.setattr(parser, "_run", refuse)
+    tree = parser.parse_uncached("a b | c && d; x=1 e >o &\necho \"$(f; g)\"\n")
+    assert len(tree.statements) == 3

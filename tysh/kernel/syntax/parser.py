@@ -95,7 +95,7 @@ def parse_uncached(src: str, aliases: Mapping[str, str] | None = None) -> ast.Sc
     scanner = lexer.script_scanner(src, parse_scanner, aliases)
     if len(src) < _GC_PAUSE_THRESHOLD or not gc.isenabled():
         # (parse_scanner's work without its two calls: most scripts are a line or two)
-        script: ast.Script = _run(_tables or _get_tables(), scanner.tokens(), scanner)
+        script: ast.Script = _run_lists(_tables or _get_tables(), scanner.tokens(), scanner)
         return script
     gc.disable()
     try:
@@ -552,6 +552,162 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
         values.append(value)
 
 
+# Whether `_run_lists` reads the statements of simple commands itself (the tests turn
+# it off to compare it with the tables).
+_LISTS_INLINE = True
+
+# The tokens a simple command is made of, and those that start one.
+_COMMAND_PARTS = frozenset({"WORD", "ASSIGN", "REDIR", "DECL_ASSIGN"})
+_COMMAND_START = frozenset({"WORD", "ASSIGN", "REDIR"})
+
+# `_run_lists`' states: where a newline may come, and what it has read last.
+_L_BEGIN = 0  # the start of the text: a newline may come
+_L_NEXT = 1  # a statement may start (after a newline)
+_L_COMMAND = 2  # in a simple command
+_L_JOIN = 3  # after | && ||: a newline may come, then a command
+_L_JOINED = 4  # after | && || and a newline: a command
+_L_ENDED = 5  # after ; or &: a newline may come, or a statement
+
+
+def _run_lists(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
+    """`_run` for a text whose statements are lists of pipelines of simple commands
+    (`a b; c | d && e\n`), most scripts and `$( )` bodies: their nodes are made as the
+    builders make them, straight from the tokens, without the tables.
+
+    At the first token that is not such a list's (a compound command, `!`, an error),
+    the statements before the one it is in are kept, and `_run` reads the rest of the
+    text from the start of that statement: the statements a script's tail holds, or the
+    error it has, are the same whatever statements come before it (`start` and the
+    tail of `stmt_list` accept the same statements, and no opener of a compound
+    command, which is what a syntax error's message looks for, is among them)."""
+    if not _LISTS_INLINE:
+        return _run(tables, tokens, scanner)
+    new = _new
+    parts = _COMMAND_PARTS
+    seen: list[Tok] = []
+    stmts: list[ast.Statement] = []
+    mark = 0  # where the statement being read starts in `seen`
+    begin = 0  # where the command being read starts in `seen`
+    pipe: list[ast.Command] = []  # the commands before it in its pipeline
+    first: ast.Pipeline | None = None  # the first pipeline of its and-or list
+    rest: list[tuple[str, ast.Pipeline]] = []  # the pipelines after && and ||
+    op = ""  # the && or || before the pipeline being read
+    state = _L_BEGIN
+    tokens = iter(tokens)
+    for tok in tokens:
+        ty = tok[0]
+        if state == _L_COMMAND:
+            if ty in parts:
+                seen.append(tok)
+                continue
+            if ty == "PIPE":
+                pipe.append(_Builder.simple_command(seen[begin:]))
+                seen.append(tok)
+                state = _L_JOIN
+                continue
+            if ty == "AND_IF" or ty == "OR_IF" or ty == "_SEMI" or ty == "_NL" or ty == "_AMP":
+                cmd = _Builder.simple_command(seen[begin:])
+                p = new(Pipeline)
+                if pipe:
+                    pipe.append(cmd)
+                    p.commands = tuple(pipe)
+                    p.pos = pipe[0].pos
+                    pipe = []
+                else:
+                    p.commands = (cmd,)
+                    p.pos = cmd.pos
+                p.negated = False
+                p.timed = 0
+                seen.append(tok)
+                if first is None:
+                    first = p
+                else:
+                    rest.append((op, p))
+                if ty == "AND_IF" or ty == "OR_IF":
+                    op = tok[1]
+                    state = _L_JOIN
+                    continue
+                ao = new(AndOr)
+                ao.first = first
+                ao.pos = first.pos
+                if rest:
+                    ao.rest = tuple(rest)
+                    rest = []
+                else:
+                    ao.rest = ()
+                first = None
+                st = new(Statement)
+                st.body = ao
+                st.background = ty == "_AMP"
+                st.pos = ao.pos
+                stmts.append(st)
+                mark = len(seen)
+                state = _L_NEXT if ty == "_NL" else _L_ENDED
+                continue
+        elif ty in _COMMAND_START:
+            if state == _L_ENDED or state == _L_NEXT or state == _L_BEGIN:
+                mark = len(seen)
+            begin = len(seen)
+            seen.append(tok)
+            state = _L_COMMAND
+            continue
+        elif ty == "_NL" and (state == _L_ENDED or state == _L_JOIN or state == _L_BEGIN):
+            seen.append(tok)
+            if state == _L_JOIN:
+                state = _L_JOINED
+            else:
+                mark = len(seen)
+                state = _L_NEXT
+            continue
+        # not a list's: the tables read the statement this token is in, and the rest
+        if not stmts or mark == len(seen) and ty == "_NL":
+            return _run(tables, _replay(seen, 0, tok, tokens), scanner)
+        tail: ast.Script = _run(tables, _replay(seen, mark, tok, tokens), scanner)
+        script = new(Script)
+        script.statements = (*stmts, *tail.statements)
+        script.pos = stmts[0].pos
+        return script
+    if state == _L_COMMAND:
+        cmd = _Builder.simple_command(seen[begin:])
+        p = new(Pipeline)
+        if pipe:
+            pipe.append(cmd)
+            p.commands = tuple(pipe)
+            p.pos = pipe[0].pos
+        else:
+            p.commands = (cmd,)
+            p.pos = cmd.pos
+        p.negated = False
+        p.timed = 0
+        if first is None:
+            first = p
+        else:
+            rest.append((op, p))
+        ao = new(AndOr)
+        ao.first = first
+        ao.rest = tuple(rest)
+        ao.pos = first.pos
+        st = new(Statement)
+        st.body = ao
+        st.background = False
+        st.pos = ao.pos
+        stmts.append(st)
+    elif state == _L_JOIN or state == _L_JOINED:
+        # (the text ends after | && ||: the tables say what is missing)
+        return _run(tables, seen, scanner)
+    script = new(Script)
+    script.statements = tuple(stmts)
+    script.pos = stmts[0].pos if stmts else ast.NOPOS
+    return script
+
+
+def _replay(seen: list[Tok], start: int, tok: Tok, tokens: Iterator[Tok]) -> Iterator[Tok]:
+    """The tokens `seen` holds from `start`, `tok`, then the ones `tokens` has left."""
+    yield from seen[start:] if start else seen
+    yield tok
+    yield from tokens
+
+
 # The most reductions of one symbol `_unit_chain` puts in one chain (the tests set 1 to
 # compare chains with reducing one step at a time).
 _CHAIN_MAX = 64
@@ -595,7 +751,7 @@ def _run_error(scanner: Scanner, tok: Tok, stack: list[_Row], values: list[Any],
 def parse_scanner(scanner: Scanner) -> ast.Script:
     """Parse the tokens of one scanner: a whole script, or a `$( )` body (the function
     a `lexer.Source` is given to parse nested bodies with)."""
-    result = _run(_get_tables(), scanner.tokens(), scanner)
+    result = _run_lists(_get_tables(), scanner.tokens(), scanner)
     assert isinstance(result, ast.Script)
     return result
 
