@@ -371,11 +371,12 @@ def test_the_lists_reader_parses_the_scripts_as_the_tables_do(
 _LIST_PIECES = st.sampled_from(
     ["echo", "a", "'q r'", '"$x"', "x=1", "local y=2", ">o", "2>&1", "|", "||", "&&", ";",
      "&", "\n", "\n\n", "#c\n", "$(a b)", "$(a; b | c)", "$(a &&)", "$(\n)", "if", "then",
-     "fi", "{", "}", "(", ")", "!", "time", ";;", "|&", "for", "do", "done", "f()", "[[",
-     "]]", "<<E\nh\nE\n"])
+     "elif", "else", "fi", "{", "}", "(", ")", "!", "time", ";;", ";&", "|&", "for", "in",
+     "do", "done", "while", "until", "case", "esac", "a)", "(a|b)", "f()", "function",
+     "[[", "]]", "-n", "==", "((x))", "for ((;;))", "<<E\nh\nE\n", "1x"])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(st.lists(_LIST_PIECES, max_size=16))
 def test_statements_read_before_a_compound_command_or_an_error_keep_the_tables_outcome(
         pieces: list[str]) -> None:
@@ -409,10 +410,34 @@ def test_the_lists_reader_makes_nodes_equal_to_the_ones_their_classes_make() -> 
             assert type(p) is ast.Pipeline and p.timed == 0 and p.negated is False
 
 
-def test_a_script_of_lists_is_read_without_the_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+_COMPOUND_SCRIPT = """\
+a b | c && d; x=1 e >o &
+echo "$(f; g)"
+if a; then b; elif c; then d; else e; fi >o
+while a; do b; done; until a
+do b; done
+for x in a b; do c; done | d
+for x
+do c; done
+for x; { c; }
+for ((i=0; i<2; i++)); do c; done
+{ a; b & } 2>&1 && (c; d)
+((x > 1)) || [[ -n $a && ( ! $b == c || -f d ) ]]
+case $x in (a|b) c ;; d) e ;& *) f
+esac
+f() { a; } >o
+g()
+( b )
+"""
+
+
+def test_a_script_of_lists_and_compound_commands_is_read_without_the_tables(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_args: object) -> None:
         raise AssertionError("read by the tables")
 
+    with_tables = _outcome(_COMPOUND_SCRIPT)
     monkeypatch.setattr(parser, "_run", refuse)
-    tree = parser.parse_uncached("a b | c && d; x=1 e >o &\necho \"$(f; g)\"\n")
-    assert len(tree.statements) == 3
+    tree = parser.parse_uncached(_COMPOUND_SCRIPT)
+    assert len(tree.statements) == 15
+    assert ("tree", repr(tree)) == with_tables
