@@ -306,7 +306,8 @@ def test_a_script_scanner_holds_what_the_classes_of_scanner_and_source_make(
 
 _QUICK_PIECES = st.sampled_from(["a", "b.c", "-x", "'q'", "''", "'r s'", '"t"', '""', '"u v"',
                                  "$x", "$1", "$?", "${y}", '"$z"', '"w $@ ${v}"', '"$x$y"',
-                                 '"${a}b"', "=", "%"])
+                                 '"${a}b"', "=", "%", "$((1+2))", "$(( (a+b) * 2 ))", "$(())",
+                                 "$((x))", "$((()))"])
 
 
 @settings(max_examples=300, deadline=None)
@@ -321,6 +322,21 @@ def test_a_quick_words_parts_equal_the_ones_scan_word_makes(pieces: list[str]) -
     assert [type(p) for p in quick] == [type(p) for p in word.parts]
     assert quick == word.parts and hash(quick) == hash(word.parts)
     assert repr(quick) == repr(word.parts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_QUICK_PIECES, min_size=1, max_size=4), st.text(alphabet=" x\n", max_size=6))
+def test_a_quick_word_after_other_lines_has_the_positions_scan_word_gives(
+        pieces: list[str], before: str) -> None:
+    # (an arithmetic expansion's parts carry positions of their own)
+    text = before + " " + "".join(pieces)
+    i = len(before) + 1
+    line = text.count("\n", 0, i) + 1
+    line_start = text.rfind("\n", 0, i) + 1
+    quick = lexer._quick_parts(text, i, len(text), line, line_start)
+    word, end = lexer.Scanner(lexer.Source(text, parser.parse_scanner)).scan_word(i, lexer.M_WORD)
+    assert end == len(text)
+    assert quick == word.parts and repr(quick) == repr(word.parts)
 
 
 def _rebuilt(x: object) -> object:

@@ -123,14 +123,18 @@ _SIMPLE_WORD = LazyRegex(
 # `$name`/`${name}`, ending where every word ends: what `tokens` reads inline beyond
 # the plain words (`_quick_parts` splits it into parts as scan_word would). A `$name`
 # may also be a digit's or a special parameter's (`$1`, `$?`, `"$@"`): one character.
+# An arithmetic expansion of one line of ordinary text and parentheses nested once
+# (`$((i+1))`, `$(( (a+b)*2 ))`), ending at the `))` scan_arith ends it at, is one too.
 _QUICK_WORD = LazyRegex(
     r"(?:[^ \t\n|&;()<>'\"\\$`]++|'[^']*+'"
     r'|"(?:[^"\\$`]++|\$(?:[A-Za-z_][A-Za-z0-9_]*+|[0-9@*#?$!-]|\{[A-Za-z_][A-Za-z0-9_]*+\}))*+"'
-    r"|\$(?:[A-Za-z_][A-Za-z0-9_]*+|[0-9@*#?$!-]|\{[A-Za-z_][A-Za-z0-9_]*+\}))++"
+    r"|\$(?:[A-Za-z_][A-Za-z0-9_]*+|[0-9@*#?$!-]|\{[A-Za-z_][A-Za-z0-9_]*+\}"
+    r"|\(\((?:[^()$\"'\\`\n]++|\([^()$\"'\\`\n]*+\))*+\)\)))++"
     r"(?=[ \t\n|&;)]|[<>](?!\()|\Z)")
 _QUICK_SEGMENT = LazyRegex(
     r"""([^'"$]+)|'([^']*)'|"([^"]*)"|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])"""
-    r"""|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
+    r"""|\$\{([A-Za-z_][A-Za-z0-9_]*)\}"""
+    r"""|\$\(\(((?:[^()$"'\\`\n]|\([^()$"'\\`\n]*\))*)\)\)""")
 # Inside "…" of such a word: text, $name (or a digit or special parameter), ${name}.
 _QUICK_DQ_SEGMENT = LazyRegex(
     r"""([^$]+)|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
@@ -739,7 +743,7 @@ class Scanner:
                             pos.line = cur_line
                             pos.col = i - cur_start + 1
                             word = new(new_word)
-                            word.parts = _quick_parts(text, i, end)
+                            word.parts = _quick_parts(text, i, end, cur_line, cur_start)
                             word.pos = pos
                             yield ("WORD", word, i, end)
                             continue
@@ -754,8 +758,9 @@ class Scanner:
                                     if not cur_start <= i < cur_next:
                                         cur_line, cur_start, cur_next = _line_span(
                                             self.src, text, n, lazy, line_offset, i)
-                                    yield self._inline_assign(am, i, end, _quick_parts(text, j, end),
-                                                              cur_line, cur_start)
+                                    yield self._inline_assign(
+                                        am, i, end, _quick_parts(text, j, end, cur_line, cur_start),
+                                        cur_line, cur_start)
                                     continue
             tok = next_tok()
             if aliasing and self.text is not text:  # an alias was expanded: the text changed
@@ -1894,14 +1899,33 @@ def _skip(pattern: LazyRegex, text: str, i: int) -> int:
     return m.end()
 
 
-def _quick_parts(text: str, i: int, end: int) -> tuple[ast.WordPart, ...]:
-    """The parts of the word `_QUICK_WORD` matched at `i`..`end`, as scan_word makes them
-    (adjacent single-quoted strings make one Quoted). The nodes are made with the stores
-    their __init__ makes, without the call (`_param` for a ParamExp)."""
+def _quick_parts(text: str, i: int, end: int, line: int = 1, line_start: int = 0
+                 ) -> tuple[ast.WordPart, ...]:
+    """The parts of the word `_QUICK_WORD` matched at `i`..`end`, on the line `line` that
+    starts at `line_start`, as scan_word makes them (adjacent single-quoted strings make
+    one Quoted). The nodes are made with the stores their __init__ makes, without the
+    call (`_param` for a ParamExp)."""
     parts: list[ast.WordPart] = []
     new = _new
     for m in _QUICK_SEGMENT.finditer(text, i, end):
         k = m.lastindex
+        if k == 6:
+            # `$((…))`: its text, quoted, as scan_arith reads it
+            body = m.group(6)
+            expr = new(Word)
+            if body:
+                node = new(Quoted)
+                node.text = body
+                expr.parts = (node,)
+            else:
+                expr.parts = ()
+            start = m.start()
+            expr.pos = Pos(line, start + 4 - line_start)
+            sub = new(ast.ArithSub)
+            sub.expr = expr
+            sub.pos = Pos(line, start + 1 - line_start)
+            parts.append(sub)
+            continue
         if k == 1:
             node = new(Lit)
             node.text = m.group(1)
