@@ -457,3 +457,20 @@ def test_a_script_of_lists_and_compound_commands_is_read_without_the_tables(
     tree = parser.parse_uncached(_COMPOUND_SCRIPT)
     assert len(tree.statements) == 15
     assert ("tree", repr(tree)) == with_tables
+
+
+_CASE_BODY_PIECES = st.sampled_from(["echo", "a", "'q'", '"$x"', "x=1", ">o", "|", "&&", ";",
+                                     "\n", "  ", ";;", ";&", "esac", "b)", "(c|d)", "*)", "{",
+                                     "}", "if", "then", "fi", "case", "in", "#c\n", "$((1))"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_CASE_BODY_PIECES, st.sampled_from([" ", "\n", ""])), max_size=12),
+       st.booleans())
+def test_the_commands_of_a_case_item_are_read_inline_as_by_the_general_path(
+        items: list[tuple[str, str]], close: bool) -> None:
+    src = "case $v in\n  a) " + "".join(w + b for w, b in items) + ("\nesac\n" if close else "")
+    fast = _outcome(src)
+    for mp in _mp():
+        _general_lexer(mp)
+        assert _outcome(src) == fast

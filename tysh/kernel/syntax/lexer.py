@@ -557,8 +557,10 @@ class Scanner:
         end_inline = _END_INLINE
         # Whether the scanner is in the ordinary state the inline paths read: only _next
         # (and the here-document reading after it) leaves it or comes back to it, so it
-        # is found again after each token _next reads.
-        ordinary = not (self.heredocs or self.cond or self.pending or self.case_stack
+        # is found again after each token _next reads. (The commands of a case item are
+        # read as any others: only its patterns are not.)
+        ordinary = not (self.heredocs or self.cond or self.pending
+                        or self.case_stack and self.case_stack[-1] == _CASE_PATTERN
                         or aliasing and self.alias_next)
         while True:
             if ordinary:
@@ -795,7 +797,8 @@ class Scanner:
                 yield tok
                 if queued is not None:
                     yield queued
-            ordinary = not (self.heredocs or self.cond or self.pending or self.case_stack
+            ordinary = not (self.heredocs or self.cond or self.pending
+                            or self.case_stack and self.case_stack[-1] == _CASE_PATTERN
                             or aliasing and self.alias_next)
 
     def _next(self) -> Tok | None:
