@@ -307,7 +307,7 @@ def test_a_script_scanner_holds_what_the_classes_of_scanner_and_source_make(
 _QUICK_PIECES = st.sampled_from(["a", "b.c", "-x", "'q'", "''", "'r s'", '"t"', '""', '"u v"',
                                  "$x", "$1", "$?", "${y}", '"$z"', '"w $@ ${v}"', '"$x$y"',
                                  '"${a}b"', "=", "%", "$((1+2))", "$(( (a+b) * 2 ))", "$(())",
-                                 "$((x))", "$((()))"])
+                                 "$((x))", "$((()))", "'a\"b'", '"c\'d"'])
 
 
 @settings(max_examples=300, deadline=None)

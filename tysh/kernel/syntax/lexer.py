@@ -1908,8 +1908,27 @@ def _quick_parts(text: str, i: int, end: int, line: int = 1, line_start: int = 0
     starts at `line_start`, as scan_word makes them (adjacent single-quoted strings make
     one Quoted). The nodes are made with the stores their __init__ makes, without the
     call (`_param` for a ParamExp)."""
-    parts: list[ast.WordPart] = []
     new = _new
+    c = text[i]
+    if c == "'" or c == '"':
+        # a word of one quoted string (`'a b'`, `"a b"`), the commonest, without the
+        # segment loop
+        body = text[i + 1:end - 1]
+        if c not in body and text[end - 1] == c:
+            if c == "'":
+                node = new(Quoted)
+                node.text = body
+                return (node,)
+            if "$" not in body:
+                dq = new(DQ)
+                if body:
+                    node = new(Quoted)
+                    node.text = body
+                    dq.parts = (node,)
+                else:
+                    dq.parts = ()
+                return (dq,)
+    parts: list[ast.WordPart] = []
     for m in _QUICK_SEGMENT.finditer(text, i, end):
         k = m.lastindex
         if k == 6:
