@@ -393,12 +393,16 @@ _LIST_PIECES = st.sampled_from(
 
 
 @settings(max_examples=1500, deadline=None)
-@given(st.lists(_LIST_PIECES, max_size=16))
+@given(st.lists(_LIST_PIECES, max_size=16), st.booleans())
 def test_statements_read_before_a_compound_command_or_an_error_keep_the_tables_outcome(
-        pieces: list[str]) -> None:
-    # (the tables read from the statement the first token that is not a list's is in)
+        pieces: list[str], keep_none: bool) -> None:
+    # (the tables read from the statement the first token that is not a list's is in;
+    # with `keep_none`, the reader drops the tokens of every statement before the last)
     src = " ".join(pieces)
-    fast = _outcome(src)
+    for mp in _mp():
+        if keep_none:
+            mp.setattr(parser, "_LISTS_KEEP", 0)
+        fast = _outcome(src)
     for mp in _mp():
         _lists_by_tables(mp)
         assert _outcome(src) == fast
@@ -413,8 +417,37 @@ def test_statements_read_before_a_compound_command_or_an_error_keep_the_tables_o
 def test_the_lists_reader_gives_the_tables_tree_or_error(src: str) -> None:
     fast = _outcome(src)
     for mp in _mp():
+        mp.setattr(parser, "_LISTS_KEEP", 0)
+        assert _outcome(src) == fast
+    for mp in _mp():
         _lists_by_tables(mp)
         assert _outcome(src) == fast
+
+
+def _double_newlines(tokens: Iterator[tuple[object, ...]]) -> Iterator[tuple[object, ...]]:
+    """The tokens with each newline given twice (the lexer gives one for a run)."""
+    for tok in tokens:
+        yield tok
+        if tok[0] == "_NL":
+            yield tok
+
+
+@pytest.mark.parametrize("src", ["a\nb\n", "a;\nb", "a; b\n", "if a; then b; fi\nc\n", "a; b; c\nd"])
+@pytest.mark.parametrize("keep", [0, 4096])
+def test_a_newline_where_a_statement_should_start_is_refused_as_the_tables_refuse_it(
+        src: str, keep: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    def outcome(run: object) -> str:
+        scanner = lexer.script_scanner(src, parser.parse_scanner)
+        tokens = _double_newlines(scanner.tokens())
+        try:
+            return repr(run(parser._get_tables(), tokens, scanner))  # type: ignore[operator]
+        except TyshSyntaxError as e:
+            return f"{e} @{e.line}:{e.col}"
+
+    monkeypatch.setattr(parser, "_LISTS_KEEP", keep)
+    refused = outcome(parser._run)
+    assert "unexpected newline" in refused
+    assert outcome(parser._run_lists) == refused
 
 
 def test_the_lists_reader_makes_nodes_equal_to_the_ones_their_classes_make() -> None:

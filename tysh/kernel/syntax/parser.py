@@ -557,6 +557,10 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
 # with the tables).
 _LISTS_INLINE = True
 
+# How many tokens of the statements before the one being read `_run_lists` keeps (it
+# needs the last statement's; the tests set 0).
+_LISTS_KEEP = 4096
+
 # The tokens a simple command is made of, and those that start one.
 _COMMAND_PARTS = frozenset({"WORD", "ASSIGN", "REDIR", "DECL_ASSIGN"})
 _COMMAND_START = frozenset({"WORD", "ASSIGN", "REDIR"})
@@ -681,13 +685,19 @@ def _run_lists(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
                 st.background = ty == "_AMP"
                 st.pos = ao.pos
                 stmts.append(st)
+                if mark > _LISTS_KEEP:
+                    # the tokens before this statement are never read again (the one
+                    # they could be read for, a newline where a statement should start,
+                    # is refused as it is after any statement)
+                    del seen[:mark]
                 mark = len(seen)
                 state = _L_NEXT if ty == "_NL" else _L_ENDED
                 continue
             seen.append(tok)
             raise _Refused
     except _Refused:
-        # the tables read on from the statement the refused token is in
+        # the tables read on from the statement the refused token is in (a newline where
+        # one should start, from the statement before it: the tables refuse it there)
         if not stmts or mark == len(seen) - 1 and seen[-1][0] == "_NL":
             return _run(tables, _replay(seen, 0, tokens), scanner)
         tail: ast.Script = _run(tables, _replay(seen, mark, tokens), scanner)
