@@ -10,7 +10,10 @@ script it refuses.
   without calling their classes; with those paths closed, every token goes through
   `Scanner._next`.
 
-Both are compared on the parse benchmark's generated script, the conformance corpora
+- The statement reader (`parser._run_lists`) reads lists and compound commands without
+  the tables, and leaves the rest of the text to them at a token it does not take.
+
+Each is compared on the parse benchmark's generated script, the conformance corpora
 and scripts made to end or break inside a run."""
 
 from __future__ import annotations

@@ -7,6 +7,10 @@ from `lexer.Scanner`, and each reduction calls the tree builder directly with th
 (punctuation dropped, `_rule` and repetition helpers spliced in), so no parse tree and no
 Lark Token objects are ever built. That loop is what makes parsing several times faster
 than bashlex (`bench/parse.py`); the grammar file stays the one definition of the syntax.
+Most statements are read before the tables see them, by `_run_lists` and the readers
+after it: a recursive descent over the same tokens for the statements the grammar's
+commonest rules make, calling the same builders, that leaves everything else (and every
+error) to the tables.
 
 Results are memoised by source text: ASTs are immutable and the interpreter re-parses the
 same function bodies and `-c` strings over and over.
