@@ -10,7 +10,10 @@ script it refuses.
   without calling their classes; with those paths closed, every token goes through
   `Scanner._next`.
 
-Both are compared on the parse benchmark's generated script, the conformance corpora
+- The statement reader (`parser._run_lists`) reads lists and compound commands without
+  the tables, and leaves the rest of the text to them at a token it does not take.
+
+Each is compared on the parse benchmark's generated script, the conformance corpora
 and scripts made to end or break inside a run."""
 
 from __future__ import annotations
@@ -100,6 +103,7 @@ def _general_driver(mp: pytest.MonkeyPatch) -> None:
                         for size, origin, fn, one in tables.reductions]
     mp.setattr(parser, "_tables", plain)
     mp.setattr(parser, "_CHAIN_MAX", 1)
+    mp.setattr(parser, "_LISTS_INLINE", False)
 
 
 @pytest.fixture(scope="module")
@@ -305,7 +309,8 @@ def test_a_script_scanner_holds_what_the_classes_of_scanner_and_source_make(
 
 _QUICK_PIECES = st.sampled_from(["a", "b.c", "-x", "'q'", "''", "'r s'", '"t"', '""', '"u v"',
                                  "$x", "$1", "$?", "${y}", '"$z"', '"w $@ ${v}"', '"$x$y"',
-                                 '"${a}b"', "=", "%"])
+                                 '"${a}b"', "=", "%", "$((1+2))", "$(( (a+b) * 2 ))", "$(())",
+                                 "$((x))", "$((()))", "'a\"b'", '"c\'d"'])
 
 
 @settings(max_examples=300, deadline=None)
@@ -320,6 +325,21 @@ def test_a_quick_words_parts_equal_the_ones_scan_word_makes(pieces: list[str]) -
     assert [type(p) for p in quick] == [type(p) for p in word.parts]
     assert quick == word.parts and hash(quick) == hash(word.parts)
     assert repr(quick) == repr(word.parts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_QUICK_PIECES, min_size=1, max_size=4), st.text(alphabet=" x\n", max_size=6))
+def test_a_quick_word_after_other_lines_has_the_positions_scan_word_gives(
+        pieces: list[str], before: str) -> None:
+    # (an arithmetic expansion's parts carry positions of their own)
+    text = before + " " + "".join(pieces)
+    i = len(before) + 1
+    line = text.count("\n", 0, i) + 1
+    line_start = text.rfind("\n", 0, i) + 1
+    quick = lexer._quick_parts(text, i, len(text), line, line_start)
+    word, end = lexer.Scanner(lexer.Source(text, parser.parse_scanner)).scan_word(i, lexer.M_WORD)
+    assert end == len(text)
+    assert quick == word.parts and repr(quick) == repr(word.parts)
 
 
 def _rebuilt(x: object) -> object:
@@ -352,3 +372,141 @@ def test_the_words_scan_word_makes_equal_the_ones_their_classes_make(word: str) 
     assert end == len(word)
     again = _rebuilt(made)
     assert again == made and hash(again) == hash(made) and repr(again) == repr(made)
+
+
+def _lists_by_tables(mp: pytest.MonkeyPatch) -> None:
+    """Every statement read by the tables (`_run`), none by `_run_lists` itself."""
+    mp.setattr(parser, "_LISTS_INLINE", False)
+
+
+def test_the_lists_reader_parses_the_scripts_as_the_tables_do(
+        scripts: list[str], fast: list[tuple[str, str]]) -> None:
+    for mp in _mp():
+        _lists_by_tables(mp)
+        general = _outcomes(scripts)
+    assert [s for s, a, b in zip(scripts, fast, general, strict=True) if a != b] == []
+
+
+_LIST_PIECES = st.sampled_from(
+    ["echo", "a", "'q r'", '"$x"', "x=1", "local y=2", ">o", "2>&1", "|", "||", "&&", ";",
+     "&", "\n", "\n\n", "#c\n", "$(a b)", "$(a; b | c)", "$(a &&)", "$(\n)", "if", "then",
+     "elif", "else", "fi", "{", "}", "(", ")", "!", "time", ";;", ";&", "|&", "for", "in",
+     "do", "done", "while", "until", "case", "esac", "a)", "(a|b)", "f()", "function",
+     "[[", "]]", "-n", "==", "((x))", "for ((;;))", "<<E\nh\nE\n", "1x"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_LIST_PIECES, max_size=16), st.booleans())
+def test_statements_read_before_a_compound_command_or_an_error_keep_the_tables_outcome(
+        pieces: list[str], keep_none: bool) -> None:
+    # (the tables read from the statement the first token that is not a list's is in;
+    # with `keep_none`, the reader drops the tokens of every statement before the last)
+    src = " ".join(pieces)
+    for mp in _mp():
+        if keep_none:
+            mp.setattr(parser, "_LISTS_KEEP", 0)
+        fast = _outcome(src)
+    for mp in _mp():
+        _lists_by_tables(mp)
+        assert _outcome(src) == fast
+
+
+@pytest.mark.parametrize("src", [
+    "", "\n", "\n\n#c\n", "a", "a\n", "a;", "a;\n", "a &", "a & b", "a;b;c", "a\nb\n",
+    "a | b | c", "a && b || c", "a &&\nb", "a |\n b", "x=1 >o a b 2>&1 | c && d; e &",
+    "a; if b; then c; fi", "a\nb\n{ c; }", "a; ;", "a\n\n;", "a;\n;", "a &&", "a |",
+    "a; b )", "a; fi", "a; $(b; c)", "echo $(a; if b; then c; fi; d)", "a; b; ! c",
+    "a; b |& c", "a; time b", "local a=1 b; c", "\na; (b)", "a;\n\nif"])
+def test_the_lists_reader_gives_the_tables_tree_or_error(src: str) -> None:
+    fast = _outcome(src)
+    for mp in _mp():
+        mp.setattr(parser, "_LISTS_KEEP", 0)
+        assert _outcome(src) == fast
+    for mp in _mp():
+        _lists_by_tables(mp)
+        assert _outcome(src) == fast
+
+
+def _double_newlines(tokens: Iterator[tuple[object, ...]]) -> Iterator[tuple[object, ...]]:
+    """The tokens with each newline given twice (the lexer gives one for a run)."""
+    for tok in tokens:
+        yield tok
+        if tok[0] == "_NL":
+            yield tok
+
+
+@pytest.mark.parametrize("src", ["a\nb\n", "a;\nb", "a; b\n", "if a; then b; fi\nc\n", "a; b; c\nd"])
+@pytest.mark.parametrize("keep", [0, 4096])
+def test_a_newline_where_a_statement_should_start_is_refused_as_the_tables_refuse_it(
+        src: str, keep: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    def outcome(run: object) -> str:
+        scanner = lexer.script_scanner(src, parser.parse_scanner)
+        tokens = _double_newlines(scanner.tokens())
+        try:
+            return repr(run(parser._get_tables(), tokens, scanner))  # type: ignore[operator]
+        except TyshSyntaxError as e:
+            return f"{e} @{e.line}:{e.col}"
+
+    monkeypatch.setattr(parser, "_LISTS_KEEP", keep)
+    refused = outcome(parser._run)
+    assert "unexpected newline" in refused
+    assert outcome(parser._run_lists) == refused
+
+
+def test_the_lists_reader_makes_nodes_equal_to_the_ones_their_classes_make() -> None:
+    tree = parser.parse_uncached("a b | c && d; x=1 e >o &\nf\n")
+    again = _rebuilt(tree)
+    assert again == tree and hash(again) == hash(tree) and repr(again) == repr(tree)
+    for st_ in tree.statements:
+        for p in (st_.body.first, *(p for _op, p in st_.body.rest)):
+            assert type(p) is ast.Pipeline and p.timed == 0 and p.negated is False
+
+
+_COMPOUND_SCRIPT = """\
+a b | c && d; x=1 e >o &
+echo "$(f; g)"
+if a; then b; elif c; then d; else e; fi >o
+while a; do b; done; until a
+do b; done
+for x in a b; do c; done | d
+for x
+do c; done
+for x; { c; }
+for ((i=0; i<2; i++)); do c; done
+{ a; b & } 2>&1 && (c; d)
+((x > 1)) || [[ -n $a && ( ! $b == c || -f d ) ]]
+case $x in (a|b) c ;; d) e ;& *) f
+esac
+f() { a; } >o
+g()
+( b )
+"""
+
+
+def test_a_script_of_lists_and_compound_commands_is_read_without_the_tables(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_args: object) -> None:
+        raise AssertionError("read by the tables")
+
+    with_tables = _outcome(_COMPOUND_SCRIPT)
+    monkeypatch.setattr(parser, "_run", refuse)
+    tree = parser.parse_uncached(_COMPOUND_SCRIPT)
+    assert len(tree.statements) == 15
+    assert ("tree", repr(tree)) == with_tables
+
+
+_CASE_BODY_PIECES = st.sampled_from(["echo", "a", "'q'", '"$x"', "x=1", ">o", "|", "&&", ";",
+                                     "\n", "  ", ";;", ";&", "esac", "b)", "(c|d)", "*)", "{",
+                                     "}", "if", "then", "fi", "case", "in", "#c\n", "$((1))"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_CASE_BODY_PIECES, st.sampled_from([" ", "\n", ""])), max_size=12),
+       st.booleans())
+def test_the_commands_of_a_case_item_are_read_inline_as_by_the_general_path(
+        items: list[tuple[str, str]], close: bool) -> None:
+    src = "case $v in\n  a) " + "".join(w + b for w, b in items) + ("\nesac\n" if close else "")
+    fast = _outcome(src)
+    for mp in _mp():
+        _general_lexer(mp)
+        assert _outcome(src) == fast

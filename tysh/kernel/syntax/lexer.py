@@ -123,14 +123,18 @@ _SIMPLE_WORD = LazyRegex(
 # `$name`/`${name}`, ending where every word ends: what `tokens` reads inline beyond
 # the plain words (`_quick_parts` splits it into parts as scan_word would). A `$name`
 # may also be a digit's or a special parameter's (`$1`, `$?`, `"$@"`): one character.
+# An arithmetic expansion of one line of ordinary text and parentheses nested once
+# (`$((i+1))`, `$(( (a+b)*2 ))`), ending at the `))` scan_arith ends it at, is one too.
 _QUICK_WORD = LazyRegex(
     r"(?:[^ \t\n|&;()<>'\"\\$`]++|'[^']*+'"
     r'|"(?:[^"\\$`]++|\$(?:[A-Za-z_][A-Za-z0-9_]*+|[0-9@*#?$!-]|\{[A-Za-z_][A-Za-z0-9_]*+\}))*+"'
-    r"|\$(?:[A-Za-z_][A-Za-z0-9_]*+|[0-9@*#?$!-]|\{[A-Za-z_][A-Za-z0-9_]*+\}))++"
+    r"|\$(?:[A-Za-z_][A-Za-z0-9_]*+|[0-9@*#?$!-]|\{[A-Za-z_][A-Za-z0-9_]*+\}"
+    r"|\(\((?:[^()$\"'\\`\n]++|\([^()$\"'\\`\n]*+\))*+\)\)))++"
     r"(?=[ \t\n|&;)]|[<>](?!\()|\Z)")
 _QUICK_SEGMENT = LazyRegex(
     r"""([^'"$]+)|'([^']*)'|"([^"]*)"|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])"""
-    r"""|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
+    r"""|\$\{([A-Za-z_][A-Za-z0-9_]*)\}"""
+    r"""|\$\(\(((?:[^()$"'\\`\n]|\([^()$"'\\`\n]*\))*)\)\)""")
 # Inside "…" of such a word: text, $name (or a digit or special parameter), ${name}.
 _QUICK_DQ_SEGMENT = LazyRegex(
     r"""([^$]+)|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])|\$\{([A-Za-z_][A-Za-z0-9_]*)\}""")
@@ -553,8 +557,10 @@ class Scanner:
         end_inline = _END_INLINE
         # Whether the scanner is in the ordinary state the inline paths read: only _next
         # (and the here-document reading after it) leaves it or comes back to it, so it
-        # is found again after each token _next reads.
-        ordinary = not (self.heredocs or self.cond or self.pending or self.case_stack
+        # is found again after each token _next reads. (The commands of a case item are
+        # read as any others: only its patterns are not.)
+        ordinary = not (self.heredocs or self.cond or self.pending
+                        or self.case_stack and self.case_stack[-1] == _CASE_PATTERN
                         or aliasing and self.alias_next)
         while True:
             if ordinary:
@@ -739,7 +745,7 @@ class Scanner:
                             pos.line = cur_line
                             pos.col = i - cur_start + 1
                             word = new(new_word)
-                            word.parts = _quick_parts(text, i, end)
+                            word.parts = _quick_parts(text, i, end, cur_line, cur_start)
                             word.pos = pos
                             yield ("WORD", word, i, end)
                             continue
@@ -754,8 +760,9 @@ class Scanner:
                                     if not cur_start <= i < cur_next:
                                         cur_line, cur_start, cur_next = _line_span(
                                             self.src, text, n, lazy, line_offset, i)
-                                    yield self._inline_assign(am, i, end, _quick_parts(text, j, end),
-                                                              cur_line, cur_start)
+                                    yield self._inline_assign(
+                                        am, i, end, _quick_parts(text, j, end, cur_line, cur_start),
+                                        cur_line, cur_start)
                                     continue
             tok = next_tok()
             if aliasing and self.text is not text:  # an alias was expanded: the text changed
@@ -790,7 +797,8 @@ class Scanner:
                 yield tok
                 if queued is not None:
                     yield queued
-            ordinary = not (self.heredocs or self.cond or self.pending or self.case_stack
+            ordinary = not (self.heredocs or self.cond or self.pending
+                            or self.case_stack and self.case_stack[-1] == _CASE_PATTERN
                             or aliasing and self.alias_next)
 
     def _next(self) -> Tok | None:
@@ -1894,14 +1902,52 @@ def _skip(pattern: LazyRegex, text: str, i: int) -> int:
     return m.end()
 
 
-def _quick_parts(text: str, i: int, end: int) -> tuple[ast.WordPart, ...]:
-    """The parts of the word `_QUICK_WORD` matched at `i`..`end`, as scan_word makes them
-    (adjacent single-quoted strings make one Quoted). The nodes are made with the stores
-    their __init__ makes, without the call (`_param` for a ParamExp)."""
-    parts: list[ast.WordPart] = []
+def _quick_parts(text: str, i: int, end: int, line: int = 1, line_start: int = 0
+                 ) -> tuple[ast.WordPart, ...]:
+    """The parts of the word `_QUICK_WORD` matched at `i`..`end`, on the line `line` that
+    starts at `line_start`, as scan_word makes them (adjacent single-quoted strings make
+    one Quoted). The nodes are made with the stores their __init__ makes, without the
+    call (`_param` for a ParamExp)."""
     new = _new
+    c = text[i]
+    if c == "'" or c == '"':
+        # a word of one quoted string (`'a b'`, `"a b"`), the commonest, without the
+        # segment loop
+        body = text[i + 1:end - 1]
+        if c not in body and text[end - 1] == c:
+            if c == "'":
+                node = new(Quoted)
+                node.text = body
+                return (node,)
+            if "$" not in body:
+                dq = new(DQ)
+                if body:
+                    node = new(Quoted)
+                    node.text = body
+                    dq.parts = (node,)
+                else:
+                    dq.parts = ()
+                return (dq,)
+    parts: list[ast.WordPart] = []
     for m in _QUICK_SEGMENT.finditer(text, i, end):
         k = m.lastindex
+        if k == 6:
+            # `$((…))`: its text, quoted, as scan_arith reads it
+            body = m.group(6)
+            expr = new(Word)
+            if body:
+                node = new(Quoted)
+                node.text = body
+                expr.parts = (node,)
+            else:
+                expr.parts = ()
+            start = m.start()
+            expr.pos = Pos(line, start + 4 - line_start)
+            sub = new(ast.ArithSub)
+            sub.expr = expr
+            sub.pos = Pos(line, start + 1 - line_start)
+            parts.append(sub)
+            continue
         if k == 1:
             node = new(Lit)
             node.text = m.group(1)

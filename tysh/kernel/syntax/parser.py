@@ -7,6 +7,10 @@ from `lexer.Scanner`, and each reduction calls the tree builder directly with th
 (punctuation dropped, `_rule` and repetition helpers spliced in), so no parse tree and no
 Lark Token objects are ever built. That loop is what makes parsing several times faster
 than bashlex (`bench/parse.py`); the grammar file stays the one definition of the syntax.
+Most statements are read before the tables see them, by `_run_lists` and the readers
+after it: a recursive descent over the same tokens for the statements the grammar's
+commonest rules make, calling the same builders, that leaves everything else (and every
+error) to the tables.
 
 Results are memoised by source text: ASTs are immutable and the interpreter re-parses the
 same function bodies and `-c` strings over and over.
@@ -29,6 +33,7 @@ from tysh.kernel.syntax.ast import AndOr, Pipeline, Script, SimpleCommand, State
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping
+    from typing import NoReturn
 
     from tysh.kernel.syntax import lexer
     from tysh.kernel.syntax.lexer import Scanner, Tok
@@ -95,7 +100,7 @@ def parse_uncached(src: str, aliases: Mapping[str, str] | None = None) -> ast.Sc
     scanner = lexer.script_scanner(src, parse_scanner, aliases)
     if len(src) < _GC_PAUSE_THRESHOLD or not gc.isenabled():
         # (parse_scanner's work without its two calls: most scripts are a line or two)
-        script: ast.Script = _run(_tables or _get_tables(), scanner.tokens(), scanner)
+        script: ast.Script = _run_lists(_tables or _get_tables(), scanner.tokens(), scanner)
         return script
     gc.disable()
     try:
@@ -552,6 +557,566 @@ def _run(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
         values.append(value)
 
 
+# Whether `_run_lists` reads statements itself (the tests turn it off to compare it
+# with the tables).
+_LISTS_INLINE = True
+
+# How many tokens of the statements before the one being read `_run_lists` keeps (it
+# needs the last statement's; the tests set 0).
+_LISTS_KEEP = 4096
+
+# The tokens a simple command is made of, and those that start one.
+_COMMAND_PARTS = frozenset({"WORD", "ASSIGN", "REDIR", "DECL_ASSIGN"})
+_COMMAND_START = frozenset({"WORD", "ASSIGN", "REDIR"})
+
+# `_run_lists`' states: where a newline may come, and what it has read last.
+_L_BEGIN = 0  # the start of the text: a newline may come
+_L_NEXT = 1  # a statement may start (after a newline)
+_L_COMMAND = 2  # in a simple command
+_L_JOIN = 3  # after | && ||: a newline may come, then a command
+_L_JOINED = 4  # after | && || and a newline: a command
+_L_ENDED = 5  # after ; or &: a newline may come, or a statement
+_L_MADE = 6  # a compound command has been read: the token after it is in hand
+
+# What the readers below are given at the end of the tokens.
+_EOF: Tok = ("$END", "", -1, -1)
+
+
+class _Refused(Exception):
+    """A token the statement readers leave to the tables (it is the last one `seen`
+    holds, unless the tokens ended)."""
+
+
+def _run_lists(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
+    """`_run` for most texts: their statements are read straight from the tokens, the
+    nodes made as the tables' builders make them (simple commands, pipelines and lists
+    here; compound commands by `_compound`).
+
+    At the first token these readers do not take (`!`, `time`, `|&`, `function`, any
+    error), the statements before the one it is in are kept, and `_run` reads the rest
+    of the text from the start of that statement: the statements a script's tail
+    holds, or the error it has, are the same whatever statements come before it
+    (`start` and the tail of `stmt_list` accept the same statements, and no opener of a
+    compound command, which is what a syntax error's message looks for, is among
+    them). Every token is read as the tables would read it, one after another, so an
+    error the lexer raises is raised where it would be."""
+    if not _LISTS_INLINE:
+        return _run(tables, tokens, scanner)
+    new = _new
+    parts = _COMMAND_PARTS
+    starts = _COMMAND_START
+    seen: list[Tok] = []
+    stmts: list[ast.Statement] = []
+    mark = 0  # where the statement being read starts in `seen`
+    begin = 0  # where the simple command being read starts in `seen`
+    pipe: list[ast.Command] = []  # the commands before it in its pipeline
+    first: ast.Pipeline | None = None  # the first pipeline of its and-or list
+    rest: list[tuple[str, ast.Pipeline]] = []  # the pipelines after && and ||
+    op = ""  # the && or || before the pipeline being read
+    made: Any = None  # the compound command just read
+    state = _L_BEGIN
+    tokens = iter(tokens)
+    try:
+        for tok in tokens:
+            ty = tok[0]
+            if state != _L_COMMAND:
+                if ty in starts:
+                    if state == _L_ENDED or state == _L_NEXT or state == _L_BEGIN:
+                        mark = len(seen)
+                    begin = len(seen)
+                    seen.append(tok)
+                    state = _L_COMMAND
+                    continue
+                if ty == "_NL" and (state == _L_ENDED or state == _L_JOIN
+                                    or state == _L_BEGIN):
+                    seen.append(tok)
+                    if state == _L_JOIN:
+                        state = _L_JOINED
+                    else:
+                        mark = len(seen)
+                        state = _L_NEXT
+                    continue
+                if state == _L_ENDED or state == _L_NEXT or state == _L_BEGIN:
+                    mark = len(seen)
+                seen.append(tok)
+                made, tok = _compound(tok, tokens, seen)
+                state = _L_MADE
+                if tok is _EOF:
+                    break
+                ty = tok[0]
+            elif ty in parts:
+                seen.append(tok)
+                continue
+            # the end of a command
+            if ty == "PIPE":
+                pipe.append(made if state == _L_MADE else _Builder.simple_command(seen[begin:]))
+                seen.append(tok)
+                state = _L_JOIN
+                continue
+            if ty == "AND_IF" or ty == "OR_IF" or ty == "_SEMI" or ty == "_NL" or ty == "_AMP":
+                cmd = made if state == _L_MADE else _Builder.simple_command(seen[begin:])
+                p = new(Pipeline)
+                if pipe:
+                    pipe.append(cmd)
+                    p.commands = tuple(pipe)
+                    p.pos = pipe[0].pos
+                    pipe = []
+                else:
+                    p.commands = (cmd,)
+                    p.pos = cmd.pos
+                p.negated = False
+                p.timed = 0
+                seen.append(tok)
+                if first is None:
+                    first = p
+                else:
+                    rest.append((op, p))
+                if ty == "AND_IF" or ty == "OR_IF":
+                    op = tok[1]
+                    state = _L_JOIN
+                    continue
+                ao = new(AndOr)
+                ao.first = first
+                ao.pos = first.pos
+                if rest:
+                    ao.rest = tuple(rest)
+                    rest = []
+                else:
+                    ao.rest = ()
+                first = None
+                st = new(Statement)
+                st.body = ao
+                st.background = ty == "_AMP"
+                st.pos = ao.pos
+                stmts.append(st)
+                if mark > _LISTS_KEEP:
+                    # the tokens before this statement are never read again (the one
+                    # they could be read for, a newline where a statement should start,
+                    # is refused as it is after any statement)
+                    del seen[:mark]
+                mark = len(seen)
+                state = _L_NEXT if ty == "_NL" else _L_ENDED
+                continue
+            seen.append(tok)
+            raise _Refused
+    except _Refused:
+        # the tables read on from the statement the refused token is in (a newline where
+        # one should start, from the statement before it: the tables refuse it there)
+        if not stmts or mark == len(seen) - 1 and seen[-1][0] == "_NL":
+            return _run(tables, _replay(seen, 0, tokens), scanner)
+        tail: ast.Script = _run(tables, _replay(seen, mark, tokens), scanner)
+        script = new(Script)
+        script.statements = (*stmts, *tail.statements)
+        script.pos = stmts[0].pos
+        return script
+    if state == _L_COMMAND or state == _L_MADE:
+        cmd = made if state == _L_MADE else _Builder.simple_command(seen[begin:])
+        p = new(Pipeline)
+        if pipe:
+            pipe.append(cmd)
+            p.commands = tuple(pipe)
+            p.pos = pipe[0].pos
+        else:
+            p.commands = (cmd,)
+            p.pos = cmd.pos
+        p.negated = False
+        p.timed = 0
+        if first is None:
+            first = p
+        else:
+            rest.append((op, p))
+        ao = new(AndOr)
+        ao.first = first
+        ao.rest = tuple(rest)
+        ao.pos = first.pos
+        st = new(Statement)
+        st.body = ao
+        st.background = False
+        st.pos = ao.pos
+        stmts.append(st)
+    elif state == _L_JOIN or state == _L_JOINED:
+        # (the text ends after | && ||: the tables say what is missing)
+        return _run(tables, seen, scanner)
+    script = new(Script)
+    script.statements = tuple(stmts)
+    script.pos = stmts[0].pos if stmts else ast.NOPOS
+    return script
+
+
+def _replay(seen: list[Tok], start: int, tokens: Iterator[Tok]) -> Iterator[Tok]:
+    """The tokens `seen` holds from `start`, then the ones `tokens` has left."""
+    yield from seen[start:] if start else seen
+    yield from tokens
+
+
+# Each reader below is given the token it starts at (already in `seen`) or the first
+# token after it, and the tokens; it gives back what it read and the token after it
+# (not yet in `seen`), and raises _Refused at a token the tables are to read.
+
+
+def _refuse(tok: Tok, seen: list[Tok]) -> NoReturn:
+    if tok is not _EOF:
+        seen.append(tok)
+    raise _Refused
+
+
+def _take(tok: Tok, ty: str, tokens: Iterator[Tok], seen: list[Tok]) -> Tok:
+    """The token after `tok`, which must be a `ty`."""
+    if tok[0] != ty:
+        _refuse(tok, seen)
+    seen.append(tok)
+    return next(tokens, _EOF)
+
+
+def _body(tok: Tok, tokens: Iterator[Tok], seen: list[Tok], empty: bool = False
+          ) -> tuple[ast.Script, Tok]:
+    """`_NL? stmt_list` (`compound_list`; `case_body` when it may be `empty`)."""
+    if tok[0] == "_NL":
+        seen.append(tok)
+        tok = next(tokens, _EOF)
+    stmts: list[ast.Statement] = []
+    while tok[0] in _STATEMENT_START:
+        ao, tok = _and_or(tok, tokens, seen)
+        ty = tok[0]
+        st = _new(Statement)
+        st.body = ao
+        st.background = ty == "_AMP"
+        st.pos = ao.pos
+        stmts.append(st)
+        if ty == "_SEMI" or ty == "_AMP":
+            seen.append(tok)
+            tok = next(tokens, _EOF)
+            if tok[0] == "_NL":
+                seen.append(tok)
+                tok = next(tokens, _EOF)
+        elif ty == "_NL":
+            seen.append(tok)
+            tok = next(tokens, _EOF)
+        else:
+            break
+    if not stmts and not empty:
+        _refuse(tok, seen)
+    return _Builder.start_one(tuple(stmts)), tok
+
+
+def _and_or(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[ast.AndOr, Tok]:
+    first, tok = _pipeline(tok, tokens, seen)
+    ao = _new(AndOr)
+    ao.first = first
+    ao.pos = first.pos
+    rest: list[tuple[str, ast.Pipeline]] = []
+    while tok[0] == "AND_IF" or tok[0] == "OR_IF":
+        seen.append(tok)
+        op = tok[1]
+        tok = next(tokens, _EOF)
+        if tok[0] == "_NL":
+            seen.append(tok)
+            tok = next(tokens, _EOF)
+        p, tok = _pipeline(tok, tokens, seen)
+        rest.append((op, p))
+    ao.rest = tuple(rest)
+    return ao, tok
+
+
+def _pipeline(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[ast.Pipeline, Tok]:
+    cmd, tok = _command(tok, tokens, seen)
+    p = _new(Pipeline)
+    p.negated = False
+    p.pos = cmd.pos
+    p.timed = 0
+    if tok[0] != "PIPE":
+        p.commands = (cmd,)
+        return p, tok
+    cmds = [cmd]
+    while tok[0] == "PIPE":
+        seen.append(tok)
+        tok = next(tokens, _EOF)
+        if tok[0] == "_NL":
+            seen.append(tok)
+            tok = next(tokens, _EOF)
+        cmd, tok = _command(tok, tokens, seen)
+        cmds.append(cmd)
+    p.commands = tuple(cmds)
+    return p, tok
+
+
+def _command(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[ast.Command, Tok]:
+    if tok[0] in _COMMAND_START:
+        c = [tok]
+        seen.append(tok)
+        parts = _COMMAND_PARTS
+        for tok in tokens:
+            if tok[0] not in parts:
+                break
+            c.append(tok)
+            seen.append(tok)
+        else:
+            tok = _EOF
+        return _Builder.simple_command(c), tok
+    seen.append(tok)
+    return _compound(tok, tokens, seen)
+
+
+def _compound(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[ast.Command, Tok]:
+    """A compound command and its redirections, or a function definition, from its
+    first token (in `seen`)."""
+    ty = tok[0]
+    if ty == "FUNCNAME":
+        # FUNCNAME FUNC_PARENS _NL? _compound REDIR*
+        parens = next(tokens, _EOF)
+        after = _take(parens, "FUNC_PARENS", tokens, seen)
+        if after[0] == "_NL":
+            seen.append(after)
+            after = next(tokens, _EOF)
+        read = _COMPOUNDS.get(after[0])
+        if read is None:
+            _refuse(after, seen)
+        seen.append(after)
+        body, after = read(after, tokens, seen)
+        c = [tok, parens, body]
+        while after[0] == "REDIR":
+            seen.append(after)
+            c.append(after)
+            after = next(tokens, _EOF)
+        return _BUILD.function_def(c), after
+    read = _COMPOUNDS.get(ty)
+    if read is None:
+        _refuse(_EOF, seen)  # (the token is in `seen` already)
+    node, after = read(tok, tokens, seen)
+    if after[0] != "REDIR":
+        return node, after
+    c = [node]
+    while after[0] == "REDIR":
+        seen.append(after)
+        c.append(after)
+        after = next(tokens, _EOF)
+    return _BUILD.compound_command(c), after
+
+
+def _if(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
+    """IF compound_list _THEN compound_list elif_part* else_part? _FI"""
+    cond, t = _body(next(tokens, _EOF), tokens, seen)
+    body, t = _body(_take(t, "_THEN", tokens, seen), tokens, seen)
+    c: list[Any] = [tok, cond, body]
+    while t[0] == "ELIF":
+        seen.append(t)
+        elif_tok = t
+        cond, t = _body(next(tokens, _EOF), tokens, seen)
+        body, t = _body(_take(t, "_THEN", tokens, seen), tokens, seen)
+        c.append(_BUILD.elif_part([elif_tok, cond, body]))
+    if t[0] == "_ELSE":
+        seen.append(t)
+        body, t = _body(next(tokens, _EOF), tokens, seen)
+        c.append(_BUILD.else_part([body]))
+    return _BUILD.if_clause(c), _take(t, "_FI", tokens, seen)
+
+
+def _while(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
+    """(WHILE | UNTIL) compound_list _DO compound_list _DONE"""
+    cond, t = _body(next(tokens, _EOF), tokens, seen)
+    body, t = _body(_take(t, "_DO", tokens, seen), tokens, seen)
+    after = _take(t, "_DONE", tokens, seen)
+    c = [tok, cond, body]
+    return (_BUILD.while_clause(c) if tok[0] == "WHILE" else _BUILD.until_clause(c)), after
+
+
+def _loop(t: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
+    """_for_body: _DO compound_list _DONE | brace_group"""
+    if t[0] == "LBRACE":
+        seen.append(t)
+        return _brace(t, tokens, seen)
+    body, t = _body(_take(t, "_DO", tokens, seen), tokens, seen)
+    return body, _take(t, "_DONE", tokens, seen)
+
+
+def _for(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
+    """FOR WORD _for_head_end _for_body | FOR WORD _NL? _IN WORD* _for_head_end _for_body"""
+    var = next(tokens, _EOF)
+    if var[0] != "WORD":
+        _refuse(var, seen)
+    seen.append(var)
+    word: ast.Word = var[1]
+    name = word.literal_text()
+    if name is None or not _VALID_NAME.match(name) or len(word.parts) != 1:
+        _refuse(_EOF, seen)  # (the tables raise the error, where they find it)
+    t = next(tokens, _EOF)
+    items: list[Tok] | None = None
+    if t[0] == "_NL":
+        seen.append(t)
+        t = next(tokens, _EOF)
+        if t[0] == "_IN":
+            items = []
+    elif t[0] == "_IN":
+        items = []
+    elif t[0] == "_SEMI":
+        seen.append(t)
+        t = next(tokens, _EOF)
+        if t[0] == "_NL":
+            seen.append(t)
+            t = next(tokens, _EOF)
+    if items is not None:
+        seen.append(t)
+        t = next(tokens, _EOF)
+        while t[0] == "WORD":
+            seen.append(t)
+            items.append(t)
+            t = next(tokens, _EOF)
+        if t[0] == "_SEMI":
+            seen.append(t)
+            t = next(tokens, _EOF)
+        if t[0] == "_NL":
+            seen.append(t)
+            t = next(tokens, _EOF)
+    body, t = _loop(t, tokens, seen)
+    if items is None:
+        return _BUILD.for_all([tok, var, body]), t
+    return _BUILD.for_in([tok, var, *items, body]), t
+
+
+def _arith_for(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
+    """ARITH_FOR _SEMI? _NL? _for_body"""
+    t = next(tokens, _EOF)
+    if t[0] == "_SEMI":
+        seen.append(t)
+        t = next(tokens, _EOF)
+    if t[0] == "_NL":
+        seen.append(t)
+        t = next(tokens, _EOF)
+    body, t = _loop(t, tokens, seen)
+    return _BUILD.arith_for([tok, body]), t
+
+
+def _brace(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
+    """LBRACE compound_list _RBRACE"""
+    body, t = _body(next(tokens, _EOF), tokens, seen)
+    return _BUILD.brace_group([tok, body]), _take(t, "_RBRACE", tokens, seen)
+
+
+def _subshell(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
+    """LPAREN compound_list _RPAREN"""
+    body, t = _body(next(tokens, _EOF), tokens, seen)
+    return _BUILD.subshell([tok, body]), _take(t, "_RPAREN", tokens, seen)
+
+
+def _arith(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
+    """ARITH_CMD"""
+    return _BUILD.arith_command([tok]), next(tokens, _EOF)
+
+
+def _case(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
+    """CASE WORD _NL? _IN _NL? case_item* last_case_item? _ESAC, where
+    case_item: pattern_list _RPAREN case_body CASE_TERM _NL?,
+    last_case_item: pattern_list _RPAREN case_body and
+    pattern_list: LPAREN? WORD (PIPE WORD)*"""
+    word = next(tokens, _EOF)
+    if word[0] != "WORD":
+        _refuse(word, seen)
+    seen.append(word)
+    t = next(tokens, _EOF)
+    if t[0] == "_NL":
+        seen.append(t)
+        t = next(tokens, _EOF)
+    t = _take(t, "_IN", tokens, seen)
+    if t[0] == "_NL":
+        seen.append(t)
+        t = next(tokens, _EOF)
+    c: list[Any] = [tok, word]
+    while t[0] != "_ESAC":
+        pats: list[Tok] = []
+        if t[0] == "LPAREN":
+            seen.append(t)
+            pats.append(t)
+            t = next(tokens, _EOF)
+        while True:
+            if t[0] != "WORD":
+                _refuse(t, seen)
+            seen.append(t)
+            pats.append(t)
+            t = next(tokens, _EOF)
+            if t[0] != "PIPE":
+                break
+            seen.append(t)
+            pats.append(t)
+            t = next(tokens, _EOF)
+        patterns = _BUILD.pattern_list(pats)
+        body, t = _body(_take(t, "_RPAREN", tokens, seen), tokens, seen, True)
+        if t[0] != "CASE_TERM":
+            c.append(_BUILD.last_case_item([patterns, body]))
+            break
+        seen.append(t)
+        c.append(_BUILD.case_item([patterns, body, t]))
+        t = next(tokens, _EOF)
+        if t[0] == "_NL":
+            seen.append(t)
+            t = next(tokens, _EOF)
+    return _BUILD.case_clause(c), _take(t, "_ESAC", tokens, seen)
+
+
+def _cond(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
+    """DBRACK_OPEN cond_or _DBRACK_CLOSE"""
+    expr, t = _cond_or(next(tokens, _EOF), tokens, seen)
+    return _BUILD.cond_command([tok, expr]), _take(t, "_DBRACK_CLOSE", tokens, seen)
+
+
+def _cond_or(t: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
+    """cond_and (OR_IF cond_and)*, to the left"""
+    left, t = _cond_and(t, tokens, seen)
+    while t[0] == "OR_IF":
+        seen.append(t)
+        op = t
+        right, t = _cond_and(next(tokens, _EOF), tokens, seen)
+        left = _BUILD.cond_or([left, op, right])
+    return left, t
+
+
+def _cond_and(t: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
+    """cond_not (AND_IF cond_not)*, to the left"""
+    left, t = _cond_not(t, tokens, seen)
+    while t[0] == "AND_IF":
+        seen.append(t)
+        op = t
+        right, t = _cond_not(next(tokens, _EOF), tokens, seen)
+        left = _BUILD.cond_and([left, op, right])
+    return left, t
+
+
+def _cond_not(t: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
+    """BANG cond_not | LPAREN cond_or _RPAREN | COND_UNOP WORD | WORD COND_BINOP WORD
+    | WORD"""
+    ty = t[0]
+    if ty == "BANG":
+        seen.append(t)
+        inner, after = _cond_not(next(tokens, _EOF), tokens, seen)
+        return _BUILD.cond_not([t, inner]), after
+    if ty == "LPAREN":
+        seen.append(t)
+        inner, after = _cond_or(next(tokens, _EOF), tokens, seen)
+        return _BUILD.cond_group([t, inner]), _take(after, "_RPAREN", tokens, seen)
+    if ty == "COND_UNOP":
+        seen.append(t)
+        word = next(tokens, _EOF)
+        after = _take(word, "WORD", tokens, seen)
+        return _BUILD.cond_unary([t, word]), after
+    if ty != "WORD":
+        _refuse(t, seen)
+    seen.append(t)
+    after = next(tokens, _EOF)
+    if after[0] != "COND_BINOP":
+        return _BUILD.cond_word([t]), after
+    seen.append(after)
+    right = next(tokens, _EOF)
+    return _BUILD.cond_binary([t, after, right]), _take(right, "WORD", tokens, seen)
+
+
+_COMPOUNDS: dict[str, Callable[[Tok, Iterator[Tok], list[Tok]], tuple[Any, Tok]]] = {
+    "IF": _if, "WHILE": _while, "UNTIL": _while, "FOR": _for, "ARITH_FOR": _arith_for,
+    "LBRACE": _brace, "LPAREN": _subshell, "ARITH_CMD": _arith, "CASE": _case,
+    "DBRACK_OPEN": _cond,
+}
+# The tokens a statement the readers take starts with.
+_STATEMENT_START = _COMMAND_START | frozenset(_COMPOUNDS) | {"FUNCNAME"}
+
+
 # The most reductions of one symbol `_unit_chain` puts in one chain (the tests set 1 to
 # compare chains with reducing one step at a time).
 _CHAIN_MAX = 64
@@ -595,7 +1160,7 @@ def _run_error(scanner: Scanner, tok: Tok, stack: list[_Row], values: list[Any],
 def parse_scanner(scanner: Scanner) -> ast.Script:
     """Parse the tokens of one scanner: a whole script, or a `$( )` body (the function
     a `lexer.Source` is given to parse nested bodies with)."""
-    result = _run(_get_tables(), scanner.tokens(), scanner)
+    result = _run_lists(_get_tables(), scanner.tokens(), scanner)
     assert isinstance(result, ast.Script)
     return result
 
@@ -985,3 +1550,7 @@ def _timed(p: ast.Pipeline, pos: ast.Pos) -> ast.Pipeline:
         head = replace(head, words=head.words[1:],
                             arg_assigns=tuple((k - 1, a) for k, a in head.arg_assigns))
     return Pipeline((head, *p.commands[1:]), p.negated, pos, timed)
+
+
+# The builder the statement readers call (its methods keep no state).
+_BUILD = _Builder()
