@@ -8,6 +8,7 @@ import io
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -437,17 +438,6 @@ _SHARING_SCRIPTS = [
 ]
 
 
-@pytest.mark.parametrize("script", _SHARING_SCRIPTS)
-def test_stages_sharing_one_shell_run_as_with_a_shell_each(
-        tmp_path: Path, started: list[str], monkeypatch: pytest.MonkeyPatch,
-        script: str) -> None:
-    (tmp_path / "in.txt").write_text("pear\napple\nfig\napple\nkiwi\n")
-    shared = events_run(tmp_path, script)
-    monkeypatch.setattr(pipeline, "SHARE_QUIET_STAGES", False)
-    each = events_run(tmp_path, script)
-    assert shared == each
-
-
 def _plain_run(cwd: Path, script: str) -> tuple[Any, ...]:
     """`events_run` without events, so constant stages run on kept bindings."""
     k = Kernel(cwd=str(cwd), env={"HOME": str(cwd)})
@@ -459,14 +449,19 @@ def _plain_run(cwd: Path, script: str) -> tuple[Any, ...]:
     return tuple(got)
 
 
+@pytest.mark.parametrize("run", [events_run, _plain_run], ids=["events", "plain"])
 @pytest.mark.parametrize("script", _SHARING_SCRIPTS)
-def test_stages_run_on_the_session_itself_run_as_with_a_shell_each(
+def test_stages_sharing_one_shell_run_as_with_a_shell_each(
         tmp_path: Path, started: list[str], monkeypatch: pytest.MonkeyPatch,
-        script: str) -> None:
+        script: str, run: Callable[[Path, str], tuple[Any, ...]]) -> None:
+    """Stages that assign nothing share one shell (the session itself when every stage
+    is such), with events reported and without (then constant stages run on kept
+    bindings): what they print, their statuses, `$_`, PIPESTATUS and typed value are
+    those of a shell per stage."""
     (tmp_path / "in.txt").write_text("pear\napple\nfig\napple\nkiwi\n")
-    lent = _plain_run(tmp_path, script)
+    shared = run(tmp_path, script)
     monkeypatch.setattr(pipeline, "SHARE_QUIET_STAGES", False)
-    assert lent == _plain_run(tmp_path, script)
+    assert shared == run(tmp_path, script)
 
 
 @pytest.mark.parametrize("script", [

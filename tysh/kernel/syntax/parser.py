@@ -1060,23 +1060,24 @@ def _cond(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
 
 def _cond_or(t: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
     """cond_and (OR_IF cond_and)*, to the left"""
-    left, t = _cond_and(t, tokens, seen)
-    while t[0] == "OR_IF":
-        seen.append(t)
-        op = t
-        right, t = _cond_and(next(tokens, _EOF), tokens, seen)
-        left = _BUILD.cond_or([left, op, right])
-    return left, t
+    return _cond_chain(t, tokens, seen, "OR_IF", _cond_and, _BUILD.cond_or)
 
 
 def _cond_and(t: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
     """cond_not (AND_IF cond_not)*, to the left"""
-    left, t = _cond_not(t, tokens, seen)
-    while t[0] == "AND_IF":
+    return _cond_chain(t, tokens, seen, "AND_IF", _cond_not, _BUILD.cond_and)
+
+
+def _cond_chain(t: Tok, tokens: Iterator[Tok], seen: list[Tok], op_type: str,
+                operand: Callable[[Tok, Iterator[Tok], list[Tok]], tuple[Any, Tok]],
+                build: Callable[[list[Any]], Any]) -> tuple[Any, Tok]:
+    """operand (op_type operand)*, each joined to the left by `build`."""
+    left, t = operand(t, tokens, seen)
+    while t[0] == op_type:
         seen.append(t)
         op = t
-        right, t = _cond_not(next(tokens, _EOF), tokens, seen)
-        left = _BUILD.cond_and([left, op, right])
+        right, t = operand(next(tokens, _EOF), tokens, seen)
+        left = build([left, op, right])
     return left, t
 
 
