@@ -205,6 +205,11 @@ def _pipe(writer: Interpreter, reader: Interpreter) -> tuple[IO[bytes], IO[bytes
 _SHARED_MODULES = ("collections.abc",)
 
 
+# stages whose shell bash does not count in $BASH_SUBSHELL: a simple command's, and a
+# `( … )`'s, which counts its own
+_UNCOUNTED = frozenset({ast.SimpleCommand, ast.Subshell})
+
+
 def _concurrently(
     interp: Interpreter,
     cmds: Sequence[ast.Command],
@@ -235,6 +240,8 @@ def _concurrently(
         if own_in is not None:
             stage_fds[0] = own_in
         sub = _fork(interp, own_in)
+        if type(cmd) in _UNCOUNTED:
+            sub.state.bash_subshell = interp.state.bash_subshell
         if i < n - 1:
             sub.keeps_value = False
             prev_read, own_out = _pipe(sub, interp)
@@ -754,6 +761,8 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
                             _renew(sub, own[0], own[5])
             else:
                 sub = _fork(interp, stdin)
+                if type(cmd) in _UNCOUNTED:
+                    sub.state.bash_subshell = st.bash_subshell
             if i == 0:
                 saved_check = stop.install(sub.check_boundary)
                 installed = True

@@ -151,6 +151,7 @@ _DYNAMIC: dict[str, Callable[[State], str]] = {
     "EUID": lambda st: str(os.geteuid()) if st.host_facts else NEUTRAL_UID,
     "PPID": lambda st: str(os.getppid()) if st.host_facts else NEUTRAL_PPID,
     "BASHPID": lambda st: str(st.pid),
+    "BASH_SUBSHELL": lambda st: str(st.bash_subshell),
     "SECONDS": _seconds,
     "EPOCHSECONDS": lambda st: _epoch(False),
     "EPOCHREALTIME": lambda st: _epoch(True),
@@ -228,8 +229,9 @@ class State:
 
     __slots__ = ("meter", "frames", "functions", "aliases", "options", "shopt",
                  "positional", "arg0", "cwd", "last_status", "last_bg_pid", "pid",
-                 "func_depth", "loop_depth", "subshell", "func_names", "call_lines",
-                 "call_files", "func_files", "pipestatus", "getopts_ind", "getopts_pos",
+                 "func_depth", "loop_depth", "subshell", "bash_subshell", "func_names",
+                 "call_lines", "call_files", "func_files", "pipestatus", "getopts_ind",
+                 "getopts_pos",
                  "started", "host_facts", "default_bytes", "stmt", "umask", "disabled",
                  "tables", "traps", "traps_shown", "invocation", "trap_line", "last_arg",
                  "xtrace_level", "commands_run", "refs", "interactive", "key_text",
@@ -254,6 +256,9 @@ class State:
         self.func_depth: int = 0
         self.loop_depth: int = 0
         self.subshell: int = 0
+        # $BASH_SUBSHELL: bash's count of subshells, which a pipeline stage of one simple
+        # command does not add to (`subshell` counts every fork)
+        self.bash_subshell: int = 0
         self.func_names: list[str] = []
         # the line each running function was called from, innermost last (caller,
         # $BASH_LINENO)
@@ -359,6 +364,7 @@ class State:
         s.shopt = set(self.shopt)
         s.positional = list(self.positional)
         s.subshell = self.subshell + 1
+        s.bash_subshell = self.bash_subshell + 1
         s.func_names = list(self.func_names)
         s.call_lines = list(self.call_lines)
         s.call_files = list(self.call_files)
