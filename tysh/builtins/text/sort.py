@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable
 
 from tysh.builtins._common.args import by_args
-from tysh.builtins._common.lines import BIG, LINE_BYTES, lines_json
+from tysh.builtins._common.lines import BIG, LINE_BYTES, line_batches, lines_json
 from tysh.builtins._common.operands import (
     STDIN_DEVICES,
     InputStatus,
@@ -49,7 +49,7 @@ from tysh.kernel.tools.tool import ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import IO, Any
 
 
 @value_record
@@ -344,6 +344,54 @@ def _merge(inputs: list[list[bytes]], plan: _Plan, stop: Callable[[], None]) -> 
         stop()
 
 
+def _merge_streaming(ctx: Context, a: SortArgs, plan: _Plan, sep: bytes) -> int:
+    """-m to standard output: `_merge` of the inputs as they are read, written a step at
+    a time, so a merge of endless or large inputs streams (`yes | sort -m - | head -n
+    1` prints at once) and holds a chunk of each input, not all of it. Every input is
+    opened first: one that cannot be is reported and nothing is written (status 2)."""
+    status = InputStatus()
+    stdin = ctx.stdin
+    streams: list[IO[bytes]] = []
+    try:
+        for name in a.files or ("-",):
+            if name == "-" or name in STDIN_DEVICES:
+                streams.append(stdin)
+                continue
+            f = open_input(ctx, name, status)
+            if f is not None:
+                streams.append(f)
+        if status.failed:
+            return 2
+        lines = [itertools.chain.from_iterable(line_batches(f, sep, ctx)) for f in streams]
+        merged = heapq.merge(*lines, key=plan.key, reverse=plan.reverse)
+        eq = plan.eq_key
+        prev: Any = _NONE
+        out = ctx.stdout
+        stop = ctx.shell.check_boundary
+        while True:
+            step = list(itertools.islice(merged, STEP))
+            if not step:
+                return 0
+            if a.unique:
+                kept = []
+                for line in step:
+                    k = eq(line) if eq is not None else line
+                    if k != prev:
+                        kept.append(line)
+                        prev = k
+                step = kept
+            if step:
+                out.write(sep.join(step) + sep)
+            stop()
+    finally:
+        for f in streams:
+            if f is not stdin:
+                f.close()
+
+
+_NONE: Any = object()
+
+
 def _shuffle(lines: list[bytes], plan: _Plan) -> None:
     """-R: order by a salted hash of each line's key, so equal keys stay together."""
     salt = os.urandom(16)
@@ -483,6 +531,8 @@ def _sort_body(a: SortArgs, ctx: Context) -> int:
     if (a.check or a.check_quiet) and len(a.files) > 1:
         ctx.error(f"extra operand '{a.files[1]}' not allowed with -c")
         return 2
+    if a.merge and a.output is None and not (a.check or a.check_quiet or a.random_sort):
+        return _merge_streaming(ctx, a, plan, sep)
     inputs, failed, has_nul = _read_inputs(ctx, a.files, sep)
     if failed:
         return 2
