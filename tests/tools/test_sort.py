@@ -212,3 +212,29 @@ def test_the_plain_sort_plan_is_the_one_key_planning_makes(
     assert any(got is p for p in _PLAIN) is plain
     if plain:
         assert got == general and general.key is None and general.eq_key is None
+
+
+_MERGE_LINES = st.lists(st.sampled_from(["a", "b", "B", "10", "9", "-1", "a b", "", "é"]),
+                        max_size=12)
+
+
+@given(inputs=st.lists(_MERGE_LINES, min_size=1, max_size=3),
+       options=st.lists(st.sampled_from(["-u", "-r", "-n", "-f", "-k2"]), unique=True,
+                        max_size=3),
+       last_unterminated=st.booleans())
+def test_sort_merge_streamed_to_stdout_is_the_merge_written_to_a_file(
+        tmp_path_factory: pytest.TempPathFactory, inputs: list[list[str]],
+        options: list[str], last_unterminated: bool) -> None:
+    """`sort -m` to stdout merges as it reads; with -o it reads every input first. Both
+    give the same lines, sorted inputs or not, for every option the merge orders by."""
+    tmp = tmp_path_factory.mktemp("merge")
+    names = []
+    for i, lines in enumerate(inputs):
+        text = "".join(line + "\n" for line in lines)
+        if last_unterminated and text:
+            text = text[:-1]
+        names.append(write(tmp, f"in{i}", text))
+    streamed = run(["sort", "-m", *options, *names], tmp)
+    written = run(["sort", "-m", *options, "-o", "out", *names], tmp)
+    assert (streamed.code, written.code) == (0, 0)
+    assert streamed.text == (tmp / "out").read_text()
