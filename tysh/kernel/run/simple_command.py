@@ -439,9 +439,15 @@ def invoke(
         from tysh.kernel.run.events import observed
 
         return observed(interp, None, name, fn, tool, args, fds,
-                        lambda f: _invoke(interp, name, fn, tool, args, f, extra_env,
-                                          exact_env))
+                        _invoker(interp, name, fn, tool, args, extra_env, exact_env))
     return _invoke(interp, name, fn, tool, args, fds, extra_env, exact_env)
+
+
+def _invoker(interp: Interpreter, name: str, fn: Any, tool: Tool | None, args: list[Arg],
+             extra_env: dict[str, str] | None, exact_env: bool) -> Callable[[Fds], int]:
+    """`_invoke` of this command, given the descriptors to run it on (made here: a
+    closure made in `invoke` would cost it a cell per variable on every call)."""
+    return lambda f: _invoke(interp, name, fn, tool, args, f, extra_env, exact_env)
 
 
 def _invoke(interp: Interpreter, name: str, fn: Any, tool: Tool | None, args: list[Arg],
