@@ -282,7 +282,7 @@ def main() -> int:
         ("cold start", lambda: cold_start(3 if q else 15)),
         ("warm", lambda: warm(200 if q else 2000)),
         ("loops", lambda: loops(1 if q else 7)),
-        ("fs", lambda: fs(1000 if q else 10_000, 1 if q else 3)),
+        ("fs", lambda: fs(1000 if q else 10_000, 1 if q else 7)),
         ("memory", memory),
         ("bind", lambda: bind(3 if q else 15, 200 if q else 1000)),
         ("parse", lambda: parse(1 if q else 5)),
