@@ -961,12 +961,7 @@ def _for(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
             seen.append(t)
             items.append(t)
             t = next(tokens, _EOF)
-        if t[0] == "_SEMI":
-            seen.append(t)
-            t = next(tokens, _EOF)
-        if t[0] == "_NL":
-            seen.append(t)
-            t = next(tokens, _EOF)
+        t = _semi_nl(t, tokens, seen)
     body, t = _loop(t, tokens, seen)
     if items is None:
         return _BUILD.for_all([tok, var, body]), t
@@ -975,15 +970,19 @@ def _for(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
 
 def _arith_for(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
     """ARITH_FOR _SEMI? _NL? _for_body"""
-    t = next(tokens, _EOF)
+    body, t = _loop(_semi_nl(next(tokens, _EOF), tokens, seen), tokens, seen)
+    return _BUILD.arith_for([tok, body]), t
+
+
+def _semi_nl(t: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> Tok:
+    """_SEMI? _NL?: the token after them."""
     if t[0] == "_SEMI":
         seen.append(t)
         t = next(tokens, _EOF)
     if t[0] == "_NL":
         seen.append(t)
         t = next(tokens, _EOF)
-    body, t = _loop(t, tokens, seen)
-    return _BUILD.arith_for([tok, body]), t
+    return t
 
 
 def _brace(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[Any, Tok]:
