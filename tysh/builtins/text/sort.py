@@ -373,13 +373,7 @@ def _merge_streaming(ctx: Context, a: SortArgs, plan: _Plan, sep: bytes) -> int:
             if not step:
                 return 0
             if a.unique:
-                kept = []
-                for line in step:
-                    k = eq(line) if eq is not None else line
-                    if k != prev:
-                        kept.append(line)
-                        prev = k
-                step = kept
+                step, prev = _firsts(step, eq, prev)
             if step:
                 out.write(sep.join(step) + sep)
             stop()
@@ -411,15 +405,26 @@ def _shuffle(lines: list[bytes], plan: _Plan) -> None:
 def _unique(lines: list[bytes], eq_key: Callable[[bytes], Any] | None,
             stop: Callable[[], None]) -> list[bytes]:
     out: list[bytes] = []
-    prev: Any = object()
+    prev: Any = _NONE
     for i in range(0, len(lines), STEP):
-        for line in lines[i:i + STEP]:
-            k = eq_key(line) if eq_key is not None else line
-            if k != prev:
-                out.append(line)
-                prev = k
+        got, prev = _firsts(lines[i:i + STEP], eq_key, prev)
+        out += got
         stop()
     return out
+
+
+def _firsts(lines: list[bytes], eq_key: Callable[[bytes], Any] | None,
+            prev: Any) -> tuple[list[bytes], Any]:
+    """-u over a step of sorted lines: the first of each run of equal keys, a run
+    that goes on from the step before (whose last key is `prev`) left out; and the
+    last key seen."""
+    out: list[bytes] = []
+    for line in lines:
+        k = eq_key(line) if eq_key is not None else line
+        if k != prev:
+            out.append(line)
+            prev = k
+    return out, prev
 
 
 def _check(ctx: Context, a: SortArgs, plan: _Plan, lines: list[bytes], name: str) -> int:

@@ -706,13 +706,16 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
     # (a shell that reports events or traces runs each command the general way)
     plain = interp.events is None and "xtrace" not in st.options
     shared: Interpreter | None = None
+    # what a new fork of the session takes from it (the session as it is now: lent or
+    # not, it is the same when each stage starts)
+    base_fds, base_arg, keeps = interp.cur_fds, st.last_arg, interp.keeps_value
     # the session's own `_Fields` while it is lent (a fork is not made past the
     # subshell limit, nor with process substitutions open, which a fork does not see)
     own: _Fields | None = None
     if share and False not in quiet and not interp.procsubs and (
             st.subshell < interp.limits.max_subshell_depth):
         shared = interp
-        own = _exchange(interp, (interp.cur_fds, None, False, None, False, st.last_arg,
+        own = _exchange(interp, (base_fds, None, False, None, False, base_arg,
                                  st.subshell + 1))
     saved_check: Callable[[], None] | None = None
     installed = False
@@ -755,10 +758,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
                 else:
                     sub = shared
                     if prep is None and i:  # (run_prepared sets what _renew puts back)
-                        if own is None:
-                            _renew(sub, interp.cur_fds, st.last_arg)
-                        else:
-                            _renew(sub, own[0], own[5])
+                        _renew(sub, base_fds, base_arg)
             else:
                 sub = _fork(interp, stdin)
                 if type(cmd) in _UNCOUNTED:
@@ -768,7 +768,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
                 installed = True
             if i == n - 1:
                 last = sub
-                sub.keeps_value = interp.keeps_value if own is None else own[4]
+                sub.keeps_value = keeps
                 _run_stage(sub, cmd, stage_fds, None, None, statuses, i, True, prep)
                 if sub is not shared:
                     sub.retire()
