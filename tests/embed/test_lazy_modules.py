@@ -4,33 +4,10 @@ has no use for fnmatch (nor the `re` it loads), and a regex grep none for thread
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-# json, which reports the modules, imports re: it is imported after they are taken
-_PROBE = """
-import sys
-before = set(sys.modules)
-from tysh import Kernel
-r = Kernel().execute({script!r})
-assert r.code == 0, r
-added = sorted(set(sys.modules) - before)
-import json
-print(json.dumps(added))
-"""
-
-
-def _loaded(script: str, cwd: Path) -> set[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    p = subprocess.run([sys.executable, "-c", _PROBE.format(script=script)],
-                       capture_output=True, text=True, cwd=cwd, env=env, timeout=120)
-    assert p.returncode == 0, p.stderr
-    return set(json.loads(p.stdout.strip().splitlines()[-1]))
+from module_probe import modules_loaded
 
 
 @pytest.mark.parametrize(("script", "unused"), [
@@ -44,7 +21,7 @@ def test_a_command_loads_no_module_its_options_do_not_use(
         tmp_path: Path, script: str, unused: tuple[str, ...]) -> None:
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "f").write_text("x\n")
-    got = _loaded(script, tmp_path)
+    got = modules_loaded(script, tmp_path)
     assert not got.intersection(unused), sorted(got.intersection(unused))
 
 

@@ -443,12 +443,12 @@ def test_a_newline_where_a_statement_should_start_is_refused_as_the_tables_refus
         scanner = lexer.script_scanner(src, parser.parse_scanner)
         tokens = _double_newlines(scanner.tokens())
         try:
-            return repr(run(parser._get_tables(), tokens, scanner))  # type: ignore[operator]
+            return repr(run(tokens, scanner))  # type: ignore[operator]
         except TyshSyntaxError as e:
             return f"{e} @{e.line}:{e.col}"
 
     monkeypatch.setattr(parser, "_LISTS_KEEP", keep)
-    refused = outcome(parser._run)
+    refused = outcome(lambda tokens, scanner: parser._run(parser._get_tables(), tokens, scanner))
     assert "unexpected newline" in refused
     assert outcome(parser._run_lists) == refused
 

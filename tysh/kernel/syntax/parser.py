@@ -100,7 +100,7 @@ def parse_uncached(src: str, aliases: Mapping[str, str] | None = None) -> ast.Sc
     scanner = lexer.script_scanner(src, parse_scanner, aliases)
     if len(src) < _GC_PAUSE_THRESHOLD or not gc.isenabled():
         # (parse_scanner's work without its two calls: most scripts are a line or two)
-        script: ast.Script = _run_lists(_tables or _get_tables(), scanner.tokens(), scanner)
+        script: ast.Script = _run_lists(scanner.tokens(), scanner)
         return script
     gc.disable()
     try:
@@ -587,7 +587,7 @@ class _Refused(Exception):
     holds, unless the tokens ended)."""
 
 
-def _run_lists(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
+def _run_lists(tokens: Iterable[Tok], scanner: Scanner) -> Any:
     """`_run` for most texts: their statements are read straight from the tokens, the
     nodes made as the tables' builders make them (simple commands, pipelines and lists
     here; compound commands by `_compound`).
@@ -599,9 +599,12 @@ def _run_lists(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
     (`start` and the tail of `stmt_list` accept the same statements, and no opener of a
     compound command, which is what a syntax error's message looks for, is among
     them). Every token is read as the tables would read it, one after another, so an
-    error the lexer raises is raised where it would be."""
+    error the lexer raises is raised where it would be.
+
+    The tables are loaded only when they are to read something: most scripts never
+    need them, and loading them is a tenth of the shell's start-up."""
     if not _LISTS_INLINE:
-        return _run(tables, tokens, scanner)
+        return _run(_tables or _get_tables(), tokens, scanner)
     new = _new
     parts = _COMMAND_PARTS
     starts = _COMMAND_START
@@ -703,8 +706,8 @@ def _run_lists(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
         # the tables read on from the statement the refused token is in (a newline where
         # one should start, from the statement before it: the tables refuse it there)
         if not stmts or mark == len(seen) - 1 and seen[-1][0] == "_NL":
-            return _run(tables, _replay(seen, 0, tokens), scanner)
-        tail: ast.Script = _run(tables, _replay(seen, mark, tokens), scanner)
+            return _run(_tables or _get_tables(), _replay(seen, 0, tokens), scanner)
+        tail: ast.Script = _run(_tables or _get_tables(), _replay(seen, mark, tokens), scanner)
         script = new(Script)
         script.statements = (*stmts, *tail.statements)
         script.pos = stmts[0].pos
@@ -736,7 +739,7 @@ def _run_lists(tables: _Tables, tokens: Iterable[Tok], scanner: Scanner) -> Any:
         stmts.append(st)
     elif state == _L_JOIN or state == _L_JOINED:
         # (the text ends after | && ||: the tables say what is missing)
-        return _run(tables, seen, scanner)
+        return _run(_tables or _get_tables(), seen, scanner)
     script = new(Script)
     script.statements = tuple(stmts)
     script.pos = stmts[0].pos if stmts else ast.NOPOS
@@ -1160,7 +1163,7 @@ def _run_error(scanner: Scanner, tok: Tok, stack: list[_Row], values: list[Any],
 def parse_scanner(scanner: Scanner) -> ast.Script:
     """Parse the tokens of one scanner: a whole script, or a `$( )` body (the function
     a `lexer.Source` is given to parse nested bodies with)."""
-    result = _run_lists(_get_tables(), scanner.tokens(), scanner)
+    result = _run_lists(scanner.tokens(), scanner)
     assert isinstance(result, ast.Script)
     return result
 
