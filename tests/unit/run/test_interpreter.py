@@ -432,3 +432,26 @@ def test_a_fork_has_the_fields_a_shell_made_by_init_with_the_parents_arguments(
         state.key_text = fork.subscript_text
         assert fork_fields == made_fields
         assert fork.state is made.state and fork.cur_fds is parent.cur_fds
+
+
+def test_a_boundary_sees_a_deadline_as_soon_as_it_passes_or_moves_earlier(k: Kernel) -> None:
+    # a boundary reads the clock against the earlier of the deadline and the next turn
+    # for other threads: a deadline that passes, or is moved before that, is not missed
+    from tysh.kernel.base.limits import TimedOut
+
+    interp = k.interp
+    interp.set_deadline(None)
+    interp.check_boundary()
+    interp.set_deadline(time.monotonic() - 1)
+    with pytest.raises(TimedOut):
+        interp.check_boundary()
+    interp.set_deadline(time.monotonic() + 0.05)
+    interp.check_boundary()
+    interp.check_iteration(1)
+    time.sleep(0.06)
+    with pytest.raises(TimedOut):
+        interp.check_iteration(2)
+    with pytest.raises(TimedOut):
+        interp.check_boundary()
+    interp.set_deadline(None)
+    interp.check_boundary()

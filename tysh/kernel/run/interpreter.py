@@ -69,6 +69,8 @@ else:  # loaded by the first arithmetic or `case` that runs
     # by the first pipeline (it loads `threading`)
     pipeline = LazyModule(globals(), "pipeline", "tysh.kernel.run.pipeline")
 
+_monotonic = time.monotonic
+
 __all__ = ["Interpreter", "LimitExceeded", "Limits", "TimedOut"]
 
 _NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -84,7 +86,7 @@ class Interpreter:
     the command being run and start afresh in every child."""
 
     __slots__ = ("state", "registry", "fs", "allow_external", "limits", "control", "_parse",
-                 "suppress_errexit", "cur_fds", "source_depth", "deadline", "host_signals",
+                 "suppress_errexit", "cur_fds", "source_depth", "deadline", "due", "host_signals",
                  "events", "externals", "keeps_value", "last_data", "last_typed", "cmdsub_status", "_jobs",
                  "_masked", "running_traps", "exec_opened", "procsubs", "decl_arrays")
 
@@ -117,6 +119,7 @@ class Interpreter:
         self.cur_fds: Fds = {} if cur_fds is None else cur_fds
         self.source_depth = source_depth
         self.deadline = deadline
+        self.due = 0.0  # (see check_boundary)
         # a host session's top shell (the CLI): `trap` installs real OS signal handlers
         self.host_signals = host_signals
         # the tool-call events' emitter (run/events.py), or None: nobody is listening
@@ -174,6 +177,7 @@ class Interpreter:
         sub.cur_fds = self.cur_fds
         sub.source_depth = self.source_depth
         sub.deadline = self.deadline
+        sub.due = 0.0
         sub.host_signals = self.host_signals
         sub.events = self.events
         sub.externals = self.externals
@@ -229,7 +233,18 @@ class Interpreter:
     def check_boundary(self) -> None:
         """Stop here when the run was cancelled or its deadline passed (called between
         statements and loop iterations, so no script outruns `cancel()` or a limit).
-        The top shell runs the traps of signals sent to it here."""
+        The top shell runs the traps of signals sent to it here.
+
+        One clock read against `due`, the earlier of the deadline and the process's next
+        turn for other threads: both are looked at only when it has come."""
+        control = self.control
+        if control.pending or control.cancelled:
+            self._attend()
+        now = _monotonic()
+        if now >= self.due:
+            self._due(now)
+
+    def _attend(self) -> None:
         control = self.control
         if control.pending and not self.state.subshell:
             from tysh.kernel.run.traps import run_pending
@@ -237,12 +252,22 @@ class Interpreter:
             run_pending(self)
         if control.cancelled:
             raise Cancelled()
-        now = time.monotonic()
+
+    def _due(self, now: float) -> None:
+        """The deadline or the next turn has come (or the deadline changed): stop at a
+        passed deadline, give a due turn, and set when to look again."""
         d = self.deadline
         if d is not None and now >= d:
             raise TimedOut()
         if now >= threads.turn_at:
             threads.give_turn(now)
+        turn = threads.turn_at
+        self.due = turn if d is None or turn < d else d
+
+    def set_deadline(self, deadline: float | None) -> None:
+        """Change the deadline; the next boundary looks at it."""
+        self.deadline = deadline
+        self.due = 0.0
 
     def run_argv(
         self,
@@ -266,7 +291,7 @@ class Interpreter:
         saved_deadline = self.deadline
         if timeout is not None:
             d = time.monotonic() + timeout
-            self.deadline = d if saved_deadline is None else min(saved_deadline, d)
+            self.set_deadline(d if saved_deadline is None else min(saved_deadline, d))
         st = self.state
         frame: dict[str, Var] | None = None
         if env is not None:
@@ -288,7 +313,7 @@ class Interpreter:
                         del st.frames[k]
                         break
             timed_out = self.deadline is not None and time.monotonic() >= self.deadline
-            self.deadline = saved_deadline
+            self.set_deadline(saved_deadline)
         if timeout is not None and timed_out:
             return 124
         return status
@@ -1037,12 +1062,9 @@ class Interpreter:
             raise LimitExceeded(f"tysh: loop iteration limit exceeded ({cap})")
         if self.control.cancelled:
             raise Cancelled()
-        now = time.monotonic()
-        d = self.deadline
-        if d is not None and now >= d:
-            raise TimedOut()
-        if now >= threads.turn_at:
-            threads.give_turn(now)
+        now = _monotonic()
+        if now >= self.due:
+            self._due(now)
 
     # ------------------------------------------------------------ jobs
     @property
