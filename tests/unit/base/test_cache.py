@@ -151,3 +151,20 @@ def test_a_script_working_in_tmpdir_sees_no_cache_files(tmp_path: Path) -> None:
         assert (p.returncode, p.stdout, p.stderr) == (0, "mine\n", "")
     assert list(work.iterdir()) == []
     assert (tmp_path / "cache" / "tysh").is_dir()
+
+
+def test_an_entry_name_checksum_is_the_same_in_every_process(tmp_path: Path) -> None:
+    # the checksum names the entry a later process looks for: it must not depend on the
+    # process's string hashing (randomized per process)
+    import subprocess
+    import sys
+
+    from tysh.kernel.base.cache import checksum
+
+    code = "from tysh.kernel.base.cache import checksum; print(checksum('def f(): pass\\n' * 50))"
+    seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env={"PYTHONHASHSEED": seed}, check=True).stdout.strip()
+            for seed in ("1", "2", "random")}
+    assert seen == {str(checksum("def f(): pass\n" * 50))}
+    assert checksum("a") != checksum("b") and checksum("ab") != checksum("ba")
+    assert 0 <= checksum("x" * 10_000 + "\udc80") < 2**30

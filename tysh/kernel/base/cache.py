@@ -52,15 +52,13 @@ def compile_cached(src: str, filename: str) -> Any:
     machine rather than once per start. One entry per filename and source; it holds its
     source and is used only for exactly that source and this interpreter's bytecode."""
     import marshal
-    import zlib
 
     d = cache_dir()
     slug = "".join(c if c.isalnum() else "-" for c in filename).strip("-")
     # the source's checksum in the name: two versions of tysh (or a tool's two shapes)
     # sharing the directory keep an entry each instead of replacing each other's
-    crc = zlib.crc32(src.encode("utf-8", "surrogatepass"))
     path = None if d is None else os.path.join(
-        d, f"code-{slug}-{crc:08x}-{sys.implementation.cache_tag}.marshal")
+        d, f"code-{slug}-{checksum(src):08x}-{sys.implementation.cache_tag}.marshal")
     if path is not None:
         try:
             with open(path, "rb") as f:
@@ -73,6 +71,20 @@ def compile_cached(src: str, filename: str) -> Any:
     if path is not None:
         write_atomic(path, marshal.dumps((src, code)))
     return code
+
+
+# the largest prime below 2**30: one digit of CPython's integers, which it divides by
+# in a single pass
+_PRIME = 1073741789
+
+
+def checksum(text: str) -> int:
+    """A 30-bit checksum of the text that is the same in every process: the text's
+    UTF-8 bytes read as one number, modulo a prime. It names cache entries, which
+    hold their source and are used only for exactly that source, so a collision costs
+    one compile. (zlib's crc32 would load libz, 5M instructions, into every start
+    that binds a tool.)"""
+    return int.from_bytes(text.encode("utf-8", "surrogatepass"), "little") % _PRIME
 
 
 def write_atomic(path: str, data: bytes) -> None:
