@@ -912,14 +912,15 @@ class Kernel:
         if type(secs) is not float or secs == _INF:
             secs = check_timeout(secs)  # None or `inf` is no limit; an int becomes a float
         interp = self.interp
-        deadline = None if secs is None else _monotonic() + secs
-        interp.set_deadline(deadline)
+        deadline = interp.deadline = None if secs is None else _monotonic() + secs
+        if deadline is not None and deadline < interp.due:  # (Interpreter.set_deadline)
+            interp.due = deadline
         hold_deep()
         try:
             code = body(arg, fds)
         finally:
             release_deep()
-            interp.set_deadline(None)
+            interp.deadline = None
             control = self.control
             if control.live and self.job_policy == "reap":
                 control.stop_jobs()

@@ -265,9 +265,12 @@ class Interpreter:
         self.due = turn if d is None or turn < d else d
 
     def set_deadline(self, deadline: float | None) -> None:
-        """Change the deadline; the next boundary looks at it."""
+        """Change the deadline. `due` may be earlier than the deadline and the next
+        turn, which costs one early look at the clock, never later: it moves only for a
+        deadline before it."""
         self.deadline = deadline
-        self.due = 0.0
+        if deadline is not None and deadline < self.due:
+            self.due = deadline
 
     def run_argv(
         self,
