@@ -19,6 +19,7 @@ and scripts made to end or break inside a run."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -510,3 +511,23 @@ def test_the_commands_of_a_case_item_are_read_inline_as_by_the_general_path(
     for mp in _mp():
         _general_lexer(mp)
         assert _outcome(src) == fast
+
+
+@pytest.mark.parametrize("depth", [parser._DEEPEST - 1, parser._DEEPEST, parser._DEEPEST + 1, 150])
+@pytest.mark.parametrize("opener", ["{ ", "( ", "if true; then ", "while false; do "])
+def test_compound_commands_nested_past_the_readers_depth_are_read_by_the_tables(
+        depth: int, opener: str) -> None:
+    # the readers recurse per level of nesting: deeper than _DEEPEST, the tables read the
+    # statement with their own stack, so a parse outside any run (which raises the
+    # recursion limit) needs no more than the default limit; the tree is the tables'
+    from tysh.kernel.base.threads import deep_recursion
+
+    closer = {"{ ": "; }", "( ": ")", "if true; then ": "; fi", "while false; do ": "; done"}
+    src = "echo a; " + opener * depth + "echo b" + closer[opener] * depth + "\necho c\n"
+    assert sys.getrecursionlimit() <= 1000
+    fast = parser.parse_uncached(src)
+    with deep_recursion():
+        for mp in _mp():
+            _lists_by_tables(mp)
+            assert parser.parse_uncached(src) == fast
+        assert len(fast.statements) == 3

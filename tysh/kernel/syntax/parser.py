@@ -608,7 +608,7 @@ def _run_lists(tokens: Iterable[Tok], scanner: Scanner) -> Any:
     new = _new
     parts = _COMMAND_PARTS
     starts = _COMMAND_START
-    seen: list[Tok] = []
+    seen: list[Tok] = _Seen()
     stmts: list[ast.Statement] = []
     mark = 0  # where the statement being read starts in `seen`
     begin = 0  # where the simple command being read starts in `seen`
@@ -746,6 +746,18 @@ def _run_lists(tokens: Iterable[Tok], scanner: Scanner) -> Any:
     return script
 
 
+class _Seen(list):  # type: ignore[type-arg]
+    """The tokens the statement readers have read, and how deep in compound commands
+    the reader is (see `_command`)."""
+
+    depth = 0  # (made without a Python __init__: one per text read, `$( )` bodies too)
+
+
+# (each level of compound nesting is about six frames of the readers: the deepest they go
+# stays well inside the default recursion limit, for a parse outside any run)
+_DEEPEST = 50
+
+
 def _replay(seen: list[Tok], start: int, tokens: Iterator[Tok]) -> Iterator[Tok]:
     """The tokens `seen` holds from `start`, then the ones `tokens` has left."""
     yield from seen[start:] if start else seen
@@ -857,7 +869,15 @@ def _command(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[ast.Comm
             tok = _EOF
         return _Builder.simple_command(c), tok
     seen.append(tok)
-    return _compound(tok, tokens, seen)
+    # the readers recurse once per compound command inside another: past _DEEPEST the
+    # tables, which keep their own stack, read the statement
+    depth: int = seen.depth  # type: ignore[attr-defined]
+    if depth >= _DEEPEST:
+        raise _Refused
+    seen.depth = depth + 1  # type: ignore[attr-defined]
+    got = _compound(tok, tokens, seen)
+    seen.depth = depth  # type: ignore[attr-defined]
+    return got
 
 
 def _compound(tok: Tok, tokens: Iterator[Tok], seen: list[Tok]) -> tuple[ast.Command, Tok]:
