@@ -48,3 +48,17 @@ def test_mktemp_rejects_too_few_xs(tmp_path: Path) -> None:
 def test_mktemp_missing_directory_fails_with_gnu_wording(tmp_path: Path) -> None:
     r = text_run(["mktemp", "-p", str(tmp_path / "no")], tmp_path)
     assert r.code == 1 and "failed to create file via template" in r.err
+
+
+def test_the_random_characters_are_letters_and_digits_drawn_evenly() -> None:
+    import string
+
+    from tysh.builtins.files.mktemp import random_chars
+
+    assert [len(random_chars(n)) for n in (0, 1, 3, 10, 300)] == [0, 1, 3, 10, 300]
+    draws = random_chars(62 * 2000)
+    counts = {c: draws.count(c) for c in string.ascii_letters + string.digits}
+    assert sum(counts.values()) == len(draws)  # nothing outside [A-Za-z0-9]
+    # 2000 expected per character, standard deviation about 44: a skewed draw (the
+    # modulo bias of taking every byte would give about 2420 for the first 8) falls out
+    assert all(1750 < n < 2250 for n in counts.values()), counts

@@ -3,18 +3,25 @@ calendar dates, times, zones, weekdays and relative items, in a given zone."""
 
 from __future__ import annotations
 
-import calendar
-import re
 import time
 from datetime import UTC, datetime, timedelta, tzinfo
 
 from tysh.builtins._common.fileinfo import named_zone
+from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import MutableRecord, mutable
 
 
 class BadDate(ValueError):
     """A date string this parser does not understand."""
 
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import calendar
+    import re
+else:  # to read a date string in a named zone or at an offset: `date` and `-d @N` do not
+    calendar = LazyModule(globals(), "calendar", "calendar")
 
 def datetime_at(ts: int, zone: tzinfo | None) -> datetime:
     """The aware local time of epoch seconds `ts` in `zone` (None: the host's zone)."""
@@ -52,7 +59,7 @@ _MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", 
                 "september", "october", "november", "december")
 _MONTH_WORDS = {**{m[:3]: i + 1 for i, m in enumerate(_MONTH_NAMES)},
                 **{m: i + 1 for i, m in enumerate(_MONTH_NAMES)}, "sept": 9}
-_TOKEN = re.compile(r"\s*(?:([+-]\s*\d+|\d+)([.,]\d+)?|(a\.?m\.?|p\.?m\.?)(?![a-z])|"
+_TOKEN = LazyRegex(r"\s*(?:([+-]\s*\d+|\d+)([.,]\d+)?|(a\.?m\.?|p\.?m\.?)(?![a-z])|"
                     r"([a-z]+)\.?|(\S))")
 
 
@@ -302,11 +309,21 @@ def _items(toks: list[_Tok]) -> _Parsed:  # noqa: C901, PLR0912, PLR0915 - one g
     return p
 
 
+
+_TZ_PREFIX = LazyRegex(r'TZ="([^"]*)"\s*')
+_EPOCH = LazyRegex(r"@([+-]?\d+)(?:[.,](\d{1,9})\d*)?")
+_ISO_T = LazyRegex(r"(\d)t(\d)")
+
+
+def _spaced(m: re.Match[str]) -> str:
+    # (a function, not the template r"\1 \2": `_sre` hands a template to `re` to parse)
+    return f"{m[1]} {m[2]}"
+
 def parse_date(text: str, now_ns: int, zone: tzinfo | None) -> tuple[int, int]:
     """(epoch seconds, nanoseconds) for a date string read in `zone` (None: the host's)
     at `now_ns`; BadDate for what it cannot read."""
     s = " ".join(text.split())
-    tz = re.match(r'TZ="([^"]*)"\s*', s)
+    tz = _TZ_PREFIX.match(s)
     if tz:  # GNU: the string names its own zone
         zone = named_zone(tz[1]) if tz[1] else UTC
         if zone is None:
@@ -314,7 +331,7 @@ def parse_date(text: str, now_ns: int, zone: tzinfo | None) -> tuple[int, int]:
         s = s[tz.end():]
     s = s.lower()
     if s.startswith("@"):
-        m = re.fullmatch(r"@([+-]?\d+)(?:[.,](\d{1,9})\d*)?", s)
+        m = _EPOCH.fullmatch(s)
         if not m:
             raise BadDate(text)
         frac = int((m.group(2) or "0").ljust(9, "0"))
@@ -322,7 +339,7 @@ def parse_date(text: str, now_ns: int, zone: tzinfo | None) -> tuple[int, int]:
         if m.group(1).startswith("-") and frac:
             secs, frac = secs - 1, 1_000_000_000 - frac
         return secs, frac
-    s = re.sub(r"(\d)t(\d)", r"\1 \2", s)  # ISO 8601's T between the date and the time
+    s = _ISO_T.sub(_spaced, s)  # ISO 8601's T between the date and the time
     p = _items(_tokens(s))
     now_s, now_frac = divmod(now_ns, 1_000_000_000)
     now = datetime_at(now_s, zone).replace(tzinfo=None)

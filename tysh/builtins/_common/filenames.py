@@ -3,11 +3,10 @@ quoted as fileinfo.q quotes them otherwise."""
 
 from __future__ import annotations
 
-import re
-
 from tysh.builtins._common.fileinfo import q
+from tysh.kernel.base.lazyre import LazyRegex
 
-_PLAIN_NAME = re.compile(r"[\w./@%+=:,^-]+")
+_PLAIN_NAME = LazyRegex(r"[\w./@%+=:,^-]+")
 
 
 def quotef(name: str) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import struct
 import time
-from collections.abc import Iterator
 
 from tysh.builtins._common.operands import CHUNK, is_stdin
 from tysh.kernel.base.lazyre import LazyRegex
@@ -31,6 +30,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import IO, Any
 
 _LEVEL = LazyRegex(r"-[1-9][1-9cdfklnNqrtv]*")

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import posixpath
 import time
-from collections.abc import Iterator
 
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import CHUNK
@@ -32,6 +31,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import IO, Any
 
 if TYPE_CHECKING:

@@ -9,9 +9,6 @@ with guard digits and truncated to scale. Output lines wrap at BC_LINE_LENGTH (7
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-
 from tysh.builtins._common.cancel import checkpoint
 from tysh.builtins._common.lines import Kept
 from tysh.builtins._common.operands import InputStatus, iter_inputs
@@ -36,6 +33,7 @@ from tysh.builtins.calc.bcnum import (
 from tysh.builtins.calc.bigint import stoi
 from tysh.kernel.base import stop
 from tysh.kernel.base.hints import Any
+from tysh.kernel.base.lazyre import DOTALL, VERBOSE, LazyRegex
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import encode_text
 from tysh.kernel.tools.context import Context
@@ -43,13 +41,17 @@ from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
-_TOKEN = re.compile(r"""
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+_TOKEN = LazyRegex(r"""
     (?P<ws>[ \t\r\f\v]+|\\\n|/\*.*?\*/|\#[^\n]*)
   | (?P<num>[0-9A-Z]+(?:\.[0-9A-Z]*)?|\.[0-9A-Z]+)
   | (?P<name>[a-z][a-z0-9_]*)
   | (?P<str>"[^"]*")
   | (?P<op>\+\+|--|[-+*/%^=!<>]=|&&|\|\||[-+*/%^=<>!()\[\]{},;.\n])
-""", re.VERBOSE | re.DOTALL)
+""", VERBOSE | DOTALL)
 _KEYWORDS = frozenset("if else while for break continue return define auto print quit halt "
                       "sqrt length scale ibase obase last limits read".split())
 _RELOPS = ("==", "!=", "<", "<=", ">", ">=")
@@ -674,12 +676,13 @@ class _Interp:
 
 _ESCAPES = {"n": "\n", "t": "\t", "a": "\a", "b": "\b", "f": "\f", "r": "\r",
             "q": '"', "\\": "\\", "e": "\\"}
+_ESCAPE = LazyRegex(r"\\(.)", DOTALL)
 
 
 def _unescape(s: str, escapes: bool) -> str:
     if not escapes or "\\" not in s:
         return s
-    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), s, flags=re.DOTALL)
+    return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), s)
 
 
 def _chunks(text: str) -> Iterator[tuple[int, list[tuple[str, str]]]]:

@@ -5,12 +5,14 @@ each step on it would hold the interpreter lock too long)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from tysh.builtins.calc import bigint
 from tysh.builtins.calc.bigint import itos
 from tysh.kernel.base import stop
 from tysh.kernel.base.record import Record, frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 DIGITS = "0123456789ABCDEF"  # a digit's value is its index, up to base 16
 

@@ -11,8 +11,6 @@ number out of range."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins.calc.bigint import MAX_BITS, TooLarge, itos, stoi
 from tysh.kernel.base.hints import Protocol
@@ -24,6 +22,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 _INTEGER = LazyRegex(r"-?[0-9]+")

@@ -14,18 +14,24 @@ call that holds the interpreter lock for longer than a time limit can wait (70 m
 from __future__ import annotations
 
 import math
-import random
-from collections.abc import Callable, Iterable
 
 from tysh.builtins._common.cancel import checkpoint
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import iter_lines
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Callable, Iterable
+else:  # only a number past trial division's reach draws random bases or rho's seeds
+    random = LazyModule(globals(), "random", "random")
 
 _NUMBER = LazyRegex(r"\s*\+?([0-9]+)")
 MAX_DIGITS = 500

@@ -8,8 +8,6 @@ Both inputs are read incrementally and output is written in blocks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp
 from tysh.builtins._common.operands import InputStatus, iter_lines, open_all
@@ -22,6 +20,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import IO, Any
 
 _FLUSH = 2048

@@ -9,14 +9,13 @@ digits of the nanoseconds may differ from GNU's)."""
 
 from __future__ import annotations
 
-import re
 import time
-from collections.abc import Sequence
 
 from tysh.builtins._common.fileinfo import local_time
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import is_stdin
 from tysh.builtins.compare.diffseq import Change, diff_changes
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import MutableRecord, Record, field, mutable, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -24,8 +23,16 @@ from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Sequence
+
+    _SPACE_RUN: re.Pattern[bytes]
+else:  # (a bytes pattern: LazyRegex's methods are declared for text)
+    _SPACE_RUN = LazyRegex(rb"[ \t\v\f\r]+")
+
 _NO_NL = b"\\ No newline at end of file\n"
-_SPACE_RUN = re.compile(rb"[ \t\v\f\r]+")
 
 
 @value_record

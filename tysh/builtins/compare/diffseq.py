@@ -16,7 +16,10 @@ The steps, each named after its GNU counterpart:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 
 Change = tuple[int, int, int, int]  # line0, line1, deleted, inserted (0-based starts)
 

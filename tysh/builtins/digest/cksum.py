@@ -7,11 +7,11 @@ bit-reversed bytes, so no Python loop runs per byte."""
 
 from __future__ import annotations
 
-import hashlib
 import zlib
 
 from tysh.builtins._common.operands import CHUNK, read_operand
 from tysh.builtins.digest.sums import SumArgs, check_list, sum_line
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.record import value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -21,7 +21,10 @@ from tysh.kernel.tools.tool import Outcome, Tool, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import hashlib
     from typing import IO
+else:  # loaded with the first digest: the POSIX CRC is zlib's
+    hashlib = LazyModule(globals(), "hashlib", "hashlib")
 
 _REVERSE = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
 

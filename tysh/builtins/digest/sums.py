@@ -8,10 +8,10 @@ backslash, newline or carriage return escaped and the line marked with a leading
 from __future__ import annotations
 
 import binascii
-import hashlib
-import re
 
 from tysh.builtins._common.operands import CHUNK, InputStatus, open_input, read_operand
+from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazyre import DOTALL, LazyRegex, compile_pattern
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -21,12 +21,16 @@ from tysh.kernel.tools.tool import Outcome, Tool, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import hashlib
+    import re
     from typing import IO, Any
+else:  # loaded with the first digest: base64 computes none
+    hashlib = LazyModule(globals(), "hashlib", "hashlib")
 
 _ALGOS = {"md5sum": ("md5", "MD5", 32), "sha1sum": ("sha1", "SHA1", 40),
           "sha256sum": ("sha256", "SHA256", 64), "sha512sum": ("sha512", "SHA512", 128)}
 _ESC = {"\\": "\\\\", "\n": "\\n", "\r": "\\r"}
-_UNESC = re.compile(r"\\(.)")
+_UNESC = LazyRegex(r"\\(.)")
 
 
 @value_record
@@ -114,16 +118,24 @@ def sum_line(digest: str, name: str, tag: str | None, args: SumArgs, end: str) -
     return f"{mark}{digest} {'*' if args.binary else ' '}{shown}{end}"
 
 
-def _parse_line(line: str, tag_name: str, hexlen: int) -> tuple[str, str] | None:
+def _line_forms(tag_name: str, hexlen: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The BSD (`TAG (name) = hash`) and GNU (`hash  name`) forms of a checksum line,
+    compiled once per list rather than looked up per line."""
+    return (compile_pattern(rf"{tag_name} \((.*)\) = ([0-9a-fA-F]{{{hexlen}}})"),
+            compile_pattern(rf"([0-9a-fA-F]{{{hexlen}}}) [ *](.+)", DOTALL))
+
+
+def _parse_line(line: str, forms: tuple[re.Pattern[str], re.Pattern[str]]
+                ) -> tuple[str, str] | None:
     """(hash, name) of one checksum line in GNU or BSD format, None if malformed."""
     escaped = line.startswith("\\")
     if escaped:
         line = line[1:]
-    m = re.fullmatch(rf"{tag_name} \((.*)\) = ([0-9a-fA-F]{{{hexlen}}})", line)
+    m = forms[0].fullmatch(line)
     if m:
         digest, name = m.group(2), m.group(1)
     else:
-        m = re.fullmatch(rf"([0-9a-fA-F]{{{hexlen}}}) [ *](.+)", line, re.DOTALL)
+        m = forms[1].fullmatch(line)
         if not m:
             return None
         digest, name = m.group(1), m.group(2)
@@ -138,6 +150,7 @@ def check_list(args: SumArgs, ctx: Context, cmd: str, algo: str, tag_name: str,
     it, reporting as GNU does (OK / FAILED and the summary warnings)."""
     code = 0
     results: list[dict[str, Any]] = []
+    forms = _line_forms(tag_name, hexlen)
     for list_name in args.files or ("-",):
         status = InputStatus()
         f = open_input(ctx, list_name, status)
@@ -155,7 +168,7 @@ def check_list(args: SumArgs, ctx: Context, cmd: str, algo: str, tag_name: str,
             line = line_b.decode("utf-8", "surrogateescape").removesuffix("\r")
             if not line_b and n > raw.count(b"\n"):
                 break
-            parsed = _parse_line(line, tag_name, hexlen)
+            parsed = _parse_line(line, forms)
             if parsed is None:
                 bad_format += 1
                 if args.warn:

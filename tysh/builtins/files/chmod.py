@@ -9,9 +9,8 @@ masked by the session's umask (`ctx.shell.umask`; 022 where none is given)."""
 
 from __future__ import annotations
 
-import re
-
 from tysh.builtins._common.fileinfo import mode_string, q
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.values import to_text
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -22,11 +21,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 UMASK = 0o022
-_OCTAL = re.compile(r"[0-7]{1,4}")
-_CLAUSE = re.compile(r"([ugoa]*)((?:[-+=](?:[ugo]|[rwxXst]*))+)")
-_ACTION = re.compile(r"([-+=])([ugo]|[rwxXst]*)")
+_OCTAL = LazyRegex(r"[0-7]{1,4}")
+_CLAUSE = LazyRegex(r"([ugoa]*)((?:[-+=](?:[ugo]|[rwxXst]*))+)")
+_ACTION = LazyRegex(r"([-+=])([ugo]|[rwxXst]*)")
 _WHO_BITS = {"u": 0o4700, "g": 0o2070, "o": 0o1007}
-_MODE_WORD = re.compile(r"[0-7]{1,4}|(?:[ugoa]*(?:[-+=](?:[ugo]|[rwxXst]*))+)(?:,[ugoa]*(?:[-+=](?:[ugo]|[rwxXst]*))+)*")
+_MODE_WORD = LazyRegex(r"[0-7]{1,4}|(?:[ugoa]*(?:[-+=](?:[ugo]|[rwxXst]*))+)(?:,[ugoa]*(?:[-+=](?:[ugo]|[rwxXst]*))+)*")
 
 
 def is_mode(word: str) -> bool:

@@ -8,8 +8,6 @@ charged its apparent size rounded up to 4 KiB blocks, what a typical disk would 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from tysh.builtins._common.fileinfo import human_size, q
 from tysh.builtins.files.info import is_link
 from tysh.kernel.base.lazymod import LazyModule
@@ -23,6 +21,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import fnmatch
+    from collections.abc import Callable
     from typing import Any
 else:  # only a glob option matches names: loaded when first used
     fnmatch = LazyModule(globals(), "fnmatch", "fnmatch")

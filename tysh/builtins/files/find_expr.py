@@ -13,10 +13,8 @@ primary | `( expr )`."""
 
 from __future__ import annotations
 
-import re
 import stat as stat_mod
 import time
-from collections.abc import Callable
 
 from tysh.builtins._common.fileinfo import (
     file_type,
@@ -29,14 +27,15 @@ from tysh.builtins._common.fileinfo import (
 )
 from tysh.builtins._common.operands import open_output
 from tysh.builtins.files.timestamps import parse_date
+from tysh.kernel.base.lazyre import DOTALL, IGNORECASE, LazyRegex
 from tysh.kernel.base.record import MutableRecord, field, mutable
 from tysh.kernel.base.values import to_text
-from tysh.kernel.expand.pattern import has_magic, translate, unescape
 from tysh.kernel.fs.api import DirHandle, FileStat, FsError
 from tysh.kernel.tools.context import Context
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import IO, Any
 
 
@@ -103,7 +102,8 @@ class Item:
         return None
 
 
-Pred = Callable[[Item], bool]
+if TYPE_CHECKING:
+    Pred = Callable[[Item], bool]
 
 
 @mutable
@@ -225,7 +225,7 @@ class FindPlan(MutableRecord):
 
 _GLOBAL_OPTS = {"-depth", "-d", "-xdev", "-mount", "-noleaf", "-ignore_readdir_race",
                 "-noignore_readdir_race", "-nowarn", "-warn", "-follow", "-daystart"}
-_NEWER_XY = re.compile(r"-newer[aBcm][aBcmt]")
+_NEWER_XY = LazyRegex(r"-newer[aBcm][aBcmt]")
 
 
 def _true(_: Item) -> bool:
@@ -262,6 +262,54 @@ _TYPE_FMT = {"p": stat_mod.S_IFIFO, "s": stat_mod.S_IFSOCK, "b": stat_mod.S_IFBL
 
 
 def _name_pred(pat: str, icase: bool, whole_path: bool) -> Pred:
+    if not icase:
+        test = plain_name_test(pat, whole_path)
+        if test is not None:
+            return test
+    return glob_name_test(pat, icase, whole_path)
+
+
+# Characters with a meaning in a glob (extended groups' included); a pattern with none of
+# them but a leading or trailing `*` is a plain string test
+_GLOB_SPECIAL = frozenset("*?[]\\+@!(|)")
+
+
+def plain_name_test(pat: str, whole_path: bool) -> Pred | None:
+    """-name's and -path's everyday patterns, `NAME`, `*SUFFIX`, `PREFIX*` and `*PART*`,
+    as the string tests they amount to (a `*` matches any text, `/` and newlines
+    included); None for any other pattern. `find -name '*.txt'` then loads neither the
+    glob module nor a regular expression engine."""
+    core = pat
+    lead = core.startswith("*")
+    if lead:
+        core = core[1:]
+    trail = core.endswith("*")
+    if trail:
+        core = core[:-1]
+    if not _GLOB_SPECIAL.isdisjoint(core):
+        return None
+    if whole_path:
+        if lead and trail:
+            return lambda it: core in it.path
+        if lead:
+            return lambda it: it.path.endswith(core)
+        if trail:
+            return lambda it: it.path.startswith(core)
+        return lambda it: it.path == core
+    if lead and trail:
+        return lambda it: core in it.name
+    if lead:
+        return lambda it: it.name.endswith(core)
+    if trail:
+        return lambda it: it.name.startswith(core)
+    return lambda it: it.name == core
+
+
+def glob_name_test(pat: str, icase: bool, whole_path: bool) -> Pred:
+    """Any -name/-path/-iname pattern, matched as the shell matches a glob."""
+    # (the glob module, and the `re` it compiles with, load here)
+    from tysh.kernel.expand.pattern import has_magic, translate, unescape
+
     if not icase and not has_magic(pat):
         lit = unescape(pat)
         if whole_path:
@@ -269,7 +317,7 @@ def _name_pred(pat: str, icase: bool, whole_path: bool) -> Pred:
         return lambda it: it.name == lit
     from tysh.kernel.text import engine  # `*a*a*…b` on a long path: no backtracking
 
-    rx = engine.compile(translate(pat), re.DOTALL | (re.IGNORECASE if icase else 0))
+    rx = engine.compile(translate(pat), DOTALL | (IGNORECASE if icase else 0))
     m = rx.fullmatch
     if whole_path:
         return lambda it: m(it.path) is not None

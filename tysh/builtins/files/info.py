@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 
 from tysh.builtins._common.fileinfo import (
     file_type,
@@ -16,6 +15,7 @@ from tysh.builtins._common.fileinfo import (
     type_description,
     user_name,
 )
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
@@ -25,6 +25,7 @@ from tysh.kernel.tools.tool import Outcome, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 # ---------------------------------------------------------------------------------------
@@ -219,7 +220,7 @@ DEFAULT_FORMAT = (
     "Access: %x\nModify: %y\nChange: %z\n Birth: -"
 )
 TERSE_FORMAT = "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o"
-_DIRECTIVE = re.compile(r"%([-#0 +']*)(\d*)(?:\.(\d+))?([HL][dr]|[a-zA-Z%])")
+_DIRECTIVE = LazyRegex(r"%([-#0 +']*)(\d*)(?:\.(\d+))?([HL][dr]|[a-zA-Z%])")
 _ESC = {"n": "\n", "t": "\t", "\\": "\\", "0": "\0", "a": "\a", "r": "\r", '"': '"'}
 
 
@@ -342,8 +343,11 @@ def _render(fmt: str, ctx: Context, name: str, abs_path: str, st: FileStat) -> s
     return _DIRECTIVE.sub(sub, fmt)
 
 
+_BACKSLASH = LazyRegex(r"\\(.)")
+
+
 def _unescape(fmt: str) -> str:
-    return re.sub(r"\\(.)", lambda m: _ESC.get(m.group(1), "\\" + m.group(1)), fmt)
+    return _BACKSLASH.sub(lambda m: _ESC.get(m.group(1), "\\" + m.group(1)), fmt)
 
 
 def _json(ctx: Context, name: str, st: FileStat) -> dict[str, Any]:

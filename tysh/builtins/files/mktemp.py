@@ -7,8 +7,7 @@ outside its root with the filesystem's usual error."""
 
 from __future__ import annotations
 
-import secrets
-import string
+import os
 
 from tysh.builtins._common.fileinfo import q
 from tysh.kernel.base.record import Record, value_record
@@ -18,9 +17,20 @@ from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
-_CHARS = string.ascii_letters + string.digits
+_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+# the bytes below this are spread evenly over _CHARS; larger ones are drawn again
+_EVEN = 256 - 256 % len(_CHARS)
 _DEFAULT = "tmp.XXXXXXXXXX"
 _ATTEMPTS = 100
+
+
+def random_chars(n: int) -> str:
+    """`n` characters of _CHARS, each chosen uniformly from the OS's random source (what
+    `secrets.choice` draws on, without the modules `secrets` loads with it)."""
+    out: list[str] = []
+    while len(out) < n:
+        out.extend(_CHARS[b % len(_CHARS)] for b in os.urandom(n - len(out)) if b < _EVEN)
+    return "".join(out)
 
 
 @value_record
@@ -102,7 +112,7 @@ def mktemp(args: MktempArgs, ctx: Context) -> ToolReturn:
     stem = base[:-xs]
     last = ""
     for _ in range(_ATTEMPTS):
-        name = stem + "".join(secrets.choice(_CHARS) for _ in range(xs)) + suffix
+        name = stem + random_chars(xs) + suffix
         path = ctx.path(name)
         last = name
         try:

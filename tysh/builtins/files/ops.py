@@ -4,7 +4,6 @@ and messages, every access through ctx.fs."""
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Iterator
 
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins.files.chmod import parse_mode
@@ -15,6 +14,10 @@ from tysh.kernel.fs.api import FileStat, FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
 
 
 def _base(p: str) -> str:

@@ -3,16 +3,21 @@ time zone (its TZ variable, not the process's)."""
 
 from __future__ import annotations
 
-import re
 import time
-from datetime import datetime, timedelta
 
 from tysh.builtins._common.fileinfo import local_time
+from tysh.kernel.base.lazyre import IGNORECASE, LazyRegex
 from tysh.kernel.tools.context import Context
 
-_AGO = re.compile(
-    r"(\d+)\s*(sec|second|min|minute|hour|day|week|month|year)s?(\s+ago)?", re.IGNORECASE
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from datetime import datetime
+
+_AGO = LazyRegex(
+    r"(\d+)\s*(sec|second|min|minute|hour|day|week|month|year)s?(\s+ago)?", IGNORECASE
 )
+_ISO_SPACE = LazyRegex(r"\d{4}-\d\d-\d\d \d")
+_STAMP = LazyRegex(r"(\d{8}|\d{10}|\d{12})(?:\.(\d\d))?")
 _UNIT = {"sec": 1, "second": 1, "min": 60, "minute": 60, "hour": 3600, "day": 86400,
          "week": 7 * 86400, "month": 30 * 86400, "year": 365 * 86400}
 
@@ -40,7 +45,9 @@ def parse_date(text: str, ctx: Context) -> float:
         if m:
             delta = int(m.group(1)) * _UNIT[m.group(2).lower()]
             return time.time() + (-delta if m.group(3) else delta)
-        iso = s.replace(" ", "T", 1) if re.match(r"\d{4}-\d\d-\d\d \d", s) else s
+        from datetime import datetime  # (touch -d and find -newermt only)
+
+        iso = s.replace(" ", "T", 1) if _ISO_SPACE.match(s) else s
         if iso.endswith(("Z", "z")):
             iso = iso[:-1] + "+00:00"
         try:
@@ -73,7 +80,9 @@ def _gnu_date(text: str, ctx: Context) -> float:
 
 def parse_stamp(text: str, ctx: Context) -> float:
     """`touch -t [[CC]YY]MMDDhhmm[.ss]`."""
-    m = re.fullmatch(r"(\d{8}|\d{10}|\d{12})(?:\.(\d\d))?", text)
+    from datetime import datetime  # (touch -t only)
+
+    m = _STAMP.fullmatch(text)
     if not m:
         raise ValueError(f"invalid date format '{text}'")
     digits, secs = m.group(1), int(m.group(2) or 0)
@@ -90,4 +99,4 @@ def parse_stamp(text: str, ctx: Context) -> float:
                       secs, tzinfo=now.tzinfo)
     except ValueError:
         raise ValueError(f"invalid date format '{text}'") from None
-    return dt.timestamp() + timedelta(0).total_seconds()
+    return dt.timestamp()

@@ -9,10 +9,10 @@ in-memory filesystems), by writing zeros in blocks that honour the time limit.""
 from __future__ import annotations
 
 import os
-import re
 
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.operands import CHUNK
+from tysh.kernel.base.lazyre import IGNORECASE, LazyRegex
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -37,7 +37,7 @@ class TruncateArgs(Record):
                             help="treat SIZE as a number of 4096-byte blocks")
 
 
-_SIZE = re.compile(r"([-+<>/%]?)\s*(\d+)([KMGTPEZY]?)(iB|B)?", re.IGNORECASE)
+_SIZE = LazyRegex(r"([-+<>/%]?)\s*(\d+)([KMGTPEZY]?)(iB|B)?", IGNORECASE)
 _POWERS = "KMGTPEZY"
 OFF_MAX = (1 << 63) - 1  # the largest file offset (off_t)
 

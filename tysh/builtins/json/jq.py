@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import io
 import json
-import re
-from collections.abc import Callable, Iterator
 
 from tysh.builtins._common.lines import slurp
 from tysh.builtins._common.operands import STDIN_DEVICES
 from tysh.builtins.json.format import JsonWriter
 from tysh.kernel.base import worker
+from tysh.kernel.base.lazyre import MULTILINE, LazyRegex
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -36,19 +35,20 @@ from tysh.kernel.tools.tool import Outcome, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from typing import IO, Any
 
-_WS = re.compile(r"[ \t\n\r\ufeff]*")
-_USES_INPUT = re.compile(r"\binputs?\b")
-_USES_ENV = re.compile(r"\$ENV\b|\benv\b")
-_USES_HALT = re.compile(r"\bhalt_error\b")
-_USES_FILENAME = re.compile(r"\binput_filename\b")
-_MODULE = re.compile(r"^\s*(?:import|include)\b", re.MULTILINE)
-_LINE = re.compile(r"line (\d+)")
+_WS = LazyRegex(r"[ \t\n\r\ufeff]*")
+_USES_INPUT = LazyRegex(r"\binputs?\b")
+_USES_ENV = LazyRegex(r"\$ENV\b|\benv\b")
+_USES_HALT = LazyRegex(r"\bhalt_error\b")
+_USES_FILENAME = LazyRegex(r"\binput_filename\b")
+_MODULE = LazyRegex(r"^\s*(?:import|include)\b", MULTILINE)
+_LINE = LazyRegex(r"line (\d+)")
 _HALT_KEY = "__tysh_halt__"
 # A number literal libjq 1.7 would keep verbatim (`1.0`, `2.50`, `1E+3`, 17+ digits) where
 # jq 1.6 prints its double (`tostring`, `@csv`, "\(.)"): such input is re-written first.
-_LITERAL = re.compile(r"[0-9][.eE]|[0-9]{17}")
+_LITERAL = LazyRegex(r"[0-9][.eE]|[0-9]{17}")
 _CANON = JsonWriter(indent=0)
 CHUNK = 1 << 16
 MAX_DATA = 100_000  # output values kept for typed substitution

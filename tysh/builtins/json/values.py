@@ -10,13 +10,11 @@ with no operand the value is read from stdin as JSON."""
 
 from __future__ import annotations
 
-import json
 import math
-import re
 import sys
-from collections.abc import Callable
 
 from tysh.builtins._common.lines import slurp_text
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import to_json_text, to_text, type_name
 from tysh.kernel.tools.context import Context
@@ -25,9 +23,11 @@ from tysh.kernel.tools.tool import Outcome, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import json
+    from collections.abc import Callable
     from typing import Any
 
-_WS = re.compile(r"\s*")
+_WS = LazyRegex(r"\s*")
 
 
 class _BadJson(Exception):
@@ -47,12 +47,22 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"Invalid literal {name}")  # NaN/Infinity are not JSON
 
 
-_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant)
+_decoders: list[json.JSONDecoder] = []
+
+
+def _decoder() -> json.JSONDecoder:
+    """The JSON reader, made on first use: split and typeof read no JSON, and the json
+    module brings `re` with it."""
+    if not _decoders:
+        import json
+
+        _decoders.append(json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant))
+    return _decoders[0]
 
 
 def parse_stream(text: str) -> list[Any]:
     """Every JSON value in a text (whitespace-separated, as jq reads them)."""
-    dec = _DECODER
+    dec = _decoder()
     out: list[Any] = []
     pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
     while pos < len(text):
@@ -80,7 +90,7 @@ def load_value(ctx: Context, operand: Any) -> Any:
     if not isinstance(operand, str):
         return operand
     try:
-        return _DECODER.decode(operand)
+        return _decoder().decode(operand)
     except ValueError as e:
         raise _BadJson(str(e)) from None
 
@@ -202,6 +212,8 @@ class TypeofArgs(Record):
 def typeof(args: TypeofArgs, ctx: Context) -> Outcome:
     v = args.value
     if args.json and isinstance(v, str):
+        import json
+
         try:
             v = json.loads(v)
         except ValueError as e:

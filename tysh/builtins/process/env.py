@@ -4,15 +4,14 @@ raw_argv: the command's own options must not be bound as env's."""
 
 from __future__ import annotations
 
-import re
-
 from tysh.builtins._common.args import RawArgs, texts
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.values import to_json_text
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.tool import Outcome, Tool, tool
 
-_ASSIGN = re.compile(r"[^=]+=")
+_ASSIGN = LazyRegex(r"[^=]+=")
 
 
 def _env_usage(ctx: Context, msg: str) -> int:

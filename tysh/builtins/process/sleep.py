@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
 from tysh.builtins._common.cancel import interruptible_sleep
+from tysh.kernel.base.lazyre import IGNORECASE, LazyRegex
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Tool, tool
 
-_DURATION = re.compile(r"((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity)([smhd]?)", re.I)
+_DURATION = LazyRegex(r"((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity)([smhd]?)", IGNORECASE)
 _UNIT = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 

@@ -13,13 +13,13 @@ its own thread and its own copy of the session, at most N at once."""
 
 from __future__ import annotations
 
+import _thread
 import io
 import itertools
-import re
-import threading
-from collections.abc import Iterator
 
 from tysh.builtins._common.lines import line_batches
+from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.limits import LimitExceeded
 from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable
 from tysh.kernel.base.threads import start_deep
@@ -30,7 +30,11 @@ from tysh.kernel.tools.tool import tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import threading
+    from collections.abc import Iterator
     from typing import IO, Any
+else:  # only -P starts threads
+    threading = LazyModule(globals(), "threading", "threading")
 
 DEFAULT_MAX_CHARS = 128 * 1024
 
@@ -79,16 +83,20 @@ _LONG = {
 _OPTIONAL_DEFAULT = {"replace": "{}", "max_lines": "1", "eof": ""}
 
 
+_HEX_ESCAPE = LazyRegex(r"\\x([0-9a-fA-F]{1,2})")
+_OCTAL_ESCAPE = LazyRegex(r"\\([0-7]{1,3})")
+
+
 def _delimiter(text: str) -> bytes:
     """-d's argument: one character, or an escape (`\\n`, `\\t`, `\\0`, `\\x41`, `\\101`)."""
     esc = {"n": b"\n", "t": b"\t", "r": b"\r", "0": b"\0", "\\": b"\\", "a": b"\a",
            "b": b"\b", "f": b"\f", "v": b"\v"}
     if len(text) == 2 and text[0] == "\\" and text[1] in esc:
         return esc[text[1]]
-    m = re.fullmatch(r"\\x([0-9a-fA-F]{1,2})", text)
+    m = _HEX_ESCAPE.fullmatch(text)
     if m:
         return bytes([int(m.group(1), 16)])
-    m = re.fullmatch(r"\\([0-7]{1,3})", text)
+    m = _OCTAL_ESCAPE.fullmatch(text)
     if m and int(m.group(1), 8) < 256:
         return bytes([int(m.group(1), 8)])
     raw = text.encode("utf-8", "surrogateescape")
@@ -232,7 +240,7 @@ def parse_options(words: list[str]) -> XargsOptions:
 
 # ------------------------------------------------------------------- input items
 
-_PLAIN = re.compile(r"[^'\"\\]*")
+_PLAIN = LazyRegex(r"[^'\"\\]*")
 
 
 def tokenize(line: str, split_blanks: bool = True) -> list[str]:
@@ -328,8 +336,8 @@ def input_groups(f: IO[bytes], o: XargsOptions) -> Iterator[list[str]]:
 # -------------------------------------------------------------------- running
 
 # gnulib quotearg's shell-escape style, which GNU xargs -t/-p uses for each word
-_SAFE_WORD = re.compile(r"[A-Za-z0-9%+,\-./:@_{}\]#~\x80-\U0010ffff]+")
-_DQ_SPECIAL = re.compile(r"[$`\\\"!]")
+_SAFE_WORD = LazyRegex(r"[A-Za-z0-9%+,\-./:@_{}\]#~\x80-\U0010ffff]+")
+_DQ_SPECIAL = LazyRegex(r"[$`\\\"!]")
 _NAMED_ESC = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v",
               "\f": "\\f", "\r": "\\r"}
 
@@ -388,7 +396,7 @@ class _Runner(MutableRecord):
     slots: threading.Semaphore | None = None  # -P N: free places for running commands
     jobs: list[threading.Thread] = field(factory=list)
     stop: int | None = None  # set by a parallel command that ends the run
-    lock: threading.Lock = field(factory=threading.Lock)
+    lock: _thread.LockType = field(factory=_thread.allocate_lock)
 
     def run(self, argv: list[str]) -> int | None:
         """Run one command; an exit status for xargs when it must stop now. Under -P the

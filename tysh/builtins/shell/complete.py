@@ -15,8 +15,6 @@ them with a leading `!`), -P and -S are added, `-o plusdirs` adds directories, a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import command_fds, err
 from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable, replace
@@ -26,6 +24,7 @@ from tysh.kernel.tools.tool import Tool, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 if TYPE_CHECKING:

@@ -3,10 +3,9 @@ parameters). Both take raw argv: `set -- -x` and `set +o` are position-sensitive
 
 from __future__ import annotations
 
-import re
-
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import err
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.values import to_text
 from tysh.kernel.expand.declared import declare_value
 from tysh.kernel.run.state import ALL_OPTIONS, LETTER_OPTIONS
@@ -91,7 +90,7 @@ def set_option(options: set[str], name: str, on: bool) -> None:
         options.discard(name)
 
 
-_PLAIN = re.compile(r"[A-Za-z0-9_./,:=@%^+-]+\Z")
+_PLAIN = LazyRegex(r"[A-Za-z0-9_./,:=@%^+-]+\Z")
 
 
 def set_value(v: Any) -> str:
@@ -107,7 +106,7 @@ def set_value(v: Any) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL = LazyRegex(r"[\x00-\x1f\x7f]")
 
 
 def _print_options(ctx: Context, options: set[str], on: bool) -> None:

@@ -10,13 +10,13 @@ or an offset), weekday names with `next`/`last`, and relative items (`3 days ago
 
 from __future__ import annotations
 
-import re
 import time
 from datetime import UTC, datetime, timedelta, tzinfo
 
 from tysh.builtins._common.dates import BadDate, datetime_at, parse_date
 from tysh.builtins._common.fileinfo import named_zone
 from tysh.builtins._common.operands import InputStatus, open_input
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, replace, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -26,6 +26,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 _DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
@@ -84,7 +85,7 @@ def _session_zone(ctx: Context, utc: bool) -> tzinfo | None:
 
 # -- formatting ---------------------------------------------------------------------
 
-_CONV = re.compile(r"%([-_0^#]*)(\d*)(:{0,3}z|[a-zA-Z%+])")
+_CONV = LazyRegex(r"%([-_0^#]*)(\d*)(:{0,3}z|[a-zA-Z%+])")
 _NUMERIC = {"C": 2, "d": 2, "e": 2, "g": 2, "G": 4, "H": 2, "I": 2, "j": 3, "k": 2, "l": 2,
             "m": 2, "M": 2, "N": 9, "s": 1, "S": 2, "u": 1, "U": 2, "V": 2, "w": 1, "W": 2,
             "y": 2, "Y": 4}
