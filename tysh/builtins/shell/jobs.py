@@ -259,7 +259,7 @@ def _target(ctx: Context, sh: Session, spec: str, *, quiet_finished: bool = True
 
 def _report_signal(ctx: Context, sh: Session, job: Job) -> None:
     """bash's line on stderr for a job a signal ended (not for INT, TERM or PIPE)."""
-    import signal
+    import _signal as signal  # type: ignore[import-not-found,unused-ignore]  # (no enum)
 
     sig = job.signal
     if not sig or sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
@@ -392,7 +392,7 @@ def _kill_one(ctx: Context, sh: Session, target: str, sig: int) -> bool:
 
 
 def _signal_job(ctx: Context, job: Job, sig: int) -> bool:
-    import signal
+    import _signal as signal  # type: ignore[import-not-found,unused-ignore]  # (no enum)
 
     if not job.running:
         err(ctx, f"({job.pid}) - No such process")

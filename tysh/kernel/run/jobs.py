@@ -15,23 +15,20 @@ new job starts, `jobs` runs, or they are waited for; their statuses stay known b
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found,unused-ignore]  # (`signal` loads enum)
 import itertools
 import os
-import signal as _signal
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable
 
 from tysh.kernel.base.limits import RunControl
 from tysh.kernel.base.threads import deep_recursion
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
-if TYPE_CHECKING:
     import subprocess
+    from collections.abc import Callable
+    from typing import Any
 
 # Linux's PID_MAX_LIMIT is 2**22: no host process ever has a pid above it
 PID_BASE = (1 << 22) + 1
@@ -183,8 +180,8 @@ class JobTable:
         # the parent shell's jobs, as a pipeline stage or `$(…)` sees them: listed and
         # signalled, never waited for
         self.inherited = inherited
-        self._jobs: OrderedDict[int, Job] = OrderedDict()  # by number, in start order
-        self._statuses: OrderedDict[int, int] = OrderedDict()  # pid -> status, finished
+        self._jobs: dict[int, Job] = {}  # by number, in start order
+        self._statuses: dict[int, int] = {}  # pid -> status, finished
         self._finished: list[Job] = []  # finished and not waited for, in order of ending
         self._disowned: dict[int, Job] = {}  # pid -> job, still running
         self._cond = threading.Condition()
@@ -256,7 +253,7 @@ class JobTable:
             self._statuses[job.pid] = status
             self._disowned.pop(job.pid, None)
             while len(self._statuses) > REMEMBERED:
-                self._statuses.popitem(last=False)
+                del self._statuses[next(iter(self._statuses))]
             if job.number in self._jobs and self._jobs[job.number] is job:
                 self._finished.append(job)
             self._cond.notify_all()
