@@ -143,6 +143,7 @@ COMMON = [
     ("read -r a b <<< 'x y'; echo $a", (), ()),
     ("mapfile -t arr < in.txt; echo ${#arr[@]}", (), ()),
     ("declare -A m; m[a]=1; echo ${m[a]}", (), ()),
+    ("x='a\"b$c'; declare -p x; a=(1 '$2'); declare -p a", (), ()),
     ("f() { local x=1; return 0; }; f; echo $?", (), ()),
     ("export X=1; readonly R=1; unset X", (), ()),
     ("cd d; pwd", (), ()),

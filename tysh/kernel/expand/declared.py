@@ -14,7 +14,8 @@ __all__ = ["attr_letters", "declare_value", "dq"]
 
 _CONTROL = LazyRegex(r"[\x00-\x1f\x7f]")
 _ANSI_CHARS = LazyRegex(r"[\x00-\x1f\x7f\\']")
-_DQ_SPECIAL = LazyRegex(r'(["\\$`])')
+# (a table, not a regex substitution: `_sre` hands a replacement template to `re`)
+_DQ_ESCAPES = str.maketrans({c: "\\" + c for c in '"\\$`'})
 _BARE_KEY = LazyRegex(r"[A-Za-z0-9_.@%+=:,/-]+")
 _ANSI_OUT = {"\a": "\\a", "\b": "\\b", "\x1b": "\\E", "\f": "\\f", "\n": "\\n", "\r": "\\r",
              "\t": "\\t", "\v": "\\v", "\\": "\\\\", "'": "\\'"}
@@ -26,7 +27,7 @@ def dq(s: str) -> str:
     if _CONTROL.search(s):
         return "$'" + _ANSI_CHARS.sub(
             lambda m: _ANSI_OUT.get(m.group(), f"\\{ord(m.group()):03o}"), s) + "'"
-    return '"' + _DQ_SPECIAL.sub(r"\\\1", s) + '"'
+    return '"' + s.translate(_DQ_ESCAPES) + '"'
 
 
 def _dq_key(k: str) -> str:

@@ -10,22 +10,29 @@ process umask applies, as it always did): nothing is paid until a script asks.""
 
 from __future__ import annotations
 
-import functools
 import posixpath
-from collections.abc import Callable, Iterator
 
 from tysh.kernel.base.lazymod import contextmanager
 from tysh.kernel.fs.api import FileStat, FileSystem, FsError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from typing import IO, Any
 
+_umask: int | None = None
 
-@functools.cache
+
 def process_umask() -> int:
     """The process's umask, read once (Linux reports it in /proc without changing it;
     elsewhere 022, the usual default)."""
+    global _umask
+    if _umask is None:
+        _umask = _read_umask()
+    return _umask
+
+
+def _read_umask() -> int:
     try:
         with open("/proc/self/status", "rb") as f:
             for line in f:
