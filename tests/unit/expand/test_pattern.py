@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tysh.kernel.expand import pattern
 from tysh.kernel.expand.pattern import ReplaceTemplate
@@ -177,7 +181,7 @@ def test_extended_groups_are_literal_without_extglob_and_when_escaped() -> None:
     assert not pattern.match("@(a|b)", "a", extglob=False)
     assert pattern.match(pattern.escape("@(a|b)"), "@(a|b)")
     assert not pattern.has_magic(pattern.escape("!(x)"))
-    assert pattern.has_magic("!(x)") and not pattern.has_magic("!(x)", extglob=False)
+    assert pattern.has_magic("!(x)") and not pattern.has_magic("!(x)", False)
 
 
 def test_quoted_class_characters_are_literal_in_brackets() -> None:
@@ -254,5 +258,45 @@ def test_reading_a_long_pattern_takes_linear_time(pat: str) -> None:
     t0 = time.monotonic()
     pattern.has_magic(pat)
     pattern.split_pattern(pat, "/")
-    pattern.translate(pat, extglob=True)
+    pattern.translate(pat, True)
     assert time.monotonic() - t0 < 10.0  # under a second unloaded; the old reading took 75 s
+
+
+_STAR_PIECES = st.text(alphabet="ab\n*", max_size=8)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "ab", "\n", "*", "**", "\\*", "."]), max_size=6),
+       _STAR_PIECES.map(lambda t: t.replace("*", "")),
+       st.integers(0, 9), st.integers(0, 9))
+def test_a_star_only_pattern_answers_as_its_regex_does(
+        pieces: list[str], text: str, pos: int, more: int) -> None:
+    # a pattern whose only live character is `*` runs on string searches, not on the
+    # regex engines: fullmatch, match and search (with start and end positions) give
+    # the spans `re` gives for the pattern's regex
+    import re
+
+    pat = "".join(pieces)
+    endpos = pos + more  # (past the text's end too; never before the start)
+    rx = pattern.compile_pattern(pat)
+    assert type(rx).__name__ == "_StarMatcher"
+    ref = re.compile(pattern.translate(pat), re.DOTALL)
+    for name in ("fullmatch", "match", "search"):
+        got = getattr(rx, name)(text, pos, endpos)
+        want = getattr(ref, name)(text, pos, endpos)
+        assert (None if got is None else got.span()) == (
+            None if want is None else want.span()), (name, pat, text, pos, endpos)
+    assert (rx.fullmatch(text) is None) == (ref.fullmatch(text) is None)
+
+
+@pytest.mark.parametrize("script", [
+    "case a.txt in *.txt) echo y;; esac",
+    "x=dir/sub/file.tar.gz; echo ${x##*/} ${x%%.*} ${x%.*} ${x#*/}",
+    "[[ abc == a*c ]] && echo y",
+    "x=a-b-c; echo ${x//-/ } ${x/#a/A} ${x/%c/C}",
+])
+def test_star_only_patterns_load_no_regex_engine(script: str, tmp_path: Path) -> None:
+    from module_probe import modules_loaded
+
+    got = modules_loaded(script, tmp_path)
+    assert not got & {"re", "tysh.kernel.text.engine"}, sorted(got)

@@ -14,6 +14,10 @@ on `_SetMatcher`: the set of end positions of each part computed as a bit mask o
 text, polynomial in the text's length, with the stop check every so many steps and a
 bounded memo.
 
+A pattern whose only live character is `*` (`*.txt`, `a*`, `*/*`), matched with case,
+runs on `_StarMatcher`: string searches for its literal pieces, with the regex's
+answers. Neither `re` nor the engines load for it.
+
 Prefix, suffix and anchored-replace operations try each cut of the text in turn, as
 bash does (quadratic at worst, never exponential), with the command's stop check
 every so many tries.
@@ -21,13 +25,19 @@ every so many tries.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from functools import lru_cache
-
 from tysh.kernel.base import stop
 from tysh.kernel.base.hints import Any
+from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazyre import DOTALL, IGNORECASE
+from tysh.kernel.base.memo import bounded_memo
 from tysh.kernel.base.values import byte_view
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Iterator
+else:  # for a pattern the regex engines run (see compile_pattern)
+    re = LazyModule(globals(), "re", "re")
 
 _POSIX_CLASSES = {
     "alpha": "a-zA-Z",
@@ -37,7 +47,7 @@ _POSIX_CLASSES = {
     "lower": "a-z",
     "space": " \\t\\n\\r\\f\\v",
     "blank": " \\t",
-    "punct": re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"),
+    "punct": "!\"\\#\\$%\\&'\\(\\)\\*\\+,\\-\\./:;<=>\\?@\\[\\\\\\]\\^_`\\{\\|\\}\\~",
     "xdigit": "0-9A-Fa-f",
     "cntrl": "\\x00-\\x1f\\x7f",
     "print": "\\x20-\\x7e",
@@ -62,7 +72,17 @@ def unescape(pattern: str) -> str:
     """The literal text a magic-free pattern stands for (`\\x` → `x`)."""
     if "\\" not in pattern:
         return pattern
-    return re.sub(r"\\(.)", r"\1", pattern, flags=re.DOTALL)
+    out: list[str] = []
+    i = 0
+    n = len(pattern)
+    while True:
+        j = pattern.find("\\", i, n - 1)  # (a backslash that ends the pattern stays)
+        if j < 0:
+            out.append(pattern[i:])
+            return "".join(out)
+        out.append(pattern[i:j])
+        out.append(pattern[j + 1])
+        i = j + 2
 
 
 class _Finder:
@@ -357,12 +377,12 @@ def split_pattern(pattern: str, sep: str) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=1024)
+@bounded_memo(1024)
 def _tree(pattern: str, ext: bool) -> Seq:
     return _parse(pattern, ext)
 
 
-@lru_cache(maxsize=1024)
+@bounded_memo(1024)
 def translate(pattern: str, extglob: bool = False) -> str:
     """The regex source equivalent to a whole shell pattern (no anchors). With
     `extglob`, `?( ) *( ) +( ) @( )` translate too; a pattern holding `!( )` has no
@@ -373,17 +393,101 @@ def translate(pattern: str, extglob: bool = False) -> str:
     return _regex(seq)
 
 
-@lru_cache(maxsize=1024)
+@bounded_memo(1024)
 def compile_pattern(pattern: str, extglob: bool = True, nocase: bool = False) -> Any:
     """The compiled matcher for a pattern (re.Pattern's `fullmatch`/`match`/`search`;
     see kernel.text.engine), `nocase` ignoring case; use `.fullmatch` for whole-string
     matching."""
     seq = _tree(pattern, extglob)
+    if not nocase and all(x is _STAR or type(x) is _Lit for x in seq):
+        return _StarMatcher(seq)
     if extglob and _has_negation(seq):
         return _SetMatcher(seq, nocase)
     from tysh.kernel.text import engine  # the engines load on the first pattern
 
-    return engine.compile(_regex(seq), re.DOTALL | (re.IGNORECASE if nocase else 0))
+    return engine.compile(_regex(seq), DOTALL | (IGNORECASE if nocase else 0))
+
+
+def _bounds(text: str, pos: int, endpos: int | None) -> tuple[int, int]:
+    """`pos` and `endpos` held within the text, as a compiled regex holds them (an end
+    before the start matches nothing here; `re` still finds an empty pattern there)."""
+    n = len(text)
+    pos = 0 if pos < 0 else min(pos, n)
+    return pos, (n if endpos is None else max(0, min(endpos, n)))
+
+
+class _StarMatcher:
+    """A pattern of literal pieces between stars (`P0*P1*…*Pk`), matched as its regex
+    `P0.*P1.*….*Pk` would be, by string searches: a match from a given start is the
+    longest (each `.*` is greedy), and a search's start is the leftmost that matches.
+    Placing each middle piece at its first occurrence leaves the most room after it,
+    so a match exists exactly when that placement succeeds."""
+
+    __slots__ = ("first", "middle", "last", "star")
+
+    def __init__(self, seq: Seq) -> None:
+        pieces: list[str] = [""]
+        for x in seq:
+            if x is _STAR:
+                pieces.append("")
+            else:
+                pieces[-1] += str(x)
+        self.star = len(pieces) > 1
+        self.first = pieces[0]
+        self.last = pieces[-1] if self.star else ""
+        self.middle = tuple(pieces[1:-1])
+
+    def _after_middle(self, text: str, i: int, end: int) -> int:
+        """Where the text after `first` and the middle pieces starts, each piece at its
+        first occurrence from `i` (before `end`); -1 when one does not occur."""
+        for piece in self.middle:
+            j = text.find(piece, i, end)
+            if j < 0:
+                return -1
+            i = j + len(piece)
+        return i
+
+    def fullmatch(self, text: str, pos: int = 0, endpos: int | None = None) -> _Span | None:
+        pos, end = _bounds(text, pos, endpos)
+        if end < pos:
+            return None
+        first = self.first
+        if not self.star:
+            return _Span(text, pos, end) if (
+                end - pos == len(first) and text.startswith(first, pos)) else None
+        last = self.last
+        tail = end - len(last)
+        i = pos + len(first)
+        if i > tail or not text.startswith(first, pos) or not text.startswith(last, tail):
+            return None
+        return _Span(text, pos, end) if 0 <= self._after_middle(text, i, tail) else None
+
+    def match(self, text: str, pos: int = 0, endpos: int | None = None) -> _Span | None:
+        pos, end = _bounds(text, pos, endpos)
+        if end < pos:
+            return None
+        first = self.first
+        i = pos + len(first)
+        if i > end or not text.startswith(first, pos):
+            return None
+        if not self.star:
+            return _Span(text, pos, i)
+        i = self._after_middle(text, i, end)
+        if i < 0:
+            return None
+        last = self.last
+        if not last:
+            return _Span(text, pos, end)
+        j = text.rfind(last, i, end)
+        return None if j < 0 else _Span(text, pos, j + len(last))
+
+    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> _Span | None:
+        pos, end = _bounds(text, pos, endpos)
+        if end < pos:
+            return None
+        # (a later start of `first` leaves less room: the leftmost is the only candidate)
+        start = text.find(self.first, pos, end)
+        return None if start < 0 else self.match(text, start, end)
 
 
 # -- `!( )`: end positions as bit masks ----------------------------------------------
@@ -547,7 +651,7 @@ class _SetMatcher:
         self._last: _Run | None = None
 
     def _collect(self, seq: Seq) -> None:
-        flags = re.DOTALL | (re.IGNORECASE if self.nocase else 0)
+        flags = DOTALL | (IGNORECASE if self.nocase else 0)
         for x in seq:
             if type(x) is _Class:
                 self.classes[id(x)] = re.compile(x.src, flags)  # one character: linear
@@ -596,7 +700,7 @@ def _cuts(rng: range) -> Iterator[int]:
         yield i
 
 
-@lru_cache(maxsize=1024)
+@bounded_memo(1024)
 def has_magic(pattern: str, extglob: bool = True) -> bool:
     """True when the pattern contains a live `*`, `?`, a closed `[...]` or (with
     `extglob`) a closed extended group."""
@@ -686,7 +790,7 @@ class ReplaceTemplate:
         self.pieces = pieces
 
 
-@lru_cache(maxsize=256)
+@bounded_memo(256)
 def _longest_matcher(pattern: str, nocase: bool) -> _SetMatcher:
     return _SetMatcher(_tree(pattern, True), nocase)
 
