@@ -9,15 +9,16 @@ options of its own inherits the global ones; the comparison falls back to the wh
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable
 
 from tysh.kernel.base.hints import cast
-from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.base.lazyre import IGNORECASE, LazyRegex, compile_pattern
 from tysh.kernel.base.record import Record, frozen, replace
+from tysh.kernel.text.literal import escape
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable
     from typing import Any
 
 if TYPE_CHECKING:
@@ -193,11 +194,11 @@ def skip_fields_re(n: int, tab: bytes | None, rest: bool = False) -> Any:
     if n > _REPEAT_MAX:
         return FieldSkip(n, tab, rest)
     if tab is None:
-        return re.compile(rb"(?:[ \t]*[^ \t]*){%d}" % n)
-    t = re.escape(tab)
+        return compile_pattern(rb"(?:[ \t]*[^ \t]*){%d}" % n)
+    t = escape(tab)
     if rest:
-        return re.compile(rb"(?:[^%s]*%s){%d}[^%s]*" % (t, t, n, t))
-    return re.compile(rb"(?:[^%s]*%s){%d}" % (t, t, n))
+        return compile_pattern(rb"(?:[^%s]*%s){%d}[^%s]*" % (t, t, n, t))
+    return compile_pattern(rb"(?:[^%s]*%s){%d}" % (t, t, n))
 
 
 def make_extractor(key: KeySpec, tab: bytes | None) -> Callable[[bytes], bytes]:
@@ -216,7 +217,7 @@ def make_extractor(key: KeySpec, tab: bytes | None) -> Callable[[bytes], bytes]:
             if key.end_char:
                 end_re = skip_fields_re(key.end_field, tab)
             elif key.end_field == 0:
-                end_re = re.compile(b"")
+                end_re = compile_pattern(b"")
             else:
                 end_re = skip_fields_re(key.end_field - 1, tab, rest=True)
     sblank = key.opts.skip_start_blanks
@@ -292,7 +293,7 @@ def numeric_values(lines: list[bytes]) -> list[Any]:
 _GEN_RE = _lazy_bytes(
     rb"\s*([+-]?(?:inf(?:inity)?|nan|0x[0-9a-f]*\.?[0-9a-f]*(?:p[+-]?\d+)?"
     rb"|(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?))",
-    re.IGNORECASE,
+    IGNORECASE,
 )
 
 

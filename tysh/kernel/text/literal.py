@@ -38,6 +38,16 @@ _ALL_BYTES = bytes(range(256))
 # the bytes count_lines may mark matches with: one that a text lacks (NUL, mostly)
 _MARKS = (b"\0", b"\1", b"\2", b"\3")
 
+# `re.escape`'s table: the characters it puts a backslash before
+_ESCAPED = {c: "\\" + chr(c) for c in b"()[]{}?*+-|^$\\.&~# \t\n\r\v\f"}
+
+
+def escape(text: bytes) -> bytes:
+    """`re.escape(text)` for bytes, without loading `re`: tools that build a pattern from
+    a user's separator (sort -t, tr -s) compile it through the regex cache."""
+    return text.decode("latin-1").translate(_ESCAPED).encode("latin-1")
+
+
 IGNORECASE = 2  # re.IGNORECASE's value, for a FoldedPattern's `flags`
 MULTILINE = 8  # re.MULTILINE's value: grep compiles its patterns with it
 
