@@ -11,11 +11,11 @@ from tysh.builtins._common.operands import (
     iter_inputs,
     open_output,
 )
-from tysh.kernel.base.hints import Protocol, cast
-from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.fs.hostio import output_file
+from tysh.kernel.text.literal import lazy_bytes
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
@@ -65,9 +65,8 @@ def _caret_table() -> list[bytes]:
 
 
 _CARET = _caret_table()
-# (bytes patterns: their methods take and give bytes, as a re.Pattern[bytes]'s do)
-_NONPRINT_RE = cast("re.Pattern[bytes]", LazyRegex(rb"[\x00-\x08\x0a-\x1f\x7f-\xff]"))
-_NONPRINT_TAB_RE = cast("re.Pattern[bytes]", LazyRegex(rb"[\x00-\x1f\x7f-\xff]"))
+_NONPRINT_RE = lazy_bytes(rb"[\x00-\x08\x0a-\x1f\x7f-\xff]")
+_NONPRINT_TAB_RE = lazy_bytes(rb"[\x00-\x1f\x7f-\xff]")
 
 
 def _caret(m: re.Match[bytes]) -> bytes:

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from tysh.builtins._common.args import by_args
 from tysh.builtins._common.lines import BIG, lines_json
-from tysh.kernel.base.hints import cast
-from tysh.kernel.base.lazyre import DOTALL, LazyRegex, compile_pattern
+from tysh.kernel.base.lazyre import DOTALL, compile_pattern
 from tysh.kernel.base.record import Record, frozen, value_record
-from tysh.kernel.text.literal import escape
+from tysh.kernel.text.literal import escape, lazy_bytes
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
@@ -20,10 +19,9 @@ if TYPE_CHECKING:
     import re
 
 
-# (bytes patterns: their methods take and give bytes, as a re.Pattern[bytes]'s do)
-_CLASS = cast("re.Pattern[bytes]", LazyRegex(rb"\[:([a-z]+):\]"))
-_EQUIVALENT = cast("re.Pattern[bytes]", LazyRegex(rb"\[=(.)=\]", DOTALL))
-_REPEAT = cast("re.Pattern[bytes]", LazyRegex(rb"\*(\d*)\]"))
+_CLASS = lazy_bytes(rb"\[:([a-z]+):\]")
+_EQUIVALENT = lazy_bytes(rb"\[=(.)=\]", DOTALL)
+_REPEAT = lazy_bytes(rb"\*(\d*)\]")
 
 
 class SetError(Exception):
