@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from tysh.kernel.base.lazyre import IGNORECASE, LazyRegex, compile_pattern
+from tysh.kernel.base.memo import bounded_memo
 from tysh.kernel.base.record import Record, frozen, replace
 from tysh.kernel.text.literal import escape, lazy_bytes
 
@@ -183,6 +184,13 @@ class FieldSkip:
 def skip_fields_re(n: int, tab: bytes | None, rest: bool = False) -> Any:
     """A matcher skipping `n` fields — blank-separated (`(?:[ \t]*[^ \t]*){n}`) or
     separated by `tab` (`(?:[^t]*t){n}`, and with `rest` the next field's text too)."""
+    return _field_skipper(n, tab, rest)
+
+
+@bounded_memo(64)
+def _field_skipper(n: int, tab: bytes | None, rest: bool) -> Any:
+    # (remembered: a compiled pattern and a FieldSkip hold no state, and building the
+    # pattern from the regex cache makes a new object on every call)
     if n > _REPEAT_MAX:
         return FieldSkip(n, tab, rest)
     if tab is None:
