@@ -1,22 +1,26 @@
 """Helpers shared by the file builtins: GNU-style quoting, mode strings, entry kinds,
 owner names and local time.
 
-Kept free of heavy imports: `pwd`/`grp`/`zoneinfo` load only when `ls -l` or `stat`
-needs them."""
+Kept free of heavy imports: `pwd`/`grp`/`zoneinfo` and `datetime` load only when
+`ls -l` or `stat` needs them, so a tool that wants `q` alone pays for none of them."""
 
 from __future__ import annotations
 
 import stat as stat_mod
 import time
-from datetime import UTC, datetime, tzinfo
-from functools import lru_cache
 
+from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.memo import bounded_memo
 from tysh.kernel.fs.api import FileStat
 from tysh.kernel.tools.context import Context
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import datetime as _dt
+    from datetime import datetime, tzinfo
     from typing import Any
+else:
+    _dt = LazyModule(globals(), "_dt", "datetime")
 
 
 def q(name: str) -> str:
@@ -106,7 +110,7 @@ def type_description(st: FileStat) -> str:
     }.get(fmt, "unknown")
 
 
-@lru_cache(maxsize=256)
+@bounded_memo(256)
 def user_name(uid: int) -> str:
     try:
         import pwd
@@ -116,7 +120,7 @@ def user_name(uid: int) -> str:
         return str(uid)
 
 
-@lru_cache(maxsize=256)
+@bounded_memo(256)
 def group_name(gid: int) -> str:
     try:
         import grp
@@ -126,11 +130,11 @@ def group_name(gid: int) -> str:
         return str(gid)
 
 
-@lru_cache(maxsize=32)
+@bounded_memo(32)
 def named_zone(name: str) -> tzinfo | None:
     """The zone a TZ value names; None (the host's zone) for one it cannot load."""
     if name in ("UTC", "UTC0", "GMT", ":UTC"):
-        return UTC
+        return _dt.UTC
     try:
         from zoneinfo import ZoneInfo
 
@@ -148,8 +152,8 @@ def local_time(ctx: Context, ts: float) -> datetime:
         tz_name = None
     zone = named_zone(str(tz_name)) if tz_name else None
     if zone is None:
-        return datetime.fromtimestamp(ts).astimezone()
-    return datetime.fromtimestamp(ts, zone)
+        return _dt.datetime.fromtimestamp(ts).astimezone()
+    return _dt.datetime.fromtimestamp(ts, zone)
 
 
 def now() -> float:

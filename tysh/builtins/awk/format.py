@@ -9,14 +9,14 @@ operator, whose flags, widths and precisions for these conversions match C's."""
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable, Sequence
 
 from tysh.builtins.awk.values import StrNum, tonum
 from tysh.kernel.base.errors import TyshError
+from tysh.kernel.base.lazyre import LazyRegex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
 
 
@@ -26,7 +26,7 @@ class AwkFormatError(TyshError):
 
 # One C length modifier (`%ld`, `%hu`, `%zd`) is accepted and ignored, as gawk does; a
 # doubled one (`%lld`) leaves the spec printed as itself.
-_SPEC = re.compile(r"%([-+ #0']*)(\*|\d+)?(?:\.(\*|\d*))?[hlLjzt]?([cdiouxXeEfFgGsaA%])?")
+_SPEC = LazyRegex(r"%([-+ #0']*)(\*|\d+)?(?:\.(\*|\d*))?[hlLjzt]?([cdiouxXeEfFgGsaA%])?")
 _UMAX = 1 << 64
 MAX_WIDTH = 1 << 20
 

@@ -7,9 +7,8 @@ A name directly followed by `(` is a FUNC_NAME (user calls allow no blank there)
 
 from __future__ import annotations
 
-import re
-
 from tysh.kernel.base.errors import TyshError
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, frozen
 
 
@@ -45,9 +44,9 @@ _OPS = sorted([
 _OPERAND_END = frozenset({"NAME", "NUMBER", "STRING", "ERE", ")", "]", "BUILTIN", "++",
                           "--"})
 
-_NUM = re.compile(r"(?:0[xX][0-9a-fA-F]+)|(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_BLANK = re.compile(r"(?:[ \t\r]|\\\r?\n)+")
+_NUM = LazyRegex(r"(?:0[xX][0-9a-fA-F]+)|(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)")
+_NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*")
+_BLANK = LazyRegex(r"(?:[ \t\r]|\\\r?\n)+")
 _STR_ESC = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "/": "/", "a": "\a",
             "b": "\b", "f": "\f", "v": "\v"}
 
@@ -86,13 +85,13 @@ def unescape(body: str) -> str:
             out.append("\\" + d)
             i += 2
     text = "".join(out)
-    if _HAS_RAW(text):  # escaped bytes that spell UTF-8 become the characters they spell
+    if _HAS_RAW.search(text):  # escaped bytes that spell UTF-8 become the characters they spell
         text = text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
     return text
 
 
 _HEX = frozenset("0123456789abcdefABCDEF")
-_HAS_RAW = re.compile("[\udc80-\udcff]").search
+_HAS_RAW = LazyRegex("[\udc80-\udcff]")
 
 
 def _raw_byte(b: int) -> str:

@@ -14,11 +14,7 @@ from __future__ import annotations
 import codecs
 import io
 import math
-import random
-import re
 import time
-from collections.abc import Callable, Iterator
-from functools import partial
 
 from tysh.builtins.awk.format import sprintf as _sprintf
 from tysh.builtins.awk.values import (
@@ -33,14 +29,22 @@ from tysh.builtins.awk.values import (
     strnum,
 )
 from tysh.kernel.base.errors import TyshError
+from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazyre import DOTALL, LazyRegex, compile_pattern
 from tysh.kernel.fs.api import FsError
-from tysh.kernel.text import engine
 from tysh.kernel.text.regex import RegexError, compile_text
 from tysh.kernel.tools.context import Context
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import random
+    import re
+    from collections.abc import Callable, Iterator
     from typing import IO, Any
+
+    from tysh.kernel.text import engine
+else:
+    engine = LazyModule(globals(), "engine", "tysh.kernel.text.engine")
 
 CHUNK = 1 << 16
 
@@ -67,7 +71,7 @@ def clean_rest(s: str) -> bool:
         "\x1c" not in s and "\x1d" not in s and "\x1e" not in s and "\x1f" not in s
 
 
-_BLANKS = re.compile(r"[ \t\n]+")
+_BLANKS = LazyRegex(r"[ \t\n]+")
 
 
 def split_default(line: str) -> list[str]:
@@ -78,7 +82,7 @@ def split_default(line: str) -> list[str]:
     return _BLANKS.split(s) if s else []
 
 
-_AWK_ESC = re.compile(r"\\([0-7]{1,3}|.)", re.S)
+_AWK_ESC = LazyRegex(r"\\([0-7]{1,3}|.)", DOTALL)
 _ESC_CHARS = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a", "b": "\b",
               "/": "/", '"': '"'}
 
@@ -192,6 +196,8 @@ def make_sub(src: str, repl: str, glob: bool) -> Callable[[str], tuple[str, int]
         def lit_one(s: str) -> tuple[str, int]:
             return (s.replace(src, repl, 1), 1) if src in s else (s, 0)
         return lit_one
+    from functools import partial
+
     rx = awk_regex(src)
     if not glob:
         return partial(rx.subn, t, count=1)
@@ -341,12 +347,26 @@ class _Reader:
         return b[0]
 
 
-_PARA_SEP = re.compile(r"\n\n+")
-_ASSIGN_OPERAND = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_PARA_SEP = LazyRegex(r"\n\n+")
+_ASSIGN_OPERAND = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class _FirstRandom:
+    """A runtime's `rng`, made at its first use: the generator (and the `random` module,
+    with the hashlib it loads) only for a program that calls rand() or srand(). It then
+    stands in the instance's own attributes, so later reads are plain ones."""
+
+    def __get__(self, rt: Runtime, owner: type | None = None) -> random.Random:
+        import random
+
+        rng = rt.__dict__["rng"] = random.Random(1)  # as if gawk's srand(1) had run
+        return rng
 
 
 class Runtime:
     """State of one awk run, reached from the compiled program as `R`."""
+
+    rng = _FirstRandom()
 
     def __init__(self, ctx: Context, operands: list[str], assign: Callable[[str, str], None]) -> None:
         self.ctx = ctx
@@ -358,7 +378,7 @@ class Runtime:
         self.OFS = " "
         self.ORS = "\n"
         self.RS = "\n"
-        self.rs_regex: re.Pattern[str] = re.compile("\n")
+        self.rs_regex: re.Pattern[str] = compile_pattern("\n")
         self.SUBSEP = "\x1c"
         self.FILENAME: Any = UNINIT
         self.RSTART = 0.0
@@ -376,7 +396,6 @@ class Runtime:
         self.outputs: dict[str, _Output] = {}
         self.inputs: dict[str, _Reader] = {}
         self.cmd_status: dict[str, int] = {}
-        self.rng = random.Random(1)  # gawk starts as if srand(1) had run
         self.seed = 1.0
         self.gen: Iterator[str] | None = None
         self.skip_file = False
@@ -520,6 +539,8 @@ class Runtime:
             return split_default
         if len(fs) == 1:  # a single character other than space is literal, even `\`
             if para and fs != "\n":
+                import re
+
                 rx = re.compile(re.escape(fs) + "|\n")
                 return lambda s: rx.split(s) if s else []
             if fs == "\t" or fs not in "^$.[]|()*+?{}":

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import io
 import math
-import re
 
 from tysh.builtins._common.lines import Kept
 from tysh.builtins.awk.compile import Compiler
@@ -50,6 +49,7 @@ from tysh.builtins.awk.values import (
     tonum,
     truth,
 )
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -60,7 +60,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_NAME = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _USAGE = "usage: awk [-F fs][-v var=value][prog | -f progfile][file ...]"
 
 

@@ -9,9 +9,9 @@ their string values (numbers converted with CONVFMT, integers as integers)."""
 from __future__ import annotations
 
 import math
-import re
 
 from tysh.kernel.base.hints import Any
+from tysh.kernel.base.lazyre import ASCII, compile_pattern
 
 
 class StrNum(str):
@@ -22,10 +22,11 @@ class StrNum(str):
 
 UNINIT = StrNum("")
 
-_NUMERIC = re.compile(r"[ \t\n\r\f\v]*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
-                      r"[ \t\n\r\f\v]*\Z", re.ASCII)  # ASCII: \d is not other scripts' digits
-_PREFIX = re.compile(r"[ \t\n\r\f\v]*([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?))",
-                     re.ASCII)
+# (compiled at import, from the regex cache when it holds them: every program uses them)
+_NUMERIC = compile_pattern(r"[ \t\n\r\f\v]*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
+                           r"[ \t\n\r\f\v]*\Z", ASCII)  # ASCII: \d is not other scripts' digits
+_PREFIX = compile_pattern(
+    r"[ \t\n\r\f\v]*([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?))", ASCII)
 _numeric_match = NUMERIC_MATCH = _NUMERIC.match
 _prefix_match = _PREFIX.match
 

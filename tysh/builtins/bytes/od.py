@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Callable, Iterator
 
 from tysh.builtins._common.operands import CHUNK, InputStatus, open_input
 from tysh.kernel.base.record import Record, frozen, value_record
@@ -17,6 +16,10 @@ from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 
 @value_record

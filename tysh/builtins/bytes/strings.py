@@ -6,10 +6,9 @@ is read in chunks; a run crossing a chunk boundary is carried over."""
 
 from __future__ import annotations
 
-import re
-
 from tysh.builtins._common.lines import VALUE_ITEMS
 from tysh.builtins._common.operands import CHUNK, is_stdin
+from tysh.kernel.base.lazyre import compile_pattern
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
@@ -53,7 +52,7 @@ def strings(args: StringsArgs, ctx: Context) -> ToolReturn:
     if args.bytes < 1:
         ctx.error(f"invalid minimum string length {args.bytes}")
         return 1
-    runs = re.compile(rb"[\t\x20-\x7e]{%d,}" % args.bytes)
+    runs = compile_pattern(rb"[\t\x20-\x7e]{%d,}" % args.bytes)
     code = 0
     rows: list[dict[str, Any]] = []
     for name in args.files or ("-",):

@@ -5,19 +5,19 @@ blocks of whole lines; -r writes at each line's offset, filling any gap with zer
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-
 from tysh.builtins._common.operands import CHUNK, InputStatus, open_input, open_output
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.base.values import encode_text
 from tysh.kernel.fs.api import FsError
+from tysh.kernel.text.literal import lazy_bytes
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import IO
 
 
@@ -41,8 +41,8 @@ class XxdArgs(Record):
 
 
 _PRINTABLE = bytes(b if 32 <= b < 127 else 46 for b in range(256))
-_HEX = re.compile(rb"[0-9a-fA-F]")
-_NOT_HEX = re.compile(rb"[^0-9a-fA-F]+")
+_NOT_HEX = lazy_bytes(rb"[^0-9a-fA-F]+")
+_NOT_IDENTIFIER = LazyRegex(r"[^0-9A-Za-z]")
 
 
 class _Bad(Exception):
@@ -122,7 +122,7 @@ def _plain(chunks: Iterator[bytes], out: IO[bytes], cols: int, upper: bool) -> N
 
 
 def _c_name(name: str) -> str:
-    ident = re.sub(r"[^0-9A-Za-z]", "_", name)
+    ident = _NOT_IDENTIFIER.sub("_", name)
     return "__" + ident if ident[:1].isdigit() else ident
 
 

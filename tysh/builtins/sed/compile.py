@@ -16,25 +16,28 @@ it is cached by script text."""
 
 from __future__ import annotations
 
-import functools
-import re
-from collections.abc import Callable
-from types import CodeType
-
 from tysh.builtins.sed.interp import Quit, ScriptRunner, escape_l, expand_case, z_text
 from tysh.builtins.sed.ir import Addr, Cmd
 from tysh.builtins.sed.streams import Input
-from tysh.kernel.text import engine
+from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazyre import ASCII
+from tysh.kernel.base.memo import bounded_memo
 from tysh.kernel.text.regex import RegexError, compile_patterns, min_width
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import CodeType
     from typing import Any
+
+    from tysh.kernel.text import engine
+
+    CompiledScript = Callable[[Input, ScriptRunner], int]
+else:
+    engine = LazyModule(globals(), "engine", "tysh.kernel.text.engine")
 
 SUPPORTED = frozenset("pdsyaic=qQlzF{}#:")
 ENABLED = True  # off: every script runs in the interpreter (tests compare the two)
-
-CompiledScript = Callable[[Input, ScriptRunner], int]
 
 
 class _Gen:
@@ -439,7 +442,7 @@ def compile_script(cmds: list[Cmd], quiet: bool, sep: str, wrap: int) -> Compile
     return fn
 
 
-@functools.lru_cache(maxsize=128)
+@bounded_memo(128)
 def _code(source: str) -> CodeType:
     """Compiling is most of the cost of a run over a short input: once per script text."""
     return compile(source, "<sed script>", "exec")
@@ -465,7 +468,7 @@ def text_filter(cmds: list[Cmd], quiet: bool, sep: str, extended: bool) -> Compi
         return None
     src = comp.regex.pattern
     source = src.decode("utf-8", "surrogateescape") if isinstance(src, bytes) else src
-    search = engine.compile(source, comp.regex.flags & ~re.ASCII).search
+    search = engine.compile(source, comp.regex.flags & ~ASCII).search
     keep_match = (c.name == "p") != c.negate
 
     def run(inp: Input, runner: ScriptRunner) -> int:

@@ -3,19 +3,22 @@ line runs over a whole block of lines at once in the regex engine, not line by l
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
-
 from tysh.builtins.sed import streams
 from tysh.builtins.sed.interp import expand_case
 from tysh.builtins.sed.ir import Cmd
 from tysh.builtins.sed.streams import Output
-from tysh.kernel.text import engine
+from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazyre import ASCII
 from tysh.kernel.text.regex import RegexError, compile_patterns
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from typing import IO, Any
+
+    from tysh.kernel.text import engine
+else:
+    engine = LazyModule(globals(), "engine", "tysh.kernel.text.engine")
 
 
 def block_function(cmds: list[Cmd], quiet: bool, null_data: bool,
@@ -82,7 +85,7 @@ def _block_sub(c: Cmd, extended: bool) -> Callable[[str], str] | None:
     src = comp.regex.pattern
     # the fast path works on str: a pattern compiled as bytes is recompiled as text
     source = src.decode("utf-8", "surrogateescape") if isinstance(src, bytes) else src
-    rx = engine.compile(source, comp.regex.flags & ~re.ASCII)
+    rx = engine.compile(source, comp.regex.flags & ~ASCII)
     repl: Any = sub.template
     if repl is None:
         repl = lambda m: expand_case(parts, m)  # noqa: E731

@@ -5,9 +5,6 @@ helpers here, so all three give the same output."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-
 from tysh.builtins._common.operands import open_output
 from tysh.builtins.sed.ir import Addr, Cmd, SedError, Sub
 from tysh.builtins.sed.streams import Input, Output, WFile
@@ -17,6 +14,8 @@ from tysh.kernel.tools.context import Context
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable
     from typing import Any
 
 

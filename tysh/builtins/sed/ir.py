@@ -7,13 +7,12 @@ runner resets for its stream.
 
 from __future__ import annotations
 
-import re
-
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.record import MutableRecord, mutable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 

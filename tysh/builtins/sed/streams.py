@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
 from tysh.kernel.base.values import encode_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from typing import IO
 
 READ_SIZE = 1 << 18

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import io
 import posixpath
-from collections.abc import Generator
 
 from tysh.builtins._common.lines import Kept
 from tysh.builtins._common.operands import is_stdin
 from tysh.builtins.sed import compile as sed_compile
-from tysh.builtins.sed.compile import CompiledScript
 from tysh.builtins.sed.fast import block_function, run_blocks
 from tysh.builtins.sed.interp import Quit, ScriptRunner
 from tysh.builtins.sed.ir import Cmd, SedError
@@ -35,7 +33,10 @@ from tysh.kernel.tools.tool import Outcome, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Generator
     from typing import IO
+
+    from tysh.builtins.sed.compile import CompiledScript
 
 
 @value_record

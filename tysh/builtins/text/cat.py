@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from tysh.builtins._common.args import by_args
 from tysh.builtins._common.lines import LineSplit, chunks, lines_json, slurp
 from tysh.builtins._common.operands import (
@@ -17,13 +15,14 @@ from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.fs.hostio import output_file
-from tysh.kernel.text.regex import RegexError, translate
+from tysh.kernel.text.literal import lazy_bytes
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import IO
 
 # ---------------------------------------------------------------------------- cat
@@ -66,8 +65,8 @@ def _caret_table() -> list[bytes]:
 
 
 _CARET = _caret_table()
-_NONPRINT_RE = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f-\xff]")
-_NONPRINT_TAB_RE = re.compile(rb"[\x00-\x1f\x7f-\xff]")
+_NONPRINT_RE = lazy_bytes(rb"[\x00-\x08\x0a-\x1f\x7f-\xff]")
+_NONPRINT_TAB_RE = lazy_bytes(rb"[\x00-\x1f\x7f-\xff]")
 
 
 def _caret(m: re.Match[bytes]) -> bytes:
@@ -251,6 +250,8 @@ def reverse_split(texts: list[bytes], seps: list[bytes], before: bool) -> bytes:
 def _tac_regex(data: bytes, rx: re.Pattern[bytes], before: bool) -> bytes:
     """tac -r: GNU searches backwards, so separators are taken from the end: the last
     position where a non-empty match starts, then the last one ending before it, ..."""
+    import re
+
     probe = re.compile(b"(?=" + rx.pattern + b")", rx.flags)
     starts = [m.start() for m in probe.finditer(data)]
     limit = len(data)
@@ -279,6 +280,10 @@ def _tac_body(args: TacArgs, ctx: Context) -> int:
     sep = args.separator.encode("utf-8", "surrogateescape")
     rx: re.Pattern[bytes] | None = None
     if args.regex:
+        import re
+
+        from tysh.kernel.text.regex import RegexError, translate
+
         try:
             source = translate(args.separator, mode="space_m").source
             rx = re.compile(source.encode("utf-8", "surrogateescape"), re.M | re.S)

@@ -9,11 +9,9 @@ is not padded. Widths are display widths (wide characters count 2)."""
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Callable
-
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp_text
 from tysh.builtins._common.operands import InputStatus, iter_inputs
+from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, value_record
 from tysh.kernel.tools.context import Context
@@ -23,7 +21,11 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import unicodedata
+    from collections.abc import Callable
     from typing import Any
+else:  # only text that is not ASCII is measured by it
+    unicodedata = LazyModule(globals(), "unicodedata", "unicodedata")
 
 _TAB = 8
 _BLANKS = LazyRegex(r"[ \t]+")

@@ -7,11 +7,10 @@ and a join. `-c` counts characters (UTF-8), `-b` bytes."""
 from __future__ import annotations
 
 import itertools
-import re
-from collections.abc import Iterator
 
 from tysh.builtins._common.lines import line_batches, lines_json
 from tysh.builtins._common.operands import InputStatus, iter_inputs, open_input
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import MutableRecord, Record, field, mutable, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
@@ -19,6 +18,7 @@ from tysh.kernel.tools.tool import ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import IO
 
 INF = 1 << 62
@@ -28,19 +28,24 @@ class ListError(Exception):
     pass
 
 
+_LIST_SEPARATORS = LazyRegex(r"[,\s]+")
+_LIST_ITEM = LazyRegex(r"(\d*)(-?)(\d*)")
+_LIST_ITEM_HEAD = LazyRegex(r"^[\d-]*")
+
+
 def parse_list(text: str, what: str) -> list[tuple[int, int]]:
     """GNU's LIST: `N`, `N-M`, `N-`, `-M` separated by commas (or blanks), 1-based,
     merged into sorted, disjoint ranges. Only overlapping ranges merge (GNU): `1-2,3-4`
     stays two ranges, so `--output-delimiter` still separates them."""
     ranges: list[tuple[int, int]] = []
-    for item in re.split(r"[,\s]+", text.strip()):
+    for item in _LIST_SEPARATORS.split(text.strip()):
         if not item:
             raise ListError(f"invalid {what} list: empty item")
-        m = re.fullmatch(r"(\d*)(-?)(\d*)", item)
+        m = _LIST_ITEM.fullmatch(item)
         if m is None or item == "-":
             if item == "-":
                 raise ListError("invalid range with no endpoint: -")
-            bad = re.sub(r"^[\d-]*", "", item) or item
+            bad = _LIST_ITEM_HEAD.sub("", item) or item
             raise ListError(f"invalid {what} value '{bad}'")
         lo_s, dash, hi_s = m.groups()
         lo = int(lo_s) if lo_s else 1
@@ -249,7 +254,7 @@ def cut(args: CutArgs, ctx: Context) -> ToolReturn:
 # ---------------------------------------------------------------------------- paste
 
 
-_TRAILING_BACKSLASH = re.compile(r"(?<!\\)(?:\\\\)*\\$")
+_TRAILING_BACKSLASH = LazyRegex(r"(?<!\\)(?:\\\\)*\\$")
 
 
 def parse_delims(text: str) -> list[bytes]:

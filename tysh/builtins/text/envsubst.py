@@ -6,16 +6,19 @@ the host's. Input streams line by line as bytes, so non-UTF-8 text passes unchan
 
 from __future__ import annotations
 
-import re
-
 from tysh.builtins._common.operands import iter_lines
 from tysh.kernel.base.record import Record, value_record
+from tysh.kernel.text.literal import lazy_bytes
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
-_REF = re.compile(rb"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+
+_REF = lazy_bytes(rb"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
 @value_record

@@ -10,8 +10,6 @@ elsewhere. Bytes count as columns (coreutils 9.1 has no multibyte support in fmt
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from tysh.builtins._common.operands import InputStatus, iter_inputs, iter_lines
 from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
 from tysh.kernel.tools.context import Context
@@ -20,6 +18,7 @@ from tysh.kernel.tools.tool import ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import IO
 
 

@@ -7,8 +7,6 @@ follow GNU's byte-by-byte rules. Input streams in blocks of whole lines."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from tysh.builtins._common.operands import CHUNK, InputStatus, iter_inputs
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, frozen, value_record
@@ -18,6 +16,7 @@ from tysh.kernel.tools.tool import ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import IO
 
 _OBSOLETE_WIDTH = LazyRegex(r"-\d+")

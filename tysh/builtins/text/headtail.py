@@ -8,10 +8,7 @@ mode) lives in text.tailfollow and is imported only when asked for."""
 
 from __future__ import annotations
 
-import collections
-import functools
 import io
-from collections.abc import Callable
 
 from tysh.builtins._common.args import by_args
 from tysh.builtins._common.lines import (
@@ -35,7 +32,12 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import deque
+    from collections.abc import Callable
     from typing import IO, Any
+else:
+    # the C type `collections.deque` is, without the Python half of collections
+    from _collections import deque
 
 
 @frozen
@@ -222,7 +224,7 @@ def _head_all_but_lines(f: IO[bytes], out: IO[bytes], n: int, sep: bytes) -> Non
             out.write(chunk)
         return
     # a final unterminated line counts as a line too (it arrives as a batch of its own)
-    window: collections.deque[bytes] = collections.deque()
+    window: deque[bytes] = deque()
     for lines in line_batches(f, sep):
         window.extend(lines)
         if len(window) > n:
@@ -318,7 +320,7 @@ def _tail_window(f: IO[bytes], n: int, sep: bytes) -> bytes:
             seen += block.count(sep)
         got.reverse()
         return b"".join(got)
-    window: collections.deque[tuple[bytes, int]] = collections.deque()
+    window: deque[tuple[bytes, int]] = deque()
     total = 0
     for chunk in chunks(f):
         c = chunk.count(sep)
@@ -361,7 +363,7 @@ def _tail_bytes(f: IO[bytes], out: IO[bytes], n: int) -> None:
         for chunk in chunks(f):
             out.write(chunk)
         return
-    held: collections.deque[bytes] = collections.deque()
+    held: deque[bytes] = deque()
     total = 0
     for chunk in chunks(f):
         held.append(chunk)
@@ -489,8 +491,7 @@ def _run(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> ToolReturn:
     if one is not None and not ctx.json:  # `_per_file_json`'s commonest call, directly
         if head or body.keywords["n"] or body.func not in (_tail_bytes, _tail_lines):
             return _one_input(ctx, one, body)
-    if not head and not ctx.json and isinstance(body, functools.partial) \
-            and body.keywords.get("n") == 0 \
+    if not head and not ctx.json and body.keywords.get("n") == 0 \
             and body.func in (_tail_bytes, _tail_lines):
         # GNU: tail -n 0 (not +0) outputs nothing at all, so opens nothing; its value
         # is no lines
@@ -499,9 +500,23 @@ def _run(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> ToolReturn:
     return _per_file_json(ctx, files, show, body)
 
 
-Made = tuple["functools.partial[None]", tuple[str, ...], bool]
+class _Body:
+    """One file's head or tail: a body of `_BYTE_BODIES` or `_LINE_BODIES` with its count
+    (and line separator) bound, called with the input and the output."""
+
+    __slots__ = ("func", "keywords")
+
+    def __init__(self, func: Callable[..., None], **keywords: Any) -> None:
+        self.func = func
+        self.keywords = keywords
+
+    def __call__(self, f: IO[bytes], out: IO[bytes]) -> None:
+        self.func(f, out, **self.keywords)
+
+
+Made = tuple[_Body, tuple[str, ...], bool]
 # and the one operand (`-` for none) when there is at most one and no header is shown
-MadeOne = tuple["functools.partial[None]", tuple[str, ...], bool, "str | None"]
+MadeOne = tuple[_Body, tuple[str, ...], bool, "str | None"]
 
 
 def _body(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> Made | None:
@@ -520,12 +535,11 @@ def _made(args: HeadArgs | TailArgs, head: bool) -> MadeOne | str:
     if isinstance(count, str):
         return count
     flipped = count.sign == ("-" if head else "+")
-    body: functools.partial[None]
     if count.in_bytes:
-        body = functools.partial(_BYTE_BODIES[head, flipped], n=count.n)
+        body = _Body(_BYTE_BODIES[head, flipped], n=count.n)
     else:
         sep = b"\0" if args.zero_terminated else b"\n"
-        body = functools.partial(_LINE_BODIES[head, flipped], n=count.n, sep=sep)
+        body = _Body(_LINE_BODIES[head, flipped], n=count.n, sep=sep)
     show = args.verbose or (len(files) > 1 and not args.quiet)
     one = None if show or len(files) > 1 else files[0] if files else "-"
     return body, files, show, one
@@ -535,5 +549,13 @@ TOOLS = [head, tail]
 
 
 # each args object's `_made` answer (head's, tail's): its options are read once
-_head_made = by_args(functools.partial(_made, head=True))
-_tail_made = by_args(functools.partial(_made, head=False))
+def _head_answer(args: HeadArgs | TailArgs) -> MadeOne | str:
+    return _made(args, True)
+
+
+def _tail_answer(args: HeadArgs | TailArgs) -> MadeOne | str:
+    return _made(args, False)
+
+
+_head_made = by_args(_head_answer)
+_tail_made = by_args(_tail_answer)

@@ -10,13 +10,12 @@ Both inputs are read incrementally and output is written in blocks."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-
 from tysh.builtins._common.fileinfo import q
 from tysh.builtins._common.lines import VALUE_ITEMS, slurp
 from tysh.builtins._common.operands import InputStatus, iter_lines, open_all
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import MutableRecord, Record, field, frozen, mutable, value_record
+from tysh.kernel.text.literal import lazy_bytes
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -24,9 +23,11 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import IO
 
-_BLANKS = re.compile(rb"[ \t]+")
+_BLANKS = lazy_bytes(rb"[ \t]+")
+_LIST_SEPARATORS = LazyRegex(r"[,\s]+")
 _FLUSH = 2048
 
 
@@ -158,7 +159,7 @@ def _format(ctx: Context, specs: tuple[str, ...]) -> list[tuple[int, int]] | Non
     """-o lists: (file 0 for the join field or 1|2, 0-based field)."""
     out: list[tuple[int, int]] = []
     for spec in specs:
-        for item in re.split(r"[,\s]+", spec.strip()):
+        for item in _LIST_SEPARATORS.split(spec.strip()):
             if item == "0":
                 out.append((0, 0))
                 continue

@@ -4,8 +4,6 @@ body or footer section, prints as an empty line and restarts the numbering (unle
 
 from __future__ import annotations
 
-import re
-
 from tysh.builtins._common.lines import line_batches, lines_json
 from tysh.builtins._common.operands import InputStatus, iter_inputs
 from tysh.kernel.base.hints import Any
@@ -78,6 +76,8 @@ _Style = tuple[str, Any]  # the style and, for p, its compiled pattern (kernel.t
 def _style(ctx: Context, text: str, what: str) -> _Style | None:
     """A numbering style (a, t, n or pBRE); None after reporting an error."""
     if text.startswith("p"):
+        import re
+
         try:
             from tysh.kernel.text import engine
 

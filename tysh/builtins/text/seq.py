@@ -4,22 +4,30 @@ Integer sequences are generated with `range` and written in blocks of thousands 
 numbers; a BrokenPipeError from a closed reader (`seq 1 1e9 | head -n 1`) propagates
 and the kernel ends the stage. Decimal sequences use exact Decimal arithmetic
 (value = first + i * step, as GNU computes it) and GNU's precision rule: the most
-fractional digits among FIRST and INCREMENT."""
+fractional digits among FIRST and INCREMENT. An operand written as a short integer is
+held as an int, the Decimal it would be (same value and exponent), so an integer
+sequence never loads `decimal`."""
 
 from __future__ import annotations
 
 import itertools
-import re
-from collections.abc import Iterator
-from decimal import Context as DecimalContext
-from decimal import Decimal, InvalidOperation
 
 from tysh.builtins._common.lines import VALUE_ITEMS
+from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, frozen, value_record
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import decimal
+    from collections.abc import Iterator
+    from decimal import Decimal
+else:
+    decimal = LazyModule(globals(), "decimal", "decimal")
 
 BLOCK = 4096
 
@@ -38,13 +46,16 @@ class SeqArgs(Record):
     )
 
 
-_NUM_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_FMT_RE = re.compile(r"%[-+ #0']*\d*(?:\.\d*)?L?[aAeEfFgG]")
+_NUM_RE = LazyRegex(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_FMT_RE = LazyRegex(r"%[-+ #0']*\d*(?:\.\d*)?L?[aAeEfFgG]")
+_HEX_RE = LazyRegex(r"[+-]?0[xX][0-9a-fA-F]+")
+_INT_RE = LazyRegex(r"[+-]?\d+")
+_DIGITS_RE = LazyRegex(r"\d+")
 
 
 @frozen
 class _Operand(Record):
-    value: Decimal
+    value: int | Decimal
     precision: int  # fractional digits as written
     is_int: bool
     width: int  # characters of the printed form (for -w)
@@ -52,18 +63,22 @@ class _Operand(Record):
 
 def _operand(text: str) -> _Operand | None:
     t = text.strip()
-    if re.fullmatch(r"[+-]?0[xX][0-9a-fA-F]+", t):
-        v = int(t, 16)
-        return _Operand(Decimal(v), 0, True, len(str(v)))
+    value: int | Decimal
+    if _HEX_RE.fullmatch(t):
+        value = int(t, 16)
+        return _Operand(value, 0, True, len(str(value)))
     if not _NUM_RE.fullmatch(t):
         low = t.lower().lstrip("+-")
         if low in ("inf", "infinity"):
-            return _Operand(Decimal(t.replace("infinity", "inf")), 0, False, 0)
+            return _Operand(decimal.Decimal(t.replace("infinity", "inf")), 0, False, 0)
         return None
-    try:
-        value = Decimal(t)
-    except InvalidOperation:
-        return None
+    if len(t) < 19 and _INT_RE.fullmatch(t) and not (t[0] == "-" and int(t) == 0):
+        value = int(t)  # (Decimal keeps the sign of -0: such an operand stays one)
+    else:
+        try:
+            value = decimal.Decimal(t)
+        except decimal.InvalidOperation:
+            return None
     mant, _, exp = t.lower().partition("e")
     frac = len(mant.partition(".")[2])
     prec = max(frac - (int(exp) if exp else 0), 0)
@@ -86,6 +101,22 @@ def _check_format(fmt: str) -> str | None:
     return None
 
 
+def _finite(v: int | Decimal) -> bool:
+    return isinstance(v, int) or v.is_finite()
+
+
+def _adjusted(v: int | Decimal) -> int:
+    """`Decimal(v).adjusted()`: the exponent of the leading digit."""
+    if isinstance(v, int):
+        if -_SHORT < v < _SHORT:
+            return len(str(abs(v))) - 1
+        v = decimal.Decimal(v)  # (a long hex operand: str() refuses past 4300 digits)
+    return v.adjusted()
+
+
+_SHORT = 10 ** 18
+
+
 def _int_range(first: _Operand, step: _Operand, last: _Operand) -> range:
     a, s, b = int(first.value), int(step.value), int(last.value)
     return range(a, b + (1 if s > 0 else -1), s)
@@ -94,13 +125,16 @@ def _int_range(first: _Operand, step: _Operand, last: _Operand) -> range:
 def _decimals(first: _Operand, step: _Operand, last: _Operand) -> Iterator[Decimal]:
     """first + i * step while within last, as GNU computes each value afresh."""
     # exact arithmetic: enough digits for the widest operand span (1 + 1e-400 != 1)
-    exps = [d.as_tuple().exponent for d in (first.value, step.value, last.value)]
-    ints = [d.adjusted() for d in (first.value, step.value, last.value)]
-    dctx = DecimalContext(prec=max(ints) - min(e for e in exps if isinstance(e, int)) + 40)
+    Decimal = decimal.Decimal
+    values = [Decimal(first.value), Decimal(step.value), Decimal(last.value)]
+    lo, by, hi = values
+    exps = [d.as_tuple().exponent for d in values]
+    ints = [d.adjusted() for d in values]
+    dctx = decimal.Context(prec=max(ints) - min(e for e in exps if isinstance(e, int)) + 40)
     i = 0
     while True:
-        x = dctx.add(first.value, dctx.multiply(Decimal(i), step.value))
-        if (step.value > 0 and x > last.value) or (step.value < 0 and x < last.value):
+        x = dctx.add(lo, dctx.multiply(Decimal(i), by))
+        if (by > 0 and x > hi) or (by < 0 and x < hi):
             return
         yield x
         i += 1
@@ -132,7 +166,7 @@ def seq(args: SeqArgs, ctx: Context) -> ToolReturn:
             ctx.error(f"invalid floating point argument: '{text}'")
             return 1
         ops.append(op)
-    one = _Operand(Decimal(1), 0, True, 1)
+    one = _Operand(1, 0, True, 1)
     if len(ops) == 1:
         first, step, last = one, one, ops[0]
     elif len(ops) == 2:
@@ -150,10 +184,10 @@ def seq(args: SeqArgs, ctx: Context) -> ToolReturn:
         if args.equal_width:
             ctx.error("format string may not be specified when printing equal width strings")
             return 1
-    if not (first.value.is_finite() and step.value.is_finite()):
+    if not (_finite(first.value) and _finite(step.value)):
         ctx.error("invalid floating point argument")
         return 1
-    if not last.value.is_finite() and ctx.json:
+    if not _finite(last.value) and ctx.json:
         ctx.error("infinite sequences are not supported with --json")
         return 1
     all_int = first.is_int and step.is_int and last.is_int
@@ -165,13 +199,13 @@ def seq(args: SeqArgs, ctx: Context) -> ToolReturn:
     # a number is written out in full (`1e300000000` is that many digits) and a format
     # may ask for any width or precision: refuse one no line could be made with inside
     # the memory budget, before making it
-    digits = prec + max((abs(op.value.adjusted()) + 2 for op in ops if op.value.is_finite()),
+    digits = prec + max((abs(_adjusted(op.value)) + 2 for op in ops if _finite(op.value)),
                         default=0)
     if fmt is not None:
         directive = _FMT_RE.search(fmt.replace("%%", ""))
         if directive is not None:
             digits += sum(int(d) if len(d) < 18 else 1 << 62
-                          for d in re.findall(r"\d+", directive.group()))
+                          for d in _DIGITS_RE.findall(directive.group()))
     ctx.need(4 * digits)
     width = 0
     if args.equal_width:
@@ -179,7 +213,7 @@ def seq(args: SeqArgs, ctx: Context) -> ToolReturn:
         # fraction digits (and point) the precision adds
         width = max(
             len(_fmt_plain(first.value, prec, all_int)),
-            len(_fmt_plain(last.value, prec, all_int)) if last.value.is_finite() else 0,
+            len(_fmt_plain(last.value, prec, all_int)) if _finite(last.value) else 0,
             *(op.width + prec - op.precision + (op.precision == 0 < prec)
               for op in (first, last) if op.width),
         )
@@ -243,13 +277,13 @@ def _write_ints(ctx: Context, r: range, sep: str) -> None:
 def _fmt_plain(v: Decimal | int, prec: int, all_int: bool) -> str:
     if all_int:
         return str(int(v))
-    return f"{Decimal(v):.{prec}f}"
+    return f"{decimal.Decimal(v):.{prec}f}"
 
 
 def _render(v: Decimal | int | float, prec: int, all_int: bool, fmt: str | None, width: int) -> str:
     if fmt is not None:
         return _FMT_RE.sub(lambda m: m.group().replace("'", "").replace("L", ""), fmt) % float(v)
-    s = _fmt_plain(Decimal(str(v)) if isinstance(v, float) else v, prec, all_int)
+    s = _fmt_plain(decimal.Decimal(str(v)) if isinstance(v, float) else v, prec, all_int)
     if width and len(s) < width:
         if s.startswith("-"):
             return "-" + s[1:].rjust(width - 1, "0")

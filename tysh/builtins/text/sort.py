@@ -12,11 +12,8 @@ memory budget as they are read and built."""
 from __future__ import annotations
 
 import bisect
-import hashlib
-import heapq
 import itertools
 import os
-from collections.abc import Callable
 
 from tysh.builtins._common.args import by_args
 from tysh.builtins._common.lines import BIG, LINE_BYTES, line_batches, lines_json
@@ -49,6 +46,7 @@ from tysh.kernel.tools.tool import ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import IO, Any
 
 
@@ -334,6 +332,8 @@ def _mapped(fn: Callable[[bytes], Any], lines: list[bytes], stop: Callable[[], N
 def _merge(inputs: list[list[bytes]], plan: _Plan, stop: Callable[[], None]) -> list[bytes]:
     """-m: interleave the inputs as GNU does, taking the earlier input on ties, without
     sorting within an input (unsorted input stays out of order, as with GNU)."""
+    import heapq
+
     merged = heapq.merge(*inputs, key=plan.key, reverse=plan.reverse)
     out: list[bytes] = []
     while True:
@@ -362,6 +362,8 @@ def _merge_streaming(ctx: Context, a: SortArgs, plan: _Plan, sep: bytes) -> int:
                 streams.append(f)
         if status.failed:
             return 2
+        import heapq
+
         lines = [itertools.chain.from_iterable(line_batches(f, sep, ctx)) for f in streams]
         merged = heapq.merge(*lines, key=plan.key, reverse=plan.reverse)
         eq = plan.eq_key
@@ -388,13 +390,16 @@ _NONE: Any = object()
 
 def _shuffle(lines: list[bytes], plan: _Plan) -> None:
     """-R: order by a salted hash of each line's key, so equal keys stay together."""
+    import hashlib
+
     salt = os.urandom(16)
     eq = plan.eq_key or (lambda b: b)
+    blake2b = hashlib.blake2b
 
     def digest(line: bytes) -> bytes:
         k = eq(line)
         raw = k if isinstance(k, bytes) else repr(k).encode("utf-8", "surrogateescape")
-        return hashlib.blake2b(raw, digest_size=8, key=salt).digest()
+        return blake2b(raw, digest_size=8, key=salt).digest()
 
     if plan.last_resort:
         lines.sort(key=lambda line: (digest(line), line))

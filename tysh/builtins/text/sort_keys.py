@@ -9,15 +9,15 @@ options of its own inherits the global ones; the comparison falls back to the wh
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable
 
-from tysh.kernel.base.hints import cast
-from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.base.lazyre import IGNORECASE, LazyRegex, compile_pattern
+from tysh.kernel.base.memo import bounded_memo
 from tysh.kernel.base.record import Record, frozen, replace
+from tysh.kernel.text.literal import escape, lazy_bytes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 if TYPE_CHECKING:
@@ -52,12 +52,6 @@ class KeySpec(Record):
     end_field: int | None  # fields to skip for the end; None = end of line
     end_char: int  # 0 = end of the field, else a 1-based byte count
     opts: KeyOpts
-
-
-def _lazy_bytes(pattern: bytes, flags: int = 0) -> re.Pattern[bytes]:
-    """A bytes pattern compiled on first use. LazyRegex declares its methods for str
-    patterns; built from bytes it takes and gives bytes, as a re.Pattern[bytes] does."""
-    return cast("re.Pattern[bytes]", LazyRegex(pattern, flags))
 
 
 _KEY_RE = LazyRegex(
@@ -146,7 +140,7 @@ class _End:
         return self.pos
 
 
-_ONE_FIELD = _lazy_bytes(rb"[ \t]*[^ \t]*")
+_ONE_FIELD = lazy_bytes(rb"[ \t]*[^ \t]*")
 
 # a field count this large is skipped a field at a time instead of by a regex repeat,
 # whose compiling and matching cost grows with the count, not with the line
@@ -190,14 +184,21 @@ class FieldSkip:
 def skip_fields_re(n: int, tab: bytes | None, rest: bool = False) -> Any:
     """A matcher skipping `n` fields — blank-separated (`(?:[ \t]*[^ \t]*){n}`) or
     separated by `tab` (`(?:[^t]*t){n}`, and with `rest` the next field's text too)."""
+    return _field_skipper(n, tab, rest)
+
+
+@bounded_memo(64)
+def _field_skipper(n: int, tab: bytes | None, rest: bool) -> Any:
+    # (remembered: a compiled pattern and a FieldSkip hold no state, and building the
+    # pattern from the regex cache makes a new object on every call)
     if n > _REPEAT_MAX:
         return FieldSkip(n, tab, rest)
     if tab is None:
-        return re.compile(rb"(?:[ \t]*[^ \t]*){%d}" % n)
-    t = re.escape(tab)
+        return compile_pattern(rb"(?:[ \t]*[^ \t]*){%d}" % n)
+    t = escape(tab)
     if rest:
-        return re.compile(rb"(?:[^%s]*%s){%d}[^%s]*" % (t, t, n, t))
-    return re.compile(rb"(?:[^%s]*%s){%d}" % (t, t, n))
+        return compile_pattern(rb"(?:[^%s]*%s){%d}[^%s]*" % (t, t, n, t))
+    return compile_pattern(rb"(?:[^%s]*%s){%d}" % (t, t, n))
 
 
 def make_extractor(key: KeySpec, tab: bytes | None) -> Callable[[bytes], bytes]:
@@ -216,7 +217,7 @@ def make_extractor(key: KeySpec, tab: bytes | None) -> Callable[[bytes], bytes]:
             if key.end_char:
                 end_re = skip_fields_re(key.end_field, tab)
             elif key.end_field == 0:
-                end_re = re.compile(b"")
+                end_re = compile_pattern(b"")
             else:
                 end_re = skip_fields_re(key.end_field - 1, tab, rest=True)
     sblank = key.opts.skip_start_blanks
@@ -256,7 +257,7 @@ def make_extractor(key: KeySpec, tab: bytes | None) -> Callable[[bytes], bytes]:
 
 # -------------------------------------------------------------------- comparisons
 
-_NUM_RE = _lazy_bytes(rb"[ \t]*(-?\d*(?:\.\d*)?)")
+_NUM_RE = lazy_bytes(rb"[ \t]*(-?\d*(?:\.\d*)?)")
 
 
 def numeric_value(s: bytes) -> float | Decimal:
@@ -273,7 +274,7 @@ def numeric_value(s: bytes) -> float | Decimal:
 
 
 # One match per line, consuming it whole (anchoring with ^ and re.M tries every byte)
-_NUM_LINES = _lazy_bytes(rb"[ \t]*+(-?\d*+(?:\.\d*+)?+).*+\n")
+_NUM_LINES = lazy_bytes(rb"[ \t]*+(-?\d*+(?:\.\d*+)?+).*+\n")
 
 
 def numeric_values(lines: list[bytes]) -> list[Any]:
@@ -289,10 +290,10 @@ def numeric_values(lines: list[bytes]) -> list[Any]:
     return list(map(numeric_value, lines))
 
 
-_GEN_RE = _lazy_bytes(
+_GEN_RE = lazy_bytes(
     rb"\s*([+-]?(?:inf(?:inity)?|nan|0x[0-9a-f]*\.?[0-9a-f]*(?:p[+-]?\d+)?"
     rb"|(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?))",
-    re.IGNORECASE,
+    IGNORECASE,
 )
 
 
@@ -311,7 +312,7 @@ def general_value(s: bytes) -> tuple[int, float]:
     return (2, v)
 
 
-_HUMAN_RE = _lazy_bytes(rb"[ \t]*(-?)(\d*)(?:\.(\d*))?([KMGTPEZYRQk]?)")
+_HUMAN_RE = lazy_bytes(rb"[ \t]*(-?)(\d*)(?:\.(\d*))?([KMGTPEZYRQk]?)")
 _UNITS = {b"": 0, b"k": 1, b"K": 1, b"M": 2, b"G": 3, b"T": 4, b"P": 5, b"E": 6,
           b"Z": 7, b"Y": 8, b"R": 9, b"Q": 10}
 
@@ -352,8 +353,8 @@ def _ver_order() -> list[int]:
 
 
 _VER_ORDER = _ver_order()
-_VER_PART = _lazy_bytes(rb"(\D*)(\d*)")
-_VER_SUFFIX = _lazy_bytes(rb"(?:\.[A-Za-z~][A-Za-z0-9~]*)*$")
+_VER_PART = lazy_bytes(rb"(\D*)(\d*)")
+_VER_SUFFIX = lazy_bytes(rb"(?:\.[A-Za-z~][A-Za-z0-9~]*)*$")
 _VER_END = ((0,), 0)
 
 

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import os
 import select
-from collections.abc import Callable, Iterator
-from typing import IO
 
 from tysh.builtins._common.cancel import interruptible_sleep
 from tysh.builtins._common.fileinfo import q
@@ -29,7 +27,12 @@ from tysh.kernel.fs.api import FsError
 from tysh.kernel.fs.local import LocalFileSystem
 from tysh.kernel.tools.context import Context
 
-Body = Callable[[IO[bytes], IO[bytes]], None]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import IO
+
+    Body = Callable[[IO[bytes], IO[bytes]], None]
 
 CANCELLED = 130
 MIN_SLEEP = 0.001  # `-s 0` would spin; GNU does, but the machine is shared

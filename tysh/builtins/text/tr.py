@@ -5,14 +5,23 @@ GNU tr works on bytes, and so does this one: the sets are expanded once into a
 
 from __future__ import annotations
 
-import re
-
 from tysh.builtins._common.args import by_args
 from tysh.builtins._common.lines import BIG, lines_json
+from tysh.kernel.base.lazyre import DOTALL, compile_pattern
 from tysh.kernel.base.record import Record, frozen, value_record
+from tysh.kernel.text.literal import escape, lazy_bytes
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import ToolReturn, tool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+
+
+_CLASS = lazy_bytes(rb"\[:([a-z]+):\]")
+_EQUIVALENT = lazy_bytes(rb"\[=(.)=\]", DOTALL)
+_REPEAT = lazy_bytes(rb"\*(\d*)\]")
 
 
 class SetError(Exception):
@@ -71,7 +80,7 @@ def _unescape(text: str) -> list[int | tuple[str, str]]:
 
     while i < n:
         if raw[i] == 91:  # '['
-            m = re.match(rb"\[:([a-z]+):\]", raw[i:])
+            m = _CLASS.match(raw[i:])
             if m is not None:
                 name = m.group(1).decode()
                 if name not in CLASSES:
@@ -79,14 +88,14 @@ def _unescape(text: str) -> list[int | tuple[str, str]]:
                 out.append(("class", name))
                 i += m.end()
                 continue
-            m = re.match(rb"\[=(.)=\]", raw[i:], re.S)
+            m = _EQUIVALENT.match(raw[i:])
             if m is not None:
                 out.append(m.group(1)[0])
                 i += m.end()
                 continue
             if i + 1 < n:
                 c, j = one(i + 1)
-                m = re.match(rb"\*(\d*)\]", raw[j:])
+                m = _REPEAT.match(raw[j:])
                 if m is not None:
                     digits = m.group(1).decode()
                     count = int(digits, 8 if digits.startswith("0") else 10) if digits else 0
@@ -173,8 +182,9 @@ class _Plan(Record):
 def _squeeze_re(members: list[int]) -> re.Pattern[bytes] | None:
     if not members:
         return None
-    cls = b"".join(re.escape(bytes([b])) for b in sorted(set(members)))
-    return re.compile(b"([" + cls + b"])\\1+")
+    cls = b"".join(escape(bytes([b])) for b in sorted(set(members)))
+    rx: re.Pattern[bytes] = compile_pattern(b"([" + cls + b"])\\1+")
+    return rx
 
 
 def _plan(a: TrArgs) -> _Plan | str:
@@ -328,7 +338,9 @@ def _tr_body(a: TrArgs, ctx: Context) -> int:
         if plan.table is not None or plan.delete:
             chunk = chunk.translate(plan.table, plan.delete)
         if plan.squeeze_re is not None and chunk:
-            chunk = plan.squeeze_re.sub(rb"\1", chunk)
+            # each run becomes its one captured byte, as sub(rb"\1") would give; split
+            # needs no template, which `re` would be imported to parse
+            chunk = b"".join(plan.squeeze_re.split(chunk))
             if last in plan.squeeze and chunk[0] == last:
                 chunk = chunk.lstrip(bytes([last]))
         if chunk:

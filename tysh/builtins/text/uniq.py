@@ -5,11 +5,9 @@ key (skip fields, skip chars, check chars, fold case) is built once."""
 
 from __future__ import annotations
 
-import functools
 import io
 import itertools
 import operator
-from collections.abc import Callable
 
 from tysh.builtins._common.args import by_args
 from tysh.builtins._common.lines import BIG, Kept, kept_value, line_batches, split_lines_text
@@ -24,6 +22,7 @@ from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import IO, Any
 
 
@@ -344,7 +343,7 @@ def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
     if sink is None and ctx.keeps_value:
         sep = "\0" if args.zero_terminated else "\n"
         return Outcome(code=0, output=kept_value(
-            kept, functools.partial(_count_rows, sep) if args.count else None))
+            kept, (lambda text: _count_rows(sep, text)) if args.count else None))
     return 0
 
 

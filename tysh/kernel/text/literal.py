@@ -22,10 +22,13 @@ from __future__ import annotations
 from itertools import repeat
 from operator import not_
 
+from tysh.kernel.base.hints import cast
+from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import Record, frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from collections.abc import Iterator
     from typing import Any, Literal
 
@@ -37,6 +40,23 @@ _SPECIAL: dict[str, str] = {"fixed": "", "bre": "\\[.*^$", "ere": "\\[.*^$+?{}()
 _ALL_BYTES = bytes(range(256))
 # the bytes count_lines may mark matches with: one that a text lacks (NUL, mostly)
 _MARKS = (b"\0", b"\1", b"\2", b"\3")
+
+# `re.escape`'s table: the characters it puts a backslash before
+_ESCAPED = {c: "\\" + chr(c) for c in b"()[]{}?*+-|^$\\.&~# \t\n\r\v\f"}
+
+
+def escape(text: bytes) -> bytes:
+    """`re.escape(text)` for bytes, without loading `re`: tools that build a pattern from
+    a user's separator (sort -t, tr -s) compile it through the regex cache."""
+    return text.decode("latin-1").translate(_ESCAPED).encode("latin-1")
+
+
+def lazy_bytes(pattern: bytes, flags: int = 0) -> re.Pattern[bytes]:
+    """A bytes pattern compiled on first use (a LazyRegex). LazyRegex declares its
+    methods for str patterns; built from bytes it takes and gives bytes, as a
+    re.Pattern[bytes] does, which is the type given here."""
+    return cast("re.Pattern[bytes]", LazyRegex(pattern, flags))
+
 
 IGNORECASE = 2  # re.IGNORECASE's value, for a FoldedPattern's `flags`
 MULTILINE = 8  # re.MULTILINE's value: grep compiles its patterns with it

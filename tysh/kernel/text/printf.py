@@ -9,18 +9,17 @@ escapes are kept as surrogate-escaped characters so encoding the text with
 
 from __future__ import annotations
 
-import functools
 import math
-import re
 import time
-from collections.abc import Sequence
 
-from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.base.lazyre import DOTALL, IGNORECASE, LazyRegex
+from tysh.kernel.base.memo import bounded_memo
 from tysh.kernel.base.record import Record, frozen
 from tysh.kernel.base.values import byte_view, from_byte_view, to_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 _INT_MIN = -(1 << 63)
@@ -39,11 +38,11 @@ _SIMPLE = {
 }
 
 # One alternation per mode; group 1 is the escape body after the backslash.
-_ESC_FORMAT = LazyRegex(r"\\([0-7]{1,3}|x[0-9A-Fa-f]{0,2}|u[0-9A-Fa-f]{0,4}|U[0-9A-Fa-f]{0,8}|.?)", re.S)
+_ESC_FORMAT = LazyRegex(r"\\([0-7]{1,3}|x[0-9A-Fa-f]{0,2}|u[0-9A-Fa-f]{0,4}|U[0-9A-Fa-f]{0,8}|.?)", DOTALL)
 _ESC_B = LazyRegex(
-    r"\\(0[0-7]{0,3}|[1-7][0-7]{0,2}|x[0-9A-Fa-f]{0,2}|u[0-9A-Fa-f]{0,4}|U[0-9A-Fa-f]{0,8}|.?)", re.S
+    r"\\(0[0-7]{0,3}|[1-7][0-7]{0,2}|x[0-9A-Fa-f]{0,2}|u[0-9A-Fa-f]{0,4}|U[0-9A-Fa-f]{0,8}|.?)", DOTALL
 )
-_ESC_ECHO = LazyRegex(r"\\(0[0-7]{0,3}|x[0-9A-Fa-f]{0,2}|u[0-9A-Fa-f]{0,4}|U[0-9A-Fa-f]{0,8}|.?)", re.S)
+_ESC_ECHO = LazyRegex(r"\\(0[0-7]{0,3}|x[0-9A-Fa-f]{0,2}|u[0-9A-Fa-f]{0,4}|U[0-9A-Fa-f]{0,8}|.?)", DOTALL)
 
 
 def _byte(n: int) -> str:
@@ -145,7 +144,7 @@ _INT_RE = LazyRegex(r"\s*([+-]?)(0[xX][0-9A-Fa-f]+|0[0-7]*|[1-9][0-9]*)")
 _FLOAT_RE = LazyRegex(
     r"\s*[+-]?(?:0[xX](?:[0-9A-Fa-f]+\.?[0-9A-Fa-f]*|\.[0-9A-Fa-f]+)(?:[pP][+-]?\d+)?"
     r"|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan)",
-    re.I,
+    IGNORECASE,
 )
 
 
@@ -281,12 +280,12 @@ _PLAIN_S = _PlainS()
 Item = str | Spec | FormatError | _PlainS
 
 _SPEC_RE = LazyRegex(
-    r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?(?:\(([^)]*)\))?[hlLjzt]*(.?)", re.S
+    r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?(?:\(([^)]*)\))?[hlLjzt]*(.?)", DOTALL
 )
 _CONVS = frozenset("sdiuoxXfFeEgGaAcbqT")
 
 
-@functools.lru_cache(maxsize=256)
+@bounded_memo(256)
 def parse_format(fmt: str) -> tuple[tuple[Item, ...], bool]:
     """Split a format into literal text and conversions; also whether any conversion
     takes an argument (the format is reused only then)."""

@@ -19,22 +19,29 @@ decoded text (`ascii_safe`), which lets grep skip decoding for the common patter
 
 from __future__ import annotations
 
-import functools
-import re
 import warnings
 
 from tysh.kernel.base.errors import TyshError
+from tysh.kernel.base.lazymod import LazyModule
+from tysh.kernel.base.lazyre import LazyRegex
+from tysh.kernel.base.memo import bounded_memo
 from tysh.kernel.base.record import Record, frozen
-from tysh.kernel.text import engine
 from tysh.kernel.text.literal import Compiled
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Literal
 
+    from tysh.kernel.text import engine
     from tysh.kernel.text.literal import Kind
 
     Mode = Literal["line", "sedline", "space", "space_m"]
+else:
+    # loaded by the first pattern translated or compiled: a tool that imports this
+    # module for its error type or for an option it was not given loads neither
+    re = LazyModule(globals(), "re", "re")
+    engine = LazyModule(globals(), "engine", "tysh.kernel.text.engine")
 
 DUP_MAX = 32767
 
@@ -82,7 +89,7 @@ _SED_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"
 
 _BRACKET_ESCAPES = dict(_SED_ESCAPES, **{"\\": "\\"})
 
-_INTERVAL_BODY = re.compile(r"(\d*)(,?)(\d*)")
+_INTERVAL_BODY = LazyRegex(r"(\d*)(,?)(\d*)")
 
 
 class _Translator:
@@ -561,11 +568,10 @@ def translate_kind(pattern: str, kind: Kind, mode: Mode = "line", offset: int = 
     return translate(pattern, extended=kind == "ere", mode=mode, group_offset=offset)
 
 
-_SPECIAL_BRE = re.compile(r"[\\\[.*^$]")
-_SPECIAL_ERE = re.compile(r"[\\\[.*^$+?{}()|]")
+_SPECIAL_BRE = LazyRegex(r"[\\\[.*^$]")
+_SPECIAL_ERE = LazyRegex(r"[\\\[.*^$+?{}()|]")
 
 
-@functools.lru_cache(maxsize=256)
 def compile_patterns(
     patterns: tuple[str, ...],
     kind: Kind = "bre",
@@ -577,6 +583,12 @@ def compile_patterns(
 ) -> Compiled:
     """Compile several patterns as one alternation (grep's `-e a -e b`), wrapped for
     `-w`/`-x`; bytes when that means the same as text, else str. Cached."""
+    return _compile_patterns(patterns, kind, ignore_case, word, line, mode)
+
+
+@bounded_memo(256)
+def _compile_patterns(patterns: tuple[str, ...], kind: Kind, ignore_case: bool, word: bool,
+                      line: bool, mode: Mode) -> Compiled:
     parts: list[str] = []
     groups = 0
     safe = True
@@ -653,7 +665,7 @@ def min_width(regex: engine.Pattern) -> int:
         return 0
 
 
-@functools.lru_cache(maxsize=256)
+@bounded_memo(256)
 def compile_text(pattern: str, extended: bool, ignore_case: bool, mode: Mode) -> engine.Pattern:
     """Compile one pattern for matching decoded text (sed's pattern space). Cached."""
     t = translate(pattern, extended=extended, mode=mode)
