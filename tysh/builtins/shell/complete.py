@@ -484,7 +484,7 @@ def _files(sh: Session, word: str, *, dirs_only: bool) -> list[str]:
 
 
 def _signal_names() -> list[str]:
-    from tysh.builtins.shell.jobs import signal_table
+    from tysh.kernel.base.signals import signal_table
 
     names = ["EXIT"]
     last = 0

@@ -14,6 +14,7 @@ import os
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import NAME, err
 from tysh.kernel.base.record import Record, value_record
+from tysh.kernel.base.signals import signal_table
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -28,39 +29,6 @@ if TYPE_CHECKING:
 
 
 # -- signals -------------------------------------------------------------------------------
-
-# bash's names on Linux, by number (32 and 33 are glibc's own real-time signals)
-_LINUX = (
-    "HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM STKFLT CHLD "
-    "CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO PWR SYS"
-).split()
-
-
-def signal_table() -> list[tuple[int, str]]:
-    """(number, name without SIG) of every signal, in number order, as `kill -l` lists
-    them."""
-    import signal
-    import sys
-
-    if sys.platform.startswith("linux"):
-        out = [(i + 1, n) for i, n in enumerate(_LINUX)]
-        lo, hi = int(signal.SIGRTMIN), int(signal.SIGRTMAX)
-        mid = (lo + hi) // 2
-        for n in range(lo, hi + 1):
-            if n == lo:
-                out.append((n, "RTMIN"))
-            elif n <= mid:
-                out.append((n, f"RTMIN+{n - lo}"))
-            elif n == hi:
-                out.append((n, "RTMAX"))
-            else:
-                out.append((n, f"RTMAX-{hi - n}"))
-        return out
-    seen: dict[int, str] = {}
-    for s in signal.Signals:
-        if s.name.startswith("SIG") and not s.name.startswith("SIG_"):
-            seen.setdefault(int(s), s.name[3:])
-    return sorted(seen.items())
 
 
 def signal_number(spec: str) -> int | None:

@@ -1,11 +1,10 @@
 """Signal names and numbers as bash spells them (`trap -l`, `trap -p`, `kill -l`).
 
 On Linux the table is bash's own list; elsewhere it comes from Python's `signal`
-module. `signal` is imported only when a script names a signal."""
+module, imported only when a script names a signal."""
 
 from __future__ import annotations
 
-import functools
 import sys
 
 # bash's names on Linux in number order, from 1
@@ -15,14 +14,23 @@ _LINUX_NAMES = (
 ).split()
 
 
-@functools.cache
+_table: tuple[tuple[int, str], ...] | None = None
+
+
 def signal_table() -> tuple[tuple[int, str], ...]:
     """(number, name without SIG) of every signal, in number order."""
-    import signal
+    global _table
+    if _table is None:
+        _table = _make_table()
+    return _table
 
+
+def _make_table() -> tuple[tuple[int, str], ...]:
     if sys.platform.startswith("linux"):
+        import _signal  # type: ignore[import-not-found,unused-ignore]  # (`signal` loads enum)
+
         table = [(i, n) for i, n in enumerate(_LINUX_NAMES, 1)]
-        lo, hi = int(signal.SIGRTMIN), int(signal.SIGRTMAX)
+        lo, hi = int(_signal.SIGRTMIN), int(_signal.SIGRTMAX)
         half = (lo + hi) // 2
         for n in range(lo, hi + 1):
             if n == lo:
@@ -35,6 +43,8 @@ def signal_table() -> tuple[tuple[int, str], ...]:
                 name = f"RTMAX-{hi - n}"
             table.append((n, name))
         return tuple(table)
+    import signal
+
     found: dict[int, str] = {}
     for s in signal.Signals:
         if s.name.startswith("SIG") and not s.name.startswith("SIG_"):

@@ -1056,12 +1056,12 @@ class Kernel:
     def _at_exit(self, status: int, fds: Fds, cancelled: bool) -> int:
         """The shell ends with `status`: a cancel runs the INT trap first, then the EXIT
         trap runs (a cancel is lowered while they run; a second cancel stops them)."""
-        import signal
-
         interp = self.interp
         control = self.control
         if not cancelled:
             return interp.exit_trap(status, fds)
+        import _signal as signal  # type: ignore[import-not-found,unused-ignore]  # (no enum)
+
         control.cancelled = False
         try:
             if not control.int_trap_ran and control.trapped.get(signal.SIGINT):

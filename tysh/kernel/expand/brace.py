@@ -9,11 +9,13 @@ stays literal, as in bash.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from tysh.kernel.base.errors import TyshError
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.syntax import ast
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 MAX_WORDS = 100_000
 

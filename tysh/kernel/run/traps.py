@@ -12,8 +12,6 @@ statement boundary, as bash runs a trap after the current command."""
 
 from __future__ import annotations
 
-import threading
-
 from tysh.kernel.base.errors import TyshSyntaxError
 from tysh.kernel.base.streams import Fds
 from tysh.kernel.base.values import to_text
@@ -160,6 +158,7 @@ _ignored_at_entry: dict[int, bool] = {}
 
 def _install(interp: Interpreter, sig: int, action: str | None) -> None:
     import signal
+    import threading
 
     if threading.current_thread() is not threading.main_thread():
         return
