@@ -40,6 +40,18 @@ def cpu_once(cmd: Sequence[str]) -> float:
     return ru.ru_utime + ru.ru_stime
 
 
+def interleaved(cmds: dict[str, list[str]], runs: int) -> dict[str, list[float]]:
+    """CPU seconds of `runs` runs of each command, taken in turn (after one untimed run
+    of each), so machine load falls on all of them alike."""
+    for c in cmds.values():
+        cpu_once(c)
+    t: dict[str, list[float]] = {k: [] for k in cmds}
+    for _ in range(runs):
+        for k, c in cmds.items():
+            t[k].append(cpu_once(c))
+    return t
+
+
 def measure(python: str, runs: int) -> list[tuple[str, float, float, float, float]]:
     """Rows of (workload, tysh median s, reference median s, ratio, budget)."""
     subprocess.run([python, "-m", "compileall", "-q", "-x", r"/tests?/",
@@ -52,12 +64,7 @@ def measure(python: str, runs: int) -> list[tuple[str, float, float, float, floa
         "embed": [python, "-c", EMBED],
         "py": [python, "-c", "pass"],
     }
-    for c in cmds.values():
-        cpu_once(c)
-    t: dict[str, list[float]] = {k: [] for k in cmds}
-    for _ in range(runs):
-        for k, c in cmds.items():
-            t[k].append(cpu_once(c))
+    t = interleaved(cmds, runs)
     py = statistics.median(t["py"])
     cli_m = statistics.median(t["cli"])
     emb_m = statistics.median(t["embed"])
@@ -96,12 +103,7 @@ def one_liners(python: str, runs: int) -> list[tuple[str, float, float]]:
         try:
             cmds = {src: [*cli, "-c", src] for src in ONE_LINERS}
             cmds[""] = [python, "-c", "pass"]
-            for c in cmds.values():
-                cpu_once(c)
-            t: dict[str, list[float]] = {k: [] for k in cmds}
-            for _ in range(runs):
-                for k, c in cmds.items():
-                    t[k].append(cpu_once(c))
+            t = interleaved(cmds, runs)
         finally:
             os.chdir(old)
     py = statistics.median(t.pop(""))
