@@ -49,6 +49,7 @@ from tysh.builtins.awk.values import (
     tonum,
     truth,
 )
+from tysh.kernel.base.cache import compile_cached
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.values import encode_text, to_text
 from tysh.kernel.fs.api import FsError
@@ -262,9 +263,9 @@ def f{name}(s, n):
             return str2num(s) {op} n
     return s {op} n2s(n)
 """
-_COMPARERS = compile("".join(_COMPARER.format(name=n, op=o) for n, o in (
+_COMPARERS = compile_cached("".join(_COMPARER.format(name=n, op=o) for n, o in (
     ("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">="), ("eq", "=="), ("ne", "!="))),
-    "<awk-compare>", "exec")
+    "<awk-compare>")
 
 
 def _math(fn: Any) -> Any:

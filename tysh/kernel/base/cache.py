@@ -5,6 +5,7 @@ temp directory or the working directory, where a script's globs would see it."""
 
 from __future__ import annotations
 
+import marshal  # (built into the interpreter: no import cost)
 import os
 import stat
 import sys
@@ -51,8 +52,6 @@ def compile_cached(src: str, filename: str) -> Any:
     (the parser's node constructors, the tools' fast binders) is compiled once per
     machine rather than once per start. One entry per filename and source; it holds its
     source and is used only for exactly that source and this interpreter's bytecode."""
-    import marshal
-
     d = cache_dir()
     slug = "".join(c if c.isalnum() else "-" for c in filename).strip("-")
     # the source's checksum in the name: two versions of tysh (or a tool's two shapes)

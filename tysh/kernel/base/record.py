@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from operator import attrgetter
 
+from tysh.kernel.base.cache import compile_cached
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeVar
@@ -279,7 +281,8 @@ def _compile_init(cls: Any) -> Any:
     if getattr(cls, "__post_init__", None) is not None:  # the class's check of its fields
         body.append("    self.__post_init__()")
     src = (f"def __init__({', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n")
-    exec(compile(src, f"<record {cls.__qualname__}>", "exec"), env)
+    # (from the per-user cache: a process's first compile() costs milliseconds)
+    exec(compile_cached(src, f"<record {cls.__qualname__}>"), env)
     init = env["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init

@@ -10,6 +10,7 @@ expanded before, by the expander (`words.eval_arith_word`), as bash does.
 
 from __future__ import annotations
 
+from tysh.kernel.base.cache import compile_cached
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.hints import Protocol
 from tysh.kernel.base.lazyre import LazyRegex
@@ -421,7 +422,7 @@ def _fused(op: str, left: tuple[str, Any] | None, right: tuple[str, Any] | None)
         lines += ["        " + body, "    return fused"]
         env: dict[str, Any] = {"INT_TEXTS": INT_TEXTS, "_var_value": _var_value, "_MIN": _MIN,
                                "_MAX": _MAX, "wrap": wrap}
-        exec(compile("\n".join(lines) + "\n", f"<arith {op}>", "exec"), env)
+        exec(compile_cached("\n".join(lines) + "\n", f"<arith {op}>"), env)
         make = _FUSED_MAKERS[key] = env["make"]
     return make(left[1], right[1])
 

@@ -16,6 +16,7 @@ faults and side effects are the general path's.
 
 from __future__ import annotations
 
+from tysh.kernel.base.cache import compile_cached
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.expand import arith
 
@@ -93,7 +94,7 @@ def _maker(key: tuple[str, ...], body: str) -> Callable[..., LoopFn]:
                                "_MIN": -(1 << 63), "_MAX": (1 << 63) - 1,
                                "wrap": arith.wrap}
         source = _HEAD + body + "    return loop_fn\n"
-        exec(compile(source, f"<loop arith {' '.join(key)}>", "exec"), env)
+        exec(compile_cached(source, f"<loop arith {' '.join(key)}>"), env)
         make = _MAKERS[key] = env["make"]
     return make
 
