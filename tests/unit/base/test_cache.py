@@ -168,3 +168,22 @@ def test_an_entry_name_checksum_is_the_same_in_every_process(tmp_path: Path) -> 
     assert seen == {str(checksum("def f(): pass\n" * 50))}
     assert checksum("a") != checksum("b") and checksum("ab") != checksum("ba")
     assert 0 <= checksum("x" * 10_000 + "\udc80") < 2**30
+
+
+def test_the_code_cache_keeps_at_most_its_bound_of_entries(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # generated programs (sed's, awk's) are as many as the scripts a user runs: past the
+    # bound the oldest entries go, and every source still compiles to working code
+    from tysh.kernel.base import cache
+
+    monkeypatch.setenv("TYSH_CACHE_DIR", str(tmp_path / "c"))
+    monkeypatch.setattr(cache, "_MOST_CODE", 8)
+    for i in range(30):
+        env: dict[str, object] = {}
+        exec(compile_cached(f"x = {i}\n", "<trim test>"), env)
+        assert env["x"] == i
+        names = [n for n in os.listdir(tmp_path / "c") if n.startswith("code-")]
+        assert len(names) <= 8
+    env = {}
+    exec(compile_cached("x = 29\n", "<trim test>"), env)  # the newest is kept
+    assert env["x"] == 29

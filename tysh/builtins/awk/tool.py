@@ -331,7 +331,7 @@ def run_awk(ctx: Context, words: list[str]) -> int:
         src = "\n".join(parts)
     try:
         (code, consts, prog), comp = build(src)
-        pycode = compile(code, "<awk>", "exec")
+        pycode = compile_cached(code, "<awk>")
     except AwkSyntaxError as e:
         ctx.stderr.write(f"awk: {e.message}\n".encode("utf-8", "surrogateescape"))
         return 2

@@ -19,6 +19,7 @@ from __future__ import annotations
 from tysh.builtins.sed.interp import Quit, ScriptRunner, escape_l, expand_case, z_text
 from tysh.builtins.sed.ir import Addr, Cmd
 from tysh.builtins.sed.streams import Input
+from tysh.kernel.base import cache
 from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.lazyre import ASCII
 from tysh.kernel.base.memo import bounded_memo
@@ -445,7 +446,8 @@ def compile_script(cmds: list[Cmd], quiet: bool, sep: str, wrap: int) -> Compile
 @bounded_memo(128)
 def _code(source: str) -> CodeType:
     """Compiling is most of the cost of a run over a short input: once per script text."""
-    return compile(source, "<sed script>", "exec")
+    code: CodeType = cache.compile_cached(source, "<sed script>")
+    return code
 
 
 def text_filter(cmds: list[Cmd], quiet: bool, sep: str, extended: bool) -> CompiledScript | None:

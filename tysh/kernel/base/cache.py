@@ -50,8 +50,10 @@ def cache_dir() -> str | None:
 def compile_cached(src: str, filename: str) -> Any:
     """compile(src, filename), kept here between processes, so code generated at start-up
     (the parser's node constructors, the tools' fast binders) is compiled once per
-    machine rather than once per start. One entry per filename and source; it holds its
-    source and is used only for exactly that source and this interpreter's bytecode."""
+    machine rather than once per start (a process's first compile() costs milliseconds),
+    and so are the programs tools generate from a script (sed's, awk's). One entry per
+    filename and source; it holds its source and is used only for exactly that source and
+    this interpreter's bytecode. Past _MOST_CODE entries, the oldest written go."""
     d = cache_dir()
     slug = "".join(c if c.isalnum() else "-" for c in filename).strip("-")
     # the source's checksum in the name: two versions of tysh (or a tool's two shapes)
@@ -67,9 +69,28 @@ def compile_cached(src: str, filename: str) -> Any:
         except (OSError, EOFError, ValueError, TypeError):
             pass
     code = compile(src, filename, "exec")
-    if path is not None:
+    if path is not None and d is not None:
         write_atomic(path, marshal.dumps((src, code)))
+        _trim(d)
     return code
+
+
+_MOST_CODE = 1024
+
+
+def _trim(d: str) -> None:
+    """Keep at most _MOST_CODE compiled entries: past it, the oldest written go, down to
+    three quarters of it (each is compiled again when next asked for)."""
+    try:
+        with os.scandir(d) as it:
+            entries = [e for e in it if e.name.startswith("code-")]
+        if len(entries) <= _MOST_CODE:
+            return
+        aged = sorted((e.stat().st_mtime, e.path) for e in entries)
+        for _mtime, path in aged[:len(aged) - _MOST_CODE * 3 // 4]:
+            os.unlink(path)
+    except OSError:
+        pass  # (another process trimmed it meanwhile, or it cannot be written: speed only)
 
 
 # the largest prime below 2**30: one digit of CPython's integers, which it divides by

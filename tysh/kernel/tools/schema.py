@@ -90,6 +90,12 @@ class Example(Record):
     description: str
     code: str
 
+    # (its own: every tool module makes a few at import, and a record's compiled
+    # __init__ would cost a load from the code cache in every process)
+    def __init__(self, description: str, code: str) -> None:
+        _set(self, "description", description)
+        _set(self, "code", code)
+
 
 @frozen
 class ParamSchema(Record):
