@@ -13,8 +13,9 @@ import os
 
 from tysh.builtins._common.args import RawArgs, texts
 from tysh.builtins.shell.common import NAME, err
+from tysh.kernel.base import signals
 from tysh.kernel.base.record import Record, value_record
-from tysh.kernel.base.signals import signal_table
+from tysh.kernel.base.signals import signal_name, signal_table
 from tysh.kernel.tools.context import Context
 from tysh.kernel.tools.output import OutputData
 from tysh.kernel.tools.params import param
@@ -34,22 +35,9 @@ if TYPE_CHECKING:
 def signal_number(spec: str) -> int | None:
     """The number of a signal given as a number, `HUP`, `SIGHUP` or `hup`; None when
     it names none. `0` is the test signal."""
-    if spec.isdigit():
-        n = int(spec)
-        if n == 0 or any(n == num for num, _ in signal_table()):
-            return n
-        return None
-    name = spec.upper()
-    if name.startswith("SIG"):
-        name = name[3:]
-    for num, known in signal_table():
-        if known == name:
-            return num
-    return None
-
-
-def signal_name(num: int) -> str | None:
-    return next((n for k, n in signal_table() if k == num), None)
+    if spec.isdigit() and int(spec) == 0:
+        return 0
+    return signals.signal_number(spec)
 
 
 # -- jobs ------------------------------------------------------------------------------------
