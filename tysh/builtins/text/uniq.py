@@ -10,7 +10,7 @@ import itertools
 import operator
 
 from tysh.builtins._common.args import by_args
-from tysh.builtins._common.lines import BIG, Kept, kept_value, line_batches, split_lines_text
+from tysh.builtins._common.lines import Kept, LineSplit, kept_value, line_batches, split_lines_text
 from tysh.builtins._common.operands import STDIN_DEVICES, InputStatus, open_input, open_output
 from tysh.builtins.text.sort_keys import skip_fields_re
 from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
@@ -137,45 +137,19 @@ def _uniq_plain(f: IO[bytes], out: IO[bytes], sep: bytes, ctx: Context | None) -
     """`_uniq_stream` with no option: each line unequal to the one before it is written
     as its batch is read (the same bytes; the runs need no counting). A batch's runs
     are found by groupby, in C: its first line is dropped when it continues the run
-    the batch before ended with. (LineSplit's loop, without a generator; `sep` is one
-    byte.)"""
+    the batch before ended with."""
     prev: Any = _NONE
-    # (the separator is looked for as its byte value: `bytes in bytes` first tries the
-    # needle as an integer, and the error that raises costs more than the search)
-    mark = sep[0]
-    read = getattr(f, "read1", None) or f.read
-    rest: list[bytes] = []  # a line longer than a chunk, gathered as its pieces
-    held = 0
-    while True:
-        chunk = read(BIG)
-        if not chunk:
-            break
-        if mark not in chunk:
-            rest.append(chunk)
-            if ctx is not None:  # charged as it gathers: the pieces, and the line they become
-                ctx.hold(2 * len(chunk))
-                held += 2 * len(chunk)
-            continue
-        if rest:
-            rest.append(chunk)
-            chunk = b"".join(rest)
-        batch = chunk.split(sep)
-        last = batch.pop()
-        rest = [last] if last else []
-        if batch:
-            firsts = list(map(_FIRST, itertools.groupby(batch)))
-            if batch[0] == prev:
-                del firsts[0]
-            prev = batch[-1]
-            if firsts:
-                out.write(sep.join(firsts) + sep)
-        if held:
-            ctx.unhold(held)  # type: ignore[union-attr]  # (held only with a ctx)
-            held = 0
-    if rest:
-        last = b"".join(rest)
-        if last != prev:
-            out.write(last + sep)
+    split = LineSplit(f, sep, ctx=ctx)  # a line longer than a chunk is charged
+    for batch in split:
+        firsts = list(map(_FIRST, itertools.groupby(batch)))
+        if batch[0] == prev:
+            del firsts[0]
+        prev = batch[-1]
+        if firsts:
+            out.write(sep.join(firsts) + sep)
+    last = split.rest
+    if last and last != prev:
+        out.write(last + sep)
 
 
 def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any] | None,
