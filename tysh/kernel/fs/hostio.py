@@ -120,16 +120,24 @@ class HostReader:
 
     def read1(self, size: int = -1) -> bytes:
         if size > 0:
-            lock = self._lock
-            lock.acquire()  # (a `with` costs twice as much, and every read takes it)
-            try:
-                fd = self._fd
-                if fd >= 0:
-                    self._size = 0
-                    return os.read(fd, size)
-            finally:
-                lock.release()
+            got = self._direct(os.read, size)
+            if got is not None:
+                return got
         return self._read1(size)
+
+    def _direct(self, read: Callable[[int, int], bytes], size: int) -> bytes | None:
+        """`read(fd, size)` of the descriptor, under the lock; None when it is closed or
+        handed to `_buffered` (by another thread, perhaps)."""
+        lock = self._lock
+        lock.acquire()  # (a `with` costs twice as much, and every read takes it)
+        try:
+            fd = self._fd
+            if fd < 0:
+                return None
+            self._size = 0
+            return read(fd, size)
+        finally:
+            lock.release()
 
     def _read1(self, size: int) -> bytes:
         b = self._buffered
@@ -141,16 +149,9 @@ class HostReader:
             return b""
         if size < 0:
             size = io.DEFAULT_BUFFER_SIZE  # BufferedReader.read1(-1)'s size
-        lock = self._lock
-        lock.acquire()
-        try:
-            fd = self._fd
-            if fd >= 0:
-                self._size = 0
-                return os.read(fd, size)
-        finally:
-            lock.release()
-        return self._read1(size)  # closed, or handed over, by another thread meanwhile
+        got = self._direct(os.read, size)
+        # (None: closed, or handed over, by another thread meanwhile)
+        return self._read1(size) if got is None else got
 
     def read(self, size: int | None = -1) -> bytes:
         b = self._buffered
@@ -160,15 +161,9 @@ class HostReader:
             size = -1
         elif size < -1:
             raise ValueError("read length must be non-negative or -1")
-        lock = self._lock
-        lock.acquire()
-        try:
-            fd = self._fd
-            if fd >= 0:
-                self._size = 0
-                return _read_fd(fd, size)
-        finally:
-            lock.release()
+        got = self._direct(_read_fd, size)
+        if got is not None:
+            return got
         if self.closed:
             raise ValueError("read of closed file")
         return self._io().read(size)
