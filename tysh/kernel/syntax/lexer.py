@@ -1916,18 +1916,9 @@ def _quick_parts(text: str, i: int, end: int, line: int = 1, line_start: int = 0
         body = text[i + 1:end - 1]
         if c not in body and text[end - 1] == c:
             if c == "'":
-                node = new(Quoted)
-                node.text = body
-                return (node,)
+                return (_quoted(body),)
             if "$" not in body:
-                dq = new(DQ)
-                if body:
-                    node = new(Quoted)
-                    node.text = body
-                    dq.parts = (node,)
-                else:
-                    dq.parts = ()
-                return (dq,)
+                return (_plain_dq(body),)
     parts: list[ast.WordPart] = []
     for m in _QUICK_SEGMENT.finditer(text, i, end):
         k = m.lastindex
@@ -1935,12 +1926,7 @@ def _quick_parts(text: str, i: int, end: int, line: int = 1, line_start: int = 0
             # `$((…))`: its text, quoted, as scan_arith reads it
             body = m.group(6)
             expr = new(Word)
-            if body:
-                node = new(Quoted)
-                node.text = body
-                expr.parts = (node,)
-            else:
-                expr.parts = ()
+            expr.parts = (_quoted(body),) if body else ()
             start = m.start()
             expr.pos = Pos(line, start + 4 - line_start)
             sub = new(ast.ArithSub)
@@ -1956,28 +1942,18 @@ def _quick_parts(text: str, i: int, end: int, line: int = 1, line_start: int = 0
             q = m.group(2)
             if parts and parts[-1].__class__ is Quoted:
                 q = parts.pop().text + q  # type: ignore[union-attr]
-            node = new(Quoted)
-            node.text = q
-            parts.append(node)
+            parts.append(_quoted(q))
         elif k == 3:
             body = m.group(3)
-            dq = new(DQ)
             if "$" not in body:
-                if body:
-                    node = new(Quoted)
-                    node.text = body
-                    dq.parts = (node,)
-                else:
-                    dq.parts = ()
-                parts.append(dq)
+                parts.append(_plain_dq(body))
                 continue
+            dq = new(DQ)
             inner: list[ast.WordPart] = []
             for d in _QUICK_DQ_SEGMENT.finditer(body):
                 k = d.lastindex
                 if k == 1:
-                    node = new(Quoted)
-                    node.text = d.group(1)
-                    inner.append(node)
+                    inner.append(_quoted(d.group(1)))
                 elif k == 2:
                     inner.append(_param(d.group(2), False))
                 else:
@@ -1989,6 +1965,20 @@ def _quick_parts(text: str, i: int, end: int, line: int = 1, line_start: int = 0
         else:
             parts.append(_param(m.group(5), True))
     return tuple(parts)
+
+
+def _quoted(text: str) -> ast.Quoted:
+    """`Quoted(text)`: its __init__'s store, without the call."""
+    node = _new(Quoted)
+    node.text = text
+    return node  # type: ignore[no-any-return]
+
+
+def _plain_dq(body: str) -> ast.DQ:
+    """The double-quoted string `"body"` of a body without `$`."""
+    dq = _new(DQ)
+    dq.parts = (_quoted(body),) if body else ()
+    return dq  # type: ignore[no-any-return]
 
 
 def _param(name: str, braced: bool) -> ast.ParamExp:
