@@ -17,25 +17,11 @@ from typing import Any
 import pytest
 from deeptree import remove_tree
 
-import tysh.kernel.fs.confined as confined_mod
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.fs.confined import ConfinedFileSystem
 
 DENIED = "Permission denied (outside the sandbox)"
 ELOOP = "Too many levels of symbolic links"
-
-
-@pytest.fixture(params=["openat2", "walk"])
-def how(request: Any, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "openat2":
-        from tysh.kernel.fs.openat2 import resolver
-
-        if resolver() is None:
-            pytest.skip("the host kernel has no openat2")
-    else:
-        # the filesystem asks for openat2 at its first path below the root: say there is none
-        monkeypatch.setattr(confined_mod, "resolver", lambda: None, raising=False)
-    return str(request.param)
 
 
 @pytest.fixture()

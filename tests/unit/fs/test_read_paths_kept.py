@@ -18,18 +18,6 @@ from tysh.kernel.fs.confined import ConfinedFileSystem
 from tysh.kernel.fs.scratch import ScratchFileSystem
 
 
-@pytest.fixture(params=["openat2", "walk"])
-def how(request: Any, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "openat2":
-        from tysh.kernel.fs.openat2 import resolver
-
-        if resolver() is None:
-            pytest.skip("the host kernel has no openat2")
-    else:
-        monkeypatch.setattr(confined_mod, "resolver", lambda: None, raising=False)
-    return str(request.param)
-
-
 def _answer(fs: ConfinedFileSystem, path: str) -> tuple[str, Any]:
     try:
         with fs.open(path, "rb") as f:
