@@ -264,9 +264,12 @@ def _to_int(host: ArithHost, v: Any) -> int:
 # Decimal texts seen as variable values, so loop counters convert with one dict lookup:
 # filled as texts are read, and as arithmetic writes them (`i++`, `x=$((x+i))`), so the
 # next read of a counter finds the number its text was made from. Public: the loop
-# arithmetic of run/arithvars.py reads and fills it as the closures here do.
+# arithmetic of run/arithvars.py reads and fills it as the closures here do. Only
+# recent texts are worth keeping (a counter is read back right after it is written), and
+# a small table keeps a long loop from growing the process by a megabyte of numbers:
+# every page first touched costs a fault, which on some machines is a few µs.
 INT_TEXTS: dict[str, int] = {}
-INT_TEXTS_SIZE = 8192
+INT_TEXTS_SIZE = 1024
 
 
 def int_text(n: int) -> str:
