@@ -94,6 +94,35 @@ def test_any_operands_compare_as_the_builtin_compares_them(
     assert planned == general
 
 
+# numbers arithmetic writes (so its table of number texts holds them): negative ones,
+# 64-bit edges and values that wrap, read back by the comparison
+NUMBERS = st.one_of(
+    st.integers(min_value=-(10**20), max_value=10**20),
+    st.sampled_from([0, -1, 2**63 - 1, -(2**63), 2**63, 10**19, 10**18, 10**18 - 1]),
+)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(a=NUMBERS, b=NUMBERS, op=st.sampled_from(OPS), form=st.sampled_from(FORMS))
+def test_numbers_arithmetic_wrote_compare_as_the_builtin_compares_them(
+        tmp_path: Path, a: int, b: int, op: str, form: str) -> None:
+    """Operands stored by `$((…))` and by `x=TEXT` then read by arithmetic, planned and
+    not: the same status, `$_` and message."""
+    src = (f"a=$(( {a} )); b=$(( {b} )); c={abs(a)}; : $((c + 0)); "
+           f"for _ in 1; do {form.format(op=op)}; echo \"$? $_\"; "
+           f"[ $c {op} $b ]; echo \"$? $_\"; done")
+    planned = _run(tmp_path, src)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(plan_mod, "_count_test_step", lambda *a: None)
+        plan_mod._PLANS.clear()
+        try:
+            general = _run(tmp_path, src)
+        finally:
+            plan_mod._PLANS.clear()
+    assert planned == general
+
+
 def test_a_plain_count_comparison_is_planned(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The loop's condition reaches neither the tool nor its direct path."""

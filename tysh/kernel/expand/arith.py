@@ -267,7 +267,9 @@ def _to_int(host: ArithHost, v: Any) -> int:
 # arithmetic of run/arithvars.py reads and fills it as the closures here do. Only
 # recent texts are worth keeping (a counter is read back right after it is written), and
 # a small table keeps a long loop from growing the process by a megabyte of numbers:
-# every page first touched costs a fault, which on some machines is a few µs.
+# every page first touched costs a fault, which on some machines is a few µs. Each text
+# is its number's decimal text (no sign but `-`, no leading zero, within 64 bits), so
+# other readers of plain decimals (`test`'s counts) may take its numbers too.
 INT_TEXTS: dict[str, int] = {}
 INT_TEXTS_SIZE = 1024
 
@@ -288,7 +290,9 @@ def _var_value(host: ArithHost, name: str, v: Any) -> int:
         if n is not None:
             return n
         if v.isdigit() and v.isascii() and (len(v) == 1 or v[0] != "0"):
-            n = wrap(int(v))
+            if len(v) > 18:  # may wrap: the table holds only texts that are their number
+                return wrap(int(v))
+            n = int(v)
             if len(INT_TEXTS) > INT_TEXTS_SIZE:
                 INT_TEXTS.clear()
             INT_TEXTS[v] = n

@@ -1370,7 +1370,16 @@ def _run_while(interp: Interpreter, node: ast.While, fds: Fds) -> int:
             if (c == 0) == until:
                 break
             try:
-                status = interp.run_steps(body, fds)
+                for s, step in body:  # run_steps, inlined: once per iteration
+                    st.stmt = s
+                    if control.cancelled or interp.deadline is not None or control.pending:
+                        interp.check_boundary()
+                    if step is not None:
+                        status = step(interp, s, fds)
+                    elif s.background:
+                        status = st.last_status = interp.start_job(s, fds)
+                    else:
+                        status = interp.run_andor(s.body, fds)
             except BreakLoop as b:
                 if b.levels > 1:
                     b.levels -= 1

@@ -710,6 +710,9 @@ def _count_test_step(cmd: ast.SimpleCommand, name: str, pipeline: ast.Pipeline,
         else:
             return None
     (left_how, left_key, left_text), (right_how, right_key, right_text) = operands
+    left_num = int(left_text) if left_how == _FIXED else 0
+    right_num = int(right_text) if right_how == _FIXED else 0
+    ints = arith.INT_TEXTS
     # an unquoted expansion is one field as it is only while IFS is blank (a count has
     # no blank, no glob character and is not empty)
     unquoted = any(kind in (HOLE_VAR, HOLE_PARAM) for kind, _ in held.values())
@@ -730,34 +733,48 @@ def _count_test_step(cmd: ast.SimpleCommand, name: str, pipeline: ast.Pipeline,
         if unquoted and "sh_word_split" in state.options and interp.lookup(
                 "IFS") not in BLANK_IFS:
             return general(interp, st, fds)
+        # an operand's number: arithmetic's table has every counter it wrote (and only
+        # texts that are their number); any other text must be a plain count
+        a: int | None
+        b: int | None
+        bt: Any
         if left_how == _FIXED:
-            a = left_text
+            a = left_num
         else:
             if left_how == _READ_VAR:
                 v = interp.lookup(left_key)
             else:
                 pos = state.positional
                 v = pos[left_key] if left_key < len(pos) else None
-            if type(v) is not str or not (v.isdigit() and v.isascii() and len(v) < 19):
+            if type(v) is not str:
                 return general(interp, st, fds)
-            a = v
+            a = ints.get(v)
+            if a is None:
+                if not (v.isdigit() and v.isascii() and len(v) < 19):
+                    return general(interp, st, fds)
+                a = int(v)
         if right_how == _FIXED:
-            b = right_text
+            b = right_num
+            bt = right_text
         else:
             if right_how == _READ_VAR:
-                v = interp.lookup(right_key)
+                bt = interp.lookup(right_key)
             else:
                 pos = state.positional
-                v = pos[right_key] if right_key < len(pos) else None
-            if type(v) is not str or not (v.isdigit() and v.isascii() and len(v) < 19):
+                bt = pos[right_key] if right_key < len(pos) else None
+            if type(bt) is not str:
                 return general(interp, st, fds)
-            b = v
-        status = 0 if compare(int(a), int(b)) else 1
+            b = ints.get(bt)
+            if b is None:
+                if not (bt.isdigit() and bt.isascii() and len(bt) < 19):
+                    return general(interp, st, fds)
+                b = int(bt)
+        status = 0 if compare(a, b) else 1
         interp.cur_fds = fds
         interp.last_typed = False
         interp.last_data = None
         interp.cmdsub_status = None
-        state.last_arg = "]" if n == 4 else b
+        state.last_arg = "]" if n == 4 else bt
         state.last_status = status  # _finish, inlined: a loop's test ends here
         ps = state.pipestatus
         if len(ps) == 1:
