@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 
 from tysh.kernel.base.hints import cast
+from tysh.kernel.base.importcache import refresh_installed
 from tysh.kernel.base.limits import parse_seconds, parse_size
 
 TYPE_CHECKING = False
@@ -58,6 +59,7 @@ def entry() -> None:
     # off until the kernel exists, then those objects are frozen out of its way.
     gc.disable()
     code = main()
+    refresh_installed()  # (only after a run that imported a module the cache lacked)
     if _interactive:
         sys.exit(code)
     for stream in (sys.stdout, sys.stderr):

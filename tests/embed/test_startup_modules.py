@@ -33,7 +33,10 @@ print(json.dumps(added))
 """
 
 WORKLOADS = {
-    "cli_echo": "sys.argv = ['tysh', '-c', ':']\nimport tysh.cli\n"
+    # as bin/tysh starts: tysh's import cache, then the command line
+    "cli_echo": "sys.argv = ['tysh', '-c', ':']\nimport tysh\n"
+                "from tysh.kernel.base.importcache import install\n"
+                "install('tysh', tysh.__path__[0])\nimport tysh.cli\n"
                 "sys.stdout.flush()\ntysh.cli.main(['-c', 'echo hi'])",
     "kernel": "from tysh import Kernel\nKernel()",
     "kernel_echo": "from tysh import Kernel\nKernel().execute('echo hi')",
