@@ -7,6 +7,7 @@ written literally in the source (select_leaf refuses computed subcommand names).
 from __future__ import annotations
 
 from tysh.kernel.base.record import Record, frozen, value_record
+from tysh.kernel.base.values import to_json_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,6 +42,17 @@ class DoubleDash(Record):
 Arg = Flag | Operand | DoubleDash
 
 DOUBLE_DASH = DoubleDash()
+
+
+def word_value(a: Arg) -> Any:
+    """A word as a value: an option's value, a raw_argv or verbatim word."""
+    if type(a) is Operand:
+        return a.value
+    if type(a) is Flag:
+        if a.value is not None:
+            return a.text + "=" + to_json_text(a.value)
+        return a.text
+    return "--"
 
 
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")

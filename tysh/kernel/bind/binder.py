@@ -8,9 +8,17 @@ its words with dict lookups and no per-call setup.
 
 from __future__ import annotations
 
-from tysh.kernel.base.argv import DOUBLE_DASH, Arg, DoubleDash, Flag, Operand, classify
+from tysh.kernel.base.argv import (
+    DOUBLE_DASH,
+    Arg,
+    DoubleDash,
+    Flag,
+    Operand,
+    classify,
+    word_value,
+)
 from tysh.kernel.base.errors import TyshError
-from tysh.kernel.base.values import to_json_text, to_text
+from tysh.kernel.base.values import to_text
 from tysh.kernel.tools.schema import ArgBinding, ParamSchema, ToolSchema
 
 TYPE_CHECKING = False
@@ -382,17 +390,6 @@ def compiled(schema: ToolSchema) -> CompiledNode:
 
 # ---------------------------------------------------------------------------------------
 # helpers
-
-
-def word_value(a: Arg) -> Any:
-    """A word as a value: an option's value, a raw_argv or verbatim word."""
-    if type(a) is Operand:
-        return a.value
-    if type(a) is Flag:
-        if a.value is not None:
-            return a.text + "=" + to_json_text(a.value)
-        return a.text
-    return "--"
 
 
 def _did_you_mean(word: str, candidates: Sequence[str]) -> str:

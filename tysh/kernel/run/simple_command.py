@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 
 from tysh.kernel.base import stop
-from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand
+from tysh.kernel.base.argv import Arg, DoubleDash, Flag, Operand, word_value
 from tysh.kernel.base.control import ExitShell, ReturnFromFunction
 from tysh.kernel.base.errors import ExpansionError, VarError
 from tysh.kernel.base.hints import cast
@@ -33,8 +33,6 @@ from tysh.kernel.base.values import (
     starts_mid_character,
     to_text,
 )
-from tysh.kernel.bind.binder import BindError, word_value
-from tysh.kernel.bind.fast import bind_and_convert, reusable
 from tysh.kernel.expand.words import eval_arith_word, expand_args
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.run.redirects import RedirectError, apply_redirects, close_all
@@ -49,6 +47,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import IO, Any
 
+    from tysh.kernel.bind import binder, fast
     from tysh.kernel.run.interpreter import Interpreter
     from tysh.kernel.run.plan import Plan
     from tysh.kernel.tools.schema import ToolSchema
@@ -58,6 +57,11 @@ if TYPE_CHECKING:
     Bound = tuple[Tool, Tool, Any, bool, tuple[str, ...]]
     # (name, arguments, `$_`, a one-slot memo of its Bound)
     Known = tuple[str, tuple[Arg, ...], str, list[Bound | None]]
+else:  # loaded by the first tool that binds its words: `echo`, `[`, `cd` never do
+    from tysh.kernel.base.lazymod import LazyModule
+
+    binder = LazyModule(globals(), "binder", "tysh.kernel.bind.binder")
+    fast = LazyModule(globals(), "fast", "tysh.kernel.bind.fast")
 
 _SPECIAL_NAME_CHARS = frozenset("*?[{~")
 _NO_WORDS: frozenset[int] = frozenset()
@@ -883,8 +887,8 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
                         interp.last_typed = False
                     return _flushed(interp, name, stdout, fds, code)
     try:
-        targs, leaf, inst = bind_and_convert(tool, args)
-    except BindError as e:
+        targs, leaf, inst = fast.bind_and_convert(tool, args)
+    except binder.BindError as e:
         interp.error(fds, str(e))
         return e.status
     if targs.help or leaf.func is None:
@@ -894,8 +898,8 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
         _write(fds.get(1), text if text.endswith("\n") else text + "\n")
         return 0
     bound = (tool, leaf, inst, targs.json, tuple(targs.path) if targs.path else ())
-    if memo is not None and REUSE_BINDINGS and direct is None and writer is None and reusable(
-            targs, inst):
+    if memo is not None and REUSE_BINDINGS and direct is None and writer is None and (
+            fast.reusable(targs, inst)):
         memo[0] = bound
     return _call_leaf(interp, bound, name, fds)
 
