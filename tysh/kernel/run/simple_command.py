@@ -783,11 +783,10 @@ def run_function(
     frames = st.frames
     frames.append({})
     st.func_depth = depth + 1
-    names, lines, call_files = st.func_names, st.call_lines, st.call_files
-    names.append(name)
-    lines.append(stmt.pos.line if stmt is not None else 0)
+    calls = st.calls
     files = st.func_files
-    call_files.append(files.get(name, "environment") if files else "environment")
+    calls.append((name, stmt.pos.line if stmt is not None else 0,
+                  files.get(name, "environment") if files else "environment"))
     st.loop_depth = 0
     body = fn.body
     try:
@@ -827,9 +826,7 @@ def run_function(
         st.stmt = stmt
         st.last_arg = argv[-1] if argv else name  # `$_` after the call
         st.func_depth -= 1
-        names.pop()
-        lines.pop()
-        call_files.pop()
+        calls.pop()
         frames.pop()
     return status
 
