@@ -108,6 +108,16 @@ SCRIPTS = [
     'f() { r=$(( $1 + 1 )); echo "$r"; }; f 9; f -3; f 0; f 010; f 1+1; f x; x=4; f x; '
     'f 99999999999999999999; f 1/0; echo "top $?"',
     'f() { r=$(( $1 * 2 )); echo "$r"; }; f 4611686018427387904; f "2 + 3"',
+    # the call stack and `$_` on entry, in the body, after the call, in forks
+    'f() { echo "in:$_"; g "$@" z; echo "back:$_"; }; g() { echo "g:$_ ${FUNCNAME[*]} '
+    '${BASH_LINENO[*]} ${BASH_SOURCE[*]}"; caller; caller 0; caller 1; echo "c $?"; }\n'
+    'f a b; echo "top:$_"; f; echo "top:$_ ${FUNCNAME[*]-none}"',
+    'f() { g; }; g() { echo "${FUNCNAME[*]}|${BASH_LINENO[*]}"; caller 0; }\n'
+    '(f); echo "sub:$(f)"; f | cat; (g; (f)); echo "${FUNCNAME[*]-none} ${#BASH_LINENO[@]}"',
+    "printf 'g() { caller 0; caller 1; caller 2; echo \"${FUNCNAME[*]}|${BASH_SOURCE[*]}|"
+    "${BASH_LINENO[*]}\"; }\\ng x\\n' > lib.sh\n"
+    'f() { . ./lib.sh; g; echo "f:$_"; }; f; (f); i=0; while [ $i -lt 2 ]; do f $i; '
+    'i=$((i+1)); done; . ./lib.sh; echo "top:$_ ${#BASH_SOURCE[@]}"',
 ]
 
 
@@ -146,6 +156,25 @@ def test_planned_paths_agree_under_a_memory_cap(tmp_path: Path, unplanned: Any) 
     unplanned()
     assert planned == _run(tmp_path, src, limits=Limits(max_memory=20_000_000))
     assert planned[1] == "500\n"
+
+
+def test_a_call_that_exceeds_the_depth_limit_leaves_the_same_state_on_both_paths(
+        tmp_path: Path, unplanned: Any) -> None:
+    """The run the limit ends unwinds every call: the next run sees an empty call stack,
+    depth 0 and the same `$_`, planned or not."""
+
+    def after() -> tuple[tuple[int, str, str], tuple[int, str, str]]:
+        k = Kernel(cwd=str(tmp_path), limits=Limits(max_function_depth=20))
+        r = k.execute("f() { f x$1; }; i=0; while [ $i -lt 1 ]; do f a; i=1; done")
+        s = k.execute('echo "$_|${FUNCNAME[*]-none}|${#BASH_LINENO[@]}"; caller; '
+                      'echo "$? ${#BASH_SOURCE[@]}"; g() { caller 0; }; g')
+        assert (k.state.calls, k.state.func_depth) == ([], 0)
+        return (r.code, r.out, r.err), (s.code, s.out, s.err)
+
+    planned = after()
+    assert "maximum function nesting exceeded (20)" in planned[0][2]
+    unplanned()
+    assert planned == after()
 
 
 def test_the_function_depth_limit_holds_with_local_and_return(tmp_path: Path) -> None:

@@ -125,8 +125,8 @@ def test_a_copy_for_reading_shares_what_its_command_cannot_change() -> None:
     assert (child.subshell, child.traps, child.traps_shown) == (parent.subshell + 1, {}, None)
     assert child.traps is not parent.traps
     assert child.frames == parent.frames and child.frames is not parent.frames
-    for name in ("functions", "aliases", "options", "shopt", "positional", "func_names",
-                 "call_lines", "call_files", "func_files", "pipestatus"):
+    for name in ("functions", "aliases", "options", "shopt", "positional", "calls",
+                 "func_files", "pipestatus"):
         assert getattr(child, name) is getattr(parent, name), name
     assert (child.key_text, child.key_index) == (None, None)
     assert parent.key_text is not None

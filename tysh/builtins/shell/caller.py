@@ -28,17 +28,16 @@ def caller(args: RawArgs, ctx: Context, sh: Session) -> int:
     if words and words[0] == "--":
         words = words[1:]
     st = sh.state
-    names, lines = st.func_names, st.call_lines
+    calls = st.calls  # (name, line called from, file), innermost last
     script = st.tables.script_file
     if not words:
-        if not names:
+        if not calls:
             if script is None:
                 return 1
             ctx.write("0 NULL\n")  # bash's answer at a script's top level
             return 0
-        files = st.call_files
-        where = files[-2] if len(files) > 1 else script or "NULL"
-        ctx.write(f"{lines[-1]} {where}\n")
+        where = calls[-2][2] if len(calls) > 1 else script or "NULL"
+        ctx.write(f"{calls[-1][1]} {where}\n")
         return 0
     spec = words[0].strip()
     if spec.startswith("-") and len(spec) > 1:
@@ -51,14 +50,14 @@ def caller(args: RawArgs, ctx: Context, sh: Session) -> int:
         ctx.stderr.write(b"caller: usage: caller [expr]\n")
         return 2
     n = int(body)
-    frames = len(names) if script is not None else len(names) - 1
+    frames = len(calls) if script is not None else len(calls) - 1
     if n >= frames:
         return 1
-    if n + 1 < len(names):
-        func, where = names[-2 - n], st.call_files[-2 - n]
+    if n + 1 < len(calls):
+        func, _, where = calls[-2 - n]
     else:
         func, where = "main", script or "environment"
-    ctx.write(f"{lines[-1 - n]} {func} {where}\n")
+    ctx.write(f"{calls[-1 - n][1]} {func} {where}\n")
     return 0
 
 

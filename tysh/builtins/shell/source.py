@@ -65,15 +65,13 @@ def _source(args: SourceArgs, ctx: Context, sh: Session) -> int:
     sh.source_depth += 1
     # bash's stack gets a "source" frame: $BASH_SOURCE names the file, caller the line
     stmt = st.stmt
-    st.func_names.append("source")
-    st.call_lines.append(stmt.pos.line if stmt is not None else 0)
-    st.call_files.append(args.file)
+    st.calls.append(("source", stmt.pos.line if stmt is not None else 0, args.file))
     try:
         status = sh.run_script(script, fds)
     except ReturnFromFunction as r:
         status = r.status
     finally:
-        del st.func_names[-1], st.call_lines[-1], st.call_files[-1]
+        del st.calls[-1]
         sh.source_depth -= 1
         if args.args:
             st.positional = saved

@@ -982,7 +982,7 @@ class Kernel:
         frames = len(st.frames)
         func_depth = st.func_depth
         loop_depth = st.loop_depth
-        calls = len(st.func_names)
+        calls = len(st.calls)
         # code with no context (pattern matching during expansion, a regex engine's
         # slices, a worker process) stops on the run's own check
         here = stop.current
@@ -1038,8 +1038,8 @@ class Kernel:
                 del st.frames[frames:]
             st.func_depth = func_depth
             st.loop_depth = loop_depth
-            if len(st.func_names) > calls:
-                del st.func_names[calls:], st.call_lines[calls:], st.call_files[calls:]
+            if len(st.calls) > calls:
+                del st.calls[calls:]
             interp.suppress_errexit = 0
             if interp.exec_opened:
                 interp.close_exec_files()

@@ -1605,7 +1605,7 @@ def _run_arith(interp: Interpreter, node: ast.ArithCommand, fds: Fds) -> int:
 def _run_funcdef(interp: Interpreter, node: ast.FunctionDef, fds: Fds) -> int:
     st = interp.state
     st.functions[node.name] = node
-    if st.call_files or st.tables.script_file is not None:
+    if st.calls or st.tables.script_file is not None:
         st.func_files[node.name] = st.current_file()
     elif st.func_files:
         st.func_files.pop(node.name, None)

@@ -153,7 +153,7 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
 
     # the function last called here with its body's plan (a loop calls the same one),
     # replaced as one pair: pipeline stages on threads may share this step
-    called: list[tuple[ast.FunctionDef, Plan | None] | None] = [None]
+    called: list[tuple[ast.FunctionDef | None, Plan | None]] = [(None, None)]
     # the builtin the name resolved to in the registry it was looked up in: a registry
     # never changes its builtins, and a builtin comes before a registered tool
     found: list[tuple[Registry, Tool] | None] = [None]
@@ -175,10 +175,11 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
                     interp.last_typed = False
                     interp.last_data = None
                     interp.cmdsub_status = None
-                    state.last_arg = argv[-1] if argv else name  # `$_` in the function
                     last = called[0]
-                    if last is None or last[0] is not fn:
+                    if last[0] is not fn:
                         last = called[0] = (fn, _body_plan(fn))
+                    # (`fds` are the current ones: set above, and reading words runs
+                    # nothing)
                     status = run_function(interp, fn, name, argv, fds, last[1])
                     ps = state.pipestatus  # _finish, inlined: a loop's call ends here
                     state.last_status = status

@@ -770,10 +770,12 @@ def run_function(
     steps: Plan | None = None,
 ) -> int:
     """Call a shell function with `argv` as its positional parameters: a new scope, the
-    call stack (`FUNCNAME`, `BASH_LINENO`, `BASH_SOURCE`) grown by one frame. `steps`:
-    the planned statements of the body, a `{ …; }` without redirections, when the
-    caller holds them (run/plan.py)."""
+    call stack (`FUNCNAME`, `BASH_LINENO`, `BASH_SOURCE`) grown by one frame; `$_` is
+    the call's last argument (or the name) in the body and after it. `steps`: the
+    planned statements of the body, a `{ …; }` without redirections, when the caller
+    holds them (run/plan.py) and has made `fds` the current ones (`interp.cur_fds`)."""
     st = interp.state
+    last = st.last_arg = argv[-1] if argv else name
     depth = st.func_depth
     if depth >= interp.limits.max_function_depth:
         raise LimitExceeded(
@@ -787,16 +789,13 @@ def run_function(
     frames = st.frames
     frames.append({})
     st.func_depth = depth + 1
-    names, lines, call_files = st.func_names, st.call_lines, st.call_files
-    names.append(name)
-    lines.append(stmt.pos.line if stmt is not None else 0)
+    calls = st.calls
     files = st.func_files
-    call_files.append(files.get(name, "environment") if files else "environment")
+    calls.append((name, stmt.pos.line if stmt is not None else 0,
+                  files.get(name, "environment") if files else "environment"))
     st.loop_depth = 0
-    body = fn.body
     try:
         if steps is not None:  # _run_group and run_steps of the planned body, inlined
-            interp.cur_fds = fds
             procsubs = interp.procsubs
             mark = len(procsubs)
             control = interp.control
@@ -819,21 +818,19 @@ def run_function(
                     from tysh.kernel.run.procsub import finish
 
                     finish(interp, mark)
-        elif type(body) is ast.BraceGroup and not body.redirects:
-            status = _run_group(interp, body, None, fds)
+        elif type(fn.body) is ast.BraceGroup and not fn.body.redirects:
+            status = _run_group(interp, fn.body, None, fds)
         else:
-            status = interp.run_command(body, fds)
+            status = interp.run_command(fn.body, fds)
     except ReturnFromFunction as r:
         status = r.status
     finally:
         st.positional = saved_pos
         st.loop_depth = saved_loop
         st.stmt = stmt
-        st.last_arg = argv[-1] if argv else name  # `$_` after the call
-        st.func_depth -= 1
-        names.pop()
-        lines.pop()
-        call_files.pop()
+        st.last_arg = last
+        st.func_depth = depth
+        calls.pop()
         frames.pop()
     return status
 

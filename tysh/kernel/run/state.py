@@ -229,8 +229,8 @@ class State:
 
     __slots__ = ("meter", "frames", "functions", "aliases", "options", "shopt",
                  "positional", "arg0", "cwd", "last_status", "last_bg_pid", "pid",
-                 "func_depth", "loop_depth", "subshell", "bash_subshell", "func_names",
-                 "call_lines", "call_files", "func_files", "pipestatus", "getopts_ind",
+                 "func_depth", "loop_depth", "subshell", "bash_subshell", "calls",
+                 "func_files", "pipestatus", "getopts_ind",
                  "getopts_pos",
                  "started", "host_facts", "default_bytes", "stmt", "umask", "disabled",
                  "tables", "traps", "traps_shown", "invocation", "trap_line", "last_arg",
@@ -259,13 +259,11 @@ class State:
         # $BASH_SUBSHELL: bash's count of subshells, which a pipeline stage of one simple
         # command does not add to (`subshell` counts every fork)
         self.bash_subshell: int = 0
-        self.func_names: list[str] = []
-        # the line each running function was called from, innermost last (caller,
-        # $BASH_LINENO)
-        self.call_lines: list[int] = []
-        # the file each frame's code comes from, innermost last: where the function was
-        # defined, or the file `source` reads ($BASH_SOURCE, caller)
-        self.call_files: list[str] = []
+        # bash's call stack, innermost last, one entry a frame: the function's name (or
+        # "source"), the line it was called from, and the file the frame's code comes
+        # from, where the function was defined or the file `source` reads ($FUNCNAME,
+        # $BASH_LINENO, $BASH_SOURCE, caller); one tuple so a call pushes and pops once
+        self.calls: list[tuple[str, int, str]] = []
         # the file each function was defined in, when not the -c text ("environment")
         self.func_files: dict[str, str] = {}
         self.pipestatus: list[int] = [0]
@@ -365,9 +363,7 @@ class State:
         s.positional = list(self.positional)
         s.subshell = self.subshell + 1
         s.bash_subshell = self.bash_subshell + 1
-        s.func_names = list(self.func_names)
-        s.call_lines = list(self.call_lines)
-        s.call_files = list(self.call_files)
+        s.calls = list(self.calls)
         s.func_files = dict(self.func_files)
         s.pipestatus = list(self.pipestatus)
         # a subshell resets the traps it does not ignore; ERR stays with `set -E`, DEBUG
@@ -481,18 +477,18 @@ class State:
             # top level has a frame, but no FUNCNAME)
             if not self.func_depth:
                 return None
-            names = list(reversed(self.func_names))
+            names = [c[0] for c in reversed(self.calls)]
             return names + ["main"] if self.tables.script_file is not None else names
         if name == "BASH_LINENO":
-            if not self.call_lines and self.tables.script_file is None:
+            if not self.calls and self.tables.script_file is None:
                 return None
-            lines = [str(n) for n in reversed(self.call_lines)]
+            lines = [str(c[1]) for c in reversed(self.calls)]
             return lines + ["0"] if self.tables.script_file is not None else lines
         if name == "BASH_SOURCE":
             script = self.tables.script_file
-            if not self.call_files and script is None:
+            if not self.calls and script is None:
                 return None
-            files = list(reversed(self.call_files))
+            files = [c[2] for c in reversed(self.calls)]
             return files + [script] if script is not None else files
         if name == "DIRSTACK":
             return [self.cwd, *self.tables.dirstack]
@@ -502,8 +498,8 @@ class State:
     def current_file(self) -> str:
         """The file whose code is running, as bash names it in $BASH_SOURCE: a sourced
         file, a function's, the script's; "environment" for `-c` text."""
-        if self.call_files:
-            return self.call_files[-1]
+        if self.calls:
+            return self.calls[-1][2]
         return self.tables.script_file or "environment"
 
     def dynamic_names(self) -> list[str]:
