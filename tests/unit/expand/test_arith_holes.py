@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -50,3 +51,50 @@ def test_one_hole_template_equals_its_joined_text(before: str, after: str, text:
 
     assert _outcome(templated) == _outcome(lambda: arith.evaluate(joined, host_b))
     assert host_a.vars == host_b.vars
+
+
+_OPERATORS = ["+", "-", "*", "/", "%", "**", "<<", ">>", "&", "|", "^", "<", "<=", ">",
+              ">=", "==", "!=", "&&", "||", "=", "+="]
+_OPERANDS = ["0", "1", "3", "64", "010", "0x10", "9223372036854775807", "x", "y", "u"]
+
+
+@pytest.mark.parametrize("op", _OPERATORS)
+@settings(max_examples=80, deadline=None)
+@given(other=st.sampled_from(_OPERANDS), hole_left=st.booleans(),
+       blank=st.sampled_from(["", " ", "  "]), read=st.sampled_from(["pos", "var"]),
+       text=st.one_of(st.none(), _TEXTS),
+       y=st.sampled_from(["4", "-1", "0", "2*3", "1/0", "y"]))
+def test_one_hole_closure_equals_the_template(op: str, other: str, hole_left: bool,
+                                              blank: str, read: str, text: str | None,
+                                              y: str) -> None:
+    """`one_hole_fn`'s closure, reading `$1` or `$h` itself, gives what
+    `evaluate_one_hole` (or the joined text, for a value that is no plain number) gives
+    for the same value: the number, or the error message, and the same variables."""
+    before, after = (blank, f"{blank}{op} {other}") if hole_left else (f"{other} {op}", "")
+    fn = arith.compile_template([before, after])
+    if fn is None:
+        return
+    pieces = (before, after)
+    host_a = FakeHost({"x": "4", "y": y, "h": text}, positional=[] if text is None else [text])
+    host_b = FakeHost({"x": "4", "y": y, "h": text})
+    handed: list[object] = []
+
+    def slow(host: object, v: object) -> int:
+        handed.append(v)
+        t = "" if v is None else str(v)
+        got = arith.evaluate_one_hole(fn, t, pieces, host_a)
+        return arith.evaluate(before + t + after, host_a) if got is None else got
+
+    closure = arith.one_hole_fn(pieces, read, 0 if read == "pos" else "h", slow)
+    if closure is None:
+        return
+
+    def general() -> int:
+        t = text or ""
+        got = arith.evaluate_one_hole(fn, t, pieces, host_b)
+        return arith.evaluate(before + t + after, host_b) if got is None else got
+
+    assert _outcome(lambda: closure(host_a)) == _outcome(general)
+    assert host_a.vars == host_b.vars
+    plain = text is not None and arith.hole_number(text) is not None
+    assert handed == ([] if plain else [text])

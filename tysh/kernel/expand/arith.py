@@ -874,3 +874,115 @@ def evaluate_template(fn: Fn, numbers: list[int], pieces: Sequence[str],
     except ArithError as e:
         joined = pieces[0] + "".join(t + p for t, p in zip(texts, pieces[1:], strict=True))
         raise as_expansion_error(joined, e) from None
+
+
+# A one-hole template of one binary operator between the hole and a number or a plain
+# variable (`$1 + 1`, `n * $x`, `$1 < max`) gets one closure that reads the expansion,
+# takes its number and computes, with no `_WithHoles` and no call per step. The
+# result of each operator, as _BINARY (or _c_div, _c_mod, _c_pow) computes it:
+_WRAPPED = "\n            return r if _MIN <= r <= _MAX else wrap(r)"
+_ONE_HOLE_RESULT = {
+    "+": "r = a + b" + _WRAPPED,
+    "-": "r = a - b" + _WRAPPED,
+    "*": "r = a * b" + _WRAPPED,
+    "/": "return _c_div(a, b)",
+    "%": "return _c_mod(a, b)",
+    "**": "return _c_pow(a, b)",
+    "<<": "r = a << (b & 63)" + _WRAPPED,
+    ">>": "return a >> (b & 63)",
+    "&": "return a & b",
+    "^": "return a ^ b",
+    "|": "return a | b",
+    "<": "return 1 if a < b else 0",
+    "<=": "return 1 if a <= b else 0",
+    ">": "return 1 if a > b else 0",
+    ">=": "return 1 if a >= b else 0",
+    "==": "return 1 if a == b else 0",
+    "!=": "return 1 if a != b else 0",
+}
+# How the closure reads the expansion's value `v`: positional parameter K (of an
+# expansion host's `positional()`) or variable K.
+_HOLE_READ = {
+    "pos": ("try:\n            v = h.positional()[K]\n"
+            "        except IndexError:\n            v = None"),
+    "var": "v = h.lookup(K)",
+}
+_ONE_HOLE_MAKERS: dict[tuple[str, str, bool, str], Callable[..., Any]] = {}
+
+
+def _one_hole_shape(pieces: Sequence[str]) -> tuple[str, bool, str, Any] | None:
+    """(operator, whether the hole is its left operand, "num" or "name", the number or
+    the name) of a template that is one binary operator between its one hole and a
+    number or a plain variable, by its tokens, else None."""
+    if len(pieces) != 2:
+        return None
+    try:
+        toks = _Parser(_HOLE.join(pieces), holes=True).toks
+    except ArithError:
+        return None
+    if len(toks) != 4:
+        return None
+    (k1, v1, _), (k2, op, _), (k3, v3, _) = toks[0], toks[1], toks[2]
+    if k2 != "op" or op not in _ONE_HOLE_RESULT:
+        return None
+    if k1 == "hole" and k3 in ("num", "name"):
+        kind, other, hole_left = k3, v3, True
+    elif k3 == "hole" and k1 in ("num", "name"):
+        kind, other, hole_left = k1, v1, False
+    else:
+        return None
+    if kind == "num":
+        try:
+            return op, hole_left, kind, parse_number(other)
+        except ArithError:
+            return None
+    return op, hole_left, kind, other
+
+
+def one_hole_fn(pieces: Sequence[str], read: str, key: Any,
+                slow: Callable[[Any, Any], int]) -> Callable[[Any], int] | None:
+    """The closure of a one-hole template (see `_one_hole_shape`) that reads its
+    expansion's value itself — positional parameter `key` (0 for `$1`) when `read` is
+    "pos", variable `key` when "var" — or None for a template of another shape. A value
+    whose text is a plain decimal number (`hole_number`) is computed here, faults named
+    by the joined text as `evaluate_one_hole` names them; any other value is handed,
+    before anything else is read, to `slow(host, value)`, which must do what the
+    general path does with it."""
+    shape = _one_hole_shape(pieces)
+    if shape is None:
+        return None
+    op, hole_left, kind, other = shape
+    mkey = (read, op, hole_left, kind)
+    make = _ONE_HOLE_MAKERS.get(mkey)
+    if make is None:
+        x, y = ("a", "b") if hole_left else ("b", "a")
+        read_other = _READ_INLINE["var" if kind == "name" else kind].format(x=y, X="C")
+        lines = [
+            "def make(K, C, slow, first, rest):",
+            "    def one_hole(h):",
+            "        " + _HOLE_READ[read],
+            "        if type(v) is not str:",
+            "            return slow(h, v)",
+            f"        {x} = INT_TEXTS.get(v)",
+            f"        if {x} is None:",
+            f"            {x} = hole_number(v)",
+            f"            if {x} is None:",
+            "                return slow(h, v)",
+            "        try:",
+            "            " + read_other.replace("\n        ", "\n            "),
+            "            " + _ONE_HOLE_RESULT[op],
+            "        except ArithError as e:",
+            "            raise as_expansion_error(first + v + rest, e) from None",
+            "    return one_hole",
+        ]
+        env: dict[str, Any] = {
+            "INT_TEXTS": INT_TEXTS, "hole_number": hole_number, "_var_value": _var_value,
+            "_MIN": _MIN, "_MAX": _MAX, "wrap": wrap, "_c_div": _c_div, "_c_mod": _c_mod,
+            "_c_pow": _c_pow, "ArithError": ArithError,
+            "as_expansion_error": as_expansion_error}
+        side = "left" if hole_left else "right"
+        exec(compile_cached("\n".join(lines) + "\n",
+                            f"<arith hole {read} {side} {kind} {op}>"), env)
+        make = _ONE_HOLE_MAKERS[mkey] = env["make"]
+    fn: Callable[[Any], int] = make(key, other, slow, pieces[0], pieces[1])
+    return fn

@@ -1442,9 +1442,22 @@ def _arith_fn(word: ast.Word) -> Callable[[ExpandHost], int]:
 def _one_hole(fn: arith.Fn, pieces: tuple[str, ...],
               reader: tuple[int, Any, ast.ParamExp]) -> Callable[[ExpandHost], int]:
     """`templated` of a template with one `$1` or `$x` hole (`$(( $1 + 1 ))`), without
-    its lists."""
+    its lists; for one operator between the hole and a number or a variable, arith's
+    closure that reads the hole itself (`arith.one_hole_fn`), with this as its path for
+    a value that is no plain number."""
     how, key, q = reader
     first, rest = pieces
+
+    def after_read(host: ExpandHost, v: Any) -> int:
+        t = v if type(v) is str else _Expander(host).part_text(q, False)
+        got = arith.evaluate_one_hole(fn, t, pieces, host)
+        if got is None:  # not a plain number: the joined text is read as an expression
+            return arith.evaluate(_checked(first + t + rest, host), host)
+        return got
+
+    fused = arith.one_hole_fn(pieces, "pos" if how == _READ_POS else "var", key, after_read)
+    if fused is not None:
+        return fused
 
     def one_hole(host: ExpandHost) -> int:
         if how == _READ_POS:
@@ -1452,11 +1465,7 @@ def _one_hole(fn: arith.Fn, pieces: tuple[str, ...],
             v: Any = pos[key] if key < len(pos) else None
         else:
             v = host.lookup(key)
-        t = v if type(v) is str else _Expander(host).part_text(q, False)
-        got = arith.evaluate_one_hole(fn, t, pieces, host)
-        if got is None:  # not a plain number: the joined text is read as an expression
-            return arith.evaluate(_checked(first + t + rest, host), host)
-        return got
+        return after_read(host, v)
 
     return one_hole
 
