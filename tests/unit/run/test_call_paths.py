@@ -77,6 +77,17 @@ SCRIPTS = [
     'f() { x=$((1/0)); echo no; }; f; echo "top $?"',
     'f() { x=${u?gone}; echo no; }; f; echo "top $?"',
     'f() { r=$(( $1 + 1 )); echo $r; }; f 41; f 1x; echo "top $?"',
+    # one assignment of arithmetic that reads an expansion (`$1`, `$x`) each time
+    'f() { r=$(( $1 * 2 )); echo $r; }; f 4; f 2*3; f 010; f ""; f; echo "top $?"',
+    'f() { r=$(( $1 / 0 )); echo no; }; f 5; echo "top $?"',
+    'set -u; f() { r=$(( $1 + 1 )); echo no; }; f; echo "top $?"',
+    'set -e; f() { r=$(( $1 - 1 )); echo "r=$r"; }; f 1; f 0; echo after',
+    "trap 'echo err $?' ERR; f() { r=$(( $1 < 2 )); echo $r; }; f 1; f 3",
+    'set -x; f() { r=$(( $1 + 1 )); }; f 1; echo $r',
+    'readonly r=1; f() { r=$(( $1 + 1 )); echo "in $?"; }; f 1; echo "top $? $r"',
+    'declare -i r; f() { r=$(( $1 + 1 )); echo $r; }; f 2; r=(9); f 3; echo ${r[@]}',
+    'f() { local r=0; g() { r=$(( $1 + r )); }; g 5; g 6; echo $r; }; f; echo "${r-unset}"',
+    'x=7; i=0; while [ $i -lt 3 ]; do s=$(( $x * i )); i=$((i+1)); done; echo "$s $_"',
     # a value read from one variable or positional parameter, whatever it holds
     'a=(1 2); declare -A m=([k]=v); s="x  *"; f() { p=$a; q=$m; r=$s; t="$s"; u=$unset; '
     'v=$1; w="$2"; y=$9; z=$_; echo "[$p][$q][$r][$t][$u][$v][$w][$y][$z]"; }; f "1  2" b',

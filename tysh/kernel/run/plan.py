@@ -281,6 +281,9 @@ def _assignment_step(pipeline: ast.Pipeline,
     got = _fixed_arith(a)
     if got is not None:
         return _arith_assignment_step(pipeline, name, a, got[0], loop_fn(*got))
+    expr = _arith_word(a)
+    if expr is not None:  # `r=$(( $1 + 1 ))`: its faults come as ExpansionErrors
+        return _arith_assignment_step(pipeline, name, a, "", arith_word_fn(expr))
 
     def one(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
         """`step` of the commonest line, one assignment."""
@@ -303,9 +306,13 @@ def _assignment_step(pipeline: ast.Pipeline,
 
 def _arith_assignment_step(pipeline: ast.Pipeline, name: str, a: ast.Assign, source: str,
                            fn: Callable[[Interpreter], int]) -> Step:
-    """The step of `name=$((expr))` with an expression of fixed text (`x=$((x+i))`,
-    `i=$((i+1))`): `_assignment_step`'s `one` with `_value`'s `fixed` done in place, the
-    expression evaluated by `fn` (its compiled closure, or arithvars' for its shape)."""
+    """The step of `name=$((expr))`: `_assignment_step`'s `one` with `_value`'s `fixed`
+    (or `expanded`) done in place. For an expression of fixed text (`x=$((x+i))`), `fn`
+    is its compiled closure, or arithvars' for its shape, and `source` its text, which
+    names an ArithError's fault; for any other (`$(( $1 + 1 ))`), `fn` is
+    `arith_word_fn`'s, which reports its faults itself."""
+
+    ints, ints_size = arith.INT_TEXTS, arith.INT_TEXTS_SIZE
 
     def one_arith(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
         state = interp.state
@@ -325,7 +332,11 @@ def _arith_assignment_step(pipeline: ast.Pipeline, name: str, a: ast.Assign, sou
         except ExpansionError as e:
             e.fatal = True
             return _finish(interp, interp.fail_expansion(e, fds), pipeline)
-        return _set_one(interp, state, name, a, arith.int_text(n), fds, pipeline)
+        text = str(n)  # arith.int_text, inlined
+        if len(ints) > ints_size:
+            ints.clear()
+        ints[text] = n
+        return _set_one(interp, state, name, a, text, fds, pipeline)
 
     return one_arith
 
@@ -366,13 +377,18 @@ def _set_one(interp: Interpreter, state: State, name: str, a: ast.Assign, v: Any
 def _fixed_arith(a: ast.Assign) -> tuple[str, arith.Fn] | None:
     """(text, closure) of a plain assignment's value that is one `$((…))` of fixed text
     that compiles, which `_value` evaluates with `fixed`; else None."""
+    expr = _arith_word(a)
+    return arith.fixed_text_fn(expr) if expr is not None and _compiles(expr) else None
+
+
+def _arith_word(a: ast.Assign) -> ast.Word | None:
+    """The expression of a plain assignment's value that is one `$((…))`, else None."""
     if a.index is not None or a.append or type(a.value) is not ast.Word:
         return None
     parts = a.value.parts
     if len(parts) != 1 or type(parts[0]) is not ast.ArithSub:
         return None
-    expr = parts[0].expr
-    return arith.fixed_text_fn(expr) if _compiles(expr) else None
+    return parts[0].expr
 
 
 def _store(interp: Interpreter, a: ast.Assign, v: Any, fds: Fds) -> None:
