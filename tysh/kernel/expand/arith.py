@@ -391,18 +391,41 @@ def _refused(e: VarError) -> ExpansionError:
     return ExpansionError(e.message, status=1)
 
 
+# What a binary operator computes from its operands `a` and `b`, for the closures
+# generated here and in run/arithvars.py, as _BINARY computes it: (the expression,
+# whether its result may leave 64 bits and is wrapped).
+OPERATOR_CODE: dict[str, tuple[str, bool]] = {
+    "+": ("a + b", True),
+    "-": ("a - b", True),
+    "*": ("a * b", True),
+    "/": ("_c_div(a, b)", False),
+    "%": ("_c_mod(a, b)", False),
+    "**": ("_c_pow(a, b)", False),
+    "<<": ("a << (b & 63)", True),
+    ">>": ("a >> (b & 63)", False),
+    "&": ("a & b", False),
+    "^": ("a ^ b", False),
+    "|": ("a | b", False),
+    "<": ("1 if a < b else 0", False),
+    "<=": ("1 if a <= b else 0", False),
+    ">": ("1 if a > b else 0", False),
+    ">=": ("1 if a >= b else 0", False),
+    "==": ("1 if a == b else 0", False),
+    "!=": ("1 if a != b else 0", False),
+}
+
+
+def _return_result(op: str, indent: str) -> str:
+    """Generated lines that return the operator's result (see OPERATOR_CODE)."""
+    expr, wraps = OPERATOR_CODE[op]
+    if not wraps:
+        return f"{indent}return {expr}"
+    return f"{indent}r = {expr}\n{indent}return r if _MIN <= r <= _MAX else wrap(r)"
+
+
 # Operators whose closures read plain variables and numbers inline (`i < 100`, `x + i`):
 # what the reader closures of _LValue do, without a call per operand.
-_FUSED_RESULT = {
-    "+": "r = a + b\n        return r if _MIN <= r <= _MAX else wrap(r)",
-    "-": "r = a - b\n        return r if _MIN <= r <= _MAX else wrap(r)",
-    "<": "return 1 if a < b else 0",
-    "<=": "return 1 if a <= b else 0",
-    ">": "return 1 if a > b else 0",
-    ">=": "return 1 if a >= b else 0",
-    "==": "return 1 if a == b else 0",
-    "!=": "return 1 if a != b else 0",
-}
+_FUSED_OPS = frozenset({"+", "-", "<", "<=", ">", ">=", "==", "!="})
 _READ_INLINE = {
     "var": ("{x} = h.lookup({X})\n"
             "        {x} = (INT_TEXTS.get({x}) if type({x}) is str else None) or (\n"
@@ -416,8 +439,7 @@ _FUSED_MAKERS: dict[tuple[str, str, str], Callable[[Any, Any], Fn]] = {}
 def _fused(op: str, left: tuple[str, Any] | None, right: tuple[str, Any] | None) -> Fn | None:
     """The closure of `left op right` for plain variables, numbers and holes (see
     _Parser._operand), or None."""
-    body = _FUSED_RESULT.get(op)
-    if body is None or left is None or right is None or (
+    if op not in _FUSED_OPS or left is None or right is None or (
             left[0] == "num" and right[0] == "num"):
         return None
     key = (op, left[0], right[0])
@@ -426,7 +448,7 @@ def _fused(op: str, left: tuple[str, Any] | None, right: tuple[str, Any] | None)
         lines = ["def make(A, B):", "    def fused(h):"]
         for x, kind in (("a", key[1]), ("b", key[2])):
             lines.append("        " + _READ_INLINE[kind].format(x=x, X=x.upper()))
-        lines += ["        " + body, "    return fused"]
+        lines += [_return_result(op, "        "), "    return fused"]
         env: dict[str, Any] = {"INT_TEXTS": INT_TEXTS, "_var_value": _var_value, "_MIN": _MIN,
                                "_MAX": _MAX, "wrap": wrap}
         exec(compile_cached("\n".join(lines) + "\n", f"<arith {op}>"), env)
@@ -878,29 +900,8 @@ def evaluate_template(fn: Fn, numbers: list[int], pieces: Sequence[str],
 
 # A one-hole template of one binary operator between the hole and a number or a plain
 # variable (`$1 + 1`, `n * $x`, `$1 < max`) gets one closure that reads the expansion,
-# takes its number and computes, with no `_WithHoles` and no call per step. The
-# result of each operator, as _BINARY (or _c_div, _c_mod, _c_pow) computes it:
-_WRAPPED = "\n            return r if _MIN <= r <= _MAX else wrap(r)"
-_ONE_HOLE_RESULT = {
-    "+": "r = a + b" + _WRAPPED,
-    "-": "r = a - b" + _WRAPPED,
-    "*": "r = a * b" + _WRAPPED,
-    "/": "return _c_div(a, b)",
-    "%": "return _c_mod(a, b)",
-    "**": "return _c_pow(a, b)",
-    "<<": "r = a << (b & 63)" + _WRAPPED,
-    ">>": "return a >> (b & 63)",
-    "&": "return a & b",
-    "^": "return a ^ b",
-    "|": "return a | b",
-    "<": "return 1 if a < b else 0",
-    "<=": "return 1 if a <= b else 0",
-    ">": "return 1 if a > b else 0",
-    ">=": "return 1 if a >= b else 0",
-    "==": "return 1 if a == b else 0",
-    "!=": "return 1 if a != b else 0",
-}
-# How the closure reads the expansion's value `v`: positional parameter K (of an
+# takes its number and computes (OPERATOR_CODE), with no `_WithHoles` and no call per
+# step. How the closure reads the expansion's value `v`: positional parameter K (of an
 # expansion host's `positional()`) or variable K.
 _HOLE_READ = {
     "pos": ("try:\n            v = h.positional()[K]\n"
@@ -923,7 +924,7 @@ def _one_hole_shape(pieces: Sequence[str]) -> tuple[str, bool, str, Any] | None:
     if len(toks) != 4:
         return None
     (k1, v1, _), (k2, op, _), (k3, v3, _) = toks[0], toks[1], toks[2]
-    if k2 != "op" or op not in _ONE_HOLE_RESULT:
+    if k2 != "op" or op not in OPERATOR_CODE:
         return None
     if k1 == "hole" and k3 in ("num", "name"):
         kind, other, hole_left = k3, v3, True
@@ -970,7 +971,7 @@ def one_hole_fn(pieces: Sequence[str], read: str, key: Any,
             "                return slow(h, v)",
             "        try:",
             "            " + read_other.replace("\n        ", "\n            "),
-            "            " + _ONE_HOLE_RESULT[op],
+            _return_result(op, "            "),
             "        except ArithError as e:",
             "            raise as_expansion_error(first + v + rest, e) from None",
             "    return one_hole",

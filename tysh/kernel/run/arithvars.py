@@ -53,16 +53,10 @@ _READ = """\
             return fn(interp)
 """
 _WRAP = "        r = r if _MIN <= r <= _MAX else wrap(r)\n"
+# the operators computed inline, each as arith computes it (arith.OPERATOR_CODE)
 _RESULT = {
-    "+": "        r = a + b\n" + _WRAP,
-    "-": "        r = a - b\n" + _WRAP,
-    "*": "        r = a * b\n" + _WRAP,
-    "<": "        r = 1 if a < b else 0\n",
-    "<=": "        r = 1 if a <= b else 0\n",
-    ">": "        r = 1 if a > b else 0\n",
-    ">=": "        r = 1 if a >= b else 0\n",
-    "==": "        r = 1 if a == b else 0\n",
-    "!=": "        r = 1 if a != b else 0\n",
+    op: f"        r = {arith.OPERATOR_CODE[op][0]}\n" + (_WRAP if arith.OPERATOR_CODE[op][1] else "")
+    for op in ("+", "-", "*", "<", "<=", ">", ">=", "==", "!=")
 }
 # the store Interpreter.assign makes at once (a writable global of text while no
 # function runs), of the text arith.int_text makes; `avar` is the target, read above
