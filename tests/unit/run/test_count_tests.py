@@ -56,6 +56,17 @@ def _run(tmp_path: Path, src: str) -> tuple[int, str, str]:
     return r.code, r.out, r.err
 
 
+def _unplanned_run(tmp_path: Path, src: str) -> tuple[int, str, str]:
+    """`_run` with no integer comparison planned."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(plan_mod, "_count_test_step", lambda *a: None)
+        plan_mod._PLANS.clear()
+        try:
+            return _run(tmp_path, src)
+        finally:
+            plan_mod._PLANS.clear()
+
+
 @pytest.fixture
 def unplanned(monkeypatch: pytest.MonkeyPatch) -> Any:
     """Run with no integer comparison planned: `[` and `test` take the general path."""
@@ -83,15 +94,7 @@ def test_any_operands_compare_as_the_builtin_compares_them(
         tmp_path: Path, a: str, b: str, op: str, form: str) -> None:
     """The same comparison in a loop body, planned and not."""
     src = f"a='{a}'; b='{b}'; for _ in 1; do {form.format(op=op)}; echo \"$? $_\"; done"
-    planned = _run(tmp_path, src)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(plan_mod, "_count_test_step", lambda *a: None)
-        plan_mod._PLANS.clear()
-        try:
-            general = _run(tmp_path, src)
-        finally:
-            plan_mod._PLANS.clear()
-    assert planned == general
+    assert _run(tmp_path, src) == _unplanned_run(tmp_path, src)
 
 
 # numbers arithmetic writes (so its table of number texts holds them): negative ones,
@@ -112,15 +115,7 @@ def test_numbers_arithmetic_wrote_compare_as_the_builtin_compares_them(
     src = (f"a=$(( {a} )); b=$(( {b} )); c={abs(a)}; : $((c + 0)); "
            f"for _ in 1; do {form.format(op=op)}; echo \"$? $_\"; "
            f"[ $c {op} $b ]; echo \"$? $_\"; done")
-    planned = _run(tmp_path, src)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(plan_mod, "_count_test_step", lambda *a: None)
-        plan_mod._PLANS.clear()
-        try:
-            general = _run(tmp_path, src)
-        finally:
-            plan_mod._PLANS.clear()
-    assert planned == general
+    assert _run(tmp_path, src) == _unplanned_run(tmp_path, src)
 
 
 def test_a_plain_count_comparison_is_planned(tmp_path: Path,
