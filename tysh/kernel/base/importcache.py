@@ -247,11 +247,11 @@ _installed: ImportCache | None = None
 def install(package: str, root: str) -> ImportCache | None:
     """Put the cache of the package's modules (the package's folder is `root`) first on
     `sys.meta_path`: the `tysh` script calls this before it imports the command line.
-    None when there is no cache directory."""
+    None when there is no cache directory (or no positioned reads: not POSIX)."""
     global _installed
     if _installed is not None:
         return _installed
-    path = cache_file(root)
+    path = cache_file(root) if hasattr(os, "pread") else None  # (POSIX reads at offsets)
     if path is None:
         return None
     _installed = ImportCache(package, root, path)
