@@ -215,3 +215,36 @@ def test_param_meta_is_built_by_its_own_init_as_the_fields_declare_it() -> None:
     assert m.evolve(help="g").help == "g"
     with pytest.raises(AttributeError):
         m.help = "x"  # type: ignore[misc]
+
+
+def test_annotations_read_while_another_thread_is_still_importing_typing_and_abc(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A background job's first external command imports subprocess (and with it
+    collections.abc and typing) on its thread while the main thread binds a tool for the
+    first time: the half-imported modules in sys.modules have none of their names yet,
+    and reading the builtins' annotations must not fail on them, nor read them
+    differently."""
+    import collections.abc
+    import sys
+    import types
+
+    from tysh.builtins import all_builtins
+    from tysh.kernel.bind import convert
+    from tysh.kernel.tools import params
+    from tysh.kernel.tools.params import is_sequence_origin, strip_optional
+
+    classes = {t.args_class for t in all_builtins() if t.args_class is not None}
+    whole = {cls: convert.class_plan(cls) for cls in classes}
+    monkeypatch.setattr(convert, "_PLANS", {})
+    monkeypatch.setattr(params, "_HINTS", {})
+    for name in ("collections.abc", "typing"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    assert is_sequence_origin(collections.abc.Sequence)
+    assert is_sequence_origin(list) and not is_sequence_origin(dict)
+    assert strip_optional(int | None) == (int, True)
+    def seen(plan: convert.ClassPlan) -> Any:
+        return ({n: (f.field, f.shape is None, f.elem_conv, f.elem_expected)
+                 for n, f in plan.fields.items()}, plan.plain, plan.str_tuples)
+
+    for cls in classes:
+        assert seen(convert.class_plan(cls)) == seen(whole[cls]), cls

@@ -312,9 +312,11 @@ def _in_turn(interp: Interpreter, staged: _Staged, fds: Fds) -> tuple[Tool, ...]
     names = staged[1]
     if names is None or (names[0] not in _NO_INPUT and not isinstance(fds.get(0), io.BytesIO)):
         return None
-    # (a host that has started threads has loaded threading)
+    # (a host that has started threads has loaded threading; a threading module still
+    # being imported, by another thread, has no count yet: there is another thread)
     threads = sys.modules.get("threading")
-    if threads is not None and threads.active_count() > 1 and _host_threads():
+    count = getattr(threads, "active_count", None)
+    if threads is not None and (count is None or count() > 1) and _host_threads():
         return None
     st = interp.state
     if (st.functions and not st.functions.keys().isdisjoint(names)) or (

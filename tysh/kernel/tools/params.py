@@ -251,26 +251,30 @@ def type_args(tp: Any) -> tuple[Any, ...]:
     return args if type(args) is tuple else ()
 
 
+# A module in sys.modules may be one another thread is still importing (a background
+# job's first external command imports subprocess, and with it typing's and
+# collections.abc's users): its names are read with a default, never assumed.
+
+
 def _is_union(origin: Any) -> bool:
     if origin is UnionType:
         return True
-    typing = sys.modules.get("typing")  # typing.Union only exists where typing is loaded
-    return typing is not None and origin is typing.Union
+    # typing.Union only exists where typing is loaded
+    return origin is getattr(sys.modules.get("typing"), "Union", UnionType)
 
 
 def _is_literal(origin: Any) -> bool:
     if origin is LiteralOf:
         return True
-    typing = sys.modules.get("typing")
-    return typing is not None and origin is typing.Literal
+    return origin is getattr(sys.modules.get("typing"), "Literal", LiteralOf)
 
 
 def is_sequence_origin(origin: Any) -> bool:
-    """Whether a generic alias's origin is a list, tuple or Sequence."""
+    """Whether a generic alias's origin is a list, tuple or Sequence (collections.abc's
+    Sequence is _collections_abc's, which the interpreter loads at start-up)."""
     if origin in (list, tuple):
         return True
-    abc = sys.modules.get("collections.abc")
-    return abc is not None and origin is abc.Sequence
+    return origin is getattr(sys.modules.get("_collections_abc"), "Sequence", list)
 
 
 def strip_optional(tp: Any) -> tuple[Any, bool]:
