@@ -156,7 +156,7 @@ def test_a_damaged_cache_file_falls_back_and_is_rewritten(tmp_path: Path, damage
     cache = tmp_path / "modules.bin"
     _run(tmp_path, cache)
     data = cache.read_bytes()
-    at = int.from_bytes(data[:8], "little")
+    at = int.from_bytes(data[-16:-8], "little")  # the index's offset, in the tail
     if damage == "empty":
         cache.write_bytes(b"")
     elif damage == "garbage":
@@ -164,14 +164,14 @@ def test_a_damaged_cache_file_falls_back_and_is_rewritten(tmp_path: Path, damage
     elif damage == "truncated":
         cache.write_bytes(data[: len(data) // 2])
     elif damage == "bad index":
-        cache.write_bytes(data[:at] + b"\xff" * (len(data) - at))
+        cache.write_bytes(data[:at] + b"\xff" * (len(data) - at - 16) + data[-16:])
     elif damage == "bad code":  # every module's code overwritten, the index intact
-        cache.write_bytes(data[:16] + b"\x00" * (at - 16) + data[at:])
+        cache.write_bytes(b"\x00" * at + data[at:])
     else:  # an index of another shape, as another format's file would have
-        table = marshal.dumps({"pkgx": (16, 2**70), "pkgx.a": "a.py", "pkgx.sub": None,
-                               "pkgx.sub.b": (16, 4, 7, True, 0, 0)})
-        cache.write_bytes((16).to_bytes(8, "little") + len(table).to_bytes(8, "little")
-                          + table)
+        table = marshal.dumps({"pkgx": (0, 2**70), "pkgx.a": "a.py", "pkgx.sub": None,
+                               "pkgx.sub.b": ("b.py", 4, "sub/b.py", True, 0, 0)})
+        cache.write_bytes(table + (0).to_bytes(8, "little")
+                          + len(table).to_bytes(8, "little"))
     damaged = _run(tmp_path, cache)
     assert damaged["value"] == 10 and damaged["loaders"] == ORDINARY
     assert damaged["missed"] is True

@@ -12,6 +12,7 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
 
@@ -110,11 +111,18 @@ def checksum(text: str) -> int:
 def write_atomic(path: str, data: bytes) -> None:
     """Replace the file at once, so a concurrent start reads the old entry or the new one,
     never half of one; a cache that cannot be written is only slower."""
+    write_atomic_parts(path, (data,))
+
+
+def write_atomic_parts(path: str, parts: Iterable[bytes]) -> None:
+    """`write_atomic` of the parts one after another, none held longer than its write
+    (an OSError raised while they are made abandons the file)."""
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(tmp, "wb") as f:
-            f.write(data)
+            for part in parts:
+                f.write(part)
         os.replace(tmp, path)
     except OSError:
         try:

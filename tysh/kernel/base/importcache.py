@@ -12,10 +12,10 @@ not hold (or held stale); the next run reads the new file. It holds code, so it 
 only in `cache_dir()`, which is this user's alone (see there). Embedders never get the
 finder: it is installed by the `tysh` script, not by `import tysh`.
 
-File layout: 16 bytes (the index's offset and length, little-endian), the modules'
-marshalled code one after another, then the index: marshal of {module name: (offset,
-length, path under the package's folder, is a package, source mtime in ns, source
-size)}."""
+File layout: the modules' marshalled code one after another, then the index (marshal
+of {module name: (offset, length, path under the package's folder, is a package, source
+mtime in ns, source size)}), then 16 bytes: the index's offset and length,
+little-endian. A refresh writes it front to back holding one module's code at a time."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import marshal  # (built into the interpreter: no import cost)
 import os
 import sys
 
-from tysh.kernel.base.cache import cache_dir, checksum, write_atomic
+from tysh.kernel.base.cache import cache_dir, checksum, write_atomic_parts
 
 try:  # what importlib.machinery re-exports, without the cost of importing it (warnings)
     from _frozen_importlib import ModuleSpec
@@ -34,11 +34,11 @@ except ImportError:  # an interpreter without the frozen import system's modules
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
     from types import CodeType, ModuleType
 
-_HEAD = 16
-_FORMAT = 1  # in the file's name: a file of another layout is never read
+_TAIL = 16
+_FORMAT = 2  # in the file's name: a file of another layout is never read
 _CODE = type(checksum.__code__)
 
 
@@ -74,6 +74,7 @@ class ImportCache:
         self.missed = False
         self._prefix = package + "."
         self._index: dict[str, Entry] = {}
+        self._served: set[str] = set()  # the modules read from the file by this process
         self._fd = -1
         try:
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
@@ -81,8 +82,8 @@ class ImportCache:
             self.missed = True  # no file yet: the first run writes one
             return
         try:
-            head = os.pread(fd, _HEAD, 0)
-            at, size = int.from_bytes(head[:8], "little"), int.from_bytes(head[8:], "little")
+            tail = os.pread(fd, _TAIL, os.fstat(fd).st_size - _TAIL)
+            at, size = int.from_bytes(tail[:8], "little"), int.from_bytes(tail[8:], "little")
             index = marshal.loads(os.pread(fd, size, at))
             if type(index) is not dict:
                 raise ValueError("not an index")
@@ -104,6 +105,7 @@ class ImportCache:
         if code is None:
             self.missed = True
             return None
+        self._served.add(name)
         origin = os.path.join(self.root, entry[2])  # (a str: _code joined it already)
         spec = ModuleSpec(name, _CachedLoader(name, origin, code), origin=origin,
                           is_package=entry[3])
@@ -138,28 +140,17 @@ class ImportCache:
         a file that cannot be written only leaves the next start slower."""
         if not self.missed:
             return
-        blobs: list[bytes] = []
-        index: dict[str, Entry] = {}
-        offset = _HEAD
+        # per module: (name, its code's offset in the old file or its source file to
+        # make it from, path under the package, is a package, source mtime, size)
+        plan: list[tuple[str, int | str, str, bool, int, int]] = []
         made = False  # whether any module's code is not the old file's
         root = os.path.join(self.root, "")
         # the old file's other modules stay while their sources are unchanged (one this
         # process did not import is not read through: a damaged one is found, and made
         # anew, by the next process that imports it)
         for name, entry in self._index.items():
-            if name in sys.modules:
-                continue
-            try:
-                st = os.stat(os.path.join(self.root, entry[2]))
-                if st.st_mtime_ns != entry[4] or st.st_size != entry[5]:
-                    continue
-                data = os.pread(self._fd, entry[1], entry[0])
-            except (OSError, ValueError, TypeError, IndexError, OverflowError, MemoryError):
-                continue
-            if len(data) == entry[1]:
-                index[name] = (offset, entry[1], *entry[2:])
-                blobs.append(data)
-                offset += len(data)
+            if name not in sys.modules and self._unchanged(entry):
+                plan.append((name, entry[0], *entry[2:]))
         for name, module in list(sys.modules.items()):
             if name != self.package and not name.startswith(self._prefix):
                 continue
@@ -168,48 +159,78 @@ class ImportCache:
             if spec is None or type(origin) is not str or not origin.startswith(
                     root) or not origin.endswith(".py"):
                 continue
-            rel = origin[len(root):]
-            got = self._current(name, origin)
-            if got is None:
+            pkg = bool(spec.submodule_search_locations)
+            old = self._index.get(name)
+            if old is not None and self._unchanged(old) and (
+                    name in self._served or self._code(old) is not None):
+                plan.append((name, old[0], *old[2:]))
                 continue
-            data, mtime, size, kept = got
-            made = made or not kept
-            index[name] = (offset, len(data), rel, bool(spec.submodule_search_locations),
-                           mtime, size)
-            blobs.append(data)
-            offset += len(data)
-        if not made and index.keys() == self._index.keys():
+            try:
+                st = os.stat(origin)
+            except OSError:
+                continue
+            made = True
+            plan.append((name, origin, origin[len(root):], pkg, st.st_mtime_ns, st.st_size))
+        if not made and {p[0] for p in plan} == self._index.keys():
             self.missed = False  # (a module it cannot hold: nothing new to write)
             return
-        table = marshal.dumps(index)
-        head = offset.to_bytes(8, "little") + len(table).to_bytes(8, "little")
-        write_atomic(self.path, head + b"".join(blobs) + table)
+        write_atomic_parts(self.path, self._parts(plan))
         self.missed = False
 
-    def _current(self, name: str, origin: str) -> tuple[bytes, int, int, bool] | None:
-        """(marshalled code, mtime in ns, size) of the source file as it is now, and
-        whether that is the old file's entry."""
+    def _unchanged(self, entry: Entry) -> bool:
+        """Whether the entry's source has the mtime and size it was made from (and the
+        entry the shape this format gives it)."""
         try:
-            st = os.stat(origin)
-        except OSError:
-            return None
-        entry = self._index.get(name)
-        if entry is not None and self._code(entry) is not None:  # still current, and sound
-            return os.pread(self._fd, entry[1], entry[0]), entry[4], entry[5], True
-        data = _pyc_code(origin, st.st_mtime, st.st_size)
-        if data is None:
-            try:
-                with open(origin, "rb") as f:
-                    source = f.read()
-                code = compile(source, origin, "exec", dont_inherit=True,
-                               optimize=sys.flags.optimize)
-            except (OSError, SyntaxError, ValueError):
-                return None
-            data = marshal.dumps(code)
-        return data, st.st_mtime_ns, st.st_size, False
+            at, length, rel, _, mtime, size = entry
+            if type(at) is not int or type(length) is not int:
+                return False
+            st = os.stat(os.path.join(self.root, rel))
+            return st.st_mtime_ns == mtime and st.st_size == size
+        except (OSError, ValueError, TypeError):
+            return False  # (an entry of another shape: a file of another format)
+
+    def _parts(self, plan: list[tuple[str, int | str, str, bool, int, int]]) -> Iterator[bytes]:
+        """The new file's bytes, a module's code at a time, then its index and tail."""
+        index: dict[str, Entry] = {}
+        offset = 0
+        for name, where, rel, pkg, mtime, size in plan:
+            if isinstance(where, int):
+                length = self._index[name][1]
+                code = os.pread(self._fd, length, where)
+                if len(code) != length:
+                    raise OSError("the old file is shorter than its index")
+            else:
+                made = _source_code(where, mtime, size)
+                if made is None:
+                    continue
+                code = made
+            index[name] = (offset, len(code), rel, pkg, mtime, size)
+            offset += len(code)
+            yield code
+        table = marshal.dumps(index)
+        yield table
+        yield offset.to_bytes(8, "little") + len(table).to_bytes(8, "little")
 
 
-def _pyc_code(origin: str, mtime: float, size: int) -> bytes | None:
+def _source_code(origin: str, mtime_ns: int, size: int) -> bytes | None:
+    """The marshalled code of the source file: its `.pyc`'s when current, else the
+    source compiled; None when the file is not the one stat saw, or cannot be read or
+    compiled."""
+    data = _pyc_code(origin, mtime_ns // 1_000_000_000, size)
+    if data is not None:
+        return data
+    try:
+        with open(origin, "rb") as f:
+            source = f.read()
+            if os.fstat(f.fileno()).st_mtime_ns != mtime_ns or len(source) != size:
+                return None  # changed since: the next run finds it stale
+        return marshal.dumps(compile(source, origin, "exec", dont_inherit=True,
+                                     optimize=sys.flags.optimize))
+    except (OSError, SyntaxError, ValueError):
+        return None
+
+
+def _pyc_code(origin: str, mtime: int, size: int) -> bytes | None:
     """The marshalled code of the source's `.pyc` when the `.pyc` is this
     interpreter's and was made from a source of that mtime and size (the check the
     import system makes), else None."""
@@ -224,7 +245,7 @@ def _pyc_code(origin: str, mtime: float, size: int) -> bytes | None:
     except OSError:
         return None
     if (len(data) < 16 or data[:4] != MAGIC_NUMBER or data[4:8] != b"\0\0\0\0"
-            or int.from_bytes(data[8:12], "little") != int(mtime) & 0xFFFFFFFF
+            or int.from_bytes(data[8:12], "little") != mtime & 0xFFFFFFFF
             or int.from_bytes(data[12:16], "little") != size & 0xFFFFFFFF):
         return None
     return data[16:]
