@@ -150,7 +150,7 @@ def test_a_removed_source_is_not_imported_from_the_cache(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("damage", ["empty", "garbage", "truncated", "bad index",
-                                    "bad code", "odd entries"])
+                                    "bad code", "odd entries", "a fifo"])
 def test_a_damaged_cache_file_falls_back_and_is_rewritten(tmp_path: Path, damage: str) -> None:
     _package(tmp_path)
     cache = tmp_path / "modules.bin"
@@ -159,6 +159,9 @@ def test_a_damaged_cache_file_falls_back_and_is_rewritten(tmp_path: Path, damage
     at = int.from_bytes(data[-16:-8], "little")  # the index's offset, in the tail
     if damage == "empty":
         cache.write_bytes(b"")
+    elif damage == "a fifo":  # (opening one to read waits for a writer, unless told not to)
+        cache.unlink()
+        os.mkfifo(cache)
     elif damage == "garbage":
         cache.write_bytes(os.urandom(len(data)))
     elif damage == "truncated":

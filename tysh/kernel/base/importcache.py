@@ -77,7 +77,8 @@ class ImportCache:
         self._served: set[str] = set()  # the modules read from the file by this process
         self._fd = -1
         try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            # (non-blocking: a FIFO put in its place must not hold the start up)
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         except OSError:
             self.missed = True  # no file yet: the first run writes one
             return
