@@ -134,6 +134,32 @@ def test_a_corrupt_cache_entry_is_ignored(tmp_path: Path,
     assert _run(compile_cached("def f():\n    return 3\n", "<unit>"))() == 3  # type: ignore[operator]
 
 
+def test_a_fifo_in_place_of_a_cache_file_holds_no_start(tmp_path: Path) -> None:
+    """Every cache file a start reads (generated code, compiled patterns, the command's
+    modules) opened where each is a FIFO: the command runs as without a cache."""
+    import os
+    import subprocess
+    import sys
+
+    cache = tmp_path / "cache"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TYSH_"))}
+    env["TYSH_CACHE_DIR"] = str(cache)
+    tysh = Path(__file__).resolve().parents[3] / "bin" / "tysh"
+    script = "case ab in a*) echo $((1 + 2));; esac; echo hi | grep -c h"
+    cmd = [sys.executable, str(tysh), "-c", script]
+    assert subprocess.run(cmd, env=env, capture_output=True, text=True,
+                          timeout=60).stdout == "3\n1\n"
+    files = [p for p in cache.iterdir() if p.is_file()]
+    assert any(p.name.startswith("code-") for p in files)
+    assert any(p.name.startswith("regex-") for p in files)
+    assert any(p.name.startswith("modules") for p in files)
+    for p in files:
+        p.unlink()
+        os.mkfifo(p)
+    got = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
+    assert (got.returncode, got.stdout) == (0, "3\n1\n"), got.stderr
+
+
 def test_a_script_working_in_tmpdir_sees_no_cache_files(tmp_path: Path) -> None:
     import subprocess
     import sys

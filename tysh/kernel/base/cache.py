@@ -61,13 +61,13 @@ def compile_cached(src: str, filename: str) -> Any:
     # sharing the directory keep an entry each instead of replacing each other's
     path = None if d is None else os.path.join(
         d, f"code-{slug}-{checksum(src):08x}-{sys.implementation.cache_tag}.marshal")
-    if path is not None:
+    data = None if path is None else read_cached(path)
+    if data is not None:
         try:
-            with open(path, "rb") as f:
-                cached = marshal.loads(f.read())
+            cached = marshal.loads(data)
             if type(cached) is tuple and len(cached) == 2 and cached[0] == src:
                 return cached[1]
-        except (OSError, EOFError, ValueError, TypeError):
+        except (EOFError, ValueError, TypeError):
             pass
     code = compile(src, filename, "exec")
     if path is not None and d is not None:
@@ -106,6 +106,28 @@ def checksum(text: str) -> int:
     one compile. (zlib's crc32 would load libz, 5M instructions, into every start
     that binds a tool.)"""
     return int.from_bytes(text.encode("utf-8", "surrogatepass"), "little") % _PRIME
+
+
+def read_cached(path: str) -> bytes | None:
+    """A cache file's bytes; None when there is none, or it cannot be read, or it is no
+    regular file (opened without blocking: a FIFO in its place must not hold a start)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    f = None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        f = open(fd, "rb")  # noqa: SIM115  (it owns fd from here: closed below)
+        return f.read()
+    except OSError:
+        return None
+    finally:
+        if f is not None:
+            f.close()
+        else:
+            os.close(fd)
 
 
 def write_atomic(path: str, data: bytes) -> None:

@@ -20,7 +20,7 @@ import _sre  # type: ignore[import-not-found,unused-ignore]
 import os
 import sys
 
-from tysh.kernel.base.cache import cache_dir, write_atomic
+from tysh.kernel.base.cache import cache_dir, read_cached, write_atomic
 from tysh.kernel.base.lazymod import load
 
 TYPE_CHECKING = False
@@ -59,13 +59,13 @@ def _read_programs() -> dict[tuple[Any, int], tuple[Any, ...]]:
     import marshal
 
     path = _cache_path()
-    if path is not None:
+    raw = None if path is None else read_cached(path)
+    if raw is not None:
         try:
-            with open(path, "rb") as f:
-                data = marshal.loads(f.read())
+            data = marshal.loads(raw)
             if type(data) is dict:
                 return data
-        except (OSError, EOFError, ValueError, TypeError):
+        except (EOFError, ValueError, TypeError):
             pass
     return {}
 
