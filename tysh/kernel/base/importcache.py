@@ -127,11 +127,6 @@ class ImportCache:
             return None  # (an entry of another shape too: a file of another format)
         return code if type(code) is _CODE else None
 
-    def close(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
-
     def refresh(self) -> None:
         """Write the file anew with every module of the package this process has
         imported from source files under the package's folder, each with the code of its
