@@ -691,12 +691,12 @@ _FIXED, _READ_VAR, _READ_POS = range(3)
 
 def _count_test_step(cmd: ast.SimpleCommand, name: str, pipeline: ast.Pipeline,
                      general: Step) -> Step | None:
-    """`[ $i -lt 10 ]`, `test "$1" -ge $max`: an integer comparison of plain counts,
-    answered here as the builtin's direct path answers it (`testexpr.plain_truth`),
-    without building its argument list. An operand that is no plain count when read, a
-    `[` or `test` that is a function or disabled, or a watched command (a trap, `set
-    -x`, a tool-call listener) takes the general path. Any other expression is not
-    planned."""
+    """`[ $i -lt 10 ]`, `test "$1" -ge $max`: an integer comparison of plain counts or
+    of numbers arithmetic wrote (its table of number texts, negative ones too), answered
+    here as the builtin answers it, without building its argument list. An operand that
+    is neither when read, a `[` or `test` that is a function or disabled, or a watched
+    command (a trap, `set -x`, a tool-call listener) takes the general path. Any other
+    expression is not planned."""
     from tysh.kernel.text.testexpr import count_comparison
 
     words = plain_words(cmd.words[1:])
