@@ -27,10 +27,10 @@ from tysh.kernel.base.cache import cache_dir, checksum, write_atomic_parts
 
 try:  # what importlib.machinery re-exports, without the cost of importing it (warnings)
     from _frozen_importlib import ModuleSpec
-    from _frozen_importlib_external import MAGIC_NUMBER, SourceFileLoader
+    from _frozen_importlib_external import MAGIC_NUMBER, SourceFileLoader, cache_from_source
 except ImportError:  # an interpreter without the frozen import system's modules
     from importlib.machinery import ModuleSpec, SourceFileLoader
-    from importlib.util import MAGIC_NUMBER
+    from importlib.util import MAGIC_NUMBER, cache_from_source
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -230,15 +230,10 @@ def _pyc_code(origin: str, mtime: int, size: int) -> bytes | None:
     """The marshalled code of the source's `.pyc` when the `.pyc` is this
     interpreter's and was made from a source of that mtime and size (the check the
     import system makes), else None."""
-    head, tail = os.path.split(origin)
-    opt = sys.flags.optimize
-    suffix = f".opt-{opt}" if opt else ""
-    pyc = os.path.join(head, "__pycache__",
-                       f"{tail[:-3]}.{sys.implementation.cache_tag}{suffix}.pyc")
     try:
-        with open(pyc, "rb") as f:
+        with open(cache_from_source(origin), "rb") as f:  # (where the import system puts it)
             data = f.read()
-    except OSError:
+    except (OSError, NotImplementedError):  # (NotImplementedError: no cache tag)
         return None
     if (len(data) < 16 or data[:4] != MAGIC_NUMBER or data[4:8] != b"\0\0\0\0"
             or int.from_bytes(data[8:12], "little") != mtime & 0xFFFFFFFF

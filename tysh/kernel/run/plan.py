@@ -767,9 +767,9 @@ def _count_test_step(cmd: ast.SimpleCommand, name: str, pipeline: ast.Pipeline,
                 return general(interp, st, fds)
             a = ints.get(v)
             if a is None:
-                if not (v.isdigit() and v.isascii() and len(v) < 19):
+                a = _count(v)
+                if a is None:
                     return general(interp, st, fds)
-                a = int(v)
         if right_how == _FIXED:
             b = right_num
             bt = right_text
@@ -783,9 +783,9 @@ def _count_test_step(cmd: ast.SimpleCommand, name: str, pipeline: ast.Pipeline,
                 return general(interp, st, fds)
             b = ints.get(bt)
             if b is None:
-                if not (bt.isdigit() and bt.isascii() and len(bt) < 19):
+                b = _count(bt)
+                if b is None:
                     return general(interp, st, fds)
-                b = int(bt)
         status = 0 if compare(a, b) else 1
         interp.cur_fds = fds
         interp.last_typed = False
