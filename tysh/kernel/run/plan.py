@@ -34,7 +34,8 @@ from tysh.kernel.expand.words import (
     plain_words,
 )
 from tysh.kernel.run.arithvars import loop_fn
-from tysh.kernel.run.simple_command import do_assign, run_function, run_simple
+from tysh.kernel.run.redirects import fixed_redirects
+from tysh.kernel.run.simple_command import do_assign, run_function, run_simple, run_writer
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import walk
 
@@ -140,8 +141,11 @@ def _finish(interp: Interpreter, status: int, pipeline: ast.Pipeline) -> int:
 
 def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
     name = _command_name(cmd.words[0]) if (
-        cmd.words and not cmd.assigns and not cmd.redirects and not cmd.arg_assigns) else None
-    words = plain_words(cmd.words[1:]) if name is not None else None
+        cmd.words and not cmd.assigns and not cmd.arg_assigns) else None
+    # (redirections that open nothing are applied here; any other runs the general way)
+    redirected = fixed_redirects(cmd.redirects) if cmd.redirects and name else None
+    words = plain_words(cmd.words[1:]) if name is not None and (
+        redirected is not None or not cmd.redirects) else None
     if name is None or words is None:
         def step(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
             if interp.state.traps:  # the DEBUG trap runs before the command
@@ -171,16 +175,17 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
             fn = state.functions.get(name)
             if fn is not None:
                 argv = plain_texts(words, interp, "sh_word_split" in state.options)
-                if argv is not None:
+                own = fds if redirected is None or argv is None else redirected(fds)
+                if argv is not None and own is not None:
                     interp.last_typed = False
                     interp.last_data = None
                     interp.cmdsub_status = None
                     last = called[0]
                     if last[0] is not fn:
                         last = called[0] = (fn, _body_plan(fn))
-                    # (`fds` are the current ones: set above, and reading words runs
-                    # nothing)
-                    status = run_function(interp, fn, name, argv, fds, last[1])
+                    # (`own` is made the current table: reading words runs nothing)
+                    interp.cur_fds = own
+                    status = run_function(interp, fn, name, argv, own, last[1])
                     ps = state.pipestatus  # _finish, inlined: a loop's call ends here
                     state.last_status = status
                     if len(ps) == 1:
@@ -201,14 +206,37 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
                         found[0] = (registry, tool)
                 if tool is not None and tool.direct is not None:
                     argv = plain_texts(words, interp, "sh_word_split" in state.options)
-                    got = None if argv is None else tool.direct(argv)
+                    own = fds if redirected is None or argv is None else redirected(fds)
+                    got = None if argv is None or own is None else tool.direct(argv)
                     if got is not None:
+                        assert argv is not None and own is not None
+                        interp.last_typed = False
+                        interp.last_data = None
+                        interp.cmdsub_status = None
+                        state.last_arg = argv[-1] if argv else name
+                        interp.cur_fds = own  # (the table the general path leaves)
+                        return _finish(interp, got, pipeline)
+                elif tool is not None and tool.writer is not None:
+                    # `echo $x`, `echo "$1" >&2`: words that are no options, written
+                    argv = plain_texts(words, interp, "sh_word_split" in state.options)
+                    own = None if argv is None else fds if redirected is None else (
+                        redirected(fds))
+                    if own is not None:
+                        for t in argv:  # type: ignore[union-attr]  # (`own`: `argv` too)
+                            if t[:1] == "-":  # (perhaps an option: the tool binds it)
+                                own = None
+                                break
+                    if own is not None:
                         assert argv is not None
                         interp.last_typed = False
                         interp.last_data = None
                         interp.cmdsub_status = None
                         state.last_arg = argv[-1] if argv else name
-                        return _finish(interp, got, pipeline)
+                        interp.cur_fds = own
+                        got = run_writer(interp, tool, name, argv, own)
+                        if got is not None:
+                            return _finish(interp, got, pipeline)
+                        interp.cur_fds = fds
         return _finish(interp, run_simple(interp, cmd, fds), pipeline)
 
     return named

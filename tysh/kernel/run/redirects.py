@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
     from tysh.kernel.run.interpreter import Interpreter
 
+    FixedRedirects = Callable[[Fds], Fds | None]
+
 
 class RedirectError(TyshError):
     """A redirection that cannot be made; the command does not run (status 1)."""
@@ -172,6 +174,69 @@ def _apply_one(interp: Interpreter, r: ast.Redirect, new: Fds, opened: list[IO[b
     if _device(word, new) is None:
         opened.append(f)
     new[fd] = f
+
+
+# the steps of a `fixed_redirects` table: /dev/null on a descriptor, a copy of one
+# descriptor to another (kept, or moved: `N>&M-`), a descriptor closed
+_NULL, _COPY, _MOVE, _CLOSE = range(4)
+_NULL_OPS = {">": 1, ">|": 1, ">>": 1, "<": 0}
+
+
+def fixed_redirects(redirects: tuple[ast.Redirect, ...]) -> FixedRedirects | None:
+    """For redirections that expand nothing and open nothing — `>/dev/null`,
+    `2>/dev/null`, `&>/dev/null`, `2>&1`, `>&2`, `3>&-` — a function giving the
+    command's new descriptor table from its own, as `apply_redirects` makes it, or None
+    from it when a descriptor it copies is not open (the general path reports that).
+    None when any redirection needs the general path."""
+    steps: list[tuple[int, int, int]] = []
+    for r in redirects:
+        target = r.target
+        if r.fd_var is not None or type(target) is not ast.Word:
+            return None
+        word = target.literal_text()
+        op = r.op
+        if word is None:
+            return None
+        if op in (">&", "<&"):
+            fd = r.fd if r.fd is not None else (1 if op == ">&" else 0)
+            if word == "-":
+                steps.append((_CLOSE, fd, 0))
+            elif word.isdigit() and word.isascii():
+                steps.append((_COPY, fd, int(word)))
+            elif word[:-1].isdigit() and word[:-1].isascii() and word[-1] == "-":
+                steps.append((_MOVE, fd, int(word[:-1])))
+            elif word == "/dev/null" and op == ">&" and r.fd is None:  # `>&file` is `&>file`
+                steps += ((_NULL, 2, 0), (_NULL, 1, 0))
+            else:
+                return None
+        elif word != "/dev/null":
+            return None
+        elif op in ("&>", "&>>"):
+            steps += ((_NULL, 2, 0), (_NULL, 1, 0))
+        else:
+            default = _NULL_OPS.get(op)
+            if default is None:
+                return None
+            steps.append((_NULL, default if r.fd is None else r.fd, 0))
+    table = tuple(steps)
+
+    def apply(fds: Fds) -> Fds | None:
+        new = dict(fds)
+        for kind, fd, src in table:
+            if kind == _NULL:
+                new[fd] = NULL_IO
+            elif kind == _CLOSE:
+                new.pop(fd, None)
+            else:
+                s = new.get(src)
+                if s is None:
+                    return None
+                new[fd] = s
+                if kind == _MOVE:
+                    new.pop(src, None)
+        return new
+
+    return apply
 
 
 def close_all(streams: list[IO[bytes]], report: Callable[[str], None] | None = None) -> bool:
