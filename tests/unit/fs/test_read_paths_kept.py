@@ -90,3 +90,45 @@ def test_paths_read_another_way_are_not_kept(tmp_path: Path, path: str) -> None:
         fs.scratch.write_bytes(path, b"")
     _answer(fs, path)
     assert path not in fs._reads
+
+
+# a file in the root itself, which a kept read opens by its one name (no link followed)
+ROOT_CHANGES: dict[str, Callable[[Path, Path], None]] = {
+    "unchanged": lambda root, out: None,
+    "rewritten": lambda root, out: (root / "f").write_bytes(b"new\n"),
+    "gone": lambda root, out: (root / "f").unlink(),
+    "a directory": lambda root, out: _replace(root / "f", lambda p: p.mkdir()),
+    "a link inside": lambda root, out: _replace(root / "f", lambda p: p.symlink_to(root / "g")),
+    "a relative link": lambda root, out: _replace(root / "f", lambda p: p.symlink_to("g")),
+    "a link to a link": lambda root, out: (
+        (root / "h").symlink_to("g"), _replace(root / "f", lambda p: p.symlink_to("h"))),
+    "a link outside": lambda root, out: _replace(root / "f", lambda p: p.symlink_to(out / "s")),
+    "a relative link outside": lambda root, out: _replace(
+        root / "f", lambda p: p.symlink_to("../out/s")),
+    "a loop": lambda root, out: _replace(root / "f", lambda p: p.symlink_to("f")),
+    "a link to /proc": lambda root, out: _replace(
+        root / "f", lambda p: p.symlink_to("/proc/self/root/etc/hostname")),
+}
+
+
+@pytest.mark.parametrize("kind", ["confined", "scratch"])
+@pytest.mark.parametrize("change", sorted(ROOT_CHANGES))
+def test_a_file_in_the_root_read_again_gives_what_a_fresh_resolution_gives(
+        tmp_path: Path, how: str, kind: str, change: str) -> None:
+    root, out = tmp_path / "root", tmp_path / "out"
+    root.mkdir()
+    (root / "f").write_bytes(b"old\n")
+    (root / "g").write_bytes(b"g\n")
+    out.mkdir()
+    (out / "s").write_bytes(b"SECRET")
+    make = ConfinedFileSystem if kind == "confined" else ScratchFileSystem
+    kept = make(str(root))
+    path = str(root / "f")
+    assert _answer(kept, path) == ("bytes", b"old\n")
+    assert (path in kept._reads) == (how == "openat2")
+    ROOT_CHANGES[change](root, out)
+    got = _answer(kept, path)
+    assert got == _answer(make(str(root)), path)
+    assert got != ("bytes", b"SECRET")
+    if change in ("a link inside", "a relative link", "a link to a link"):
+        assert got == ("bytes", b"g\n")

@@ -5,6 +5,7 @@ typed value — at the top level, in a loop and in a function body."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,18 @@ SCRIPTS = [
     'f() { echo "$1" "$2"; }; f -n "a\\tb"; f a -n; echo "$?"',
     'a=(1 2); declare -A m=([k]=v); f() { echo $a "$a" $m; }; f',
     'set -u; f() { echo $1 $nope; echo no; }; f a; echo "top $?"',
-    'f() { echo $1; }; for i in 1 2 3; do f $i; done | head -n 1; echo "${PIPESTATUS[*]}"',
+    'f() { echo $1; }; for i in 1 2 3; do f $i; done | tail -n 1; echo "${PIPESTATUS[*]}"',
+    'f() { printf "%s:%s\\n" "$1" $2; printf -v v "%s" $1; echo "$v"; }; f a b; f -n; f "" x',
+    'f() { cat $1; cat "$1" 2>&1; wc -l $1 >/dev/null; echo "s $?"; }; printf "x\\n" > in; '
+    'f in; f nope; f',
+    'f() { set -- $1 b; echo "$# $*"; shift $1; echo "$*"; }; f 1; f 0',
+    'f() { cd $1 && pwd; cd - >/dev/null; }; mkdir -p d; f d; f nope; echo "$?"',
+    'exec 3>&1; f() { exec $1 >/dev/null; echo "s $?"; }; f; f ""; echo after >&3',
+    'f() { read -r $1 <<<"v"; echo "${x-unset}"; }; f x',
+    'f() { local $1; x=in; echo "$x"; }; x=out; f x; echo "$x"',
+    'f() { declare -p $1 2>&1; export $1; }; y=1; f y; env | grep "^y="',
+    'f() { type $1; command -v $1 >/dev/null; echo "s $?"; }; f echo; f nope 2>&1',
+    'f() { seq $1 | wc -l; head -c $1 /dev/null; }; f 3; f x 2>&1',
     'x=$(f() { echo $1 >/dev/null; echo "in $?"; }; f a); echo "[$x]"',
     'echo() { builtin echo "fn $*"; }; g() { echo $1 >/dev/null; echo $1 >&2; }; g a 2>&1',
     'enable -n echo; f() { echo $1; }; f a; echo "$?"',
@@ -85,7 +97,10 @@ def test_planned_writers_and_redirections_agree_with_the_general_path(
         src = f"for _ in 1 2; do\n{src}\ndone"
     planned = _run(tmp_path, src)
     for f in tmp_path.iterdir():
-        f.unlink()
+        if f.is_dir():
+            shutil.rmtree(f)
+        else:
+            f.unlink()
     unplanned()
     assert planned == _run(tmp_path, src)
 

@@ -1276,6 +1276,44 @@ def plain_texts(plan: PlainWords, host: ExpandHost, split: bool) -> list[str] | 
     return out
 
 
+def constant_args(plan: PlainWords) -> tuple[Arg, ...]:
+    """The arguments `expand_args` makes of a plan's constant words (`plain_words`),
+    each at its index; an expansion's place holds an empty operand, which
+    `plain_args` fills."""
+    return tuple(_classify(t, True) if t else Operand("", True) for t in plan[0])
+
+
+def plain_args(plan: PlainWords, consts: tuple[Arg, ...], host: ExpandHost,
+               split: bool) -> list[Arg] | None:
+    """`expand_args` of the planned words (`plain_words`; `consts`, its
+    `constant_args`) when each expansion is text that is one field as it is; None
+    where `plain_texts` gives None, for the same reasons."""
+    out = list(consts)
+    ifs_checked = False
+    gone: list[int] | None = None
+    for i, kind, name in plan[1]:
+        v = host.lookup(name) if kind <= _VAR_DQ else _Expander(host).get(name)
+        if type(v) is not str:
+            return None
+        if kind != _VAR_DQ and kind != _PARAM_DQ:
+            if split:
+                if not ifs_checked:
+                    if host.lookup("IFS") not in _BLANK_IFS:
+                        return None
+                    ifs_checked = True
+                if not _SPLITS_OR_GLOBS.isdisjoint(v):
+                    return None
+            if not v:  # an empty unquoted expansion disappears
+                if gone is None:
+                    gone = []
+                gone.append(i)
+                continue
+        out[i] = _classify(v, False)
+    if gone is not None:
+        return [a for i, a in enumerate(out) if i not in gone]
+    return out
+
+
 def expand_list(words: Sequence[ast.Word], host: ExpandHost) -> list[Value]:
     """Expansion for `for` heads and array literals: unquoted expansions split on IFS
     (globbed only under sh_word_split), literal glob patterns glob, a typed list

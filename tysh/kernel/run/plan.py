@@ -29,13 +29,21 @@ from tysh.kernel.expand.words import (
     HOLE_VAR,
     HOLE_VAR_DQ,
     arith_word_fn,
+    constant_args,
+    plain_args,
     plain_scalar,
     plain_texts,
     plain_words,
 )
 from tysh.kernel.run.arithvars import loop_fn
 from tysh.kernel.run.redirects import fixed_redirects
-from tysh.kernel.run.simple_command import do_assign, run_function, run_simple, run_writer
+from tysh.kernel.run.simple_command import (
+    arg_text,
+    call_tool,
+    do_assign,
+    run_function,
+    run_simple,
+)
 from tysh.kernel.syntax import ast
 from tysh.kernel.syntax.walk import walk
 
@@ -143,7 +151,9 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
     name = _command_name(cmd.words[0]) if (
         cmd.words and not cmd.assigns and not cmd.arg_assigns) else None
     # (redirections that open nothing are applied here; any other runs the general way)
-    redirected = fixed_redirects(cmd.redirects) if cmd.redirects and name else None
+    # (`exec` with redirections changes the shell's own descriptors)
+    redirected = fixed_redirects(cmd.redirects) if (
+        cmd.redirects and name and name != "exec") else None
     words = plain_words(cmd.words[1:]) if name is not None and (
         redirected is not None or not cmd.redirects) else None
     if name is None or words is None:
@@ -161,12 +171,15 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
     # the builtin the name resolved to in the registry it was looked up in: a registry
     # never changes its builtins, and a builtin comes before a registered tool
     found: list[tuple[Registry, Tool] | None] = [None]
+    consts = constant_args(words)
+    expands = bool(words[1])
 
     def named(interp: Interpreter, st: ast.Statement, fds: Fds) -> int:
-        """`f $i`, `[ $i -lt 10 ]`: a function, or a tool with a direct path
-        (ToolDirect), gets its words' texts without the binder's classified arguments,
-        when the command is not traced or observed and its words are plain; any other
-        command runs as usual."""
+        """`f $i`, `[ $i -lt 10 ]`, `echo $x >&2`: a function, or a tool with a
+        direct path (ToolDirect), gets its words' texts without the binder's classified
+        arguments, and any other tool its arguments without the general path's steps,
+        when the command is not traced or observed, its words are plain and its
+        redirections open nothing; any other command runs as usual."""
         state = interp.state
         if state.traps:
             return interp.run_andor(st.body, fds)
@@ -216,27 +229,22 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
                         state.last_arg = argv[-1] if argv else name
                         interp.cur_fds = own  # (the table the general path leaves)
                         return _finish(interp, got, pipeline)
-                elif tool is not None and tool.writer is not None:
-                    # `echo $x`, `echo "$1" >&2`: words that are no options, written
-                    argv = plain_texts(words, interp, "sh_word_split" in state.options)
-                    own = None if argv is None else fds if redirected is None else (
+                elif tool is not None and (expands or tool.writer is not None):
+                    # `printf '%s\n' "$x"`, `echo $1 >&2`: the tool bound (or written,
+                    # ToolWriter) without the general path's steps; a command of constant
+                    # words that binds goes the general way, which keeps its binding
+                    args = plain_args(words, consts, interp, "sh_word_split" in state.options)
+                    own = None if args is None else fds if redirected is None else (
                         redirected(fds))
                     if own is not None:
-                        for t in argv:  # type: ignore[union-attr]  # (`own`: `argv` too)
-                            if t[:1] == "-":  # (perhaps an option: the tool binds it)
-                                own = None
-                                break
-                    if own is not None:
-                        assert argv is not None
+                        assert args is not None
                         interp.last_typed = False
                         interp.last_data = None
                         interp.cmdsub_status = None
-                        state.last_arg = argv[-1] if argv else name
+                        state.last_arg = arg_text(args[-1]) if args else name
                         interp.cur_fds = own
-                        got = run_writer(interp, tool, name, argv, own)
-                        if got is not None:
-                            return _finish(interp, got, pipeline)
-                        interp.cur_fds = fds
+                        return _finish(interp, call_tool(interp, tool, name, args, own),
+                                       pipeline)
         return _finish(interp, run_simple(interp, cmd, fds), pipeline)
 
     return named

@@ -873,7 +873,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
     if writer is not None:  # `echo hi`: no binding, no Context (see ToolWriter)
         words = [a.value for a in args if type(a) is Operand]
         if len(words) == len(args):
-            got = run_writer(interp, tool, name, words, fds)
+            got = _run_writer(interp, tool, name, words, fds)
             if got is not None:
                 return got
     try:
@@ -894,7 +894,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
     return _call_leaf(interp, bound, name, fds)
 
 
-def run_writer(interp: Interpreter, tool: Tool, name: str, words: list[Any],
+def _run_writer(interp: Interpreter, tool: Tool, name: str, words: list[Any],
                fds: Fds) -> int | None:
     """The status of `tool`'s ToolWriter run on `words` (operands, none an option) and
     the command's stdout; None when there is no stdout or the writer declines (wrote
