@@ -84,9 +84,31 @@ def echo(args: VerbatimArgs, ctx: Context) -> int | Outcome:
 
 _PRINTF_USAGE = "usage: printf [-v var] format [arguments]"
 
+def _printf_words(words: Sequence[Any], out: IO[bytes]) -> int | None:
+    """printf of operands, none an option (its ToolWriter): the format applied to the
+    arguments and written. Declines (None, nothing written) where the tool needs its
+    Context: no format (a usage error), text that is not ASCII (the locale may count
+    bytes), a diagnostic to report."""
+    if not words:
+        return None
+    first = words[0]
+    if type(first) is not str or (first[:1] == "-" and len(first) > 1) or not all(
+            type(w) is str and w.isascii() for w in words):
+        return None
+    from tysh.kernel.text.printf import format_printf
+
+    res = format_printf(words[0], words[1:])
+    if res.errors:
+        return None
+    if res.text:
+        out.write(res.text.encode("utf-8", "surrogateescape"))
+    return res.status
+
+
 @tool(
     "printf", kind="shell",
     verbatim=True,
+    writer=_printf_words,
     passthrough_options=["-v"],  # its value is a variable name (`-v a[1]`), never a glob
     description="format and print arguments (bash's printf: %s %d %x %f %b %q …, the format repeats)",
     examples=[

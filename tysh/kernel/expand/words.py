@@ -1220,8 +1220,8 @@ BLANK_IFS = _BLANK_IFS
 
 
 def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:
-    """A plan for `plain_texts` when every word is constant text or a lone `$x` /
-    `"$x"` (no operator, no subscript); None otherwise."""
+    """A plan for `plain_texts` when every word is constant text (plain, `'…'` or
+    `"…"`) or a lone `$x` / `"$x"` (no operator, no subscript); None otherwise."""
     texts: list[str] = []
     holes: list[tuple[int, int, str]] = []
     for w in words:
@@ -1233,8 +1233,17 @@ def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:
         if type(p) is ast.Lit and _LIVE.isdisjoint(p.text) or type(p) is ast.Quoted:
             texts.append(p.text)
             continue
-        if type(p) is ast.DQ and len(p.parts) == 1:
-            p = p.parts[0]
+        if type(p) is ast.DQ:
+            inner = p.parts
+            if not inner:  # `""`
+                texts.append("")
+                continue
+            if len(inner) != 1:
+                return None
+            p = inner[0]
+            if type(p) is ast.Quoted:  # `"%s\n"`: text, its escapes already read
+                texts.append(p.text)
+                continue
             quoted = True
         if type(p) is not ast.ParamExp or not plain_scalar(p):
             return None
