@@ -291,6 +291,13 @@ class FileSystem:
         with self.open(path, "rb") as f:
             return f.read()
 
+    def read_small(self, path: str, limit: int) -> bytes | IO[bytes]:
+        """The whole content of `path` when it is a regular file of at most `limit`
+        bytes, else the file opened for reading as `open(path, "rb")` opens it (the
+        caller closes it); the errors are `open`'s. A tool that reads a small file
+        whole (`cat f`) then costs one open and one read, and no file object."""
+        return self.open(path, "rb")
+
     def write_bytes(self, path: str, data: bytes, append: bool = False) -> None:
         with self.open(path, "ab" if append else "wb") as f:
             f.write(data)

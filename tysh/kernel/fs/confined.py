@@ -31,7 +31,14 @@ from tysh.kernel.fs.api import (
     check_name,
     names_dir,
 )
-from tysh.kernel.fs.hostio import mode_flags, open_fifo_writer, reason, replace_in, wrap_fd
+from tysh.kernel.fs.hostio import (
+    mode_flags,
+    open_fifo_writer,
+    read_whole,
+    reason,
+    replace_in,
+    wrap_fd,
+)
 from tysh.kernel.fs.local import (
     FdDir,
     LocalFileSystem,
@@ -402,6 +409,17 @@ class ConfinedFileSystem(LocalFileSystem):
             if rel is not None:
                 return self._read_known(path, rel)
         return self._open_path(path, mode)
+
+    def read_small(self, path: str, limit: int) -> bytes | IO[bytes]:
+        rel = self._reads.get(path)
+        if rel is None or "/" in rel or not _NOFOLLOW:
+            return self.open(path, "rb")
+        # a file in the root read before (`_read_known`'s first way)
+        try:
+            fd = os.open(rel, _READ_HERE, dir_fd=self._root_fd)
+        except OSError:  # a link, a file gone: `open` answers, or says why not
+            return self.open(path, "rb")
+        return read_whole(fd, limit, path, self.checkpoint)
 
     def _read_known(self, path: str, rel: str) -> IO[bytes]:
         """`open(path, "rb")` for a path `_reads` holds: `_open_path`'s steps with the

@@ -407,6 +407,31 @@ def wrap_fd(fd: int, mode: str, path: str, checkpoint: Checkpoint) -> IO[bytes]:
     return io.BufferedWriter(f)
 
 
+def read_whole(fd: int, limit: int, path: str, checkpoint: Checkpoint) -> bytes | IO[bytes]:
+    """The whole content of a freshly opened fd (owned: closed here unless a file
+    object takes it) when it is a regular file of at most `limit` bytes, else the file
+    object `wrap_fd` makes of it. A read of the size and a byte more that gives the
+    size stopped at the end (a regular file's read is short only there); one that gives
+    less is checked with one more read, and a file that grew meanwhile is read as a
+    stream from its start."""
+    try:
+        st = os.fstat(fd)
+        size = st.st_size
+        if stat_mod.S_ISREG(st.st_mode) and size <= limit:
+            data = os.read(fd, size + 1)
+            if len(data) == size or len(data) < size and not os.read(fd, 1):
+                os.close(fd)
+                return data
+            os.lseek(fd, 0, os.SEEK_SET)
+    except OSError as e:
+        os.close(fd)
+        raise FsError(path, reason(e)) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return wrap_fd(fd, "rb", path, checkpoint)
+
+
 def temp_beside(dirfd: int, name: str, path: str) -> tuple[int, str]:
     """A new, private file beside `name` in the directory `dirfd` (never through a
     link: O_EXCL|O_NOFOLLOW); returns its fd and name."""

@@ -35,7 +35,7 @@ from tysh.kernel.base.streams import (
     close_quietly,
 )
 from tysh.kernel.base.threads import NoThread, start_deep
-from tysh.kernel.run.simple_command import constant_words, prepared, run_prepared
+from tysh.kernel.run.simple_command import call_leaf, constant_words, prepared
 from tysh.kernel.syntax import ast
 
 TYPE_CHECKING = False
@@ -79,8 +79,15 @@ def _run_stage(
     status = 0
     saved_check = None if installed else stop.install(interp.check_boundary)
     try:
-        status = interp.run_command(cmd, fds) if prep is None else run_prepared(
-            interp, prep, fds)
+        if prep is None:
+            status = interp.run_command(cmd, fds)
+        else:  # the constant command bound before, as run_simple runs it (`prepared`)
+            interp.cur_fds = fds
+            interp.last_typed = False
+            interp.last_data = None
+            interp.cmdsub_status = None
+            interp.state.last_arg = prep[2]
+            status = call_leaf(interp, prep[3][0], prep[0], fds)  # type: ignore[arg-type]
         if own_out is not None:
             try:
                 own_out.flush()
@@ -689,7 +696,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
     under `set -T` runs before its command, and may assign); else it is a full fork.
     Every stage of the first kind runs on one such shell: the session cannot change
     while the stages run, and what such a stage can change of its shell (`_renew`) is
-    put back as a new fork has it before the next, or set by `run_prepared` when the
+    put back as a new fork has it before the next, or set by `_run_stage` when the
     stage is a constant command bound before. When every stage is of that kind, that
     shell is the session itself, lent: it takes a new fork's `_Fields` (one subshell
     deeper) for the while and gets its own back at the end, and the pipeline's typed
@@ -759,7 +766,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
                     sub = shared = _fork(interp, stdin, True)
                 else:
                     sub = shared
-                    if prep is None and i:  # (run_prepared sets what _renew puts back)
+                    if prep is None and i:  # (_run_stage sets what _renew puts back)
                         _renew(sub, base_fds, base_arg)
             else:
                 sub = _fork(interp, stdin)

@@ -147,7 +147,7 @@ def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:
                 return call_function(interp, fn, name, list(fixed), fds)
             if tool is not None:
                 if prepared(known, tool):  # (so memo[0] holds its binding)
-                    return _call_leaf(interp, memo[0], name, fds)  # type: ignore[arg-type]
+                    return call_leaf(interp, memo[0], name, fds)  # type: ignore[arg-type]
                 return call_tool(interp, tool, name, list(fixed), fds, memo)
         args = list(fixed)
     else:
@@ -233,26 +233,13 @@ def _dispatcher(interp: Interpreter, cmd: ast.SimpleCommand, name: str, fn: Any,
 
 
 def prepared(known: Known, tool: Tool) -> bool:
-    """Whether `run_prepared` may run the constant command `known` as `tool`: an earlier
-    run kept its binding for that tool (`call_tool`'s memo). The caller has found that
-    its name means `tool` now (no function, not turned off), and that the shell reports
-    no events and traces nothing."""
+    """Whether the constant command `known` may run as `tool` with the binding an
+    earlier run kept for that tool (`call_tool`'s memo, in `known[3][0]`), straight
+    through `call_leaf`. The caller has found that its name means `tool` now (no
+    function, not turned off), and that the shell reports no events and traces
+    nothing."""
     bound = known[3][0]
     return bound is not None and bound[0] is tool and REUSE_BINDINGS
-
-
-def run_prepared(interp: Interpreter, known: Known, fds: Fds) -> int:
-    """`interp.run_command(cmd, fds)` for a constant command `prepared` answered for:
-    the same steps, with the words, name and binding already known."""
-    name, _, last, memo = known
-    bound = memo[0]
-    assert bound is not None  # (what `prepared` found)
-    interp.cur_fds = fds
-    interp.last_typed = False
-    interp.last_data = None
-    interp.cmdsub_status = None
-    interp.state.last_arg = last
-    return _call_leaf(interp, bound, name, fds)
 
 
 def _dispatch(interp: Interpreter, cmd: ast.SimpleCommand, name: str, fn: Any,
@@ -891,7 +878,7 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
     if memo is not None and REUSE_BINDINGS and direct is None and writer is None and (
             fast.reusable(targs, inst)):
         memo[0] = bound
-    return _call_leaf(interp, bound, name, fds)
+    return call_leaf(interp, bound, name, fds)
 
 
 def _run_writer(interp: Interpreter, tool: Tool, name: str, words: list[Any],
@@ -913,35 +900,23 @@ def _run_writer(interp: Interpreter, tool: Tool, name: str, words: list[Any],
     return _flushed(interp, name, stdout, fds, code)
 
 
-def _call_leaf(interp: Interpreter, bound: Bound, name: str, fds: Fds) -> int:
+def call_leaf(interp: Interpreter, bound: Bound, name: str, fds: Fds) -> int:
     """Run a bound tool's leaf, `func(inst, ctx)` (`func(inst, ctx, session)` for the
     shell's own builtins), with a Context on the command's descriptors, and turn what it
     returns or raises into the command's status, its typed value and its output."""
     tool, leaf, inst, as_json, path = bound
-    stdout = fds.get(1)
-    capture: CheckedBytesIO | None = None
-    meter = interp.state.meter
     if as_json and not tool.schema.owns_output:
-        # what a tool prints under --json is kept to be reshaped: charged to the budget
-        capture = CheckedBytesIO(interp, meter if meter.cap < UNBOUNDED else None, name,
-                                 tool=True)
-        out_stream: IO[bytes] = capture
-    else:
-        out_stream = stdout if stdout is not None else io.BytesIO()
+        return _call_leaf_json(interp, bound, name, fds)
+    stdout = fds.get(1)
     stdin = fds.get(0)
-    stderr: IO[bytes] = fds.get(2) or io.BytesIO()
-    err_tee: _ErrorTee | None = None
-    if capture is not None:
-        # under --json a failure becomes {"error", "code"}, so the message is kept as
-        # well as shown
-        err_tee = _ErrorTee(stderr)
-        stderr = cast("IO[bytes]", err_tee)
+    state = interp.state
+    meter = state.meter
     ctx = new_context(
         name,
         stdin if stdin is not None else io.BytesIO(),
-        out_stream,
-        stderr,
-        (interp.fs if interp.state.umask is None else interp.files()) if (
+        stdout if stdout is not None else io.BytesIO(),
+        fds.get(2) or io.BytesIO(),
+        (interp.fs if state.umask is None else interp.files()) if (
             not interp.procsubs and len(fds) <= 3) else _procsub_fs(interp, fds),
         interp,
         as_json,
@@ -955,10 +930,7 @@ def _call_leaf(interp: Interpreter, bound: Bound, name: str, fds: Fds) -> int:
     func: Any = leaf.func  # (a leaf that is bound has one)
     saved_check = stop.install_new(interp.check_boundary)
     try:
-        if leaf.session:
-            ret = func(inst, ctx, interp)
-        else:
-            ret = func(inst, ctx)
+        ret = func(inst, ctx, interp) if leaf.session else func(inst, ctx)
     except _TOOL_FAILURES as e:
         return _tool_failed(interp, name, e, fds, stdout)
     finally:
@@ -967,41 +939,96 @@ def _call_leaf(interp: Interpreter, bound: Bound, name: str, fds: Fds) -> int:
         charges = ctx.charges
         if charges.n:  # most commands hold nothing
             charges.release()
-        if capture is not None:
-            capture.release()
-    if ret is None:
-        code, output, data = 0, None, None
-    elif type(ret) is int:
-        code, output, data = ret, None, None
-    elif isinstance(ret, OutputData):
-        code, output, data = 0, ret, None
-    elif isinstance(ret, Outcome):
-        code, output, data = ret.code, ret.output, ret.data
-    elif isinstance(ret, bool):
-        code, output, data = (0 if ret else 1), None, None
-    elif isinstance(ret, int):
-        code, output, data = int(ret), None, None
+    kind = type(ret)
+    if kind is int:
+        code = ret
+    elif ret is None:
+        code = 0
     else:
-        code, output, data = 0, None, ret
+        code, output, data = _returned(ret)
+        if data is not None or output is not None:
+            interp.last_data = data if data is not None else output
+        if leaf.schema.typed_substitution or tool.schema.typed_substitution:
+            interp.last_typed = data is not None
+        if output is not None:
+            rendered = interp.registry.render_output is not None and _render(
+                interp, "output", output, stdout)
+            if not rendered and output.root is not STREAMED:  # (streamed: its text is "")
+                _write(stdout, output.to_text())
+        return _flushed(interp, name, stdout, fds, code)
+    if leaf.schema.typed_substitution or tool.schema.typed_substitution:
+        interp.last_typed = False
+    return _flushed(interp, name, stdout, fds, code)
+
+
+def _returned(ret: Any) -> tuple[int, OutputData | None, Any]:
+    """(status, output, typed value) of what a tool's function returned that is not an
+    int or None: OutputData, an Outcome, a bool, an int subclass, or a value."""
+    if type(ret) is Outcome:
+        return ret.code, ret.output, ret.data
+    if isinstance(ret, OutputData):
+        return 0, ret, None
+    if isinstance(ret, Outcome):
+        return ret.code, ret.output, ret.data
+    if isinstance(ret, bool):
+        return (0 if ret else 1), None, None
+    if isinstance(ret, int):
+        return int(ret), None, None
+    return 0, None, ret
+
+
+def _call_leaf_json(interp: Interpreter, bound: Bound, name: str, fds: Fds) -> int:
+    """`call_leaf` of a tool under --json that does not own its output: what it prints
+    is captured (charged to the budget) and reshaped into the JSON result, and a failure
+    becomes {"error", "code"}, so its message is kept as well as shown."""
+    tool, leaf, inst, as_json, path = bound
+    stdout = fds.get(1)
+    meter = interp.state.meter
+    capture = CheckedBytesIO(interp, meter if meter.cap < UNBOUNDED else None, name,
+                             tool=True)
+    stdin = fds.get(0)
+    err_tee = _ErrorTee(fds.get(2) or io.BytesIO())
+    ctx = new_context(
+        name,
+        stdin if stdin is not None else io.BytesIO(),
+        capture,
+        cast("IO[bytes]", err_tee),
+        (interp.fs if interp.state.umask is None else interp.files()) if (
+            not interp.procsubs and len(fds) <= 3) else _procsub_fs(interp, fds),
+        interp,
+        as_json,
+        False if type(stdout) in NOT_TERMINALS else _isatty(stdout),
+        path,
+        Charges(meter) if meter.cap < UNBOUNDED else NO_CHARGES,
+        interp.keeps_value,
+    )
+    func: Any = leaf.func
+    saved_check = stop.install_new(interp.check_boundary)
+    try:
+        ret = func(inst, ctx, interp) if leaf.session else func(inst, ctx)
+    except _TOOL_FAILURES as e:
+        return _tool_failed(interp, name, e, fds, stdout)
+    finally:
+        if saved_check is not stop.KEPT:
+            stop.restore(saved_check)
+        charges = ctx.charges
+        if charges.n:
+            charges.release()
+        capture.release()
+    code, output, data = (ret, None, None) if type(ret) is int else (
+        (0, None, None) if ret is None else _returned(ret))
     if data is not None or output is not None:
         interp.last_data = data if data is not None else output
     if leaf.schema.typed_substitution or tool.schema.typed_substitution:
         interp.last_typed = data is not None
-    if capture is not None:
-        from tysh.kernel.tools.output import ExecResult, apply_output_format
+    from tysh.kernel.tools.output import ExecResult, apply_output_format
 
-        text = capture.getvalue().decode("utf-8", "surrogateescape")
-        err = err_tee.text() if err_tee is not None else ""
-        res = apply_output_format(
-            ExecResult(code=code, out=text, err=err, data=data, output=output), True,
-            tool.schema.owns_output)
-        if not _render(interp, "json", res.raw_data, stdout):
-            _write(stdout, res.out if isinstance(res.out, str) else res.text_out())
-    elif output is not None:
-        rendered = interp.registry.render_output is not None and _render(
-            interp, "output", output, stdout)
-        if not rendered and output.root is not STREAMED:  # (streamed: its text is "")
-            _write(stdout, output.to_text())
+    text = capture.getvalue().decode("utf-8", "surrogateescape")
+    res = apply_output_format(
+        ExecResult(code=code, out=text, err=err_tee.text(), data=data, output=output), True,
+        tool.schema.owns_output)
+    if not _render(interp, "json", res.raw_data, stdout):
+        _write(stdout, res.out if isinstance(res.out, str) else res.text_out())
     return _flushed(interp, name, stdout, fds, code)
 
 
