@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -143,6 +145,39 @@ def test_input_from_a_pipe_or_terminal_is_not_read_in_turn(
         assert not _in_turn(k, "sort | cat", fds)
         # a first stage that never reads its input runs in turn whatever that input is
         assert _in_turn(k, "echo a | cat", fds)
+
+
+@pytest.mark.parametrize(("src", "given"), [
+    ("grep -r x | cat", True), ("grep -rn x . | cat", True), ("grep -Rl x d | cat", True),
+    ("grep --recursive x | cat", True), ("grep -n x f.txt | cat", True),
+    ("grep x f.txt g.txt | wc -l", True), ("grep -ciw x f.txt | cat", True),
+    ("grep x | cat", False), ("grep -n x | cat", False), ("grep -r x - | cat", False),
+    ("grep x /dev/stdin | cat", False), ("grep x /proc/self/fd/0 | cat", False),
+    ("grep -e x f.txt | cat", False), ("grep -f pats f.txt | cat", False),
+    ("grep -m1 x f.txt | cat", False), ("grep -A 1 x | cat", False),
+    ("grep -- -r x | cat", False), ("grep --include=*.c x | cat", False),
+    ("grep $p f.txt | cat", False), ("sort f.txt | cat", False),
+])
+def test_a_first_stage_given_files_runs_in_turn_whatever_its_input(
+        tmp_path: Path, src: str, given: bool) -> None:
+    """grep searching recursively or given files never reads its standard input, so a
+    pipe or terminal there cannot keep it waiting; any other words count as reading."""
+    k = Kernel(cwd=str(tmp_path))
+    r, w = os.pipe()
+    os.close(w)
+    with open(r, "rb") as stdin:
+        fds = {0: stdin, 1: io.BytesIO(), 2: io.BytesIO()}
+        assert bool(_in_turn(k, src, fds)) == given
+
+
+def test_a_recursive_grep_into_a_pipeline_reads_the_files_not_its_input(
+        tmp_path: Path) -> None:
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "f.txt").write_text("a needle\nno\n")
+    script = "grep -rn needle . | wc -l; grep needle | wc -l; grep -c needle d/f.txt | cat"
+    p = subprocess.run([sys.executable, "-m", "tysh", "-c", script], cwd=tmp_path,
+                       input=b"needle 1\nneedle 2\n", capture_output=True, timeout=60)
+    assert (p.returncode, p.stdout, p.stderr) == (0, b"1\n2\n1\n", b"")
 
 
 def test_a_host_with_threads_of_its_own_gets_concurrent_stages(

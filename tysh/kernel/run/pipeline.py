@@ -24,6 +24,7 @@ import os
 import sys
 
 from tysh.kernel.base import stop
+from tysh.kernel.base.argv import Flag, Operand
 from tysh.kernel.base.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from tysh.kernel.base.hints import cast
 from tysh.kernel.base.lazymod import LazyModule, load
@@ -300,6 +301,41 @@ _NO_INPUT = frozenset({
     "hostname", "whoami", "id", "nproc", "date",
 })
 
+# grep's short options that take no value, and its spellings of a recursive search
+_GREP_PLAIN = frozenset("EFGPHhIiLlnoqRrsUvwxZzabcT")
+_GREP_RECURSIVE = frozenset({"-r", "-R", "--recursive", "--dereference-recursive"})
+
+
+def _given_files(name: str, known: Known | None) -> bool:
+    """Whether a first stage never reads its standard input by its constant words:
+    `grep` searching recursively (`grep -rn x`, which searches `.` when it names
+    nothing) or given files (`grep -n x f.txt`), with options that take no value and no
+    `-` or /dev/stdin among its words. Any other words count as reading it."""
+    if known is None or name != "grep":
+        return False
+    operands = 0
+    recursive = False
+    for a in known[1]:
+        kind = type(a)
+        if kind is Operand:
+            v = a.value  # type: ignore[union-attr]
+            if type(v) is not str or v == "-" or v.startswith(("/dev/", "/proc/")):
+                return False  # (a device may be standard input, by another name)
+            operands += 1
+        elif kind is Flag:
+            text = a.text  # type: ignore[union-attr]
+            if text in _GREP_RECURSIVE:
+                recursive = True
+            elif text[1:2] == "-" or a.value is not None or (  # type: ignore[union-attr]
+                    not _GREP_PLAIN.issuperset(text[1:])):
+                return False
+            elif "r" in text or "R" in text:
+                recursive = True
+        else:  # `--`: what follows is operands, which the loop above would misread
+            return False
+    return operands >= 1 if recursive else operands >= 2
+
+
 # syntax tree node id → (node, its stage's command name when its syntax allows running
 # in turn, else None, and whether it assigns no variable: see _assigns_nothing); the
 # entry holds the node, so an id is not reused while it lives
@@ -317,7 +353,8 @@ def _in_turn(interp: Interpreter, staged: _Staged, fds: Fds) -> tuple[Tool, ...]
     of `_TURN_KINDS` or `_TURN_SHELL` — not a function, not a name `enable -n` turned
     off."""
     names = staged[1]
-    if names is None or (names[0] not in _NO_INPUT and not isinstance(fds.get(0), io.BytesIO)):
+    if names is None or (names[0] not in _NO_INPUT and not isinstance(
+            fds.get(0), io.BytesIO) and not _given_files(names[0], staged[3][0])):
         return None
     # (a host that has started threads has loaded threading; a threading module still
     # being imported, by another thread, has no count yet: there is another thread)
