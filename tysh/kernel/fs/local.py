@@ -36,10 +36,8 @@ _DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC
 # an entry of a directory held open, read without following a final symlink (and without
 # waiting on a FIFO: hostio polls one)
 _READ_ENTRY = mode_flags("rb") | getattr(os, "O_NOFOLLOW", 0)
-# the first positioned read of a file in a walk's batch: under the allocator's threshold
-# for a mapping of its own (a bigger buffer would cost a mapping and its removal per file)
-_FIRST_READ = 1 << 16
-# what a positioned read of something that is no regular file can fail with
+# what a seek to the end or a positioned read of something that is no regular file
+# can fail with
 _NO_PREAD = frozenset({errno.ESPIPE, errno.EINVAL, errno.EAGAIN, errno.EWOULDBLOCK})
 
 
@@ -113,6 +111,16 @@ def scan_kinds(fd_or_path: int | str) -> list[tuple[str, str]]:
             except OSError:  # vanished meanwhile
                 continue
     return out
+
+
+def _rewind(fd: int) -> None:
+    """Put `fd`'s offset back at 0; a descriptor that cannot seek (a FIFO, a socket) has
+    no offset for a seek to have moved."""
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError as e:
+        if e.errno != errno.ESPIPE:
+            raise
 
 
 class FdDir(DirHandle):
@@ -193,29 +201,31 @@ class FdDir(DirHandle):
 
     def read_files(self, names: Iterable[str], limit: int, without: bytes | None = None
                    ) -> Iterator[tuple[str, bytes | IO[bytes] | FsError]]:
-        # read_small's answers, with fewer system calls' worth of work per file: a small
-        # file is read whole by a positioned read from its start, and it is whole when
-        # a positioned read at the end of what came gives nothing. A positioned read
-        # moves no file offset (and a FIFO refuses it), so any other case starts again
-        # from offset 0 on read_small's own steps (fstat, then one read or a stream),
-        # as if nothing had been read. The names are checked once for the batch: one
-        # that is no entry's own name (a path, "..") goes the filesystem's way, as in
+        # read_small's answers, with less work per file: the size is where a seek to the
+        # end lands (no stat record to build), and a positioned read of one byte more
+        # than the size that gives the size stopped at the end (a regular file's read is
+        # short only there), so a small file costs one read, into a buffer of its own
+        # size. Any other case (a bigger file, one that grew or shrank meanwhile, one
+        # that refuses to seek or to read at a position: a FIFO, /proc) starts again from
+        # offset 0 on read_small's own steps (fstat, then one read or a stream), as if
+        # nothing had been read. The names are checked once for the batch: one that is
+        # no entry's own name (a path, "..") goes the filesystem's way, as in
         # read_small, and so does the rest of the batch.
         batch = names if type(names) is list else list(names)
         if not own_names(batch):
             yield from super().read_files(batch, limit, without)
             return
         dfd = self.fd
-        first = min(limit, _FIRST_READ)
-        sys_open, sys_pread, sys_close, flags = os.open, os.pread, os.close, _READ_ENTRY
+        sys_open, sys_lseek, sys_pread, sys_close = os.open, os.lseek, os.pread, os.close
+        flags, end = _READ_ENTRY, os.SEEK_END
         for name in batch:
             got: bytes | IO[bytes] | FsError
             fd = -1
             try:
                 fd = sys_open(name, flags, dir_fd=dfd)
-                data = sys_pread(fd, first, 0)
-                k = len(data)
-                if k < first and (not k or not sys_pread(fd, 1, k)):
+                size = sys_lseek(fd, 0, end)
+                data = sys_pread(fd, size + 1, 0) if size <= limit else None
+                if data is not None and len(data) == size:
                     if without is not None and data.find(without) < 0:
                         continue  # (the finally clause closes it)
                     got = data
@@ -246,10 +256,10 @@ class FdDir(DirHandle):
 
     def _read_failed(self, fd: int, name: str, limit: int, e: OSError
                      ) -> bytes | IO[bytes] | FsError:
-        """read_files' answer for the entry `name` when opening it (fd -1) or a positioned
-        read of it (`fd`, this call's) failed with `e`: a symlink is opened through the
-        filesystem's own resolution, what refuses a positioned read is read on
-        read_small's steps, anything else is the error."""
+        """read_files' answer for the entry `name` when opening it (fd -1), or a seek or
+        a positioned read of it (`fd`, this call's), failed with `e`: a symlink is opened
+        through the filesystem's own resolution, what refuses a seek or a positioned
+        read is read on read_small's steps, anything else is the error."""
         path = self._base + name
         if fd < 0:
             if e.errno != errno.ELOOP:
@@ -264,10 +274,11 @@ class FdDir(DirHandle):
         return FsError(path, reason(e))
 
     def _read_open(self, fd: int, path: str, limit: int) -> bytes | IO[bytes]:
-        """read_small's steps for an entry opened as `fd` (at offset 0), which is this
-        call's: the whole content of a regular file of at most `limit` bytes, else a
-        stream over `fd`."""
+        """read_small's steps for an entry opened as `fd`, which is this call's, from
+        offset 0 wherever a seek left it: the whole content of a regular file of at most
+        `limit` bytes, else a stream over `fd`."""
         try:
+            _rewind(fd)
             st = os.fstat(fd)
             size = st.st_size
             if size <= limit and stat_mod.S_ISREG(st.st_mode):
