@@ -224,9 +224,9 @@ class FdDir(DirHandle):
             try:
                 fd = sys_open(name, flags, dir_fd=dfd)
                 size = sys_lseek(fd, 0, end)
-                data = sys_pread(fd, size + 1, 0) if size <= limit else None
-                if data is not None and len(data) == size:
-                    if without is not None and data.find(without) < 0:
+                if size <= limit and len(data := sys_pread(fd, size + 1, 0)) == size:
+                    # (partition takes its argument as it is, where find parses a tuple)
+                    if without is not None and not data.partition(without)[1]:
                         continue  # (the finally clause closes it)
                     got = data
                 else:
