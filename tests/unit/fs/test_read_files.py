@@ -4,6 +4,7 @@ regular file, a stream of the same content otherwise, the same error."""
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import Any
@@ -218,3 +219,25 @@ def test_files_whose_size_is_not_their_length_read_as_alone(path: str) -> None:
         assert [k for _, (k, _) in batch] == [k for _, (k, _) in one]
     else:
         assert batch == one
+
+
+@pytest.mark.parametrize("err", [errno.ESPIPE, errno.EINVAL, errno.EIO, errno.EOVERFLOW])
+def test_a_seek_to_the_end_that_fails_is_no_error_of_the_file_s(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, err: int) -> None:
+    # read_small never seeks to the end: whatever such a seek fails with, the file
+    # reads on read_small's steps
+    (tmp_path / "small").write_bytes(b"small\n")
+    (tmp_path / "big").write_bytes(b"big\n" * 100)
+    real_lseek = os.lseek
+
+    def lseek(fd: int, pos: int, how: int) -> int:
+        if how == os.SEEK_END:
+            raise OSError(err, os.strerror(err))
+        return real_lseek(fd, pos, how)
+
+    for fs in (LocalFileSystem(), ConfinedFileSystem(str(tmp_path))):
+        with monkeypatch.context() as m:
+            m.setattr(os, "lseek", lseek)
+            batch, one = _both(fs, str(tmp_path), ["small", "big"], 64)
+        assert batch == one == [("small", ("bytes", b"small\n")),
+                                ("big", ("stream", b"big\n" * 100))]

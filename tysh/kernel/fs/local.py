@@ -36,8 +36,7 @@ _DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC
 # an entry of a directory held open, read without following a final symlink (and without
 # waiting on a FIFO: hostio polls one)
 _READ_ENTRY = mode_flags("rb") | getattr(os, "O_NOFOLLOW", 0)
-# what a seek to the end or a positioned read of something that is no regular file
-# can fail with
+# what a positioned read of something that is no regular file can fail with
 _NO_PREAD = frozenset({errno.ESPIPE, errno.EINVAL, errno.EAGAIN, errno.EWOULDBLOCK})
 
 
@@ -208,9 +207,9 @@ class FdDir(DirHandle):
         # size. Any other case (a bigger file, one that grew or shrank meanwhile, one
         # that refuses to seek or to read at a position: a FIFO, /proc) starts again from
         # offset 0 on read_small's own steps (fstat, then one read or a stream), as if
-        # nothing had been read. The names are checked once for the batch: one that is
-        # no entry's own name (a path, "..") goes the filesystem's way, as in
-        # read_small, and so does the rest of the batch.
+        # nothing had been read: a seek that fails is no error of the file's. The names
+        # are checked once for the batch: one that is no entry's own name (a path, "..")
+        # goes the filesystem's way, as in read_small, and so does the rest of the batch.
         batch = names if type(names) is list else list(names)
         if not own_names(batch):
             yield from super().read_files(batch, limit, without)
@@ -223,7 +222,10 @@ class FdDir(DirHandle):
             fd = -1
             try:
                 fd = sys_open(name, flags, dir_fd=dfd)
-                size = sys_lseek(fd, 0, end)
+                try:
+                    size = sys_lseek(fd, 0, end)
+                except OSError:  # (a FIFO, a /proc file): read_small's steps decide
+                    size = limit + 1
                 if size <= limit and len(data := sys_pread(fd, size + 1, 0)) == size:
                     # (partition takes its argument as it is, where find parses a tuple)
                     if without is not None and not data.partition(without)[1]:
@@ -256,10 +258,10 @@ class FdDir(DirHandle):
 
     def _read_failed(self, fd: int, name: str, limit: int, e: OSError
                      ) -> bytes | IO[bytes] | FsError:
-        """read_files' answer for the entry `name` when opening it (fd -1), or a seek or
-        a positioned read of it (`fd`, this call's), failed with `e`: a symlink is opened
-        through the filesystem's own resolution, what refuses a seek or a positioned
-        read is read on read_small's steps, anything else is the error."""
+        """read_files' answer for the entry `name` when opening it (fd -1) or a positioned
+        read of it (`fd`, this call's) failed with `e`: a symlink is opened through the
+        filesystem's own resolution, what refuses a positioned read is read on
+        read_small's steps, anything else is the error."""
         path = self._base + name
         if fd < 0:
             if e.errno != errno.ELOOP:
