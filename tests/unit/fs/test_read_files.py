@@ -221,17 +221,18 @@ def test_files_whose_size_is_not_their_length_read_as_alone(path: str) -> None:
         assert batch == one
 
 
+@pytest.mark.parametrize("every", [False, True])
 @pytest.mark.parametrize("err", [errno.ESPIPE, errno.EINVAL, errno.EIO, errno.EOVERFLOW])
 def test_a_seek_to_the_end_that_fails_is_no_error_of_the_file_s(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, err: int) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, err: int, every: bool) -> None:
     # read_small never seeks to the end: whatever such a seek fails with, the file
-    # reads on read_small's steps
+    # reads on read_small's steps, from where it is (a descriptor may refuse every seek)
     (tmp_path / "small").write_bytes(b"small\n")
     (tmp_path / "big").write_bytes(b"big\n" * 100)
     real_lseek = os.lseek
 
     def lseek(fd: int, pos: int, how: int) -> int:
-        if how == os.SEEK_END:
+        if how == os.SEEK_END or every:
             raise OSError(err, os.strerror(err))
         return real_lseek(fd, pos, how)
 

@@ -112,16 +112,6 @@ def scan_kinds(fd_or_path: int | str) -> list[tuple[str, str]]:
     return out
 
 
-def _rewind(fd: int) -> None:
-    """Put `fd`'s offset back at 0; a descriptor that cannot seek (a FIFO, a socket) has
-    no offset for a seek to have moved."""
-    try:
-        os.lseek(fd, 0, os.SEEK_SET)
-    except OSError as e:
-        if e.errno != errno.ESPIPE:
-            raise
-
-
 class FdDir(DirHandle):
     """A directory held open by fd: entries listed from it, files opened relative to it
     without following a final symlink (a link is opened through the filesystem's own
@@ -217,6 +207,8 @@ class FdDir(DirHandle):
         dfd = self.fd
         sys_open, sys_lseek, sys_pread, sys_close = os.open, os.lseek, os.pread, os.close
         flags, end = _READ_ENTRY, os.SEEK_END
+        # the size of a file whose seek to the end failed: above the limit and any size
+        no_size = (1 << 63) + max(limit, 0)
         for name in batch:
             got: bytes | IO[bytes] | FsError
             fd = -1
@@ -225,7 +217,7 @@ class FdDir(DirHandle):
                 try:
                     size = sys_lseek(fd, 0, end)
                 except OSError:  # (a FIFO, a /proc file): read_small's steps decide
-                    size = limit + 1
+                    size = no_size
                 if size <= limit and len(data := sys_pread(fd, size + 1, 0)) == size:
                     # (partition takes its argument as it is, where find parses a tuple)
                     if without is not None and not data.partition(without)[1]:
@@ -233,7 +225,7 @@ class FdDir(DirHandle):
                     got = data
                 else:
                     owned, fd = fd, -1
-                    got = self._read_rest(owned, name, limit)
+                    got = self._read_rest(owned, name, limit, size != no_size)
                     if left_out(got, without):
                         continue
             except OSError as e:
@@ -246,11 +238,12 @@ class FdDir(DirHandle):
                     sys_close(fd)
             yield name, got
 
-    def _read_rest(self, fd: int, name: str, limit: int) -> bytes | IO[bytes] | FsError:
+    def _read_rest(self, fd: int, name: str, limit: int, sought: bool
+                   ) -> bytes | IO[bytes] | FsError:
         """_read_open's answer for the entry `name` opened as `fd` (this call's), its
         error as a value."""
         try:
-            return self._read_open(fd, self._base + name, limit)
+            return self._read_open(fd, self._base + name, limit, sought)
         except OSError as e:
             return FsError(self._base + name, reason(e))
         except FsError as e:
@@ -270,17 +263,18 @@ class FdDir(DirHandle):
                 return self.fs.open(path, "rb")
             except FsError as fe:
                 return fe
-        if e.errno in _NO_PREAD:
-            return self._read_rest(fd, name, limit)
+        if e.errno in _NO_PREAD:  # (after a seek to the end, which moved the offset)
+            return self._read_rest(fd, name, limit, True)
         os.close(fd)
         return FsError(path, reason(e))
 
-    def _read_open(self, fd: int, path: str, limit: int) -> bytes | IO[bytes]:
+    def _read_open(self, fd: int, path: str, limit: int, sought: bool) -> bytes | IO[bytes]:
         """read_small's steps for an entry opened as `fd`, which is this call's, from
-        offset 0 wherever a seek left it: the whole content of a regular file of at most
-        `limit` bytes, else a stream over `fd`."""
+        offset 0 (sought back to when `sought`: a seek to its end moved it): the whole
+        content of a regular file of at most `limit` bytes, else a stream over `fd`."""
         try:
-            _rewind(fd)
+            if sought:
+                os.lseek(fd, 0, os.SEEK_SET)
             st = os.fstat(fd)
             size = st.st_size
             if size <= limit and stat_mod.S_ISREG(st.st_mode):
