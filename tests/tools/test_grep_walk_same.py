@@ -244,3 +244,51 @@ def test_a_plain_string_grep_loads_no_regex_machinery(tree: Path, script: str,
     loaded = set(json.loads(p.stdout.strip().splitlines()[-1]))
     assert not loaded.intersection(_NEVER_FOR_A_PLAIN_STRING), sorted(
         loaded.intersection(_NEVER_FOR_A_PLAIN_STRING))
+
+
+# -- what a walk on the host's filesystem (tysh -c's) reads --------------------------------
+
+def test_a_walk_on_the_host_filesystem_reads_no_fifo_or_device_it_meets(
+        tmp_path: Path) -> None:
+    # a FIFO with no writer would hold a read, and /dev/zero never ends: -r passes over
+    # the FIFO, -R the links to either, as GNU's `-D read` reads only named devices
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "f.txt").write_bytes(b"needle\n")
+    os.mkfifo(tmp_path / "d" / "ff")
+    os.symlink("ff", tmp_path / "d" / "to-fifo")
+    if os.path.exists("/dev/zero"):
+        os.symlink("/dev/zero", tmp_path / "d" / "to-zero")
+    k = Kernel(cwd=str(tmp_path), fs=LocalFileSystem(), limits=Limits(max_output_bytes=None))
+    for flag in ("-r", "-R"):
+        r = k.execute(f"grep {flag} needle d", timeout=10)
+        assert (r.code, r.out, r.err) == (0, "d/f.txt:needle\n", ""), flag
+
+
+@pytest.mark.parametrize("change", [b"needle grown\n", b"", b"need"])
+def test_a_file_changed_as_a_walk_reads_it_greps_as_its_content_then(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: bytes) -> None:
+    # the file grows or shrinks between the seek that gives its size and the read: the
+    # walk prints what grep prints for the file as it is once changed
+    (tmp_path / "d").mkdir()
+    path = tmp_path / "d" / "f.txt"
+    before = b"a needle\nhay\n"
+    after = before + change if change.endswith(b"\n") else change
+    real_lseek = os.lseek
+    changed = []
+
+    def lseek(fd: int, pos: int, how: int) -> int:
+        got = real_lseek(fd, pos, how)
+        if how == os.SEEK_END and not changed and os.path.samestat(os.fstat(fd),
+                                                                   os.stat(path)):
+            changed.append(True)
+            path.write_bytes(after)
+        return got
+
+    k = Kernel(cwd=str(tmp_path), fs=LocalFileSystem(), limits=Limits(max_output_bytes=None))
+    path.write_bytes(before)
+    with monkeypatch.context() as m:
+        m.setattr(os, "lseek", lseek)
+        walked = k.execute("grep -rn needle d")
+    assert changed
+    named = k.execute("grep -Hn needle d/f.txt")
+    assert (walked.code, walked.out, walked.err) == (named.code, named.out, named.err)

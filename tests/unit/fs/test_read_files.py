@@ -4,6 +4,7 @@ regular file, a stream of the same content otherwise, the same error."""
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,7 @@ def test_a_batch_read_gives_each_file_as_reading_it_alone_does(
 
 
 @pytest.mark.parametrize("size", [0, 1, (1 << 16) - 1, 1 << 16, (1 << 16) + 1, 200_000])
-def test_files_about_the_first_read_s_size_are_read_whole_as_alone(
+def test_files_of_sizes_about_an_allocation_s_own_mapping_are_read_whole_as_alone(
         tmp_path: Path, size: int) -> None:
     (tmp_path / "f").write_bytes(b"a" * size)
     batch, one = _both(LocalFileSystem(), str(tmp_path), ["f"], 1 << 18)
@@ -146,10 +147,10 @@ def test_a_batch_read_without_bytes_leaves_out_exactly_the_whole_files_lacking_t
                         if kind != "bytes" or without in data]
 
 
-def test_a_batch_read_without_bytes_leaves_out_a_file_past_the_first_read(
+def test_a_batch_read_without_bytes_leaves_out_a_large_file_lacking_them(
         tmp_path: Path) -> None:
-    # a file longer than the first positioned read is read whole on the slower steps,
-    # and left out there just the same; a link is opened as a stream, and stays in
+    # a file larger than a small buffer is read whole too, and left out just the same;
+    # a link is opened as a stream, and stays in
     (tmp_path / "big").write_bytes(b"a" * 200_000)
     (tmp_path / "bigger").write_bytes(b"a" * 200_000 + b"needle\n")
     (tmp_path / "link").symlink_to("big")
@@ -159,3 +160,85 @@ def test_a_batch_read_without_bytes_leaves_out_a_file_past_the_first_read(
             got = [(n, _answer(g)) for n, g in d.read_files(names, 1 << 18, b"needle")]
         assert got == [("bigger", ("bytes", b"a" * 200_000 + b"needle\n")),
                        ("link", ("stream", b"a" * 200_000))]
+
+
+@pytest.mark.parametrize("size", [0, 1, 99, 100, 101])
+def test_files_about_the_limit_read_as_alone(tmp_path: Path, size: int) -> None:
+    # the size a seek to the end gives decides a read of one byte more, or a stream
+    (tmp_path / "f").write_bytes(b"a\n" * size)
+    for fs in (LocalFileSystem(), ConfinedFileSystem(str(tmp_path))):
+        batch, one = _both(fs, str(tmp_path), ["f"], 200)
+        assert batch == one == [("f", ("bytes" if 2 * size <= 200 else "stream", b"a\n" * size))]
+
+
+@pytest.mark.parametrize("change", ["grow", "shrink", "empty"])
+def test_a_file_changed_between_the_seek_and_the_read_is_read_as_it_is_then(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    # a read of one byte more than the size that does not give the size (the file grew
+    # or shrank after the seek) starts again on read_small's steps: the content then
+    path = tmp_path / "f"
+    path.write_bytes(b"first line\n" * 3)
+    after = {"grow": b"first line\n" * 3 + b"more\n", "shrink": b"first",
+             "empty": b""}[change]
+    real_lseek = os.lseek
+    changed = []
+
+    def lseek(fd: int, pos: int, how: int) -> int:
+        got = real_lseek(fd, pos, how)
+        if how == os.SEEK_END and not changed:
+            changed.append(True)
+            path.write_bytes(after)
+        return got
+
+    for fs in (LocalFileSystem(), ConfinedFileSystem(str(tmp_path))):
+        path.write_bytes(b"first line\n" * 3)
+        changed.clear()
+        with monkeypatch.context() as m:
+            m.setattr(os, "lseek", lseek)
+            with fs.open_dir(str(tmp_path)) as d:
+                [(_, got)] = list(d.read_files(["f"], 1 << 10))
+        assert changed
+        assert _answer(got) == ("bytes", after)
+        batch, one = _both(fs, str(tmp_path), ["f"], 1 << 10)
+        assert batch == one == [("f", ("bytes", after))]
+
+
+@pytest.mark.parametrize("path", ["/proc/sys/kernel/ostype", "/proc/self/status",
+                                  "/sys/kernel/mm/transparent_hugepage/enabled"])
+def test_files_whose_size_is_not_their_length_read_as_alone(path: str) -> None:
+    # /proc/sys says size 0 and has content; /sys says a page and has less; /proc's
+    # seq files refuse a seek to the end: each is read as read_small reads it
+    if not os.path.exists(path):
+        pytest.skip(f"no {path}")
+    head, name = os.path.split(path)
+    fs = LocalFileSystem()
+    batch, one = _both(fs, head, [name], 1 << 18)
+    [(_, (kind, data))] = batch
+    assert data and data.endswith(b"\n")
+    if name == "status":  # (its numbers change between two reads)
+        assert [k for _, (k, _) in batch] == [k for _, (k, _) in one]
+    else:
+        assert batch == one
+
+
+@pytest.mark.parametrize("every", [False, True])
+@pytest.mark.parametrize("err", [errno.ESPIPE, errno.EINVAL, errno.EIO, errno.EOVERFLOW])
+def test_a_seek_to_the_end_that_fails_is_no_error_of_the_file_s(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, err: int, every: bool) -> None:
+    # read_small never seeks to the end: whatever such a seek fails with, the file
+    # reads on read_small's steps, from where it is (a descriptor may refuse every seek)
+    (tmp_path / "small").write_bytes(b"small\n")
+    (tmp_path / "big").write_bytes(b"big\n" * 100)
+    real_lseek = os.lseek
+
+    def lseek(fd: int, pos: int, how: int) -> int:
+        if how == os.SEEK_END or every:
+            raise OSError(err, os.strerror(err))
+        return real_lseek(fd, pos, how)
+
+    for fs in (LocalFileSystem(), ConfinedFileSystem(str(tmp_path))):
+        with monkeypatch.context() as m:
+            m.setattr(os, "lseek", lseek)
+            batch, one = _both(fs, str(tmp_path), ["small", "big"], 64)
+        assert batch == one == [("small", ("bytes", b"small\n")),
+                                ("big", ("stream", b"big\n" * 100))]

@@ -36,9 +36,6 @@ _DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC
 # an entry of a directory held open, read without following a final symlink (and without
 # waiting on a FIFO: hostio polls one)
 _READ_ENTRY = mode_flags("rb") | getattr(os, "O_NOFOLLOW", 0)
-# the first positioned read of a file in a walk's batch: under the allocator's threshold
-# for a mapping of its own (a bigger buffer would cost a mapping and its removal per file)
-_FIRST_READ = 1 << 16
 # what a positioned read of something that is no regular file can fail with
 _NO_PREAD = frozenset({errno.ESPIPE, errno.EINVAL, errno.EAGAIN, errno.EWOULDBLOCK})
 
@@ -193,35 +190,42 @@ class FdDir(DirHandle):
 
     def read_files(self, names: Iterable[str], limit: int, without: bytes | None = None
                    ) -> Iterator[tuple[str, bytes | IO[bytes] | FsError]]:
-        # read_small's answers, with fewer system calls' worth of work per file: a small
-        # file is read whole by a positioned read from its start, and it is whole when
-        # a positioned read at the end of what came gives nothing. A positioned read
-        # moves no file offset (and a FIFO refuses it), so any other case starts again
-        # from offset 0 on read_small's own steps (fstat, then one read or a stream),
-        # as if nothing had been read. The names are checked once for the batch: one
-        # that is no entry's own name (a path, "..") goes the filesystem's way, as in
-        # read_small, and so does the rest of the batch.
+        # read_small's answers, with less work per file: the size is where a seek to the
+        # end lands (no stat record to build), and a positioned read of one byte more
+        # than the size that gives the size stopped at the end (a regular file's read is
+        # short only there), so a small file costs one read, into a buffer of its own
+        # size. Any other case (a bigger file, one that grew or shrank meanwhile, one
+        # that refuses to seek or to read at a position: a FIFO, /proc) starts again from
+        # offset 0 on read_small's own steps (fstat, then one read or a stream), as if
+        # nothing had been read: a seek that fails is no error of the file's. The names
+        # are checked once for the batch: one that is no entry's own name (a path, "..")
+        # goes the filesystem's way, as in read_small, and so does the rest of the batch.
         batch = names if type(names) is list else list(names)
         if not own_names(batch):
             yield from super().read_files(batch, limit, without)
             return
         dfd = self.fd
-        first = min(limit, _FIRST_READ)
-        sys_open, sys_pread, sys_close, flags = os.open, os.pread, os.close, _READ_ENTRY
+        sys_open, sys_lseek, sys_pread, sys_close = os.open, os.lseek, os.pread, os.close
+        flags, end = _READ_ENTRY, os.SEEK_END
+        # the size of a file whose seek to the end failed: above the limit and any size
+        no_size = (1 << 63) + max(limit, 0)
         for name in batch:
             got: bytes | IO[bytes] | FsError
             fd = -1
             try:
                 fd = sys_open(name, flags, dir_fd=dfd)
-                data = sys_pread(fd, first, 0)
-                k = len(data)
-                if k < first and (not k or not sys_pread(fd, 1, k)):
-                    if without is not None and data.find(without) < 0:
+                try:
+                    size = sys_lseek(fd, 0, end)
+                except OSError:  # (a FIFO, a /proc file): read_small's steps decide
+                    size = no_size
+                if size <= limit and len(data := sys_pread(fd, size + 1, 0)) == size:
+                    # (partition takes its argument as it is, where find parses a tuple)
+                    if without is not None and not data.partition(without)[1]:
                         continue  # (the finally clause closes it)
                     got = data
                 else:
                     owned, fd = fd, -1
-                    got = self._read_rest(owned, name, limit)
+                    got = self._read_rest(owned, name, limit, size != no_size)
                     if left_out(got, without):
                         continue
             except OSError as e:
@@ -234,11 +238,12 @@ class FdDir(DirHandle):
                     sys_close(fd)
             yield name, got
 
-    def _read_rest(self, fd: int, name: str, limit: int) -> bytes | IO[bytes] | FsError:
+    def _read_rest(self, fd: int, name: str, limit: int, sought: bool
+                   ) -> bytes | IO[bytes] | FsError:
         """_read_open's answer for the entry `name` opened as `fd` (this call's), its
         error as a value."""
         try:
-            return self._read_open(fd, self._base + name, limit)
+            return self._read_open(fd, self._base + name, limit, sought)
         except OSError as e:
             return FsError(self._base + name, reason(e))
         except FsError as e:
@@ -258,16 +263,18 @@ class FdDir(DirHandle):
                 return self.fs.open(path, "rb")
             except FsError as fe:
                 return fe
-        if e.errno in _NO_PREAD:
-            return self._read_rest(fd, name, limit)
+        if e.errno in _NO_PREAD:  # (after a seek to the end, which moved the offset)
+            return self._read_rest(fd, name, limit, True)
         os.close(fd)
         return FsError(path, reason(e))
 
-    def _read_open(self, fd: int, path: str, limit: int) -> bytes | IO[bytes]:
-        """read_small's steps for an entry opened as `fd` (at offset 0), which is this
-        call's: the whole content of a regular file of at most `limit` bytes, else a
-        stream over `fd`."""
+    def _read_open(self, fd: int, path: str, limit: int, sought: bool) -> bytes | IO[bytes]:
+        """read_small's steps for an entry opened as `fd`, which is this call's, from
+        offset 0 (sought back to when `sought`: a seek to its end moved it): the whole
+        content of a regular file of at most `limit` bytes, else a stream over `fd`."""
         try:
+            if sought:
+                os.lseek(fd, 0, os.SEEK_SET)
             st = os.fstat(fd)
             size = st.st_size
             if size <= limit and stat_mod.S_ISREG(st.st_mode):
