@@ -110,3 +110,21 @@ def test_memory_read_small_gives_a_stream_of_the_file() -> None:
     assert data == b"abc"
     with pytest.raises(FsError):
         fs.read_small("/nope", 10)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_hosts_read_small_gives_what_its_open_gives(tmp_path: Path, name: str) -> None:
+    from tysh.kernel.fs.local import LocalFileSystem
+
+    root, out = tmp_path / "root", tmp_path / "out"
+    _tree(root, out)
+    fs = LocalFileSystem()
+    path = str(root) + "/" + name
+    if name == "fifo":
+        got = fs.read_small(path, 4096)
+        assert not isinstance(got, bytes)
+        got.close()
+        return
+    got = _by_read_small(fs, path, 4096)
+    assert got[:2] == _by_open(fs, path)
+    assert got[2] == (name in ("small", "empty", "link", "outside"))

@@ -24,7 +24,14 @@ from tysh.kernel.fs.api import (
     names_dir,
     own_names,
 )
-from tysh.kernel.fs.hostio import mode_flags, open_fifo_writer, reason, replace_in, wrap_fd
+from tysh.kernel.fs.hostio import (
+    mode_flags,
+    open_fifo_writer,
+    read_whole,
+    reason,
+    replace_in,
+    wrap_fd,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,7 +42,8 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC
 # an entry of a directory held open, read without following a final symlink (and without
 # waiting on a FIFO: hostio polls one)
-_READ_ENTRY = mode_flags("rb") | getattr(os, "O_NOFOLLOW", 0)
+_READ_PATH = mode_flags("rb")
+_READ_ENTRY = _READ_PATH | getattr(os, "O_NOFOLLOW", 0)
 # what a positioned read of something that is no regular file can fail with
 _NO_PREAD = frozenset({errno.ESPIPE, errno.EINVAL, errno.EAGAIN, errno.EWOULDBLOCK})
 
@@ -164,29 +172,7 @@ class FdDir(DirHandle):
             if e.errno == errno.ELOOP:  # a symlink: the filesystem's own resolution
                 return self.fs.open(self._base + name, "rb")
             fail(self._base + name, e)
-        whole: bytes | None = None
-        try:
-            st = os.fstat(fd)
-            size = st.st_size
-            if stat_mod.S_ISREG(st.st_mode) and size <= limit:
-                data = os.read(fd, size + 1)
-                # read to the end as any reader does: a file that grew meanwhile is read
-                # as a stream from its start instead. A read of size + 1 that gives the
-                # size fstat gave stopped at the end (a regular file's read is short
-                # only there); one that gives less is checked with one more read.
-                if len(data) == size or len(data) < size and not os.read(fd, 1):
-                    whole = data
-                else:
-                    os.lseek(fd, 0, os.SEEK_SET)
-        except BaseException as e:
-            os.close(fd)
-            if isinstance(e, OSError):
-                fail(self._base + name, e)
-            raise
-        if whole is not None:
-            os.close(fd)
-            return whole
-        return wrap_fd(fd, "rb", self._base + name, self.fs.checkpoint)
+        return read_whole(fd, limit, self._base + name, self.fs.checkpoint)
 
     def read_files(self, names: Iterable[str], limit: int, without: bytes | None = None
                    ) -> Iterator[tuple[str, bytes | IO[bytes] | FsError]]:
@@ -271,23 +257,15 @@ class FdDir(DirHandle):
     def _read_open(self, fd: int, path: str, limit: int, sought: bool) -> bytes | IO[bytes]:
         """read_small's steps for an entry opened as `fd`, which is this call's, from
         offset 0 (sought back to when `sought`: a seek to its end moved it): the whole
-        content of a regular file of at most `limit` bytes, else a stream over `fd`."""
-        try:
-            if sought:
+        content of a regular file of at most `limit` bytes, else a stream over `fd`.
+        A failure is raised (the seek's OSError, read_whole's FsError)."""
+        if sought:
+            try:
                 os.lseek(fd, 0, os.SEEK_SET)
-            st = os.fstat(fd)
-            size = st.st_size
-            if size <= limit and stat_mod.S_ISREG(st.st_mode):
-                data = os.read(fd, size + 1)
-                # a file that grew since fstat is read as a stream from its start
-                if len(data) == size or len(data) < size and not os.read(fd, 1):
-                    os.close(fd)
-                    return data
-                os.lseek(fd, 0, os.SEEK_SET)
-        except BaseException:
-            os.close(fd)
-            raise
-        return wrap_fd(fd, "rb", path, self.fs.checkpoint)
+            except BaseException:
+                os.close(fd)
+                raise
+        return read_whole(fd, limit, path, self.fs.checkpoint)
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -312,6 +290,14 @@ class LocalFileSystem(FileSystem):
             else:
                 fail(path, e)
         return wrap_fd(fd, mode, path, self.checkpoint)
+
+    def read_small(self, path: str, limit: int) -> bytes | IO[bytes]:
+        check_name(path)
+        try:
+            fd = os.open(path, _READ_PATH)
+        except (OSError, ValueError):  # (open says why, or opens what it may)
+            return self.open(path, "rb")
+        return read_whole(fd, limit, path, self.checkpoint)
 
     def _is_fifo(self, path: str) -> bool:
         try:
