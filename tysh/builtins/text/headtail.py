@@ -9,6 +9,7 @@ mode) lives in text.tailfollow and is imported only when asked for."""
 from __future__ import annotations
 
 import io
+from functools import partial
 
 from tysh.builtins._common.args import by_args
 from tysh.builtins._common.lines import (
@@ -17,7 +18,7 @@ from tysh.builtins._common.lines import (
     Kept,
     chunks,
     display_name,
-    kept_value,
+    kept_return,
     line_batches,
     parse_count,
     split_lines_text,
@@ -134,8 +135,12 @@ def _one_input(ctx: Context, name: str, run: Callable[[IO[bytes], IO[bytes]], No
                ) -> ToolReturn:
     """`_per_file_json` in text mode for one operand without a header, the commonest
     call: its value is the lines of everything written, as Kept's own value gives."""
-    kept = Kept(ctx.stdout) if ctx.keeps_value else None
-    out: Any = kept if kept is not None else ctx.stdout
+    if ctx.keeps_value:
+        kept = Kept(ctx.stdout)
+        out: Any = kept
+    else:
+        kept = None
+        out = ctx.stdout
     code = 0
     if name == "-" or name in STDIN_DEVICES:  # (open_input's answer for these)
         run(ctx.stdin, out)
@@ -150,7 +155,7 @@ def _one_input(ctx: Context, name: str, run: Callable[[IO[bytes], IO[bytes]], No
                 f.close()
     if kept is None:
         return code
-    return Outcome(code, kept_value(kept))
+    return kept_return(code, kept)
 
 
 def _per_file_json(
@@ -285,6 +290,9 @@ class HeadArgs(Record):
     ],
 )
 def head(args: HeadArgs, ctx: Context) -> ToolReturn:
+    made = _head_made(args)
+    if type(made) is tuple and made[3] is not None and not ctx.json:
+        return _one_input(ctx, made[3], made[0])  # (what `_run` does with it)
     return _run(args, ctx, head=True)
 
 
@@ -500,20 +508,9 @@ def _run(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> ToolReturn:
     return _per_file_json(ctx, files, show, body)
 
 
-class _Body:
-    """One file's head or tail: a body of `_BYTE_BODIES` or `_LINE_BODIES` with its count
-    (and line separator) bound, called with the input and the output."""
-
-    __slots__ = ("func", "keywords")
-
-    def __init__(self, func: Callable[..., None], **keywords: Any) -> None:
-        self.func = func
-        self.keywords = keywords
-
-    def __call__(self, f: IO[bytes], out: IO[bytes]) -> None:
-        self.func(f, out, **self.keywords)
-
-
+# One file's head or tail: a body of `_BYTE_BODIES` or `_LINE_BODIES` with its count (and
+# line separator) bound as keywords, called with the input and the output.
+_Body = partial[None]
 Made = tuple[_Body, tuple[str, ...], bool]
 # and the one operand (`-` for none) when there is at most one and no header is shown
 MadeOne = tuple[_Body, tuple[str, ...], bool, "str | None"]
@@ -536,10 +533,10 @@ def _made(args: HeadArgs | TailArgs, head: bool) -> MadeOne | str:
         return count
     flipped = count.sign == ("-" if head else "+")
     if count.in_bytes:
-        body = _Body(_BYTE_BODIES[head, flipped], n=count.n)
+        body = partial(_BYTE_BODIES[head, flipped], n=count.n)
     else:
         sep = b"\0" if args.zero_terminated else b"\n"
-        body = _Body(_LINE_BODIES[head, flipped], n=count.n, sep=sep)
+        body = partial(_LINE_BODIES[head, flipped], n=count.n, sep=sep)
     show = args.verbose or (len(files) > 1 and not args.quiet)
     one = None if show or len(files) > 1 else files[0] if files else "-"
     return body, files, show, one
