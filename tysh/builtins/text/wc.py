@@ -8,7 +8,6 @@ requested counts are computed, so `wc -l` over a large file runs at memory speed
 from __future__ import annotations
 
 import codecs
-from functools import partial
 from itertools import compress
 
 from tysh.builtins._common.args import by_args
@@ -267,7 +266,10 @@ def wc(args: WcArgs, ctx: Context) -> ToolReturn:
             if c is not None:
                 total.add(c)
     code = 1 if status is not None and status.failed else 0
-    value = partial(_value, sel, results, total, named, show_total)
+
+    def value() -> object:
+        return _value(sel, results, total, named, show_total)
+
     if ctx.json:
         return Outcome(code=code, output=OutputData.text("", rich_json=value))
     if total is not None:
