@@ -297,7 +297,9 @@ def kept_return(code: int, kept: Kept, shape: Callable[[str], object] | None = N
                 ) -> ToolReturn:
     """What a tool that wrote through `kept` returns: status `code` and its value
     (`kept_value`); the value alone stands for status 0, one object less."""
-    output = kept_value(kept, shape)
+    kept.shape = shape
+    kept.stream = _ENDED  # (kept_value, inline)
+    output = OutputData(None, STREAMED, kept.value)
     return output if code == 0 else Outcome(code, output)
 
 
@@ -328,10 +330,7 @@ def lines_json(
             code = body(args, ctx)
         finally:
             ctx.stdout = out
-        kept.shape = shape
-        kept.stream = _ENDED  # (kept_return, inline)
-        output = OutputData(None, STREAMED, kept.value)
-        return output if code == 0 else Outcome(code, output)
+        return kept_return(code, kept, shape)
     buf = HeldBuffer(ctx)
     code = body(args, ctx.evolve(stdout=buf))
     raw = buf.getvalue()
