@@ -1,11 +1,12 @@
-"""The short ways of cat, sort, uniq, tr and head/tail give what their general paths
+"""The short ways of cat, sort, uniq, tr, head/tail and wc give what their general paths
 give: the same output, messages, status and typed value (text mode, `--json`, `$(…)`,
 a pipeline's last stage and the stages before it), for inputs and options drawn at
-random. The general path is forced by putting each tool's remembered decision back to
-the answer that sends it there."""
+random, read in chunks of every size. The general path is forced by putting each
+tool's remembered decision back to the answer that sends it there."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +22,9 @@ import tysh.builtins.text.headtail as headtail_mod
 import tysh.builtins.text.sort as sort_mod
 import tysh.builtins.text.tr as tr_mod
 import tysh.builtins.text.uniq as uniq_mod
+import tysh.builtins.text.wc as wc_mod
 from tysh.builtins._common.args import by_args
+from tysh.builtins._common.lines import chunks
 from tysh.kernel.base.limits import Limits
 from tysh.kernel.embed.kernel import Kernel
 
@@ -31,12 +34,30 @@ class _NoHostReader:
     by the read loop."""
 
 
+def _wc_sized_plan(a: Any) -> Any:
+    """wc's plan, always finding the column width from the inputs' sizes."""
+    sel, names, only, show_total, _, *counted = wc_mod._plan(a)
+    return (sel, names, only, show_total, True, *counted)
+
+
+def _wc_counted(f: Any, words: bool, chars: bool, longest: bool) -> wc_mod.Counts:
+    """wc's counts by its general counter, whatever is counted."""
+    counter = wc_mod._Counter(words, chars, longest)
+    for chunk in chunks(f):
+        counter.feed(chunk)
+    return counter.finish()
+
+
 @contextmanager
 def general_paths(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     with monkeypatch.context() as m:
         m.setattr(sort_mod, "_plain_of", lambda a: None)
-        m.setattr(uniq_mod, "_how_of", lambda a: uniq_mod._refusal(a) or uniq_mod._plain(a))
-        m.setattr(cat_mod, "_copies_of", cat_mod._copies)
+        # (a plain uniq counted through as runs, as uniq -c counts them)
+        m.setattr(uniq_mod, "_how_of", lambda a: uniq_mod._refusal(a) or False)
+        # (a plain cat rewritten line by line, as cat -n rewrites them)
+        m.setattr(cat_mod, "_copies_of", lambda a: False)
+        m.setattr(wc_mod, "_plan_of", _wc_sized_plan)
+        m.setattr(wc_mod, "_count", _wc_counted)
         m.setattr(operands_mod, "HostReader", _NoHostReader)
         m.setattr(tr_mod, "_plan_by_args", tr_mod._plan_of)
 
@@ -74,6 +95,8 @@ COMMANDS = {
     "head": ["", "-n 2", "-n -2", "-c 3", "-n 0", "-z -n 1", "-n x"],
     "tail": ["", "-n 2", "-n +2", "-c 3", "-n 0", "-n +0"],
     "cat": ["", "-n", "-A", "-s"],
+    "wc": ["", "-l", "-c", "-w", "-lc", "-m", "-L", "--total=always", "--total=only",
+           "-l --total=never"],
 }
 # how the input reaches the tool (IN: the input file; tr reads stdin only)
 OPERANDS = ["", "-", "IN", "< IN", "IN IN", "/dev/stdin", "missing", "- IN"]
@@ -106,6 +129,63 @@ def test_the_text_tools_short_ways_answer_as_their_general_paths(
     with general_paths(monkeypatch):
         want = _run(Kernel(cwd=str(tmp_path)), src)
     assert fast == [want, want], src
+
+
+# the modules whose reads take BIG bytes at a time, for reading in small chunks
+CHUNKED = [sort_mod, uniq_mod, wc_mod, headtail_mod, tr_mod, operands_mod]
+PLAIN = ["sort", "sort -r", "uniq", "wc -l", "wc", "wc -c", "head -n 2", "cat", "tr a-z A-Z"]
+# lines of every kind: empty, a NUL, a byte that is not UTF-8, longer than most chunks
+CHUNK_LINES = st.lists(st.sampled_from([b"", b"a", b"b", b"a b", b"\0", b"\xff", b"x" * 23,
+                                        b"b" * 9]), max_size=10)
+
+
+def _oracle(cmd: str, data: bytes, piped: bool) -> bytes:
+    """What a plain text tool writes for `data` (from a pipe, or from the file), worked
+    out here."""
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    ended = [ln + b"\n" for ln in lines]
+    if cmd.startswith("sort"):
+        return b"".join(ln + b"\n" for ln in sorted(lines, reverse=cmd == "sort -r"))
+    if cmd == "uniq":
+        return b"".join(ln + b"\n" for ln, _ in itertools.groupby(lines))
+    if cmd.startswith("wc"):
+        # (a control or a byte that is not UTF-8 is neither in a word nor between two)
+        words = len(data.replace(b"\0", b"").replace(b"\xff", b"").split())
+        counts = {"wc -l": [data.count(b"\n")], "wc -c": [len(data)],
+                  "wc": [data.count(b"\n"), words, len(data)]}[cmd]
+        # (GNU's width: a pipe's 7, a file's size's digits)
+        width = 1 if len(counts) == 1 else 7 if piped else len(str(len(data)))
+        return (" ".join(str(n).rjust(width) for n in counts) + "\n").encode()
+    if cmd == "head -n 2":
+        return b"".join(ended[:2]) if len(lines) > 2 or data.endswith(b"\n") else data
+    if cmd == "tr a-z A-Z":
+        return data.upper()
+    return data
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=CHUNK_LINES, ended=st.booleans(), size=st.integers(1, 9),
+       cmd=st.sampled_from(PLAIN), piped=st.booleans(), last=st.booleans())
+def test_the_short_ways_read_input_in_chunks_of_any_size_as_the_general_paths_do(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[bytes], ended: bool,
+        size: int, cmd: str, piped: bool, last: bool) -> None:
+    data = b"\n".join(lines) + (b"\n" if ended and lines else b"")
+    (tmp_path / "in.txt").write_bytes(data)
+    src = f"cat in.txt | {cmd}" if piped else f"{cmd} < in.txt"
+    if not last:  # a stage whose value nobody reads
+        src += " | cat"
+    with monkeypatch.context() as m:
+        for mod in CHUNKED:
+            m.setattr(mod, "BIG", size)
+        k = Kernel(cwd=str(tmp_path))
+        fast = [_run(k, src) for _ in range(2)]
+        with general_paths(monkeypatch):
+            want = _run(Kernel(cwd=str(tmp_path)), src)
+    assert fast == [want, want], src
+    assert want[:3] == (0, _oracle(cmd, data, piped).decode("utf-8", "surrogateescape"), ""), src
 
 
 @pytest.mark.parametrize("src", [

@@ -289,8 +289,25 @@ def kept_value(kept: Kept, shape: Callable[[str], object] | None = None) -> Outp
     `shape` of its text), computed when first read; None past the cap. (A result
     holds it: the bound method keeps fewer objects alive than a closure would.)"""
     kept.shape = shape
-    kept.detach()
+    kept.stream = _ENDED  # (detach)
     return OutputData(None, STREAMED, kept.value)  # OutputData.value, one call less
+
+
+def kept_return(code: int, kept: Kept, shape: Callable[[str], object] | None = None
+                ) -> ToolReturn:
+    """What a tool that wrote through `kept` returns: status `code` and its value
+    (`kept_value`); the value alone stands for status 0, one object less."""
+    kept.shape = shape
+    kept.stream = _ENDED  # (kept_value, inline)
+    output = OutputData(None, STREAMED, kept.value)
+    return output if code == 0 else Outcome(code, output)
+
+
+def unkept(out: object) -> object:
+    """The stream a Kept passes its writes to (`out` itself when it is no Kept): the
+    one to ask what it is (`hostio.output_file`), which a Kept answers only through
+    `__getattr__` — and, for a stream in memory, through an exception."""
+    return out.stream if type(out) is Kept else out
 
 
 def lines_json(
@@ -313,7 +330,7 @@ def lines_json(
             code = body(args, ctx)
         finally:
             ctx.stdout = out
-        return Outcome(code, kept_value(kept, shape))
+        return kept_return(code, kept, shape)
     buf = HeldBuffer(ctx)
     code = body(args, ctx.evolve(stdout=buf))
     raw = buf.getvalue()

@@ -5,7 +5,7 @@ so input that is not UTF-8 passes through unchanged."""
 
 from __future__ import annotations
 
-from tysh.builtins._common.lines import BIG, LineSplit
+from tysh.builtins._common.lines import BIG, LineSplit, unkept
 from tysh.kernel.base.record import MutableRecord, mutable
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.fs.hostio import HostReader, output_file, reads_output
@@ -205,7 +205,7 @@ def copy_inputs(ctx: Context, files: tuple[str, ...], out: IO[bytes]) -> int:
     reported), else 0."""
     stdin = ctx.stdin
     failed = 0
-    target = output_file(out)
+    target = output_file(unkept(out))
     for name in files or ("-",):
         if name == "-" or name in STDIN_DEVICES:
             f = stdin

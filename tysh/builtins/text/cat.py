@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from tysh.builtins._common.args import by_args
-from tysh.builtins._common.lines import LineSplit, chunks, lines_json, slurp
+from tysh.builtins._common.lines import (
+    Kept,
+    LineSplit,
+    chunks,
+    kept_return,
+    lines_json,
+    slurp,
+    unkept,
+)
 from tysh.builtins._common.operands import (
     InputStatus,
     copy_inputs,
@@ -178,7 +186,7 @@ def _cat_body(args: CatArgs, ctx: Context) -> int:
     number = args.number or args.number_nonblank
     st = _CatState()
     out = ctx.stdout
-    target = output_file(out)
+    target = output_file(unkept(out))
     for name, f in iter_inputs(ctx, args.files, status):
         if target is not None and is_output(ctx, name, f, target):
             status.failed = True
@@ -201,6 +209,11 @@ def _cat_body(args: CatArgs, ctx: Context) -> int:
     ],
 )
 def cat(args: CatArgs, ctx: Context) -> ToolReturn:
+    if _copies_of(args) and not ctx.json:  # `lines_json` of `_cat_body`'s copy, directly
+        if not ctx.keeps_value:
+            return copy_inputs(ctx, args.files, ctx.stdout)
+        kept = Kept(ctx.stdout)
+        return kept_return(copy_inputs(ctx, args.files, kept), kept)  # type: ignore[arg-type]
     return lines_json(ctx, _cat_body, args)
 
 

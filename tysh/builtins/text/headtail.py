@@ -17,7 +17,7 @@ from tysh.builtins._common.lines import (
     Kept,
     chunks,
     display_name,
-    kept_value,
+    kept_return,
     line_batches,
     parse_count,
     split_lines_text,
@@ -130,31 +130,35 @@ class _Spans:
         return _lines_value(per, self.show)
 
 
-def _one_input(ctx: Context, name: str, run: Callable[[IO[bytes], IO[bytes]], None]
-               ) -> ToolReturn:
+def _one_input(ctx: Context, name: str, body: _Body) -> ToolReturn:
     """`_per_file_json` in text mode for one operand without a header, the commonest
     call: its value is the lines of everything written, as Kept's own value gives."""
-    kept = Kept(ctx.stdout) if ctx.keeps_value else None
-    out: Any = kept if kept is not None else ctx.stdout
+    func, args = body.func, body.args  # (`body(f, out)`, one call less)
+    if ctx.keeps_value:
+        kept = Kept(ctx.stdout)
+        out: Any = kept
+    else:
+        kept = None
+        out = ctx.stdout
     code = 0
     if name == "-" or name in STDIN_DEVICES:  # (open_input's answer for these)
-        run(ctx.stdin, out)
+        func(ctx.stdin, out, *args)
     else:
         f = open_input(ctx, name, InputStatus())
         if f is None:
             code = 1
         else:
             try:
-                run(f, out)
+                func(f, out, *args)
             finally:
                 f.close()
     if kept is None:
         return code
-    return Outcome(code, kept_value(kept))
+    return kept_return(code, kept)
 
 
 def _per_file_json(
-    ctx: Context, files: tuple[str, ...], show: bool, run: Callable[[IO[bytes], IO[bytes]], None]
+    ctx: Context, files: tuple[str, ...], show: bool, run: _Body
 ) -> ToolReturn:
     """Run the per-file body; `--json` gives an array of lines, or with several files
     an array of {"path", "lines"}."""
@@ -285,6 +289,9 @@ class HeadArgs(Record):
     ],
 )
 def head(args: HeadArgs, ctx: Context) -> ToolReturn:
+    made = _head_made(args)
+    if type(made) is tuple and made[3] is not None and not ctx.json:
+        return _one_input(ctx, made[3], made[0])  # (what `_run` does with it)
     return _run(args, ctx, head=True)
 
 
@@ -489,9 +496,9 @@ def _run(args: HeadArgs | TailArgs, ctx: Context, head: bool) -> ToolReturn:
         return 1
     body, files, show, one = made
     if one is not None and not ctx.json:  # `_per_file_json`'s commonest call, directly
-        if head or body.keywords["n"] or body.func not in (_tail_bytes, _tail_lines):
+        if head or body.args[0] or body.func not in (_tail_bytes, _tail_lines):
             return _one_input(ctx, one, body)
-    if not head and not ctx.json and body.keywords.get("n") == 0 \
+    if not head and not ctx.json and body.args[0] == 0 \
             and body.func in (_tail_bytes, _tail_lines):
         # GNU: tail -n 0 (not +0) outputs nothing at all, so opens nothing; its value
         # is no lines
@@ -504,14 +511,14 @@ class _Body:
     """One file's head or tail: a body of `_BYTE_BODIES` or `_LINE_BODIES` with its count
     (and line separator) bound, called with the input and the output."""
 
-    __slots__ = ("func", "keywords")
+    __slots__ = ("func", "args")
 
-    def __init__(self, func: Callable[..., None], **keywords: Any) -> None:
+    def __init__(self, func: Callable[..., None], *args: Any) -> None:
         self.func = func
-        self.keywords = keywords
+        self.args = args  # (n,) or (n, sep)
 
     def __call__(self, f: IO[bytes], out: IO[bytes]) -> None:
-        self.func(f, out, **self.keywords)
+        self.func(f, out, *self.args)
 
 
 Made = tuple[_Body, tuple[str, ...], bool]
@@ -536,10 +543,10 @@ def _made(args: HeadArgs | TailArgs, head: bool) -> MadeOne | str:
         return count
     flipped = count.sign == ("-" if head else "+")
     if count.in_bytes:
-        body = _Body(_BYTE_BODIES[head, flipped], n=count.n)
+        body = _Body(_BYTE_BODIES[head, flipped], count.n)
     else:
         sep = b"\0" if args.zero_terminated else b"\n"
-        body = _Body(_LINE_BODIES[head, flipped], n=count.n, sep=sep)
+        body = _Body(_LINE_BODIES[head, flipped], count.n, sep)
     show = args.verbose or (len(files) > 1 and not args.quiet)
     one = None if show or len(files) > 1 else files[0] if files else "-"
     return body, files, show, one

@@ -196,17 +196,12 @@ def _read_inputs(
     ctx: Context, files: tuple[str, ...], sep: bytes
 ) -> tuple[list[list[bytes]], bool, bool]:
     """The lines of each input, whether an input failed, and whether any holds a NUL.
-    Split a chunk at a time as they arrive, each chunk charged to the memory budget.
-    (`iter_inputs` with `chunks` over each stream, as one loop without generators.)
+    (`iter_inputs` with `_read_lines` over each stream, as one loop without generators.)
     `sep` is one byte."""
     status: InputStatus | None = None
     inputs: list[list[bytes]] = []
     has_nul = False
-    stop = ctx.shell.check_boundary
     stdin = ctx.stdin
-    # (the separator is looked for as its byte value: `bytes in bytes` first tries the
-    # needle as an integer, and the error that raises costs more than the search)
-    mark = sep[0]
     for name in files or ("-",):
         if name == "-" or name in STDIN_DEVICES:  # (open_input's answer for these)
             f = stdin
@@ -217,36 +212,50 @@ def _read_inputs(
             if opened is None:
                 continue
             f = opened
-        part: list[bytes] = []
-        rest: list[bytes] = []  # a long line's pieces, joined once when it ends
         try:
-            read = getattr(f, "read1", None) or f.read
-            while True:
-                chunk = read(BIG)
-                if not chunk:
-                    break
-                ctx.hold(len(chunk) + LINE_BYTES * chunk.count(sep))
-                if not has_nul and sep != b"\0" and 0 in chunk:
-                    has_nul = True
-                stop()
-                if mark not in chunk:
-                    rest.append(chunk)
-                    continue
-                if rest:
-                    rest.append(chunk)
-                    chunk = b"".join(rest)
-                got = chunk.split(sep)
-                last = got.pop()
-                rest = [last] if last else []
-                part.extend(got)
+            part, nul = _read_lines(ctx, f, sep)
         finally:
             if f is not stdin:
                 f.close()
-        if rest:
-            part.append(b"".join(rest))
         if part:
+            has_nul = has_nul or nul
             inputs.append(part)
     return inputs, status is not None and status.failed, has_nul
+
+
+def _read_lines(ctx: Context, f: IO[bytes], sep: bytes) -> tuple[list[bytes], bool]:
+    """The lines of one stream and whether one holds a NUL (never, when NUL is `sep`),
+    split a chunk at a time as they arrive, each chunk charged to the memory budget,
+    with a stop for a cancel or a deadline between chunks. `sep` is one byte."""
+    stop = ctx.shell.check_boundary
+    # (the separator is looked for as its byte value: `bytes in bytes` first tries the
+    # needle as an integer, and the error that raises costs more than the search)
+    mark = sep[0]
+    lines: list[bytes] = []
+    rest: list[bytes] = []  # a long line's pieces, joined once when it ends
+    has_nul = False
+    read = getattr(f, "read1", None) or f.read
+    while True:
+        chunk = read(BIG)
+        if not chunk:
+            break
+        ctx.hold(len(chunk) + LINE_BYTES * chunk.count(sep))
+        if not has_nul and mark and 0 in chunk:  # (mark 0: NUL is the separator)
+            has_nul = True
+        stop()
+        if mark not in chunk:
+            rest.append(chunk)
+            continue
+        if rest:
+            rest.append(chunk)
+            chunk = b"".join(rest)
+        got = chunk.split(sep)
+        last = got.pop()
+        rest = [last] if last else []
+        lines += got
+    if rest:
+        lines.append(b"".join(rest))
+    return lines, has_nul
 
 
 # lines sorted in one step: small enough that a step holds the interpreter lock for a
@@ -522,14 +531,19 @@ def _sort_body(a: SortArgs, ctx: Context) -> int:
     sep = _plain_of(a)
     if sep is not None:
         # what the general path below does for such a sort, without asking again
-        inputs, failed, has_nul = _read_inputs(ctx, a.files, sep)
-        if failed:
-            return 2
-        lines = inputs[0] if len(inputs) == 1 else list(itertools.chain.from_iterable(inputs))
+        if a.files:
+            inputs, failed, _ = _read_inputs(ctx, a.files, sep)
+            if failed:
+                return 2
+            lines = inputs[0] if len(inputs) == 1 else list(
+                itertools.chain.from_iterable(inputs))
+        else:
+            lines = _read_lines(ctx, ctx.stdin, sep)[0]
         if len(lines) <= STEP:
             lines.sort(reverse=a.reverse)
         else:
-            _order(lines, _PLAIN[bool(a.reverse)], has_nul, ctx)
+            # (what `_order` does with a plain plan)
+            _stepped_sort(lines, None, a.reverse, ctx.shell.check_boundary)
         _write_lines(ctx.stdout, lines, sep, ctx.shell.check_boundary)
         return 0
     try:

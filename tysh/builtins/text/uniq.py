@@ -10,7 +10,7 @@ import itertools
 import operator
 
 from tysh.builtins._common.args import by_args
-from tysh.builtins._common.lines import Kept, LineSplit, kept_value, line_batches, split_lines_text
+from tysh.builtins._common.lines import BIG, Kept, kept_value, line_batches, split_lines_text
 from tysh.builtins._common.operands import STDIN_DEVICES, InputStatus, open_input, open_output
 from tysh.builtins.text.sort_keys import skip_fields_re
 from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
@@ -139,17 +139,42 @@ def _uniq_plain(f: IO[bytes], out: IO[bytes], sep: bytes, ctx: Context | None) -
     are found by groupby, in C: its first line is dropped when it continues the run
     the batch before ended with."""
     prev: Any = _NONE
-    split = LineSplit(f, sep, ctx=ctx)  # a line longer than a chunk is charged
-    for batch in split:
+    # (LineSplit's loop, inline: a line longer than a chunk is gathered as a list of
+    # pieces and charged as it grows)
+    rest: list[bytes] = []
+    held = 0
+    mark = sep[0]
+    read = getattr(f, "read1", None) or f.read
+    while True:
+        chunk = read(BIG)
+        if not chunk:
+            break
+        if mark not in chunk:
+            rest.append(chunk)
+            if ctx is not None:
+                ctx.hold(2 * len(chunk))  # the pieces, and the line they become
+                held += 2 * len(chunk)
+            continue
+        if rest:
+            rest.append(chunk)
+            chunk = b"".join(rest)
+        batch = chunk.split(sep)
+        last = batch.pop()
+        rest = [last] if last else []
+        # (`batch` holds a line at least: the chunk holds a separator)
         firsts = list(map(_FIRST, itertools.groupby(batch)))
         if batch[0] == prev:
             del firsts[0]
         prev = batch[-1]
         if firsts:
             out.write(sep.join(firsts) + sep)
-    last = split.rest
-    if last and last != prev:
-        out.write(last + sep)
+        if held:
+            ctx.unhold(held)  # type: ignore[union-attr]
+            held = 0
+    if rest:
+        last = b"".join(rest)
+        if last != prev:
+            out.write(last + sep)
 
 
 def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any] | None,
@@ -276,7 +301,7 @@ def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
         if ctx.keeps_value:
             kept = Kept(ctx.stdout)
             _uniq_plain(ctx.stdin, kept, how, ctx)  # type: ignore[arg-type]  # (a stream)
-            return Outcome(code=0, output=kept_value(kept, None))
+            return kept_value(kept, None)  # (status 0)
         _uniq_plain(ctx.stdin, ctx.stdout, how, ctx)
         return 0
     if type(how) is str:

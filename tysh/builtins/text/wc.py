@@ -8,15 +8,17 @@ requested counts are computed, so `wc -l` over a large file runs at memory speed
 from __future__ import annotations
 
 import codecs
+from itertools import compress
 
-from tysh.builtins._common.lines import chunks
-from tysh.builtins._common.operands import InputStatus, open_input
+from tysh.builtins._common.args import by_args
+from tysh.builtins._common.lines import BIG, chunks
+from tysh.builtins._common.operands import STDIN_DEVICES, InputStatus, open_input
 from tysh.kernel.base.lazymod import LazyModule
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import MutableRecord, Record, field, mutable, value_record
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.tools.context import Context
-from tysh.kernel.tools.output import OutputData
+from tysh.kernel.tools.output import STREAMED, OutputData
 from tysh.kernel.tools.params import param
 from tysh.kernel.tools.tool import Outcome, ToolReturn, tool
 
@@ -184,13 +186,16 @@ def _stream_size(f: IO[bytes]) -> int | None:
 
 
 def _count(f: IO[bytes], words: bool, chars: bool, longest: bool) -> Counts:
+    if not (words or chars or longest):  # lines and bytes: two counts in C per chunk
+        lines = size = 0
+        read = getattr(f, "read1", None) or f.read  # (`chunks`, without a generator)
+        while True:
+            chunk = read(BIG)
+            if not chunk:
+                return Counts(lines, 0, 0, size)
+            size += len(chunk)
+            lines += chunk.count(b"\n")
     counter = _Counter(words, chars, longest)
-    if not (words or chars or longest):
-        c = counter.c
-        for chunk in chunks(f):
-            c.bytes += len(chunk)
-            c.lines += chunk.count(b"\n")
-        return c
     for chunk in chunks(f):
         counter.feed(chunk)
     return counter.finish()
@@ -214,68 +219,100 @@ _FIELDS = ("lines", "words", "chars", "bytes", "max_line_length")
     ],
 )
 def wc(args: WcArgs, ctx: Context) -> ToolReturn:
-    sel = [args.lines, args.words, args.chars, args.bytes, args.max_line_length]
-    if not any(sel):
-        sel = [True, True, False, True, False]
-    status = InputStatus()
-    names = list(args.files) or ["-"]
+    sel, names, only, show_total, sized, words, chars, longest = _plan_of(args)
     # GNU derives the column width from the sizes of all inputs, found before counting,
     # so each file's line can be written as soon as it is counted: an error about a later
     # file then follows it, as with GNU when stdout and stderr are one stream (2>&1)
-    sizes = [_input_size(ctx, name) for name in names]
-    width = _width(sel, sizes, args.total == "only")
-    rows = not ctx.json and args.total != "only"
+    width = _width(sel, [_input_size(ctx, name) for name in names], only) if sized else 1
+    rows = not ctx.json and not only
+    named = bool(args.files)
+    stdin = ctx.stdin
+    status: InputStatus | None = None
     results: list[tuple[str, Counts | None]] = []
     for name in names:
-        f = open_input(ctx, name, status)
-        if f is None:
-            results.append((name, None))
-            continue
+        if name == "-" or name in STDIN_DEVICES:  # (open_input's answer for these)
+            f = stdin
+        else:
+            if status is None:
+                status = InputStatus()
+            opened = open_input(ctx, name, status)
+            if opened is None:
+                results.append((name, None))
+                continue
+            f = opened
         try:
-            counts = _count(f, sel[1], sel[2], sel[4])
+            counts = _count(f, words, chars, longest)
         except (FsError, OSError) as e:
             reason = e.reason if isinstance(e, FsError) else (e.strerror or str(e))
             ctx.error(f"{name}: {reason}")
+            if status is None:
+                status = InputStatus()
             status.failed = True
             results.append((name, None))
             continue
         finally:
-            if f is not ctx.stdin:
+            if f is not stdin:
                 f.close()
         results.append((name, counts))
         if rows:
-            ctx.write(_row(sel, counts, width, name if args.files else None))
-    total = Counts()
-    for _, c in results:
-        if c is not None:
-            total.add(c)
-    show_total = args.total == "always" or args.total == "only" or (
-        args.total == "auto" and len(names) > 1
-    )
-    code = 1 if status.failed else 0
-    named = bool(args.files)
+            if named:
+                ctx.write(_row(sel, counts, width, name))
+            else:  # (digits and spaces: ASCII)
+                ctx.stdout.write(_row(sel, counts, width, None).encode())
+    total: Counts | None = None
+    if show_total:
+        total = Counts()
+        for _, c in results:
+            if c is not None:
+                total.add(c)
+    code = 1 if status is not None and status.failed else 0
 
     def value() -> object:
         return _value(sel, results, total, named, show_total)
 
     if ctx.json:
         return Outcome(code=code, output=OutputData.text("", rich_json=value))
-    if show_total:
-        ctx.write(_row(sel, total, width, None if args.total == "only" else "total"))
-    return Outcome(code=code, output=OutputData.value(value))
+    if total is not None:
+        ctx.write(_row(sel, total, width, None if only else "total"))
+    output = OutputData(None, STREAMED, value)  # (OutputData.value, one call less)
+    return output if code == 0 else Outcome(code, output)
 
 
-def _values(sel: list[bool], c: Counts) -> list[int]:
-    vals = [c.lines, c.words, c.chars, c.bytes, c.max_line]
-    return [v for v, on in zip(vals, sel, strict=True) if on]
+# what wc's options ask for: the counts selected, the inputs, whether only the total is
+# shown, whether a total is shown, whether the column width needs the inputs' sizes,
+# and whether words, characters and the longest line are counted
+_Plan = tuple[tuple[bool, ...], tuple[str, ...], bool, bool, bool, bool, bool, bool]
 
 
-def _row(sel: list[bool], c: Counts, width: int, name: str | None) -> str:
-    text = " ".join(str(v).rjust(width) for v in _values(sel, c))
+def _plan(args: WcArgs) -> _Plan:
+    sel = (args.lines, args.words, args.chars, args.bytes, args.max_line_length)
+    if not any(sel):
+        sel = (True, True, False, True, False)
+    names = args.files or ("-",)
+    only = args.total == "only"
+    show_total = args.total == "always" or only or (args.total == "auto" and len(names) > 1)
+    # (`_width`'s first answer, known without the sizes)
+    sized = not (only or (sum(sel) == 1 and len(names) == 1))
+    return sel, names, only, show_total, sized, sel[1], sel[2], sel[4]
+
+
+_plan_of = by_args(_plan)
+
+
+def _values(sel: tuple[bool, ...], c: Counts) -> list[int]:
+    return list(compress((c.lines, c.words, c.chars, c.bytes, c.max_line), sel))
+
+
+def _row(sel: tuple[bool, ...], c: Counts, width: int, name: str | None) -> str:
+    vals = _values(sel, c)
+    if width == 1:  # (no count is narrower than one column)
+        text = " ".join(map(str, vals))
+    else:
+        text = " ".join(str(v).rjust(width) for v in vals)
     return f"{text} {name}\n" if name is not None else text + "\n"
 
 
-def _width(sel: list[bool], sizes: list[int], only: bool) -> int:
+def _width(sel: tuple[bool, ...], sizes: list[int], only: bool) -> int:
     """GNU's rule: one count of one input is unpadded; otherwise the digits of the total
     size of the regular files, at least 7 when an input is not a regular file."""
     if only or (sum(sel) == 1 and len(sizes) == 1) or not sizes:
@@ -291,9 +328,9 @@ def _width(sel: list[bool], sizes: list[int], only: bool) -> int:
 
 
 def _value(
-    sel: list[bool],
+    sel: tuple[bool, ...],
     results: list[tuple[str, Counts | None]],
-    total: Counts,
+    total: Counts | None,
     named: bool,
     show_total: bool,
 ) -> object:
@@ -310,7 +347,7 @@ def _value(
     entries: list[dict[str, object]] = [
         {"path": name, **obj(c)} for name, c in results if c is not None
     ]
-    if show_total:
+    if show_total and total is not None:
         entries.append({"total": True, **obj(total)})
     return entries
 
