@@ -6,6 +6,7 @@ so input that is not UTF-8 passes through unchanged."""
 from __future__ import annotations
 
 from tysh.builtins._common.lines import BIG, LineSplit, unkept
+from tysh.kernel.base.hints import cast
 from tysh.kernel.base.record import MutableRecord, mutable
 from tysh.kernel.fs.api import FsError
 from tysh.kernel.fs.hostio import HostReader, output_file, reads_output
@@ -211,7 +212,15 @@ def copy_inputs(ctx: Context, files: tuple[str, ...], out: IO[bytes]) -> int:
             f = stdin
         else:
             try:  # (open_input, without its status)
-                f = ctx.fs.open(ctx.path(name), "rb")
+                if target is None:  # a small file comes whole: one open, one read
+                    got = ctx.fs.read_small(ctx.path(name), BIG)
+                    if type(got) is bytes:
+                        if got:
+                            out.write(got)
+                        continue
+                    f = cast("IO[bytes]", got)
+                else:
+                    f = ctx.fs.open(ctx.path(name), "rb")
             except FsError as e:
                 _cannot_open(ctx, name, e)
                 failed = 1
