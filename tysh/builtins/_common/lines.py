@@ -38,6 +38,17 @@ def chunks(f: IO[bytes], size: int = BIG) -> Iterator[bytes]:
         yield chunk
 
 
+def split_chunk(rest: list[bytes], chunk: bytes, sep: bytes) -> tuple[list[bytes], list[bytes]]:
+    """The lines a chunk holding a separator completes, the first of them begun by the
+    pieces `rest` held, and the pieces of the line its last separator begins."""
+    if rest:
+        rest.append(chunk)
+        chunk = b"".join(rest)
+    lines = chunk.split(sep)
+    last = lines.pop()
+    return lines, [last] if last else []
+
+
 @mutable
 class LineSplit(MutableRecord):
     """Iterates the complete lines (without terminator), one list per chunk read; once
@@ -76,12 +87,7 @@ class LineSplit(MutableRecord):
                     ctx.hold(2 * len(chunk))  # the pieces, and the line they become
                     held += 2 * len(chunk)
                 continue
-            if rest:
-                rest.append(chunk)
-                chunk = b"".join(rest)
-            lines = chunk.split(sep)
-            last = lines.pop()
-            rest = [last] if last else []
+            lines, rest = split_chunk(rest, chunk, sep)
             if lines:
                 yield lines
             if held:

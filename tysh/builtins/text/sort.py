@@ -16,7 +16,7 @@ import itertools
 import os
 
 from tysh.builtins._common.args import by_args
-from tysh.builtins._common.lines import BIG, LINE_BYTES, line_batches, lines_json
+from tysh.builtins._common.lines import BIG, LINE_BYTES, line_batches, lines_json, split_chunk
 from tysh.builtins._common.operands import (
     STDIN_DEVICES,
     InputStatus,
@@ -246,12 +246,7 @@ def _read_lines(ctx: Context, f: IO[bytes], sep: bytes) -> tuple[list[bytes], bo
         if mark not in chunk:
             rest.append(chunk)
             continue
-        if rest:
-            rest.append(chunk)
-            chunk = b"".join(rest)
-        got = chunk.split(sep)
-        last = got.pop()
-        rest = [last] if last else []
+        got, rest = split_chunk(rest, chunk, sep)
         lines += got
     if rest:
         lines.append(b"".join(rest))

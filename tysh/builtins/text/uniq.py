@@ -10,7 +10,14 @@ import itertools
 import operator
 
 from tysh.builtins._common.args import by_args
-from tysh.builtins._common.lines import BIG, Kept, kept_value, line_batches, split_lines_text
+from tysh.builtins._common.lines import (
+    BIG,
+    Kept,
+    kept_value,
+    line_batches,
+    split_chunk,
+    split_lines_text,
+)
 from tysh.builtins._common.operands import STDIN_DEVICES, InputStatus, open_input, open_output
 from tysh.builtins.text.sort_keys import skip_fields_re
 from tysh.kernel.base.record import MutableRecord, Record, mutable, value_record
@@ -155,12 +162,7 @@ def _uniq_plain(f: IO[bytes], out: IO[bytes], sep: bytes, ctx: Context | None) -
                 ctx.hold(2 * len(chunk))  # the pieces, and the line they become
                 held += 2 * len(chunk)
             continue
-        if rest:
-            rest.append(chunk)
-            chunk = b"".join(rest)
-        batch = chunk.split(sep)
-        last = batch.pop()
-        rest = [last] if last else []
+        batch, rest = split_chunk(rest, chunk, sep)
         # (`batch` holds a line at least: the chunk holds a separator)
         firsts = list(map(_FIRST, itertools.groupby(batch)))
         if batch[0] == prev:

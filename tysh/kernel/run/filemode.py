@@ -74,6 +74,9 @@ class MaskedFileSystem(FileSystem):
         self._settle(path, existed)
         return f
 
+    def read_small(self, path: str, limit: int) -> bytes | IO[bytes]:
+        return self.inner.read_small(path, limit)  # (a read creates nothing)
+
     def write_bytes(self, path: str, data: bytes, append: bool = False) -> None:
         existed = self.inner.exists(path)
         self.inner.write_bytes(path, data, append)

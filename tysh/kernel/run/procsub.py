@@ -175,6 +175,11 @@ class ProcSubFS:
         s = self._names.get(path)
         return self._base.read_bytes(path) if s is None else s.read()
 
+    def read_small(self, path: str, limit: int) -> bytes | IO[bytes]:
+        if path in self._names:  # a pipe: read as it comes, as `open` gives it
+            return self.open(path, "rb")
+        return self._base.read_small(path, limit)
+
     def stat(self, path: str, follow: bool = True) -> FileStat:
         if path in self._names:
             return FileStat(path, "other", 0, 0o10600, 0.0, False)

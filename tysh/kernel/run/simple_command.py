@@ -905,17 +905,29 @@ def call_leaf(interp: Interpreter, bound: Bound, name: str, fds: Fds) -> int:
     shell's own builtins), with a Context on the command's descriptors, and turn what it
     returns or raises into the command's status, its typed value and its output."""
     tool, leaf, inst, as_json, path = bound
-    if as_json and not tool.schema.owns_output:
-        return _call_leaf_json(interp, bound, name, fds)
     stdout = fds.get(1)
-    stdin = fds.get(0)
     state = interp.state
     meter = state.meter
+    capture: CheckedBytesIO | None = None
+    err_tee: _ErrorTee | None = None
+    stderr: IO[bytes] = fds.get(2) or io.BytesIO()
+    if as_json and not tool.schema.owns_output:
+        # what a tool prints under --json is kept to be reshaped (charged to the
+        # budget), and a failure becomes {"error", "code"}, so its message is kept as
+        # well as shown
+        capture = CheckedBytesIO(interp, meter if meter.cap < UNBOUNDED else None, name,
+                                 tool=True)
+        out: IO[bytes] = capture
+        err_tee = _ErrorTee(stderr)
+        stderr = cast("IO[bytes]", err_tee)
+    else:
+        out = stdout if stdout is not None else io.BytesIO()
+    stdin = fds.get(0)
     ctx = new_context(
         name,
         stdin if stdin is not None else io.BytesIO(),
-        stdout if stdout is not None else io.BytesIO(),
-        fds.get(2) or io.BytesIO(),
+        out,
+        stderr,
         (interp.fs if state.umask is None else interp.files()) if (
             not interp.procsubs and len(fds) <= 3) else _procsub_fs(interp, fds),
         interp,
@@ -939,96 +951,44 @@ def call_leaf(interp: Interpreter, bound: Bound, name: str, fds: Fds) -> int:
         charges = ctx.charges
         if charges.n:  # most commands hold nothing
             charges.release()
-    kind = type(ret)
-    if kind is int:
-        code = ret
+        if capture is not None:
+            capture.release()
+    # (the commonest returns first: a status, nothing)
+    if type(ret) is int:
+        code, output, data = ret, None, None
     elif ret is None:
-        code = 0
+        code, output, data = 0, None, None
+    elif type(ret) is Outcome:
+        code, output, data = ret.code, ret.output, ret.data
+    elif isinstance(ret, OutputData):
+        code, output, data = 0, ret, None
+    elif isinstance(ret, Outcome):
+        code, output, data = ret.code, ret.output, ret.data
+    elif isinstance(ret, bool):
+        code, output, data = (0 if ret else 1), None, None
+    elif isinstance(ret, int):
+        code, output, data = int(ret), None, None
     else:
-        code, output, data = _returned(ret)
-        if data is not None or output is not None:
-            interp.last_data = data if data is not None else output
-        if leaf.schema.typed_substitution or tool.schema.typed_substitution:
-            interp.last_typed = data is not None
-        if output is not None:
-            rendered = interp.registry.render_output is not None and _render(
-                interp, "output", output, stdout)
-            if not rendered and output.root is not STREAMED:  # (streamed: its text is "")
-                _write(stdout, output.to_text())
-        return _flushed(interp, name, stdout, fds, code)
-    if leaf.schema.typed_substitution or tool.schema.typed_substitution:
-        interp.last_typed = False
-    return _flushed(interp, name, stdout, fds, code)
-
-
-def _returned(ret: Any) -> tuple[int, OutputData | None, Any]:
-    """(status, output, typed value) of what a tool's function returned that is not an
-    int or None: OutputData, an Outcome, a bool, an int subclass, or a value."""
-    if type(ret) is Outcome:
-        return ret.code, ret.output, ret.data
-    if isinstance(ret, OutputData):
-        return 0, ret, None
-    if isinstance(ret, Outcome):
-        return ret.code, ret.output, ret.data
-    if isinstance(ret, bool):
-        return (0 if ret else 1), None, None
-    if isinstance(ret, int):
-        return int(ret), None, None
-    return 0, None, ret
-
-
-def _call_leaf_json(interp: Interpreter, bound: Bound, name: str, fds: Fds) -> int:
-    """`call_leaf` of a tool under --json that does not own its output: what it prints
-    is captured (charged to the budget) and reshaped into the JSON result, and a failure
-    becomes {"error", "code"}, so its message is kept as well as shown."""
-    tool, leaf, inst, as_json, path = bound
-    stdout = fds.get(1)
-    meter = interp.state.meter
-    capture = CheckedBytesIO(interp, meter if meter.cap < UNBOUNDED else None, name,
-                             tool=True)
-    stdin = fds.get(0)
-    err_tee = _ErrorTee(fds.get(2) or io.BytesIO())
-    ctx = new_context(
-        name,
-        stdin if stdin is not None else io.BytesIO(),
-        capture,
-        cast("IO[bytes]", err_tee),
-        (interp.fs if interp.state.umask is None else interp.files()) if (
-            not interp.procsubs and len(fds) <= 3) else _procsub_fs(interp, fds),
-        interp,
-        as_json,
-        False if type(stdout) in NOT_TERMINALS else _isatty(stdout),
-        path,
-        Charges(meter) if meter.cap < UNBOUNDED else NO_CHARGES,
-        interp.keeps_value,
-    )
-    func: Any = leaf.func
-    saved_check = stop.install_new(interp.check_boundary)
-    try:
-        ret = func(inst, ctx, interp) if leaf.session else func(inst, ctx)
-    except _TOOL_FAILURES as e:
-        return _tool_failed(interp, name, e, fds, stdout)
-    finally:
-        if saved_check is not stop.KEPT:
-            stop.restore(saved_check)
-        charges = ctx.charges
-        if charges.n:
-            charges.release()
-        capture.release()
-    code, output, data = (ret, None, None) if type(ret) is int else (
-        (0, None, None) if ret is None else _returned(ret))
+        code, output, data = 0, None, ret
     if data is not None or output is not None:
         interp.last_data = data if data is not None else output
     if leaf.schema.typed_substitution or tool.schema.typed_substitution:
         interp.last_typed = data is not None
-    from tysh.kernel.tools.output import ExecResult, apply_output_format
+    if capture is not None:
+        from tysh.kernel.tools.output import ExecResult, apply_output_format
 
-    text = capture.getvalue().decode("utf-8", "surrogateescape")
-    res = apply_output_format(
-        ExecResult(code=code, out=text, err=err_tee.text(), data=data, output=output), True,
-        tool.schema.owns_output)
-    if not _render(interp, "json", res.raw_data, stdout):
-        _write(stdout, res.out if isinstance(res.out, str) else res.text_out())
+        text = capture.getvalue().decode("utf-8", "surrogateescape")
+        err = err_tee.text() if err_tee is not None else ""
+        res = apply_output_format(
+            ExecResult(code=code, out=text, err=err, data=data, output=output), True,
+            tool.schema.owns_output)
+        if not _render(interp, "json", res.raw_data, stdout):
+            _write(stdout, res.out if isinstance(res.out, str) else res.text_out())
+    elif output is not None:
+        rendered = interp.registry.render_output is not None and _render(
+            interp, "output", output, stdout)
+        if not rendered and output.root is not STREAMED:  # (streamed: its text is "")
+            _write(stdout, output.to_text())
     return _flushed(interp, name, stdout, fds, code)
 
 
