@@ -1295,31 +1295,15 @@ def constant_args(plan: PlainWords) -> tuple[Arg, ...]:
 def plain_args(plan: PlainWords, consts: tuple[Arg, ...], host: ExpandHost,
                split: bool) -> list[Arg] | None:
     """`expand_args` of the planned words (`plain_words`; `consts`, its
-    `constant_args`) when each expansion is text that is one field as it is; None
-    where `plain_texts` gives None, for the same reasons."""
+    `constant_args`) when each expansion is text that is one field as it is (as
+    `plain_texts` reads them) and none is an empty unquoted one, which disappears;
+    None otherwise."""
+    texts = plain_texts(plan, host, split)
+    if texts is None or len(texts) != len(consts):
+        return None
     out = list(consts)
-    ifs_checked = False
-    gone: list[int] | None = None
-    for i, kind, name in plan[1]:
-        v = host.lookup(name) if kind <= _VAR_DQ else _Expander(host).get(name)
-        if type(v) is not str:
-            return None
-        if kind != _VAR_DQ and kind != _PARAM_DQ:
-            if split:
-                if not ifs_checked:
-                    if host.lookup("IFS") not in _BLANK_IFS:
-                        return None
-                    ifs_checked = True
-                if not _SPLITS_OR_GLOBS.isdisjoint(v):
-                    return None
-            if not v:  # an empty unquoted expansion disappears
-                if gone is None:
-                    gone = []
-                gone.append(i)
-                continue
-        out[i] = _classify(v, False)
-    if gone is not None:
-        return [a for i, a in enumerate(out) if i not in gone]
+    for i, _, _ in plan[1]:
+        out[i] = _classify(texts[i], False)
     return out
 
 
