@@ -1164,7 +1164,7 @@ def expand_args(
             tp = type(p)
             if tp is ast.Lit:
                 t = p.text  # type: ignore[union-attr]
-                if _LIVE.isdisjoint(t):
+                if _LIVE.isdisjoint(t) or t == "[":  # (an unclosed bracket globs nothing)
                     out.append(_classify(t, True))
                     continue
             elif tp is ast.Quoted:
@@ -1230,7 +1230,8 @@ def plain_words(words: Sequence[ast.Word]) -> PlainWords | None:
             return None
         p = parts[0]
         quoted = False
-        if type(p) is ast.Lit and _LIVE.isdisjoint(p.text) or type(p) is ast.Quoted:
+        if type(p) is ast.Lit and (_LIVE.isdisjoint(p.text) or p.text == "[") or (
+                type(p) is ast.Quoted):
             texts.append(p.text)
             continue
         if type(p) is ast.DQ:

@@ -74,7 +74,8 @@ def _literal_name(word: ast.Word) -> str | None:
         p = parts[0]
         if type(p) is ast.Lit:
             t = p.text
-            return t if _SPECIAL_NAME_CHARS.isdisjoint(t) else None
+            # (a lone `[` is a name: an unclosed bracket globs nothing)
+            return t if _SPECIAL_NAME_CHARS.isdisjoint(t) or t == "[" else None
         if type(p) is ast.Quoted:
             return p.text
     return None
@@ -115,7 +116,8 @@ def constant_words(interp: Interpreter, cmd: ast.SimpleCommand) -> Known | None:
     got: Known | None = None
     if words and not cmd.assigns and not cmd.redirects and not cmd.arg_assigns and all(
             len(w.parts) == 1 and (type(w.parts[0]) is ast.Quoted or type(
-                w.parts[0]) is ast.Lit and _LIVE.isdisjoint(w.parts[0].text))
+                w.parts[0]) is ast.Lit and (_LIVE.isdisjoint(w.parts[0].text) or (
+                w.parts[0].text == "[")))
             for w in words):
         name = cast("ast.Lit | ast.Quoted", words[0].parts[0]).text
         args = tuple(expand_args(words[1:], interp))
