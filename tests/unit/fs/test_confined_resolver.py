@@ -45,8 +45,9 @@ def world(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
 
 def _fs(how: str, root: Path) -> ConfinedFileSystem:
     fs = ConfinedFileSystem(str(root))
-    # opens the root fd, and probes openat2 (a path below the root is its first use)
-    fs.exists(str(root / "a"))
+    # opens the root fd, and probes openat2 (a path below a directory of the root is
+    # its first use; one name in the root itself is looked at without it)
+    fs.exists(str(root / "a" / "b"))
     assert (fs._openat2 is not None) == (how == "openat2")
     return fs
 

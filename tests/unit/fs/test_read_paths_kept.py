@@ -6,6 +6,7 @@ and on the walk's."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -132,3 +133,44 @@ def test_a_file_in_the_root_read_again_gives_what_a_fresh_resolution_gives(
     assert got != ("bytes", b"SECRET")
     if change in ("a link inside", "a relative link", "a link to a link"):
         assert got == ("bytes", b"g\n")
+
+
+@pytest.mark.parametrize("kind", ["confined", "scratch"])
+@pytest.mark.parametrize("follow", [True, False])
+def test_a_name_in_the_root_stats_as_the_same_name_deeper_down(
+        tmp_path: Path, kind: str, follow: bool) -> None:
+    """One name in the root is looked at without resolving a directory on the way; what
+    it answers is what the general resolution answers for the same entry in a
+    subdirectory: a link followed beneath the root, refused outside it, never followed
+    when `follow` is off."""
+    root, out = tmp_path / "root", tmp_path / "out"
+    out.mkdir()
+    (out / "s").write_bytes(b"SECRET")
+    for d in (root, root / "sub"):
+        d.mkdir()
+        (d / "f").write_bytes(b"12345")
+        (d / "g").write_bytes(b"g")
+        (d / "dir").mkdir()
+        (d / "in").symlink_to("g")
+        (d / "out").symlink_to(out / "s")
+        (d / "rel_out").symlink_to("../" * (len(d.relative_to(tmp_path).parts)) + "out/s")
+        (d / "dangling").symlink_to("nope")
+        (d / "loop").symlink_to("loop")
+        os.mkfifo(d / "fifo")
+    make = ConfinedFileSystem if kind == "confined" else ScratchFileSystem
+    fs = make(str(root))
+
+    def answer(path: str) -> tuple[str, Any]:
+        try:
+            st = fs.stat(path, follow)
+        except FsError as e:
+            return "error", e.reason
+        # (a link's own size is its target's length, which the depth changes)
+        return "stat", (st.kind, None if st.kind == "symlink" else st.size, st.mode)
+
+    for name in ("f", "g", "dir", "in", "out", "rel_out", "dangling", "loop", "fifo", "none"):
+        top, deep = answer(f"{root}/{name}"), answer(f"{root}/sub/{name}")
+        assert top == deep, name
+        if not follow and name in ("in", "out", "rel_out", "dangling", "loop"):
+            assert top[1][0] == "symlink", name
+        assert top != ("stat", ("file", 6, (out / "s").stat().st_mode)), name

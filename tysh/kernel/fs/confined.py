@@ -503,6 +503,17 @@ class ConfinedFileSystem(LocalFileSystem):
             raise FsError(path, DENIED)
         comps = rel
         slash = path.endswith("/") and norm != "/"
+        if len(comps) == 1 and not slash:
+            # one name in the root itself: no directory on the way to resolve; a link
+            # there is followed the general way, beneath the root
+            try:
+                st = os.stat(comps[0], dir_fd=self._root(path), follow_symlinks=False)
+            except OSError as e:
+                if e.errno == errno.ENOENT:
+                    fail(path, e)
+            else:
+                if not follow or not stat_mod.S_ISLNK(st.st_mode):
+                    return to_stat(path, st)
         try:
             if follow or slash:
                 fd = self._open(path, comps, _PATH | _CLOEXEC)
