@@ -39,6 +39,9 @@ SCRIPTS = [
     'f() { declare -p $1 2>&1; export $1; }; y=1; f y; env | grep "^y="',
     'f() { type $1; command -v $1 >/dev/null; echo "s $?"; }; f echo; f nope 2>&1',
     'f() { seq $1 | wc -l; head -c $1 /dev/null; }; f 3; f x 2>&1',
+    'mkdir -p d; : > in; ln -sf in ln; f() { [ -f "$1" ] && echo "f:$1"; [ -d "$1" ] || '
+    'echo "nd:$1"; test -e $1; echo "e=$?"; [ -L "$1" ] 2>/dev/null; echo "l=$?"; '
+    '[ -f $1 ] >&2; [ -q $1 ] 2>&1; }; for a in in d ln nope ""; do f "$a"; done',
     'x=$(f() { echo $1 >/dev/null; echo "in $?"; }; f a); echo "[$x]"',
     'echo() { builtin echo "fn $*"; }; g() { echo $1 >/dev/null; echo $1 >&2; }; g a 2>&1',
     'enable -n echo; f() { echo $1; }; f a; echo "$?"',

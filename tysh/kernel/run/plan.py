@@ -229,9 +229,11 @@ def _simple_step(cmd: ast.SimpleCommand, pipeline: ast.Pipeline) -> Step:
                         state.last_arg = argv[-1] if argv else name
                         interp.cur_fds = own  # (the table the general path leaves)
                         return _finish(interp, got, pipeline)
-                elif tool is not None and (expands or tool.writer is not None):
-                    # `printf '%s\n' "$x"`, `echo $1 >&2`: the tool bound (or written,
-                    # ToolWriter) without the general path's steps; a command of constant
+                if tool is not None and (expands or tool.writer is not None or (
+                        tool.direct is not None and redirected is not None)):
+                    # `printf '%s\n' "$x"`, `echo $1 >&2`, `[ -f "$f" ]` (a direct path
+                    # that could not answer): the tool bound (or written, ToolWriter)
+                    # without the general path's steps; another command of constant
                     # words that binds goes the general way, which keeps its binding
                     args = plain_args(words, consts, interp, "sh_word_split" in state.options)
                     own = None if args is None else fds if redirected is None else (
