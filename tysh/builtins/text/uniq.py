@@ -13,9 +13,9 @@ from tysh.builtins._common.args import by_args
 from tysh.builtins._common.lines import (
     BIG,
     Kept,
+    LineSplit,
     kept_value,
     line_batches,
-    split_chunk,
     split_lines_text,
 )
 from tysh.builtins._common.operands import STDIN_DEVICES, InputStatus, open_input, open_output
@@ -146,37 +146,17 @@ def _uniq_plain(f: IO[bytes], out: IO[bytes], sep: bytes, ctx: Context | None) -
     are found by groupby, in C: its first line is dropped when it continues the run
     the batch before ended with."""
     prev: Any = _NONE
-    # (LineSplit's loop, inline: a line longer than a chunk is gathered as a list of
-    # pieces and charged as it grows)
-    rest: list[bytes] = []
-    held = 0
-    mark = sep[0]
-    read = getattr(f, "read1", None) or f.read
-    while True:
-        chunk = read(BIG)
-        if not chunk:
-            break
-        if mark not in chunk:
-            rest.append(chunk)
-            if ctx is not None:
-                ctx.hold(2 * len(chunk))  # the pieces, and the line they become
-                held += 2 * len(chunk)
-            continue
-        batch, rest = split_chunk(rest, chunk, sep)
-        # (`batch` holds a line at least: the chunk holds a separator)
+    split = LineSplit(f, sep, BIG, ctx=ctx)
+    for batch in split:  # (each holds a line at least)
         firsts = list(map(_FIRST, itertools.groupby(batch)))
         if batch[0] == prev:
             del firsts[0]
         prev = batch[-1]
         if firsts:
             out.write(sep.join(firsts) + sep)
-        if held:
-            ctx.unhold(held)  # type: ignore[union-attr]
-            held = 0
-    if rest:
-        last = b"".join(rest)
-        if last != prev:
-            out.write(last + sep)
+    last = split.rest
+    if last and last != prev:
+        out.write(last + sep)
 
 
 def _uniq_stream(a: UniqArgs, f: IO[bytes], out: IO[bytes], json_rows: list[Any] | None,
