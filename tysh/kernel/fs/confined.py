@@ -414,16 +414,16 @@ class ConfinedFileSystem(LocalFileSystem):
         rel = self._reads.get(path)
         if rel is None or "/" in rel or not _NOFOLLOW:
             return self.open(path, "rb")
-        # a file in the root read before (`_read_known`'s first way)
-        try:
-            fd = os.open(rel, _READ_HERE, dir_fd=self._root_fd)
-        except OSError:  # a link, a file gone: `open` answers, or says why not
-            return self.open(path, "rb")
-        return read_whole(fd, limit, path, self.checkpoint)
+        # a file in the root read before
+        return read_whole(self._read_fd(path, rel), limit, path, self.checkpoint)
 
     def _read_known(self, path: str, rel: str) -> IO[bytes]:
         """`open(path, "rb")` for a path `_reads` holds: `_open_path`'s steps with the
         answers that depend on the path's text alone already known."""
+        return wrap_fd(self._read_fd(path, rel), "rb", path, self.checkpoint)
+
+    def _read_fd(self, path: str, rel: str) -> int:
+        """An fd read-only of a path `_reads` holds (its path below the root `rel`)."""
         try:
             if "/" in rel or not _NOFOLLOW:
                 fd = self._read_at(self._root_fd, rel)  # type: ignore[misc]  # (set with rel)
@@ -438,7 +438,7 @@ class ConfinedFileSystem(LocalFileSystem):
             if e.errno not in _WALK_DECIDES:
                 raise FsError(path, reason(e)) from None
             fd = self._open_walked(path, rel.split("/"), _READ)
-        return wrap_fd(fd, "rb", path, self.checkpoint)
+        return fd
 
     def _open_path(self, path: str, mode: str) -> IO[bytes]:
         if "b" not in mode:

@@ -860,11 +860,18 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
             return got
     writer = tool.writer
     if writer is not None:  # `echo hi`: no binding, no Context (see ToolWriter)
-        words = [a.value for a in args if type(a) is Operand]
-        if len(words) == len(args):
-            got = _run_writer(interp, tool, name, words, fds)
-            if got is not None:
-                return got
+        stdout = fds.get(1)
+        if stdout is not None:
+            words = [a.value for a in args if type(a) is Operand]
+            if len(words) == len(args):
+                try:
+                    code = writer(words, stdout)
+                except _TOOL_FAILURES as e:
+                    return _tool_failed(interp, name, e, fds, stdout)
+                if code is not None:  # (None: it wrote nothing, the tool runs)
+                    if tool.schema.typed_substitution:
+                        interp.last_typed = False
+                    return _flushed(interp, name, stdout, fds, code)
     try:
         targs, leaf, inst = fast.bind_and_convert(tool, args)
     except binder.BindError as e:
@@ -881,25 +888,6 @@ def call_tool(interp: Interpreter, tool: Tool, name: str, args: list[Arg], fds: 
             fast.reusable(targs, inst)):
         memo[0] = bound
     return call_leaf(interp, bound, name, fds)
-
-
-def _run_writer(interp: Interpreter, tool: Tool, name: str, words: list[Any],
-               fds: Fds) -> int | None:
-    """The status of `tool`'s ToolWriter run on `words` (operands, none an option) and
-    the command's stdout; None when there is no stdout or the writer declines (wrote
-    nothing): the tool then runs bound, as usual."""
-    stdout = fds.get(1)
-    if stdout is None:
-        return None
-    try:
-        code = tool.writer(words, stdout)  # type: ignore[misc]  # (the caller's check)
-    except _TOOL_FAILURES as e:
-        return _tool_failed(interp, name, e, fds, stdout)
-    if code is None:
-        return None
-    if tool.schema.typed_substitution:
-        interp.last_typed = False
-    return _flushed(interp, name, stdout, fds, code)
 
 
 def call_leaf(interp: Interpreter, bound: Bound, name: str, fds: Fds) -> int:
