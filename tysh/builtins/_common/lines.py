@@ -107,6 +107,20 @@ def line_batches(f: IO[bytes], sep: bytes = b"\n",
         yield [split.rest]
 
 
+def whole_lines(data: bytes, sep: bytes = b"\n") -> list[bytes]:
+    """The lines of a whole input in memory (a filter's), as LineSplit gives them with
+    its `rest`: without terminators, a last unterminated line included."""
+    lines = data.split(sep)
+    if not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def joined_lines(lines: list[bytes], sep: bytes = b"\n") -> bytes:
+    """The lines, each ended by `sep`, as one bytes object."""
+    return sep.join(lines) + sep if lines else b""
+
+
 def read_all(f: IO[bytes]) -> bytes:
     return b"".join(chunks(f))
 

@@ -198,6 +198,11 @@ def _cat_body(args: CatArgs, ctx: Context) -> int:
     return 1 if status.failed else 0
 
 
+def _cat_filter(args: CatArgs, data: bytes) -> bytes | None:
+    """ToolFilter: a plain copy of stdin is its input."""
+    return data if args.files in ((), ("-",)) and _copies_of(args) else None
+
+
 @tool(
     "cat", kind="read",
     args=CatArgs,
@@ -207,6 +212,7 @@ def _cat_body(args: CatArgs, ctx: Context) -> int:
         ("number the lines", "cat -n notes.txt"),
         ("squeeze blank lines and show line ends", "cat -sE notes.txt"),
     ],
+    filter=_cat_filter,
 )
 def cat(args: CatArgs, ctx: Context) -> ToolReturn:
     if _copies_of(args) and not ctx.json:  # `lines_json` of `_cat_body`'s copy, directly

@@ -275,6 +275,29 @@ class HeadArgs(Record):
     )
 
 
+def _filtered(made: MadeOne | str, data: bytes) -> bytes | None:
+    """ToolFilter of head and tail: what `_one_input` writes for stdin."""
+    if type(made) is not tuple:
+        return None
+    one = made[3]
+    if one is None or not (one == "-" or one in STDIN_DEVICES):
+        return None
+    out = io.BytesIO()
+    made[0](io.BytesIO(data), out)
+    return out.getvalue()
+
+
+def _head_filter(args: HeadArgs, data: bytes) -> bytes | None:
+    return _filtered(_head_made(args), data)
+
+
+def _tail_filter(args: TailArgs, data: bytes) -> bytes | None:
+    if args.follow is not False or args.follow_name_retry or args.retry or (
+            args.pid is not None):
+        return None  # (a warning to give, or following)
+    return _filtered(_tail_made(args), data)
+
+
 @tool(
     "head", kind="read",
     args=HeadArgs,
@@ -287,6 +310,7 @@ class HeadArgs(Record):
         ("all but the last 2 lines", "head -n -2 notes.txt"),
         ("first 100 bytes", "head -c 100 data.bin"),
     ],
+    filter=_head_filter,
 )
 def head(args: HeadArgs, ctx: Context) -> ToolReturn:
     made = _head_made(args)
@@ -445,6 +469,7 @@ class TailArgs(Record):
         ("print lines as they are appended to a log (Ctrl-C stops)", "tail -f app.log"),
         ("keep following a log across rotations", "tail -F app.log"),
     ],
+    filter=_tail_filter,
 )
 def tail(args: TailArgs, ctx: Context) -> ToolReturn:
     by_name = args.follow_name_retry or args.follow == "name"

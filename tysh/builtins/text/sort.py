@@ -16,7 +16,15 @@ import itertools
 import os
 
 from tysh.builtins._common.args import by_args
-from tysh.builtins._common.lines import BIG, LINE_BYTES, line_batches, lines_json, split_chunk
+from tysh.builtins._common.lines import (
+    BIG,
+    LINE_BYTES,
+    joined_lines,
+    line_batches,
+    lines_json,
+    split_chunk,
+    whole_lines,
+)
 from tysh.builtins._common.operands import (
     STDIN_DEVICES,
     InputStatus,
@@ -322,12 +330,12 @@ def _same(x: Any) -> Any:
 
 
 def _mapped(fn: Callable[[bytes], Any], lines: list[bytes], stop: Callable[[], None],
-            ctx: Context) -> list[Any]:
+            hold: Callable[[int], None]) -> list[Any]:
     """`[fn(x) for x in lines]`, a step at a time, each step's results charged."""
     out: list[Any] = []
     for i in range(0, len(lines), STEP):
         got = list(map(fn, lines[i:i + STEP]))
-        ctx.hold(LINE_BYTES * len(got))
+        hold(LINE_BYTES * len(got))
         out.extend(got)
         stop()
     return out
@@ -452,22 +460,23 @@ def _check(ctx: Context, a: SortArgs, plan: _Plan, lines: list[bytes], name: str
     return 0
 
 
-def _order(lines: list[bytes], plan: _Plan, has_nul: bool, ctx: Context) -> None:
-    """Sort in place. Text keys go through one bytes string per line (`key NUL line`,
-    compared in C) when no line holds a NUL; otherwise through the tuple key."""
-    stop = ctx.shell.check_boundary
+def _order(lines: list[bytes], plan: _Plan, has_nul: bool, stop: Callable[[], None],
+           hold: Callable[[int], None]) -> None:
+    """Sort in place, stopping at `stop()` between steps and charging what the keys
+    take through `hold(n)`. Text keys go through one bytes string per line (`key NUL
+    line`, compared in C) when no line holds a NUL; otherwise through the tuple key."""
     if plan.key is None:
         _stepped_sort(lines, None, plan.reverse, stop)
         return
     bk = plan.bkey
     if bk is not None and not plan.last_resort:
-        keys = _mapped(bk, lines, stop, ctx)
+        keys = _mapped(bk, lines, stop, hold)
         _by_keys(lines, keys, plan.reverse, stop)
         return
     if bk is not None and not has_nul:
         b = bk
-        dec = _mapped(lambda ln: b(ln) + b"\0" + ln, lines, stop, ctx)
-        ctx.hold(sum(map(len, dec)))
+        dec = _mapped(lambda ln: b(ln) + b"\0" + ln, lines, stop, hold)
+        hold(sum(map(len, dec)))
         _stepped_sort(dec, None, plan.reverse, stop)
         for i in range(0, len(dec), STEP):
             lines[i:i + STEP] = [d.rpartition(b"\0")[2] for d in dec[i:i + STEP]]
@@ -481,10 +490,10 @@ def _order(lines: list[bytes], plan: _Plan, has_nul: bool, ctx: Context) -> None
             keys = []
             for i in range(0, len(lines), STEP):
                 keys.extend(numeric_values(lines[i:i + STEP]))
-                ctx.hold(LINE_BYTES * min(STEP, len(lines) - i))
+                hold(LINE_BYTES * min(STEP, len(lines) - i))
                 stop()
         else:
-            keys = _mapped(fn, lines, stop, ctx)
+            keys = _mapped(fn, lines, stop, hold)
         _by_keys(lines, keys, descending, stop)
 
 
@@ -568,7 +577,7 @@ def _sort_body(a: SortArgs, ctx: Context) -> int:
         elif plan.key is None and len(lines) <= STEP:
             lines.sort(reverse=plan.reverse)  # all `_order` does for these: one step
         else:
-            _order(lines, plan, has_nul, ctx)
+            _order(lines, plan, has_nul, stop, ctx.hold)
     if a.unique:
         lines = _unique(lines, plan.eq_key, stop)
     if a.output is not None:
@@ -585,6 +594,50 @@ def _sort_body(a: SortArgs, ctx: Context) -> int:
         return 0
     _write_lines(ctx.stdout, lines, sep, stop)
     return 0
+
+
+def _sort_filter(a: SortArgs, data: bytes) -> bytes | None:
+    """ToolFilter: `_sort_body` of stdin to stdout, without -c, -C, -m, -R or -o."""
+    if a.files or a.check or a.check_quiet or a.merge or a.random_sort or (
+            a.output is not None):
+        return None
+    sep = _plain_of(a)
+    if sep is not None:
+        lines = whole_lines(data, sep)
+        if len(lines) > STEP:
+            return None
+        lines.sort(reverse=a.reverse)
+        return joined_lines(lines, sep)
+    plan = _plan_of(a)
+    if plan is None:
+        return None
+    sep = b"\0" if a.zero_terminated else b"\n"
+    lines = whole_lines(data, sep)
+    if plan.key is None and len(lines) <= STEP:
+        lines.sort(reverse=plan.reverse)
+    else:
+        _order(lines, plan, sep != b"\0" and b"\0" in data, _no_stop, _no_hold)
+    if a.unique:
+        lines = _unique(lines, plan.eq_key, _no_stop)
+    return joined_lines(lines, sep)
+
+
+def _plan_or_none(a: SortArgs) -> _Plan | None:
+    try:
+        return _plan(a)
+    except SortKeyError:  # (the general path reports it)
+        return None
+
+
+_plan_of = by_args(_plan_or_none)
+
+
+def _no_stop() -> None:
+    """A filter's steps go on to the end: its input is small."""
+
+
+def _no_hold(_n: int) -> None:
+    """A filter charges nothing (the pipeline runs one only when the budget has room)."""
 
 
 def _write_lines(f: Any, lines: list[bytes], sep: bytes, stop: Callable[[], None]) -> None:
@@ -610,6 +663,7 @@ def _write_lines(f: Any, lines: list[bytes], sep: bytes, stop: Callable[[], None
         ("human sizes", "du -h | sort -h"),
     ],
     operations=["fs.overwrite"],
+    filter=_sort_filter,
 )
 def sort(args: SortArgs, ctx: Context) -> ToolReturn:
     return lines_json(ctx, _sort_body, args)

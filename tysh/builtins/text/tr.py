@@ -349,6 +349,18 @@ def _tr_body(a: TrArgs, ctx: Context) -> int:
     return 0
 
 
+def _tr_filter(a: TrArgs, data: bytes) -> bytes | None:
+    """ToolFilter: `_tr_body` of an input it reads in one chunk (at most BIG)."""
+    plan = _plan_by_args(a)
+    if isinstance(plan, str) or len(data) > BIG:
+        return None
+    if plan.table is not None or plan.delete:
+        data = data.translate(plan.table, plan.delete)
+    if plan.squeeze_re is not None and data:
+        data = b"".join(plan.squeeze_re.split(data))
+    return data
+
+
 @tool(
     "tr", kind="read",
     args=TrArgs,
@@ -362,6 +374,7 @@ def _tr_body(a: TrArgs, ctx: Context) -> int:
     # tr's operands are character sets, never file names: `tr [:upper:] [:lower:]`
     # unquoted must reach tr as typed, not fail as a glob matching nothing
     glob_passthrough=True,
+    filter=_tr_filter,
 )
 def tr(args: TrArgs, ctx: Context) -> ToolReturn:
     return lines_json(ctx, _tr_body, args)

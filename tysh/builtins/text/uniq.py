@@ -14,9 +14,11 @@ from tysh.builtins._common.lines import (
     BIG,
     Kept,
     LineSplit,
+    joined_lines,
     kept_value,
     line_batches,
     split_lines_text,
+    whole_lines,
 )
 from tysh.builtins._common.operands import STDIN_DEVICES, InputStatus, open_input, open_output
 from tysh.builtins.text.sort_keys import skip_fields_re
@@ -263,6 +265,23 @@ def _how(args: UniqArgs) -> str | bytes | bool:
 _how_of = by_args(_how)
 
 
+def _uniq_filter(a: UniqArgs, data: bytes) -> bytes | None:
+    """ToolFilter: uniq from stdin to stdout, what `uniq` writes for these options."""
+    how = _how_of(a)
+    if type(how) is str:
+        return None
+    sep = b"\0" if a.zero_terminated else b"\n"
+    if type(how) is bytes:  # plain: each run's first line
+        return joined_lines(list(map(_FIRST, itertools.groupby(whole_lines(data, sep)))), sep)
+    names = a.operands
+    if not (all(n == "-" or n in STDIN_DEVICES for n in names[:1])
+            and names[1:] in ((), ("-",))):
+        return None
+    out = io.BytesIO()
+    _uniq_stream(a, io.BytesIO(data), out, None)
+    return out.getvalue()
+
+
 @tool(
     "uniq", kind="read",
     args=UniqArgs,
@@ -275,6 +294,7 @@ _how_of = by_args(_how)
         ("only duplicated lines", "sort names.txt | uniq -d"),
     ],
     operations=["fs.overwrite"],
+    filter=_uniq_filter,
 )
 def uniq(args: UniqArgs, ctx: Context) -> ToolReturn:
     how = _how_of(args)

@@ -15,7 +15,10 @@ on into the first of those pipes, so an endless producer (`yes | head -n 1`) and
 data stream exactly as they would from the start. Only stages that can wait on nothing
 but their input run in turn (the rule is `_judge` and `_in_turn`), and only when the
 embedding process has no threads of its own that this thread could keep waiting
-(`_host_threads`); any other pipeline runs concurrently from the start."""
+(`_host_threads`); any other pipeline runs concurrently from the start. A stage between
+two others that is a plain filter of its held input (`… | sort | uniq | …`, bound
+before) runs as its tool's ToolFilter: bytes to bytes, without the machinery of a
+command."""
 
 from __future__ import annotations
 
@@ -45,6 +48,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from typing import IO, Any
 
+    from tysh.kernel.base.limits import Meter
     from tysh.kernel.run.interpreter import Interpreter
     from tysh.kernel.run.registry import Registry
     from tysh.kernel.run.simple_command import Known
@@ -708,6 +712,10 @@ class _HeldInput(io.BytesIO):
 _refill = io.BytesIO.__init__
 
 
+# whether a filter stage whose input is held runs as its ToolFilter (see _run_in_turn);
+# tests turn it off to compare with the tools run in full
+RUN_FILTERS = True
+
 # whether the stages run in turn that assign nothing share one shell (see _run_in_turn);
 # tests turn it off to compare with a shell per stage
 SHARE_QUIET_STAGES = True
@@ -738,7 +746,14 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
     shell is the session itself, lent: it takes a new fork's `_Fields` (one subshell
     deeper) for the while and gets its own back at the end, and the pipeline's typed
     value is its last stage's. One stop check serves every stage: each fork's stops at
-    the same cancel and deadline (`Interpreter.check_boundary`)."""
+    the same cancel and deadline (`Interpreter.check_boundary`).
+
+    A stage between two others whose input is held, a constant command bound before
+    (simple_command.prepared) of a tool with a filter (ToolFilter), runs as that filter:
+    the held bytes in, the bytes its tool would write out, with no Context, streams or
+    shell of its own. The tool runs instead when the filter declines, when its output
+    would not be held (more than HELD_BYTES), or when the memory budget lacks
+    FILTER_ROOM; the shell that reports events or traces runs every stage as its tool."""
     n = len(cmds)
     statuses = [0] * n
     stdin: IO[bytes] | None = None  # the pipeline's own, for the first stage
@@ -788,17 +803,51 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
         threads.extend(started)
         return writer
 
+    # the output of the stage before, held, not yet made the next stage's input: a
+    # filter stage (ToolFilter) takes it as bytes
+    pending: bytes | None = None
+    # whether filters may run: the memory budget has room for whatever one would have
+    # charged (None: not asked yet)
+    room: bool | None = None
     try:
         for i, cmd in enumerate(cmds):
+            prep = None
+            if share and quiet[i] and plain:
+                known = knowns[i]
+                if known is not None and prepared(known, tools[i]):
+                    prep = known
+            if pending is not None:
+                # a stage between two others, bound before, whose tool has a filter and
+                # writes text: its filter, given the held input, when the budget has
+                # room and the output is one the pipeline would hold
+                bound = prep[3][0] if prep is not None and i < n - 1 else None
+                flt = bound[1].filter if bound is not None and not bound[3] else None
+                if flt is not None:
+                    if room is None:
+                        room = RUN_FILTERS and _filter_room(st.meter)
+                    got = flt(bound[2], pending) if room else None  # type: ignore[index]
+                    if got is not None and len(got) <= HELD_BYTES:
+                        # (what the stage would have changed of its shell the next stage
+                        # sets again, and the pipeline puts back)
+                        statuses[i] = 0
+                        pending = got
+                        interp.check_boundary()
+                        continue
+                # (one input serves every stage, made again in place as a new one: a
+                # stage leaves it open)
+                if fed is None:
+                    fed = _HeldInput(pending)
+                else:
+                    try:
+                        _refill(fed, pending)
+                    except BufferError:  # a tool kept a view of its buffer
+                        fed = _HeldInput(pending)
+                stdin = fed
+                pending = None
             stage_fds = dict(fds)
             if stdin is not None:
                 stage_fds[0] = stdin
-            prep = None
             if share and quiet[i]:
-                if plain:
-                    known = knowns[i]
-                    if known is not None and prepared(known, tools[i]):
-                        prep = known
                 if shared is None:
                     sub = shared = _fork(interp, stdin, True)
                 else:
@@ -833,16 +882,7 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
                 for t in threads:
                     t.join()
                 break
-            # (one input serves every stage, made again in place as a new one: a stage
-            # leaves it open)
-            if fed is None:
-                fed = _HeldInput(held.held())
-            else:
-                try:
-                    _refill(fed, held.held())
-                except BufferError:  # a tool kept a view of its buffer
-                    fed = _HeldInput(held.held())
-            stdin = fed
+            pending = held.held()
     finally:
         if installed:
             stop.install(saved_check)
@@ -857,6 +897,18 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
             shared.retire()
     _take_result(interp, last)
     return statuses
+
+
+# what the memory budget must have free for filter stages to run: far more than a tool
+# charges for an input of HELD_BYTES (its bytes and a few copies, and 64 bytes a line
+# held in a list when every line is one byte long)
+FILTER_ROOM = 1 << 24
+
+
+def _filter_room(meter: Meter) -> bool:
+    """Whether the memory budget has room for what any filter stage would have charged
+    had it run as a tool (FILTER_ROOM)."""
+    return meter.held + meter.est + FILTER_ROOM <= meter.cap
 
 
 def _renew(sub: Interpreter, cur_fds: Fds, last_arg: str) -> None:

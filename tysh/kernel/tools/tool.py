@@ -46,6 +46,13 @@ if TYPE_CHECKING:
     # written nothing, and the tool runs as usual. It gets no Context, so it must need
     # none: no stdin, no files, no typed value, nothing to wait for.
     ToolWriter = Callable[[list[Any], IO[bytes]], int | None]
+    # A filter's shortcut for a pipeline stage whose input is in memory (`… | sort |`):
+    # given its bound args and the whole of its input, the bytes it would write to
+    # stdout when it would write nothing else, read nothing else and return status 0;
+    # or None, and the tool runs as usual. It gets no Context, so it must need none, and
+    # it charges nothing to the memory budget: the pipeline calls it only when the
+    # budget has room for what the tool would charge (see pipeline.py).
+    ToolFilter = Callable[[Any, bytes], bytes | None]
 
 # a read-only dict view (types.MappingProxyType, named without loading `types`)
 _MappingProxy = type(type.__dict__)
@@ -69,6 +76,7 @@ class Tool:
     session: bool = False  # called with the interpreter's Session as a third argument
     direct: ToolDirect | None = None  # see ToolDirect
     writer: ToolWriter | None = None  # see ToolWriter
+    filter: ToolFilter | None = None  # see ToolFilter
 
     __repr__ = Record.__repr__
     evolve = Record.evolve
@@ -137,12 +145,13 @@ def tool(
     kind_when: Sequence[tuple[str, str]] = (),
     direct: ToolDirect | None = None,
     writer: ToolWriter | None = None,
+    filter: ToolFilter | None = None,
 ) -> Callable[[ToolFunc], Tool]:
     """Declare a flat tool. `args` is its attrs args class (None for raw/verbatim tools);
     `check` validates a bound args instance before a script runs (see ToolCheck);
     `session` is for the shell's own builtins only: the function gets the interpreter's
     `Session` (kernel/run/session.py) as a third argument; so are `direct` (ToolDirect)
-    and `writer` (ToolWriter). `kind`, `paths`,
+    and `writer` (ToolWriter). `filter` is a ToolFilter. `kind`, `paths`,
     `script_params` and `kind_when` describe the tool to tool-call events (see
     ToolSchema)."""
 
@@ -169,7 +178,7 @@ def tool(
         if owns_output:
             schema = schema.with_owned_output()
         return Tool(schema=schema, func=func, args_class=args, check=check, session=session,
-                    direct=direct, writer=writer)
+                    direct=direct, writer=writer, filter=filter)
 
     return deco
 
