@@ -1,7 +1,7 @@
-"""The short ways of cat, sort, uniq, tr, head/tail and wc give what their general paths
-give: the same output, messages, status and typed value (text mode, `--json`, `$(…)`,
-a pipeline's last stage and the stages before it), for inputs and options drawn at
-random, read in chunks of every size. The general path is forced by putting each
+"""The short ways of cat, cut, sort, uniq, tr, head/tail and wc (their filters among
+them) give what their general paths give: the same output, messages, status and typed
+value (text mode, `--json`, `$(…)`, a pipeline's last stage and the stages before it),
+for inputs and options drawn at random, read in chunks of every size. The general path is forced by putting each
 tool's remembered decision back to the answer that sends it there."""
 
 from __future__ import annotations
@@ -99,6 +99,8 @@ COMMANDS = {
     "head": ["", "-n 2", "-n -2", "-c 3", "-n 0", "-z -n 1", "-n x"],
     "tail": ["", "-n 2", "-n +2", "-c 3", "-n 0", "-n +0"],
     "cat": ["", "-n", "-A", "-s"],
+    "cut": ["-f1", "-d' ' -f2", "-d' ' -f2 -s", "-c1-2", "-b1 --complement", "-f1 -c1",
+            "-d ab -f1", "-c2 --output-delimiter=:", "-z -f2"],
     "wc": ["", "-l", "-c", "-w", "-lc", "-m", "-L", "--total=always", "--total=only",
            "-l --total=never"],
 }

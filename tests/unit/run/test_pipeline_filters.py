@@ -33,6 +33,8 @@ def _rev_tool(calls: list[bytes], answer: str = "reversed") -> Tool:
         calls.append(data)
         if answer == "decline":
             return None
+        if answer == "raise":
+            raise ValueError("a filter's fault")
         lines = data.split(b"\n")
         return b"\n".join(ln[::-1] for ln in lines) + b"x" * args.grow
 
@@ -85,12 +87,14 @@ def test_the_first_and_the_last_stage_run_as_their_tools(
     assert calls == []
 
 
-def test_a_filter_that_declines_hands_the_stage_to_its_tool(
-        tmp_path: Path, no_host_threads: None) -> None:
+@pytest.mark.parametrize("answer", ["decline", "raise"])
+def test_a_filter_that_declines_or_fails_hands_the_stage_to_its_tool(
+        tmp_path: Path, no_host_threads: None, answer: str) -> None:
     calls: list[bytes] = []
-    k = _kernel(tmp_path, _rev_tool(calls, "decline"))
-    outs = {k.execute("echo abc | flip | cat").out for _ in range(3)}
-    assert outs == {"cba\n"} and len(calls) == 2
+    k = _kernel(tmp_path, _rev_tool(calls, answer))
+    got = {(r.code, r.out, r.err) for r in (k.execute("echo abc | flip | cat")
+                                            for _ in range(3))}
+    assert got == {(0, "cba\n", "")} and len(calls) == 2
 
 
 def test_output_the_pipeline_would_not_hold_is_written_by_the_tool(
@@ -165,5 +169,33 @@ def test_builtin_filters_answer_as_their_tools(
     got = [k.execute(src + "; echo ${PIPESTATUS[@]}") for _ in range(3)]
     monkeypatch.setattr(pipeline, "RUN_FILTERS", False)
     want = Kernel(cwd=str(tmp_path)).execute(src + "; echo ${PIPESTATUS[@]}")
+    for r in got:
+        assert (r.code, r.out, r.err, r.data) == (want.code, want.out, want.err, want.data)
+
+
+@pytest.mark.parametrize("stage", [
+    "sort", "sort -rn", "sort -u -k2", "uniq", "uniq -c", "tr a-z A-Z", "tr -s p",
+    "head -n 2", "head -c 5", "tail -n 2", "tail -n +3", "cat", "cut -c1-3", "cut -d' ' -f1",
+])
+def test_each_builtin_filter_runs_as_the_middle_stage_and_answers_as_its_tool(
+        tmp_path: Path, no_host_threads: None, monkeypatch: pytest.MonkeyPatch,
+        stage: str) -> None:
+    (tmp_path / "in.txt").write_text("pear 3\napple 10\nfig 2\napple 10\nkiwi 1\n")
+    src = f"cat in.txt | {stage} | cat -A; echo ${{PIPESTATUS[@]}}"
+    k = Kernel(cwd=str(tmp_path))
+    name = stage.split()[0]
+    real = k.interp.registry.builtin(name)
+    assert real is not None and real.filter is not None
+    calls: list[bytes] = []
+
+    def spy(args: Any, data: bytes) -> bytes | None:
+        calls.append(data)
+        return real.filter(args, data)  # type: ignore[misc]
+
+    k.interp.registry._builtins[name] = real.evolve(filter=spy)
+    got = [k.execute(src) for _ in range(3)]
+    assert len(calls) == 2  # (every run after the first, which binds)
+    monkeypatch.setattr(pipeline, "RUN_FILTERS", False)
+    want = Kernel(cwd=str(tmp_path)).execute(src)
     for r in got:
         assert (r.code, r.out, r.err, r.data) == (want.code, want.out, want.err, want.data)

@@ -6,9 +6,11 @@ and a join. `-c` counts characters (UTF-8), `-b` bytes."""
 
 from __future__ import annotations
 
+import io
 import itertools
 
-from tysh.builtins._common.lines import line_batches, lines_json
+from tysh.builtins._common.args import by_args
+from tysh.builtins._common.lines import line_batches, lines_json, whole_lines
 from tysh.builtins._common.operands import InputStatus, iter_inputs, open_input
 from tysh.kernel.base.lazyre import LazyRegex
 from tysh.kernel.base.record import MutableRecord, Record, field, mutable, value_record
@@ -20,6 +22,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import IO
+
+    # what a cut selects: (fields or not, the selector, the input delimiter — for
+    # positions, non-empty when they count characters —, the output delimiter, whether
+    # lines without a delimiter are dropped, the line separator)
+    _Plan = tuple[bool, "Selector", bytes, bytes, bool, bytes]
 
 INF = 1 << 62
 
@@ -196,45 +203,67 @@ def _cut_positions(
         out.write(b"".join(buf))
 
 
-def _cut_body(a: CutArgs, ctx: Context) -> int:
+def _cut_plan(a: CutArgs) -> _Plan | str:
+    """What `a` asks cut to select, or the message refusing it."""
     modes = [(a.fields, "field"), (a.characters, "character"), (a.bytes, "byte")]
     given = [(v, w) for v, w in modes if v is not None]
     if not given:
-        ctx.error("you must specify a list of bytes, characters, or fields")
-        return 1
+        return "you must specify a list of bytes, characters, or fields"
     if len(given) > 1:
-        ctx.error("only one type of list may be specified")
-        return 1
+        return "only one type of list may be specified"
     spec, what = given[0]
     assert spec is not None
     if a.delimiter is not None and what != "field":
-        ctx.error("an input delimiter may be specified only when operating on fields")
-        return 1
+        return "an input delimiter may be specified only when operating on fields"
     if a.only_delimited and what != "field":
-        ctx.error("suppressing non-delimited lines makes sense\n\tonly when operating on fields")
-        return 1
+        return "suppressing non-delimited lines makes sense\n\tonly when operating on fields"
     try:
         sel = Selector(parse_list(spec, what), a.complement)
     except ListError as e:
-        ctx.error(str(e))
-        return 1
+        return str(e)
     delim = b"\t"
     if a.delimiter is not None:
         delim = _enc(a.delimiter) or b"\0"  # GNU: an empty delimiter means NUL
         if len(a.delimiter) > 1:
-            ctx.error("the delimiter must be a single character")
-            return 1
+            return "the delimiter must be a single character"
     sep = b"\0" if a.zero_terminated else b"\n"
+    if what == "field":
+        odelim = delim if a.output_delimiter is None else _enc(a.output_delimiter)
+        return True, sel, delim, odelim, a.only_delimited, sep
+    odelim = b"" if a.output_delimiter is None else _enc(a.output_delimiter)
+    return False, sel, b"c" if what == "character" else b"", odelim, False, sep
+
+
+_plan_of = by_args(_cut_plan)
+
+
+def _cut_lines(plan: _Plan, batches: Iterator[list[bytes]], out: IO[bytes]) -> None:
+    fields, sel, delim, odelim, only_delimited, sep = plan
+    if fields:
+        _cut_fields(batches, out, sel, delim, odelim, only_delimited, sep)
+    else:  # (characters: `delim` is not empty)
+        _cut_positions(batches, out, sel, odelim, bool(delim), sep)
+
+
+def _cut_body(a: CutArgs, ctx: Context) -> int:
+    plan = _plan_of(a)
+    if isinstance(plan, str):
+        ctx.error(plan)
+        return 1
     status = InputStatus()
     for _name, f in iter_inputs(ctx, a.files, status):
-        batches = line_batches(f, sep, ctx)
-        if what == "field":
-            odelim = delim if a.output_delimiter is None else _enc(a.output_delimiter)
-            _cut_fields(batches, ctx.stdout, sel, delim, odelim, a.only_delimited, sep)
-        else:
-            odelim = b"" if a.output_delimiter is None else _enc(a.output_delimiter)
-            _cut_positions(batches, ctx.stdout, sel, odelim, what == "character", sep)
+        _cut_lines(plan, line_batches(f, plan[5], ctx), ctx.stdout)
     return 1 if status.failed else 0
+
+
+def _cut_filter(a: CutArgs, data: bytes) -> bytes | None:
+    """ToolFilter: `_cut_body` of stdin."""
+    plan = _plan_of(a)
+    if isinstance(plan, str) or a.files not in ((), ("-",)):
+        return None
+    out = io.BytesIO()
+    _cut_lines(plan, iter((whole_lines(data, plan[5]),)), out)
+    return out.getvalue()
 
 
 @tool(
@@ -246,6 +275,7 @@ def _cut_body(a: CutArgs, ctx: Context) -> int:
         ("fields 1 and 3 onwards", "cut -d: -f1,3- /etc/passwd"),
         ("first 10 characters", "cut -c1-10 notes.txt"),
     ],
+    filter=_cut_filter,
 )
 def cut(args: CutArgs, ctx: Context) -> ToolReturn:
     return lines_json(ctx, _cut_body, args)

@@ -825,7 +825,10 @@ def _run_in_turn(interp: Interpreter, cmds: tuple[ast.Command, ...], fds: Fds,
                 if flt is not None:
                     if room is None:
                         room = RUN_FILTERS and _filter_room(st.meter)
-                    got = flt(bound[2], pending) if room else None  # type: ignore[index]
+                    try:
+                        got = flt(bound[2], pending) if room else None  # type: ignore[index]
+                    except Exception:  # noqa: BLE001 — the tool itself answers, as it would
+                        got = None
                     if got is not None and len(got) <= HELD_BYTES:
                         # (what the stage would have changed of its shell the next stage
                         # sets again, and the pipeline puts back)

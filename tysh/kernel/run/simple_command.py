@@ -114,11 +114,11 @@ def constant_words(interp: Interpreter, cmd: ast.SimpleCommand) -> Known | None:
         return hit[1]
     words = cmd.words
     got: Known | None = None
-    if words and not cmd.assigns and not cmd.redirects and not cmd.arg_assigns and all(
-            len(w.parts) == 1 and (type(w.parts[0]) is ast.Quoted or type(
-                w.parts[0]) is ast.Lit and (_LIVE.isdisjoint(w.parts[0].text) or (
-                w.parts[0].text == "[")))
-            for w in words):
+    first = words[0].parts if words else ()
+    if len(first) == 1 and not cmd.assigns and not cmd.redirects and not cmd.arg_assigns and (
+            type(first[0]) is ast.Quoted or type(first[0]) is ast.Lit and (
+                _LIVE.isdisjoint(first[0].text) or first[0].text == "[")) and all(
+            _constant_word(w) for w in words[1:]):
         name = cast("ast.Lit | ast.Quoted", words[0].parts[0]).text
         args = tuple(expand_args(words[1:], interp))
         got = (name, args, arg_text(args[-1]) if args else name, [None])
@@ -126,6 +126,21 @@ def constant_words(interp: Interpreter, cmd: ast.SimpleCommand) -> Known | None:
         _CONSTANT.clear()
     _CONSTANT[id(cmd)] = (cmd, got)
     return got
+
+
+def _constant_word(w: ast.Word) -> bool:
+    """Whether a word is constant text: quoted pieces and plain text with nothing to
+    expand (`-d' '`, `"%s\n"`'s literal), or a lone `[`."""
+    parts = w.parts
+    if len(parts) == 1 and type(parts[0]) is ast.Lit and parts[0].text == "[":
+        return True
+    for p in parts:
+        if type(p) is ast.Lit:
+            if not _LIVE.isdisjoint(p.text):
+                return False
+        elif type(p) is not ast.Quoted:
+            return False
+    return True
 
 
 def run_simple(interp: Interpreter, cmd: ast.SimpleCommand, fds: Fds) -> int:

@@ -49,9 +49,9 @@ if TYPE_CHECKING:
     # A filter's shortcut for a pipeline stage whose input is in memory (`… | sort |`):
     # given its bound args and the whole of its input, the bytes it would write to
     # stdout when it would write nothing else, read nothing else and return status 0;
-    # or None, and the tool runs as usual. It gets no Context, so it must need none, and
-    # it charges nothing to the memory budget: the pipeline calls it only when the
-    # budget has room for what the tool would charge (see pipeline.py).
+    # or None (or an exception), and the tool runs as usual. It gets no Context, so it
+    # must need none, and it charges nothing to the memory budget: the pipeline calls it
+    # only when the budget has room for what the tool would charge (see pipeline.py).
     ToolFilter = Callable[[Any, bytes], bytes | None]
 
 # a read-only dict view (types.MappingProxyType, named without loading `types`)
