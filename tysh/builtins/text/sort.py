@@ -511,24 +511,28 @@ def _own_ordering(spec: str) -> bool:
     return any(c.isalpha() and c not in "b" for c in spec)
 
 
-def _plain_sep(a: SortArgs) -> bytes | None:
-    """The line separator of a sort that `_sort_body` runs as its commonest case — whole
-    lines as bytes, in either direction, to stdout: no key, no ordering option, no -c,
-    -C, -m, -u or -o (-s changes nothing there) — else None."""
-    if _plan(a).key is not None or a.check or a.check_quiet or a.merge or a.unique \
-            or a.random_sort or a.output is not None:
-        return None
-    return b"\0" if a.zero_terminated else b"\n"
-
-
-def _plain_sep_safe(a: SortArgs) -> bytes | None:
+def _plan_or_none(a: SortArgs) -> _Plan | None:
     try:
-        return _plain_sep(a)
+        return _plan(a)
     except SortKeyError:  # (the general path reports it)
         return None
 
 
-_plain_of = by_args(_plain_sep_safe)
+_plan_of = by_args(_plan_or_none)
+
+
+def _plain_sep(a: SortArgs) -> bytes | None:
+    """The line separator of a sort that `_sort_body` runs as its commonest case — whole
+    lines as bytes, in either direction, to stdout: no key, no ordering option, no -c,
+    -C, -m, -u or -o (-s changes nothing there) — else None (a key it refuses too)."""
+    plan = _plan_of(a)
+    if plan is None or plan.key is not None or a.check or a.check_quiet or a.merge \
+            or a.unique or a.random_sort or a.output is not None:
+        return None
+    return b"\0" if a.zero_terminated else b"\n"
+
+
+_plain_of = by_args(_plain_sep)
 
 
 def _sort_body(a: SortArgs, ctx: Context) -> int:
@@ -620,16 +624,6 @@ def _sort_filter(a: SortArgs, data: bytes) -> bytes | None:
     if a.unique:
         lines = _unique(lines, plan.eq_key, _no_stop)
     return joined_lines(lines, sep)
-
-
-def _plan_or_none(a: SortArgs) -> _Plan | None:
-    try:
-        return _plan(a)
-    except SortKeyError:  # (the general path reports it)
-        return None
-
-
-_plan_of = by_args(_plan_or_none)
 
 
 def _no_stop() -> None:
