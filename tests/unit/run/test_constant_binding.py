@@ -30,6 +30,7 @@ SCRIPTS = [
     # words of quoted and plain pieces; filter stages
     "for i in 1 2 3; do cat in.txt | cut -d'p' -f1 | sort -r | uniq -c | cat; echo $_; done",
     "for i in 1 2; do echo 'a b' | cut -d' ' -f'2' | tr a\\ b 'X'Y; done",
+    "for i in 1 2; do echo 'a b' | cut -d\" \" -f\"\"2 | tr \"\" \"\" | cat; echo \"$_\"; done",
     # a name that comes to mean a function, or is turned off, between runs
     "for i in 1 2 3; do cat in.txt | head -n 1; cat() { echo fn; }; done",
     "for i in 1 2 3; do printf 'b\\na\\n' | sort; sort() { command sort -r; echo mine; }; done",

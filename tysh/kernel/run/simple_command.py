@@ -129,14 +129,17 @@ def constant_words(interp: Interpreter, cmd: ast.SimpleCommand) -> Known | None:
 
 
 def _constant_word(w: ast.Word) -> bool:
-    """Whether a word is constant text: quoted pieces and plain text with nothing to
-    expand (`-d' '`, `"%s\n"`'s literal), or a lone `[`."""
+    """Whether a word is constant text: quoted pieces (`'…'`, `"…"` with nothing to
+    expand) and plain text with nothing to expand (`-d' '`, `-d" "`), or a lone `[`."""
     parts = w.parts
     if len(parts) == 1 and type(parts[0]) is ast.Lit and parts[0].text == "[":
         return True
     for p in parts:
         if type(p) is ast.Lit:
             if not _LIVE.isdisjoint(p.text):
+                return False
+        elif type(p) is ast.DQ:
+            if not all(type(q) is ast.Quoted for q in p.parts):
                 return False
         elif type(p) is not ast.Quoted:
             return False
