@@ -256,10 +256,15 @@ def _how(args: UniqArgs) -> str | bytes | bool:
         return refusal
     if not _plain(args):
         return False
-    names = args.operands
-    if all(n == "-" or n in STDIN_DEVICES for n in names[:1]) and names[1:] in ((), ("-",)):
+    if _stdin_to_stdout(args.operands):
         return b"\0" if args.zero_terminated else b"\n"
     return True
+
+
+def _stdin_to_stdout(names: tuple[str, ...]) -> bool:
+    """Whether uniq's operands read stdin and write stdout (none, `-`, `/dev/stdin`)."""
+    return all(n == "-" or n in STDIN_DEVICES for n in names[:1]) and names[1:] in (
+        (), ("-",))
 
 
 _how_of = by_args(_how)
@@ -273,9 +278,7 @@ def _uniq_filter(a: UniqArgs, data: bytes) -> bytes | None:
     sep = b"\0" if a.zero_terminated else b"\n"
     if type(how) is bytes:  # plain: each run's first line
         return joined_lines(list(map(_FIRST, itertools.groupby(whole_lines(data, sep)))), sep)
-    names = a.operands
-    if not (all(n == "-" or n in STDIN_DEVICES for n in names[:1])
-            and names[1:] in ((), ("-",))):
+    if not _stdin_to_stdout(a.operands):
         return None
     out = io.BytesIO()
     _uniq_stream(a, io.BytesIO(data), out, None)
